@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* The DISKSPD 2.2 command line: argv -> profile (two passes, as DISKSPD),
+ * including -X<file> profiles with overrides, and the usage text. */
+#ifndef IOSPD_CMDLINE_H
+#define IOSPD_CMDLINE_H
+
+#include "iospd/profile.h"
+#include "iospd/strbuf.h"
+
+/* Hooks the parser needs from outside the core (reading the -X file, the
+ * clock for a bare -z, platform rules). main.c fills them from the platform;
+ * tests fill them with fakes. */
+typedef struct iospd_cmdline_env_s {
+  bool slash_switches; /* '/' starts a switch (Windows) */
+  bool windows;        /* Windows-only switches are fully supported */
+  /* Reads a whole file into a new buffer (iospd_malloc); 0 or IOSPD_E*. */
+  int (*read_file)(const char* path, char** data, size_t* len,
+                   iospd_err_t* err);
+  uint64_t (*uptime_ms)(void);
+} iospd_cmdline_env_t;
+
+typedef enum iospd_cmdline_action {
+  IOSPD_ACTION_RUN = 0,     /* run the profile (or print it with -Rp) */
+  IOSPD_ACTION_USAGE,       /* -? : print usage, exit 0 */
+  IOSPD_ACTION_USAGE_ERROR, /* no arguments: print usage, exit 3 */
+  IOSPD_ACTION_SET_EVENT    /* -ye<name> */
+} iospd_cmdline_action_t;
+
+/* Parses argv into p (initialised by the caller). On success returns 0 and
+ * *action. On bad input returns IOSPD_EUSAGE (or the XML error) with err
+ * naming the switch or value and saying what is allowed. Warnings that do not
+ * stop the run (e.g. -O without -F) are appended to warnings, one per line. */
+int iospd_cmdline_parse(int argc, const char* const* argv,
+                        const iospd_cmdline_env_t* env, iospd_profile_t* p,
+                        iospd_cmdline_action_t* action, iospd_strbuf_t* warnings,
+                        iospd_err_t* err);
+
+/* The usage text, in our own words, grouped by topic with examples. */
+void iospd_cmdline_usage(iospd_strbuf_t* out, const char* argv0,
+                         const iospd_cmdline_env_t* env);
+
+#endif

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/* THE platform boundary. Declared once here, defined once per platform in
+ * src/win/ or src/posix/ (CMake picks the directory), and once more in
+ * tests/fake_plat.c for engine tests. The core reaches the OS only through
+ * these calls. Opaque types are defined in each platform's internal.h, so this
+ * header never needs an OS header.
+ *
+ * Conventions: fallible calls return 0 (or a count) on success and a negative
+ * IOSPD_E* on failure, and take iospd_err_t* err last (may be NULL).
+ * "Hot path" marks calls the engine makes per I/O batch. */
+#ifndef IOSPD_PLATFORM_H
+#define IOSPD_PLATFORM_H
+
+#include "iospd/common.h"
+#include "iospd/error.h"
+
+#define IOSPD_MAX_CPUS 4096
+#define IOSPD_CPU_ANY 0xffffffffu
+
+/* ---- system description ------------------------------------------------ */
+
+typedef struct iospd_cpu_info_s {
+  uint16_t group;     /* processor group (always 0 on Linux) */
+  uint16_t number;    /* CPU number within the group */
+  uint32_t core;      /* core index, group-relative */
+  uint32_t node;      /* NUMA node */
+  uint32_t socket;
+  uint8_t efficiency_class;
+  bool active;
+} iospd_cpu_info_t;
+
+typedef struct iospd_group_info_s {
+  uint32_t max_processors;
+  uint32_t active_processors;
+  uint64_t active_mask;
+} iospd_group_info_t;
+
+/* Topology as DISKSPD reports it (System information / ProcessorTopology).
+ * Arrays are owned by the topology; free with iospd_plat_cpu_topology_free. */
+typedef struct iospd_cpu_topology_s {
+  uint32_t cpu_count;      /* active logical CPUs */
+  uint32_t core_count;
+  uint32_t group_count;
+  uint32_t node_count;
+  uint32_t socket_count;
+  bool heterogeneous;      /* more than one efficiency class */
+  bool smt;                /* some core has more than one CPU */
+  iospd_cpu_info_t* cpus;  /* cpu_count entries, in (group, number) order */
+  iospd_group_info_t* groups; /* group_count entries */
+  /* Masks per core/node/socket for the XML topology, one entry each:
+   * (group, mask) of the CPUs it contains. */
+  struct iospd_topo_mask_s {
+    uint32_t id;
+    uint16_t group;
+    uint8_t efficiency_class;
+    uint64_t mask;
+  } *core_masks, *node_masks, *socket_masks;
+  uint32_t core_mask_count, node_mask_count, socket_mask_count;
+} iospd_cpu_topology_t;
+
+typedef struct iospd_sysinfo_s {
+  char computer_name[256];
+  char power_scheme_name[128]; /* "" if unknown */
+  char power_scheme_guid[64];  /* "" if none (Linux: cpufreq governor goes in
+                                  the name) */
+  uint64_t ticks_per_second;   /* iospd_plat_ticks frequency */
+  uint32_t page_size;
+  const char* os_name;         /* "windows" or "linux" */
+} iospd_sysinfo_t;
+
+/* Once, from main, before any other iospd_plat_* call. */
+int iospd_plat_init(iospd_sysinfo_t* out, iospd_err_t* err);
+void iospd_plat_shutdown(void);
+
+int iospd_plat_cpu_topology(iospd_cpu_topology_t* topo, iospd_err_t* err);
+void iospd_plat_cpu_topology_free(iospd_cpu_topology_t* topo);
+
+/* Cumulative times per active CPU, in topology order, in 100 ns units.
+ * kernel EXCLUDES idle (Windows adjusts; Linux: system+irq+softirq+steal). */
+typedef struct iospd_cpu_times_s {
+  uint64_t idle, kernel, user;
+} iospd_cpu_times_t;
+int iospd_plat_cpu_times(iospd_cpu_times_t* out, uint32_t ncpu,
+                         iospd_err_t* err);
+
+/* Wall clock in UTC for the report's "start time": broken-down fields. */
+typedef struct iospd_utc_time_s {
+  uint32_t year, month, day, hour, minute, second;
+} iospd_utc_time_t;
+void iospd_plat_utc_now(iospd_utc_time_t* out);
+/* Milliseconds since boot (bare -z seed). */
+uint64_t iospd_plat_uptime_ms(void);
+
+/* ---- clock and waiting -------------------------------------------------- */
+
+/* Monotonic raw ticks (QPC / CLOCK_MONOTONIC ns). Hot path. */
+uint64_t iospd_plat_ticks(void);
+/* Sleeps up to ms; returns 1 if woken by iospd_plat_interrupt (or Ctrl-C),
+ * else 0. */
+int iospd_plat_wait(uint32_t ms);
+/* Installs the Ctrl-C handler: on Ctrl-C it calls cb(arg) once (from any
+ * thread) and wakes iospd_plat_wait. */
+int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg, iospd_err_t* err);
+/* Wakes iospd_plat_wait as Ctrl-C would (used by -yp and tests). */
+void iospd_plat_interrupt(void);
+
+/* ---- threads -------------------------------------------------------------- */
+
+typedef struct iospd_plat_thread_s iospd_plat_thread_t;
+typedef struct iospd_plat_barrier_s iospd_plat_barrier_t;
+
+typedef struct iospd_thread_opts_s {
+  bool pin;          /* false: no affinity (-n) */
+  uint16_t group;
+  uint32_t cpu;      /* group-relative, or IOSPD_CPU_ANY */
+} iospd_thread_opts_t;
+
+/* Starts fn(arg) on a new thread, with affinity set before fn runs. */
+int iospd_plat_thread_start(iospd_plat_thread_t** t,
+                            const iospd_thread_opts_t* o, void (*fn)(void*),
+                            void* arg, iospd_err_t* err);
+/* Waits for the thread and frees it. */
+int iospd_plat_thread_join(iospd_plat_thread_t* t);
+int iospd_plat_barrier_init(iospd_plat_barrier_t** b, uint32_t n,
+                            iospd_err_t* err);
+void iospd_plat_barrier_wait(iospd_plat_barrier_t* b);
+void iospd_plat_barrier_destroy(iospd_plat_barrier_t* b);
+
+/* ---- memory --------------------------------------------------------------- */
+
+#define IOSPD_BUF_LARGE_PAGES 1u
+/* Page-aligned (at least align) zeroed buffer for I/O, or NULL. */
+void* iospd_plat_buf_alloc(size_t size, size_t align, unsigned flags);
+void iospd_plat_buf_free(void* p, size_t size);
+
+/* ---- files ---------------------------------------------------------------- */
+
+typedef struct iospd_plat_file_s iospd_plat_file_t;
+
+enum {
+  IOSPD_OPEN_READ = 1u << 0,
+  IOSPD_OPEN_WRITE = 1u << 1,
+  IOSPD_OPEN_NO_BUFFERING = 1u << 2,  /* -Su: NO_BUFFERING / O_DIRECT */
+  IOSPD_OPEN_WRITE_THROUGH = 1u << 3, /* -Sw: WRITE_THROUGH / O_DSYNC */
+  IOSPD_OPEN_SEQ_HINT = 1u << 4,      /* -fs */
+  IOSPD_OPEN_RANDOM_HINT = 1u << 5,   /* -fr */
+  IOSPD_OPEN_TEMPORARY = 1u << 6,     /* -ft */
+  IOSPD_OPEN_DISABLE_LOCAL_CACHE = 1u << 7, /* -Sr */
+  IOSPD_OPEN_ASYNC = 1u << 8,         /* overlapped (Windows) */
+  IOSPD_OPEN_PRIORITY_LOW = 1u << 9,  /* -I2 */
+  IOSPD_OPEN_PRIORITY_VERY_LOW = 1u << 10 /* -I1 */
+};
+
+typedef struct iospd_open_opts_s {
+  const char* path; /* UTF-8, borrowed; "#N" and "X:" forms are resolved by
+                       the platform */
+  unsigned flags;
+} iospd_open_opts_t;
+
+typedef struct iospd_file_info_s {
+  uint64_t size;            /* bytes (device size for disks/volumes) */
+  uint32_t logical_sector;  /* 0 if unknown */
+  uint32_t physical_sector; /* 0 if unknown */
+  bool is_device;           /* disk or volume rather than a regular file */
+  bool has_filesystem;      /* device: a file system signature was found */
+  bool has_partitions;      /* device: a partition table was found */
+  char content[128];        /* device: what was found, for messages */
+} iospd_file_info_t;
+
+int iospd_plat_file_open(iospd_plat_file_t** f, const iospd_open_opts_t* o,
+                         iospd_err_t* err);
+int iospd_plat_file_info(iospd_plat_file_t* f, iospd_file_info_t* info,
+                         iospd_err_t* err);
+void iospd_plat_file_close(iospd_plat_file_t* f);
+/* Looks at a target without opening it for I/O (profile printer, safety
+ * checks). */
+int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
+                         iospd_err_t* err);
+/* Creates (always overwriting) a regular file of the given size, allocated
+ * but not zero-written where the OS allows, else written with fill_byte
+ * pattern (i & 0xff) or zeros. Never called for devices. */
+int iospd_plat_file_create(const char* path, uint64_t size, bool zero_fill,
+                           iospd_err_t* err);
+/* Synchronous whole-buffer read of a small file (-Z<size>,<file>). */
+int iospd_plat_read_file(const char* path, void* buf, size_t size,
+                         size_t* got, iospd_err_t* err);
+
+/* ---- per-worker asynchronous queue ---------------------------------------- */
+
+typedef struct iospd_plat_queue_s iospd_plat_queue_t;
+
+enum { IOSPD_OP_READ = 0, IOSPD_OP_WRITE = 1 };
+
+typedef struct iospd_io_s {
+  uint32_t tag;        /* the core's slot index; comes back in the cqe */
+  uint8_t op;          /* IOSPD_OP_* */
+  uint32_t file_index; /* from iospd_plat_queue_attach */
+  uint64_t offset;
+  uint32_t length;
+  void* buf;
+} iospd_io_t;
+
+typedef struct iospd_cqe_s {
+  uint32_t tag;
+  int32_t result; /* bytes transferred, or negative IOSPD_E* */
+} iospd_cqe_t;
+
+enum {
+  IOSPD_QUEUE_SYNC = 1u << 0,      /* depth 1: synchronous calls are fine */
+  IOSPD_QUEUE_COMPLETION_ROUTINES = 1u << 1 /* -x (Windows) */
+};
+
+/* Creates a queue for up to depth in-flight I/Os. engine: IOSPD_ENGINE_*.
+ * The chosen engine's name ("io_uring", "psync", "I/O Completion Ports") is
+ * reported by iospd_plat_queue_engine. */
+int iospd_plat_queue_create(iospd_plat_queue_t** q, uint32_t depth,
+                            unsigned flags, int engine, iospd_err_t* err);
+const char* iospd_plat_queue_engine(const iospd_plat_queue_t* q);
+/* Binds an open file to this queue (Windows: a handle binds to one port for
+ * good, so open one handle per worker and target). */
+int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
+                            uint32_t* file_index, iospd_err_t* err);
+/* Registers I/O buffers once (io_uring fixed buffers); optional. */
+int iospd_plat_queue_register_buffers(iospd_plat_queue_t* q, void* base,
+                                      size_t len, iospd_err_t* err);
+/* Hot path. Starts n I/Os; *accepted says how many were taken (the engine
+ * keeps the rest for the next pass). An I/O that fails at once is reported
+ * through reap, not here. */
+int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
+                            uint32_t n, uint32_t* accepted);
+/* Hot path. Waits until at least min completions (or timeout_ms; UINT32_MAX
+ * = forever), returns up to max in out, *got = count. */
+int iospd_plat_queue_reap(iospd_plat_queue_t* q, iospd_cqe_t* out,
+                          uint32_t max, uint32_t min, uint32_t timeout_ms,
+                          uint32_t* got);
+/* Cancels and drains everything in flight, then frees. NULL-safe. */
+void iospd_plat_queue_destroy(iospd_plat_queue_t* q);
+
+#endif

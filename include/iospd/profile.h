@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: MIT */
+/* The workload model shared by every part of iospd: a profile holds
+ * timespans, a timespan holds targets (DISKSPD's Profile -> TimeSpan ->
+ * Target). The command-line parser and the XML profile reader both fill this
+ * model; iospd_profile_validate checks it; the engine and the reporters read
+ * it. Defaults are DISKSPD 2.2's. */
+#ifndef IOSPD_PROFILE_H
+#define IOSPD_PROFILE_H
+
+#include "iospd/common.h"
+#include "iospd/error.h"
+
+#define IOSPD_DEFAULT_BLOCK_SIZE 65536u
+#define IOSPD_DEFAULT_REQUEST_COUNT 2u
+#define IOSPD_DEFAULT_DURATION 10u
+#define IOSPD_DEFAULT_WARMUP 5u
+#define IOSPD_DEFAULT_BUCKET_MS 1000u
+#define IOSPD_DEFAULT_PROGRESS_PERIOD 65536u
+#define IOSPD_IO_PRIORITY_NORMAL 3u
+
+typedef enum iospd_cache_mode {
+  IOSPD_CACHE_CACHED = 0,        /* default / -Sb */
+  IOSPD_CACHE_DISABLE_OS,        /* -Su, -S, -Sh: FILE_FLAG_NO_BUFFERING / O_DIRECT */
+  IOSPD_CACHE_DISABLE_LOCAL      /* -Sr: remote file systems only */
+} iospd_cache_mode_t;
+
+typedef enum iospd_flush_type {
+  IOSPD_FLUSH_NONE = 0,
+  IOSPD_FLUSH_VIEW_OF_FILE,          /* -Nv */
+  IOSPD_FLUSH_NON_VOLATILE,          /* -Nn */
+  IOSPD_FLUSH_NON_VOLATILE_NO_DRAIN  /* -Ni */
+} iospd_flush_type_t;
+
+typedef enum iospd_pattern {
+  IOSPD_PATTERN_SEQUENTIAL = 0, /* byte i = i mod 256 (default) */
+  IOSPD_PATTERN_ZERO,           /* -Z */
+  IOSPD_PATTERN_RANDOM          /* -Z<size>[,file]: random source buffer */
+} iospd_pattern_t;
+
+typedef enum iospd_dist_type {
+  IOSPD_DIST_NONE = 0,
+  IOSPD_DIST_PERCENT, /* -rdpct: span is a percentage of the target */
+  IOSPD_DIST_ABSOLUTE /* -rdabs: span is a byte length (0 = to the end) */
+} iospd_dist_type_t;
+
+/* One stated range of a -rd distribution, after tail completion. */
+typedef struct iospd_dist_range_s {
+  uint32_t io_base;   /* cumulative IO% before this range */
+  uint32_t io_pct;    /* IO% of this range (0 = hole) */
+  uint64_t span_base; /* percent or bytes, cumulative */
+  uint64_t span;      /* percent or bytes; absolute 0 = to end of target */
+} iospd_dist_range_t;
+
+typedef struct iospd_thread_target_s {
+  uint32_t thread;
+  uint32_t weight; /* 0 = use the target's weight */
+} iospd_thread_target_t;
+
+typedef enum iospd_result_format {
+  IOSPD_FORMAT_TEXT = 0,
+  IOSPD_FORMAT_XML
+} iospd_result_format_t;
+
+typedef enum iospd_precreate {
+  IOSPD_PRECREATE_NONE = 0,
+  IOSPD_PRECREATE_USE_MAX_SIZE,
+  IOSPD_PRECREATE_CONSTANT_SIZES,
+  IOSPD_PRECREATE_CONSTANT_OR_ZERO_SIZES
+} iospd_precreate_t;
+
+/* Target kinds, from the path form (DISKSPD 2.4). */
+typedef enum iospd_target_kind {
+  IOSPD_TARGET_FILE = 0,
+  IOSPD_TARGET_PHYSICAL_DRIVE, /* "#<n>" */
+  IOSPD_TARGET_VOLUME          /* "<letter>:" */
+} iospd_target_kind_t;
+
+typedef struct iospd_target_s {
+  char* path;             /* owned; UTF-8 */
+  uint32_t block_size;    /* -b, default 65536 */
+  uint64_t base_offset;   /* -B */
+  uint64_t max_file_size; /* -f or -B:len, 0 = none */
+  bool create;            /* -c given (even -c0) */
+  uint64_t file_size;     /* -c size */
+
+  /* Access pattern (1.6). random_ratio: 0 sequential, 100 random, 1..99
+   * mixed. stride_align: the -s stride or -r alignment; 0 = not stated,
+   * meaning the block size. */
+  uint32_t random_ratio;
+  uint64_t stride_align;
+  bool interlocked;     /* -si */
+  bool parallel_async;  /* -p */
+  uint64_t thread_stride; /* -T */
+
+  uint32_t request_count; /* -o, default 2 */
+  uint32_t write_ratio;   /* -w, 0..100 */
+  uint32_t throughput_bpms; /* -g: bytes per ms, 0 = unlimited */
+  uint32_t throughput_iops; /* -g<n>i: the IOPS figure as given, 0 = not IOPS */
+  uint32_t threads_per_file; /* -t, default 1 */
+  uint32_t io_priority;   /* -I: 1 very low, 2 low, 3 normal */
+  uint32_t weight;        /* XML <Weight>, default 1 */
+
+  bool sequential_scan; /* -fs */
+  bool random_access;   /* -fr */
+  bool temporary;       /* -ft */
+  bool large_pages;     /* -l */
+
+  iospd_cache_mode_t cache_mode;
+  bool write_through;   /* -Sw */
+  bool memory_mapped;   /* -Sm */
+  iospd_flush_type_t flush_type; /* -N */
+
+  iospd_pattern_t pattern;      /* write buffer content */
+  uint64_t random_data_size;    /* -Z<size> */
+  char* random_data_path;       /* -Z<size>,<file>; owned, NULL if none */
+
+  bool burst_set;   /* -i given */
+  uint32_t burst_size;
+  bool think_set;   /* -j given */
+  uint32_t think_time; /* ms */
+
+  iospd_dist_type_t dist_type;
+  iospd_dist_range_t* dist; /* owned array */
+  uint32_t dist_count;
+
+  iospd_thread_target_t* thread_targets; /* owned array (XML only) */
+  uint32_t thread_target_count;
+} iospd_target_t;
+
+typedef struct iospd_affinity_s {
+  uint16_t group;
+  uint16_t cpu; /* 0..255 */
+} iospd_affinity_t;
+
+typedef struct iospd_timespan_s {
+  uint32_t duration;  /* -d seconds, default 10 */
+  uint32_t warmup;    /* -W seconds, default 5 */
+  uint32_t cooldown;  /* -C seconds */
+  uint32_t rand_seed; /* -z */
+  bool rand_seed_from_clock; /* bare -z: resolved to a value at parse time */
+  bool random_write_data;    /* -Zr */
+  uint32_t thread_count;     /* -F, 0 = per-target threads (-t) */
+  uint32_t request_count;    /* -O, 0 = per-target -o */
+  bool disable_affinity;     /* -n */
+  bool completion_routines;  /* -x */
+  bool measure_latency;      /* -L */
+  bool calc_iops_stddev;     /* -D */
+  uint32_t io_bucket_ms;     /* -D<ms>, default 1000 */
+  iospd_affinity_t* affinity; /* owned array; explicit -a list */
+  uint32_t affinity_count;
+  iospd_target_t* targets;   /* owned array */
+  uint32_t target_count;
+} iospd_timespan_t;
+
+typedef struct iospd_etw_s {
+  bool enabled;
+  bool process, thread, image_load, disk_io, memory_page_faults,
+      memory_hard_faults, network, registry;
+  bool use_paged_memory, use_perf_timer, use_system_timer, use_cycles_counter;
+} iospd_etw_t;
+
+/* -y named events (Windows; POSIX: see the platform notes). */
+typedef struct iospd_events_s {
+  char* start_name;  /* -ys: set when measurement starts */
+  char* end_name;    /* -yf: set when measurement ends */
+  char* ready_name;  /* -yr: wait for it before starting */
+  char* stop_name;   /* -yp: stop the run when set */
+  char* set_name;    /* -ye: set this event and exit */
+} iospd_events_t;
+
+/* iospd's own additions (long options). */
+typedef struct iospd_ext_s {
+  bool allow_raw_write; /* --allow-raw-write: write to disks/volumes that
+                           hold a partition table or file system */
+  int engine;           /* IOSPD_ENGINE_* (--engine=) */
+} iospd_ext_t;
+
+enum { IOSPD_ENGINE_AUTO = 0, IOSPD_ENGINE_URING, IOSPD_ENGINE_PSYNC };
+
+typedef struct iospd_profile_s {
+  char* cmdline;           /* owned: argv joined with spaces */
+  bool verbose;            /* -v */
+  bool verbose_stats;      /* -vs */
+  uint32_t experiment_flags; /* -: */
+  uint32_t progress;       /* -P, 0 = off */
+  iospd_result_format_t format; /* -R */
+  bool profile_only;       /* -Rp */
+  iospd_precreate_t precreate;  /* XML only */
+  iospd_etw_t etw;         /* -e */
+  iospd_events_t events;   /* -y */
+  iospd_ext_t ext;
+  char* xml_source;        /* owned: -X path, NULL for command-line profiles */
+  iospd_timespan_t* timespans; /* owned array */
+  uint32_t timespan_count;
+} iospd_profile_t;
+
+/* Initialises an empty profile (no timespans) with DISKSPD defaults. */
+void iospd_profile_init(iospd_profile_t* p);
+/* Frees everything the profile owns; safe on a half-filled profile and on a
+ * zeroed one. Leaves p re-initialised. */
+void iospd_profile_destroy(iospd_profile_t* p);
+/* Defaults for a new timespan / target (DISKSPD's constructors). */
+void iospd_timespan_init(iospd_timespan_t* ts);
+void iospd_target_init(iospd_target_t* t);
+/* Appends a default timespan / target and returns it, or NULL on ENOMEM. */
+iospd_timespan_t* iospd_profile_add_timespan(iospd_profile_t* p);
+iospd_target_t* iospd_timespan_add_target(iospd_timespan_t* ts);
+/* Deep copy of a target (strings and arrays). 0 or IOSPD_ENOMEM. */
+int iospd_target_copy(iospd_target_t* dst, const iospd_target_t* src);
+void iospd_target_destroy(iospd_target_t* t);
+/* Replaces a target's path with a copy of path. */
+int iospd_target_set_path(iospd_target_t* t, const char* path);
+
+/* Effective stride / alignment: stride_align, or block size when 0. */
+uint64_t iospd_target_align(const iospd_target_t* t);
+iospd_target_kind_t iospd_target_kind(const char* path);
+
+/* Structural equality (for round-trip tests): every field that the profile
+ * XML carries. Returns true if equal. */
+bool iospd_profile_equal(const iospd_profile_t* a, const iospd_profile_t* b);
+
+/* Validation (DISKSPD 1.10). Checks every timespan and target. Errors go into
+ * diag as one line each ("error: ..."), warnings as "warning: ..."; returns
+ * 0, or IOSPD_EUSAGE if there was at least one error. cmdline_profile: only
+ * the first target of each timespan is checked (all share parameters), as
+ * DISKSPD does; iospd checks all anyway when cheap. */
+struct iospd_strbuf_s;
+int iospd_profile_validate(const iospd_profile_t* p,
+                           struct iospd_strbuf_s* diag);
+
+#endif

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/* The controller: creates files (-c), starts one worker per thread, runs the
+ * phases (warm-up, measure, cool-down) of every timespan, stops, joins and
+ * merges statistics into a results tree. */
+#ifndef IOSPD_RUN_H
+#define IOSPD_RUN_H
+
+#include "iospd/profile.h"
+#include "iospd/stats.h"
+
+typedef struct iospd_run_hooks_s {
+  /* Called from the controller thread with a line of progress or verbose
+   * output (main.c prints it). May be NULL. */
+  void (*message)(void* ctx, const char* text);
+  /* Called from worker threads for -P progress dots; must be cheap and
+   * lock-free for the caller (main.c writes one '.'). May be NULL. */
+  void (*progress_dot)(void* ctx);
+  void* ctx;
+} iospd_run_hooks_t;
+
+/* Runs every timespan of a validated profile. Fills out (caller frees with
+ * iospd_results_destroy). Returns 0 on success; on failure a negative
+ * IOSPD_E* with err set, and out still holds whatever was measured. */
+int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
+              iospd_results_t* out, iospd_err_t* err);
+
+#endif

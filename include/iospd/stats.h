@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/* What one worker records for one target while measuring, and the merged
+ * results tree the reporters read. Workers write only their own stats; the
+ * controller merges after joining them. */
+#ifndef IOSPD_STATS_H
+#define IOSPD_STATS_H
+
+#include "iospd/buckets.h"
+#include "iospd/common.h"
+#include "iospd/hist.h"
+#include "iospd/platform.h"
+#include "iospd/profile.h"
+
+/* Per (worker, target). Index 0 = read, 1 = write (IOSPD_OP_*). */
+typedef struct iospd_target_stats_s {
+  uint64_t bytes[2];
+  uint64_t ios[2];
+  iospd_hist_t* lat[2];      /* NULL unless -L */
+  iospd_buckets_t iops[2];   /* capacity 0 unless -D */
+  uint64_t errors[2];
+  int first_error;           /* IOSPD_E* of the first failed I/O, or 0 */
+  uint64_t first_error_offset;
+} iospd_target_stats_t;
+
+/* Allocates what the profile asks for (histograms with -L, buckets with -D). */
+int iospd_target_stats_init(iospd_target_stats_t* s, bool latency,
+                            bool iops, uint32_t interval_ms,
+                            uint64_t duration_ms);
+void iospd_target_stats_destroy(iospd_target_stats_t* s);
+/* Hot path: one completion while measuring. */
+void iospd_target_stats_record(iospd_target_stats_t* s, int op,
+                               uint32_t bytes, uint64_t lat_ns,
+                               uint64_t since_start_ns);
+/* dst += src. dst must have been initialised with the same options. */
+int iospd_target_stats_merge(iospd_target_stats_t* dst,
+                             const iospd_target_stats_t* src);
+
+/* One effective -rd range in bytes (DISKSPD 2.5.5), as reported. */
+typedef struct iospd_eff_range_s {
+  uint32_t io_base, io_pct;
+  uint64_t start, length;
+} iospd_eff_range_t;
+
+typedef struct iospd_wait_stats_s {
+  uint64_t completion_wait, throttle_wait, throttle_sleep, lookaside;
+  uint64_t lookaside_hist[8];
+} iospd_wait_stats_t;
+
+/* Results for one (thread, target) pair. */
+typedef struct iospd_thread_target_result_s {
+  uint32_t target_index;        /* into the timespan's targets */
+  uint64_t file_size;           /* size seen at run time */
+  iospd_target_stats_t stats;
+  iospd_eff_range_t* dist;      /* effective distribution, or NULL */
+  uint32_t dist_count;
+} iospd_thread_target_result_t;
+
+typedef struct iospd_thread_result_s {
+  uint32_t id;
+  iospd_thread_target_result_t* targets;
+  uint32_t target_count;
+  iospd_wait_stats_t wait;
+} iospd_thread_result_t;
+
+typedef struct iospd_cpu_usage_s {
+  double usage, user, kernel, idle; /* percent; kernel excludes idle */
+} iospd_cpu_usage_t;
+
+typedef struct iospd_timespan_result_s {
+  const iospd_timespan_t* ts;
+  bool interrupted_before_measure; /* "The test was interrupted before..." */
+  double seconds;                  /* measured elapsed seconds */
+  uint32_t thread_count;
+  iospd_cpu_usage_t* cpu;          /* topology cpu_count entries */
+  iospd_thread_result_t* threads;
+  uint32_t thread_count_alloc;
+} iospd_timespan_result_t;
+
+typedef struct iospd_results_s {
+  const iospd_profile_t* profile;
+  iospd_sysinfo_t sys;
+  iospd_cpu_topology_t topo;
+  iospd_utc_time_t run_time;   /* taken after the run, as DISKSPD does */
+  const char* engine_name;     /* what ran: io_uring, psync, IOCP */
+  iospd_timespan_result_t* timespans;
+  uint32_t timespan_count;
+} iospd_results_t;
+
+/* Frees everything in the tree except profile/topology (owned elsewhere). */
+void iospd_results_destroy(iospd_results_t* r);
+
+/* CPU usage from two snapshots (DISKSPD 3.5). */
+void iospd_cpu_usage_compute(const iospd_cpu_times_t* start,
+                             const iospd_cpu_times_t* end, uint32_t n,
+                             iospd_cpu_usage_t* out);
+
+#endif

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* Number parsing and size formatting shared by the command line, the XML
+ * profile reader and the reporters. */
+#ifndef IOSPD_UNITS_H
+#define IOSPD_UNITS_H
+
+#include "iospd/common.h"
+
+/* Parses a DISKSPD size: decimal digits, optional K/M/G/T (binary) or B/b
+ * (times block_unit) suffix, case-insensitive. Strict: rejects signs,
+ * spaces, junk, overflow. If end is non-NULL, parsing stops at the first
+ * character that cannot continue a size and *end points at it (continuation
+ * mode); otherwise the whole string must be consumed. Returns 0 or negative
+ * IOSPD_E*; *out is written only on success. */
+int iospd_parse_size(const char* s, uint64_t block_unit, uint64_t* out,
+                     const char** end);
+
+/* Strict unsigned decimal (no suffix) with an upper bound. Whole string. */
+int iospd_parse_uint(const char* s, uint64_t max, uint64_t* out);
+
+/* Formats a byte count as DISKSPD does: "64KiB", "1.95MiB", "512". Writes at
+ * most n bytes including the NUL; returns buf. */
+char* iospd_format_size(uint64_t bytes, char* buf, size_t n);
+
+#endif

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IOSPD_VERSION_H
+#define IOSPD_VERSION_H
+
+#define IOSPD_VERSION "0.1.0"
+/* What the XML <Tool> element reports, so DISKSPD parsers accept it. */
+#define IOSPD_DISKSPD_VERSION "2.2.0"
+#define IOSPD_DISKSPD_VERSION_DATE "2024/6/3"
+
+#endif

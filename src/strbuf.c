@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/* Growable output buffer (fio's buf_output idea): reports are assembled here
+ * and printed once. An allocation failure sets `failed` and drops the rest. */
+#include "iospd/strbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iospd/alloc.h"
+
+void iospd_strbuf_init(iospd_strbuf_t* sb) {
+  sb->data = NULL;
+  sb->len = 0;
+  sb->cap = 0;
+  sb->failed = false;
+}
+
+void iospd_strbuf_destroy(iospd_strbuf_t* sb) {
+  iospd_free(sb->data);
+  iospd_strbuf_init(sb);
+}
+
+void iospd_strbuf_reset(iospd_strbuf_t* sb) {
+  sb->len = 0;
+  if (sb->data != NULL) sb->data[0] = '\0';
+}
+
+static bool reserve(iospd_strbuf_t* sb, size_t extra) {
+  if (sb->failed) return false;
+  if (sb->len + extra + 1 <= sb->cap) return true;
+  size_t cap = sb->cap ? sb->cap : 256;
+  while (cap < sb->len + extra + 1) cap *= 2;
+  char* d = iospd_realloc(sb->data, cap);
+  if (d == NULL) {
+    sb->failed = true;
+    return false;
+  }
+  sb->data = d;
+  sb->cap = cap;
+  return true;
+}
+
+void iospd_strbuf_append_n(iospd_strbuf_t* sb, const char* s, size_t n) {
+  if (!reserve(sb, n)) return;
+  memcpy(sb->data + sb->len, s, n);
+  sb->len += n;
+  sb->data[sb->len] = '\0';
+}
+
+void iospd_strbuf_append(iospd_strbuf_t* sb, const char* s) {
+  iospd_strbuf_append_n(sb, s, strlen(s));
+}
+
+void iospd_strbuf_putc(iospd_strbuf_t* sb, char c) {
+  iospd_strbuf_append_n(sb, &c, 1);
+}
+
+void iospd_strbuf_appendf(iospd_strbuf_t* sb, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char small[256];
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  if ((size_t)n < sizeof small) {
+    iospd_strbuf_append_n(sb, small, (size_t)n);
+    return;
+  }
+  if (!reserve(sb, (size_t)n)) return;
+  va_start(ap, fmt);
+  vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  sb->len += (size_t)n;
+}
+
+void iospd_strbuf_append_xml(iospd_strbuf_t* sb, const char* s) {
+  for (; *s; s++) {
+    switch (*s) {
+      case '&': iospd_strbuf_append(sb, "&amp;"); break;
+      case '<': iospd_strbuf_append(sb, "&lt;"); break;
+      case '>': iospd_strbuf_append(sb, "&gt;"); break;
+      case '"': iospd_strbuf_append(sb, "&quot;"); break;
+      case '\'': iospd_strbuf_append(sb, "&apos;"); break;
+      default: iospd_strbuf_putc(sb, *s);
+    }
+  }
+}
+
+const char* iospd_strbuf_cstr(const iospd_strbuf_t* sb) {
+  return sb->data != NULL ? sb->data : "";
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/* Win32 error codes to iospd error codes, and messages with the system's
+ * own text (FormatMessageW, converted to UTF-8). */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "win/internal.h"
+
+int iospd_win_translate(DWORD code) {
+  switch (code) {
+    case ERROR_SUCCESS: return 0;
+    case ERROR_INVALID_PARAMETER: return IOSPD_EINVAL;
+    case ERROR_NOT_ENOUGH_MEMORY: case ERROR_OUTOFMEMORY:
+    case ERROR_NO_SYSTEM_RESOURCES: return IOSPD_ENOMEM;
+    case ERROR_FILE_NOT_FOUND: case ERROR_PATH_NOT_FOUND:
+    case ERROR_INVALID_DRIVE: return IOSPD_ENOENT;
+    case ERROR_ACCESS_DENIED: case ERROR_PRIVILEGE_NOT_HELD:
+    case ERROR_SHARING_VIOLATION: case ERROR_WRITE_PROTECT:
+      return IOSPD_EACCES;
+    case ERROR_FILE_EXISTS: case ERROR_ALREADY_EXISTS: return IOSPD_EEXIST;
+    case ERROR_DISK_FULL: case ERROR_HANDLE_DISK_FULL: return IOSPD_ENOSPC;
+    case ERROR_NOT_SUPPORTED: case ERROR_CALL_NOT_IMPLEMENTED:
+    case ERROR_INVALID_FUNCTION: return IOSPD_ENOTSUP;
+    case ERROR_OPERATION_ABORTED: return IOSPD_ECANCELED;
+    case ERROR_CRC: case ERROR_IO_DEVICE: case ERROR_SECTOR_NOT_FOUND:
+      return IOSPD_EIO;
+    default: return IOSPD_EOS;
+  }
+}
+
+int iospd_win_err(iospd_err_t* err, DWORD code, const char* fmt, ...) {
+  int rc = iospd_win_translate(code);
+  if (err == NULL) return rc;
+  char what[IOSPD_ERR_MSG_MAX / 2];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  WCHAR wide[160];
+  char text[200] = "";
+  DWORD n = FormatMessageW(
+      FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, code,
+      0, wide, (DWORD)(sizeof wide / sizeof wide[0]), NULL);
+  if (n > 0) {
+    while (n > 0 && (wide[n - 1] == L'\r' || wide[n - 1] == L'\n' ||
+                     wide[n - 1] == L'.'))
+      wide[--n] = 0;
+    WideCharToMultiByte(CP_UTF8, 0, wide, -1, text, (int)sizeof text, NULL,
+                        NULL);
+  }
+  return iospd_err_set_os(err, rc, (int64_t)code, "%s: %s (error %lu)", what,
+                          text[0] ? text : "system error",
+                          (unsigned long)code);
+}
