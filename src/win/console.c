@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/* Windows side of console.h: UTF-8 argv from GetCommandLineW, UTF-8 console
+ * output, whole-file reads with UTF-16 paths. */
+#include <shellapi.h>
+#include <stdio.h>
+
+#include "iospd/alloc.h"
+#include "iospd/console.h"
+#include "win/internal.h"
+
+void iospd_plat_console_init(void) {
+  /* Paths in reports are UTF-8; make a console show them as such. */
+  SetConsoleOutputCP(CP_UTF8);
+}
+
+static char* to_utf8(const WCHAR* w) {
+  int n = WideCharToMultiByte(CP_UTF8, 0, w, -1, NULL, 0, NULL, NULL);
+  if (n <= 0) return NULL;
+  char* s = iospd_malloc((size_t)n);
+  if (s != NULL) WideCharToMultiByte(CP_UTF8, 0, w, -1, s, n, NULL, NULL);
+  return s;
+}
+
+static WCHAR* to_wide(const char* s) {
+  int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, NULL, 0);
+  if (n <= 0) return NULL;
+  WCHAR* w = iospd_malloc((size_t)n * sizeof(WCHAR));
+  if (w != NULL) MultiByteToWideChar(CP_UTF8, 0, s, -1, w, n);
+  return w;
+}
+
+int iospd_plat_utf8_args(int argc, char** argv, int* out_argc,
+                         const char* const** out_argv) {
+  int wargc = 0;
+  WCHAR** wargv = CommandLineToArgvW(GetCommandLineW(), &wargc);
+  if (wargv == NULL || wargc != argc) {
+    /* Fall back to the CRT's view rather than fail the whole program. */
+    if (wargv != NULL) LocalFree(wargv);
+    *out_argc = argc;
+    *out_argv = (const char* const*)argv;
+    return 0;
+  }
+  char** u = iospd_calloc((size_t)wargc + 1, sizeof *u);
+  if (u == NULL) {
+    LocalFree(wargv);
+    return IOSPD_ENOMEM;
+  }
+  for (int i = 0; i < wargc; i++) {
+    u[i] = to_utf8(wargv[i]);
+    if (u[i] == NULL) u[i] = argv[i];
+  }
+  LocalFree(wargv);
+  *out_argc = wargc;
+  *out_argv = (const char* const*)u;
+  return 0;
+}
+
+int iospd_plat_read_whole_file(const char* path, char** data, size_t* len,
+                               iospd_err_t* err) {
+  WCHAR* wpath = to_wide(path);
+  if (wpath == NULL)
+    return iospd_err_set(err, IOSPD_EINVAL, "'%s' is not valid UTF-8", path);
+  HANDLE h = CreateFileW(wpath, GENERIC_READ, FILE_SHARE_READ, NULL,
+                         OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
+  iospd_free(wpath);
+  if (h == INVALID_HANDLE_VALUE)
+    return iospd_win_err(err, GetLastError(), "cannot open '%s'", path);
+  LARGE_INTEGER size;
+  if (!GetFileSizeEx(h, &size)) {
+    DWORD e = GetLastError();
+    CloseHandle(h);
+    return iospd_win_err(err, e, "cannot read the size of '%s'", path);
+  }
+  if (size.QuadPart > (64LL << 20)) {
+    CloseHandle(h);
+    return iospd_err_set(err, IOSPD_ERANGE,
+                         "'%s' is larger than 64 MiB; not a profile", path);
+  }
+  char* buf = iospd_malloc((size_t)size.QuadPart + 1);
+  if (buf == NULL) {
+    CloseHandle(h);
+    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory reading '%s'", path);
+  }
+  DWORD got = 0;
+  if (!ReadFile(h, buf, (DWORD)size.QuadPart, &got, NULL)) {
+    DWORD e = GetLastError();
+    iospd_free(buf);
+    CloseHandle(h);
+    return iospd_win_err(err, e, "error reading '%s'", path);
+  }
+  CloseHandle(h);
+  buf[got] = '\0';
+  *data = buf;
+  *len = got;
+  return 0;
+}
+
+void iospd_plat_write_out(const char* text, size_t len) {
+  fwrite(text, 1, len, stdout);
+  fflush(stdout);
+}
+
+void iospd_plat_write_err(const char* text, size_t len) {
+  fwrite(text, 1, len, stderr);
+  fflush(stderr);
+}
