@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Windows side of console.h: UTF-8 argv from GetCommandLineW, UTF-8 console
  * output, whole-file reads with UTF-16 paths. */
+#include "win/internal.h" /* windows.h first: shellapi.h needs it */
+
 #include <shellapi.h>
 #include <stdio.h>
 
 #include "iospd/alloc.h"
 #include "iospd/console.h"
-#include "win/internal.h"
 
 void iospd_plat_console_init(void) {
   /* Paths in reports are UTF-8; make a console show them as such. */
