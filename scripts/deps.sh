@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Installs what building and testing iospd needs on Debian/Ubuntu, and only
+# what is missing: compilers, liburing, zlib, CMocka (native, and its source
+# for the mingw build), wine, xmllint. Usage: scripts/deps.sh [--build-only]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+build_pkgs=(build-essential cmake pkg-config liburing-dev zlib1g-dev libcmocka-dev)
+test_pkgs=(gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 libz-mingw-w64-dev wine64 wine
+           libxml2-utils dpkg-dev zip unzip)
+pkgs=("${build_pkgs[@]}")
+[ "${1:-}" = "--build-only" ] || pkgs+=("${test_pkgs[@]}")
+
+sudo=""
+[ "$(id -u)" = 0 ] || sudo="sudo"
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+[ "${1:-}" = "--build-only" ] && exit 0
+
+# CMocka for mingw: Debian has no mingw build of it, so compile its source
+# (tests/CMakeLists.txt builds src/cmocka.c). apt-get source needs a deb-src
+# entry; derive it from the machine's own apt source.
+dest="$root/build/deps"
+if [ ! -f "$dest/cmocka-1.1.5/src/cmocka.c" ] && ! ls -d "$dest"/cmocka-*/src/cmocka.c >/dev/null 2>&1; then
+  if ! apt-get source --print-uris cmocka >/dev/null 2>&1 ||
+     [ -z "$(apt-get source --print-uris cmocka 2>/dev/null | grep -i dsc)" ]; then
+    src=""
+    for f in /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list.d/ubuntu.sources; do
+      [ -f "$f" ] && src="$f" && break
+    done
+    if [ -n "$src" ]; then
+      sed 's/^Types: deb$/Types: deb-src/' "$src" | $sudo tee /etc/apt/sources.list.d/iospd-deb-src.sources >/dev/null
+    elif [ -f /etc/apt/sources.list ]; then
+      grep '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' | $sudo tee /etc/apt/sources.list.d/iospd-deb-src.list >/dev/null
+    fi
+    $sudo apt-get update -qq
+  fi
+  mkdir -p "$dest"
+  (cd "$dest" && apt-get source -qq cmocka >/dev/null 2>&1)
+fi
+ls -d "$dest"/cmocka-*/ | head -n1
