@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: MIT */
+/* The DISKSPD 2.2 switch table (data only) plus iospd's long options. The
+ * parser (cmdline.c) and the usage text (usage.c) both read it, so a switch's
+ * range and its documentation cannot drift apart. */
+#include "iospd/options.h"
+
+#include <string.h>
+
+#include "iospd/profile.h"
+
+#define TGT(f) IOSPD_SCOPE_TARGET, offsetof(iospd_target_t, f)
+#define TS(f) IOSPD_SCOPE_TIMESPAN, offsetof(iospd_timespan_t, f)
+#define PRF(f) IOSPD_SCOPE_PROFILE, offsetof(iospd_profile_t, f)
+#define NOSCOPE IOSPD_SCOPE_NONE, 0
+#define U32 UINT32_MAX
+#define P1X (IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK)
+
+const char* const iospd_topic_titles[IOSPD_TOPIC_COUNT] = {
+    "Block size, offsets and target size",
+    "I/O pattern (random, sequential, mix, writes)",
+    "Caching and write-through",
+    "Threads, queue depth and CPU affinity",
+    "Timing",
+    "Rate limits and bursts",
+    "Output",
+    "XML profiles",
+    "Windows-only switches",
+    "iospd additions (long options)",
+};
+
+const iospd_opt_def_t iospd_options[] = {
+    /* ---- sizes and offsets ---- */
+    {"b", IOSPD_OPT_SPECIAL, TGT(block_size), IOSPD_OPTF_PASS1, 1,
+     UINT32_MAX - 1, 0, IOSPD_SP_BLOCK, IOSPD_TOPIC_SIZES, "-b<size>",
+     "block size",
+     "Size of every I/O (default 64K). The last -b on the line also defines\n"
+     "the 'b' suffix used by the other switches, wherever it appears.",
+     NULL},
+    {"B", IOSPD_OPT_SPECIAL, TGT(base_offset), 0, 0, 0, 0, IOSPD_SP_BASE,
+     IOSPD_TOPIC_SIZES, "-B<base>[:<length>]", "base offset",
+     "Start I/O at byte offset <base> of each target; with :<length> stop\n"
+     "at <base>+<length>. Give it once.",
+     NULL},
+    {"c", IOSPD_OPT_SPECIAL, TGT(file_size), 0, 0, 0, 0, IOSPD_SP_CREATE,
+     IOSPD_TOPIC_SIZES, "-c<size>", "file size to create",
+     "Create every file target with this size before the run.\n"
+     "Existing files are overwritten!",
+     NULL},
+    {"f", IOSPD_OPT_SPECIAL, TGT(max_file_size), 0, 0, 0, 0,
+     IOSPD_SP_MAXSIZE, IOSPD_TOPIC_SIZES, "-f<size> | -f[r][s][t]",
+     "maximum offset or access hints",
+     "-f<size>: use only the first <size> bytes of each target (cannot be\n"
+     "combined with -B<base>:<length>).\n"
+     "-fr, -fs, -ft (combinable): open with the random-access hint, the\n"
+     "sequential-scan hint, or as a temporary file.",
+     "On Linux the hints are advisory and may have no effect."},
+    {"T", IOSPD_OPT_SIZE, TGT(thread_stride), 0, 1, UINT64_MAX, 0,
+     IOSPD_SP_NONE, IOSPD_TOPIC_SIZES, "-T<size>", "thread stride",
+     "Start thread k of a target at <base> + k * <size> (sequential only).",
+     NULL},
+
+    /* ---- I/O pattern ---- */
+    {"r", IOSPD_OPT_SPECIAL, TGT(stride_align), 0, 0, 0, 0, IOSPD_SP_RANDOM,
+     IOSPD_TOPIC_PATTERN, "-r[<align>]", "random alignment",
+     "Random I/O, offsets aligned to <align> (default: the block size).",
+     NULL},
+    {"rs", IOSPD_OPT_SPECIAL, TGT(random_ratio), 0, 1, 100, 0,
+     IOSPD_SP_MIXED, IOSPD_TOPIC_PATTERN, "-rs<percent>", "random percentage",
+     "Mix random and sequential I/O: <percent> (1-100) of the I/Os are\n"
+     "random. Combine with -r<align> to set the alignment.",
+     NULL},
+    {"rd", IOSPD_OPT_SPECIAL, TGT(dist), 0, 0, 0, 0, IOSPD_SP_DIST,
+     IOSPD_TOPIC_PATTERN,
+     "-rdpct<io%>/<target%>[:...] | -rdabs<io%>/<size>[:...]",
+     "random distribution",
+     "Skew random I/O: each pair sends the next <io%> of the I/Os to the\n"
+     "next <target%> (pct) or <size> bytes (abs) of the target. io% 0 makes\n"
+     "a hole. Any I/O% left over goes to the rest of the target.",
+     NULL},
+    {"s", IOSPD_OPT_SPECIAL, TGT(stride_align), 0, 0, 0, 0, IOSPD_SP_SEQ,
+     IOSPD_TOPIC_PATTERN, "-s[i][<stride>]", "sequential stride",
+     "Sequential I/O (the default) moving <stride> bytes per I/O (default:\n"
+     "the block size). -si: all threads of a target share one offset.",
+     NULL},
+    {"p", IOSPD_OPT_FLAG, TGT(parallel_async), 0, 0, 0, 0, IOSPD_SP_NONE,
+     IOSPD_TOPIC_PATTERN, "-p", "parallel sequential",
+     "Every outstanding I/O of a thread walks the same sequential offsets.",
+     NULL},
+    {"w", IOSPD_OPT_UINT, TGT(write_ratio), 0, 0, 100, 0, IOSPD_SP_NONE,
+     IOSPD_TOPIC_PATTERN, "-w<percent>", "write percentage",
+     "Percentage of I/Os that are writes, 0-100 (default 0: read only).\n"
+     "Writes destroy data on the target!",
+     NULL},
+    {"Z", IOSPD_OPT_SPECIAL, TGT(pattern), 0, 0, 0, 0, IOSPD_SP_WRITEBUF,
+     IOSPD_TOPIC_PATTERN, "-Z | -Zr | -Z<size>[,<file>]", "write buffer",
+     "-Z: write zeros. -Zr: fill the buffer with new random bytes before\n"
+     "every write. -Z<size>[,<file>]: take write data from a <size>-byte\n"
+     "random buffer, filled from <file> if given. Default: bytes 0,1,2,...",
+     NULL},
+    {"z", IOSPD_OPT_SPECIAL, TS(rand_seed), P1X, 0, U32, 0, IOSPD_SP_SEED,
+     IOSPD_TOPIC_PATTERN, "-z[<seed>]", "random seed",
+     "Seed for the random number generator (default 0; no value: time\n"
+     "since boot). Allowed with -X.",
+     NULL},
+
+    /* ---- caching ---- */
+    {"S", IOSPD_OPT_SPECIAL, TGT(cache_mode), 0, 0, 0, 0, IOSPD_SP_CACHE,
+     IOSPD_TOPIC_CACHE, "-S[b|h|m|r|u|w]...", "cache mode",
+     "-S or -Su: bypass the OS cache. -Sw: write-through. -Sh: both (the\n"
+     "usual choice for device tests). -Sb: cached (the default). -Sm: memory\n"
+     "mapped I/O. -Sr: disable local caching of a remote file system.\n"
+     "Letters combine (-Suw); each property may be set only once.",
+     "On Linux: -Su opens with O_DIRECT, -Sw with O_DSYNC; -Sm is accepted\n"
+     "(mmap); -Sr is refused (it only exists for Windows remote shares)."},
+    {"h", IOSPD_OPT_SPECIAL, TGT(cache_mode), 0, 0, 0, 0, IOSPD_SP_H,
+     IOSPD_TOPIC_CACHE, "-h", "cache mode",
+     "Old spelling of -Sh.", NULL},
+    {"N", IOSPD_OPT_SPECIAL, TGT(flush_type), 0, 0, 0, 0, IOSPD_SP_FLUSH,
+     IOSPD_TOPIC_CACHE, "-N<v|n|i>", "memory-mapped flush mode",
+     "Flush after each memory-mapped write (needs -Sm): v flush the view,\n"
+     "n non-volatile memory flush, i the same without the drain.",
+     "On Linux only -Nv (msync) is accepted."},
+    {"l", IOSPD_OPT_FLAG, TGT(large_pages), 0, 0, 0, 0, IOSPD_SP_NONE,
+     IOSPD_TOPIC_CACHE, "-l", "large pages",
+     "Allocate I/O buffers in large pages.",
+     "On Linux this asks for huge pages."},
+
+    /* ---- threads, queue depth, affinity ---- */
+    {"t", IOSPD_OPT_UINT, TGT(threads_per_file), 0, 1, U32, 0, IOSPD_SP_NONE,
+     IOSPD_TOPIC_THREADS, "-t<count>", "threads per target",
+     "Threads per target (default 1).", NULL},
+    {"F", IOSPD_OPT_UINT, TS(thread_count), 0, 1, U32, 0, IOSPD_SP_NONE,
+     IOSPD_TOPIC_THREADS, "-F<count>", "total thread count",
+     "Use <count> threads in total, each working on every target\n"
+     "(instead of -t).",
+     NULL},
+    {"o", IOSPD_OPT_UINT, TGT(request_count), 0, 1, U32, 0, IOSPD_SP_NONE,
+     IOSPD_TOPIC_THREADS, "-o<count>", "outstanding I/O count",
+     "Outstanding I/Os per thread per target (queue depth, default 2).",
+     NULL},
+    {"O", IOSPD_OPT_UINT, TS(request_count), 0, 1, U32, 0, IOSPD_SP_NONE,
+     IOSPD_TOPIC_THREADS, "-O<count>", "outstanding I/Os per thread",
+     "Outstanding I/Os per thread shared by all its targets (with -F only).",
+     NULL},
+    {"a", IOSPD_OPT_SPECIAL, TS(affinity), 0, 0, 0, 0, IOSPD_SP_AFFINITY,
+     IOSPD_TOPIC_THREADS, "-a[g<group>,]<cpu>[,<cpu>...]", "CPU affinity",
+     "Pin threads round-robin to these CPUs; g<n> selects the processor\n"
+     "group of the CPUs after it (default group 0). -a alone keeps the\n"
+     "default: round-robin over all CPUs.",
+     NULL},
+    {"n", IOSPD_OPT_FLAG, TS(disable_affinity), 0, 0, 0, 0, IOSPD_SP_NONE,
+     IOSPD_TOPIC_THREADS, "-n", "no affinity", "Do not pin threads to CPUs.",
+     NULL},
+    {"I", IOSPD_OPT_UINT, TGT(io_priority), 0, 1, 3, 0, IOSPD_SP_NONE,
+     IOSPD_TOPIC_THREADS, "-I<1|2|3>", "I/O priority",
+     "I/O priority: 1 very low, 2 low, 3 normal (default).",
+     "On Linux this sets the ioprio class/level of the worker threads."},
+
+    /* ---- timing ---- */
+    {"d", IOSPD_OPT_UINT, TS(duration), P1X | IOSPD_OPTF_BARE_OK, 0, U32, 0,
+     IOSPD_SP_NONE, IOSPD_TOPIC_TIMING, "-d<seconds>", "test duration",
+     "Measured duration in seconds (default 10). Allowed with -X.", NULL},
+    {"W", IOSPD_OPT_UINT, TS(warmup), P1X | IOSPD_OPTF_BARE_OK, 0, U32, 0,
+     IOSPD_SP_NONE, IOSPD_TOPIC_TIMING, "-W<seconds>", "warm-up time",
+     "Warm-up before measuring, seconds (default 5). Allowed with -X.", NULL},
+    {"C", IOSPD_OPT_UINT, TS(cooldown), P1X | IOSPD_OPTF_BARE_OK, 0, U32, 0,
+     IOSPD_SP_NONE, IOSPD_TOPIC_TIMING, "-C<seconds>", "cool-down time",
+     "Cool-down after measuring, seconds (default 0). Allowed with -X.",
+     NULL},
+
+    /* ---- rate limits ---- */
+    {"g", IOSPD_OPT_SPECIAL, TGT(throughput_bpms), 0, 1, U32, 0,
+     IOSPD_SP_THROUGHPUT, IOSPD_TOPIC_RATE, "-g<bytes/ms> | -g<iops>i",
+     "throughput limit",
+     "Limit each thread on each target to <bytes/ms>, or with a trailing\n"
+     "'i' to <iops> I/Os per second.",
+     NULL},
+    {"i", IOSPD_OPT_UINT, TGT(burst_size), 0, 1, U32, 0, IOSPD_SP_NONE,
+     IOSPD_TOPIC_RATE, "-i<count>", "burst size",
+     "I/Os per burst; needs -j.", NULL},
+    {"j", IOSPD_OPT_UINT, TGT(think_time), 0, 1, U32, 0, IOSPD_SP_NONE,
+     IOSPD_TOPIC_RATE, "-j<ms>", "think time",
+     "Pause <ms> milliseconds after each burst; needs -i.", NULL},
+
+    /* ---- output ---- */
+    {"L", IOSPD_OPT_FLAG, TS(measure_latency), 0, 0, 0, 0, IOSPD_SP_NONE,
+     IOSPD_TOPIC_OUTPUT, "-L", "latency",
+     "Measure latency: averages, standard deviation and percentiles.", NULL},
+    {"D", IOSPD_OPT_SPECIAL, TS(io_bucket_ms), 0, 0, U32, 0,
+     IOSPD_SP_BUCKET, IOSPD_TOPIC_OUTPUT, "-D[<ms>]", "IOPS interval",
+     "Record IOPS per interval of <ms> milliseconds (default 1000) and\n"
+     "report their standard deviation.",
+     NULL},
+    {"R", IOSPD_OPT_SPECIAL, PRF(format), P1X, 0, 0, 0, IOSPD_SP_FORMAT,
+     IOSPD_TOPIC_OUTPUT, "-R[p]<text|xml>", "result format",
+     "Results as text (default) or XML. -Rp, -Rptext, -Rpxml: print the\n"
+     "profile only, do no I/O.",
+     NULL},
+    {"v", IOSPD_OPT_SPECIAL, PRF(verbose), P1X, 0, 0, 0, IOSPD_SP_VERBOSE,
+     IOSPD_TOPIC_OUTPUT, "-v | -vs", "verbose mode",
+     "-v: progress messages while running. -vs: add wait statistics to\n"
+     "the results.",
+     NULL},
+    {"P", IOSPD_OPT_SPECIAL, PRF(progress), 0, 0, U32, 0, IOSPD_SP_PROGRESS,
+     IOSPD_TOPIC_OUTPUT, "-P[<count>]", "progress interval",
+     "Print a dot every <count> completed I/Os per thread (default 65536).",
+     NULL},
+    {":", IOSPD_OPT_UINT, PRF(experiment_flags), P1X | IOSPD_OPTF_BARE_OK, 0,
+     U32, 0, IOSPD_SP_NONE, IOSPD_TOPIC_OUTPUT, "-:<flags>",
+     "experiment flags",
+     "Experimental behaviour bits (1: allow rate-limit sleeps over 1 ms).",
+     NULL},
+    {"?", IOSPD_OPT_SPECIAL, NOSCOPE, 0, 0, 0, 0, IOSPD_SP_HELP,
+     IOSPD_TOPIC_OUTPUT, "-?", "help", "Show this text.", NULL},
+
+    /* ---- XML ---- */
+    {"X", IOSPD_OPT_SPECIAL, PRF(xml_source), P1X, 0, 0, 0, IOSPD_SP_XML,
+     IOSPD_TOPIC_XML, "-X<file>", "XML profile",
+     "Run the XML profile in <file>. Targets on the command line replace\n"
+     "its template paths *1, *2, ... in order. Only -d -W -C -z -R -v -vs\n"
+     "-: and the iospd long options may be combined with -X.",
+     NULL},
+
+    /* ---- Windows-only ---- */
+    {"x", IOSPD_OPT_FLAG, TS(completion_routines), IOSPD_OPTF_WIN_ONLY, 0, 0,
+     0, IOSPD_SP_NONE, IOSPD_TOPIC_WINDOWS, "-x", "completion routines",
+     "Use I/O completion routines instead of a completion port.",
+     "Refused on Linux (use --engine= to choose how I/O is issued)."},
+    {"e", IOSPD_OPT_SPECIAL, PRF(etw), IOSPD_OPTF_WIN_ONLY, 0, 0, 0,
+     IOSPD_SP_ETW, IOSPD_TOPIC_WINDOWS,
+     "-e<q|c|s|p|PROCESS|THREAD|IMAGE_LOAD|DISK_IO|MEMORY_PAGE_FAULTS|\n"
+     "   MEMORY_HARD_FAULTS|NETWORK|REGISTRY>",
+     "ETW tracing",
+     "Collect ETW kernel events during the measurement. q, c, s pick the\n"
+     "clock (performance counter, cycle counter, system timer); p uses\n"
+     "paged memory; the words select event providers. Repeatable.",
+     "Refused on Linux: ETW does not exist there."},
+    {"y", IOSPD_OPT_SPECIAL, PRF(events), 0, 0, 0, 0, IOSPD_SP_EVENT,
+     IOSPD_TOPIC_WINDOWS, "-y<s|f|r|p|e><name>", "named event",
+     "Named events: -ys set when measuring starts, -yf set when it ends,\n"
+     "-yr wait for it before starting, -yp stop when it is set, -ye set it\n"
+     "and exit.",
+     "On Linux they are parsed and shown by -Rp; the run needs platform\n"
+     "support for named events and says so if it is missing."},
+
+    /* ---- iospd long options ---- */
+    {"allow-raw-write", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     IOSPD_SP_RAW_WRITE, IOSPD_TOPIC_IOSPD, "--allow-raw-write",
+     "raw write permission",
+     "Allow writes to disks and volumes that hold a partition table or a\n"
+     "file system (refused otherwise, to protect data).",
+     NULL},
+    {"engine", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     IOSPD_SP_ENGINE, IOSPD_TOPIC_IOSPD, "--engine=<auto|io_uring|psync>",
+     "I/O engine",
+     "How I/O is issued on Linux: io_uring, psync (pread/pwrite threads) or\n"
+     "auto (io_uring when available, the default). Ignored on Windows.",
+     NULL},
+    {"help", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
+     IOSPD_SP_HELP, IOSPD_TOPIC_IOSPD, "--help", "help", "Same as -?.", NULL},
+};
+
+const size_t iospd_options_count = IOSPD_ARRAY_SIZE(iospd_options);
+
+const iospd_opt_def_t* iospd_options_find(const char* sw) {
+  const iospd_opt_def_t* best = NULL;
+  size_t best_len = 0;
+  for (size_t i = 0; i < iospd_options_count; i++) {
+    const iospd_opt_def_t* o = &iospd_options[i];
+    if (o->flags & IOSPD_OPTF_LONG) continue;
+    size_t n = strlen(o->name);
+    if (n > best_len && strncmp(sw, o->name, n) == 0) {
+      best = o;
+      best_len = n;
+    }
+  }
+  return best;
+}
+
+const iospd_opt_def_t* iospd_options_find_long(const char* name) {
+  size_t n = strcspn(name, "=");
+  for (size_t i = 0; i < iospd_options_count; i++) {
+    const iospd_opt_def_t* o = &iospd_options[i];
+    if (!(o->flags & IOSPD_OPTF_LONG)) continue;
+    if (strlen(o->name) == n && strncmp(name, o->name, n) == 0) return o;
+  }
+  return NULL;
+}

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/* Profile validation (DISKSPD reference 1.10), shared by command-line and
+ * XML profiles: every rule is checked for every target and every message is
+ * reported, one line each, "error: ..." or "warning: ...". The CPU affinity
+ * check against the machine happens at run time, not here. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "iospd/profile.h"
+#include "iospd/strbuf.h"
+
+typedef struct diag_s {
+  iospd_strbuf_t* sb;
+  int errors;
+} diag_t;
+
+static void err(diag_t* d, const char* fmt, ...) IOSPD_PRINTF(2, 3);
+static void wrn(diag_t* d, const char* fmt, ...) IOSPD_PRINTF(2, 3);
+
+static void emit(diag_t* d, const char* kind, const char* fmt, va_list ap) {
+  if (d->sb == NULL) return;
+  char buf[512];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  iospd_strbuf_appendf(d->sb, "%s: %s\n", kind, buf);
+}
+
+static void err(diag_t* d, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  emit(d, "error", fmt, ap);
+  va_end(ap);
+  d->errors++;
+}
+
+static void wrn(diag_t* d, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  emit(d, "warning", fmt, ap);
+  va_end(ap);
+}
+
+/* Messages name the target by its path. */
+static const char* tname(const iospd_target_t* t) {
+  return t->path ? t->path : "(no path)";
+}
+
+static void check_dist(diag_t* d, const iospd_target_t* t) {
+  uint32_t io_total = 0;
+  uint64_t span_total = 0;
+  bool io_over = false, span_over = false;
+  for (uint32_t i = 0; i < t->dist_count; i++) {
+    const iospd_dist_range_t* r = &t->dist[i];
+    if (!io_over && r->io_pct > 100 - io_total) {
+      err(d, "%s: random distribution I/O%% %" PRIu32 " is too much; at most "
+             "%" PRIu32 " is left (the total must be 100%% or less)",
+          tname(t), r->io_pct, 100 - io_total);
+      io_over = true;
+    }
+    io_total += r->io_pct;
+    if (t->dist_type == IOSPD_DIST_PERCENT) {
+      if (!span_over && r->span > 100 - IOSPD_MIN(span_total, 100)) {
+        err(d, "%s: random distribution target%% values add up to more than "
+               "100%%", tname(t));
+        span_over = true;
+      }
+      span_total += r->span;
+    } else {
+      bool last = i + 1 == t->dist_count;
+      if (r->span == 0 && !last) {
+        err(d, "%s: a zero-length (to the end) distribution range must be "
+               "the last one", tname(t));
+      } else if (r->span != 0 && r->span < t->block_size) {
+        err(d, "%s: distribution range %" PRIu32 " is %" PRIu64 " bytes, "
+               "smaller than the block size (%" PRIu32 ")",
+            tname(t), i + 1, r->span, t->block_size);
+      }
+    }
+  }
+  if (t->dist_type == IOSPD_DIST_PERCENT && !span_over) {
+    if (span_total == 100 && io_total < 100)
+      err(d, "%s: the distribution covers the whole target but only %" PRIu32
+             "%% of the I/O; give the remaining I/O%% a range",
+          tname(t), io_total);
+    else if (span_total != 100)
+      err(d, "%s: distribution target%% values add up to %" PRIu64
+             "%%; they must add up to exactly 100%%",
+          tname(t), span_total);
+  }
+}
+
+static void check_target(diag_t* d, const iospd_profile_t* p,
+                         const iospd_timespan_t* ts,
+                         const iospd_target_t* t) {
+  bool pool = ts->thread_count > 0 && ts->request_count > 0;
+  bool multi = ts->thread_count > 1 || t->threads_per_file > 1;
+  const char* n = tname(t);
+
+  if (ts->thread_count > 0 && t->threads_per_file > 1)
+    err(d, "%s: -F (total threads) and -t (threads per target) cannot be "
+           "used together", n);
+  if (t->throughput_bpms > 0 && ts->completion_routines)
+    err(d, "%s: the throughput limit (-g) cannot be used with completion "
+           "routines (-x)", n);
+  if ((t->burst_size != 0) != (t->think_time != 0))
+    err(d, "%s: -i (burst size) and -j (think time) must be given together",
+        n);
+  if (pool) {
+    if (t->throughput_bpms > 0)
+      err(d, "%s: the throughput limit (-g) cannot be used with -O "
+             "(outstanding I/Os per thread)", n);
+    if (t->think_time != 0)
+      err(d, "%s: think time (-j) cannot be used with -O (outstanding I/Os "
+             "per thread)", n);
+    if (t->parallel_async)
+      err(d, "%s: -p cannot be used with -O (outstanding I/Os per thread)", n);
+    if (t->weight == 0)
+      err(d, "%s: the target weight must not be 0 with -O", n);
+    for (uint32_t i = 0; i < t->thread_target_count; i++)
+      if (t->thread_targets[i].thread >= ts->thread_count)
+        err(d, "%s: ThreadTarget names thread %" PRIu32 " but there are only "
+               "%" PRIu32 " threads", n, t->thread_targets[i].thread,
+            ts->thread_count);
+  }
+  if (t->thread_target_count > 0 && !pool)
+    err(d, "%s: ThreadTargets need both ThreadCount and RequestCount in the "
+           "timespan", n);
+
+  if (t->random_ratio > 0) {
+    if (t->thread_stride > 0)
+      err(d, "%s: the thread stride (-T) cannot be used with random I/O (-r)",
+          n);
+    if (t->interlocked)
+      err(d, "%s: interlocked sequential I/O (-si) cannot be used with random "
+             "I/O (-r)", n);
+    if (t->parallel_async)
+      err(d, "%s: parallel sequential I/O (-p) cannot be used with random "
+             "I/O (-r)", n);
+  } else {
+    if (t->dist_type != IOSPD_DIST_NONE)
+      err(d, "%s: random distributions (-rd) need random I/O (-r or -rs)", n);
+    if (t->parallel_async && t->request_count == 1)
+      wrn(d, "%s: -p has no effect unless the outstanding I/O count (-o) is "
+             "more than 1", n);
+    if (t->interlocked) {
+      if (t->thread_stride > 0)
+        err(d, "%s: interlocked sequential I/O (-si) cannot be used with a "
+               "thread stride (-T)", n);
+      if (t->parallel_async)
+        err(d, "%s: interlocked sequential I/O (-si) cannot be used with -p",
+            n);
+      if (!multi)
+        wrn(d, "%s: single-threaded test, -si has no effect", n);
+    } else if (multi && t->thread_stride == 0) {
+      wrn(d, "%s: threads of this target all start at the same offset, so "
+             "the access pattern is not sequential; consider -si or -T", n);
+    } else if (!multi && t->thread_stride > 0) {
+      err(d, "%s: the thread stride (-T) needs more than one thread per "
+             "target", n);
+    }
+  }
+  if (t->dist_type != IOSPD_DIST_NONE) check_dist(d, t);
+
+  if (t->pattern == IOSPD_PATTERN_RANDOM &&
+      t->random_data_size < t->block_size)
+    err(d, "%s: the write buffer (-Z) of %" PRIu64 " bytes is smaller than "
+           "the block size (%" PRIu32 ")", n, t->random_data_size,
+        t->block_size);
+  if (t->memory_mapped) {
+    if (ts->completion_routines)
+      err(d, "%s: completion routines (-x) cannot be used with memory-mapped "
+             "I/O (-Sm)", n);
+    if (t->cache_mode == IOSPD_CACHE_DISABLE_OS)
+      err(d, "%s: unbuffered I/O (-Su, -Sh, -h) cannot be used with "
+             "memory-mapped I/O (-Sm)", n);
+  } else if (t->flush_type != IOSPD_FLUSH_NONE) {
+    err(d, "%s: the flush mode (-N) needs memory-mapped I/O (-Sm)", n);
+  }
+  if (t->path != NULL && t->path[0] == '*' && !p->profile_only)
+    err(d, "template target '%s' was not replaced: give one command-line "
+           "target per template (*1, *2, ...) to run the profile", t->path);
+  if (t->max_file_size > 0 && t->max_file_size <= t->base_offset)
+    err(d, "%s: the maximum offset (%" PRIu64 ", -f or -B<base>:<length>) "
+           "must be greater than the base offset (%" PRIu64 ", -B)",
+        n, t->max_file_size, t->base_offset);
+}
+
+int iospd_profile_validate(const iospd_profile_t* p,
+                           struct iospd_strbuf_s* diag) {
+  diag_t d = {diag, 0};
+  if (p->timespan_count == 0) err(&d, "the profile has no timespans");
+  for (uint32_t i = 0; i < p->timespan_count; i++) {
+    const iospd_timespan_t* ts = &p->timespans[i];
+    if (ts->target_count == 0)
+      err(&d, "timespan %" PRIu32 " has no targets", i + 1);
+    if (ts->disable_affinity && ts->affinity_count > 0)
+      err(&d, "-n (no affinity) and -a (CPU list) cannot be used together");
+    /* Command-line targets share every parameter (DISKSPD checks only the
+     * first); checking one keeps the messages from repeating per target. */
+    uint32_t n = p->xml_source == NULL ? IOSPD_MIN(ts->target_count, 1u)
+                                       : ts->target_count;
+    for (uint32_t j = 0; j < n; j++)
+      check_target(&d, p, ts, &ts->targets[j]);
+  }
+  return d.errors ? IOSPD_EUSAGE : 0;
+}

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/* The usage text (-?, --help, no arguments), in our own words. The switch
+ * lines come from the option table in options.c, grouped by topic, so every
+ * switch the parser knows is documented. */
+#include "iospd/cmdline.h"
+
+#include <string.h>
+
+#include "iospd/options.h"
+#include "iospd/version.h"
+
+/* Column where the description starts. */
+#define HELP_COL 26
+
+static void put_lines(iospd_strbuf_t* out, const char* text, int first_col) {
+  int col = first_col;
+  const char* p = text;
+  while (*p) {
+    const char* nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    for (; col < HELP_COL; col++) iospd_strbuf_putc(out, ' ');
+    iospd_strbuf_append_n(out, p, n);
+    iospd_strbuf_putc(out, '\n');
+    col = 0;
+    p += n;
+    if (*p == '\n') p++;
+  }
+}
+
+static void put_option(iospd_strbuf_t* out, const iospd_opt_def_t* o,
+                       const iospd_cmdline_env_t* env) {
+  /* Multi-line syntax: every line but the last stands alone. */
+  const char* s = o->syntax;
+  const char* nl;
+  while ((nl = strchr(s, '\n')) != NULL) {
+    iospd_strbuf_append(out, "  ");
+    iospd_strbuf_append_n(out, s, (size_t)(nl - s));
+    iospd_strbuf_putc(out, '\n');
+    s = nl + 1;
+  }
+  iospd_strbuf_append(out, "  ");
+  iospd_strbuf_append(out, s);
+  int col = 2 + (int)strlen(s);
+  if (col >= HELP_COL - 1) {
+    iospd_strbuf_putc(out, '\n');
+    col = 0;
+  }
+  put_lines(out, o->help, col);
+  bool windows = env != NULL && env->windows;
+  if (!windows && o->posix_note != NULL) put_lines(out, o->posix_note, 0);
+}
+
+void iospd_cmdline_usage(iospd_strbuf_t* out, const char* argv0,
+                         const iospd_cmdline_env_t* env) {
+  const char* prog = (argv0 && argv0[0]) ? argv0 : "iospd";
+  bool windows = env != NULL && env->windows;
+  bool slash = env != NULL && env->slash_switches;
+
+  iospd_strbuf_appendf(out,
+                       "\nUsage: %s [switches] target1 [target2 ...]\n", prog);
+  iospd_strbuf_appendf(out, "iospd %s, compatible with the DISKSPD %s "
+                            "command line\n", IOSPD_VERSION,
+                       IOSPD_DISKSPD_VERSION);
+  iospd_strbuf_append(
+      out,
+      "\nTargets\n"
+      "  A target is a file, a physical disk or a volume. All switches come\n"
+      "  before the first target and apply to every target.\n");
+  if (windows) {
+    iospd_strbuf_append(
+        out,
+        "    C:\\test.dat       a file\n"
+        "    #1                physical drive 1 (\\\\.\\PhysicalDrive1)\n"
+        "    E:                volume E:\n");
+  } else {
+    iospd_strbuf_append(
+        out,
+        "    /mnt/test.dat     a file\n"
+        "    /dev/nvme0n1      a block device\n");
+  }
+  iospd_strbuf_append(
+      out,
+      "  Switches are one token: the value follows the letter directly\n"
+      "  (-b4K, not -b 4K).");
+  iospd_strbuf_append(out, slash ? " '-' or '/' starts a switch.\n"
+                                 : " Only '-' starts a switch, so paths\n"
+                                   "  beginning with '/' are targets.\n");
+  iospd_strbuf_append(
+      out,
+      "\nSizes\n"
+      "  A <size> is a whole number of bytes with an optional suffix: K, M,\n"
+      "  G, T (powers of 1024) or b (blocks of the -b size). Examples: 4K,\n"
+      "  1G, 8b. Other numbers are plain whole decimal numbers.\n");
+
+  for (int topic = 0; topic < IOSPD_TOPIC_COUNT; topic++) {
+    if (topic == IOSPD_TOPIC_WINDOWS && !windows) {
+      iospd_strbuf_appendf(out, "\n%s (limited support on this platform)\n",
+                           iospd_topic_titles[topic]);
+    } else {
+      iospd_strbuf_appendf(out, "\n%s\n", iospd_topic_titles[topic]);
+    }
+    for (size_t i = 0; i < iospd_options_count; i++) {
+      const iospd_opt_def_t* o = &iospd_options[i];
+      if ((int)o->topic == topic) put_option(out, o, env);
+    }
+  }
+
+  iospd_strbuf_append(
+      out,
+      "\nExamples\n"
+      "  Random 4K reads, 8 outstanding I/Os, 4 threads, no OS cache, with\n"
+      "  latency, for 30 seconds on a 10G file created first:\n");
+  iospd_strbuf_appendf(out, "    %s -c10G -b4K -r -o8 -t4 -Sh -L -d30 %s\n",
+                       prog, windows ? "C:\\test.dat" : "/mnt/test.dat");
+  iospd_strbuf_append(out,
+                      "  Sequential 1M writes on a disk (destroys its data):\n");
+  iospd_strbuf_appendf(out, "    %s -b1M -s -w100 -o4 -Sh %s\n", prog,
+                       windows ? "#2" : "--allow-raw-write /dev/sdb");
+  iospd_strbuf_append(out, "  70% reads / 30% writes, 90% of the I/O on the "
+                           "first 10% of the file:\n");
+  iospd_strbuf_appendf(out, "    %s -b8K -r -w30 -rdpct90/10 -Sh %s\n", prog,
+                       windows ? "C:\\test.dat" : "/mnt/test.dat");
+  iospd_strbuf_append(out, "  Print the profile as XML without running:\n");
+  iospd_strbuf_appendf(out, "    %s -Rpxml -b4K -r %s\n", prog,
+                       windows ? "C:\\test.dat" : "/mnt/test.dat");
+  iospd_strbuf_append(out, "  Run an XML profile on two targets (*1, *2):\n");
+  iospd_strbuf_appendf(out, "    %s -Xprofile.xml -d60 %s\n", prog,
+                       windows ? "C:\\a.dat D:\\b.dat"
+                               : "/mnt/a.dat /mnt/b.dat");
+}
