@@ -1,0 +1,4 @@
+# SPDX-License-Identifier: MIT
+# Tests of the run core: PRNG, request generator, engine and controller.
+iospd_add_test(test_rand SOURCES test_rand.c)
+iospd_add_test(test_gen SOURCES test_gen.c)
