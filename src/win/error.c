@@ -13,7 +13,8 @@ int iospd_win_translate(DWORD code) {
     case ERROR_NOT_ENOUGH_MEMORY: case ERROR_OUTOFMEMORY:
     case ERROR_NO_SYSTEM_RESOURCES: return IOSPD_ENOMEM;
     case ERROR_FILE_NOT_FOUND: case ERROR_PATH_NOT_FOUND:
-    case ERROR_INVALID_DRIVE: return IOSPD_ENOENT;
+    case ERROR_INVALID_DRIVE: case ERROR_BAD_NETPATH: case ERROR_BAD_NET_NAME:
+    case ERROR_INVALID_NAME: case ERROR_NOT_READY: return IOSPD_ENOENT;
     case ERROR_ACCESS_DENIED: case ERROR_PRIVILEGE_NOT_HELD:
     case ERROR_SHARING_VIOLATION: case ERROR_WRITE_PROTECT:
       return IOSPD_EACCES;
@@ -22,7 +23,11 @@ int iospd_win_translate(DWORD code) {
     case ERROR_NOT_SUPPORTED: case ERROR_CALL_NOT_IMPLEMENTED:
     case ERROR_INVALID_FUNCTION: return IOSPD_ENOTSUP;
     case ERROR_OPERATION_ABORTED: return IOSPD_ECANCELED;
+    case ERROR_NOT_ALL_ASSIGNED: return IOSPD_EACCES;
+    case ERROR_INVALID_HANDLE: return IOSPD_EINVAL;
+    case WAIT_TIMEOUT: return IOSPD_EAGAIN;
     case ERROR_CRC: case ERROR_IO_DEVICE: case ERROR_SECTOR_NOT_FOUND:
+    case ERROR_HANDLE_EOF: case ERROR_DEVICE_NOT_CONNECTED:
       return IOSPD_EIO;
     default: return IOSPD_EOS;
   }
@@ -51,4 +56,13 @@ int iospd_win_err(iospd_err_t* err, DWORD code, const char* fmt, ...) {
   return iospd_err_set_os(err, rc, (int64_t)code, "%s: %s (error %lu)", what,
                           text[0] ? text : "system error",
                           (unsigned long)code);
+}
+
+DWORD iospd_win_ntstatus_to_win32(NTSTATUS status) {
+  /* libuv GET_REQ_ERROR: the completion's own status, never GetLastError(),
+   * which belongs to whatever the thread called last. */
+  if (status == 0) return ERROR_SUCCESS;
+  if (iospd_win_RtlNtStatusToDosError != NULL)
+    return iospd_win_RtlNtStatusToDosError(status);
+  return ERROR_MR_MID_NOT_FOUND;
 }

@@ -6,17 +6,88 @@
 #define IOSPD_WIN_INTERNAL_H
 
 #include <windows.h>
+#include <winternl.h>
 
 #include "iospd/error.h"
 #include "iospd/platform.h"
 
-/* QueryPerformanceFrequency, read once by iospd_plat_init. */
+/* ---- process-wide state (init.c) ----------------------------------------- */
+
+/* QueryPerformanceFrequency, read once by iospd_win_once. */
 extern uint64_t iospd_win_qpc_freq;
+
+/* ntdll entry points, resolved once with GetProcAddress (libuv winapi.c
+ * style): mingw's import libraries do not cover them all, and we want a
+ * clean "not available" rather than a loader error. NULL if missing. */
+typedef NTSTATUS(NTAPI* iospd_win_nt_qsi_fn)(int cls, void* buf, ULONG len,
+                                             ULONG* ret);
+typedef NTSTATUS(NTAPI* iospd_win_nt_qsi_ex_fn)(int cls, void* in, ULONG inlen,
+                                                void* buf, ULONG len,
+                                                ULONG* ret);
+typedef ULONG(NTAPI* iospd_win_nt_to_dos_fn)(NTSTATUS status);
+extern iospd_win_nt_qsi_fn iospd_win_NtQuerySystemInformation;
+extern iospd_win_nt_qsi_ex_fn iospd_win_NtQuerySystemInformationEx;
+extern iospd_win_nt_to_dos_fn iospd_win_RtlNtStatusToDosError;
+
+/* Manual-reset event set by Ctrl-C and iospd_plat_interrupt. */
+extern HANDLE iospd_win_interrupt_event;
+
+/* One-time process setup (frequency, ntdll, interrupt event). Thread-safe
+ * and idempotent (InitOnceExecuteOnce), so calls that may run before
+ * iospd_plat_init (tests) stay correct. */
+void iospd_win_once(void);
+
+/* Enables a privilege (e.g. SE_LOCK_MEMORY_NAME) in the process token.
+ * Returns 0 or the Win32 error (ERROR_NOT_ALL_ASSIGNED when not held). */
+DWORD iospd_win_enable_privilege(const WCHAR* name);
+
+/* ---- errors (error.c) ------------------------------------------------------ */
 
 /* GetLastError-style code -> IOSPD_E* (the only place that knows them). */
 int iospd_win_translate(DWORD code);
 /* Fills err with "<what>: <FormatMessage text> (error N)". */
 int iospd_win_err(iospd_err_t* err, DWORD code, const char* fmt, ...)
     IOSPD_PRINTF(3, 4);
+/* An OVERLAPPED status (NTSTATUS in ov.Internal) -> Win32 error code. */
+DWORD iospd_win_ntstatus_to_win32(NTSTATUS status);
+
+/* ---- paths (path.c) --------------------------------------------------------- */
+
+/* UTF-8 -> freshly allocated UTF-16 (iospd_free it), or NULL (bad UTF-8 or
+ * out of memory). */
+WCHAR* iospd_win_utf8_to_wide(const char* s);
+/* UTF-16 -> UTF-8 into out (always NUL-terminated). Returns the length, or
+ * -1 if it did not fit (out then holds a truncated, valid prefix). */
+int iospd_win_wide_to_utf8(const WCHAR* w, char* out, size_t size);
+/* Resolves a target as the user wrote it: "#N" -> \\.\PhysicalDriveN,
+ * "X:" -> \\.\X:, anything else converted as is (long absolute paths get
+ * the \\?\ prefix). *is_device says whether it names a disk or volume. */
+int iospd_win_target_path(const char* utf8, WCHAR** out, bool* is_device,
+                          iospd_err_t* err);
+
+/* ---- opaque types ------------------------------------------------------------ */
+
+struct iospd_plat_file_s {
+  HANDLE h;
+  unsigned flags;    /* IOSPD_OPEN_* it was opened with */
+  bool is_device;
+  WCHAR* wpath;      /* resolved path, for volume and device look-ups */
+  char* path;        /* as given, for messages */
+};
+
+struct iospd_plat_thread_s {
+  HANDLE h;
+  void (*fn)(void*);
+  void* arg;
+  volatile LONG cancelled; /* set when affinity failed: fn must not run */
+};
+
+struct iospd_plat_barrier_s {
+  CRITICAL_SECTION cs;
+  CONDITION_VARIABLE cv;
+  uint32_t n;          /* parties */
+  uint32_t waiting;    /* arrived in the current generation */
+  uint32_t generation; /* bumped when the last party arrives */
+};
 
 #endif

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: MIT */
+/* The per-worker I/O queue on Windows: overlapped ReadFile/WriteFile reaped
+ * from an I/O completion port in batches (cf. libuv uv__poll), or, for -x,
+ * ReadFileEx/WriteFileEx whose completion routines run in alertable waits.
+ * Each in-flight I/O owns the OVERLAPPED of its slot, indexed by the core's
+ * tag, so a completion leads straight back to the tag. */
+#include <string.h>
+
+#include "iospd/alloc.h"
+#include "win/internal.h"
+
+#define REAP_BATCH 64
+/* How long destroy waits for cancelled I/O before giving up (and leaking
+ * the slots rather than freeing memory the kernel may still write). */
+#define DRAIN_LIMIT_MS 60000
+
+typedef struct slot_s {
+  OVERLAPPED ov;                  /* first: the kernel writes status here */
+  struct iospd_plat_queue_s* q;   /* completion routines find their queue */
+  uint32_t tag;
+  bool busy;                      /* handed to the OS, not yet completed */
+} slot_t;
+
+typedef struct qfile_s {
+  HANDLE h;
+  bool sync; /* opened without FILE_FLAG_OVERLAPPED: plain blocking calls */
+} qfile_t;
+
+struct iospd_plat_queue_s {
+  HANDLE port;      /* NULL in completion-routine mode */
+  bool routines;
+  uint32_t depth;
+  uint32_t inflight;
+  slot_t* slots;    /* depth entries, index = tag */
+  qfile_t* files;
+  uint32_t nfiles, files_cap;
+  /* Completions that did not come through the port: immediate failures,
+   * synchronous handles and completion routines. At most one per tag, so
+   * depth entries always suffice. */
+  iospd_cqe_t* ring;
+  uint32_t ring_head, ring_count;
+};
+
+static void push_cqe(iospd_plat_queue_t* q, uint32_t tag, int32_t result) {
+  if (q->ring_count == q->depth) return; /* impossible with unique tags */
+  uint32_t i = (q->ring_head + q->ring_count) % q->depth;
+  q->ring[i].tag = tag;
+  q->ring[i].result = result;
+  q->ring_count++;
+}
+
+static uint32_t pop_cqes(iospd_plat_queue_t* q, iospd_cqe_t* out,
+                         uint32_t room) {
+  uint32_t n = 0;
+  while (q->ring_count > 0 && n < room) {
+    out[n++] = q->ring[q->ring_head];
+    q->ring_head = (q->ring_head + 1) % q->depth;
+    q->ring_count--;
+  }
+  return n;
+}
+
+/* Win32 status + byte count -> cqe result. End of file reads as 0 bytes,
+ * like pread, rather than as an error. */
+static int32_t io_result(DWORD e, DWORD bytes) {
+  if (e == ERROR_SUCCESS)
+    return bytes > (DWORD)INT32_MAX ? INT32_MAX : (int32_t)bytes;
+  if (e == ERROR_HANDLE_EOF) return 0;
+  return (int32_t)iospd_win_translate(e);
+}
+
+int iospd_plat_queue_create(iospd_plat_queue_t** out, uint32_t depth,
+                            unsigned flags, int engine, iospd_err_t* err) {
+  (void)engine; /* one engine family on Windows; -x is the flag below */
+  *out = NULL;
+  iospd_win_once();
+  if (depth == 0)
+    return iospd_err_set(err, IOSPD_EINVAL,
+                         "a queue needs room for at least one I/O");
+  iospd_plat_queue_t* q = iospd_calloc(1, sizeof *q);
+  if (q == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  q->depth = depth;
+  q->routines = (flags & IOSPD_QUEUE_COMPLETION_ROUTINES) != 0;
+  q->slots = iospd_calloc(depth, sizeof *q->slots);
+  q->ring = iospd_calloc(depth, sizeof *q->ring);
+  if (q->slots == NULL || q->ring == NULL) {
+    iospd_plat_queue_destroy(q);
+    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  }
+  for (uint32_t i = 0; i < depth; i++) {
+    q->slots[i].q = q;
+    q->slots[i].tag = i;
+  }
+  if (!q->routines) {
+    /* One consumer thread per port. Failure is NULL, not
+     * INVALID_HANDLE_VALUE (fio's windowsaio checks the wrong one). */
+    q->port = CreateIoCompletionPort(INVALID_HANDLE_VALUE, NULL, 0, 1);
+    if (q->port == NULL) {
+      int rc = iospd_win_err(err, GetLastError(),
+                             "cannot create an I/O completion port");
+      iospd_plat_queue_destroy(q);
+      return rc;
+    }
+  }
+  *out = q;
+  return 0;
+}
+
+const char* iospd_plat_queue_engine(const iospd_plat_queue_t* q) {
+  return q != NULL && q->routines
+             ? "completion routines (ReadFileEx/WriteFileEx)"
+             : "I/O Completion Ports";
+}
+
+int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
+                            uint32_t* file_index, iospd_err_t* err) {
+  if (q->nfiles == q->files_cap) {
+    uint32_t cap = q->files_cap ? q->files_cap * 2 : 4;
+    qfile_t* n = iospd_realloc(q->files, cap * sizeof *n);
+    if (n == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+    q->files = n;
+    q->files_cap = cap;
+  }
+  bool sync = (f->flags & IOSPD_OPEN_ASYNC) == 0;
+  /* The completion key is the file index; reap does not need it, but it
+   * makes port dumps readable. A handle binds to one port for good. */
+  if (!sync && !q->routines &&
+      CreateIoCompletionPort(f->h, q->port, (ULONG_PTR)q->nfiles, 0) == NULL)
+    return iospd_win_err(err, GetLastError(),
+                         "cannot bind '%s' to the I/O completion port "
+                         "(each worker needs its own handle)", f->path);
+  q->files[q->nfiles].h = f->h;
+  q->files[q->nfiles].sync = sync;
+  *file_index = q->nfiles++;
+  return 0;
+}
+
+int iospd_plat_queue_register_buffers(iospd_plat_queue_t* q, void* base,
+                                      size_t len, iospd_err_t* err) {
+  /* Nothing to register with IOCP (no fixed buffers); optional by
+   * contract. */
+  (void)q;
+  (void)base;
+  (void)len;
+  (void)err;
+  return 0;
+}
+
+static VOID CALLBACK routine_done(DWORD e, DWORD bytes, LPOVERLAPPED ov) {
+  slot_t* s = CONTAINING_RECORD(ov, slot_t, ov);
+  iospd_plat_queue_t* q = s->q;
+  s->busy = false;
+  q->inflight--;
+  push_cqe(q, s->tag, io_result(e, bytes));
+}
+
+/* Blocking I/O on a handle opened without FILE_FLAG_OVERLAPPED; the
+ * OVERLAPPED only carries the offset. */
+static void submit_sync(iospd_plat_queue_t* q, const iospd_io_t* io,
+                        HANDLE h, slot_t* s) {
+  DWORD n = 0;
+  BOOL ok = io->op == IOSPD_OP_WRITE
+                ? WriteFile(h, io->buf, io->length, &n, &s->ov)
+                : ReadFile(h, io->buf, io->length, &n, &s->ov);
+  push_cqe(q, io->tag, io_result(ok ? ERROR_SUCCESS : GetLastError(), n));
+}
+
+int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
+                            uint32_t n, uint32_t* accepted) {
+  for (uint32_t i = 0; i < n; i++) {
+    const iospd_io_t* io = &ios[i];
+    if (IOSPD_UNLIKELY(io->tag >= q->depth || q->slots[io->tag].busy ||
+                       io->file_index >= q->nfiles)) {
+      /* A core bug, but reported like any failed I/O rather than
+       * corrupting a slot that the kernel still owns. */
+      if (io->tag < q->depth && !q->slots[io->tag].busy)
+        push_cqe(q, io->tag, IOSPD_EINVAL);
+      continue;
+    }
+    slot_t* s = &q->slots[io->tag];
+    memset(&s->ov, 0, sizeof s->ov);
+    s->ov.Offset = (DWORD)io->offset;
+    s->ov.OffsetHigh = (DWORD)(io->offset >> 32);
+    const qfile_t* f = &q->files[io->file_index];
+    if (f->sync) {
+      submit_sync(q, io, f->h, s);
+      continue;
+    }
+    BOOL ok;
+    if (q->routines) {
+      ok = io->op == IOSPD_OP_WRITE
+               ? WriteFileEx(f->h, io->buf, io->length, &s->ov, routine_done)
+               : ReadFileEx(f->h, io->buf, io->length, &s->ov, routine_done);
+    } else {
+      ok = io->op == IOSPD_OP_WRITE
+               ? WriteFile(f->h, io->buf, io->length, NULL, &s->ov)
+               : ReadFile(f->h, io->buf, io->length, NULL, &s->ov);
+    }
+    /* TRUE (done at once) still queues a packet or routine, since
+     * FILE_SKIP_COMPLETION_PORT_ON_SUCCESS is never enabled. */
+    DWORD e = ok ? ERROR_SUCCESS : GetLastError();
+    if (ok || (!q->routines && e == ERROR_IO_PENDING)) {
+      s->busy = true;
+      q->inflight++;
+    } else {
+      push_cqe(q, io->tag, io_result(e, 0));
+    }
+  }
+  *accepted = n;
+  return 0;
+}
+
+static DWORD remaining_ms(uint32_t timeout_ms, ULONGLONG deadline) {
+  if (timeout_ms == UINT32_MAX) return INFINITE;
+  ULONGLONG now = GetTickCount64();
+  return now >= deadline ? 0 : (DWORD)(deadline - now);
+}
+
+static int reap_port(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
+                     uint32_t min, uint32_t timeout_ms, uint32_t* got) {
+  ULONGLONG deadline =
+      timeout_ms == UINT32_MAX ? 0 : GetTickCount64() + timeout_ms;
+  uint32_t n = pop_cqes(q, out, max);
+  while (n < max && q->inflight > 0) {
+    DWORD wait = n >= min ? 0 : remaining_ms(timeout_ms, deadline);
+    OVERLAPPED_ENTRY ents[REAP_BATCH];
+    ULONG want = (ULONG)IOSPD_MIN((uint32_t)REAP_BATCH, max - n);
+    ULONG cnt = 0;
+    if (!GetQueuedCompletionStatusEx(q->port, ents, want, &cnt, wait,
+                                     FALSE)) {
+      DWORD e = GetLastError();
+      if (e == WAIT_TIMEOUT) break;
+      *got = n;
+      return iospd_win_translate(e);
+    }
+    for (ULONG i = 0; i < cnt; i++) {
+      if (ents[i].lpOverlapped == NULL) continue; /* a posted wake-up */
+      slot_t* s = CONTAINING_RECORD(ents[i].lpOverlapped, slot_t, ov);
+      /* The status is the NTSTATUS the kernel left in Internal, never
+       * GetLastError() (fio's windowsaio mistake). */
+      NTSTATUS st = (NTSTATUS)s->ov.Internal;
+      DWORD e = st >= 0 ? ERROR_SUCCESS : iospd_win_ntstatus_to_win32(st);
+      s->busy = false;
+      q->inflight--;
+      out[n].tag = s->tag;
+      out[n].result = io_result(e, ents[i].dwNumberOfBytesTransferred);
+      n++;
+    }
+    if (n >= min && wait != 0) break; /* got what we waited for */
+    if (n >= min && cnt < want) break; /* polled and the port is empty */
+  }
+  *got = n;
+  return 0;
+}
+
+static int reap_routines(iospd_plat_queue_t* q, iospd_cqe_t* out,
+                         uint32_t max, uint32_t min, uint32_t timeout_ms,
+                         uint32_t* got) {
+  ULONGLONG deadline =
+      timeout_ms == UINT32_MAX ? 0 : GetTickCount64() + timeout_ms;
+  uint32_t n = 0;
+  bool polled = false;
+  for (;;) {
+    n += pop_cqes(q, out + n, max - n);
+    if (n >= max || (n >= min && polled) || q->inflight == 0) break;
+    DWORD wait = n >= min ? 0 : remaining_ms(timeout_ms, deadline);
+    /* Completion routines run only inside an alertable wait on the thread
+     * that issued the I/O; they fill the ring. */
+    DWORD r = SleepEx(wait, TRUE);
+    polled = true;
+    if (r != WAIT_IO_COMPLETION) {
+      n += pop_cqes(q, out + n, max - n);
+      break; /* timed out */
+    }
+  }
+  *got = n;
+  return 0;
+}
+
+int iospd_plat_queue_reap(iospd_plat_queue_t* q, iospd_cqe_t* out,
+                          uint32_t max, uint32_t min, uint32_t timeout_ms,
+                          uint32_t* got) {
+  *got = 0;
+  if (max == 0) return 0;
+  if (min > max) min = max;
+  return q->routines ? reap_routines(q, out, max, min, timeout_ms, got)
+                     : reap_port(q, out, max, min, timeout_ms, got);
+}
+
+void iospd_plat_queue_destroy(iospd_plat_queue_t* q) {
+  if (q == NULL) return;
+  for (uint32_t i = 0; i < q->nfiles; i++)
+    if (!q->files[i].sync) CancelIoEx(q->files[i].h, NULL);
+  /* Every OVERLAPPED handed to the kernel must complete before its slot is
+   * freed, or the kernel writes into freed memory. */
+  ULONGLONG give_up = GetTickCount64() + DRAIN_LIMIT_MS;
+  iospd_cqe_t sink[REAP_BATCH];
+  while (q->inflight > 0 && GetTickCount64() < give_up) {
+    uint32_t got;
+    q->ring_count = 0; /* results are discarded */
+    if (q->routines)
+      (void)reap_routines(q, sink, REAP_BATCH, 1, 1000, &got);
+    else
+      (void)reap_port(q, sink, REAP_BATCH, 1, 1000, &got);
+  }
+  if (q->inflight > 0) return; /* leak rather than corrupt memory */
+  if (q->port != NULL) CloseHandle(q->port);
+  iospd_free(q->files);
+  iospd_free(q->ring);
+  iospd_free(q->slots);
+  iospd_free(q);
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/* UTF-8 <-> UTF-16 conversion and the mapping of DISKSPD target names to
+ * Win32 paths: "#N" is physical drive N, "X:" is the volume X, everything
+ * else is a file path (cf. libuv fs__capture_path for the conversion). */
+#include <stdio.h>
+#include <string.h>
+
+#include "iospd/alloc.h"
+#include "win/internal.h"
+
+WCHAR* iospd_win_utf8_to_wide(const char* s) {
+  if (s == NULL) return NULL;
+  /* MB_ERR_INVALID_CHARS: a malformed name must fail, not turn into U+FFFD
+   * and silently open some other file. */
+  int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, NULL, 0);
+  if (n <= 0) return NULL;
+  WCHAR* w = iospd_malloc((size_t)n * sizeof(WCHAR));
+  if (w == NULL) return NULL;
+  if (MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, w, n) != n) {
+    iospd_free(w);
+    return NULL;
+  }
+  return w;
+}
+
+int iospd_win_wide_to_utf8(const WCHAR* w, char* out, size_t size) {
+  if (size == 0) return -1;
+  out[0] = 0;
+  if (w == NULL) return 0;
+  int n = WideCharToMultiByte(CP_UTF8, 0, w, -1, out, (int)size, NULL, NULL);
+  if (n > 0) return n - 1;
+  /* Did not fit: convert character by character so the prefix stays valid
+   * UTF-8 (never cut a multi-byte sequence). */
+  size_t used = 0;
+  for (const WCHAR* p = w; *p; p++) {
+    int units = (*p >= 0xD800 && *p <= 0xDBFF && p[1] != 0) ? 2 : 1;
+    char tmp[8];
+    int k = WideCharToMultiByte(CP_UTF8, 0, p, units, tmp, (int)sizeof tmp,
+                                NULL, NULL);
+    if (k <= 0 || used + (size_t)k + 1 > size) break;
+    memcpy(out + used, tmp, (size_t)k);
+    used += (size_t)k;
+    p += units - 1;
+  }
+  out[used] = 0;
+  return -1;
+}
+
+static bool is_drive_letter(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+/* "#N": N decimal digits, no sign, no trailing text. */
+static bool parse_disk_number(const char* s, unsigned long* n) {
+  if (s[0] != '#' || s[1] == 0) return false;
+  unsigned long v = 0;
+  for (const char* p = s + 1; *p; p++) {
+    if (*p < '0' || *p > '9') return false;
+    v = v * 10 + (unsigned long)(*p - '0');
+    if (v > 100000) return false;
+  }
+  *n = v;
+  return true;
+}
+
+int iospd_win_target_path(const char* utf8, WCHAR** out, bool* is_device,
+                          iospd_err_t* err) {
+  *out = NULL;
+  *is_device = false;
+  if (utf8 == NULL || utf8[0] == 0)
+    return iospd_err_set(err, IOSPD_EINVAL, "empty target path");
+
+  char mapped[64];
+  const char* src = utf8;
+  unsigned long disk;
+  if (utf8[0] == '#') {
+    if (!parse_disk_number(utf8, &disk))
+      return iospd_err_set(err, IOSPD_EINVAL,
+                           "bad target '%s': a physical drive is written #N "
+                           "with N the disk number, e.g. #1", utf8);
+    snprintf(mapped, sizeof mapped, "\\\\.\\PhysicalDrive%lu", disk);
+    src = mapped;
+    *is_device = true;
+  } else if (is_drive_letter(utf8[0]) && utf8[1] == ':' && utf8[2] == 0) {
+    snprintf(mapped, sizeof mapped, "\\\\.\\%c:", utf8[0]);
+    src = mapped;
+    *is_device = true;
+  } else if (strncmp(utf8, "\\\\.\\", 4) == 0) {
+    /* Already a device namespace path (\\.\PhysicalDrive1, \\.\C:). */
+    *is_device = true;
+  }
+
+  WCHAR* w = iospd_win_utf8_to_wide(src);
+  if (w == NULL)
+    return iospd_err_set(err, IOSPD_EINVAL,
+                         "target path '%s' is not valid UTF-8", utf8);
+
+  /* Absolute drive paths beyond MAX_PATH need the \\?\ prefix, which also
+   * turns off '/' translation, so normalise separators ourselves. */
+  size_t len = wcslen(w);
+  if (!*is_device && len >= MAX_PATH && is_drive_letter(utf8[0]) &&
+      utf8[1] == ':' && (utf8[2] == '\\' || utf8[2] == '/')) {
+    WCHAR* longp = iospd_malloc((len + 5) * sizeof(WCHAR));
+    if (longp == NULL) {
+      iospd_free(w);
+      return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+    }
+    memcpy(longp, L"\\\\?\\", 4 * sizeof(WCHAR));
+    for (size_t i = 0; i <= len; i++)
+      longp[4 + i] = w[i] == L'/' ? L'\\' : w[i];
+    iospd_free(w);
+    w = longp;
+  }
+  *out = w;
+  return 0;
+}

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/* Worker threads pinned with SetThreadGroupAffinity before they run (created
+ * suspended), a reusable barrier for Windows 7 (no SYNCHRONIZATION_BARRIER),
+ * and the interruptible wait plus Ctrl-C handling. Cf. fio
+ * os/windows/cpu-affinity.c for the group-aware affinity. */
+#include <process.h>
+#include <string.h>
+
+#include "iospd/alloc.h"
+#include "win/internal.h"
+
+/* ---- threads ------------------------------------------------------------- */
+
+static unsigned __stdcall trampoline(void* p) {
+  iospd_plat_thread_t* t = p;
+  if (!InterlockedCompareExchange(&t->cancelled, 0, 0)) t->fn(t->arg);
+  return 0;
+}
+
+static int set_affinity(HANDLE h, const iospd_thread_opts_t* o,
+                        iospd_err_t* err) {
+  GROUP_AFFINITY ga;
+  /* Reserved must be zero or the call fails with ERROR_INVALID_PARAMETER. */
+  memset(&ga, 0, sizeof ga);
+  ga.Group = o->group;
+  if (o->cpu == IOSPD_CPU_ANY) {
+    KAFFINITY all = 0;
+    DWORD n = GetActiveProcessorCount(o->group);
+    if (n == 0)
+      return iospd_err_set(err, IOSPD_EINVAL,
+                           "processor group %u does not exist on this "
+                           "system", (unsigned)o->group);
+    all = n >= 64 ? ~(KAFFINITY)0 : (((KAFFINITY)1 << n) - 1);
+    ga.Mask = all;
+  } else {
+    if (o->cpu >= 64)
+      return iospd_err_set(err, IOSPD_EINVAL,
+                           "CPU %u is out of range: a processor group holds "
+                           "at most 64 CPUs (0-63)", (unsigned)o->cpu);
+    ga.Mask = (KAFFINITY)1 << o->cpu;
+  }
+  if (!SetThreadGroupAffinity(h, &ga, NULL))
+    return iospd_win_err(err, GetLastError(),
+                         "cannot pin a thread to CPU %u of group %u "
+                         "(check the -a list against the system's CPUs)",
+                         (unsigned)o->cpu, (unsigned)o->group);
+  return 0;
+}
+
+int iospd_plat_thread_start(iospd_plat_thread_t** out,
+                            const iospd_thread_opts_t* o, void (*fn)(void*),
+                            void* arg, iospd_err_t* err) {
+  *out = NULL;
+  iospd_plat_thread_t* t = iospd_calloc(1, sizeof *t);
+  if (t == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  t->fn = fn;
+  t->arg = arg;
+  /* _beginthreadex, not CreateThread: the thread uses the C runtime. */
+  uintptr_t h = _beginthreadex(NULL, 0, trampoline, t, CREATE_SUSPENDED, NULL);
+  if (h == 0) {
+    iospd_free(t);
+    return iospd_err_set(err, IOSPD_EOS, "cannot start a worker thread");
+  }
+  t->h = (HANDLE)h;
+  int rc = 0;
+  if (o != NULL && o->pin) rc = set_affinity(t->h, o, err);
+  if (rc) InterlockedExchange(&t->cancelled, 1);
+  /* Resume even on failure: the thread then returns without calling fn,
+   * and we can wait for it instead of killing it. */
+  ResumeThread(t->h);
+  if (rc) {
+    WaitForSingleObject(t->h, INFINITE);
+    CloseHandle(t->h);
+    iospd_free(t);
+    return rc;
+  }
+  *out = t;
+  return 0;
+}
+
+int iospd_plat_thread_join(iospd_plat_thread_t* t) {
+  if (t == NULL) return 0;
+  DWORD w = WaitForSingleObject(t->h, INFINITE);
+  CloseHandle(t->h);
+  iospd_free(t);
+  return w == WAIT_OBJECT_0 ? 0 : IOSPD_EOS;
+}
+
+/* ---- barrier --------------------------------------------------------------- */
+
+int iospd_plat_barrier_init(iospd_plat_barrier_t** out, uint32_t n,
+                            iospd_err_t* err) {
+  *out = NULL;
+  if (n == 0)
+    return iospd_err_set(err, IOSPD_EINVAL, "a barrier needs one party");
+  iospd_plat_barrier_t* b = iospd_calloc(1, sizeof *b);
+  if (b == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  InitializeCriticalSection(&b->cs);
+  InitializeConditionVariable(&b->cv);
+  b->n = n;
+  *out = b;
+  return 0;
+}
+
+void iospd_plat_barrier_wait(iospd_plat_barrier_t* b) {
+  EnterCriticalSection(&b->cs);
+  uint32_t gen = b->generation;
+  if (++b->waiting == b->n) {
+    b->waiting = 0;
+    b->generation++;
+    LeaveCriticalSection(&b->cs);
+    WakeAllConditionVariable(&b->cv);
+    return;
+  }
+  /* The generation check makes the barrier reusable and immune to spurious
+   * wake-ups. */
+  while (gen == b->generation)
+    SleepConditionVariableCS(&b->cv, &b->cs, INFINITE);
+  LeaveCriticalSection(&b->cs);
+}
+
+void iospd_plat_barrier_destroy(iospd_plat_barrier_t* b) {
+  if (b == NULL) return;
+  DeleteCriticalSection(&b->cs);
+  iospd_free(b);
+}
+
+/* ---- waiting and Ctrl-C ------------------------------------------------------ */
+
+static void (*volatile interrupt_cb)(void*);
+static void* volatile interrupt_arg;
+static volatile LONG interrupt_fired;
+
+int iospd_plat_wait(uint32_t ms) {
+  iospd_win_once();
+  if (iospd_win_interrupt_event == NULL) {
+    Sleep(ms);
+    return 0;
+  }
+  DWORD timeout = ms == UINT32_MAX ? INFINITE : ms;
+  return WaitForSingleObject(iospd_win_interrupt_event, timeout) ==
+                 WAIT_OBJECT_0
+             ? 1
+             : 0;
+}
+
+void iospd_plat_interrupt(void) {
+  iospd_win_once();
+  if (iospd_win_interrupt_event != NULL) SetEvent(iospd_win_interrupt_event);
+}
+
+/* Runs on a thread the system creates for the console event. */
+static BOOL WINAPI ctrl_handler(DWORD type) {
+  if (type != CTRL_C_EVENT && type != CTRL_BREAK_EVENT) return FALSE;
+  void (*cb)(void*) = interrupt_cb;
+  if (cb != NULL && InterlockedExchange(&interrupt_fired, 1) == 0)
+    cb(interrupt_arg);
+  iospd_plat_interrupt();
+  return TRUE; /* handled: do not let the default handler kill us */
+}
+
+int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg,
+                            iospd_err_t* err) {
+  iospd_win_once();
+  interrupt_arg = arg;
+  interrupt_cb = cb;
+  static volatile LONG installed;
+  if (InterlockedExchange(&installed, 1) == 0 &&
+      !SetConsoleCtrlHandler(ctrl_handler, TRUE)) {
+    InterlockedExchange(&installed, 0);
+    return iospd_win_err(err, GetLastError(),
+                         "cannot install the Ctrl-C handler");
+  }
+  return 0;
+}
