@@ -23,4 +23,79 @@ int iospd_posix_translate(int errnum);
 int iospd_posix_err(iospd_err_t* err, int errnum, const char* fmt, ...)
     IOSPD_PRINTF(3, 4);
 
+/* ---- files ---------------------------------------------------------------- */
+
+struct iospd_plat_file_s {
+  int fd;
+  unsigned flags;   /* IOSPD_OPEN_* as requested */
+  uint16_t ioprio;  /* value for sqe->ioprio / ioprio_set, 0 = default */
+  bool is_device;
+  char* path;       /* owned copy, for messages and signature probing */
+};
+
+/* How many bytes of a device iospd_posix_detect_content wants to see: enough
+ * for the btrfs super block at 64 KiB and a swap header on 64 KiB pages. */
+#define IOSPD_POSIX_PROBE_BYTES (68u * 1024u)
+
+/* Looks for partition tables and file system signatures in the first bytes of
+ * a device (buf holds len bytes read from offset 0). Sets has_partitions,
+ * has_filesystem and content ("a GPT partition table", "an ext4 file system",
+ * joined by " and " when several are found; "" when nothing is found). Pure:
+ * exposed so tests can feed it crafted images. */
+void iospd_posix_detect_content(const uint8_t* buf, size_t len,
+                                iospd_file_info_t* info);
+
+/* Writes size bytes to fd from offset 0 in 1 MiB chunks: zeros, or the
+ * pattern byte[i] = i & 0xff (i counted from the chunk start, as DISKSPD
+ * fills its creation buffer). The slow path of iospd_plat_file_create. */
+int iospd_posix_write_pattern(int fd, uint64_t size, bool zero_fill,
+                              const char* path, iospd_err_t* err);
+
+/* ---- queues --------------------------------------------------------------- */
+
+/* The per-engine operations behind iospd_plat_queue_* (fio's ioengine_ops,
+ * kept private and static: one table per engine file). */
+typedef struct iospd_posix_queue_ops_s {
+  const char* name;
+  int (*attach)(iospd_plat_queue_t* q, iospd_plat_file_t* f,
+                uint32_t* file_index, iospd_err_t* err);
+  int (*register_buffers)(iospd_plat_queue_t* q, void* base, size_t len,
+                          iospd_err_t* err);
+  int (*submit)(iospd_plat_queue_t* q, const iospd_io_t* ios, uint32_t n,
+                uint32_t* accepted);
+  int (*reap)(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
+              uint32_t min, uint32_t timeout_ms, uint32_t* got);
+  void (*destroy)(iospd_plat_queue_t* q);
+} iospd_posix_queue_ops_t;
+
+/* Every engine's queue struct starts with this, so the front can dispatch
+ * with one indirect call per batch. */
+struct iospd_plat_queue_s {
+  const iospd_posix_queue_ops_t* ops;
+};
+
+int iospd_posix_psync_create(iospd_plat_queue_t** q, uint32_t depth,
+                             unsigned flags, iospd_err_t* err);
+#ifdef IOSPD_HAVE_URING
+/* Returns IOSPD_ENOTSUP when the kernel refuses io_uring (ENOSYS, EPERM,
+ * seccomp, kernel.io_uring_disabled, memlock limits), so AUTO can fall back
+ * to psync; any other negative code is a real failure. */
+int iospd_posix_uring_create(iospd_plat_queue_t** q, uint32_t depth,
+                             unsigned flags, iospd_err_t* err);
+#endif
+
+/* ---- threads and waiting -------------------------------------------------- */
+
+/* Creates the wake-up descriptor used by iospd_plat_wait (idempotent). */
+int iospd_posix_wake_init(iospd_err_t* err);
+/* Stops the Ctrl-C watcher and restores the SIGINT disposition. */
+void iospd_posix_wake_shutdown(void);
+
+/* ---- CPU ------------------------------------------------------------------ */
+
+/* Linux CPU number <-> (group, number): iospd models Linux CPUs as Windows
+ * processor groups of 64, so every CPU fits a 64-bit mask. On machines with
+ * up to 64 CPUs the group is always 0 and the number is the CPU number. */
+#define IOSPD_POSIX_GROUP_CPUS 64u
+
 #endif

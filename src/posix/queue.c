@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/* The queue front: picks the engine once, at iospd_plat_queue_create
+ * (io_uring when the kernel allows it, else psync), then forwards every call
+ * through the engine's private ops table (one indirect call per batch). */
+#include "iospd/profile.h"
+#include "posix/internal.h"
+
+int iospd_plat_queue_create(iospd_plat_queue_t** q, uint32_t depth,
+                            unsigned flags, int engine, iospd_err_t* err) {
+  if (depth == 0)
+    return iospd_err_set(err, IOSPD_EINVAL,
+                         "a queue needs a depth of at least 1");
+  switch (engine) {
+    case IOSPD_ENGINE_PSYNC:
+      return iospd_posix_psync_create(q, depth, flags, err);
+    case IOSPD_ENGINE_URING:
+#ifdef IOSPD_HAVE_URING
+      return iospd_posix_uring_create(q, depth, flags, err);
+#else
+      return iospd_err_set(err, IOSPD_ENOTSUP,
+                           "this iospd was built without io_uring support "
+                           "(liburing was not found at build time); use "
+                           "--engine=psync or --engine=auto");
+#endif
+    case IOSPD_ENGINE_AUTO: {
+#ifdef IOSPD_HAVE_URING
+      int rc = iospd_posix_uring_create(q, depth, flags, err);
+      /* Refused by the kernel (seccomp, kernel.io_uring_disabled, too old):
+       * fall back; the report names the engine that actually ran. */
+      if (rc != IOSPD_ENOTSUP) return rc;
+      iospd_err_clear(err);
+#endif
+      return iospd_posix_psync_create(q, depth, flags, err);
+    }
+    default:
+      return iospd_err_set(err, IOSPD_EINVAL, "unknown I/O engine %d", engine);
+  }
+}
+
+const char* iospd_plat_queue_engine(const iospd_plat_queue_t* q) {
+  return q->ops->name;
+}
+
+int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
+                            uint32_t* file_index, iospd_err_t* err) {
+  return q->ops->attach(q, f, file_index, err);
+}
+
+int iospd_plat_queue_register_buffers(iospd_plat_queue_t* q, void* base,
+                                      size_t len, iospd_err_t* err) {
+  return q->ops->register_buffers(q, base, len, err);
+}
+
+int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
+                            uint32_t n, uint32_t* accepted) {
+  return q->ops->submit(q, ios, n, accepted);
+}
+
+int iospd_plat_queue_reap(iospd_plat_queue_t* q, iospd_cqe_t* out,
+                          uint32_t max, uint32_t min, uint32_t timeout_ms,
+                          uint32_t* got) {
+  return q->ops->reap(q, out, max, min, timeout_ms, got);
+}
+
+void iospd_plat_queue_destroy(iospd_plat_queue_t* q) {
+  if (q != NULL) q->ops->destroy(q);
+}

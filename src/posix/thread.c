@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: MIT */
+/* Threads (pthreads, pinned before the thread function runs), the start
+ * barrier, and the interruptible wait: a latched eventfd that Ctrl-C (through
+ * a self-pipe and a watcher thread) or iospd_plat_interrupt makes readable. */
+#include <limits.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/eventfd.h>
+
+#include "iospd/alloc.h"
+#include "posix/internal.h"
+
+/* ---- threads -------------------------------------------------------------- */
+
+struct iospd_plat_thread_s {
+  pthread_t th;
+  void (*fn)(void*);
+  void* arg;
+};
+
+static void* thread_main(void* p) {
+  iospd_plat_thread_t* t = p;
+  t->fn(t->arg);
+  return NULL;
+}
+
+int iospd_plat_thread_start(iospd_plat_thread_t** out,
+                            const iospd_thread_opts_t* o, void (*fn)(void*),
+                            void* arg, iospd_err_t* err) {
+  iospd_plat_thread_t* t = iospd_calloc(1, sizeof *t);
+  if (t == NULL)
+    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory starting a thread");
+  t->fn = fn;
+  t->arg = arg;
+
+  pthread_attr_t attr;
+  int rc = pthread_attr_init(&attr);
+  if (rc != 0) {
+    iospd_free(t);
+    return iospd_posix_err(err, rc, "pthread_attr_init");
+  }
+  cpu_set_t* set = NULL;
+  uint32_t linux_cpu = 0;
+  bool pin = o != NULL && o->pin && o->cpu != IOSPD_CPU_ANY;
+  if (pin) {
+    /* The affinity is part of the attributes, so the thread never runs a
+     * single instruction of fn on the wrong CPU (first-touch NUMA placement
+     * of the worker's buffers depends on it). */
+    linux_cpu = (uint32_t)o->group * IOSPD_POSIX_GROUP_CPUS + o->cpu;
+    if (linux_cpu >= IOSPD_MAX_CPUS) {
+      pthread_attr_destroy(&attr);
+      iospd_free(t);
+      return iospd_err_set(err, IOSPD_EINVAL,
+                           "cannot pin a thread to CPU %u in group %u: iospd "
+                           "supports at most %u CPUs",
+                           o->cpu, (unsigned)o->group, IOSPD_MAX_CPUS);
+    }
+    set = CPU_ALLOC(IOSPD_MAX_CPUS);
+    if (set == NULL) {
+      pthread_attr_destroy(&attr);
+      iospd_free(t);
+      return iospd_err_set(err, IOSPD_ENOMEM, "out of memory (CPU set)");
+    }
+    size_t setsize = CPU_ALLOC_SIZE(IOSPD_MAX_CPUS);
+    CPU_ZERO_S(setsize, set);
+    CPU_SET_S(linux_cpu, setsize, set);
+    rc = pthread_attr_setaffinity_np(&attr, setsize, set);
+    if (rc != 0) {
+      CPU_FREE(set);
+      pthread_attr_destroy(&attr);
+      iospd_free(t);
+      return iospd_posix_err(err, rc, "cannot pin a thread to CPU %u",
+                             linux_cpu);
+    }
+  }
+
+  /* New threads start with SIGINT blocked (they inherit the mask), so Ctrl-C
+   * always lands on a thread that is not inside an I/O system call. */
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
+  rc = pthread_create(&t->th, &attr, thread_main, t);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (set != NULL) CPU_FREE(set);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) {
+    iospd_free(t);
+    if (pin && rc == EINVAL)
+      return iospd_posix_err(err, rc,
+                             "cannot start a thread on CPU %u (is it online "
+                             "and allowed for this process?)",
+                             linux_cpu);
+    return iospd_posix_err(err, rc, "pthread_create");
+  }
+  *out = t;
+  return 0;
+}
+
+int iospd_plat_thread_join(iospd_plat_thread_t* t) {
+  if (t == NULL) return 0;
+  int rc = pthread_join(t->th, NULL);
+  iospd_free(t);
+  return rc == 0 ? 0 : iospd_posix_translate(rc);
+}
+
+struct iospd_plat_barrier_s {
+  pthread_barrier_t b;
+};
+
+int iospd_plat_barrier_init(iospd_plat_barrier_t** out, uint32_t n,
+                            iospd_err_t* err) {
+  if (n == 0)
+    return iospd_err_set(err, IOSPD_EINVAL, "a barrier needs at least 1 thread");
+  iospd_plat_barrier_t* b = iospd_calloc(1, sizeof *b);
+  if (b == NULL)
+    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory (barrier)");
+  int rc = pthread_barrier_init(&b->b, NULL, n);
+  if (rc != 0) {
+    iospd_free(b);
+    return iospd_posix_err(err, rc, "pthread_barrier_init");
+  }
+  *out = b;
+  return 0;
+}
+
+void iospd_plat_barrier_wait(iospd_plat_barrier_t* b) {
+  pthread_barrier_wait(&b->b);
+}
+
+void iospd_plat_barrier_destroy(iospd_plat_barrier_t* b) {
+  if (b == NULL) return;
+  pthread_barrier_destroy(&b->b);
+  iospd_free(b);
+}
+
+/* ---- interruptible wait and Ctrl-C ---------------------------------------- */
+
+/* The wake-up eventfd is latched: once written it stays readable, because an
+ * interrupt means "stop the run" and a wait that starts after it must not
+ * sleep. Nobody ever reads it. */
+static pthread_once_t wake_once = PTHREAD_ONCE_INIT;
+static int wake_fd = -1;
+static int wake_errno;
+
+static void wake_create(void) {
+  wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (wake_fd < 0) wake_errno = errno;
+}
+
+int iospd_posix_wake_init(iospd_err_t* err) {
+  pthread_once(&wake_once, wake_create);
+  if (wake_fd < 0)
+    return iospd_posix_err(err, wake_errno, "eventfd (wake-up descriptor)");
+  return 0;
+}
+
+void iospd_plat_interrupt(void) {
+  pthread_once(&wake_once, wake_create);
+  if (wake_fd >= 0) {
+    uint64_t one = 1;
+    /* Async-signal-safe; EAGAIN (counter full) still leaves it readable. */
+    ssize_t w = write(wake_fd, &one, sizeof one);
+    (void)w;
+  }
+}
+
+static uint64_t now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+int iospd_plat_wait(uint32_t ms) {
+  pthread_once(&wake_once, wake_create);
+  bool forever = ms == UINT32_MAX;
+  uint64_t deadline = now_ms() + ms;
+  for (;;) {
+    int timeout = -1;
+    if (!forever) {
+      uint64_t now = now_ms();
+      uint64_t left = now >= deadline ? 0 : deadline - now;
+      timeout = left > INT_MAX ? INT_MAX : (int)left;
+    }
+    if (wake_fd < 0) {
+      /* No descriptor (fd exhaustion at start-up): plain sleep, no wake-up. */
+      struct timespec ts = {timeout / 1000, (long)(timeout % 1000) * 1000000L};
+      nanosleep(&ts, NULL);
+      return 0;
+    }
+    struct pollfd p = {.fd = wake_fd, .events = POLLIN};
+    int rc = poll(&p, 1, timeout);
+    if (rc > 0) return 1;
+    if (rc == 0) {
+      if (forever || now_ms() >= deadline) return 0;
+      continue;
+    }
+    if (errno != EINTR) return 0;
+  }
+}
+
+/* Ctrl-C: the handler only writes one byte to a pipe (async-signal-safe);
+ * a watcher thread reads it, calls the callback in a normal thread context,
+ * then wakes the waits. SA_RESETHAND makes a second Ctrl-C kill the process
+ * the usual way, in case the run does not stop. */
+static pthread_mutex_t sig_lock = PTHREAD_MUTEX_INITIALIZER;
+static int sig_pipe[2] = {-1, -1};
+static pthread_t sig_watcher;
+static bool sig_installed;
+static struct sigaction sig_old;
+static void (*sig_cb)(void*);
+static void* sig_cb_arg;
+
+static void on_sigint(int signo) {
+  (void)signo;
+  int saved = errno;
+  char c = 'i';
+  ssize_t w = write(sig_pipe[1], &c, 1);
+  (void)w;
+  errno = saved;
+}
+
+static void* sig_watch(void* unused) {
+  (void)unused;
+  bool called = false;
+  for (;;) {
+    char c;
+    ssize_t r = read(sig_pipe[0], &c, 1);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0 || c == 'q') return NULL;
+    if (!called) {
+      called = true;
+      pthread_mutex_lock(&sig_lock);
+      void (*cb)(void*) = sig_cb;
+      void* arg = sig_cb_arg;
+      pthread_mutex_unlock(&sig_lock);
+      if (cb != NULL) cb(arg);
+    }
+    iospd_plat_interrupt();
+  }
+}
+
+int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg,
+                            iospd_err_t* err) {
+  int rc = iospd_posix_wake_init(err);
+  if (rc < 0) return rc;
+  pthread_mutex_lock(&sig_lock);
+  sig_cb = cb;
+  sig_cb_arg = arg;
+  if (sig_installed) {
+    pthread_mutex_unlock(&sig_lock);
+    return 0;
+  }
+  if (pipe2(sig_pipe, O_CLOEXEC) != 0) {
+    int e = errno;
+    pthread_mutex_unlock(&sig_lock);
+    return iospd_posix_err(err, e, "pipe2 (Ctrl-C handler)");
+  }
+  /* The watcher inherits a mask with SIGINT blocked. */
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
+  int prc = pthread_create(&sig_watcher, NULL, sig_watch, NULL);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (prc != 0) {
+    close(sig_pipe[0]);
+    close(sig_pipe[1]);
+    sig_pipe[0] = sig_pipe[1] = -1;
+    pthread_mutex_unlock(&sig_lock);
+    return iospd_posix_err(err, prc, "pthread_create (Ctrl-C watcher)");
+  }
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART | SA_RESETHAND;
+  if (sigaction(SIGINT, &sa, &sig_old) != 0) {
+    int e = errno;
+    char q = 'q';
+    ssize_t w = write(sig_pipe[1], &q, 1);
+    (void)w;
+    pthread_join(sig_watcher, NULL);
+    close(sig_pipe[0]);
+    close(sig_pipe[1]);
+    sig_pipe[0] = sig_pipe[1] = -1;
+    pthread_mutex_unlock(&sig_lock);
+    return iospd_posix_err(err, e, "sigaction(SIGINT)");
+  }
+  sig_installed = true;
+  pthread_mutex_unlock(&sig_lock);
+  return 0;
+}
+
+void iospd_posix_wake_shutdown(void) {
+  pthread_mutex_lock(&sig_lock);
+  if (sig_installed) {
+    sigaction(SIGINT, &sig_old, NULL);
+    char q = 'q';
+    ssize_t w = write(sig_pipe[1], &q, 1);
+    (void)w;
+    sig_installed = false;
+    pthread_mutex_unlock(&sig_lock);
+    pthread_join(sig_watcher, NULL);
+    pthread_mutex_lock(&sig_lock);
+    close(sig_pipe[0]);
+    close(sig_pipe[1]);
+    sig_pipe[0] = sig_pipe[1] = -1;
+  }
+  sig_cb = NULL;
+  sig_cb_arg = NULL;
+  pthread_mutex_unlock(&sig_lock);
+}
