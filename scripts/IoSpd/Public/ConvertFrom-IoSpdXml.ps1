@@ -23,7 +23,8 @@ function ConvertFrom-IoSpdXml {
   are returned instead of the summaries, ready for Export-Csv.
 
   .PARAMETER Xml
-  The document as a string or an [xml] object. Text before <Results> (for
+  The document as a string or an [xml] object (a FileInfo from Get-Item or
+  Get-ChildItem is read as a file). Text before <Results> (for
   example warnings) is ignored.
 
   .PARAMETER Path
@@ -57,7 +58,6 @@ function ConvertFrom-IoSpdXml {
     [object] $Xml,
 
     [Parameter(Mandatory, ParameterSetName = 'Path')]
-    [Alias('FullName')]
     [string[]] $Path,
 
     [switch] $ThreadDetail
@@ -71,6 +71,9 @@ function ConvertFrom-IoSpdXml {
         }
         $docs += , @{ Doc = (ConvertTo-IoSpdXmlDocument -Text (Get-Content -LiteralPath $p -Raw) -Origin $p) }
       }
+    } elseif ($Xml -is [IO.FileInfo]) {
+      # Get-Item run.xml | ConvertFrom-IoSpdXml
+      $docs += , @{ Doc = (ConvertTo-IoSpdXmlDocument -Text (Get-Content -LiteralPath $Xml.FullName -Raw) -Origin $Xml.FullName) }
     } elseif ($Xml -is [xml]) {
       $docs += , @{ Doc = $Xml }
     } else {

@@ -1,0 +1,227 @@
+# SPDX-License-Identifier: MIT
+# ConvertFrom-IoSpdXml on real DISKSPD 2.2 -Rxml output (shared/reference/
+# diskspd-samples, a sibling of the repository) and on small inline documents.
+#
+# Note: each sample's .txt and .xml come from two separate DISKSPD runs (the
+# .xml was re-run with -Rxml), so their numbers differ (for
+# mixed-random-4k-L-D the .txt says 109612 I/Os, the .xml holds 116643).
+# The expected values below are the XML's own numbers: sums of the
+# <Thread><Target> counters and those counts divided by <TestTimeSeconds>.
+
+BeforeAll {
+  $repo = (Resolve-Path (Join-Path $PSScriptRoot '../..')).Path
+  Import-Module (Join-Path $repo 'scripts/IoSpd/IoSpd.psd1') -Force
+  $samples = $env:IOSPD_DISKSPD_SAMPLES
+  if (-not $samples) { $samples = Join-Path $repo '../shared/reference/diskspd-samples' }
+  if (-not (Test-Path (Join-Path $samples 'mixed-random-4k-L-D.xml'))) {
+    throw "DISKSPD samples not found at '$samples'. They live in shared/reference/diskspd-samples " +
+      'beside the repository (../shared); set IOSPD_DISKSPD_SAMPLES to their folder.'
+  }
+  $script:mixed = Join-Path $samples 'mixed-random-4k-L-D.xml'
+  $script:seq = Join-Path $samples 'seq-write-64k-si-L.xml'
+  $script:rs30 = Join-Path $samples 'mixed-rs30-D500.xml'
+}
+
+Describe 'ConvertFrom-IoSpdXml on DISKSPD samples' {
+  Context 'mixed-random-4k-L-D.xml (-b4K -r -o8 -t2 -w25 -Sh -L -D, 3 s)' {
+    BeforeAll { $script:r = ConvertFrom-IoSpdXml -Path $script:mixed }
+
+    It 'returns one result for the one time span' {
+      @($r).Count | Should -Be 1
+      $r.TimeSpan | Should -Be 1
+      $r.PSObject.TypeNames[0] | Should -Be 'IoSpd.Result'
+    }
+    It 'reads the run header' {
+      $r.TestTimeSeconds | Should -Be 3.0
+      $r.ThreadCount | Should -Be 2
+      $r.ProcCount | Should -Be 2
+      $r.ComputerName | Should -Be 'vm'
+      $r.ToolVersion | Should -Be '2.2.0'
+    }
+    It 'sums the counters over threads' {
+      $r.TotalIOs | Should -Be 116643
+      $r.ReadIOs | Should -Be 87724
+      $r.WriteIOs | Should -Be 28919
+      $r.TotalBytes | Should -Be 477769728
+      $r.ReadBytes | Should -Be 359317504
+      $r.WriteBytes | Should -Be 118452224
+      $r.TotalBytes | Should -Be ($r.TotalIOs * 4096)
+    }
+    It 'computes rates as counts / TestTimeSeconds' {
+      [Math]::Round($r.IOPS, 2) | Should -Be 38881.00
+      [Math]::Round($r.ReadIOPS, 2) | Should -Be 29241.33
+      [Math]::Round($r.WriteIOPS, 2) | Should -Be 9639.67
+      [Math]::Round($r.MiBps, 2) | Should -Be 151.88
+      [Math]::Round($r.ReadMiBps + $r.WriteMiBps, 6) | Should -Be ([Math]::Round($r.MiBps, 6))
+    }
+    It 'reads average latencies, standard deviations and CPU' {
+      $r.AvgLatencyMs | Should -Be 0.051
+      $r.AvgReadLatencyMs | Should -Be 0.051
+      $r.AvgWriteLatencyMs | Should -Be 0.052
+      $r.LatencyStdDevMs | Should -Be 0.028
+      $r.WriteLatencyStdDevMs | Should -Be 0.030
+      $r.IopsStdDev | Should -Be 668.292
+      $r.ReadIopsStdDev | Should -Be 430.677
+      $r.WriteIopsStdDev | Should -Be 277.466
+      $r.CpuUsagePercent | Should -Be 65.14
+      $r.CpuUserPercent | Should -Be 8.50
+      $r.CpuKernelPercent | Should -Be 56.64
+      $r.CpuIdlePercent | Should -Be 34.86
+    }
+    It 'exposes latency percentiles as properties' {
+      $r.TotalMinMs | Should -Be 0.023
+      $r.ReadP50Ms | Should -Be 0.039
+      $r.WriteP50Ms | Should -Be 0.041
+      $r.TotalP50Ms | Should -Be 0.040
+      $r.TotalP90Ms | Should -Be 0.087
+      $r.TotalP99Ms | Should -Be 0.123
+      $r.ReadP99_9Ms | Should -Be 0.164
+      $r.WriteP99_9Ms | Should -Be 0.168
+      $r.TotalP99_9Ms | Should -Be 0.166
+      $r.ReadP99_99Ms | Should -Be 0.750
+      $r.WriteP99_99Ms | Should -Be 0.983
+      $r.ReadMaxMs | Should -Be 2.129
+      $r.TotalMaxMs | Should -Be 2.207
+    }
+    It 'keeps every Latency/Bucket row' {
+      $r.Percentiles.Count | Should -Be 108   # 0..99, seven 99.9.. rows, 100
+      ($r.Percentiles | Where-Object PercentileText -eq '99.999').TotalMs | Should -Be 2.129
+    }
+    It 'gives one row per thread and target' {
+      $r.Threads.Count | Should -Be 2
+      $t0 = $r.Threads[0]
+      $t0.Thread | Should -Be 0
+      $t0.Path | Should -Be 'testfile.dat'
+      $t0.FileSize | Should -Be 67108864
+      $t0.Bytes | Should -Be 301293568
+      $t0.IOs | Should -Be 73558
+      $t0.ReadIOs | Should -Be 55273
+      $t0.WriteIOs | Should -Be 18285
+      [Math]::Round($t0.IOPS, 2) | Should -Be 24519.33
+      [Math]::Round($t0.MiBps, 2) | Should -Be 95.78
+      $t0.AvgReadLatencyMs | Should -Be 0.040
+      $t0.AvgWriteLatencyMs | Should -Be 0.042
+      [Math]::Round($t0.AvgLatencyMs, 5) | Should -Be 0.04050
+      $t0.IopsStdDev | Should -Be 1668.806
+      $r.Threads[1].Thread | Should -Be 1
+      $r.Threads[1].IOs | Should -Be 43085
+      ($r.Threads | Measure-Object IOs -Sum).Sum | Should -Be $r.TotalIOs
+    }
+    It 'returns the thread rows with -ThreadDetail, ready for Export-Csv' {
+      $rows = ConvertFrom-IoSpdXml -Path $script:mixed -ThreadDetail
+      $rows.Count | Should -Be 2
+      $csv = Join-Path $TestDrive 'threads.csv'
+      $rows | Export-Csv -Path $csv -NoTypeInformation
+      $back = Import-Csv $csv
+      $back.Count | Should -Be 2
+      $back[1].Bytes | Should -Be '176476160'
+      $back[1].Path | Should -Be 'testfile.dat'
+      (Get-Content $csv -First 1) | Should -Match '^"TimeSpan","Thread","Path","FileSize","Bytes","IOs"'
+    }
+  }
+
+  Context 'seq-write-64k-si-L.xml (write only, no -D)' {
+    BeforeAll { $script:s = ConvertFrom-IoSpdXml -Path $script:seq }
+    It 'parses the write-only run' {
+      $s.TestTimeSeconds | Should -Be 2.0
+      $s.ThreadCount | Should -Be 1
+      $s.TotalIOs | Should -Be 15128
+      $s.WriteIOs | Should -Be 15128
+      $s.ReadIOs | Should -Be 0
+      $s.TotalBytes | Should -Be 991428608
+      $s.TotalBytes | Should -Be (15128 * 65536)
+      $s.IOPS | Should -Be 7564
+      $s.ReadIOPS | Should -Be 0
+      $s.MiBps | Should -Be 472.75
+      $s.AvgWriteLatencyMs | Should -Be 0.131
+      $s.CpuUsagePercent | Should -Be 29.09
+    }
+    It 'leaves what was not measured empty' {
+      $s.AvgReadLatencyMs | Should -BeNullOrEmpty
+      $s.ReadP50Ms | Should -BeNullOrEmpty
+      $s.IopsStdDev | Should -BeNullOrEmpty
+      $s.WriteP50Ms | Should -Be 0.125
+      $s.TotalP99_9Ms | Should -Be 0.274
+      $s.TotalMaxMs | Should -Be 3.727
+    }
+  }
+
+  Context 'mixed-rs30-D500.xml (-rs30 -t2 -w50 -D500)' {
+    It 'parses totals and percentiles' {
+      $m = ConvertFrom-IoSpdXml -Path $script:rs30
+      $m.TotalIOs | Should -Be 72063
+      $m.ReadIOs | Should -Be 36172
+      $m.WriteIOs | Should -Be 35891
+      $m.IOPS | Should -Be 36031.5
+      $m.ReadIOPS | Should -Be 18086
+      [Math]::Round($m.MiBps, 2) | Should -Be 140.75
+      $m.TotalBytes | Should -Be ($m.TotalIOs * 4096)
+      $m.IopsStdDev | Should -Be 834.271
+      $m.TotalP99Ms | Should -Be 0.130
+      $m.WriteP99_99Ms | Should -Be 1.425
+      $m.CpuUsagePercent | Should -Be 66.83
+    }
+  }
+}
+
+Describe 'ConvertFrom-IoSpdXml input forms and errors' {
+  BeforeAll {
+    $script:two = @'
+<Results>
+  <System><ComputerName>n1</ComputerName><Tool><Version>0.1.0</Version></Tool></System>
+  <TimeSpan>
+    <TestTimeSeconds>2.00</TestTimeSeconds><ThreadCount>1</ThreadCount><ProcCount>1</ProcCount>
+    <Thread><Id>0</Id>
+      <Target><Path>a.dat</Path><BytesCount>8192</BytesCount><FileSize>1048576</FileSize><IOCount>2</IOCount>
+        <ReadBytes>8192</ReadBytes><ReadCount>2</ReadCount><WriteBytes>0</WriteBytes><WriteCount>0</WriteCount></Target>
+      <Target><Path>b.dat</Path><BytesCount>4096</BytesCount><FileSize>1048576</FileSize><IOCount>1</IOCount>
+        <ReadBytes>0</ReadBytes><ReadCount>0</ReadCount><WriteBytes>4096</WriteBytes><WriteCount>1</WriteCount></Target>
+    </Thread>
+  </TimeSpan>
+  <TimeSpan>
+    <TestTimeSeconds>4.00</TestTimeSeconds><ThreadCount>1</ThreadCount>
+    <Thread><Id>0</Id>
+      <Target><Path>a.dat</Path><BytesCount>40960</BytesCount><IOCount>10</IOCount>
+        <ReadBytes>40960</ReadBytes><ReadCount>10</ReadCount><WriteBytes>0</WriteBytes><WriteCount>0</WriteCount></Target>
+    </Thread>
+  </TimeSpan>
+</Results>
+'@
+  }
+  It 'returns one result per time span' {
+    $r = ConvertFrom-IoSpdXml -Xml $script:two
+    $r.Count | Should -Be 2
+    $r[0].TimeSpan | Should -Be 1
+    $r[0].TotalIOs | Should -Be 3
+    $r[0].IOPS | Should -Be 1.5
+    $r[0].Threads.Count | Should -Be 2
+    $r[0].Threads[1].Path | Should -Be 'b.dat'
+    $r[0].TotalP50Ms | Should -BeNullOrEmpty
+    $r[1].TimeSpan | Should -Be 2
+    $r[1].IOPS | Should -Be 2.5
+    $r[1].ComputerName | Should -Be 'n1'
+  }
+  It 'accepts an [xml] document and pipeline input' {
+    ([xml]$script:two | ConvertFrom-IoSpdXml)[1].TotalBytes | Should -Be 40960
+    ($script:two | ConvertFrom-IoSpdXml)[0].TotalBytes | Should -Be 12288
+  }
+  It 'ignores text before <Results>' {
+    $r = ConvertFrom-IoSpdXml -Xml ("WARNING: something`r`n" + $script:two)
+    $r[0].TotalIOs | Should -Be 3
+  }
+  It 'accepts a file through the pipeline by FullName' {
+    (Get-Item $script:mixed | ConvertFrom-IoSpdXml).TotalIOs | Should -Be 116643
+  }
+  It 'fails clearly without a <Results> element' {
+    { ConvertFrom-IoSpdXml -Xml 'iospd: bad switch -Q' } | Should -Throw '*No <Results> element*-Rxml*'
+  }
+  It 'fails clearly on broken XML' {
+    { ConvertFrom-IoSpdXml -Xml '<Results><TimeSpan>' } | Should -Throw '*not well formed*'
+  }
+  It 'fails clearly without a time span' {
+    { ConvertFrom-IoSpdXml -Xml '<Results><System/></Results>' } | Should -Throw '*no <TimeSpan>*'
+  }
+  It 'fails clearly on a missing file' {
+    { ConvertFrom-IoSpdXml -Path (Join-Path $TestDrive 'nope.xml') } | Should -Throw "*nope.xml' does not exist*"
+  }
+}
