@@ -8,6 +8,7 @@
 #include <wchar.h>
 
 #include "iospd/alloc.h"
+#include "iospd/profile.h"
 #include "win/internal.h"
 
 #define BLOCK 4096u
@@ -198,6 +199,14 @@ static void round_trip(unsigned qflags, const char* engine) {
     assert_memory_equal(buf + t * BLOCK, want, BLOCK);
   }
 
+  /* io_uring is Linux only: a clear refusal, not a silent IOCP queue. */
+  iospd_plat_queue_t* q2 = (iospd_plat_queue_t*)1;
+  assert_int_equal(
+      iospd_plat_queue_create(&q2, DEPTH, qflags, IOSPD_ENGINE_URING, &err),
+      IOSPD_ENOTSUP);
+  assert_null(q2);
+  assert_non_null(strstr(err.msg, "io_uring"));
+
   /* Nothing in flight: a reap returns at once with nothing. */
   iospd_cqe_t c;
   uint32_t got = 7;
@@ -331,6 +340,8 @@ static void test_file_errors_and_create(void** state) {
   assert_int_equal(iospd_plat_file_open(&f, &o, &err), IOSPD_ENOENT);
   assert_null(f);
   assert_non_null(strstr(err.msg, path));
+  assert_non_null(strstr(err.msg, "no such file"));
+  assert_int_equal(err.os_code, ERROR_FILE_NOT_FOUND);
 
   /* Missing parent directories of an absolute path are created; the
    * non-zero fill is the (i & 0xff) pattern unless the OS let us skip

@@ -58,13 +58,14 @@ static void set_priority_hint(HANDLE h, unsigned flags) {
 static int open_error(iospd_err_t* err, DWORD e, const char* path,
                       bool is_device) {
   if (is_device && e == ERROR_ACCESS_DENIED)
-    return iospd_win_err(err, e,
-                         "cannot open '%s': raw disks and volumes need an "
-                         "elevated (administrator) prompt", path);
+    return iospd_err_set_os(err, IOSPD_EACCES, (int64_t)e,
+                            "cannot open '%s': access denied; raw disks and "
+                            "volumes need an elevated (administrator) "
+                            "prompt", path);
   if (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND)
-    return iospd_win_err(err, e,
-                         "cannot open '%s': it does not exist (give a size "
-                         "with -c to create it)", path);
+    return iospd_err_set_os(err, IOSPD_ENOENT, (int64_t)e,
+                            "cannot open '%s': no such file (give a size "
+                            "with -c to create it)", path);
   return iospd_win_err(err, e, "cannot open '%s'", path);
 }
 
@@ -100,10 +101,12 @@ int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
     DWORD ret;
     if (!DeviceIoControl(f->h, FSCTL_DISABLE_LOCAL_BUFFERING, NULL, 0, NULL,
                          0, &ret, NULL)) {
-      rc = iospd_win_err(err, GetLastError(),
-                         "cannot disable local caching (-Sr) for '%s': it "
-                         "works only for files on a remote (SMB) file "
-                         "system", o->path);
+      DWORD e = GetLastError();
+      rc = iospd_err_set_os(err, IOSPD_ENOTSUP, (int64_t)e,
+                            "cannot disable local caching (-Sr) for '%s' "
+                            "(error %lu): -Sr works only for files on a "
+                            "remote (SMB) file system", o->path,
+                            (unsigned long)e);
       goto fail;
     }
   }
@@ -342,7 +345,8 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
     DWORD e = GetLastError();
     iospd_free(w);
     if (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND)
-      return iospd_win_err(err, e, "'%s' does not exist", path);
+      return iospd_err_set_os(err, IOSPD_ENOENT, (int64_t)e,
+                              "'%s' does not exist", path);
     return iospd_win_err(err, e, "cannot look at '%s'", path);
   }
   if (a.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) {
@@ -439,9 +443,10 @@ int iospd_plat_file_create(const char* path, uint64_t size, bool zero_fill,
   if (!SetFilePointerEx(h, end, NULL, FILE_BEGIN) || !SetEndOfFile(h)) {
     DWORD e = GetLastError();
     rc = e == ERROR_DISK_FULL || e == ERROR_HANDLE_DISK_FULL
-             ? iospd_win_err(err, e,
-                             "cannot create '%s' with %llu bytes: not enough "
-                             "free space", path, (unsigned long long)size)
+             ? iospd_err_set_os(err, IOSPD_ENOSPC, (int64_t)e,
+                                "cannot create '%s' with %llu bytes: not "
+                                "enough free space on its volume", path,
+                                (unsigned long long)size)
              : iospd_win_err(err, e, "cannot size '%s' to %llu bytes", path,
                              (unsigned long long)size);
   } else if (size > 0) {

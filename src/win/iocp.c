@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "iospd/alloc.h"
+#include "iospd/profile.h"
 #include "win/internal.h"
 
 #define REAP_BATCH 64
@@ -71,9 +72,14 @@ static int32_t io_result(DWORD e, DWORD bytes) {
 
 int iospd_plat_queue_create(iospd_plat_queue_t** out, uint32_t depth,
                             unsigned flags, int engine, iospd_err_t* err) {
-  (void)engine; /* one engine family on Windows; -x is the flag below */
   *out = NULL;
   iospd_win_once();
+  /* AUTO and PSYNC both get IOCP here (sync handles already use blocking
+   * calls); -x is a flag, not an engine. */
+  if (engine == IOSPD_ENGINE_URING)
+    return iospd_err_set(err, IOSPD_ENOTSUP,
+                         "the io_uring engine exists only on Linux; leave "
+                         "out --engine to use I/O completion ports");
   if (depth == 0)
     return iospd_err_set(err, IOSPD_EINVAL,
                          "a queue needs room for at least one I/O");
