@@ -9,8 +9,8 @@
 #include "iospd/options.h"
 #include "iospd/version.h"
 
-/* Column where the description starts. */
-#define HELP_COL 26
+/* Descriptions go under the syntax, indented, so they can be long. */
+#define HELP_COL 6
 
 static void put_lines(iospd_strbuf_t* out, const char* text, int first_col) {
   int col = first_col;
@@ -40,12 +40,8 @@ static void put_option(iospd_strbuf_t* out, const iospd_opt_def_t* o,
   }
   iospd_strbuf_append(out, "  ");
   iospd_strbuf_append(out, s);
-  int col = 2 + (int)strlen(s);
-  if (col >= HELP_COL - 1) {
-    iospd_strbuf_putc(out, '\n');
-    col = 0;
-  }
-  put_lines(out, o->help, col);
+  iospd_strbuf_putc(out, '\n');
+  put_lines(out, o->help, 0);
   bool windows = env != NULL && env->windows;
   if (!windows && o->posix_note != NULL) put_lines(out, o->posix_note, 0);
 }

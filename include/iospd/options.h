@@ -79,8 +79,8 @@ typedef struct iospd_opt_def_s {
   const char* name;  /* after '-' (or "--"): "b", "rs", "allow-raw-write" */
   iospd_opt_kind_t kind;
   iospd_opt_scope_t scope;
-  unsigned flags;    /* IOSPD_OPTF_* */
   size_t off;        /* offsetof the field in the scope's struct */
+  unsigned flags;    /* IOSPD_OPTF_* */
   uint64_t min, max; /* UINT / SIZE range */
   uint64_t bare_value; /* UINT with IOSPD_OPTF_BARE_OK */
   iospd_opt_special_t special;
