@@ -1,0 +1,189 @@
+# SPDX-License-Identifier: MIT
+# Invoke-IoSpd: the exact argument lists built from parameters, running a
+# program and handling its exit code, and a short real run of the Linux
+# iospd binary (IOSPD_EXE or build/linux/iospd).
+
+BeforeAll {
+  $repo = (Resolve-Path (Join-Path $PSScriptRoot '../..')).Path
+  Import-Module (Join-Path $repo 'scripts/IoSpd/IoSpd.psd1') -Force
+  $samples = $env:IOSPD_DISKSPD_SAMPLES
+  if (-not $samples) { $samples = Join-Path $repo '../shared/reference/diskspd-samples' }
+  $script:sampleXml = Join-Path $samples 'mixed-random-4k-L-D.xml'
+}
+
+Describe 'ConvertTo-IoSpdArgumentList (private)' {
+  It 'builds <Name>' -ForEach @(
+    @{ Name = 'just targets'; P = @{ Target = @('t.dat') }; Want = @('-Rxml', 't.dat') }
+    @{ Name = 'two targets keep their order'; P = @{ Target = @('b.dat', 'a.dat') }; Want = @('-Rxml', 'b.dat', 'a.dat') }
+    @{ Name = 'integer block size in bytes'; P = @{ Target = 't'; BlockSize = 4096 }; Want = @('-b4096', '-Rxml', 't') }
+    @{ Name = 'block size with suffix, upper-cased'; P = @{ Target = 't'; BlockSize = '64k' }; Want = @('-b64K', '-Rxml', 't') }
+    @{ Name = 'threads and queue depth'; P = @{ Target = 't'; Threads = 4; OutstandingIO = 32 }; Want = @('-t4', '-o32', '-Rxml', 't') }
+    @{ Name = 'write percent 0 is passed'; P = @{ Target = 't'; WritePercent = 0 }; Want = @('-w0', '-Rxml', 't') }
+    @{ Name = 'write percent 100'; P = @{ Target = 't'; WritePercent = 100 }; Want = @('-w100', '-Rxml', 't') }
+    @{ Name = 'random'; P = @{ Target = 't'; Random = $true }; Want = @('-r', '-Rxml', 't') }
+    @{ Name = 'timing incl. zero warm-up'; P = @{ Target = 't'; Duration = 30; Warmup = 0; Cooldown = 2 }; Want = @('-d30', '-W0', '-C2', '-Rxml', 't') }
+    @{ Name = 'cache mode Cached'; P = @{ Target = 't'; CacheMode = 'Cached' }; Want = @('-Sb', '-Rxml', 't') }
+    @{ Name = 'cache mode NoBuffering'; P = @{ Target = 't'; CacheMode = 'NoBuffering' }; Want = @('-Su', '-Rxml', 't') }
+    @{ Name = 'cache mode WriteThrough'; P = @{ Target = 't'; CacheMode = 'WriteThrough' }; Want = @('-Sw', '-Rxml', 't') }
+    @{ Name = 'cache mode Both'; P = @{ Target = 't'; CacheMode = 'Both' }; Want = @('-Sh', '-Rxml', 't') }
+    @{ Name = 'latency and IOPS interval'; P = @{ Target = 't'; Latency = $true; IopsInterval = 500 }; Want = @('-L', '-D500', '-Rxml', 't') }
+    @{ Name = 'create size'; P = @{ Target = 't'; CreateSize = '1G' }; Want = @('-c1G', '-Rxml', 't') }
+    @{ Name = 'create size in bytes'; P = @{ Target = 't'; CreateSize = 1048576 }; Want = @('-c1048576', '-Rxml', 't') }
+    @{ Name = 'raw arguments before -Rxml'; P = @{ Target = 't'; ArgumentList = @('-Z1M', '-a0,1') }; Want = @('-Z1M', '-a0,1', '-Rxml', 't') }
+    @{ Name = 'a path with spaces stays one argument'; P = @{ Target = 'C:\My Files\t.dat' }; Want = @('-Rxml', 'C:\My Files\t.dat') }
+    @{ Name = 'everything in the fixed order'
+      P = @{ Target = @('x.dat', 'y.dat'); CreateSize = '64M'; ArgumentList = '-Z1M'; IopsInterval = 1000; Latency = $true
+        CacheMode = 'Both'; Cooldown = 1; Warmup = 5; Duration = 3; Random = $true; WritePercent = 25; OutstandingIO = 8
+        Threads = 2; BlockSize = '4K' }
+      Want = @('-b4K', '-t2', '-o8', '-w25', '-r', '-d3', '-W5', '-C1', '-Sh', '-L', '-D1000', '-c64M', '-Z1M', '-Rxml', 'x.dat', 'y.dat') }
+  ) {
+    $params = $P
+    $got = InModuleScope IoSpd -Parameters @{ Params = $params } { param($Params) ConvertTo-IoSpdArgumentList @Params }
+    # -Be on arrays compares element-wise; compare joined too for a readable diff.
+    ($got -join ' | ') | Should -BeExactly ($Want -join ' | ')
+    $got.Count | Should -Be $Want.Count
+  }
+
+  It 'rejects <Name>' -ForEach @(
+    @{ Name = 'a block size that is no size'; P = @{ Target = 't'; BlockSize = '4KB' }; Msg = "*-BlockSize '4KB' is not a size*" }
+    @{ Name = 'a zero block size'; P = @{ Target = 't'; BlockSize = 0 }; Msg = '*-BlockSize must be greater than zero*' }
+    @{ Name = 'a negative create size'; P = @{ Target = 't'; CreateSize = '-1' }; Msg = "*-CreateSize '-1' is not a size*" }
+    @{ Name = 'write percent above 100'; P = @{ Target = 't'; WritePercent = 101 }; Msg = '*-WritePercent must be 0..100*' }
+    @{ Name = 'zero threads'; P = @{ Target = 't'; Threads = 0 }; Msg = '*-Threads must be 1 or more*' }
+    @{ Name = 'zero outstanding I/O'; P = @{ Target = 't'; OutstandingIO = 0 }; Msg = '*-OutstandingIO must be 1 or more*' }
+    @{ Name = 'a second result format in raw arguments'; P = @{ Target = 't'; ArgumentList = '-Rtext' }; Msg = "*contains '-Rtext'*always asks for -Rxml*" }
+    @{ Name = 'an empty target'; P = @{ Target = @('a', ' ') }; Msg = '*-Target contains an empty path*' }
+  ) {
+    $params = $P
+    { InModuleScope IoSpd -Parameters @{ Params = $params } { param($Params) ConvertTo-IoSpdArgumentList @Params } } |
+      Should -Throw $Msg
+  }
+}
+
+Describe 'Invoke-IoSpd with a mocked process' {
+  BeforeAll {
+    $script:xmlText = Get-Content -LiteralPath $script:sampleXml -Raw
+    $script:fakeExe = Join-Path $TestDrive 'iospd'
+    Set-Content -LiteralPath $script:fakeExe -Value '' # only has to exist
+  }
+  It 'passes the built arguments and returns parsed results' {
+    Mock -ModuleName IoSpd Invoke-IoSpdProcess {
+      [pscustomobject]@{ ExitCode = 0; StdOut = $script:xmlText; StdErr = '' }
+    }
+    $r = Invoke-IoSpd -Path $script:fakeExe -Target 'testfile.dat' -BlockSize 4K -Threads 2 -OutstandingIO 8 `
+      -WritePercent 25 -Random -Duration 3 -CacheMode Both -Latency -IopsInterval 1000 -CreateSize 64M
+    $r.TotalIOs | Should -Be 116643
+    Should -Invoke -ModuleName IoSpd Invoke-IoSpdProcess -Times 1 -Exactly -ParameterFilter {
+      (Split-Path -Leaf $FilePath) -eq 'iospd' -and
+      ($ArgumentList -join ' ') -ceq '-b4K -t2 -o8 -w25 -r -d3 -Sh -L -D1000 -c64M -Rxml testfile.dat'
+    }
+  }
+  It 'turns a non-zero exit code into an error carrying stderr' {
+    Mock -ModuleName IoSpd Invoke-IoSpdProcess {
+      [pscustomobject]@{ ExitCode = 3; StdOut = ''; StdErr = "iospd: -b0 is not a valid block size`n" }
+    }
+    $err = { Invoke-IoSpd -Path $script:fakeExe -Target t.dat -BlockSize 4K } | Should -Throw -PassThru
+    $err.Exception.Message | Should -BeExactly 'iospd exited with code 3: iospd: -b0 is not a valid block size'
+    $err.FullyQualifiedErrorId | Should -BeLike 'IoSpdRunFailed*'
+  }
+  It 'fails clearly when iospd is not on PATH' {
+    $old = $env:PATH
+    try {
+      $empty = Join-Path $TestDrive 'empty-bin'
+      $null = New-Item -ItemType Directory -Path $empty -Force
+      $env:PATH = $empty
+      { Invoke-IoSpd -Target t.dat } | Should -Throw '*iospd was not found on PATH*Install-IoSpd*-Path*'
+    } finally { $env:PATH = $old }
+  }
+  It 'fails clearly when -Path does not exist' {
+    { Invoke-IoSpd -Target t.dat -Path (Join-Path $TestDrive 'nothere') } | Should -Throw "*nothere' does not exist*"
+  }
+  It 'moves each CSV target to this node first with -AlignCsvOwner' {
+    Mock -ModuleName IoSpd Invoke-IoSpdProcess { [pscustomobject]@{ ExitCode = 0; StdOut = $script:xmlText; StdErr = '' } }
+    Mock -ModuleName IoSpd Move-IoSpdCsvOwner { }
+    $null = Invoke-IoSpd -Path $script:fakeExe -Target 'C:\ClusterStorage\Volume1\a.dat', '#2' -AlignCsvOwner
+    Should -Invoke -ModuleName IoSpd Move-IoSpdCsvOwner -Times 1 -Exactly -ParameterFilter { $Path -eq 'C:\ClusterStorage\Volume1\a.dat' }
+    Should -Invoke -ModuleName IoSpd Move-IoSpdCsvOwner -Times 0 -Exactly -ParameterFilter { $Path -eq '#2' }
+  }
+}
+
+Describe 'Invoke-IoSpdProcess (private) with a real program' -Skip:($IsWindows) {
+  BeforeAll {
+    # A stand-in executable: records its argv one per line, prints a given
+    # file to stdout, a message to stderr and exits with a given code.
+    $script:stub = Join-Path $TestDrive 'stub.sh'
+    Set-Content -LiteralPath $script:stub -Value @'
+#!/bin/sh
+for a in "$@"; do printf '%s\n' "$a"; done > "$STUB_ARGS"
+[ -n "$STUB_OUT" ] && cat "$STUB_OUT"
+printf 'stub stderr line\n' >&2
+exit "${STUB_RC:-0}"
+'@
+    chmod +x $script:stub
+    $env:STUB_ARGS = Join-Path $TestDrive 'args.txt'
+  }
+  AfterAll { Remove-Item Env:STUB_ARGS, Env:STUB_OUT, Env:STUB_RC -ErrorAction SilentlyContinue }
+
+  It 'passes arguments with spaces and quotes unchanged and returns both streams' {
+    $env:STUB_OUT = $script:sampleXml; $env:STUB_RC = '0'
+    $r = InModuleScope IoSpd -Parameters @{ Stub = $script:stub } {
+      param($Stub) Invoke-IoSpdProcess -FilePath $Stub -ArgumentList @('-b4K', 'a b.dat', 'q"x', '')
+    }
+    $r.ExitCode | Should -Be 0
+    $r.StdErr | Should -BeExactly "stub stderr line`n"
+    $r.StdOut.Length | Should -Be (Get-Item $script:sampleXml).Length
+    Get-Content $env:STUB_ARGS | Should -Be @('-b4K', 'a b.dat', 'q"x', '')
+  }
+  It 'runs end to end through Invoke-IoSpd' {
+    $env:STUB_OUT = $script:sampleXml; $env:STUB_RC = '0'
+    $r = Invoke-IoSpd -Path $script:stub -Target 'my file.dat' -Threads 2 -Duration 1
+    $r.TotalIOs | Should -Be 116643
+    Get-Content $env:STUB_ARGS | Should -Be @('-t2', '-d1', '-Rxml', 'my file.dat')
+  }
+  It 'reports the exit code and stderr of a failing program' {
+    Remove-Item Env:STUB_OUT -ErrorAction SilentlyContinue; $env:STUB_RC = '1'
+    { Invoke-IoSpd -Path $script:stub -Target t.dat } | Should -Throw 'iospd exited with code 1: stub stderr line'
+  }
+}
+
+Describe 'Invoke-IoSpd against the real Linux iospd' -Skip:($IsWindows) {
+  BeforeAll {
+    $script:exe = $env:IOSPD_EXE
+    if (-not $script:exe) { $script:exe = Join-Path $repo 'build/linux/iospd' }
+    if (-not (Test-Path -LiteralPath $script:exe -PathType Leaf)) {
+      throw "The Linux iospd binary was not found at '$script:exe'. Build it first " +
+        '(cmake -S . -B build/linux && cmake --build build/linux) or set IOSPD_EXE.'
+    }
+    $script:target = Join-Path $TestDrive 'engine test.dat'
+  }
+  It 'runs a 1 s 4 KiB random 30% write test and returns consistent counts' {
+    $r = Invoke-IoSpd -Path $script:exe -Target $script:target -CreateSize 8M -BlockSize 4K -Threads 1 `
+      -OutstandingIO 2 -WritePercent 30 -Random -Duration 1 -Warmup 0 -Cooldown 0 -Latency
+    @($r).Count | Should -Be 1
+    $r.TestTimeSeconds | Should -BeGreaterThan 0.5
+    $r.TestTimeSeconds | Should -BeLessThan 3
+    $r.ThreadCount | Should -Be 1
+    $r.TotalIOs | Should -BeGreaterThan 0
+    $r.TotalBytes | Should -Be ($r.TotalIOs * 4096)
+    ($r.ReadIOs + $r.WriteIOs) | Should -Be $r.TotalIOs
+    ($r.ReadBytes + $r.WriteBytes) | Should -Be $r.TotalBytes
+    $r.ReadIOs | Should -BeGreaterThan 0
+    $r.WriteIOs | Should -BeGreaterThan 0
+    [Math]::Round($r.IOPS, 6) | Should -Be ([Math]::Round($r.TotalIOs / $r.TestTimeSeconds, 6))
+    $r.Threads.Count | Should -Be 1
+    $r.Threads[0].Path | Should -BeLike '*engine test.dat'
+    $r.Threads[0].IOs | Should -Be $r.TotalIOs
+    $r.Threads[0].FileSize | Should -Be 8388608
+    $r.TotalMaxMs | Should -Not -BeNullOrEmpty
+    $r.TotalP50Ms | Should -BeLessOrEqual $r.TotalMaxMs
+    if ($r.TotalIOs -ge 1000) {
+      # -w30 is drawn per I/O: far from 30 % only with very few I/Os.
+      ($r.WriteIOs / $r.TotalIOs) | Should -BeGreaterThan 0.2
+      ($r.WriteIOs / $r.TotalIOs) | Should -BeLessThan 0.4
+    }
+  }
+  It 'reports a bad switch as an error with iospd''s message and exit code 3' {
+    $err = { Invoke-IoSpd -Path $script:exe -Target $script:target -ArgumentList '-Q7' } | Should -Throw -PassThru
+    $err.Exception.Message | Should -BeLike 'iospd exited with code 3: *'
+  }
+}
