@@ -404,6 +404,45 @@ static void test_volume_info(void** state) {
   assert_true(info.content[0] != 0);
 }
 
+static void sniff_case(const char* what, size_t off, const char* sig,
+                       bool tables, bool fs, bool parts, const char* content) {
+  static unsigned char b[8192];
+  memset(b, 0, sizeof b);
+  if (sig != NULL) memcpy(b + off, sig, strlen(sig));
+  if (strcmp(what, "mbr") == 0) {
+    b[510] = 0x55;
+    b[511] = 0xAA;
+    b[446 + 4] = 0x07; /* one entry, type NTFS/exFAT */
+  }
+  iospd_file_info_t info;
+  memset(&info, 0, sizeof info);
+  iospd_win_sniff(b, sizeof b, tables, &info);
+  if (info.has_filesystem != fs || info.has_partitions != parts)
+    fail_msg("%s: fs %d parts %d", what, info.has_filesystem,
+             info.has_partitions);
+  assert_string_equal(info.content, content);
+}
+
+/* What a raw device holds decides whether writing to it is safe. */
+static void test_device_sniff(void** state) {
+  (void)state;
+  sniff_case("ntfs", 3, "NTFS    ", true, true, false, "an NTFS file system");
+  sniff_case("refs", 3, "ReFS", false, true, false, "a ReFS file system");
+  sniff_case("exfat", 3, "EXFAT   ", true, true, false,
+             "an exFAT file system");
+  sniff_case("fat32", 82, "FAT32   ", true, true, false,
+             "a FAT32 file system");
+  sniff_case("fat16", 54, "FAT16   ", true, true, false, "a FAT file system");
+  sniff_case("gpt", 512, "EFI PART", true, false, true,
+             "a GPT partition table");
+  sniff_case("gpt4k", 4096, "EFI PART", true, false, true,
+             "a GPT partition table");
+  sniff_case("mbr", 0, NULL, true, false, true, "an MBR partition table");
+  /* Volumes are not searched for partition tables. */
+  sniff_case("mbr", 0, NULL, false, false, false, "");
+  sniff_case("empty", 0, NULL, true, false, false, "");
+}
+
 /* ---- CPUs ------------------------------------------------------------------------ */
 
 static void test_topology(void** state) {
@@ -644,6 +683,27 @@ static void test_wait_interrupted(void** state) {
   assert_int_equal(iospd_plat_wait(UINT32_MAX), 1);
 }
 
+static void count_cb(void* arg) { InterlockedIncrement((volatile LONG*)arg); }
+
+/* The console handler: Ctrl-C and Ctrl-Break call the callback once (the
+ * run is stopping either way) and are handled; closing the console is
+ * left to the default handler. */
+static void test_ctrl_c(void** state) {
+  (void)state;
+  volatile LONG calls = 0;
+  iospd_err_t err;
+  assert_int_equal(iospd_plat_on_interrupt(count_cb, (void*)&calls, &err),
+                   0);
+  assert_int_equal(iospd_win_ctrl_handler(CTRL_CLOSE_EVENT), FALSE);
+  assert_int_equal(calls, 0);
+  assert_int_equal(iospd_win_ctrl_handler(CTRL_C_EVENT), TRUE);
+  assert_int_equal(calls, 1);
+  assert_int_equal(iospd_win_ctrl_handler(CTRL_BREAK_EVENT), TRUE);
+  assert_int_equal(calls, 1);
+  assert_int_equal(iospd_plat_wait(20000), 1);
+  assert_int_equal(iospd_plat_on_interrupt(NULL, NULL, &err), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_utf16_round_trip),
@@ -654,12 +714,14 @@ int main(void) {
       cmocka_unit_test(test_sync_handle),
       cmocka_unit_test(test_file_errors_and_create),
       cmocka_unit_test(test_volume_info),
+      cmocka_unit_test(test_device_sniff),
       cmocka_unit_test(test_topology),
       cmocka_unit_test(test_cpu_times),
       cmocka_unit_test(test_thread_affinity),
       cmocka_unit_test(test_barrier),
       cmocka_unit_test(test_buffers),
       cmocka_unit_test(test_wait_interrupted),
+      cmocka_unit_test(test_ctrl_c),
   };
   return cmocka_run_group_tests_name("plat_win", tests, setup, NULL);
 }

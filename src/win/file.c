@@ -162,9 +162,13 @@ static void file_sectors(HANDLE h, const WCHAR* wpath,
 static void device_size_and_sectors(HANDLE h, iospd_file_info_t* info) {
   DWORD ret;
   GET_LENGTH_INFORMATION li;
+  PARTITION_INFORMATION_EX pi;
   if (DeviceIoControl(h, IOCTL_DISK_GET_LENGTH_INFO, NULL, 0, &li, sizeof li,
                       &ret, NULL))
     info->size = (uint64_t)li.Length.QuadPart;
+  else if (DeviceIoControl(h, IOCTL_DISK_GET_PARTITION_INFO_EX, NULL, 0, &pi,
+                           sizeof pi, &ret, NULL))
+    info->size = (uint64_t)pi.PartitionLength.QuadPart;
 
   STORAGE_PROPERTY_QUERY q;
   STORAGE_ACCESS_ALIGNMENT_DESCRIPTOR ad;
@@ -179,7 +183,8 @@ static void device_size_and_sectors(HANDLE h, iospd_file_info_t* info) {
     info->physical_sector = ad.BytesPerPhysicalSector;
   }
 
-  /* Geometry: the fallback for both (wine answers only this one). */
+  /* Geometry: the fallback for both (wine answers only this one). On a
+   * volume it describes the whole disk, hence last. */
   DISK_GEOMETRY_EX gx;
   DISK_GEOMETRY g;
   uint64_t gsize = 0;
@@ -231,8 +236,8 @@ static bool at(const unsigned char* b, size_t off, const char* sig) {
   return memcmp(b + off, sig, strlen(sig)) == 0;
 }
 
-/* Looks at the first sectors for a file system or partition table. */
-static void sniff(const unsigned char* b, size_t n, iospd_file_info_t* info) {
+void iospd_win_sniff(const unsigned char* b, size_t n, bool tables,
+                     iospd_file_info_t* info) {
   const char* fs = NULL;
   if (n >= 512) {
     if (at(b, 3, "NTFS    ")) fs = "an NTFS file system";
@@ -247,7 +252,10 @@ static void sniff(const unsigned char* b, size_t n, iospd_file_info_t* info) {
     snprintf(info->content, sizeof info->content, "%s", fs);
     return;
   }
-  if (info->has_partitions) return; /* the layout ioctl already said so */
+  /* Boot code of an unknown file system can look like MBR entries, so
+   * volumes are not searched for tables; nor is a disk whose layout ioctl
+   * already answered. */
+  if (!tables || info->has_partitions) return;
   bool gpt = (n >= 520 && at(b, 512, "EFI PART")) ||
              (n >= 4104 && at(b, 4096, "EFI PART"));
   bool mbr = false;
@@ -278,8 +286,11 @@ static int describe_device(const WCHAR* wpath, const char* path,
   info->is_device = true;
   device_size_and_sectors(h, info);
 
-  int style;
-  int parts = count_partitions(h, &style);
+  /* A volume (\\.\X:) forwards the layout ioctl to its disk, whose
+   * partition table says nothing about the volume itself. */
+  bool volume = wcslen(wpath) == 6 && wpath[5] == L':';
+  int style = -1;
+  int parts = volume ? 0 : count_partitions(h, &style);
   if (parts > 0) {
     info->has_partitions = true;
     snprintf(info->content, sizeof info->content,
@@ -295,7 +306,7 @@ static int describe_device(const WCHAR* wpath, const char* path,
                                     PAGE_READWRITE);
     DWORD got = 0;
     if (b != NULL && ReadFile(h, b, (DWORD)n, &got, NULL))
-      sniff(b, got, info);
+      iospd_win_sniff(b, got, !volume, info);
     if (b != NULL) VirtualFree(b, 0, MEM_RELEASE);
   }
   if (!info->has_filesystem && !info->has_partitions)

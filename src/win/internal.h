@@ -65,6 +65,17 @@ int iospd_win_wide_to_utf8(const WCHAR* w, char* out, size_t size);
 int iospd_win_target_path(const char* utf8, WCHAR** out, bool* is_device,
                           iospd_err_t* err);
 
+/* ---- devices and console (file.c, thread.c) ------------------------------------ */
+
+/* Looks at a device's first sectors (n bytes) for a file system signature
+ * (NTFS, ReFS, exFAT, FAT) and, if tables, for a GPT or MBR partition
+ * table; sets has_filesystem / has_partitions / content. */
+void iospd_win_sniff(const unsigned char* b, size_t n, bool tables,
+                     iospd_file_info_t* info);
+/* The console control handler iospd_plat_on_interrupt installs: Ctrl-C and
+ * Ctrl-Break call the callback once and wake iospd_plat_wait. */
+BOOL WINAPI iospd_win_ctrl_handler(DWORD type);
+
 /* ---- opaque types ------------------------------------------------------------ */
 
 struct iospd_plat_file_s {

@@ -150,7 +150,7 @@ void iospd_plat_interrupt(void) {
 }
 
 /* Runs on a thread the system creates for the console event. */
-static BOOL WINAPI ctrl_handler(DWORD type) {
+BOOL WINAPI iospd_win_ctrl_handler(DWORD type) {
   if (type != CTRL_C_EVENT && type != CTRL_BREAK_EVENT) return FALSE;
   void (*cb)(void*) = interrupt_cb;
   if (cb != NULL && InterlockedExchange(&interrupt_fired, 1) == 0)
@@ -166,7 +166,7 @@ int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg,
   interrupt_cb = cb;
   static volatile LONG installed;
   if (InterlockedExchange(&installed, 1) == 0 &&
-      !SetConsoleCtrlHandler(ctrl_handler, TRUE)) {
+      !SetConsoleCtrlHandler(iospd_win_ctrl_handler, TRUE)) {
     InterlockedExchange(&installed, 0);
     return iospd_win_err(err, GetLastError(),
                          "cannot install the Ctrl-C handler");
