@@ -1,0 +1,310 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# iospd vs fio on Linux (issue #5): runs both tools alternately (A B A B ...)
+# with equivalent settings on the same file, then scripts/bench/summarize.py
+# reports median IOPS, per-pair ratios, CPU per I/O, latency and PASS/MISS.
+set -u
+
+usage() {
+  cat <<'EOF'
+usage: scripts/bench/vs-fio.sh [options]
+  --seconds N      measured seconds per run (default 10)
+  --warmup N       warm-up seconds per run: iospd -W, fio --ramp_time (default 2)
+  --pairs N        A-B pairs per workload (default 5)
+  --size SIZE      test file size, e.g. 1G, 64M (default 1G)
+  --dir DIR        folder for the test file; must not be tmpfs because
+                   O_DIRECT needs a real file system (default build/bench-data)
+  --workloads LIST comma-separated workloads 1-7 and L, the -L cost check
+                   (default 1,2,3,4,5,6,7,L)
+  --out DIR        results folder (default scripts/bench/results/<date>-<host>)
+  --iospd PATH     iospd binary to use (default: build build/bench-linux Release)
+  --quick          check the script itself: --seconds 2 --warmup 1 --pairs 1
+                   --size 64M
+  -h, --help       this text
+EOF
+}
+
+die() { echo "vs-fio: $*" >&2; exit 1; }
+log() { echo "vs-fio: $*" >&2; }
+
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+BENCH="$REPO/scripts/bench"
+SECONDS_RUN=10
+WARMUP=2
+PAIRS=5
+SIZE=1G
+DIR=""
+WORKLOADS="1,2,3,4,5,6,7,L"
+OUT=""
+IOSPD=""
+
+need_arg() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"; }
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) need_arg "$@"; SECONDS_RUN=$2; shift 2 ;;
+    --warmup) need_arg "$@"; WARMUP=$2; shift 2 ;;
+    --pairs) need_arg "$@"; PAIRS=$2; shift 2 ;;
+    --size) need_arg "$@"; SIZE=$2; shift 2 ;;
+    --dir) need_arg "$@"; DIR=$2; shift 2 ;;
+    --workloads) need_arg "$@"; WORKLOADS=$2; shift 2 ;;
+    --out) need_arg "$@"; OUT=$2; shift 2 ;;
+    --iospd) need_arg "$@"; IOSPD=$2; shift 2 ;;
+    --quick) SECONDS_RUN=2; WARMUP=1; PAIRS=1; SIZE=64M; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; die "unknown option '$1'" ;;
+  esac
+done
+whole() { case "$2" in ''|*[!0-9]*) die "$1 must be a whole number, got '$2'" ;; esac; }
+whole --seconds "$SECONDS_RUN"; whole --warmup "$WARMUP"; whole --pairs "$PAIRS"
+[ "$SECONDS_RUN" -ge 1 ] || die "--seconds must be at least 1"
+[ "$PAIRS" -ge 1 ] || die "--pairs must be at least 1"
+
+# Size in bytes; the same suffixes iospd and fio take (K, M, G, T = 1024^n).
+size_bytes() {
+  local s=${1^^} n mult=1
+  s=${s%B}
+  case "$s" in
+    *K) mult=1024 ;; *M) mult=$((1024**2)) ;;
+    *G) mult=$((1024**3)) ;; *T) mult=$((1024**4)) ;;
+  esac
+  n=${s%[KMGT]}
+  case "$n" in ''|*[!0-9]*) return 1 ;; esac
+  echo $((n * mult))
+}
+SIZE_BYTES=$(size_bytes "$SIZE") || die "--size '$SIZE' is not a size like 64M or 1G"
+[ "$SIZE_BYTES" -ge $((1024*1024)) ] || die "--size must be at least 1M"
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"
+  elif command -v sudo >/dev/null; then sudo "$@"
+  else die "need root (or sudo) to run: $*"; fi
+}
+apt_install() {
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "$@" ||
+    { as_root apt-get update && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y "$@"; }
+}
+
+# ---- tools -----------------------------------------------------------------
+command -v python3 >/dev/null || die "python3 is needed (apt-get install python3)"
+if ! command -v fio >/dev/null; then
+  log "fio not found; installing it with apt-get"
+  apt_install fio || die "could not install fio"
+fi
+FIO=$(command -v fio)
+FIO_ASYNC=io_uring
+if ! "$FIO" --enghelp=io_uring >/dev/null 2>&1; then
+  log "this fio has no io_uring engine; using libaio for fio's async runs"
+  FIO_ASYNC=libaio
+fi
+
+if [ -z "$IOSPD" ]; then
+  BUILD="$REPO/build/bench-linux"
+  log "building iospd (Release) in $BUILD"
+  cmake -S "$REPO" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release \
+      -DIOSPD_BUILD_TESTS=OFF -DBUILD_TESTING=OFF >"$REPO/build/bench-cmake.log" 2>&1 &&
+    cmake --build "$BUILD" -j"$(nproc)" >>"$REPO/build/bench-cmake.log" 2>&1 ||
+    die "iospd build failed; see $REPO/build/bench-cmake.log (or pass --iospd PATH)"
+  IOSPD="$BUILD/iospd"
+fi
+[ -x "$IOSPD" ] || die "iospd binary '$IOSPD' does not exist or is not executable"
+IOSPD=$(cd "$(dirname "$IOSPD")" && pwd)/$(basename "$IOSPD")
+
+# ---- test file -------------------------------------------------------------
+[ -n "$DIR" ] || DIR="$REPO/build/bench-data"
+mkdir -p "$DIR" || die "cannot create --dir '$DIR'"
+DIR=$(cd "$DIR" && pwd)
+FSTYPE=$(stat -f -c %T "$DIR")
+case "$FSTYPE" in
+  tmpfs|ramfs) die "--dir '$DIR' is on $FSTYPE, which has no O_DIRECT; pick a folder on a disk file system" ;;
+esac
+FILE="$DIR/iospd-bench-$SIZE_BYTES.dat"
+if [ ! -f "$FILE" ] || [ "$(stat -c %s "$FILE")" != "$SIZE_BYTES" ]; then
+  log "creating $FILE ($SIZE, random data)"
+  rm -f "$FILE"
+  dd if=/dev/urandom of="$FILE" bs=1M count=$((SIZE_BYTES / 1048576)) \
+     conv=fsync status=none || die "cannot create $FILE"
+fi
+dd if="$FILE" of=/dev/null bs=4096 count=1 iflag=direct status=none ||
+  die "O_DIRECT reads fail on $FSTYPE ($DIR); pick another --dir"
+
+# ---- results folder --------------------------------------------------------
+HOST=$(hostname -s 2>/dev/null || hostname)
+[ -n "$OUT" ] || OUT="$BENCH/results/$(date -u +%Y%m%d-%H%M%S)-$HOST"
+mkdir -p "$OUT/raw" || die "cannot create --out '$OUT'"
+OUT=$(cd "$OUT" && pwd)
+: >"$OUT/runs.tsv"
+: >"$OUT/workloads.tsv"
+{
+  printf 'date\t%s\n' "$(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+  printf 'host\t%s\n' "$HOST"
+  printf 'cpu\t%s\n' "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+  printf 'cores\t%s\n' "$(nproc)"
+  printf 'kernel\t%s\n' "$(uname -sr)"
+  printf 'fio\t%s (async engine %s)\n' "$("$FIO" --version)" "$FIO_ASYNC"
+  printf 'iospd\t%s (%s)\n' "$(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown)" "$IOSPD"
+  printf 'fs\t%s\n' "$FSTYPE"
+  printf 'dir\t%s\n' "$DIR"
+  printf 'file_size\t%s (%s bytes)\n' "$SIZE" "$SIZE_BYTES"
+  printf 'seconds\t%s\n' "$SECONDS_RUN"
+  printf 'warmup\t%s\n' "$WARMUP"
+  printf 'pairs\t%s\n' "$PAIRS"
+} >"$OUT/meta.tsv"
+
+# ---- equivalent settings, one block per workload ---------------------------
+# W<n>_IOSPD: iospd switches; W<n>_FIO: fio options; W<n>_ENGINES: fio engines
+# to run (the faster one is reported as "fio"); W<n>_CACHED: read the file into
+# the page cache before each run. Common to every run (see run_iospd/run_fio):
+#   iospd -d<seconds> -W<warmup> -L -Rxml <file>
+#   fio --name=w<n> --filename=<file> --size=<size> --time_based
+#       --runtime=<seconds> --ramp_time=<warmup> --thread --norandommap
+#       --randrepeat=0 --group_reporting --scramble_buffers=0
+#       --percentile_list=50:99 --output-format=json
+#       [io_uring: --fixedbufs=1 --registerfiles=1]
+# fio's fixedbufs/registerfiles are its fastest io_uring settings;
+# scramble_buffers=0 because iospd does not touch buffers per write either.
+
+# 1. 4K random read, 1 thread, QD32, unbuffered
+W1_TITLE="4K random read, 1 thread, QD32, unbuffered"
+W1_IOSPD="-b4K -r -o32 -t1 -w0 -Su"
+W1_FIO="--rw=randread --bs=4k --iodepth=32 --numjobs=1 --direct=1"
+W1_ENGINES="$FIO_ASYNC"
+W1_CACHED=0
+
+# 2. 4K random read, 1 thread, QD1, unbuffered (latency)
+W2_TITLE="4K random read, 1 thread, QD1, unbuffered"
+W2_IOSPD="-b4K -r -o1 -t1 -w0 -Su"
+W2_FIO="--rw=randread --bs=4k --iodepth=1 --numjobs=1 --direct=1"
+W2_ENGINES="$FIO_ASYNC psync"
+W2_CACHED=0
+
+# 3. 4K random read, 1 thread, QD32, page cache
+W3_TITLE="4K random read, 1 thread, QD32, page cache"
+W3_IOSPD="-b4K -r -o32 -t1 -w0"
+W3_FIO="--rw=randread --bs=4k --iodepth=32 --numjobs=1 --direct=0 --invalidate=0"
+W3_ENGINES="$FIO_ASYNC"
+W3_CACHED=1
+
+# 4. 4K random read, 1 thread, QD1, page cache
+W4_TITLE="4K random read, 1 thread, QD1, page cache"
+W4_IOSPD="-b4K -r -o1 -t1 -w0"
+W4_FIO="--rw=randread --bs=4k --iodepth=1 --numjobs=1 --direct=0 --invalidate=0"
+W4_ENGINES="$FIO_ASYNC psync"
+W4_CACHED=1
+
+# 5. 8K random 70/30 read/write, 2 threads, QD16, unbuffered (OLTP).
+#    json+ adds fio's histogram bins so the read+write p99 is merged exactly.
+W5_TITLE="8K random 70/30 read/write, 2 threads, QD16, unbuffered (OLTP)"
+W5_IOSPD="-b8K -r -w30 -t2 -o16 -Su"
+W5_FIO="--rw=randrw --rwmixread=70 --bs=8k --iodepth=16 --numjobs=2 --direct=1 --output-format=json+"
+W5_ENGINES="$FIO_ASYNC"
+W5_CACHED=0
+
+# 6. 1M sequential read, 1 thread, QD8, unbuffered (OLAP)
+W6_TITLE="1M sequential read, 1 thread, QD8, unbuffered (OLAP)"
+W6_IOSPD="-b1M -s -o8 -t1 -w0 -Su"
+W6_FIO="--rw=read --bs=1m --iodepth=8 --numjobs=1 --direct=1"
+W6_ENGINES="$FIO_ASYNC"
+W6_CACHED=0
+
+# 7. 64K sequential write, write-through (O_DIRECT|O_DSYNC), 1 thread, QD4
+W7_TITLE="64K sequential write, write-through, 1 thread, QD4"
+W7_IOSPD="-b64K -s -o4 -t1 -w100 -Sh"
+W7_FIO="--rw=write --bs=64k --iodepth=4 --numjobs=1 --direct=1 --sync=dsync"
+W7_ENGINES="$FIO_ASYNC"
+W7_CACHED=0
+
+# L. the cost of -L: workload 3, iospd with -L against iospd without -L
+WL_TITLE="-L cost: workload 3, iospd with -L vs without -L"
+
+# ---- runners ---------------------------------------------------------------
+# Reading the whole file through the page cache makes the cached workloads
+# start hot (a no-op when it is already resident).
+cache_file() { dd if="$FILE" of=/dev/null bs=1M status=none; }
+
+TIMEOUT=$((SECONDS_RUN + WARMUP + 120))
+FAILED=0
+
+# run_tool <workload> <pair> <tool> <engine> <ext> <command...>
+run_tool() {
+  local wl=$1 pair=$2 tool=$3 engine=$4 ext=$5; shift 5
+  local base="raw/w$wl-p$pair-$tool"
+  [ "$engine" = "-" ] || base="$base-$engine"
+  python3 "$BENCH/rusage_run.py" --stdout "$OUT/$base.$ext" \
+    --stderr "$OUT/$base.err" --rusage "$OUT/$base.rusage" \
+    --timeout "$TIMEOUT" -- "$@"
+  local rc=$?
+  if [ $rc != 0 ]; then
+    FAILED=$((FAILED + 1))
+    log "workload $wl pair $pair $tool $engine failed (exit $rc): $(head -c 300 "$OUT/$base.err")"
+  fi
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$wl" "$pair" "$tool" \
+    "$engine" "$base.$ext" "$base.rusage" "$WARMUP" "$SECONDS_RUN" "$*" \
+    >>"$OUT/runs.tsv"
+}
+
+# run_iospd <workload> <pair> <tool> <iospd switches...>
+run_iospd() {
+  local wl=$1 pair=$2 tool=$3; shift 3
+  run_tool "$wl" "$pair" "$tool" - xml \
+    "$IOSPD" -d"$SECONDS_RUN" -W"$WARMUP" "$@" -Rxml "$FILE"
+}
+
+# run_fio <workload> <pair> <engine> <fio options...>
+run_fio() {
+  local wl=$1 pair=$2 engine=$3; shift 3
+  local extra=()
+  [ "$engine" = io_uring ] && extra=(--fixedbufs=1 --registerfiles=1)
+  run_tool "$wl" "$pair" fio "$engine" json \
+    "$FIO" --name="w$wl" --filename="$FILE" --size="$SIZE_BYTES" \
+    --ioengine="$engine" "${extra[@]}" --time_based --runtime="$SECONDS_RUN" \
+    --ramp_time="$WARMUP" --thread --norandommap --randrepeat=0 \
+    --group_reporting --scramble_buffers=0 --percentile_list=50:99 \
+    --output-format=json "$@"
+}
+
+run_workload() {
+  local wl=$1 pair engine title iospd_args fio_args engines cached
+  title="W${wl}_TITLE"; printf '%s\t%s\n' "$wl" "${!title}" >>"$OUT/workloads.tsv"
+  if [ "$wl" = L ]; then
+    for pair in $(seq 1 "$PAIRS"); do
+      log "workload L pair $pair/$PAIRS"
+      # shellcheck disable=SC2086 # the switch lists are meant to split
+      { cache_file; run_iospd L "$pair" iospd $W3_IOSPD -L; }
+      # shellcheck disable=SC2086
+      { cache_file; run_iospd L "$pair" iospd_nolat $W3_IOSPD; }
+    done
+    return
+  fi
+  iospd_args="W${wl}_IOSPD"; fio_args="W${wl}_FIO"
+  engines="W${wl}_ENGINES"; cached="W${wl}_CACHED"
+  for pair in $(seq 1 "$PAIRS"); do
+    log "workload $wl pair $pair/$PAIRS: ${!title}"
+    [ "${!cached}" = 1 ] && cache_file
+    # shellcheck disable=SC2086
+    run_iospd "$wl" "$pair" iospd ${!iospd_args} -L
+    for engine in ${!engines}; do
+      [ "${!cached}" = 1 ] && cache_file
+      # shellcheck disable=SC2086
+      run_fio "$wl" "$pair" "$engine" ${!fio_args}
+    done
+  done
+}
+
+log "iospd: $IOSPD"
+log "fio:   $FIO ($("$FIO" --version))"
+log "file:  $FILE on $FSTYPE; ${SECONDS_RUN}s runs after ${WARMUP}s warm-up, $PAIRS pairs"
+log "results: $OUT"
+IFS=, read -r -a WL_LIST <<<"$WORKLOADS"
+for wl in "${WL_LIST[@]}"; do
+  case "$wl" in
+    [1-7]|L) ;;
+    *) die "--workloads: '$wl' is not a workload; use 1-7 and L" ;;
+  esac
+done
+for wl in "${WL_LIST[@]}"; do
+  run_workload "$wl"
+done
+
+python3 "$BENCH/summarize.py" "$OUT" || die "summarize.py failed"
+[ "$FAILED" = 0 ] || { log "$FAILED run(s) failed; see $OUT/raw/*.err"; exit 1; }
+exit 0
