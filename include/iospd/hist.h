@@ -11,6 +11,10 @@
 
 typedef struct iospd_hist_s iospd_hist_t;
 
+/* Size of one histogram in bytes, fixed by the layout (see src/hist.c):
+ * 20,241 64-bit buckets plus the exact statistics. */
+#define IOSPD_HIST_BYTES 161976u
+
 /* Allocates a zeroed histogram; NULL on ENOMEM. Not for the hot path. */
 iospd_hist_t* iospd_hist_create(void);
 void iospd_hist_destroy(iospd_hist_t* h);

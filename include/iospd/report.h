@@ -11,6 +11,16 @@
 /* -Rptext and the head of a text report: "Command Line", "Input parameters".
  * sys may be NULL (profile only: no System information). */
 void iospd_report_profile_text(iospd_strbuf_t* out, const iospd_profile_t* p);
+/* Same, naming the I/O engine in the per-target "using ..." line (printed
+ * when a target runs without -F and with -o > 1, as DISKSPD does):
+ * NULL or "I/O Completion Ports" -> DISKSPD's text ("using I/O Completion
+ * Ports", or the completion-routines line with -x); "io_uring" -> "using
+ * io_uring"; "psync" -> "using the psync fallback (io_uring unavailable)";
+ * any other name X -> "using X". iospd_report_profile_text passes NULL;
+ * iospd_report_text passes results->engine_name. */
+void iospd_report_profile_text_ex(iospd_strbuf_t* out,
+                                  const iospd_profile_t* p,
+                                  const char* engine_name);
 /* Full text report (-Rtext). */
 void iospd_report_text(iospd_strbuf_t* out, const iospd_results_t* r);
 /* Full XML report (-Rxml), no trailing newline after </Results>. */

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers shared by the text and XML reporters (not a public interface):
+ * aligned size formatting, and aggregation of per (thread, target) stats into
+ * read / write / total histograms and interval buckets for a report row. */
+#ifndef IOSPD_REPORT_INTERNAL_H
+#define IOSPD_REPORT_INTERNAL_H
+
+#include "iospd/report.h"
+
+/* Index 0 read, 1 write, 2 total (read merged with write). */
+typedef struct rpt_agg_s {
+  uint64_t bytes[3], ios[3];
+  iospd_hist_t* lat[3];     /* NULL when no input carried latency */
+  iospd_buckets_t iops[3];  /* capacity 0 when no input carried -D buckets */
+  bool failed;              /* an allocation failed: latency data partial */
+} rpt_agg_t;
+
+void iospd_rpt_agg_init(rpt_agg_t* a);
+void iospd_rpt_agg_add(rpt_agg_t* a, const iospd_target_stats_t* s);
+void iospd_rpt_agg_destroy(rpt_agg_t* a);
+/* Latency helpers in milliseconds; 0 when h is NULL or empty. */
+bool iospd_rpt_has_lat(const iospd_hist_t* h);
+double iospd_rpt_mean_ms(const iospd_hist_t* h);
+double iospd_rpt_stddev_ms(const iospd_hist_t* h);
+double iospd_rpt_pct_ms(const iospd_hist_t* h, double p);
+
+/* A size right-aligned in 6 characters plus a 3-character unit slot, as in
+ * DISKSPD's distribution lines: "     0   ", "  6.40MiB", "    64MiB". */
+char* iospd_rpt_size_w6(uint64_t bytes, char* buf, size_t n);
+
+/* The path shown for a (thread, target) result. */
+const char* iospd_rpt_target_path(const iospd_timespan_result_t* tr,
+                                  const iospd_thread_target_result_t* tt);
+
+#endif

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/* The profile echo at the head of a text report and the whole of -Rp /
+ * -Rptext output: "Command Line", "Input parameters", one block per timespan
+ * and target, in DISKSPD 2.2's layout (tab-indented, conditional lines). */
+#include <string.h>
+
+#include "iospd/units.h"
+#include "report_internal.h"
+
+#define ap iospd_strbuf_appendf
+
+/* The line that says how I/O is issued. NULL engine: DISKSPD's own text
+ * (IOCP or completion routines). Otherwise the engine that ran. */
+static void engine_line(iospd_strbuf_t* out, const iospd_timespan_t* ts,
+                        const char* engine) {
+  if (engine == NULL || strcmp(engine, "I/O Completion Ports") == 0 ||
+      strcmp(engine, "IOCP") == 0) {
+    if (ts->completion_routines)
+      ap(out, "\t\tusing completion routines (ReadFileEx/WriteFileEx)\n");
+    else
+      ap(out, "\t\tusing I/O Completion Ports\n");
+  } else if (strcmp(engine, "psync") == 0) {
+    ap(out, "\t\tusing the psync fallback (io_uring unavailable)\n");
+  } else {
+    ap(out, "\t\tusing %s\n", engine);
+  }
+}
+
+static void stated_distribution(iospd_strbuf_t* out, const iospd_target_t* t) {
+  ap(out, "\t\tIO Distribution:\n");
+  for (uint32_t i = 0; i < t->dist_count; i++) {
+    const iospd_dist_range_t* r = &t->dist[i];
+    if (t->dist_type == IOSPD_DIST_PERCENT) {
+      ap(out, "\t\t   %3u%% of IO => [%2u%% - %3u%%) of target\n", r->io_pct,
+         (unsigned)r->span_base, (unsigned)(r->span_base + r->span));
+    } else {
+      char a[32], b[32];
+      if (r->span_base == 0)
+        strcpy(a, "     0   ");
+      else
+        iospd_rpt_size_w6(r->span_base, a, sizeof a);
+      if (r->span == 0)
+        strcpy(b, "      end");
+      else
+        iospd_rpt_size_w6(r->span_base + r->span, b, sizeof b);
+      ap(out, "\t\t   %3u%% of IO => [%s - %s)\n", r->io_pct, a, b);
+    }
+  }
+}
+
+static void target_lines(iospd_strbuf_t* out, const iospd_timespan_t* ts,
+                         const iospd_target_t* t, const char* engine) {
+  char sz[64];
+  const char* path = t->path != NULL ? t->path : "";
+  if (path[0] == '*')
+    ap(out, "\tpath: template target '%s'\n", path + 1);
+  else
+    ap(out, "\tpath: '%s'\n", path);
+  ap(out, "\t\tthink time: %ums\n", t->think_time);
+  ap(out, "\t\tburst size: %u\n", t->burst_size);
+
+  switch (t->cache_mode) {
+    case IOSPD_CACHE_DISABLE_LOCAL:
+      ap(out, "\t\tlocal software cache disabled, remote cache enabled\n");
+      break;
+    case IOSPD_CACHE_DISABLE_OS:
+      ap(out, "\t\tsoftware cache disabled\n");
+      break;
+    default:
+      ap(out, "\t\tusing software cache\n");
+      break;
+  }
+  if (t->write_through && t->cache_mode != IOSPD_CACHE_DISABLE_OS)
+    ap(out, "\t\thardware and software write caches disabled, "
+            "writethrough on\n");
+  else if (t->write_through)
+    ap(out, "\t\thardware write cache disabled, writethrough on\n");
+  else
+    ap(out, "\t\tusing hardware write cache, writethrough off\n");
+
+  if (t->memory_mapped) {
+    ap(out, "\t\tmemory mapped I/O enabled");
+    switch (t->flush_type) {
+      case IOSPD_FLUSH_VIEW_OF_FILE:
+        ap(out, ", flush mode: FlushViewOfFile");
+        break;
+      case IOSPD_FLUSH_NON_VOLATILE:
+        ap(out, ", flush mode: FlushNonVolatileMemory");
+        break;
+      case IOSPD_FLUSH_NON_VOLATILE_NO_DRAIN:
+        ap(out, ", flush mode: FlushNonVolatileMemory with no drain");
+        break;
+      default:
+        break;
+    }
+    ap(out, "\n");
+  }
+  if (t->pattern == IOSPD_PATTERN_ZERO) ap(out, "\t\tzeroing write buffers\n");
+  if (t->random_data_size > 0) {
+    ap(out, "\t\twrite buffer size: %s\n",
+       iospd_format_size(t->random_data_size, sz, sizeof sz));
+    if (t->random_data_path != NULL)
+      ap(out, "\t\twrite buffer source: '%s'\n", t->random_data_path);
+    else
+      ap(out, "\t\twrite buffer source: random fill\n");
+  }
+  if (t->parallel_async) ap(out, "\t\tusing parallel async I/O\n");
+
+  if (t->write_ratio == 0)
+    ap(out, "\t\tperforming read test\n");
+  else if (t->write_ratio == 100)
+    ap(out, "\t\tperforming write test\n");
+  else
+    ap(out, "\t\tperforming mix test (read/write ratio: %u/%u)\n",
+       100 - t->write_ratio, t->write_ratio);
+  ap(out, "\t\tblock size: %s\n",
+     iospd_format_size(t->block_size, sz, sizeof sz));
+
+  iospd_format_size(iospd_target_align(t), sz, sizeof sz);
+  if (t->random_ratio >= 100)
+    ap(out, "\t\tusing random I/O (alignment: %s)\n", sz);
+  else if (t->random_ratio > 0)
+    ap(out, "\t\tusing mixed random/sequential I/O (%u%% random) "
+            "(alignment/stride: %s)\n", t->random_ratio, sz);
+  else if (t->interlocked)
+    ap(out, "\t\tusing interlocked sequential I/O (stride: %s)\n", sz);
+  else
+    ap(out, "\t\tusing sequential I/O (stride: %s)\n", sz);
+
+  if (ts->thread_count > 0 && ts->request_count > 0)
+    ap(out, "\t\trelative IO weight in thread pool: %u\n", t->weight);
+  else
+    ap(out, "\t\tnumber of outstanding I/O operations per thread: %u\n",
+       t->request_count);
+
+  if (t->base_offset)
+    ap(out, "\t\tbase file offset: %s\n",
+       iospd_format_size(t->base_offset, sz, sizeof sz));
+  if (t->max_file_size)
+    ap(out, "\t\tmax file size: %s\n",
+       iospd_format_size(t->max_file_size, sz, sizeof sz));
+  if (t->thread_stride)
+    ap(out, "\t\tthread stride size: %s\n",
+       iospd_format_size(t->thread_stride, sz, sizeof sz));
+  if (t->sequential_scan) ap(out, "\t\tusing FILE_FLAG_SEQUENTIAL_SCAN hint\n");
+  if (t->random_access) ap(out, "\t\tusing FILE_FLAG_RANDOM_ACCESS hint\n");
+  if (t->temporary) ap(out, "\t\tusing FILE_ATTRIBUTE_TEMPORARY hint\n");
+
+  if (ts->thread_count == 0) {
+    ap(out, "\t\tthreads per file: %u\n", t->threads_per_file);
+    if (t->request_count > 1) engine_line(out, ts, engine);
+  }
+  switch (t->io_priority) {
+    case 1: ap(out, "\t\tIO priority: very low\n"); break;
+    case 2: ap(out, "\t\tIO priority: low\n"); break;
+    default: ap(out, "\t\tIO priority: normal\n"); break;
+  }
+  if (t->throughput_iops > 0)
+    ap(out, "\t\tthroughput rate-limited to %u IOPS\n", t->throughput_iops);
+  else if (t->throughput_bpms > 0)
+    ap(out, "\t\tthroughput rate-limited to %u B/ms\n", t->throughput_bpms);
+  if (t->dist_type != IOSPD_DIST_NONE && t->dist_count > 0)
+    stated_distribution(out, t);
+}
+
+static void timespan_lines(iospd_strbuf_t* out, const iospd_timespan_t* ts,
+                           const char* engine) {
+  ap(out, "\tduration: %us\n", ts->duration);
+  ap(out, "\twarm up time: %us\n", ts->warmup);
+  ap(out, "\tcool down time: %us\n", ts->cooldown);
+  if (ts->disable_affinity) ap(out, "\taffinity disabled\n");
+  if (ts->measure_latency) ap(out, "\tmeasuring latency\n");
+  if (ts->calc_iops_stddev)
+    ap(out, "\tgathering IOPS at intervals of %ums\n", ts->io_bucket_ms);
+  ap(out, "\trandom seed: %u\n", ts->rand_seed);
+  if (ts->thread_count > 0) {
+    ap(out, "\tthread pool with %u threads\n", ts->thread_count);
+    /* DISKSPD prints the -O value here, 0 when -O was not given. */
+    ap(out, "\tnumber of outstanding I/O operations per thread: %u\n",
+       ts->request_count);
+  }
+  if (ts->affinity_count > 0) {
+    ap(out, "\tadvanced affinity round robin (group/core): ");
+    for (uint32_t i = 0; i < ts->affinity_count; i++)
+      ap(out, "%s%u/%u", i ? ", " : "", ts->affinity[i].group,
+         ts->affinity[i].cpu);
+    ap(out, "\n");
+  }
+  if (ts->random_write_data) {
+    ap(out, "\tgenerating random data for each write IO\n");
+    ap(out, "\t  WARNING: this increases the CPU cost of issuing writes and "
+            "should only\n");
+    ap(out, "\t           be compared to other results using the -Zr flag\n");
+  }
+  for (uint32_t i = 0; i < ts->target_count; i++)
+    target_lines(out, ts, &ts->targets[i], engine);
+}
+
+void iospd_report_profile_text_ex(iospd_strbuf_t* out,
+                                  const iospd_profile_t* p,
+                                  const char* engine_name) {
+  ap(out, "\nCommand Line: %s\n\n", p->cmdline != NULL ? p->cmdline : "");
+  if (p->experiment_flags != 0)
+    ap(out, "Experiment Flags: 0x%x (%u)\n\n", p->experiment_flags,
+       p->experiment_flags);
+  ap(out, "Input parameters:\n\n");
+  if (p->verbose) ap(out, "\tusing verbose mode\n");
+  for (uint32_t i = 0; i < p->timespan_count; i++) {
+    ap(out, "\ttimespan: %3u\n", i + 1);
+    ap(out, "\t-------------\n");
+    timespan_lines(out, &p->timespans[i], engine_name);
+    ap(out, "\n");
+  }
+}
+
+void iospd_report_profile_text(iospd_strbuf_t* out, const iospd_profile_t* p) {
+  iospd_report_profile_text_ex(out, p, NULL);
+}

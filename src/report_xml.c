@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: MIT */
+/* The XML report (-Rxml) with DISKSPD 2.2's element tree, names and order,
+ * two-space indentation and no newline after </Results>. Unlike DISKSPD,
+ * every text and attribute value is escaped, so the document is always
+ * well-formed. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "iospd/version.h"
+#include "iospd/xml_profile.h"
+#include "report_internal.h"
+
+#define ap iospd_strbuf_appendf
+
+static const char kInterrupted[] =
+    "The test was interrupted before the measurements began. No results are "
+    "displayed.";
+
+static void ind(iospd_strbuf_t* out, unsigned level) {
+  for (unsigned i = 0; i < level; i++) iospd_strbuf_append(out, "  ");
+}
+
+/* <name>text</name> with text escaped. */
+static void elem_s(iospd_strbuf_t* out, unsigned lv, const char* name,
+                   const char* text) {
+  ind(out, lv);
+  ap(out, "<%s>", name);
+  iospd_strbuf_append_xml(out, text);
+  ap(out, "</%s>\n", name);
+}
+
+static void elem_u(iospd_strbuf_t* out, unsigned lv, const char* name,
+                   unsigned long long v) {
+  ind(out, lv);
+  ap(out, "<%s>%llu</%s>\n", name, v, name);
+}
+
+static void elem_f(iospd_strbuf_t* out, unsigned lv, const char* name,
+                   const char* fmt, double v) {
+  char num[64];
+  snprintf(num, sizeof num, fmt, v);
+  ind(out, lv);
+  ap(out, "<%s>%s</%s>\n", name, num, name);
+}
+
+static void system_xml(iospd_strbuf_t* out, const iospd_results_t* r) {
+  const iospd_cpu_topology_t* t = &r->topo;
+  const iospd_utc_time_t* rt = &r->run_time;
+  char buf[64];
+  ind(out, 1);
+  ap(out, "<System>\n");
+  elem_s(out, 2, "ComputerName", r->sys.computer_name);
+  ind(out, 2);
+  ap(out, "<Tool>\n");
+  elem_s(out, 3, "Version", IOSPD_DISKSPD_VERSION);
+  elem_s(out, 3, "VersionDate", IOSPD_DISKSPD_VERSION_DATE);
+  ind(out, 2);
+  ap(out, "</Tool>\n");
+  snprintf(buf, sizeof buf, "%u/%02u/%02u %02u:%02u:%02u UTC", rt->year,
+           rt->month, rt->day, rt->hour, rt->minute, rt->second);
+  elem_s(out, 2, "RunTime", buf);
+  ind(out, 2);
+  ap(out, "<PowerScheme Name=\"");
+  iospd_strbuf_append_xml(out, r->sys.power_scheme_name[0]
+                                   ? r->sys.power_scheme_name
+                                   : "<unknown>");
+  ap(out, "\" Guid=\"");
+  iospd_strbuf_append_xml(out, r->sys.power_scheme_guid);
+  ap(out, "\"/>\n");
+
+  ind(out, 2);
+  ap(out, "<ProcessorTopology Heterogeneous=\"%s\">\n",
+     t->heterogeneous ? "true" : "false");
+  for (uint32_t g = 0; g < t->group_count && t->groups; g++) {
+    ind(out, 3);
+    ap(out,
+       "<Group Group=\"%u\" MaximumProcessors=\"%u\" ActiveProcessors=\"%u\" "
+       "ActiveProcessorMask=\"0x%llx\"/>\n",
+       g, t->groups[g].max_processors, t->groups[g].active_processors,
+       (unsigned long long)t->groups[g].active_mask);
+  }
+  /* Nodes and sockets: consecutive entries with one id form one element. */
+  const struct iospd_topo_mask_s* lists[2] = {t->node_masks, t->socket_masks};
+  uint32_t counts[2] = {t->node_mask_count, t->socket_mask_count};
+  const char* names[2] = {"Node", "Socket"};
+  for (int l = 0; l < 2; l++) {
+    for (uint32_t i = 0; i < counts[l];) {
+      uint32_t id = lists[l][i].id;
+      ind(out, 3);
+      ap(out, "<%s %s=\"%u\">\n", names[l], names[l], id);
+      for (; i < counts[l] && lists[l][i].id == id; i++) {
+        ind(out, 4);
+        ap(out, "<Group Group=\"%u\" Mask=\"0x%llx\"/>\n", lists[l][i].group,
+           (unsigned long long)lists[l][i].mask);
+      }
+      ind(out, 3);
+      ap(out, "</%s>\n", names[l]);
+    }
+  }
+  for (uint32_t i = 0; i < t->core_mask_count; i++) {
+    const struct iospd_topo_mask_s* c = &t->core_masks[i];
+    ind(out, 3);
+    ap(out, "<Core Group=\"%u\" Core=\"%u\" Mask=\"0x%llx\" "
+            "EfficiencyClass=\"%u\"/>\n",
+       c->group, c->id, (unsigned long long)c->mask, c->efficiency_class);
+  }
+  ind(out, 2);
+  ap(out, "</ProcessorTopology>\n");
+  ind(out, 1);
+  ap(out, "</System>\n");
+}
+
+static void cpu_xml(iospd_strbuf_t* out, const iospd_results_t* r,
+                    const iospd_timespan_result_t* tr) {
+  const iospd_cpu_topology_t* t = &r->topo;
+  iospd_cpu_usage_t sum = {0, 0, 0, 0};
+  ind(out, 2);
+  ap(out, "<CpuUtilization>\n");
+  for (uint32_t i = 0; i < t->cpu_count; i++) {
+    const iospd_cpu_info_t* c = &t->cpus[i];
+    iospd_cpu_usage_t u = tr->cpu ? tr->cpu[i] : (iospd_cpu_usage_t){0, 0, 0, 0};
+    ind(out, 3);
+    ap(out, "<CPU>\n");
+    elem_u(out, 4, "Socket", c->socket);
+    elem_u(out, 4, "Node", c->node);
+    elem_u(out, 4, "Group", c->group);
+    elem_u(out, 4, "Core", c->core);
+    elem_u(out, 4, "EfficiencyClass", c->efficiency_class);
+    elem_u(out, 4, "Id", c->number);
+    elem_f(out, 4, "UsagePercent", "%.2f", u.usage);
+    elem_f(out, 4, "UserPercent", "%.2f", u.user);
+    elem_f(out, 4, "KernelPercent", "%.2f", u.kernel);
+    elem_f(out, 4, "IdlePercent", "%.2f", u.idle);
+    ind(out, 3);
+    ap(out, "</CPU>\n");
+    sum.usage += u.usage;
+    sum.user += u.user;
+    sum.kernel += u.kernel;
+    sum.idle += u.idle;
+  }
+  double n = t->cpu_count ? (double)t->cpu_count : 1.0;
+  ind(out, 3);
+  ap(out, "<Average>\n");
+  elem_f(out, 4, "UsagePercent", "%.2f", sum.usage / n);
+  elem_f(out, 4, "UserPercent", "%.2f", sum.user / n);
+  elem_f(out, 4, "KernelPercent", "%.2f", sum.kernel / n);
+  elem_f(out, 4, "IdlePercent", "%.2f", sum.idle / n);
+  ind(out, 3);
+  ap(out, "</Average>\n");
+  ind(out, 2);
+  ap(out, "</CpuUtilization>\n");
+}
+
+static void latency_xml(iospd_strbuf_t* out, const rpt_agg_t* a) {
+  static const char* const nines[] = {"99.9",     "99.99",     "99.999",
+                                      "99.9999",  "99.99999",  "99.999999",
+                                      "99.9999999"};
+  static const double nines_p[] = {99.9,     99.99,     99.999,    99.9999,
+                                   99.99999, 99.999999, 99.9999999};
+  static const char* const cols[] = {"ReadMilliseconds", "WriteMilliseconds",
+                                     "TotalMilliseconds"};
+  ind(out, 2);
+  ap(out,
+     "<Latency ReadHistoBuckets=\"%llu\" WriteHistoBuckets=\"%llu\" "
+     "TotalHistoBuckets=\"%llu\">\n",
+     (unsigned long long)(a->lat[0] ? iospd_hist_bucket_count(a->lat[0]) : 0),
+     (unsigned long long)(a->lat[1] ? iospd_hist_bucket_count(a->lat[1]) : 0),
+     (unsigned long long)(a->lat[2] ? iospd_hist_bucket_count(a->lat[2]) : 0));
+  if (iospd_rpt_has_lat(a->lat[0])) {
+    elem_f(out, 3, "AverageReadMilliseconds", "%.3f",
+           iospd_rpt_mean_ms(a->lat[0]));
+    elem_f(out, 3, "ReadLatencyStdev", "%.3f", iospd_rpt_stddev_ms(a->lat[0]));
+  }
+  if (iospd_rpt_has_lat(a->lat[1])) {
+    elem_f(out, 3, "AverageWriteMilliseconds", "%.3f",
+           iospd_rpt_mean_ms(a->lat[1]));
+    elem_f(out, 3, "WriteLatencyStdev", "%.3f",
+           iospd_rpt_stddev_ms(a->lat[1]));
+  }
+  if (iospd_rpt_has_lat(a->lat[2])) {
+    elem_f(out, 3, "AverageTotalMilliseconds", "%.3f",
+           iospd_rpt_mean_ms(a->lat[2]));
+    elem_f(out, 3, "LatencyStdev", "%.3f", iospd_rpt_stddev_ms(a->lat[2]));
+  }
+  for (int b = 0; b <= 100 + (int)IOSPD_ARRAY_SIZE(nines); b++) {
+    char label[16];
+    double p;
+    if (b < 100) {
+      p = b;
+      snprintf(label, sizeof label, "%d", b);
+    } else if (b < 100 + (int)IOSPD_ARRAY_SIZE(nines)) {
+      snprintf(label, sizeof label, "%s", nines[b - 100]);
+      p = nines_p[b - 100];
+    } else {
+      p = 100;
+      snprintf(label, sizeof label, "100");
+    }
+    ind(out, 3);
+    ap(out, "<Bucket>\n");
+    elem_s(out, 4, "Percentile", label);
+    for (int k = 0; k < 3; k++)
+      if (iospd_rpt_has_lat(a->lat[k]))
+        elem_f(out, 4, cols[k], "%.3f", iospd_rpt_pct_ms(a->lat[k], p));
+    ind(out, 3);
+    ap(out, "</Bucket>\n");
+  }
+  ind(out, 2);
+  ap(out, "</Latency>\n");
+}
+
+static void bucket_lat(iospd_strbuf_t* out, const char* dir,
+                       const iospd_bucket_t* b) {
+  double mn = 0, mx = 0, avg = 0, sd = 0;
+  if (b != NULL && b->count > 0) {
+    double n = (double)b->count;
+    mn = b->lat_min_us / 1000.0;
+    mx = b->lat_max_us / 1000.0;
+    avg = b->lat_sum_us / n / 1000.0;
+    double var = (b->lat_sumsq_us - b->lat_sum_us * b->lat_sum_us / n) / n;
+    sd = var > 0 ? sqrt(var) / 1000.0 : 0.0;
+  }
+  ap(out,
+     " %sMinLatencyMilliseconds=\"%.3f\" %sMaxLatencyMilliseconds=\"%.3f\" "
+     "%sAvgLatencyMilliseconds=\"%.3f\" %sLatencyStdDev=\"%.3f\"",
+     dir, mn, dir, mx, dir, avg, dir, sd);
+}
+
+/* <Iops> for read/write/total buckets a[0..2], at level lv. */
+static void iops_xml(iospd_strbuf_t* out, unsigned lv,
+                     const iospd_buckets_t* rd, const iospd_buckets_t* wr,
+                     const iospd_buckets_t* tot, uint32_t interval_ms) {
+  ind(out, lv);
+  ap(out, "<Iops>\n");
+  if (rd->used > 0)
+    elem_f(out, lv + 1, "ReadIopsStdDev", "%.3f", iospd_buckets_iops_stddev(rd));
+  if (wr->used > 0)
+    elem_f(out, lv + 1, "WriteIopsStdDev", "%.3f",
+           iospd_buckets_iops_stddev(wr));
+  if (tot->used > 0)
+    elem_f(out, lv + 1, "IopsStdDev", "%.3f", iospd_buckets_iops_stddev(tot));
+  double secs = (double)interval_ms / 1000.0;
+  uint32_t n = IOSPD_MAX(rd->used, wr->used);
+  for (uint32_t i = 0; i < n; i++) {
+    const iospd_bucket_t* r = i < rd->used ? &rd->b[i] : NULL;
+    const iospd_bucket_t* w = i < wr->used ? &wr->b[i] : NULL;
+    uint64_t rc = r ? r->count : 0, wc = w ? w->count : 0;
+    ind(out, lv + 1);
+    ap(out, "<Bucket SampleMillisecond=\"%llu\" Read=\"%.0f\" Write=\"%.0f\" "
+            "Total=\"%.0f\"",
+       (unsigned long long)interval_ms * (i + 1), (double)rc / secs,
+       (double)wc / secs, (double)(rc + wc) / secs);
+    bucket_lat(out, "Read", r);
+    bucket_lat(out, "Write", w);
+    ap(out, "/>\n");
+  }
+  ind(out, lv);
+  ap(out, "</Iops>\n");
+}
+
+static void distribution_xml(iospd_strbuf_t* out,
+                             const iospd_thread_target_result_t* tt) {
+  ind(out, 4);
+  ap(out, "<Distribution>\n");
+  ind(out, 5);
+  ap(out, "<Absolute>\n");
+  uint64_t prev_end = 0;
+  for (uint32_t i = 0; i < tt->dist_count; i++) {
+    const iospd_eff_range_t* d = &tt->dist[i];
+    if (i > 0 && d->start > prev_end) {
+      ind(out, 6);
+      ap(out, "<Range IO=\"0\">%llu</Range>\n",
+         (unsigned long long)(d->start - prev_end));
+    }
+    ind(out, 6);
+    ap(out, "<Range IO=\"%u\">%llu</Range>\n", d->io_pct,
+       (unsigned long long)d->length);
+    prev_end = d->start + d->length;
+  }
+  ind(out, 5);
+  ap(out, "</Absolute>\n");
+  ind(out, 4);
+  ap(out, "</Distribution>\n");
+}
+
+static void target_xml(iospd_strbuf_t* out, const iospd_timespan_result_t* tr,
+                       const iospd_thread_target_result_t* tt) {
+  const iospd_target_stats_t* s = &tt->stats;
+  const iospd_timespan_t* ts = tr->ts;
+  ind(out, 3);
+  ap(out, "<Target>\n");
+  elem_s(out, 4, "Path", iospd_rpt_target_path(tr, tt));
+  elem_u(out, 4, "BytesCount", s->bytes[0] + s->bytes[1]);
+  elem_u(out, 4, "FileSize", tt->file_size);
+  elem_u(out, 4, "IOCount", s->ios[0] + s->ios[1]);
+  elem_u(out, 4, "ReadBytes", s->bytes[0]);
+  elem_u(out, 4, "ReadCount", s->ios[0]);
+  elem_u(out, 4, "WriteBytes", s->bytes[1]);
+  elem_u(out, 4, "WriteCount", s->ios[1]);
+  if (tt->dist_count > 0) distribution_xml(out, tt);
+  if (ts->measure_latency) {
+    /* DISKSPD 2.2 prints no target-level total latency (the real samples
+     * show only the read and write pairs), so neither do we. */
+    if (iospd_rpt_has_lat(s->lat[0])) {
+      elem_f(out, 4, "AverageReadLatencyMilliseconds", "%.3f",
+             iospd_rpt_mean_ms(s->lat[0]));
+      elem_f(out, 4, "ReadLatencyStdev", "%.3f",
+             iospd_rpt_stddev_ms(s->lat[0]));
+    }
+    if (iospd_rpt_has_lat(s->lat[1])) {
+      elem_f(out, 4, "AverageWriteLatencyMilliseconds", "%.3f",
+             iospd_rpt_mean_ms(s->lat[1]));
+      elem_f(out, 4, "WriteLatencyStdev", "%.3f",
+             iospd_rpt_stddev_ms(s->lat[1]));
+    }
+  }
+  if (ts->calc_iops_stddev) {
+    iospd_buckets_t tot;
+    memset(&tot, 0, sizeof tot);
+    if (iospd_buckets_merge(&tot, &s->iops[0]) < 0 ||
+        iospd_buckets_merge(&tot, &s->iops[1]) < 0)
+      out->failed = true;
+    iops_xml(out, 4, &s->iops[0], &s->iops[1], &tot, ts->io_bucket_ms);
+    iospd_buckets_destroy(&tot);
+  }
+  ind(out, 3);
+  ap(out, "</Target>\n");
+}
+
+static void wait_xml(iospd_strbuf_t* out, const iospd_wait_stats_t* w) {
+  ind(out, 3);
+  ap(out, "<WaitStatistics>\n");
+  elem_u(out, 4, "CompletionWait", w->completion_wait);
+  elem_u(out, 4, "ThrottleWait", w->throttle_wait);
+  elem_u(out, 4, "ThrottleSleep", w->throttle_sleep);
+  elem_u(out, 4, "Lookaside", w->lookaside);
+  ind(out, 4);
+  ap(out, "<LookasideCompletion>");
+  for (int i = 0; i < 8; i++)
+    ap(out, "%s%llu", i ? " " : "", (unsigned long long)w->lookaside_hist[i]);
+  ap(out, "</LookasideCompletion>\n");
+  ind(out, 3);
+  ap(out, "</WaitStatistics>\n");
+}
+
+static void timespan_xml(iospd_strbuf_t* out, const iospd_results_t* r,
+                         const iospd_timespan_result_t* tr) {
+  const iospd_timespan_t* ts = tr->ts;
+  ind(out, 1);
+  ap(out, "<TimeSpan>\n");
+  if (tr->interrupted_before_measure || tr->seconds < 1e-7 || ts == NULL) {
+    elem_s(out, 2, "Error", kInterrupted);
+    ind(out, 1);
+    ap(out, "</TimeSpan>\n");
+    return;
+  }
+  elem_f(out, 2, "TestTimeSeconds", "%.2f", tr->seconds);
+  elem_u(out, 2, "ThreadCount", tr->thread_count);
+  elem_u(out, 2, "RequestCount", ts->request_count);
+  elem_u(out, 2, "ProcCount", r->topo.cpu_count);
+  cpu_xml(out, r, tr);
+
+  rpt_agg_t all;
+  iospd_rpt_agg_init(&all);
+  for (uint32_t t = 0; t < tr->thread_count_alloc; t++)
+    for (uint32_t i = 0; i < tr->threads[t].target_count; i++)
+      iospd_rpt_agg_add(&all, &tr->threads[t].targets[i].stats);
+  if (all.failed) out->failed = true;
+  if (ts->measure_latency) latency_xml(out, &all);
+  if (ts->calc_iops_stddev)
+    iops_xml(out, 2, &all.iops[0], &all.iops[1], &all.iops[2],
+             ts->io_bucket_ms);
+  iospd_rpt_agg_destroy(&all);
+
+  for (uint32_t t = 0; t < tr->thread_count_alloc; t++) {
+    const iospd_thread_result_t* th = &tr->threads[t];
+    ind(out, 2);
+    ap(out, "<Thread>\n");
+    elem_u(out, 3, "Id", th->id);
+    for (uint32_t i = 0; i < th->target_count; i++)
+      target_xml(out, tr, &th->targets[i]);
+    if (r->profile != NULL && r->profile->verbose_stats)
+      wait_xml(out, &th->wait);
+    ind(out, 2);
+    ap(out, "</Thread>\n");
+  }
+  ind(out, 1);
+  ap(out, "</TimeSpan>\n");
+}
+
+void iospd_report_xml(iospd_strbuf_t* out, const iospd_results_t* r) {
+  ap(out, "<Results>\n");
+  system_xml(out, r);
+  if (r->profile != NULL) iospd_xml_profile_write(out, r->profile, 1);
+  for (uint32_t i = 0; i < r->timespan_count; i++)
+    timespan_xml(out, r, &r->timespans[i]);
+  ap(out, "</Results>");
+}
