@@ -93,6 +93,9 @@ static int fail(ctx_t* c, const char* fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
+  /* Arguments are quoted into the message; keep it one printable line. */
+  for (char* q = buf; *q; q++)
+    if ((unsigned char)*q < 0x20 || *q == 0x7f) *q = '?';
   return iospd_err_set(c->err, IOSPD_EUSAGE, "%s", buf);
 }
 
