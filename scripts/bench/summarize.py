@@ -408,9 +408,13 @@ CSV_FIELDS = ["workload", "title", "iospd_iops", "fio_iops", "fio_engine",
               "cpu_ratio", "iospd_lat_mean_ms", "fio_lat_mean_ms",
               "lat_mean_ratio", "iospd_lat_p99_ms", "fio_lat_p99_ms",
               "lat_p99_ratio", "targets"]
+# The machine and tool versions go on every row so one CSV line is
+# self-describing when rows of several machines are pasted together.
+META_FIELDS = ["date", "host", "cpu", "cores", "kernel", "fio", "iospd", "fs",
+               "file_size", "seconds", "warmup"]
 
 
-def csv_rows(titles, sums):
+def csv_rows(meta, titles, sums):
     rows = []
     for s in sums:
         if s["kind"] == "lcost":
@@ -436,6 +440,7 @@ def csv_rows(titles, sums):
             "lat_p99_ratio": s.get("lat_p99_ratio"),
             "targets": "; ".join("%s %s" % (v, n) for n, v in s["targets"]),
         })
+        rows[-1].update({k: meta.get(k) for k in META_FIELDS})
     return rows
 
 
@@ -486,8 +491,8 @@ def summarize_dir(resdir):
     md = build_markdown(meta, titles, sums, runs)
     with open(os.path.join(resdir, "results.md"), "w") as f:
         f.write(md)
-    write_csv(os.path.join(resdir, "results.csv"), CSV_FIELDS,
-              csv_rows(titles, sums))
+    write_csv(os.path.join(resdir, "results.csv"), CSV_FIELDS + META_FIELDS,
+              csv_rows(meta, titles, sums))
     write_csv(os.path.join(resdir, "runs.csv"), RUN_FIELDS, run_rows(runs))
     return md, sums
 

@@ -323,6 +323,8 @@ class FolderTest(unittest.TestCase):
         self.assertAlmostEqual(float(rows["2"]["fio_cpu_s_per_mio"]), 15.0,
                                places=9)
         self.assertEqual(rows["3"]["iospd_iops"], "")
+        self.assertEqual(rows["3"]["cpu"], "Test CPU")
+        self.assertEqual(rows["L"]["cores"], "2")
         with open(os.path.join(self.dir, "runs.csv"), newline="") as f:
             runs = list(csv.DictReader(f))
         self.assertEqual(len(runs), 15)

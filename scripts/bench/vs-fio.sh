@@ -150,6 +150,14 @@ OUT=$(cd "$OUT" && pwd)
   printf 'pairs\t%s\n' "$PAIRS"
 } >"$OUT/meta.tsv"
 
+# A 1-second iospd run first, so a binary that cannot run yet is reported at
+# once (its runs then show up as failed; the fio half is still measured).
+if ! "$IOSPD" -d1 -W0 -b4K -r -o4 -L -Rxml "$FILE" >"$OUT/raw/preflight.xml" \
+     2>"$OUT/raw/preflight.err"; then
+  log "WARNING: iospd's 1-second check run failed: $(head -c 300 "$OUT/raw/preflight.err")"
+  log "WARNING: the iospd runs will be reported as failed"
+fi
+
 # ---- equivalent settings, one block per workload ---------------------------
 # W<n>_IOSPD: iospd switches; W<n>_FIO: fio options; W<n>_ENGINES: fio engines
 # to run (the faster one is reported as "fio"); W<n>_CACHED: read the file into
