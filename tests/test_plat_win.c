@@ -293,6 +293,62 @@ static void test_failing_submit_reaped(void** state) {
   failing_submit(IOSPD_QUEUE_COMPLETION_ROUTINES);
 }
 
+/* More I/Os than free slots: the queue takes what fits, the caller keeps
+ * the rest; tags are the caller's, any value. */
+static void short_submit(unsigned qflags) {
+  char path[MAX_PATH * 3];
+  temp_path(path, sizeof path, "iospd_short.dat");
+  iospd_err_t err;
+  assert_int_equal(iospd_plat_file_create(path, 8 * BLOCK, false, &err), 0);
+  iospd_plat_file_t* f;
+  iospd_open_opts_t o = {path, IOSPD_OPEN_READ | IOSPD_OPEN_ASYNC};
+  assert_int_equal(iospd_plat_file_open(&f, &o, &err), 0);
+  iospd_plat_queue_t* q;
+  assert_int_equal(iospd_plat_queue_create(&q, 4, qflags, 0, &err), 0);
+  uint32_t fi;
+  assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
+  uint8_t* buf = iospd_plat_buf_alloc(6 * BLOCK, BLOCK, 0);
+  iospd_io_t ios[6];
+  for (uint32_t i = 0; i < 6; i++)
+    ios[i] = (iospd_io_t){.tag = 1000000 + i, .op = IOSPD_OP_READ,
+                          .file_index = fi, .offset = (uint64_t)i * BLOCK,
+                          .length = BLOCK, .buf = buf + i * BLOCK};
+  uint32_t acc = 99;
+  assert_int_equal(iospd_plat_queue_submit(q, ios, 6, &acc), 0);
+  assert_int_equal(acc, 4);
+  /* Full: nothing more is taken until something is reaped. */
+  assert_int_equal(iospd_plat_queue_submit(q, ios + 4, 2, &acc), 0);
+  assert_int_equal(acc, 0);
+  uint32_t mask = 0, total = 0;
+  for (int loops = 0; loops < 20 && total < 4; loops++) {
+    iospd_cqe_t c[8];
+    uint32_t got = 0;
+    assert_int_equal(iospd_plat_queue_reap(q, c, 8, 1, 2000, &got), 0);
+    for (uint32_t k = 0; k < got; k++) {
+      assert_in_range(c[k].tag, 1000000, 1000003);
+      assert_int_equal(c[k].result, BLOCK);
+      mask |= 1u << (c[k].tag - 1000000);
+    }
+    total += got;
+  }
+  assert_int_equal(total, 4);
+  assert_int_equal(mask, 0xf);
+  assert_int_equal(iospd_plat_queue_submit(q, ios + 4, 2, &acc), 0);
+  assert_int_equal(acc, 2);
+  iospd_plat_queue_destroy(q); /* two still in flight or unreaped */
+  iospd_plat_buf_free(buf, 6 * BLOCK);
+  iospd_plat_file_close(f);
+  WCHAR* w = iospd_win_utf8_to_wide(path);
+  DeleteFileW(w);
+  iospd_free(w);
+}
+
+static void test_short_submit(void** state) {
+  (void)state;
+  short_submit(0);
+  short_submit(IOSPD_QUEUE_COMPLETION_ROUTINES);
+}
+
 /* A handle opened without IOSPD_OPEN_ASYNC still works through the queue,
  * with blocking calls (IOSPD_QUEUE_SYNC). */
 static void test_sync_handle(void** state) {
@@ -643,14 +699,18 @@ static void test_buffers(void** state) {
   assert_int_equal((uintptr_t)p % (1 << 21), 0);
   p[(3 << 20) - 1] = 1;
   iospd_plat_buf_free(p, 3 << 20);
-  /* Large pages: wine (and Windows without "Lock pages in memory") say
-   * no with NULL; where granted, the buffer is usable and aligned. */
-  p = iospd_plat_buf_alloc(4096, 4096, IOSPD_BUF_LARGE_PAGES);
-  if (p != NULL) {
-    assert_int_equal((uintptr_t)p % GetLargePageMinimum(), 0);
-    p[0] = 1;
-    iospd_plat_buf_free(p, 4096);
-  }
+  /* Large pages: wine (and Windows without "Lock pages in memory") refuse
+   * them; the buffer then comes from normal pages, still aligned, zeroed
+   * and usable. */
+  p = iospd_plat_buf_alloc(8192, 8192, IOSPD_BUF_LARGE_PAGES);
+  assert_non_null(p);
+  assert_int_equal((uintptr_t)p % 8192, 0);
+  assert_int_equal(p[8191], 0);
+  p[8191] = 1;
+  MEMORY_BASIC_INFORMATION mbi;
+  assert_true(VirtualQuery(p, &mbi, sizeof mbi) > 0);
+  assert_int_equal(mbi.State, MEM_COMMIT);
+  iospd_plat_buf_free(p, 8192);
 }
 
 /* ---- waiting --------------------------------------------------------------------------- */
@@ -711,6 +771,7 @@ int main(void) {
       cmocka_unit_test(test_iocp_round_trip),
       cmocka_unit_test(test_completion_routines_round_trip),
       cmocka_unit_test(test_failing_submit_reaped),
+      cmocka_unit_test(test_short_submit),
       cmocka_unit_test(test_sync_handle),
       cmocka_unit_test(test_file_errors_and_create),
       cmocka_unit_test(test_volume_info),

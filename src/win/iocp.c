@@ -2,8 +2,9 @@
 /* The per-worker I/O queue on Windows: overlapped ReadFile/WriteFile reaped
  * from an I/O completion port in batches (cf. libuv uv__poll), or, for -x,
  * ReadFileEx/WriteFileEx whose completion routines run in alertable waits.
- * Each in-flight I/O owns the OVERLAPPED of its slot, indexed by the core's
- * tag, so a completion leads straight back to the tag. */
+ * Each in-flight I/O owns the OVERLAPPED of a private slot (taken from a
+ * free stack, depth of them) that remembers the core's tag, so a completion
+ * leads straight back to the tag. */
 #include <string.h>
 
 #include "iospd/alloc.h"
@@ -18,9 +19,16 @@
 typedef struct slot_s {
   OVERLAPPED ov;                  /* first: the kernel writes status here */
   struct iospd_plat_queue_s* q;   /* completion routines find their queue */
-  uint32_t tag;
-  bool busy;                      /* handed to the OS, not yet completed */
+  uint32_t tag;                   /* the core's, returned in the cqe */
+  uint32_t index;                 /* own position in slots[] */
 } slot_t;
+
+/* A completion waiting in the local ring: the slot is released when the
+ * core reaps it, so taken slots bound the ring. */
+typedef struct pending_s {
+  uint32_t slot;
+  int32_t result;
+} pending_t;
 
 typedef struct qfile_s {
   HANDLE h;
@@ -31,30 +39,42 @@ struct iospd_plat_queue_s {
   HANDLE port;      /* NULL in completion-routine mode */
   bool routines;
   uint32_t depth;
-  uint32_t inflight;
-  slot_t* slots;    /* depth entries, index = tag */
+  uint32_t inflight; /* handed to the OS and not yet completed */
+  slot_t* slots;     /* depth entries */
+  uint32_t* free_slots; /* stack of free slot indexes */
+  uint32_t nfree;
   qfile_t* files;
   uint32_t nfiles, files_cap;
   /* Completions that did not come through the port: immediate failures,
-   * synchronous handles and completion routines. At most one per tag, so
-   * depth entries always suffice. */
-  iospd_cqe_t* ring;
+   * synchronous handles and completion routines. At most one per taken
+   * slot, so depth entries always suffice. */
+  pending_t* ring;
   uint32_t ring_head, ring_count;
 };
 
-static void push_cqe(iospd_plat_queue_t* q, uint32_t tag, int32_t result) {
-  if (q->ring_count == q->depth) return; /* impossible with unique tags */
+static void push_pending(iospd_plat_queue_t* q, const slot_t* s,
+                         int32_t result) {
+  if (q->ring_count == q->depth) return; /* impossible: one per slot */
   uint32_t i = (q->ring_head + q->ring_count) % q->depth;
-  q->ring[i].tag = tag;
+  q->ring[i].slot = s->index;
   q->ring[i].result = result;
   q->ring_count++;
 }
 
-static uint32_t pop_cqes(iospd_plat_queue_t* q, iospd_cqe_t* out,
-                         uint32_t room) {
+static void release(iospd_plat_queue_t* q, const slot_t* s) {
+  q->free_slots[q->nfree++] = s->index;
+}
+
+static uint32_t pop_pending(iospd_plat_queue_t* q, iospd_cqe_t* out,
+                            uint32_t room) {
   uint32_t n = 0;
   while (q->ring_count > 0 && n < room) {
-    out[n++] = q->ring[q->ring_head];
+    const pending_t* p = &q->ring[q->ring_head];
+    const slot_t* s = &q->slots[p->slot];
+    out[n].tag = s->tag;
+    out[n].result = p->result;
+    n++;
+    release(q, s);
     q->ring_head = (q->ring_head + 1) % q->depth;
     q->ring_count--;
   }
@@ -89,14 +109,17 @@ int iospd_plat_queue_create(iospd_plat_queue_t** out, uint32_t depth,
   q->routines = (flags & IOSPD_QUEUE_COMPLETION_ROUTINES) != 0;
   q->slots = iospd_calloc(depth, sizeof *q->slots);
   q->ring = iospd_calloc(depth, sizeof *q->ring);
-  if (q->slots == NULL || q->ring == NULL) {
+  q->free_slots = iospd_calloc(depth, sizeof *q->free_slots);
+  if (q->slots == NULL || q->ring == NULL || q->free_slots == NULL) {
     iospd_plat_queue_destroy(q);
     return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   }
   for (uint32_t i = 0; i < depth; i++) {
     q->slots[i].q = q;
-    q->slots[i].tag = i;
+    q->slots[i].index = i;
+    q->free_slots[i] = depth - 1 - i;
   }
+  q->nfree = depth;
   if (!q->routines) {
     /* One consumer thread per port. Failure is NULL, not
      * INVALID_HANDLE_VALUE (fio's windowsaio checks the wrong one). */
@@ -155,9 +178,8 @@ int iospd_plat_queue_register_buffers(iospd_plat_queue_t* q, void* base,
 static VOID CALLBACK routine_done(DWORD e, DWORD bytes, LPOVERLAPPED ov) {
   slot_t* s = CONTAINING_RECORD(ov, slot_t, ov);
   iospd_plat_queue_t* q = s->q;
-  s->busy = false;
   q->inflight--;
-  push_cqe(q, s->tag, io_result(e, bytes));
+  push_pending(q, s, io_result(e, bytes));
 }
 
 /* Blocking I/O on a handle opened without FILE_FLAG_OVERLAPPED; the
@@ -168,22 +190,22 @@ static void submit_sync(iospd_plat_queue_t* q, const iospd_io_t* io,
   BOOL ok = io->op == IOSPD_OP_WRITE
                 ? WriteFile(h, io->buf, io->length, &n, &s->ov)
                 : ReadFile(h, io->buf, io->length, &n, &s->ov);
-  push_cqe(q, io->tag, io_result(ok ? ERROR_SUCCESS : GetLastError(), n));
+  push_pending(q, s, io_result(ok ? ERROR_SUCCESS : GetLastError(), n));
 }
 
 int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
                             uint32_t n, uint32_t* accepted) {
-  for (uint32_t i = 0; i < n; i++) {
+  uint32_t i;
+  /* Only as many as there are free slots: the rest stay with the caller
+   * for the next pass. */
+  for (i = 0; i < n && q->nfree > 0; i++) {
     const iospd_io_t* io = &ios[i];
-    if (IOSPD_UNLIKELY(io->tag >= q->depth || q->slots[io->tag].busy ||
-                       io->file_index >= q->nfiles)) {
-      /* A core bug, but reported like any failed I/O rather than
-       * corrupting a slot that the kernel still owns. */
-      if (io->tag < q->depth && !q->slots[io->tag].busy)
-        push_cqe(q, io->tag, IOSPD_EINVAL);
+    slot_t* s = &q->slots[q->free_slots[--q->nfree]];
+    s->tag = io->tag;
+    if (IOSPD_UNLIKELY(io->file_index >= q->nfiles)) {
+      push_pending(q, s, IOSPD_EINVAL); /* reported like any failed I/O */
       continue;
     }
-    slot_t* s = &q->slots[io->tag];
     memset(&s->ov, 0, sizeof s->ov);
     s->ov.Offset = (DWORD)io->offset;
     s->ov.OffsetHigh = (DWORD)(io->offset >> 32);
@@ -205,14 +227,12 @@ int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
     /* TRUE (done at once) still queues a packet or routine, since
      * FILE_SKIP_COMPLETION_PORT_ON_SUCCESS is never enabled. */
     DWORD e = ok ? ERROR_SUCCESS : GetLastError();
-    if (ok || (!q->routines && e == ERROR_IO_PENDING)) {
-      s->busy = true;
+    if (ok || (!q->routines && e == ERROR_IO_PENDING))
       q->inflight++;
-    } else {
-      push_cqe(q, io->tag, io_result(e, 0));
-    }
+    else
+      push_pending(q, s, io_result(e, 0));
   }
-  *accepted = n;
+  *accepted = i;
   return 0;
 }
 
@@ -226,7 +246,7 @@ static int reap_port(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
                      uint32_t min, uint32_t timeout_ms, uint32_t* got) {
   ULONGLONG deadline =
       timeout_ms == UINT32_MAX ? 0 : GetTickCount64() + timeout_ms;
-  uint32_t n = pop_cqes(q, out, max);
+  uint32_t n = pop_pending(q, out, max);
   while (n < max && q->inflight > 0) {
     DWORD wait = n >= min ? 0 : remaining_ms(timeout_ms, deadline);
     OVERLAPPED_ENTRY ents[REAP_BATCH];
@@ -246,8 +266,8 @@ static int reap_port(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
        * GetLastError() (fio's windowsaio mistake). */
       NTSTATUS st = (NTSTATUS)s->ov.Internal;
       DWORD e = st >= 0 ? ERROR_SUCCESS : iospd_win_ntstatus_to_win32(st);
-      s->busy = false;
       q->inflight--;
+      release(q, s);
       out[n].tag = s->tag;
       out[n].result = io_result(e, ents[i].dwNumberOfBytesTransferred);
       n++;
@@ -267,7 +287,7 @@ static int reap_routines(iospd_plat_queue_t* q, iospd_cqe_t* out,
   uint32_t n = 0;
   bool polled = false;
   for (;;) {
-    n += pop_cqes(q, out + n, max - n);
+    n += pop_pending(q, out + n, max - n);
     if (n >= max || (n >= min && polled) || q->inflight == 0) break;
     DWORD wait = n >= min ? 0 : remaining_ms(timeout_ms, deadline);
     /* Completion routines run only inside an alertable wait on the thread
@@ -275,7 +295,7 @@ static int reap_routines(iospd_plat_queue_t* q, iospd_cqe_t* out,
     DWORD r = SleepEx(wait, TRUE);
     polled = true;
     if (r != WAIT_IO_COMPLETION) {
-      n += pop_cqes(q, out + n, max - n);
+      n += pop_pending(q, out + n, max - n);
       break; /* timed out */
     }
   }
@@ -313,6 +333,7 @@ void iospd_plat_queue_destroy(iospd_plat_queue_t* q) {
   if (q->port != NULL) CloseHandle(q->port);
   iospd_free(q->files);
   iospd_free(q->ring);
+  iospd_free(q->free_slots);
   iospd_free(q->slots);
   iospd_free(q);
 }

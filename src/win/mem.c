@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* I/O buffers from VirtualAlloc: page aligned (what unbuffered I/O needs)
  * and zeroed. Large pages need SeLockMemoryPrivilege; without it (and always
- * under wine) the allocation fails cleanly with NULL. */
+ * under wine) the buffer comes from normal pages instead. */
 #include "win/internal.h"
 
 static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
@@ -21,10 +21,12 @@ static void* alloc_large(size_t size) {
 void* iospd_plat_buf_alloc(size_t size, size_t align, unsigned flags) {
   if (size == 0) size = 1;
   if (flags & IOSPD_BUF_LARGE_PAGES) {
-    /* Large pages are aligned to their own (2 MiB) size. */
+    /* Large pages are aligned to their own (2 MiB) size. When they cannot
+     * be had (no privilege, fragmented memory, wine), fall back to normal
+     * pages: the run still works, only the TLB savings are lost. */
     SIZE_T lp = GetLargePageMinimum();
-    if (lp == 0 || align > lp) return NULL;
-    return alloc_large(size);
+    void* p = lp != 0 && align <= lp ? alloc_large(size) : NULL;
+    if (p != NULL) return p;
   }
   SYSTEM_INFO si;
   GetSystemInfo(&si);
