@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: MIT */
+/* The real platform layer through platform.h only, so the same file runs
+ * natively on Linux and under wine against src/win: file creation, queue
+ * round trips in every caching mode, threads, barrier, waits, topology and
+ * CPU times. Uses no OS API, only platform.h and the C library. */
+#include "test_util.h"
+
+#include <stdatomic.h>
+
+#include "iospd/platform.h"
+#include "iospd/profile.h"
+
+#define BLOCK 4096u
+#define NBLOCKS 16u
+#define DEPTH 8u
+#define TMP_NAME "iospd_test_plat.tmp"
+
+static iospd_sysinfo_t sysinfo;
+
+static uint8_t pattern_byte(uint32_t block, uint32_t pass, uint32_t i) {
+  return (uint8_t)(block * 31u + pass * 7u + i * 13u + (i >> 8));
+}
+
+static uint64_t ms_to_ticks(uint64_t ms) {
+  return ms * sysinfo.ticks_per_second / 1000u;
+}
+
+/* Runs n I/Os through q (tags = indexes into ios), resubmitting what a short
+ * submit left over, and checks every tag comes back once with the full
+ * length transferred. */
+static void run_ios(iospd_plat_queue_t* q, const iospd_io_t* ios, uint32_t n) {
+  uint32_t next = 0, done = 0;
+  uint8_t seen[NBLOCKS];
+  memset(seen, 0, sizeof seen);
+  assert_true(n <= NBLOCKS);
+  while (done < n) {
+    if (next < n) {
+      uint32_t accepted = 0;
+      assert_int_equal(iospd_plat_queue_submit(q, ios + next, n - next,
+                                               &accepted),
+                       0);
+      assert_in_range(accepted, 0, n - next);
+      next += accepted;
+    }
+    iospd_cqe_t cqe[DEPTH];
+    uint32_t got = 0;
+    assert_int_equal(iospd_plat_queue_reap(q, cqe, DEPTH, 1, 20000, &got), 0);
+    assert_in_range(got, 1, DEPTH);
+    for (uint32_t i = 0; i < got; i++) {
+      assert_in_range(cqe[i].tag, 0, n - 1);
+      assert_int_equal(seen[cqe[i].tag], 0);
+      seen[cqe[i].tag] = 1;
+      assert_int_equal(cqe[i].result, (int32_t)ios[cqe[i].tag].length);
+      done++;
+    }
+  }
+}
+
+static void create_tmp(uint64_t size) {
+  iospd_err_t err;
+  int rc = iospd_plat_file_create(TMP_NAME, size, false, &err);
+  if (rc != 0) fail_msg("file_create: %s", err.msg);
+}
+
+static void test_sysinfo(void** state) {
+  (void)state;
+  assert_true(sysinfo.ticks_per_second > 0);
+  assert_in_range(sysinfo.page_size, 4096, 65536);
+  assert_true(strlen(sysinfo.computer_name) > 0);
+  assert_non_null(sysinfo.os_name);
+  assert_true(strcmp(sysinfo.os_name, "linux") == 0 ||
+              strcmp(sysinfo.os_name, "windows") == 0);
+  uint64_t a = iospd_plat_ticks();
+  uint64_t b = iospd_plat_ticks();
+  assert_true(b >= a);
+}
+
+static void test_file_create_sets_size(void** state) {
+  (void)state;
+  iospd_err_t err;
+  /* Bigger first, then smaller: creation always overwrites. */
+  create_tmp(2 * NBLOCKS * BLOCK);
+  create_tmp(NBLOCKS * BLOCK);
+  iospd_file_info_t info;
+  assert_int_equal(iospd_plat_path_info(TMP_NAME, &info, &err), 0);
+  assert_int_equal(info.size, NBLOCKS * BLOCK);
+  assert_false(info.is_device);
+
+  iospd_open_opts_t o = {TMP_NAME, IOSPD_OPEN_READ | IOSPD_OPEN_ASYNC};
+  iospd_plat_file_t* f = NULL;
+  assert_int_equal(iospd_plat_file_open(&f, &o, &err), 0);
+  memset(&info, 0xff, sizeof info);
+  assert_int_equal(iospd_plat_file_info(f, &info, &err), 0);
+  assert_int_equal(info.size, NBLOCKS * BLOCK);
+  assert_false(info.is_device);
+  assert_false(info.has_filesystem);
+  assert_false(info.has_partitions);
+  /* Sector sizes are powers of two from 512 up, when known. */
+  if (info.logical_sector != 0) {
+    assert_in_range(info.logical_sector, 512, 65536);
+    assert_int_equal(info.logical_sector & (info.logical_sector - 1), 0);
+  }
+  iospd_plat_file_close(f);
+}
+
+static void test_missing_file_is_enoent(void** state) {
+  (void)state;
+  iospd_err_t err;
+  iospd_plat_file_t* f = NULL;
+  iospd_open_opts_t o = {"iospd_no_such_file.tmp", IOSPD_OPEN_READ};
+  assert_int_equal(iospd_plat_file_open(&f, &o, &err), IOSPD_ENOENT);
+  assert_non_null(strstr(err.msg, "iospd_no_such_file.tmp"));
+}
+
+static void test_buffers_aligned_and_zeroed(void** state) {
+  (void)state;
+  const size_t sizes[] = {1, BLOCK, 3 * BLOCK + 100};
+  const size_t aligns[] = {512, BLOCK, 65536};
+  for (size_t s = 0; s < 3; s++) {
+    for (size_t a = 0; a < 3; a++) {
+      for (unsigned flags = 0; flags <= IOSPD_BUF_LARGE_PAGES; flags++) {
+        uint8_t* p = iospd_plat_buf_alloc(sizes[s], aligns[a], flags);
+        assert_non_null(p);
+        assert_int_equal((uintptr_t)p % aligns[a], 0);
+        assert_int_equal((uintptr_t)p % 4096, 0);
+        for (size_t i = 0; i < sizes[s]; i++) assert_int_equal(p[i], 0);
+        memset(p, 0xa5, sizes[s]);
+        iospd_plat_buf_free(p, sizes[s]);
+      }
+    }
+  }
+}
+
+/* Writes NBLOCKS distinct blocks through the queue, reads them back into the
+ * zeroed buffer and compares. */
+static void roundtrip(unsigned cache_flags, const char* label, uint32_t pass) {
+  iospd_err_t err;
+  create_tmp(NBLOCKS * BLOCK);
+  iospd_open_opts_t o = {TMP_NAME, IOSPD_OPEN_READ | IOSPD_OPEN_WRITE |
+                                       IOSPD_OPEN_ASYNC | cache_flags};
+  iospd_plat_file_t* f = NULL;
+  int rc = iospd_plat_file_open(&f, &o, &err);
+  if (rc != 0 && (cache_flags & IOSPD_OPEN_NO_BUFFERING) &&
+      rc == IOSPD_ENOTSUP) {
+    printf("skipping mode %s: %s\n", label, err.msg);
+    return;
+  }
+  if (rc != 0) fail_msg("open (%s): %s", label, err.msg);
+  iospd_file_info_t info;
+  assert_int_equal(iospd_plat_file_info(f, &info, &err), 0);
+  if ((cache_flags & IOSPD_OPEN_NO_BUFFERING) && info.logical_sector > BLOCK) {
+    printf("skipping mode %s: sector size %u is above the %u-byte block\n",
+           label, info.logical_sector, BLOCK);
+    iospd_plat_file_close(f);
+    return;
+  }
+
+  iospd_plat_queue_t* q = NULL;
+  rc = iospd_plat_queue_create(&q, DEPTH, 0, IOSPD_ENGINE_AUTO, &err);
+  if (rc != 0) fail_msg("queue_create (%s): %s", label, err.msg);
+  assert_true(strlen(iospd_plat_queue_engine(q)) > 0);
+  uint32_t fi = 0;
+  if (iospd_plat_queue_attach(q, f, &fi, &err) != 0)
+    fail_msg("attach: %s", err.msg);
+
+  const size_t len = NBLOCKS * BLOCK;
+  uint8_t* buf = iospd_plat_buf_alloc(len, BLOCK, 0);
+  assert_non_null(buf);
+  if (iospd_plat_queue_register_buffers(q, buf, len, &err) != 0)
+    fail_msg("register_buffers: %s", err.msg);
+
+  iospd_io_t ios[NBLOCKS];
+  for (uint32_t b = 0; b < NBLOCKS; b++) {
+    for (uint32_t i = 0; i < BLOCK; i++)
+      buf[b * BLOCK + i] = pattern_byte(b, pass, i);
+    /* Blocks go to the file in reverse order, so a mixed-up offset or
+     * buffer shows up as a mismatch. */
+    ios[b] = (iospd_io_t){.tag = b,
+                          .op = IOSPD_OP_WRITE,
+                          .file_index = fi,
+                          .offset = (uint64_t)(NBLOCKS - 1 - b) * BLOCK,
+                          .length = BLOCK,
+                          .buf = buf + (size_t)b * BLOCK};
+  }
+  run_ios(q, ios, NBLOCKS);
+
+  memset(buf, 0, len);
+  for (uint32_t b = 0; b < NBLOCKS; b++) ios[b].op = IOSPD_OP_READ;
+  run_ios(q, ios, NBLOCKS);
+  for (uint32_t b = 0; b < NBLOCKS; b++) {
+    for (uint32_t i = 0; i < BLOCK; i++) {
+      if (buf[b * BLOCK + i] != pattern_byte(b, pass, i))
+        fail_msg("%s: block %u byte %u is %u, expected %u", label, b, i,
+                 buf[b * BLOCK + i], pattern_byte(b, pass, i));
+    }
+  }
+
+  iospd_plat_queue_destroy(q);
+  iospd_plat_file_close(f);
+
+  /* The whole-file reader (-Z<size>,<file>) sees the same bytes: file block
+   * 0 holds the last I/O's data. It stops at the end of the file. */
+  size_t got = 0;
+  uint8_t* whole = malloc(len + BLOCK);
+  assert_non_null(whole);
+  assert_int_equal(iospd_plat_read_file(TMP_NAME, whole, len + BLOCK, &got,
+                                        &err),
+                   0);
+  assert_int_equal(got, len);
+  assert_memory_equal(whole, buf + (size_t)(NBLOCKS - 1) * BLOCK, BLOCK);
+  free(whole);
+  iospd_plat_buf_free(buf, len);
+}
+
+static void test_roundtrip_cached(void** state) {
+  (void)state;
+  roundtrip(0, "cached", 1);
+}
+
+static void test_roundtrip_no_buffering(void** state) {
+  (void)state;
+  roundtrip(IOSPD_OPEN_NO_BUFFERING, "unbuffered (-Su)", 2);
+}
+
+static void test_roundtrip_write_through(void** state) {
+  (void)state;
+  roundtrip(IOSPD_OPEN_WRITE_THROUGH, "write-through (-Sw)", 3);
+}
+
+static void test_roundtrip_both(void** state) {
+  (void)state;
+  roundtrip(IOSPD_OPEN_NO_BUFFERING | IOSPD_OPEN_WRITE_THROUGH,
+            "unbuffered write-through (-Sh)", 4);
+}
+
+static void set_flag(void* arg) { atomic_store((atomic_int*)arg, 42); }
+
+static void test_thread_pinned_runs(void** state) {
+  (void)state;
+  iospd_err_t err;
+  atomic_int flag = 0;
+  iospd_thread_opts_t o = {.pin = true, .group = 0, .cpu = 0};
+  iospd_plat_thread_t* t = NULL;
+  if (iospd_plat_thread_start(&t, &o, set_flag, &flag, &err) != 0)
+    fail_msg("thread_start: %s", err.msg);
+  assert_int_equal(iospd_plat_thread_join(t), 0);
+  assert_int_equal(atomic_load(&flag), 42);
+
+  /* Unpinned (-n). */
+  atomic_store(&flag, 0);
+  o.pin = false;
+  assert_int_equal(iospd_plat_thread_start(&t, &o, set_flag, &flag, &err), 0);
+  assert_int_equal(iospd_plat_thread_join(t), 0);
+  assert_int_equal(atomic_load(&flag), 42);
+}
+
+typedef struct barrier_ctx_s {
+  iospd_plat_barrier_t* b;
+  atomic_int arrived;
+  int seen_by_thread;
+} barrier_ctx_t;
+
+static void barrier_thread(void* arg) {
+  barrier_ctx_t* c = arg;
+  atomic_fetch_add(&c->arrived, 1);
+  iospd_plat_barrier_wait(c->b);
+  c->seen_by_thread = atomic_load(&c->arrived);
+}
+
+static void test_barrier_two_threads(void** state) {
+  (void)state;
+  iospd_err_t err;
+  barrier_ctx_t c = {.arrived = 0};
+  assert_int_equal(iospd_plat_barrier_init(&c.b, 2, &err), 0);
+  iospd_thread_opts_t o = {.pin = false};
+  iospd_plat_thread_t* t = NULL;
+  assert_int_equal(iospd_plat_thread_start(&t, &o, barrier_thread, &c, &err),
+                   0);
+  /* Arrive late, so the thread really has to wait at the barrier. */
+  iospd_plat_wait(20);
+  atomic_fetch_add(&c.arrived, 1);
+  iospd_plat_barrier_wait(c.b);
+  assert_int_equal(atomic_load(&c.arrived), 2);
+  assert_int_equal(iospd_plat_thread_join(t), 0);
+  assert_int_equal(c.seen_by_thread, 2);
+  iospd_plat_barrier_destroy(c.b);
+}
+
+static void test_topology_consistent(void** state) {
+  (void)state;
+  iospd_err_t err;
+  iospd_cpu_topology_t topo;
+  assert_int_equal(iospd_plat_cpu_topology(&topo, &err), 0);
+  assert_in_range(topo.cpu_count, 1, IOSPD_MAX_CPUS);
+  assert_in_range(topo.core_count, 1, topo.cpu_count);
+  assert_in_range(topo.socket_count, 1, topo.core_count);
+  assert_in_range(topo.node_count, 1, topo.cpu_count);
+  assert_in_range(topo.group_count, 1, IOSPD_MAX_CPUS / 64);
+  assert_int_equal(topo.core_mask_count >= topo.core_count, 1);
+  assert_int_equal(topo.smt, topo.core_count < topo.cpu_count);
+
+  uint32_t active = 0, in_cores = 0;
+  for (uint32_t g = 0; g < topo.group_count; g++) {
+    active += topo.groups[g].active_processors;
+    assert_in_range(topo.groups[g].active_processors, 0,
+                    topo.groups[g].max_processors);
+  }
+  assert_int_equal(active, topo.cpu_count);
+  for (uint32_t m = 0; m < topo.core_mask_count; m++)
+    for (int bit = 0; bit < 64; bit++)
+      in_cores += (topo.core_masks[m].mask >> bit) & 1u;
+  assert_int_equal(in_cores, topo.cpu_count);
+
+  /* Every CPU is in exactly one core mask, one node mask and one socket
+   * mask of its group, and in its group's active mask. */
+  for (uint32_t i = 0; i < topo.cpu_count; i++) {
+    const iospd_cpu_info_t* c = &topo.cpus[i];
+    uint64_t bit = UINT64_C(1) << c->number;
+    assert_true(c->number < 64);
+    assert_true(c->active);
+    assert_in_range(c->group, 0, topo.group_count - 1);
+    assert_int_equal(topo.groups[c->group].active_mask & bit, bit);
+    int cores = 0, nodes = 0, sockets = 0;
+    for (uint32_t m = 0; m < topo.core_mask_count; m++)
+      if (topo.core_masks[m].group == c->group &&
+          (topo.core_masks[m].mask & bit)) {
+        cores++;
+        assert_int_equal(topo.core_masks[m].id, c->core);
+      }
+    for (uint32_t m = 0; m < topo.node_mask_count; m++)
+      if (topo.node_masks[m].group == c->group &&
+          (topo.node_masks[m].mask & bit)) {
+        nodes++;
+        assert_int_equal(topo.node_masks[m].id, c->node);
+      }
+    for (uint32_t m = 0; m < topo.socket_mask_count; m++)
+      if (topo.socket_masks[m].group == c->group &&
+          (topo.socket_masks[m].mask & bit)) {
+        sockets++;
+        assert_int_equal(topo.socket_masks[m].id, c->socket);
+      }
+    assert_int_equal(cores, 1);
+    assert_int_equal(nodes, 1);
+    assert_int_equal(sockets, 1);
+    if (i > 0) {
+      const iospd_cpu_info_t* p = &topo.cpus[i - 1];
+      assert_true(p->group < c->group ||
+                  (p->group == c->group && p->number < c->number));
+    }
+  }
+  iospd_plat_cpu_topology_free(&topo);
+  assert_null(topo.cpus);
+}
+
+static void test_cpu_times_advance(void** state) {
+  (void)state;
+  iospd_err_t err;
+  iospd_cpu_topology_t topo;
+  assert_int_equal(iospd_plat_cpu_topology(&topo, &err), 0);
+  uint32_t n = topo.cpu_count;
+  iospd_cpu_times_t* t0 = calloc(n, sizeof *t0);
+  iospd_cpu_times_t* t1 = calloc(n, sizeof *t1);
+  assert_non_null(t0);
+  assert_non_null(t1);
+  if (iospd_plat_cpu_times(t0, n, &err) != 0) fail_msg("%s", err.msg);
+  /* Burn about 300 ms of user time on this thread. */
+  uint64_t end = iospd_plat_ticks() + ms_to_ticks(300);
+  volatile uint64_t sink = 0;
+  while (iospd_plat_ticks() < end) sink = sink + 1;
+  assert_int_equal(iospd_plat_cpu_times(t1, n, &err), 0);
+  uint64_t total0 = 0, total1 = 0, user0 = 0, user1 = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    total0 += t0[i].idle + t0[i].kernel + t0[i].user;
+    total1 += t1[i].idle + t1[i].kernel + t1[i].user;
+    user0 += t0[i].user;
+    user1 += t1[i].user;
+    assert_true(t1[i].idle >= t0[i].idle);
+    assert_true(t1[i].user >= t0[i].user);
+  }
+  assert_true(total1 > total0);
+  assert_true(user1 > user0);
+  /* 300 ms of wall time on n CPUs is at most 3,000,000 * n units (with
+   * slack for the counters' granularity and the test's own overhead). */
+  assert_true(total1 - total0 <= (uint64_t)n * 30000000u);
+  free(t0);
+  free(t1);
+  iospd_plat_cpu_topology_free(&topo);
+}
+
+static void test_wait_times_out(void** state) {
+  (void)state;
+  uint64_t t0 = iospd_plat_ticks();
+  assert_int_equal(iospd_plat_wait(50), 0);
+  uint64_t dt = iospd_plat_ticks() - t0;
+  assert_true(dt >= ms_to_ticks(40)); /* Windows sleeps are coarse */
+  assert_true(dt < ms_to_ticks(5000));
+}
+
+static void interrupter(void* arg) {
+  (void)arg;
+  uint64_t end = iospd_plat_ticks() + ms_to_ticks(50);
+  while (iospd_plat_ticks() < end) {
+  }
+  iospd_plat_interrupt();
+}
+
+/* Last: on Linux the interrupt is latched for the rest of the process. */
+static void test_wait_interrupted(void** state) {
+  (void)state;
+  iospd_err_t err;
+  iospd_thread_opts_t o = {.pin = false};
+  iospd_plat_thread_t* t = NULL;
+  uint64_t t0 = iospd_plat_ticks();
+  assert_int_equal(iospd_plat_thread_start(&t, &o, interrupter, NULL, &err),
+                   0);
+  assert_int_equal(iospd_plat_wait(20000), 1);
+  uint64_t dt = iospd_plat_ticks() - t0;
+  assert_true(dt < ms_to_ticks(10000));
+  assert_int_equal(iospd_plat_thread_join(t), 0);
+}
+
+int main(void) {
+  iospd_err_t err;
+  if (iospd_plat_init(&sysinfo, &err) != 0) {
+    printf("iospd_plat_init failed: %s\n", err.msg);
+    return 1;
+  }
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_sysinfo),
+      cmocka_unit_test(test_file_create_sets_size),
+      cmocka_unit_test(test_missing_file_is_enoent),
+      cmocka_unit_test(test_buffers_aligned_and_zeroed),
+      cmocka_unit_test(test_roundtrip_cached),
+      cmocka_unit_test(test_roundtrip_no_buffering),
+      cmocka_unit_test(test_roundtrip_write_through),
+      cmocka_unit_test(test_roundtrip_both),
+      cmocka_unit_test(test_thread_pinned_runs),
+      cmocka_unit_test(test_barrier_two_threads),
+      cmocka_unit_test(test_topology_consistent),
+      cmocka_unit_test(test_cpu_times_advance),
+      cmocka_unit_test(test_wait_times_out),
+      cmocka_unit_test(test_wait_interrupted),
+  };
+  int failed = cmocka_run_group_tests(tests, NULL, NULL);
+  remove(TMP_NAME);
+  iospd_plat_shutdown();
+  return failed;
+}

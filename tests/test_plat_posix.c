@@ -1,0 +1,559 @@
+/* SPDX-License-Identifier: MIT */
+/* Linux-only checks of src/posix: both engines explicitly (run with argument
+ * "uring" for io_uring, which exits 77 when the kernel refuses it), short
+ * submits, I/O errors in completions, device signature detection on crafted
+ * images, refused Windows target forms, affinity and the Ctrl-C path. */
+#include "test_util.h"
+
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <sys/sysmacros.h>
+
+#include "iospd/profile.h"
+#include "posix/internal.h"
+
+#define BLOCK 4096u
+#define NBLOCKS 8u
+#define TMP_NAME "iospd_test_plat_posix.tmp"
+
+static int engine = IOSPD_ENGINE_PSYNC;
+static const char* engine_name = "psync";
+
+static void create_tmp(uint64_t size) {
+  iospd_err_t err;
+  if (iospd_plat_file_create(TMP_NAME, size, false, &err) != 0)
+    fail_msg("file_create: %s", err.msg);
+}
+
+static iospd_plat_file_t* open_tmp(unsigned flags) {
+  iospd_err_t err;
+  iospd_plat_file_t* f = NULL;
+  iospd_open_opts_t o = {TMP_NAME, flags};
+  if (iospd_plat_file_open(&f, &o, &err) != 0) fail_msg("open: %s", err.msg);
+  return f;
+}
+
+static iospd_plat_queue_t* make_queue(uint32_t depth) {
+  iospd_err_t err;
+  iospd_plat_queue_t* q = NULL;
+  if (iospd_plat_queue_create(&q, depth, 0, engine, &err) != 0)
+    fail_msg("queue_create: %s", err.msg);
+  assert_string_equal(iospd_plat_queue_engine(q), engine_name);
+  return q;
+}
+
+static uint32_t reap_all(iospd_plat_queue_t* q, iospd_cqe_t* out,
+                         uint32_t want) {
+  uint32_t have = 0;
+  while (have < want) {
+    uint32_t got = 0;
+    assert_int_equal(
+        iospd_plat_queue_reap(q, out + have, want - have, 1, 10000, &got), 0);
+    assert_in_range(got, 1, want - have);
+    have += got;
+  }
+  return have;
+}
+
+/* ---- both engines --------------------------------------------------------- */
+
+static void test_roundtrip_fixed_and_plain_buffers(void** state) {
+  (void)state;
+  create_tmp(NBLOCKS * BLOCK);
+  iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ | IOSPD_OPEN_WRITE);
+  iospd_plat_queue_t* q = make_queue(NBLOCKS);
+  uint32_t fi = 99;
+  iospd_err_t err;
+  assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
+  assert_int_equal(fi, 0);
+  /* Registered region covers the first half only, so both the fixed and the
+   * plain buffer paths run. */
+  uint8_t* buf = iospd_plat_buf_alloc(NBLOCKS * BLOCK, BLOCK, 0);
+  assert_non_null(buf);
+  assert_int_equal(iospd_plat_queue_register_buffers(q, buf,
+                                                     NBLOCKS / 2 * BLOCK,
+                                                     &err),
+                   0);
+  iospd_io_t ios[NBLOCKS];
+  for (uint32_t b = 0; b < NBLOCKS; b++) {
+    memset(buf + b * BLOCK, 0x40 + (int)b, BLOCK);
+    ios[b] = (iospd_io_t){b + 100, IOSPD_OP_WRITE, fi, (uint64_t)b * BLOCK,
+                          BLOCK, buf + b * BLOCK};
+  }
+  uint32_t acc = 0;
+  assert_int_equal(iospd_plat_queue_submit(q, ios, NBLOCKS, &acc), 0);
+  assert_int_equal(acc, NBLOCKS);
+  iospd_cqe_t cqe[NBLOCKS];
+  reap_all(q, cqe, NBLOCKS);
+  uint32_t tags = 0;
+  for (uint32_t i = 0; i < NBLOCKS; i++) {
+    assert_int_equal(cqe[i].result, BLOCK);
+    assert_in_range(cqe[i].tag, 100, 100 + NBLOCKS - 1);
+    tags |= 1u << (cqe[i].tag - 100);
+  }
+  assert_int_equal(tags, (1u << NBLOCKS) - 1);
+
+  memset(buf, 0, NBLOCKS * BLOCK);
+  for (uint32_t b = 0; b < NBLOCKS; b++) ios[b].op = IOSPD_OP_READ;
+  assert_int_equal(iospd_plat_queue_submit(q, ios, NBLOCKS, &acc), 0);
+  assert_int_equal(acc, NBLOCKS);
+  reap_all(q, cqe, NBLOCKS);
+  for (uint32_t b = 0; b < NBLOCKS; b++) {
+    assert_int_equal(buf[b * BLOCK], 0x40 + b);
+    assert_int_equal(buf[b * BLOCK + BLOCK - 1], 0x40 + b);
+  }
+  /* Nothing in flight: reap returns at once with nothing, even with min 1. */
+  uint32_t got = 7;
+  assert_int_equal(iospd_plat_queue_reap(q, cqe, NBLOCKS, 1, 10000, &got), 0);
+  assert_int_equal(got, 0);
+  iospd_plat_queue_destroy(q);
+  iospd_plat_file_close(f);
+  iospd_plat_buf_free(buf, NBLOCKS * BLOCK);
+}
+
+static void test_short_submit_keeps_the_rest(void** state) {
+  (void)state;
+  create_tmp(NBLOCKS * BLOCK);
+  iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ);
+  iospd_plat_queue_t* q = make_queue(4);
+  uint32_t fi;
+  iospd_err_t err;
+  assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
+  uint8_t* buf = iospd_plat_buf_alloc(NBLOCKS * BLOCK, BLOCK, 0);
+  iospd_io_t ios[NBLOCKS];
+  for (uint32_t b = 0; b < NBLOCKS; b++)
+    ios[b] = (iospd_io_t){b, IOSPD_OP_READ, fi, (uint64_t)b * BLOCK, BLOCK,
+                          buf + b * BLOCK};
+  /* Depth 4: only 4 of 8 are taken; the rest go after a reap. */
+  uint32_t acc = 0;
+  assert_int_equal(iospd_plat_queue_submit(q, ios, NBLOCKS, &acc), 0);
+  assert_int_equal(acc, 4);
+  uint32_t acc2 = 9;
+  assert_int_equal(iospd_plat_queue_submit(q, ios + acc, NBLOCKS - acc, &acc2),
+                   0);
+  assert_int_equal(acc2, 0);
+  iospd_cqe_t cqe[NBLOCKS];
+  reap_all(q, cqe, 4);
+  for (uint32_t i = 0; i < 4; i++) assert_in_range(cqe[i].tag, 0, 3);
+  assert_int_equal(iospd_plat_queue_submit(q, ios + 4, 4, &acc), 0);
+  assert_int_equal(acc, 4);
+  reap_all(q, cqe, 4);
+  for (uint32_t i = 0; i < 4; i++) {
+    assert_in_range(cqe[i].tag, 4, 7);
+    assert_int_equal(cqe[i].result, BLOCK);
+  }
+  iospd_plat_queue_destroy(q);
+  iospd_plat_file_close(f);
+  iospd_plat_buf_free(buf, NBLOCKS * BLOCK);
+}
+
+static void test_errors_come_back_in_reap(void** state) {
+  (void)state;
+  create_tmp(2 * BLOCK);
+  iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ); /* read-only */
+  iospd_plat_queue_t* q = make_queue(4);
+  uint32_t fi;
+  iospd_err_t err;
+  assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
+  uint8_t* buf = iospd_plat_buf_alloc(BLOCK, BLOCK, 0);
+  iospd_io_t ios[3] = {
+      /* A write on a read-only descriptor fails with EBADF... */
+      {7, IOSPD_OP_WRITE, fi, 0, BLOCK, buf},
+      /* ...a read at the end of the file transfers 0 bytes... */
+      {8, IOSPD_OP_READ, fi, 2 * BLOCK, BLOCK, buf},
+      /* ...and a read straddling it transfers what is there. */
+      {9, IOSPD_OP_READ, fi, BLOCK + BLOCK / 2, BLOCK, buf},
+  };
+  uint32_t acc = 0;
+  assert_int_equal(iospd_plat_queue_submit(q, ios, 3, &acc), 0);
+  assert_int_equal(acc, 3);
+  iospd_cqe_t cqe[3];
+  reap_all(q, cqe, 3);
+  int checked = 0;
+  for (int i = 0; i < 3; i++) {
+    if (cqe[i].tag == 7) {
+      assert_int_equal(cqe[i].result, iospd_posix_translate(EBADF));
+      assert_true(cqe[i].result < 0);
+    } else if (cqe[i].tag == 8) {
+      assert_int_equal(cqe[i].result, 0);
+    } else {
+      assert_int_equal(cqe[i].tag, 9);
+      assert_int_equal(cqe[i].result, BLOCK / 2);
+    }
+    checked++;
+  }
+  assert_int_equal(checked, 3);
+  iospd_plat_queue_destroy(q);
+  iospd_plat_file_close(f);
+  iospd_plat_buf_free(buf, BLOCK);
+}
+
+/* Destroy with I/O still in flight must wait for it (ASan would flag the
+ * kernel writing into a freed buffer as a use-after-free only by luck, so the
+ * check is that destroy returns and the buffer can then be freed). */
+static void test_destroy_with_inflight_io(void** state) {
+  (void)state;
+  create_tmp(64 * BLOCK);
+  iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ | IOSPD_OPEN_NO_BUFFERING);
+  iospd_plat_queue_t* q = make_queue(16);
+  uint32_t fi;
+  iospd_err_t err;
+  assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
+  uint8_t* buf = iospd_plat_buf_alloc(16 * BLOCK, BLOCK, 0);
+  iospd_io_t ios[16];
+  for (uint32_t b = 0; b < 16; b++)
+    ios[b] = (iospd_io_t){b, IOSPD_OP_READ, fi, (uint64_t)b * 4 * BLOCK,
+                          BLOCK, buf + b * BLOCK};
+  uint32_t acc = 0;
+  assert_int_equal(iospd_plat_queue_submit(q, ios, 16, &acc), 0);
+  assert_int_equal(acc, 16);
+  iospd_plat_queue_destroy(q);
+  iospd_plat_buf_free(buf, 16 * BLOCK);
+  iospd_plat_file_close(f);
+}
+
+/* ---- engine-independent Linux checks -------------------------------------- */
+
+static void test_windows_targets_refused(void** state) {
+  (void)state;
+  const char* forms[] = {"#1", "#0", "E:", "c:"};
+  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(forms); i++) {
+    iospd_err_t err;
+    iospd_plat_file_t* f = NULL;
+    iospd_open_opts_t o = {forms[i], IOSPD_OPEN_READ};
+    assert_int_equal(iospd_plat_file_open(&f, &o, &err), IOSPD_ENOTSUP);
+    assert_non_null(strstr(err.msg, forms[i]));
+    assert_non_null(strstr(err.msg, "does not exist on Linux"));
+    assert_non_null(strstr(err.msg, "/dev/"));
+    iospd_file_info_t info;
+    assert_int_equal(iospd_plat_path_info(forms[i], &info, &err),
+                     IOSPD_ENOTSUP);
+    assert_non_null(strstr(err.msg, "/dev/"));
+    assert_int_equal(iospd_plat_file_create(forms[i], 4096, false, &err),
+                     IOSPD_ENOTSUP);
+  }
+  /* Look-alikes are ordinary relative paths. */
+  iospd_err_t err;
+  iospd_file_info_t info;
+  assert_int_equal(iospd_plat_path_info("#1x", &info, &err), IOSPD_ENOENT);
+  assert_int_equal(iospd_plat_path_info("EE:", &info, &err), IOSPD_ENOENT);
+}
+
+static void test_not_a_file_or_device(void** state) {
+  (void)state;
+  iospd_err_t err;
+  iospd_file_info_t info;
+  assert_int_equal(iospd_plat_path_info("/dev/null", &info, &err),
+                   IOSPD_EINVAL);
+  assert_non_null(strstr(err.msg, "neither a regular file nor a block"));
+  assert_int_equal(iospd_plat_file_create("/dev/null", 4096, false, &err),
+                   IOSPD_EINVAL);
+  iospd_plat_file_t* f = NULL;
+  iospd_open_opts_t o = {".", IOSPD_OPEN_READ};
+  assert_int_equal(iospd_plat_file_open(&f, &o, &err), IOSPD_EINVAL);
+  o.path = TMP_NAME;
+  o.flags = IOSPD_OPEN_READ | IOSPD_OPEN_DISABLE_LOCAL_CACHE;
+  assert_int_equal(iospd_plat_file_open(&f, &o, &err), IOSPD_ENOTSUP);
+  assert_non_null(strstr(err.msg, "-Sr"));
+}
+
+static uint8_t image[IOSPD_POSIX_PROBE_BYTES];
+
+static void detect(iospd_file_info_t* info) {
+  memset(info, 0, sizeof *info);
+  iospd_posix_detect_content(image, sizeof image, info);
+}
+
+static void test_detect_content(void** state) {
+  (void)state;
+  iospd_file_info_t info;
+
+  memset(image, 0, sizeof image);
+  detect(&info);
+  assert_false(info.has_partitions);
+  assert_false(info.has_filesystem);
+  assert_string_equal(info.content, "");
+
+  image[510] = 0x55;
+  image[511] = 0xAA;
+  detect(&info);
+  assert_true(info.has_partitions);
+  assert_false(info.has_filesystem);
+  assert_string_equal(info.content, "an MBR partition table");
+
+  memcpy(image + 512, "EFI PART", 8);
+  detect(&info);
+  assert_string_equal(info.content, "a GPT partition table");
+
+  /* ext4 on a whole disk: magic 0xEF53 (little-endian) at 1080 and the
+   * extents feature in s_feature_incompat. */
+  memset(image, 0, sizeof image);
+  image[1080] = 0x53;
+  image[1081] = 0xEF;
+  detect(&info);
+  assert_true(info.has_filesystem);
+  assert_false(info.has_partitions);
+  assert_string_equal(info.content, "an ext2 file system");
+  image[1024 + 0x5C] = 0x04; /* has_journal */
+  detect(&info);
+  assert_string_equal(info.content, "an ext3 file system");
+  image[1024 + 0x60] = 0x40; /* extents */
+  detect(&info);
+  assert_string_equal(info.content, "an ext4 file system");
+
+  memset(image, 0, sizeof image);
+  memcpy(image, "XFSB", 4);
+  detect(&info);
+  assert_string_equal(info.content, "an XFS file system");
+
+  memset(image, 0, sizeof image);
+  memcpy(image + 65600, "_BHRfS_M", 8);
+  detect(&info);
+  assert_string_equal(info.content, "a btrfs file system");
+
+  /* NTFS and FAT boot sectors end in 0x55AA too; that is not an MBR. */
+  memset(image, 0, sizeof image);
+  memcpy(image + 3, "NTFS    ", 8);
+  image[510] = 0x55;
+  image[511] = 0xAA;
+  detect(&info);
+  assert_false(info.has_partitions);
+  assert_string_equal(info.content, "an NTFS file system");
+  memset(image + 3, 0, 8);
+  memcpy(image + 82, "FAT32   ", 8);
+  detect(&info);
+  assert_false(info.has_partitions);
+  assert_string_equal(info.content, "a FAT32 file system");
+
+  memset(image, 0, sizeof image);
+  memcpy(image + 4096 - 10, "SWAPSPACE2", 10);
+  detect(&info);
+  assert_true(info.has_filesystem);
+  assert_string_equal(info.content, "swap space");
+
+  /* A protective MBR plus GPT plus (odd, but possible) ext4 at 1024. */
+  memset(image, 0, sizeof image);
+  image[510] = 0x55;
+  image[511] = 0xAA;
+  memcpy(image + 512, "EFI PART", 8);
+  image[1080] = 0x53;
+  image[1081] = 0xEF;
+  image[1024 + 0x60] = 0x40;
+  detect(&info);
+  assert_true(info.has_partitions);
+  assert_true(info.has_filesystem);
+  assert_string_equal(info.content,
+                      "a GPT partition table and an ext4 file system");
+
+  /* Short buffers are safe: the btrfs offset is past the end. */
+  memset(image, 0, sizeof image);
+  memcpy(image + 65600, "_BHRfS_M", 8);
+  memset(&info, 0, sizeof info);
+  iospd_posix_detect_content(image, 4096, &info);
+  assert_false(info.has_filesystem);
+}
+
+static void test_create_slow_path_pattern(void** state) {
+  (void)state;
+  iospd_err_t err;
+  const uint64_t size = 3u * 1024u * 1024u / 2u + 100u; /* 1.5 MiB + 100 */
+  for (int zero = 0; zero <= 1; zero++) {
+    int fd = open(TMP_NAME, O_CREAT | O_TRUNC | O_RDWR, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(iospd_posix_write_pattern(fd, size, zero != 0, TMP_NAME,
+                                               &err),
+                     0);
+    struct stat st;
+    assert_int_equal(fstat(fd, &st), 0);
+    assert_int_equal(st.st_size, size);
+    /* i & 0xff counted from each 1 MiB chunk's start. */
+    const uint64_t offs[] = {0, 1, 255, 256, 1048575, 1048576, 1048577,
+                             size - 1};
+    for (size_t i = 0; i < IOSPD_ARRAY_SIZE(offs); i++) {
+      uint8_t b = 0xee;
+      assert_int_equal(pread(fd, &b, 1, (off_t)offs[i]), 1);
+      uint8_t want = zero ? 0 : (uint8_t)((offs[i] % 1048576u) & 0xff);
+      assert_int_equal(b, want);
+    }
+    close(fd);
+  }
+  /* The fast path gives an allocated file of the right size. */
+  assert_int_equal(iospd_plat_file_create(TMP_NAME, size, false, &err), 0);
+  struct stat st;
+  assert_int_equal(stat(TMP_NAME, &st), 0);
+  assert_int_equal(st.st_size, size);
+}
+
+static void test_file_info_regular(void** state) {
+  (void)state;
+  iospd_err_t err;
+  create_tmp(5 * BLOCK);
+  iospd_file_info_t info;
+  assert_int_equal(iospd_plat_path_info(TMP_NAME, &info, &err), 0);
+  assert_int_equal(info.size, 5 * BLOCK);
+  assert_false(info.is_device);
+  assert_in_range(info.logical_sector, 512, 65536);
+  assert_in_range(info.physical_sector, info.logical_sector, 65536);
+  assert_string_equal(info.content, "");
+}
+
+/* The block device holding the current directory, when it can be read: a
+ * real device is a device with a size and sector sizes. */
+static void test_block_device_info(void** state) {
+  (void)state;
+  struct stat st;
+  assert_int_equal(stat(".", &st), 0);
+  char link[128], target[512], dev[600];
+  snprintf(link, sizeof link, "/sys/dev/block/%u:%u", major(st.st_dev),
+           minor(st.st_dev));
+  ssize_t n = readlink(link, target, sizeof target - 1);
+  if (n <= 0) {
+    printf("skipped: no block device behind '.' (%s)\n", link);
+    skip();
+  }
+  target[n] = '\0';
+  const char* name = strrchr(target, '/');
+  snprintf(dev, sizeof dev, "/dev/%s", name ? name + 1 : target);
+  if (access(dev, R_OK) != 0) {
+    printf("skipped: %s is not readable\n", dev);
+    skip();
+  }
+  iospd_err_t err;
+  iospd_file_info_t info;
+  int rc = iospd_plat_path_info(dev, &info, &err);
+  if (rc == IOSPD_EACCES) {
+    /* Containers and VMs often deny device access even to root. */
+    printf("skipped: %s\n", err.msg);
+    skip();
+  }
+  if (rc != 0) fail_msg("%s", err.msg);
+  assert_true(info.is_device);
+  assert_true(info.size > 0);
+  assert_in_range(info.logical_sector, 512, 65536);
+  assert_in_range(info.physical_sector, info.logical_sector, 65536);
+  /* It holds the file system we are running on. */
+  assert_true(info.has_filesystem || info.has_partitions);
+  printf("%s: %llu bytes, sectors %u/%u, holds %s\n", dev,
+         (unsigned long long)info.size, info.logical_sector,
+         info.physical_sector, info.content);
+}
+
+static void record_cpu(void* arg) { *(int*)arg = sched_getcpu(); }
+
+static void test_thread_runs_on_pinned_cpu(void** state) {
+  (void)state;
+  iospd_err_t err;
+  iospd_cpu_topology_t topo;
+  assert_int_equal(iospd_plat_cpu_topology(&topo, &err), 0);
+  for (uint32_t i = 0; i < topo.cpu_count; i++) {
+    int cpu = -1;
+    iospd_thread_opts_t o = {true, topo.cpus[i].group, topo.cpus[i].number};
+    iospd_plat_thread_t* t;
+    assert_int_equal(iospd_plat_thread_start(&t, &o, record_cpu, &cpu, &err),
+                     0);
+    assert_int_equal(iospd_plat_thread_join(t), 0);
+    assert_int_equal(cpu, topo.cpus[i].group * 64 + topo.cpus[i].number);
+  }
+  /* An impossible CPU is refused with a message naming it. */
+  iospd_thread_opts_t bad = {true, 0, 63};
+  iospd_plat_thread_t* t;
+  int cpu = -1;
+  if (topo.cpu_count < 64) {
+    assert_true(iospd_plat_thread_start(&t, &bad, record_cpu, &cpu, &err) < 0);
+    assert_non_null(strstr(err.msg, "63"));
+  }
+  iospd_plat_cpu_topology_free(&topo);
+}
+
+static void test_topology_matches_sysconf(void** state) {
+  (void)state;
+  iospd_err_t err;
+  iospd_cpu_topology_t topo;
+  assert_int_equal(iospd_plat_cpu_topology(&topo, &err), 0);
+  assert_int_equal(topo.cpu_count, sysconf(_SC_NPROCESSORS_ONLN));
+  iospd_cpu_times_t* t = calloc(topo.cpu_count, sizeof *t);
+  assert_int_equal(iospd_plat_cpu_times(t, topo.cpu_count, &err), 0);
+  for (uint32_t i = 0; i < topo.cpu_count; i++)
+    assert_true(t[i].idle + t[i].kernel + t[i].user > 0);
+  free(t);
+  iospd_plat_cpu_topology_free(&topo);
+}
+
+static atomic_int ctrl_c_calls;
+
+static void on_ctrl_c(void* arg) {
+  assert_ptr_equal(arg, &ctrl_c_calls);
+  atomic_fetch_add(&ctrl_c_calls, 1);
+}
+
+/* Last: SIGINT calls the callback once and wakes (latches) the waits. */
+static void test_sigint_calls_back_and_wakes(void** state) {
+  (void)state;
+  iospd_err_t err;
+  assert_int_equal(iospd_plat_wait(10), 0);
+  assert_int_equal(iospd_plat_on_interrupt(on_ctrl_c, &ctrl_c_calls, &err), 0);
+  assert_int_equal(raise(SIGINT), 0);
+  assert_int_equal(iospd_plat_wait(10000), 1);
+  assert_int_equal(atomic_load(&ctrl_c_calls), 1);
+  /* Latched: later waits return at once. */
+  uint64_t t0 = iospd_plat_ticks();
+  assert_int_equal(iospd_plat_wait(5000), 1);
+  assert_true(iospd_plat_ticks() - t0 < 1000000000u);
+  iospd_plat_shutdown();
+}
+
+int main(int argc, char** argv) {
+  iospd_err_t err;
+  iospd_sysinfo_t si;
+  if (iospd_plat_init(&si, &err) != 0) {
+    printf("iospd_plat_init failed: %s\n", err.msg);
+    return 1;
+  }
+  const struct CMUnitTest engine_tests[] = {
+      cmocka_unit_test(test_roundtrip_fixed_and_plain_buffers),
+      cmocka_unit_test(test_short_submit_keeps_the_rest),
+      cmocka_unit_test(test_errors_come_back_in_reap),
+      cmocka_unit_test(test_destroy_with_inflight_io),
+  };
+  int failed;
+  if (argc > 1 && strcmp(argv[1], "uring") == 0) {
+    iospd_plat_queue_t* q = NULL;
+    int rc = iospd_plat_queue_create(&q, 4, 0, IOSPD_ENGINE_URING, &err);
+    if (rc == IOSPD_ENOTSUP) {
+      printf("skipped: io_uring unavailable: %s\n", err.msg);
+      return IOSPD_TEST_SKIP;
+    }
+    if (rc != 0) {
+      printf("io_uring queue_create failed: %s\n", err.msg);
+      return 1;
+    }
+    iospd_plat_queue_destroy(q);
+    /* AUTO picks io_uring when the kernel allows it. */
+    rc = iospd_plat_queue_create(&q, 4, 0, IOSPD_ENGINE_AUTO, &err);
+    if (rc != 0 || strcmp(iospd_plat_queue_engine(q), "io_uring") != 0) {
+      printf("AUTO did not pick io_uring\n");
+      return 1;
+    }
+    iospd_plat_queue_destroy(q);
+    engine = IOSPD_ENGINE_URING;
+    engine_name = "io_uring";
+    failed = cmocka_run_group_tests_name("io_uring", engine_tests, NULL, NULL);
+  } else {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_windows_targets_refused),
+        cmocka_unit_test(test_not_a_file_or_device),
+        cmocka_unit_test(test_detect_content),
+        cmocka_unit_test(test_create_slow_path_pattern),
+        cmocka_unit_test(test_file_info_regular),
+        cmocka_unit_test(test_block_device_info),
+        cmocka_unit_test(test_thread_runs_on_pinned_cpu),
+        cmocka_unit_test(test_topology_matches_sysconf),
+        cmocka_unit_test(test_sigint_calls_back_and_wakes),
+    };
+    failed = cmocka_run_group_tests_name("psync", engine_tests, NULL, NULL);
+    failed += cmocka_run_group_tests_name("posix", tests, NULL, NULL);
+  }
+  remove(TMP_NAME);
+  return failed;
+}
