@@ -364,9 +364,11 @@ def build_markdown(meta, titles, sums, runs):
                 fmt_ms(i["lat_p99_ms"]), p99f, tg))
     if lcost:
         lines += ["",
-                  "-L cost (workload 3, iospd with -L vs without, %d pairs): "
-                  "IOPS ratio median %s [%s..%s], cost %s -> %s" % (
-                      len(lcost["ratios"]), fmt_ratio(lcost["ratio_med"]),
+                  "-L cost (workload 3, iospd with -L vs without, %d "
+                  "pair%s): IOPS ratio median %s [%s..%s], cost %s -> %s" % (
+                      len(lcost["ratios"]),
+                      "" if len(lcost["ratios"]) == 1 else "s",
+                      fmt_ratio(lcost["ratio_med"]),
                       fmt_ratio(lcost["ratio_min"]),
                       fmt_ratio(lcost["ratio_max"]),
                       fmt(None if lcost["l_cost"] is None
