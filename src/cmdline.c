@@ -1042,11 +1042,10 @@ static int build(ctx_t* c, iospd_profile_t* p, bool with_targets) {
   for (uint32_t i = 0; i < c->target_count; i++) {
     iospd_target_t* nt = iospd_timespan_add_target(ts);
     if (nt == NULL) return nomem(c);
+    /* On failure the target stays in the array for profile_destroy. */
     if (iospd_target_copy(nt, t) != 0 ||
-        iospd_target_set_path(nt, c->targets[i]) != 0) {
-      ts->target_count--;
+        iospd_target_set_path(nt, c->targets[i]) != 0)
       return nomem(c);
-    }
   }
   return 0;
 }

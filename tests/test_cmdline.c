@@ -688,7 +688,7 @@ static void run_ok_case(const ok_case_t* c) {
 static void test_cmdline_valid_lines(void** state) {
   (void)state;
   for (size_t i = 0; i < IOSPD_ARRAY_SIZE(k_ok); i++) run_ok_case(&k_ok[i]);
-  print_message("%zu valid command lines checked\n", IOSPD_ARRAY_SIZE(k_ok));
+  print_message("%d valid command lines checked\n", (int)IOSPD_ARRAY_SIZE(k_ok));
 }
 
 /* ---- the invalid lines --------------------------------------------------- */
@@ -946,7 +946,8 @@ static void test_cmdline_invalid_lines(void** state) {
     }
     iospd_profile_destroy(&p);
   }
-  print_message("%zu invalid command lines checked\n", IOSPD_ARRAY_SIZE(k_bad));
+  print_message("%d invalid command lines checked\n",
+                (int)IOSPD_ARRAY_SIZE(k_bad));
   assert_int_equal(failures, 0);
 }
 
