@@ -9,6 +9,9 @@
 #include "iospd/alloc.h"
 #include "win/internal.h"
 
+/* 64 on 64-bit Windows, 32 for 32-bit processes. */
+#define KAFFINITY_BITS (sizeof(KAFFINITY) * 8)
+
 /* ---- threads ------------------------------------------------------------- */
 
 static unsigned __stdcall trampoline(void* p) {
@@ -30,13 +33,15 @@ static int set_affinity(HANDLE h, const iospd_thread_opts_t* o,
       return iospd_err_set(err, IOSPD_EINVAL,
                            "processor group %u does not exist on this "
                            "system", (unsigned)o->group);
-    all = n >= 64 ? ~(KAFFINITY)0 : (((KAFFINITY)1 << n) - 1);
+    all = n >= KAFFINITY_BITS ? ~(KAFFINITY)0 : (((KAFFINITY)1 << n) - 1);
     ga.Mask = all;
   } else {
-    if (o->cpu >= 64)
+    if (o->cpu >= KAFFINITY_BITS)
       return iospd_err_set(err, IOSPD_EINVAL,
                            "CPU %u is out of range: a processor group holds "
-                           "at most 64 CPUs (0-63)", (unsigned)o->cpu);
+                           "at most %u CPUs (0-%u)", (unsigned)o->cpu,
+                           (unsigned)KAFFINITY_BITS,
+                           (unsigned)KAFFINITY_BITS - 1);
     ga.Mask = (KAFFINITY)1 << o->cpu;
   }
   if (!SetThreadGroupAffinity(h, &ga, NULL))
