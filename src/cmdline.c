@@ -578,7 +578,8 @@ static int sw_mixed(ctx_t* c, const iospd_opt_def_t* o) {
 static int dist_add(ctx_t* c, uint32_t io_base, uint32_t io, uint64_t sbase,
                     uint64_t span) {
   iospd_target_t* t = &c->tgt;
-  iospd_dist_range_t* d = iospd_realloc(t->dist, (t->dist_count + 1) * sizeof *d);
+  iospd_dist_range_t* d =
+      iospd_realloc(t->dist, (t->dist_count + 1) * sizeof *d);
   if (d == NULL) return nomem(c);
   d[t->dist_count].io_base = io_base;
   d[t->dist_count].io_pct = io;
@@ -626,7 +627,8 @@ static int sw_dist(ctx_t* c) {
     if (pct) {
       n = strspn(p, "0123456789");
       span = 0;
-      for (size_t i = 0; i < n && i < 4; i++) span = span * 10 + (uint64_t)(p[i] - '0');
+      for (size_t i = 0; i < n && i < 4; i++)
+        span = span * 10 + (uint64_t)(p[i] - '0');
       if (n == 0 || n > 3 || span < 1 || span > 100)
         return fail(c, "'%s': expected a target percentage (1-100) at '%s'",
                     c->arg, p);

@@ -110,8 +110,8 @@ const iospd_opt_def_t iospd_options[] = {
      "usual choice for device tests). -Sb: cached (the default). -Sm: memory\n"
      "mapped I/O. -Sr: disable local caching of a remote file system.\n"
      "Letters combine (-Suw); each property may be set only once.",
-     "On Linux: -Su opens with O_DIRECT, -Sw with O_DSYNC; -Sm is accepted\n"
-     "(mmap); -Sr is refused (it only exists for Windows remote shares)."},
+     "On Linux: -Su opens with O_DIRECT, -Sw with O_DSYNC; -Sm is accepted;\n"
+     "-Sr is refused (it only exists for Windows remote shares)."},
     {"h", IOSPD_OPT_SPECIAL, TGT(cache_mode), 0, 0, 0, 0, IOSPD_SP_H,
      IOSPD_TOPIC_CACHE, "-h", "cache mode",
      "Old spelling of -Sh.", NULL},
@@ -154,7 +154,7 @@ const iospd_opt_def_t iospd_options[] = {
     {"I", IOSPD_OPT_UINT, TGT(io_priority), 0, 1, 3, 0, IOSPD_SP_NONE,
      IOSPD_TOPIC_THREADS, "-I<1|2|3>", "I/O priority",
      "I/O priority: 1 very low, 2 low, 3 normal (default).",
-     "On Linux this sets the ioprio class/level of the worker threads."},
+     "On Linux it is passed to the platform as an I/O priority hint."},
 
     /* ---- timing ---- */
     {"d", IOSPD_OPT_UINT, TS(duration), P1X | IOSPD_OPTF_BARE_OK, 0, U32, 0,
@@ -256,7 +256,8 @@ const iospd_opt_def_t iospd_options[] = {
      IOSPD_SP_ENGINE, IOSPD_TOPIC_IOSPD, "--engine=<auto|io_uring|psync>",
      "I/O engine",
      "How I/O is issued on Linux: io_uring, psync (pread/pwrite threads) or\n"
-     "auto (io_uring when available, the default). Ignored on Windows.",
+     "auto (io_uring when available, the default). Windows always uses\n"
+     "completion ports; there the run refuses --engine=io_uring.",
      NULL},
     {"help", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
      IOSPD_SP_HELP, IOSPD_TOPIC_IOSPD, "--help", "help", "Same as -?.", NULL},

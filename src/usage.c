@@ -108,8 +108,8 @@ void iospd_cmdline_usage(iospd_strbuf_t* out, const char* argv0,
       "  latency, for 30 seconds on a 10G file created first:\n");
   iospd_strbuf_appendf(out, "    %s -c10G -b4K -r -o8 -t4 -Sh -L -d30 %s\n",
                        prog, windows ? "C:\\test.dat" : "/mnt/test.dat");
-  iospd_strbuf_append(out,
-                      "  Sequential 1M writes on a disk (destroys its data):\n");
+  iospd_strbuf_append(
+      out, "  Sequential 1M writes on a disk (destroys its data):\n");
   iospd_strbuf_appendf(out, "    %s -b1M -s -w100 -o4 -Sh %s\n", prog,
                        windows ? "#2" : "--allow-raw-write /dev/sdb");
   iospd_strbuf_append(out, "  70% reads / 30% writes, 90% of the I/O on the "
