@@ -457,7 +457,11 @@ static void test_volume_info(void** state) {
   }
   assert_true(info.is_device);
   assert_true(info.logical_sector >= 512);
-  assert_true(info.content[0] != 0);
+  assert_true(info.size > 0);
+  /* The temp directory lives on it, so it holds a file system: the fact
+   * that makes writing to it unsafe. */
+  assert_true(info.has_filesystem);
+  assert_non_null(strstr(info.content, "file system"));
 }
 
 static void sniff_case(const char* what, size_t off, const char* sig,
@@ -486,6 +490,8 @@ static void test_device_sniff(void** state) {
   sniff_case("refs", 3, "ReFS", false, true, false, "a ReFS file system");
   sniff_case("exfat", 3, "EXFAT   ", true, true, false,
              "an exFAT file system");
+  sniff_case("bitlocker", 3, "-FVE-FS-", false, true, false,
+             "a BitLocker-encrypted volume");
   sniff_case("fat32", 82, "FAT32   ", true, true, false,
              "a FAT32 file system");
   sniff_case("fat16", 54, "FAT16   ", true, true, false, "a FAT file system");

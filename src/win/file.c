@@ -243,6 +243,7 @@ void iospd_win_sniff(const unsigned char* b, size_t n, bool tables,
     if (at(b, 3, "NTFS    ")) fs = "an NTFS file system";
     else if (at(b, 3, "ReFS")) fs = "a ReFS file system";
     else if (at(b, 3, "EXFAT   ")) fs = "an exFAT file system";
+    else if (at(b, 3, "-FVE-FS-")) fs = "a BitLocker-encrypted volume";
     else if (at(b, 82, "FAT32   ")) fs = "a FAT32 file system";
     else if (at(b, 54, "FAT1") || at(b, 54, "FAT     "))
       fs = "a FAT file system";
@@ -274,6 +275,7 @@ void iospd_win_sniff(const unsigned char* b, size_t n, bool tables,
  * query-only handle for the ioctls that allow it. */
 static int describe_device(const WCHAR* wpath, const char* path,
                            iospd_file_info_t* info, iospd_err_t* err) {
+  info->is_device = true; /* even if it cannot be opened */
   HANDLE h = CreateFileW(wpath, GENERIC_READ,
                          FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
                          OPEN_EXISTING, 0, NULL);
@@ -308,6 +310,21 @@ static int describe_device(const WCHAR* wpath, const char* path,
     if (b != NULL && ReadFile(h, b, (DWORD)n, &got, NULL))
       iospd_win_sniff(b, got, !volume, info);
     if (b != NULL) VirtualFree(b, 0, MEM_RELEASE);
+  }
+  if (volume && !info->has_filesystem) {
+    /* A mounted file system we have no signature for (UDF, CSVFS, ...):
+     * the volume manager knows its name. RAW means none. */
+    WCHAR root[4] = {wpath[4], L':', L'\\', 0};
+    WCHAR fs[MAX_PATH + 1];
+    char fs8[64];
+    if (GetVolumeInformationW(root, NULL, 0, NULL, NULL, NULL, fs,
+                              (DWORD)IOSPD_ARRAY_SIZE(fs)) &&
+        fs[0] != 0 && wcscmp(fs, L"RAW") != 0 &&
+        iospd_win_wide_to_utf8(fs, fs8, sizeof fs8) > 0) {
+      info->has_filesystem = true;
+      snprintf(info->content, sizeof info->content,
+               "a mounted %s file system", fs8);
+    }
   }
   if (!info->has_filesystem && !info->has_partitions)
     snprintf(info->content, sizeof info->content, "%s",
