@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The io_uring engine (liburing >= 2.3). One ring per worker queue, created
- * and used by that worker's thread only (SINGLE_ISSUER). Files are
+/* The io_uring engine (liburing >= 2.3). One ring per worker queue; it may be
+ * created and set up on any thread, and belongs (SINGLE_ISSUER) to the thread
+ * that first submits to it, which must also reap from it. Files are
  * registered as fixed files, buffers optionally as fixed buffers; submit is
  * one io_uring_submit per batch, reap consumes CQEs without a system call
  * when enough are already posted. */
@@ -30,6 +31,7 @@ typedef struct uring_queue_s {
   uint32_t cap;      /* most I/Os in flight: depth, bounded by the CQ size */
   uint32_t inflight; /* accepted and not yet reaped */
   bool sparse_tried, sparse_ok;
+  bool needs_enable; /* created R_DISABLED: the first submitter enables it */
   uint32_t fixed_used;
   uint8_t* buf_base; /* registered buffer region, or NULL */
   size_t buf_len;
@@ -92,10 +94,28 @@ static int uring_register_buffers(iospd_plat_queue_t* q, void* base,
   return iospd_posix_err(err, -rc, "io_uring_register_buffers");
 }
 
+/* liburing 2.3 declares io_uring_enable_rings but does not export it (fixed
+ * in 2.4), so issue the registration directly. */
+static int enable_rings(struct io_uring* ring) {
+  return io_uring_register((unsigned)ring->ring_fd,
+                           IORING_REGISTER_ENABLE_RINGS, NULL, 0);
+}
+
 /* Hot path: one SQE per I/O, one io_uring_submit for the whole batch. */
 static int uring_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
                         uint32_t n, uint32_t* accepted) {
   uring_queue_t* u = (uring_queue_t*)q;
+  if (IOSPD_UNLIKELY(u->needs_enable)) {
+    /* The ring was created disabled, so its single issuer is whichever
+     * thread submits first: the worker, even if the controller created the
+     * queue. Happens once per queue. */
+    int rc = enable_rings(&u->ring);
+    if (rc < 0) {
+      *accepted = 0;
+      return iospd_posix_translate(-rc);
+    }
+    u->needs_enable = false;
+  }
   uint32_t room = u->cap - u->inflight;
   if (n > room) n = room;
   uint32_t i = 0;
@@ -103,7 +123,12 @@ static int uring_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
     const iospd_io_t* io = &ios[i];
     struct io_uring_sqe* sqe = io_uring_get_sqe(&u->ring);
     if (IOSPD_UNLIKELY(sqe == NULL)) break; /* SQ full: short submit */
-    const uring_file_t* f = &u->files[io->file_index];
+    static const uring_file_t bad_file = {.fd = -1};
+    /* An unknown file index becomes a request on fd -1, which completes
+     * with -EBADF like any other failed I/O. */
+    const uring_file_t* f = IOSPD_LIKELY(io->file_index < u->nfiles)
+                                ? &u->files[io->file_index]
+                                : &bad_file;
     uint8_t* b = io->buf;
     bool fixed_buf = u->buf_base != NULL && b >= u->buf_base &&
                      (size_t)(b - u->buf_base) + io->length <= u->buf_len;
@@ -239,9 +264,11 @@ int iospd_posix_uring_create(iospd_plat_queue_t** q, uint32_t depth,
    * turn when an older kernel rejects it with EINVAL (fio does the same).
    * SUBMIT_ALL keeps one bad request from stopping the rest of a batch;
    * SINGLE_ISSUER/DEFER_TASKRUN/COOP_TASKRUN spare the kernel cross-thread
-   * work, because only this worker's thread ever touches the ring. */
+   * work, because only the worker's thread ever submits and reaps; with
+   * R_DISABLED the issuer is fixed at the first submit, not here. */
   static const unsigned optional[] = {
-      IORING_SETUP_DEFER_TASKRUN, IORING_SETUP_SINGLE_ISSUER,
+      IORING_SETUP_DEFER_TASKRUN,
+      IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_R_DISABLED,
       IORING_SETUP_COOP_TASKRUN, IORING_SETUP_SUBMIT_ALL,
       IORING_SETUP_CLAMP};
   unsigned setup = 0;
@@ -249,8 +276,8 @@ int iospd_posix_uring_create(iospd_plat_queue_t** q, uint32_t depth,
     setup |= optional[i];
   int rc;
   size_t dropped = 0;
+  struct io_uring_params p;
   for (;;) {
-    struct io_uring_params p;
     memset(&p, 0, sizeof p);
     p.flags = setup;
     rc = io_uring_queue_init_params(depth, &u->ring, &p);
@@ -259,6 +286,8 @@ int iospd_posix_uring_create(iospd_plat_queue_t** q, uint32_t depth,
   }
   if (rc < 0) {
     iospd_free(u);
+    char buf[128];
+    const char* why = strerror_r(-rc, buf, sizeof buf);
     if (rc == -ENOSYS || rc == -EPERM || rc == -EACCES || rc == -ENOMEM ||
         rc == -EINVAL)
       return iospd_err_set_os(
@@ -266,10 +295,11 @@ int iospd_posix_uring_create(iospd_plat_queue_t** q, uint32_t depth,
           "io_uring is not available (io_uring_setup: %s); it may be disabled "
           "by kernel.io_uring_disabled, a seccomp policy or a container "
           "runtime; use --engine=psync or --engine=auto",
-          strerror(-rc));
+          why);
     return iospd_posix_err(err, -rc, "io_uring_queue_init_params(%u)", depth);
   }
   u->base.ops = &uring_ops;
+  u->needs_enable = (setup & IORING_SETUP_R_DISABLED) != 0;
   u->cap = depth < u->ring.cq.ring_entries ? depth : u->ring.cq.ring_entries;
   *q = &u->base;
   return 0;
