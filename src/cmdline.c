@@ -31,7 +31,10 @@
  *  - Unknown switch letters are reported before -X compatibility, so
  *    "-q -Xp.xml" says "-q is unknown" rather than "multiple XML profiles".
  *  - -ye<name> does not need a target (the parse returns
- *    IOSPD_ACTION_SET_EVENT; main sets the event and exits with 1).
+ *    IOSPD_ACTION_SET_EVENT; main sets the event and exits with 1). The
+ *    event is set only when the whole line is valid; DISKSPD set it as soon
+ *    as it reached -ye, even if a later switch was wrong.
+ *  - -R accepts its words in any case (-RXML, -RpText).
  * Harmless odd input is accepted with a warning:
  *  - -O without -F (DISKSPD ignores -O silently).
  *  - -d with no value (means 0 seconds, as in DISKSPD).
@@ -217,14 +220,15 @@ static int sw_format(ctx_t* c) {
   if (v[0] == '\0')
     return fail(c, "'-R' needs a format: -Rtext, -Rxml, -Rp, -Rptext or "
                    "-Rpxml");
-  if (v[0] == 'p') {
+  /* Case does not matter: "-RXML" is as clear as "-Rxml". */
+  if (lower(v[0]) == 'p') {
     p = true;
     v++;
   }
   iospd_result_format_t f;
-  if (v[0] == '\0' || strcmp(v, "text") == 0) {
+  if (v[0] == '\0' || ieq(v, "text")) {
     f = IOSPD_FORMAT_TEXT;
-  } else if (strcmp(v, "xml") == 0) {
+  } else if (ieq(v, "xml")) {
     f = IOSPD_FORMAT_XML;
   } else {
     return fail(c, "'%s': unknown result format; use -Rtext, -Rxml, -Rp, "

@@ -534,6 +534,9 @@ static const ok_case_t k_ok[] = {
     {"-Rpxml t", "rp=1 fmt=xml"},
     {"-Rptext t", "rp=1"},
     {"-Rxml -Rtext t", ""},
+    {"-RXML t", "fmt=xml"},
+    {"-RpText t", "rp=1"},
+    {"-RP t", "rp=1"},
     {"-v t", "v=1"},
     {"-vs t", "vs=1"},
     {"-v -vs t", "v=1 vs=1"},
@@ -849,7 +852,7 @@ static const bad_case_t k_bad[] = {
     {"-Rfoo t", "'-Rfoo'"},
     {"-R t", "'-R' needs"},
     {"-Rpfoo t", "'-Rpfoo'"},
-    {"-RXML t", "'-RXML'"},
+    {"-RXMLx t", "'-RXMLx'"},
     {"-vx t", "'-vx'"},
     {"-vss t", "'-vss'"},
     {"-?x", "'-?x'"},
@@ -952,6 +955,68 @@ static void test_cmdline_invalid_lines(void** state) {
 }
 
 /* ---- individual behaviours ----------------------------------------------- */
+
+/* A few messages in full: the wording names the switch, the value and what
+ * is allowed. */
+static void test_cmdline_exact_messages(void** state) {
+  (void)state;
+  static const struct {
+    const char* line;
+    const char* msg;
+  } k[] = {
+      {"-o8x t",
+       "'-o8x': the outstanding I/O count must be a whole number from 1 to "
+       "4294967295, not '8x'"},
+      {"-w101 t",
+       "'-w101': the write percentage must be a whole number from 0 to 100, "
+       "not '101'"},
+      {"-b0 t", "'-b0': the block size must be from 1 to 4294967294 bytes, "
+                "not 0"},
+      {"\xe2\x80\x93" "b4K t",
+       "'\xe2\x80\x93" "b4K' looks like a switch typed with the wrong dash; "
+       "use '-b4K'"},
+      {"t -b4K",
+       "'-b4K' comes after the target 't'; put all switches before the "
+       "targets"},
+      {"-Q1 t", "unknown switch '-Q1' (see -? for the list of switches)"},
+      {"--no-such-option t",
+       "unknown option '--no-such-option'; the iospd long options are "
+       "--allow-raw-write, --engine=<auto|io_uring|psync> and --help"},
+      {"-x t",
+       "'-x': -x (completion routines) exists only on Windows; on Linux "
+       "choose how I/O is issued with --engine="},
+      {"-eDISK_IO t", "'-eDISK_IO': -e (ETW tracing) exists only on Windows"},
+      {"-a1,,2 t",
+       "'-a1,,2': unexpected ',' at position 3 of the affinity list; "
+       "expected a CPU number, not an empty item (items are CPU numbers "
+       "0-255 or g<group>, separated by commas)"},
+      {"-Sb -Sb t",
+       "'-Sb': -Sb conflicts with an earlier cache mode (the cache mode may "
+       "be set only once)"},
+      {"-r -s t",
+       "'-s': sequential I/O (-s) conflicts with random I/O (-r)"},
+      {"-b512 -g1i t",
+       "'-g1i': 1 I/Os per second of 512 bytes is less than 1 byte per "
+       "millisecond, the smallest limit iospd can apply"},
+      {"-b4K",
+       "no target given: name at least one file, disk (#<n>) or volume "
+       "(<letter>:) after the switches"},
+  };
+  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(k); i++) {
+    args_t a;
+    split(&a, k[i].line);
+    iospd_profile_t p;
+    iospd_profile_init(&p);
+    iospd_err_t err;
+    iospd_cmdline_action_t action;
+    int rc = iospd_cmdline_parse(a.argc, a.argv, a.env, &p, &action, NULL,
+                                 &err);
+    assert_int_equal(rc, IOSPD_EUSAGE);
+    assert_int_equal(err.code, IOSPD_EUSAGE);
+    assert_string_equal(err.msg, k[i].msg);
+    iospd_profile_destroy(&p);
+  }
+}
 
 static void test_cmdline_no_arguments_is_usage_error(void** state) {
   (void)state;
@@ -1180,6 +1245,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_cmdline_valid_lines),
       cmocka_unit_test(test_cmdline_invalid_lines),
+      cmocka_unit_test(test_cmdline_exact_messages),
       cmocka_unit_test(test_cmdline_no_arguments_is_usage_error),
       cmocka_unit_test(test_cmdline_slash_is_target_on_linux),
       cmocka_unit_test(test_cmdline_null_env_and_no_warnings_buffer),
