@@ -1,10 +1,250 @@
 /* SPDX-License-Identifier: MIT */
-/* Placeholder: replaced by the XML profile writer. */
+/* Writes the <Profile> element exactly as DISKSPD 2.2 prints it for -Rpxml
+ * and inside -Rxml results: fixed element order, conditional elements, two
+ * spaces per level.
+ *
+ * Deliberate differences from DISKSPD 2.2:
+ * - All text is XML-escaped (DISKSPD writes Path and FilePath raw, so a path
+ *   with '&' or '<' gives a document no parser accepts).
+ * - <RandomWriteData>true</RandomWriteData> is written (after RandSeed, where
+ *   the schema lists it) when -Zr is on; DISKSPD drops it, so -Zr was lost on
+ *   an -Rpxml round trip. */
+#include <inttypes.h>
+
 #include "iospd/xml_profile.h"
 
+typedef struct writer_s {
+  iospd_strbuf_t* out;
+  unsigned level;
+} writer_t;
+
+static void indent(writer_t* w) {
+  for (unsigned i = 0; i < w->level; i++) iospd_strbuf_append(w->out, "  ");
+}
+
+static void open_tag(writer_t* w, const char* name) {
+  indent(w);
+  iospd_strbuf_appendf(w->out, "<%s>\n", name);
+  w->level++;
+}
+
+static void close_tag(writer_t* w, const char* name) {
+  w->level--;
+  indent(w);
+  iospd_strbuf_appendf(w->out, "</%s>\n", name);
+}
+
+/* Escapes only what element text needs (&, <, >), so a path with quotes or
+ * apostrophes reads exactly as DISKSPD prints it. */
+static void append_text(iospd_strbuf_t* out, const char* s) {
+  const char* run = s;
+  for (; *s; s++) {
+    const char* rep = *s == '&'   ? "&amp;"
+                      : *s == '<' ? "&lt;"
+                      : *s == '>' ? "&gt;"
+                                  : NULL;
+    if (rep == NULL) continue;
+    iospd_strbuf_append_n(out, run, (size_t)(s - run));
+    iospd_strbuf_append(out, rep);
+    run = s + 1;
+  }
+  iospd_strbuf_append_n(out, run, (size_t)(s - run));
+}
+
+static void text_el(writer_t* w, const char* name, const char* value) {
+  indent(w);
+  iospd_strbuf_appendf(w->out, "<%s>", name);
+  append_text(w->out, value != NULL ? value : "");
+  iospd_strbuf_appendf(w->out, "</%s>\n", name);
+}
+
+static void u64_el(writer_t* w, const char* name, uint64_t v) {
+  indent(w);
+  iospd_strbuf_appendf(w->out, "<%s>%" PRIu64 "</%s>\n", name, v, name);
+}
+
+static void bool_el(writer_t* w, const char* name, bool v) {
+  text_el(w, name, v ? "true" : "false");
+}
+
+static void write_target(writer_t* w, const iospd_target_t* t) {
+  open_tag(w, "Target");
+  text_el(w, "Path", t->path);
+  u64_el(w, "BlockSize", t->block_size);
+  u64_el(w, "BaseFileOffset", t->base_offset);
+  bool_el(w, "SequentialScan", t->sequential_scan);
+  bool_el(w, "RandomAccess", t->random_access);
+  bool_el(w, "TemporaryFile", t->temporary);
+  bool_el(w, "UseLargePages", t->large_pages);
+  if (t->cache_mode == IOSPD_CACHE_DISABLE_LOCAL) {
+    bool_el(w, "DisableLocalCache", true);
+  } else if (t->cache_mode == IOSPD_CACHE_DISABLE_OS) {
+    bool_el(w, "DisableOSCache", true);
+  }
+  if (t->write_through) bool_el(w, "WriteThrough", true);
+  if (t->memory_mapped) bool_el(w, "MemoryMappedIo", true);
+  switch (t->flush_type) {
+    case IOSPD_FLUSH_VIEW_OF_FILE:
+      text_el(w, "FlushType", "ViewOfFile");
+      break;
+    case IOSPD_FLUSH_NON_VOLATILE:
+      text_el(w, "FlushType", "NonVolatileMemory");
+      break;
+    case IOSPD_FLUSH_NON_VOLATILE_NO_DRAIN:
+      text_el(w, "FlushType", "NonVolatileMemoryNoDrain");
+      break;
+    case IOSPD_FLUSH_NONE:
+      break;
+  }
+  open_tag(w, "WriteBufferContent");
+  if (t->pattern == IOSPD_PATTERN_RANDOM) {
+    text_el(w, "Pattern", "random");
+    open_tag(w, "RandomDataSource");
+    u64_el(w, "SizeInBytes", t->random_data_size);
+    if (t->random_data_path != NULL && t->random_data_path[0] != '\0') {
+      text_el(w, "FilePath", t->random_data_path);
+    }
+    close_tag(w, "RandomDataSource");
+  } else {
+    text_el(w, "Pattern",
+            t->pattern == IOSPD_PATTERN_ZERO ? "zero" : "sequential");
+  }
+  close_tag(w, "WriteBufferContent");
+  bool_el(w, "ParallelAsyncIO", t->parallel_async);
+  if (t->burst_set) u64_el(w, "BurstSize", t->burst_size);
+  if (t->think_set) u64_el(w, "ThinkTime", t->think_time);
+  if (t->create) u64_el(w, "FileSize", t->file_size);
+  if (t->random_ratio > 0) {
+    u64_el(w, "Random", iospd_target_align(t));
+    if (t->random_ratio != 100) u64_el(w, "RandomRatio", t->random_ratio);
+    if (t->dist_count > 0 && t->dist_type != IOSPD_DIST_NONE) {
+      const char* kind =
+          t->dist_type == IOSPD_DIST_PERCENT ? "Percent" : "Absolute";
+      open_tag(w, "Distribution");
+      open_tag(w, kind);
+      for (uint32_t i = 0; i < t->dist_count; i++) {
+        indent(w);
+        iospd_strbuf_appendf(w->out,
+                             "<Range IO=\"%" PRIu32 "\">%" PRIu64 "</Range>\n",
+                             t->dist[i].io_pct, t->dist[i].span);
+      }
+      close_tag(w, kind);
+      close_tag(w, "Distribution");
+    }
+  } else {
+    u64_el(w, "StrideSize", iospd_target_align(t));
+    bool_el(w, "InterlockedSequential", t->interlocked);
+  }
+  u64_el(w, "ThreadStride", t->thread_stride);
+  u64_el(w, "MaxFileSize", t->max_file_size);
+  u64_el(w, "RequestCount", t->request_count);
+  u64_el(w, "WriteRatio", t->write_ratio);
+  indent(w);
+  if (t->throughput_iops != 0) {
+    iospd_strbuf_appendf(w->out,
+                         "<Throughput unit=\"IOPS\">%" PRIu32 "</Throughput>\n",
+                         t->throughput_iops);
+  } else {
+    iospd_strbuf_appendf(w->out, "<Throughput>%" PRIu32 "</Throughput>\n",
+                         t->throughput_bpms);
+  }
+  u64_el(w, "ThreadsPerFile", t->threads_per_file);
+  u64_el(w, "IOPriority", t->io_priority);
+  u64_el(w, "Weight", t->weight);
+  if (t->thread_target_count > 0) {
+    open_tag(w, "ThreadTargets");
+    for (uint32_t i = 0; i < t->thread_target_count; i++) {
+      open_tag(w, "ThreadTarget");
+      u64_el(w, "Thread", t->thread_targets[i].thread);
+      if (t->thread_targets[i].weight != 0) {
+        u64_el(w, "Weight", t->thread_targets[i].weight);
+      }
+      close_tag(w, "ThreadTarget");
+    }
+    close_tag(w, "ThreadTargets");
+  }
+  close_tag(w, "Target");
+}
+
+static void write_timespan(writer_t* w, const iospd_timespan_t* ts) {
+  open_tag(w, "TimeSpan");
+  bool_el(w, "CompletionRoutines", ts->completion_routines);
+  bool_el(w, "MeasureLatency", ts->measure_latency);
+  bool_el(w, "CalculateIopsStdDev", ts->calc_iops_stddev);
+  bool_el(w, "DisableAffinity", ts->disable_affinity);
+  u64_el(w, "Duration", ts->duration);
+  u64_el(w, "Warmup", ts->warmup);
+  u64_el(w, "Cooldown", ts->cooldown);
+  u64_el(w, "ThreadCount", ts->thread_count);
+  u64_el(w, "RequestCount", ts->request_count);
+  u64_el(w, "IoBucketDuration", ts->io_bucket_ms);
+  u64_el(w, "RandSeed", ts->rand_seed);
+  if (ts->random_write_data) bool_el(w, "RandomWriteData", true);
+  if (ts->affinity_count > 0) {
+    open_tag(w, "Affinity");
+    for (uint32_t i = 0; i < ts->affinity_count; i++) {
+      indent(w);
+      iospd_strbuf_appendf(w->out,
+                           "<AffinityGroupAssignment Group=\"%u\" "
+                           "Processor=\"%u\"/>\n",
+                           (unsigned)ts->affinity[i].group,
+                           (unsigned)ts->affinity[i].cpu);
+    }
+    close_tag(w, "Affinity");
+  }
+  open_tag(w, "Targets");
+  for (uint32_t i = 0; i < ts->target_count; i++) {
+    write_target(w, &ts->targets[i]);
+  }
+  close_tag(w, "Targets");
+  close_tag(w, "TimeSpan");
+}
+
 void iospd_xml_profile_write(iospd_strbuf_t* out, const iospd_profile_t* p,
-                             unsigned indent) {
-  (void)out;
-  (void)p;
-  (void)indent;
+                             unsigned level) {
+  writer_t w = {out, level};
+  open_tag(&w, "Profile");
+  u64_el(&w, "Progress", p->progress);
+  if (p->experiment_flags != 0) {
+    u64_el(&w, "ExperimentFlags", p->experiment_flags);
+  }
+  text_el(&w, "ResultFormat", p->format == IOSPD_FORMAT_XML ? "xml" : "text");
+  bool_el(&w, "Verbose", p->verbose);
+  if (p->verbose_stats) bool_el(&w, "VerboseStats", true);
+  switch (p->precreate) {
+    case IOSPD_PRECREATE_USE_MAX_SIZE:
+      text_el(&w, "PrecreateFiles", "UseMaxSize");
+      break;
+    case IOSPD_PRECREATE_CONSTANT_SIZES:
+      text_el(&w, "PrecreateFiles", "CreateOnlyFilesWithConstantSizes");
+      break;
+    case IOSPD_PRECREATE_CONSTANT_OR_ZERO_SIZES:
+      text_el(&w, "PrecreateFiles", "CreateOnlyFilesWithConstantOrZeroSizes");
+      break;
+    case IOSPD_PRECREATE_NONE:
+      break;
+  }
+  if (p->etw.enabled) {
+    const iospd_etw_t* e = &p->etw;
+    open_tag(&w, "ETW");
+    bool_el(&w, "Process", e->process);
+    bool_el(&w, "Thread", e->thread);
+    bool_el(&w, "ImageLoad", e->image_load);
+    bool_el(&w, "DiskIO", e->disk_io);
+    bool_el(&w, "MemoryPageFaults", e->memory_page_faults);
+    bool_el(&w, "MemoryHardFaults", e->memory_hard_faults);
+    bool_el(&w, "Network", e->network);
+    bool_el(&w, "Registry", e->registry);
+    bool_el(&w, "UsePagedMemory", e->use_paged_memory);
+    bool_el(&w, "UsePerfTimer", e->use_perf_timer);
+    bool_el(&w, "UseSystemTimer", e->use_system_timer);
+    bool_el(&w, "UseCyclesCounter", e->use_cycles_counter);
+    close_tag(&w, "ETW");
+  }
+  open_tag(&w, "TimeSpans");
+  for (uint32_t i = 0; i < p->timespan_count; i++) {
+    write_timespan(&w, &p->timespans[i]);
+  }
+  close_tag(&w, "TimeSpans");
+  close_tag(&w, "Profile");
 }
