@@ -608,6 +608,22 @@ static const ok_case_t k_ok[] = {
     {"-Z1M,pattern.bin -w100 -c1G t",
      "pat=rand zsize=1M zpath=pattern.bin w=100 create=1 fsize=1G"},
     {"-n -L -D -v -vs -P1000 -:1 t", "n=1 L=1 D=1 v=1 vs=1 P=1000 flags=1"},
+    /* the command lines of the DISKSPD 2.2 samples in shared/reference */
+    {"-c64M -d3 -b4K -r -o8 -t2 -w25 -Sh -L -D testfile.dat",
+     "create=1 fsize=64M d=3 bs=4096 rand=100 align=4096 o=8 t=2 w=25 "
+     "cache=u wt=1 L=1 D=1"},
+    {"-c64M -d2 -W0 -b64K -si -o4 -t1 -w100 -Sh -L seq.dat",
+     "create=1 fsize=64M d=2 W=0 inter=1 align=65536 o=4 w=100 cache=u "
+     "wt=1 L=1"},
+    {"-c64M -d2 -W0 -b4K -rs30 -o2 -t2 -w50 -Sb -L -D500 d.dat",
+     "create=1 fsize=64M d=2 W=0 bs=4096 rand=30 t=2 w=50 L=1 D=1 "
+     "bucket=500"},
+    {"-c32M -d2 -W0 -b8K -F4 -r -o4 -w30 -Sh -a0,1 a.dat b.dat",
+     "create=1 fsize=32M d=2 W=0 bs=8192 F=4 rand=100 align=8192 o=4 w=30 "
+     "cache=u wt=1 aff=0:0,0:1"},
+    {"-c64M -d2 -W0 -b4K -r -rdpct90/10:10/90 -o4 -t1 -L -z7 c.dat",
+     "create=1 fsize=64M d=2 W=0 bs=4096 rand=100 align=4096 "
+     "dist=pct|0,90,0,10|90,10,10,90 o=4 L=1 seed=7"},
 };
 
 static void run_ok_case(const ok_case_t* c) {
