@@ -142,8 +142,8 @@ static void compare_with_sample(const char* got, const char* sample_name) {
     shape_of(a.p[i], a.len[i], sa, sizeof sa);
     shape_of(b.p[j], b.len[j], sb, sizeof sb);
     if (strcmp(sa, sb) != 0) {
-      print_error("%s line %zu shape differs:\n sample: %.*s\n ours:   %.*s\n",
-                  sample_name, i + 1, (int)a.len[i], a.p[i], (int)b.len[j],
+      print_error("%s line %u shape differs:\n sample: %.*s\n ours:   %.*s\n",
+                  sample_name, (unsigned)(i + 1), (int)a.len[i], a.p[i], (int)b.len[j],
                   b.p[j]);
       fail();
     }
@@ -159,8 +159,8 @@ static void compare_with_sample(const char* got, const char* sample_name) {
       cmp = 65;
     if (cmp > a.len[i]) cmp = a.len[i];
     if (memcmp(a.p[i], b.p[j], cmp) != 0) {
-      print_error("%s line %zu differs:\n sample: %.*s\n ours:   %.*s\n",
-                  sample_name, i + 1, (int)a.len[i], a.p[i], (int)b.len[j],
+      print_error("%s line %u differs:\n sample: %.*s\n ours:   %.*s\n",
+                  sample_name, (unsigned)(i + 1), (int)a.len[i], a.p[i], (int)b.len[j],
                   b.p[j]);
       fail();
     }
@@ -197,8 +197,8 @@ static void compare_xml_with_sample(const char* got, const char* sample_name) {
     shape_of_x(a.p[i], a.len[i], sa, sizeof sa, false);
     shape_of_x(b.p[i], b.len[i], sb, sizeof sb, false);
     if (strcmp(sa, sb) != 0) {
-      print_error("%s line %zu shape differs:\n sample: %.*s\n ours:   %.*s\n",
-                  sample_name, i + 1, (int)a.len[i], a.p[i], (int)b.len[i],
+      print_error("%s line %u shape differs:\n sample: %.*s\n ours:   %.*s\n",
+                  sample_name, (unsigned)(i + 1), (int)a.len[i], a.p[i], (int)b.len[i],
                   b.p[i]);
       fail();
     }
