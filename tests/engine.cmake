@@ -2,3 +2,4 @@
 # Tests of the run core: PRNG, request generator, engine and controller.
 iospd_add_test(test_rand SOURCES test_rand.c)
 iospd_add_test(test_gen SOURCES test_gen.c)
+iospd_add_test(test_engine SOURCES test_engine.c FAKE_PLATFORM)

@@ -16,11 +16,24 @@ typedef struct iospd_run_hooks_s {
    * lock-free for the caller (main.c writes one '.'). May be NULL. */
   void (*progress_dot)(void* ctx);
   void* ctx;
+  /* Tests with the fake platform (tests/fake_plat.c): no threads are
+   * started; the calling thread sets up every worker and steps them in turn
+   * against the platform's virtual clock, so runs are deterministic. Leave
+   * false for real runs. */
+  bool cooperative;
 } iospd_run_hooks_t;
 
 /* Runs every timespan of a validated profile. Fills out (caller frees with
  * iospd_results_destroy). Returns 0 on success; on failure a negative
- * IOSPD_E* with err set, and out still holds whatever was measured. */
+ * IOSPD_E* with err set, and out still holds whatever was measured.
+ *
+ * Who fills what: the caller fills out->sys (main: iospd_plat_init(&out->sys,
+ * ...), which must run first anyway) and may fill out->topo; iospd_run
+ * fetches the topology itself when out->topo.cpu_count is 0. The caller
+ * frees out->topo with iospd_plat_cpu_topology_free after
+ * iospd_results_destroy. iospd_run fills everything else: profile,
+ * timespans, engine_name (static storage) and run_time (taken after the
+ * run). hooks may be NULL. */
 int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
               iospd_results_t* out, iospd_err_t* err);
 

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/* One worker: its targets, request slots, buffers and queue, and the hot
+ * loop that keeps the slots busy (architecture B.8). run.c fills the
+ * layout (which targets, how many slots, where the statistics go); the
+ * worker allocates everything itself in iospd_worker_setup, on its own
+ * thread, before the start barrier. The loop allocates nothing, takes no
+ * lock and formats nothing. */
+#ifndef IOSPD_ENGINE_H
+#define IOSPD_ENGINE_H
+
+#include <stdatomic.h>
+
+#include "iospd/common.h"
+#include "iospd/error.h"
+#include "iospd/gen.h"
+#include "iospd/platform.h"
+#include "iospd/profile.h"
+#include "iospd/rand.h"
+#include "iospd/stats.h"
+
+#define IOSPD_REAP_MAX 16u /* completions per reap, as DISKSPD dequeues */
+#define IOSPD_POLL_MS 100u /* longest wait before the phase is re-read */
+
+enum iospd_phase {
+  IOSPD_PHASE_WARMUP = 0, /* issuing, not counting */
+  IOSPD_PHASE_MEASURE,    /* issuing and counting */
+  IOSPD_PHASE_COOLDOWN,   /* issuing, not counting */
+  IOSPD_PHASE_STOP        /* stop issuing, drain, return */
+};
+
+/* Written by the controller, read by every worker once per reaped batch.
+ * measure_start_ticks is stored before phase becomes MEASURE (release), so
+ * a worker that sees MEASURE (acquire) sees the start. */
+typedef struct iospd_engine_ctl_s {
+  _Alignas(IOSPD_CACHELINE) _Atomic uint32_t phase;
+  _Atomic uint32_t failed;      /* a worker failed: all stop issuing */
+  _Atomic uint32_t interrupted; /* Ctrl-C seen (set from any thread) */
+  uint64_t measure_start_ticks;
+  uint64_t ticks_per_second;
+  uint32_t experiment_flags; /* -: (bit 0: longer throttle waits) */
+  uint32_t progress;         /* -P: a dot every n completions, 0 = off */
+  void (*progress_dot)(void* ctx);
+  void* progress_ctx;
+} iospd_engine_ctl_t;
+
+/* One target as one worker sees it. */
+typedef struct iospd_wtarget_s {
+  /* Layout, filled by run.c. */
+  const iospd_target_t* t;
+  uint32_t target_index;    /* in the timespan */
+  uint32_t relative_thread; /* DISKSPD's relative thread number */
+  uint32_t slot_count;      /* -o, or -O for shared slots (buffer size) */
+  uint32_t weight;          /* -O target choice weight */
+  uint32_t burst;           /* -i divided among the target's threads */
+  iospd_gen_shared_t* shared;      /* -si cursor of the target */
+  const uint8_t* rnd_src;          /* -Z<size> source buffer, or NULL */
+  uint64_t rnd_src_size;
+  iospd_target_stats_t* stats;     /* results entry; init by setup */
+  /* Set up by iospd_worker_setup. */
+  iospd_plat_file_t* file;
+  uint32_t file_index;
+  uint64_t file_size;
+  iospd_gen_t gen;
+  uint8_t* buf; /* read half, then write half; bs * slot_count each */
+  size_t buf_len;
+  /* Throttle (-g, -i/-j), 2.7. */
+  uint64_t meter_start;
+  uint64_t issued_bytes;
+  uint64_t think_until;
+  uint32_t burst_count;
+} iospd_wtarget_t;
+
+typedef struct iospd_slot_s {
+  iospd_io_t io;        /* tag = slot index */
+  uint64_t issue_ticks; /* one stamp per submitted batch */
+  uint64_t cursor;      /* -p: this slot's own sequential cursor */
+  uint32_t target;      /* index into the worker's targets */
+  uint32_t index;       /* position of its buffers in the target's buffer */
+} iospd_slot_t;
+
+/* First failure of a worker; formatted into a message after the loop. */
+typedef struct iospd_worker_fail_s {
+  int code;        /* IOSPD_E*, 0 if none */
+  int in_io;       /* 1: a completion failed, 2: submit failed */
+  uint8_t op;
+  uint32_t target; /* worker target index */
+  uint64_t offset;
+} iospd_worker_fail_t;
+
+typedef struct iospd_worker_s {
+  /* Layout, filled by run.c. */
+  uint32_t id; /* global thread number */
+  const iospd_profile_t* profile;
+  const iospd_timespan_t* ts;
+  iospd_engine_ctl_t* ctl;
+  iospd_thread_opts_t affinity;
+  iospd_wtarget_t* targets;
+  uint32_t target_count;
+  bool shared_slots;        /* -O: slot_count slots, target picked per I/O */
+  uint32_t slot_count;      /* total slots */
+  iospd_wait_stats_t* wait; /* results entry */
+  /* Set up by iospd_worker_setup. */
+  iospd_rand_t rng;
+  iospd_slot_t* slots;
+  uint32_t* ready; /* FIFO of slot indices ready to issue */
+  uint32_t ready_count;
+  iospd_io_t* pending; /* generated, not yet accepted by the queue */
+  uint32_t pending_count;
+  iospd_plat_queue_t* q;
+  iospd_cqe_t cqe[IOSPD_REAP_MAX];
+  uint32_t inflight;
+  uint64_t now; /* tick of the last reaped batch */
+  uint64_t ticks_per_ms;
+  uint64_t ns_mult; /* ns = ticks * ns_mult when exact, else by ns_per_tick */
+  double ns_per_tick;
+  uint32_t weight_total;
+  bool weights_equal;
+  uint64_t progress_left;
+  bool begun, stopping, finished;
+  iospd_worker_fail_t fail;
+  iospd_err_t setup_err; /* why setup failed */
+  int setup_rc;
+} iospd_worker_t;
+
+/* On the worker's thread, before the start barrier: opens the targets (one
+ * handle per target), finds their sizes, sets up generators (seed = -z +
+ * id), buffers, statistics, slots and the queue. On failure returns a
+ * negative IOSPD_E* with err naming the target and the failing call; what
+ * was set up is released by iospd_worker_teardown. */
+int iospd_worker_setup(iospd_worker_t* w, iospd_err_t* err);
+
+/* After the start barrier: starts the throttle meters and fills every slot
+ * that may issue. */
+void iospd_worker_begin(iospd_worker_t* w);
+
+/* Hot path. One pass: issue what the throttle allows, submit, reap one
+ * batch, record it. Returns true once the worker has stopped (phase STOP or
+ * a failure) and nothing is in flight. */
+bool iospd_worker_pass(iospd_worker_t* w);
+
+/* The thread body after the barrier: begin, then pass until done. */
+void iospd_worker_run(iospd_worker_t* w);
+
+/* Releases the queue (which cancels and drains), handles, buffers and
+ * generators. Statistics stay (they belong to the results). Safe after a
+ * failed setup. */
+void iospd_worker_teardown(iospd_worker_t* w);
+
+/* Formats the worker's first failure into err (target, call, offset).
+ * Returns the code, or 0 if the worker did not fail. */
+int iospd_worker_error(const iospd_worker_t* w, iospd_err_t* err);
+
+/* Open flags for a target (2.4): access from -w, caching, hints, priority;
+ * async when the worker has more than one slot. */
+unsigned iospd_open_flags(const iospd_target_t* t, uint32_t worker_slots);
+
+#endif

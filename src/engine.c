@@ -1,0 +1,480 @@
+/* SPDX-License-Identifier: MIT */
+/* The worker: setup before the start barrier (handles, sizes, generators,
+ * buffers, statistics, queue) and the batch loop of architecture B.8:
+ * issue what the throttle allows, submit once, reap up to IOSPD_REAP_MAX,
+ * read the clock once for the batch, record while measuring, reissue.
+ * Model: fio t/io_uring.c's submitter loop; written from scratch. */
+#include "iospd/engine.h"
+
+#include <string.h>
+
+#include "iospd/alloc.h"
+
+#define BUF_ALIGN 4096u
+
+unsigned iospd_open_flags(const iospd_target_t* t, uint32_t worker_slots) {
+  unsigned f = 0;
+  if (t->memory_mapped || (t->write_ratio > 0 && t->write_ratio < 100))
+    f |= IOSPD_OPEN_READ | IOSPD_OPEN_WRITE;
+  else if (t->write_ratio >= 100)
+    f |= IOSPD_OPEN_WRITE;
+  else
+    f |= IOSPD_OPEN_READ;
+  if (t->cache_mode == IOSPD_CACHE_DISABLE_OS) f |= IOSPD_OPEN_NO_BUFFERING;
+  if (t->cache_mode == IOSPD_CACHE_DISABLE_LOCAL)
+    f |= IOSPD_OPEN_DISABLE_LOCAL_CACHE;
+  if (t->write_through) f |= IOSPD_OPEN_WRITE_THROUGH;
+  if (t->sequential_scan) f |= IOSPD_OPEN_SEQ_HINT;
+  if (t->random_access) f |= IOSPD_OPEN_RANDOM_HINT;
+  if (t->temporary) f |= IOSPD_OPEN_TEMPORARY;
+  if (worker_slots > 1) f |= IOSPD_OPEN_ASYNC;
+  if (t->io_priority == 1) f |= IOSPD_OPEN_PRIORITY_VERY_LOW;
+  if (t->io_priority == 2) f |= IOSPD_OPEN_PRIORITY_LOW;
+  return f;
+}
+
+static const char* tpath(const iospd_wtarget_t* tg) {
+  return tg->t->path ? tg->t->path : "";
+}
+
+/* Byte i = i mod 256 across the whole allocation (2.8), so the write half
+ * continues the read half's pattern as in DISKSPD. */
+static void fill_pattern(uint8_t* p, size_t n) {
+  for (size_t i = 0; i < n; i++) p[i] = (uint8_t)(i & 0xff);
+}
+
+static int setup_target(iospd_worker_t* w, iospd_wtarget_t* tg,
+                        iospd_err_t* err) {
+  const iospd_target_t* t = tg->t;
+  iospd_err_t e;
+  iospd_err_clear(&e);
+  iospd_open_opts_t o = {tpath(tg), iospd_open_flags(t, w->slot_count)};
+  int rc = iospd_plat_file_open(&tg->file, &o, &e);
+  if (rc < 0) {
+    tg->file = NULL;
+    return iospd_err_set(err, rc, "cannot open target '%s' (thread %u): %s",
+                         tpath(tg), w->id, e.msg[0] ? e.msg : iospd_strerror(rc));
+  }
+  iospd_file_info_t info;
+  memset(&info, 0, sizeof(info));
+  rc = iospd_plat_file_info(tg->file, &info, &e);
+  if (rc < 0)
+    return iospd_err_set(err, rc,
+                         "cannot find the size of target '%s' (thread %u): %s",
+                         tpath(tg), w->id,
+                         e.msg[0] ? e.msg : iospd_strerror(rc));
+  if (info.size == 0)
+    return iospd_err_set(err, IOSPD_ETOOSMALL,
+                         "target size could not be determined: '%s' is "
+                         "empty; create it with -c<size>",
+                         tpath(tg));
+  tg->file_size = info.size;
+  rc = iospd_gen_init(&tg->gen, t, tg->relative_thread, info.size, &w->rng,
+                      tg->shared, err);
+  if (rc < 0) return rc;
+
+  uint64_t duration_ms = (uint64_t)w->ts->duration * 1000u;
+  rc = iospd_target_stats_init(tg->stats, w->ts->measure_latency,
+                               w->ts->calc_iops_stddev, w->ts->io_bucket_ms,
+                               duration_ms);
+  if (rc < 0)
+    return iospd_err_set(err, rc,
+                         "out of memory for the statistics of target '%s'",
+                         tpath(tg));
+
+  size_t half = (size_t)t->block_size * tg->slot_count;
+  tg->buf_len = half * 2;
+  tg->buf = iospd_plat_buf_alloc(tg->buf_len, BUF_ALIGN,
+                                 t->large_pages ? IOSPD_BUF_LARGE_PAGES : 0);
+  if (tg->buf == NULL)
+    return iospd_err_set(err, IOSPD_ENOMEM,
+                         "cannot allocate %llu bytes of I/O buffers for "
+                         "target '%s'%s",
+                         (unsigned long long)tg->buf_len, tpath(tg),
+                         t->large_pages ? " with large pages (-l)" : "");
+  /* Buffers come zeroed, which is -Z's content already. */
+  if (t->write_ratio > 0 && t->pattern != IOSPD_PATTERN_ZERO)
+    fill_pattern(tg->buf, tg->buf_len);
+  return 0;
+}
+
+int iospd_worker_setup(iospd_worker_t* w, iospd_err_t* err) {
+  iospd_err_t e;
+  iospd_err_clear(&e);
+  uint64_t tps = w->ctl->ticks_per_second ? w->ctl->ticks_per_second : 1;
+  w->ticks_per_ms = tps >= 1000 ? tps / 1000 : 1;
+  if (tps <= 1000000000ull && 1000000000ull % tps == 0)
+    w->ns_mult = 1000000000ull / tps;
+  w->ns_per_tick = 1e9 / (double)tps;
+  /* Per-thread seed = timespan seed + global thread number, in 32 bits as
+   * DISKSPD adds them. */
+  iospd_rand_seed(&w->rng, (uint32_t)(w->ts->rand_seed + w->id));
+
+  int rc = 0;
+  for (uint32_t k = 0; k < w->target_count && rc == 0; k++)
+    rc = setup_target(w, &w->targets[k], err);
+  if (rc < 0) return w->setup_rc = rc;
+
+  uint32_t n = w->slot_count;
+  w->slots = iospd_calloc(n ? n : 1, sizeof(*w->slots));
+  w->ready = iospd_calloc(n ? n : 1, sizeof(*w->ready));
+  w->pending = iospd_calloc(n ? n : 1, sizeof(*w->pending));
+  if (w->slots == NULL || w->ready == NULL || w->pending == NULL)
+    return w->setup_rc = iospd_err_set(err, IOSPD_ENOMEM,
+                                       "out of memory for thread %u", w->id);
+
+  if (n > 0) {
+    unsigned qflags = 0;
+    if (n == 1) qflags |= IOSPD_QUEUE_SYNC;
+    if (w->ts->completion_routines) qflags |= IOSPD_QUEUE_COMPLETION_ROUTINES;
+    rc = iospd_plat_queue_create(&w->q, n, qflags, w->profile->ext.engine,
+                                 &e);
+    if (rc < 0) {
+      w->q = NULL;
+      return w->setup_rc = iospd_err_set(
+                 err, rc, "cannot create the I/O queue of thread %u: %s",
+                 w->id, e.msg[0] ? e.msg : iospd_strerror(rc));
+    }
+    for (uint32_t k = 0; k < w->target_count; k++) {
+      rc = iospd_plat_queue_attach(w->q, w->targets[k].file,
+                                   &w->targets[k].file_index, &e);
+      if (rc < 0)
+        return w->setup_rc = iospd_err_set(
+                   err, rc, "cannot attach target '%s' to the I/O queue of "
+                   "thread %u: %s", tpath(&w->targets[k]), w->id,
+                   e.msg[0] ? e.msg : iospd_strerror(rc));
+    }
+  }
+
+  /* Slots: bound to a target (-o), or shared and bound per I/O (-O). */
+  uint32_t s = 0;
+  if (w->shared_slots) {
+    for (; s < n; s++) {
+      w->slots[s].target = 0;
+      w->slots[s].index = s;
+    }
+  } else {
+    for (uint32_t k = 0; k < w->target_count; k++)
+      for (uint32_t i = 0; i < w->targets[k].slot_count && s < n; i++, s++) {
+        w->slots[s].target = k;
+        w->slots[s].index = i;
+      }
+    n = w->slot_count = s;
+  }
+  for (s = 0; s < n; s++) {
+    iospd_slot_t* sl = &w->slots[s];
+    sl->io.tag = s;
+    sl->cursor = w->target_count ? iospd_gen_slot_init(
+                                       &w->targets[sl->target].gen)
+                                 : 0;
+    w->ready[s] = s;
+  }
+  w->ready_count = n;
+
+  w->weight_total = 0;
+  w->weights_equal = true;
+  for (uint32_t k = 0; k < w->target_count; k++) {
+    w->weight_total += w->targets[k].weight;
+    if (w->targets[k].weight != w->targets[0].weight) w->weights_equal = false;
+  }
+  w->progress_left = w->ctl->progress;
+  return w->setup_rc = 0;
+}
+
+void iospd_worker_begin(iospd_worker_t* w) {
+  w->now = iospd_plat_ticks();
+  for (uint32_t k = 0; k < w->target_count; k++)
+    w->targets[k].meter_start = w->now;
+  w->begun = true;
+  if (w->slot_count == 0) w->stopping = true;
+}
+
+/* -O: a slot picks its target per I/O, uniformly when all weights are equal,
+ * else by cumulative weight (2.2). */
+static uint32_t pick_target(iospd_worker_t* w) {
+  if (w->target_count <= 1) return 0;
+  if (w->weights_equal) return iospd_rand32(&w->rng) % w->target_count;
+  uint64_t x = iospd_rand64(&w->rng) % w->weight_total;
+  for (uint32_t k = 0; k < w->target_count; k++) {
+    if (x < w->targets[k].weight) return k;
+    x -= w->targets[k].weight;
+  }
+  return w->target_count - 1;
+}
+
+/* 2.7: 0 if the target may issue now, else the milliseconds to wait. */
+static uint32_t throttle_wait(const iospd_worker_t* w,
+                              const iospd_wtarget_t* tg, uint64_t now) {
+  const iospd_target_t* t = tg->t;
+  if (t->throughput_bpms > 0) {
+    uint64_t elapsed = (now - tg->meter_start) / w->ticks_per_ms;
+    uint64_t need = tg->issued_bytes + t->block_size;
+    if (elapsed * t->throughput_bpms >= need) return 0;
+    if (w->ctl->experiment_flags & 1u) {
+      uint64_t due = need / t->throughput_bpms;
+      uint64_t ms = due > elapsed ? due - elapsed : 1;
+      return ms > IOSPD_POLL_MS ? IOSPD_POLL_MS : (uint32_t)(ms ? ms : 1);
+    }
+    return 1;
+  }
+  /* Think time only applies without a rate (DISKSPD quirk). */
+  if (t->think_time > 0 && t->burst_size > 0 && now < tg->think_until) {
+    uint64_t ms = (tg->think_until - now + w->ticks_per_ms - 1) /
+                  w->ticks_per_ms;
+    return ms > IOSPD_POLL_MS ? IOSPD_POLL_MS : (uint32_t)(ms ? ms : 1);
+  }
+  return 0;
+}
+
+static void throttle_issued(const iospd_worker_t* w, iospd_wtarget_t* tg,
+                            uint64_t now) {
+  const iospd_target_t* t = tg->t;
+  tg->issued_bytes += t->block_size;
+  if (t->throughput_bpms == 0 && t->think_time > 0 && t->burst_size > 0) {
+    /* A per-thread burst of 0 pauses after every I/O (DISKSPD quirk). */
+    uint32_t burst = tg->burst ? tg->burst : 1;
+    if (++tg->burst_count >= burst) {
+      tg->burst_count = 0;
+      tg->think_until = now + (uint64_t)t->think_time * w->ticks_per_ms;
+    }
+  }
+}
+
+static void* write_buffer(iospd_worker_t* w, iospd_wtarget_t* tg,
+                          const iospd_slot_t* s) {
+  const iospd_target_t* t = tg->t;
+  if (tg->rnd_src != NULL) {
+    /* A random window of the shared source (2.8). */
+    uint64_t span = tg->rnd_src_size - t->block_size + 1;
+    uint64_t off = iospd_rand32(&w->rng) % span;
+    if (t->cache_mode == IOSPD_CACHE_DISABLE_OS) off -= off % 512u;
+    return (void*)(tg->rnd_src + off);
+  }
+  uint8_t* p = tg->buf + tg->buf_len / 2 + (size_t)s->index * t->block_size;
+  if (w->ts->random_write_data && t->pattern != IOSPD_PATTERN_ZERO)
+    iospd_rand_fill(&w->rng, p, t->block_size, true);
+  return p;
+}
+
+/* Turns ready slots into pending I/Os as far as the throttles allow; the
+ * throttled keep their place in the FIFO. Returns the shortest wait. */
+static uint32_t fill(iospd_worker_t* w) {
+  uint32_t kept = 0, min_wait = UINT32_MAX;
+  uint64_t now = w->now;
+  for (uint32_t i = 0; i < w->ready_count; i++) {
+    iospd_slot_t* s = &w->slots[w->ready[i]];
+    uint32_t k = w->shared_slots ? pick_target(w) : s->target;
+    iospd_wtarget_t* tg = &w->targets[k];
+    uint32_t wait = throttle_wait(w, tg, now);
+    if (wait != 0) {
+      w->ready[kept++] = w->ready[i];
+      if (wait < min_wait) min_wait = wait;
+      continue;
+    }
+    s->target = k;
+    uint8_t op;
+    uint64_t off;
+    iospd_gen_next(&tg->gen, &s->cursor, &op, &off);
+    s->io.op = op;
+    s->io.offset = off;
+    s->io.file_index = tg->file_index;
+    s->io.length = tg->t->block_size;
+    s->io.buf = op == IOSPD_OP_WRITE
+                    ? write_buffer(w, tg, s)
+                    : tg->buf + (size_t)s->index * tg->t->block_size;
+    throttle_issued(w, tg, now);
+    w->pending[w->pending_count++] = s->io;
+  }
+  w->ready_count = kept;
+  return min_wait;
+}
+
+static void fail(iospd_worker_t* w, int code, int in_io, uint8_t op,
+                 uint32_t target, uint64_t offset) {
+  if (w->fail.code == 0) {
+    w->fail.code = code;
+    w->fail.in_io = in_io;
+    w->fail.op = op;
+    w->fail.target = target;
+    w->fail.offset = offset;
+  }
+  w->stopping = true;
+  atomic_store_explicit(&w->ctl->failed, 1, memory_order_release);
+}
+
+static void submit_pending(iospd_worker_t* w) {
+  /* One issue stamp for the batch, taken right before the call. */
+  uint64_t stamp = iospd_plat_ticks();
+  for (uint32_t i = 0; i < w->pending_count; i++)
+    w->slots[w->pending[i].tag].issue_ticks = stamp;
+  uint32_t acc = 0;
+  int rc = iospd_plat_queue_submit(w->q, w->pending, w->pending_count, &acc);
+  if (rc < 0) {
+    const iospd_io_t* io = &w->pending[0];
+    fail(w, rc, 2, io->op, w->slots[io->tag].target, io->offset);
+    acc = 0;
+  }
+  if (acc > w->pending_count) acc = w->pending_count;
+  w->inflight += acc;
+  /* A short submit keeps the rest, in order, for the next pass. */
+  if (acc > 0 && acc < w->pending_count)
+    memmove(w->pending, w->pending + acc,
+            (w->pending_count - acc) * sizeof(*w->pending));
+  w->pending_count -= acc;
+}
+
+static uint64_t to_ns(const iospd_worker_t* w, uint64_t ticks) {
+  if (w->ns_mult) return ticks * w->ns_mult;
+  return (uint64_t)((double)ticks * w->ns_per_tick);
+}
+
+static void complete(iospd_worker_t* w, const iospd_cqe_t* c, uint64_t now,
+                     bool measuring, uint64_t measure_start) {
+  if (c->tag >= w->slot_count) return; /* not ours: platform bug */
+  iospd_slot_t* s = &w->slots[c->tag];
+  iospd_wtarget_t* tg = &w->targets[s->target];
+  if (w->inflight > 0) w->inflight--;
+  if (c->result < 0) {
+    iospd_target_stats_t* st = tg->stats;
+    st->errors[s->io.op]++;
+    if (st->first_error == 0) {
+      st->first_error = c->result;
+      st->first_error_offset = s->io.offset;
+    }
+    fail(w, c->result, 1, s->io.op, s->target, s->io.offset);
+  } else if (measuring) {
+    uint64_t lat = now > s->issue_ticks ? now - s->issue_ticks : 0;
+    uint64_t since = now > measure_start ? now - measure_start : 0;
+    iospd_target_stats_record(tg->stats, s->io.op, (uint32_t)c->result,
+                              to_ns(w, lat), to_ns(w, since));
+  }
+  if (w->ctl->progress != 0 && --w->progress_left == 0) {
+    w->progress_left = w->ctl->progress;
+    if (w->ctl->progress_dot != NULL) w->ctl->progress_dot(w->ctl->progress_ctx);
+  }
+  w->ready[w->ready_count++] = c->tag;
+}
+
+bool iospd_worker_pass(iospd_worker_t* w) {
+  if (w->finished) return true;
+  iospd_hot_enter();
+  uint32_t throttle_ms = UINT32_MAX;
+  if (!w->stopping) {
+    throttle_ms = fill(w);
+    if (w->pending_count > 0) submit_pending(w);
+  }
+  if (w->stopping) {
+    /* Never submitted: these slots are simply idle again. */
+    for (uint32_t i = 0; i < w->pending_count; i++)
+      w->ready[w->ready_count++] = w->pending[i].tag;
+    w->pending_count = 0;
+    if (w->inflight == 0) {
+      w->finished = true;
+      iospd_hot_leave();
+      return true;
+    }
+  }
+
+  uint32_t got = 0;
+  if (w->inflight == 0) {
+    /* Everything throttled (or refused) and nothing in flight: a plain
+     * sleep, DISKSPD's "throttle sleep". */
+    uint32_t ms = throttle_ms == UINT32_MAX ? 1 : throttle_ms;
+    if (w->wait) w->wait->throttle_sleep++;
+    (void)iospd_plat_wait(ms);
+  } else {
+    uint32_t timeout = IOSPD_POLL_MS;
+    if (w->stopping) {
+      timeout = 10 * IOSPD_POLL_MS;
+    } else if (w->ready_count > 0) {
+      timeout = throttle_ms < IOSPD_POLL_MS ? throttle_ms : IOSPD_POLL_MS;
+      if (w->wait) w->wait->throttle_wait++;
+    } else if (w->pending_count > 0) {
+      timeout = 1; /* the queue was full: come back soon */
+    } else if (w->wait) {
+      w->wait->completion_wait++;
+    }
+    int rc = iospd_plat_queue_reap(w->q, w->cqe, IOSPD_REAP_MAX, 1, timeout,
+                                   &got);
+    if (rc < 0) {
+      fail(w, rc, 3, 0, 0, 0);
+      /* The queue cannot tell us more; teardown cancels what is left. */
+      w->inflight = 0;
+      got = 0;
+    }
+  }
+
+  /* One clock read and one phase read for the whole batch. */
+  uint64_t now = iospd_plat_ticks();
+  w->now = now;
+  uint32_t phase =
+      atomic_load_explicit(&w->ctl->phase, memory_order_acquire);
+  bool measuring = phase == IOSPD_PHASE_MEASURE;
+  uint64_t start = w->ctl->measure_start_ticks;
+  for (uint32_t i = 0; i < got; i++)
+    complete(w, &w->cqe[i], now, measuring, start);
+  if (phase == IOSPD_PHASE_STOP ||
+      atomic_load_explicit(&w->ctl->failed, memory_order_relaxed))
+    w->stopping = true;
+  iospd_hot_leave();
+  return false;
+}
+
+void iospd_worker_run(iospd_worker_t* w) {
+  iospd_worker_begin(w);
+  while (!iospd_worker_pass(w)) {
+  }
+}
+
+void iospd_worker_teardown(iospd_worker_t* w) {
+  /* The queue goes first: it cancels and drains what is in flight, and
+   * only then may the buffers go (B.7 rule 5). */
+  if (w->q != NULL) iospd_plat_queue_destroy(w->q);
+  w->q = NULL;
+  for (uint32_t k = 0; k < w->target_count; k++) {
+    iospd_wtarget_t* tg = &w->targets[k];
+    if (tg->file != NULL) iospd_plat_file_close(tg->file);
+    tg->file = NULL;
+    if (tg->buf != NULL) iospd_plat_buf_free(tg->buf, tg->buf_len);
+    tg->buf = NULL;
+    iospd_gen_destroy(&tg->gen);
+  }
+  iospd_free(w->slots);
+  iospd_free(w->ready);
+  iospd_free(w->pending);
+  w->slots = NULL;
+  w->ready = NULL;
+  w->pending = NULL;
+}
+
+int iospd_worker_error(const iospd_worker_t* w, iospd_err_t* err) {
+  if (w->setup_rc < 0) {
+    if (err != NULL) *err = w->setup_err;
+    return w->setup_rc;
+  }
+  const iospd_worker_fail_t* f = &w->fail;
+  if (f->code == 0) return 0;
+  const char* path = f->target < w->target_count
+                         ? tpath(&w->targets[f->target])
+                         : "";
+  const char* what = f->op == IOSPD_OP_WRITE ? "write" : "read";
+  switch (f->in_io) {
+    case 1:
+      return iospd_err_set(err, f->code,
+                           "%s at offset %llu of target '%s' failed "
+                           "(thread %u): %s",
+                           what, (unsigned long long)f->offset, path, w->id,
+                           iospd_strerror(f->code));
+    case 2:
+      return iospd_err_set(err, f->code,
+                           "submitting a %s at offset %llu of target '%s' "
+                           "failed (thread %u): %s",
+                           what, (unsigned long long)f->offset, path, w->id,
+                           iospd_strerror(f->code));
+    default:
+      return iospd_err_set(err, f->code,
+                           "waiting for I/O completions failed (thread %u): "
+                           "%s",
+                           w->id, iospd_strerror(f->code));
+  }
+}

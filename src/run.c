@@ -1,0 +1,534 @@
+/* SPDX-License-Identifier: MIT */
+/* The controller (DISKSPD 2.1): per timespan, prepare targets, lay out
+ * threads and slots, start the workers (each sets itself up before the
+ * start barrier), run warm-up / measure / cool-down on the clock, stop,
+ * join, and fill the results tree. With hooks->cooperative (fake platform
+ * tests) the same workers are stepped from this thread instead. */
+#include "iospd/run.h"
+
+#include <string.h>
+
+#include "iospd/alloc.h"
+#include "iospd/engine.h"
+#include "run_internal.h"
+
+/* Ctrl-C: sticky for the rest of the run, like DISKSPD's stop event. */
+static _Atomic uint32_t g_interrupted;
+static char g_engine_name[64];
+
+static void on_interrupt(void* arg) {
+  (void)arg;
+  atomic_store(&g_interrupted, 1);
+}
+
+typedef struct run_s {
+  const iospd_profile_t* p;
+  const iospd_timespan_t* ts;
+  const iospd_run_hooks_t* hooks;
+  iospd_results_t* res;
+  iospd_timespan_result_t* tsr;
+  iospd_engine_ctl_t* ctl;
+  iospd_worker_t** workers;
+  uint32_t nworkers;
+  iospd_gen_shared_t* shared; /* one -si cursor per target */
+  size_t shared_len;
+  uint8_t** rnd_src;          /* -Z<size> source per target, or NULL */
+  /* Start gate: 0 until the controller has created the barrier for the
+   * threads that did start; 1 = no barrier (start failed); else the
+   * barrier's address. Lets a failed thread start release the others. */
+  _Atomic uintptr_t gate;
+} run_t;
+
+typedef struct worker_arg_s {
+  run_t* run;
+  iospd_worker_t* w;
+} worker_arg_t;
+
+static bool failed(const run_t* r) {
+  return atomic_load_explicit(&r->ctl->failed, memory_order_acquire) != 0;
+}
+
+/* ---- layout ------------------------------------------------------------ */
+
+static iospd_worker_t* new_worker(run_t* r, uint32_t id, uint32_t ntargets) {
+  /* Separate, padded allocations keep workers off each other's lines. */
+  iospd_worker_t* w = iospd_calloc(1, sizeof(*w) + 2 * IOSPD_CACHELINE);
+  if (w == NULL) return NULL;
+  w->id = id;
+  w->profile = r->p;
+  w->ts = r->ts;
+  w->ctl = r->ctl;
+  w->targets = iospd_calloc(ntargets ? ntargets : 1, sizeof(*w->targets));
+  w->target_count = ntargets;
+  iospd_thread_target_result_t* tt =
+      iospd_calloc(ntargets ? ntargets : 1, sizeof(*tt));
+  if (w->targets == NULL || tt == NULL) {
+    iospd_free(w->targets);
+    iospd_free(tt);
+    iospd_free(w);
+    return NULL;
+  }
+  iospd_thread_result_t* tr = &r->tsr->threads[id];
+  tr->id = id;
+  tr->targets = tt;
+  tr->target_count = ntargets;
+  w->wait = &tr->wait;
+  return w;
+}
+
+static void bind_target(run_t* r, iospd_worker_t* w, uint32_t k,
+                        uint32_t ti, uint32_t rel, uint32_t slots,
+                        uint32_t sharers, uint32_t weight) {
+  const iospd_target_t* t = &r->ts->targets[ti];
+  iospd_wtarget_t* tg = &w->targets[k];
+  tg->t = t;
+  tg->target_index = ti;
+  tg->relative_thread = rel;
+  tg->slot_count = slots;
+  tg->weight = weight;
+  tg->burst = sharers ? t->burst_size / sharers : t->burst_size;
+  tg->shared = &r->shared[ti];
+  tg->rnd_src = r->rnd_src[ti];
+  tg->rnd_src_size = r->rnd_src[ti] ? t->random_data_size : 0;
+  iospd_thread_target_result_t* res = &r->tsr->threads[w->id].targets[k];
+  res->target_index = ti;
+  tg->stats = &res->stats;
+}
+
+static bool thread_uses(const iospd_target_t* t, uint32_t thread,
+                        uint32_t* weight) {
+  *weight = t->weight;
+  if (t->thread_target_count == 0) return true;
+  for (uint32_t i = 0; i < t->thread_target_count; i++)
+    if (t->thread_targets[i].thread == thread) {
+      if (t->thread_targets[i].weight) *weight = t->thread_targets[i].weight;
+      return true;
+    }
+  return false;
+}
+
+/* 2.2: -t gives each thread one target; -F gives each thread every target
+ * (or those whose ThreadTargets list it), with -O slots shared. */
+static int layout(run_t* r, iospd_err_t* err) {
+  const iospd_timespan_t* ts = r->ts;
+  uint32_t n = iospd_run_thread_count(ts);
+  r->tsr->threads = iospd_calloc(n ? n : 1, sizeof(*r->tsr->threads));
+  r->workers = iospd_calloc(n ? n : 1, sizeof(*r->workers));
+  if (r->tsr->threads == NULL || r->workers == NULL) goto oom;
+  r->tsr->thread_count = r->tsr->thread_count_alloc = n;
+  r->nworkers = n;
+  if (ts->thread_count == 0) {
+    uint32_t id = 0;
+    for (uint32_t ti = 0; ti < ts->target_count; ti++) {
+      const iospd_target_t* t = &ts->targets[ti];
+      uint32_t per = t->threads_per_file ? t->threads_per_file : 1;
+      for (uint32_t k = 0; k < per; k++, id++) {
+        iospd_worker_t* w = new_worker(r, id, 1);
+        if (w == NULL) goto oom;
+        r->workers[id] = w;
+        bind_target(r, w, 0, ti, k, t->request_count, per, t->weight);
+        w->slot_count = t->request_count;
+      }
+    }
+    return 0;
+  }
+  bool shared = ts->request_count > 0;
+  for (uint32_t id = 0; id < n; id++) {
+    uint32_t cnt = 0, weight;
+    for (uint32_t ti = 0; ti < ts->target_count; ti++)
+      cnt += thread_uses(&ts->targets[ti], id, &weight);
+    iospd_worker_t* w = new_worker(r, id, cnt);
+    if (w == NULL) goto oom;
+    r->workers[id] = w;
+    w->shared_slots = shared;
+    uint32_t k = 0, slots = 0;
+    for (uint32_t ti = 0; ti < ts->target_count; ti++) {
+      const iospd_target_t* t = &ts->targets[ti];
+      if (!thread_uses(t, id, &weight)) continue;
+      uint32_t sharers = t->thread_target_count ? t->thread_target_count : n;
+      uint32_t s = shared ? ts->request_count : t->request_count;
+      bind_target(r, w, k++, ti, id, s, sharers, weight);
+      slots += t->request_count;
+    }
+    w->slot_count = shared ? (cnt ? ts->request_count : 0) : slots;
+  }
+  return 0;
+oom:
+  return iospd_err_set(err, IOSPD_ENOMEM, "out of memory laying out threads");
+}
+
+/* -Z<size>[,file]: one source per target, shared by its threads, filled
+ * from a generator seeded with 0 (so identical across runs) or a file. */
+static int make_sources(run_t* r, iospd_err_t* err) {
+  const iospd_timespan_t* ts = r->ts;
+  r->rnd_src = iospd_calloc(ts->target_count ? ts->target_count : 1,
+                            sizeof(*r->rnd_src));
+  if (r->rnd_src == NULL)
+    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  iospd_rand_t rng;
+  iospd_rand_seed(&rng, 0);
+  for (uint32_t i = 0; i < ts->target_count; i++) {
+    const iospd_target_t* t = &ts->targets[i];
+    if (t->random_data_size == 0) continue;
+    size_t size = (size_t)t->random_data_size;
+    uint8_t* b = iospd_plat_buf_alloc(
+        size, 4096, t->large_pages ? IOSPD_BUF_LARGE_PAGES : 0);
+    if (b == NULL)
+      return iospd_err_set(err, IOSPD_ENOMEM,
+                           "cannot allocate the %llu-byte write source "
+                           "buffer (-Z) of target '%s'",
+                           (unsigned long long)t->random_data_size, t->path);
+    r->rnd_src[i] = b;
+    if (t->random_data_path == NULL || t->random_data_path[0] == '\0') {
+      iospd_rand_fill(&rng, b, size, false);
+      continue;
+    }
+    size_t got = 0;
+    iospd_err_t e;
+    iospd_err_clear(&e);
+    int rc = iospd_plat_read_file(t->random_data_path, b, size, &got, &e);
+    if (rc < 0 || got == 0)
+      return iospd_err_set(err, rc < 0 ? rc : IOSPD_EIO,
+                           "cannot read the write source file '%s' (-Z): %s",
+                           t->random_data_path,
+                           rc < 0 ? (e.msg[0] ? e.msg : iospd_strerror(rc))
+                                  : "it is empty");
+    /* A short file is repeated to fill the buffer. */
+    for (size_t j = got; j < size; j++) b[j] = b[j - got];
+  }
+  return 0;
+}
+
+/* ---- threads ------------------------------------------------------------ */
+
+static void publish_setup(run_t* r, iospd_worker_t* w) {
+  /* Effective distributions and sizes go into the results now, on the
+   * worker's thread, while the generators exist. */
+  iospd_thread_result_t* tr = &r->tsr->threads[w->id];
+  for (uint32_t k = 0; k < w->target_count; k++) {
+    iospd_wtarget_t* tg = &w->targets[k];
+    iospd_thread_target_result_t* res = &tr->targets[k];
+    res->file_size = tg->file_size;
+    if (tg->gen.dist_count > 0 && res->dist == NULL) {
+      res->dist = iospd_calloc(tg->gen.dist_count, sizeof(*res->dist));
+      if (res->dist != NULL) {
+        memcpy(res->dist, tg->gen.dist,
+               tg->gen.dist_count * sizeof(*res->dist));
+        res->dist_count = tg->gen.dist_count;
+      }
+    }
+  }
+}
+
+static void worker_main(void* arg) {
+  worker_arg_t* a = arg;
+  run_t* r = a->run;
+  iospd_worker_t* w = a->w;
+  int rc = iospd_worker_setup(w, &w->setup_err);
+  if (rc < 0)
+    atomic_store_explicit(&r->ctl->failed, 1, memory_order_release);
+  else
+    publish_setup(r, w);
+  uintptr_t g;
+  while ((g = atomic_load_explicit(&r->gate, memory_order_acquire)) == 0)
+    (void)iospd_plat_wait(1);
+  if (g != 1) iospd_plat_barrier_wait((iospd_plat_barrier_t*)g);
+  if (rc == 0 && !failed(r)) iospd_worker_run(w);
+  iospd_worker_teardown(w);
+}
+
+/* ---- phases -------------------------------------------------------------- */
+
+static bool interrupted(const run_t* r) {
+  return atomic_load(&g_interrupted) != 0 ||
+         atomic_load(&r->ctl->interrupted) != 0;
+}
+
+/* Steps every live worker once (cooperative mode). Returns false if none
+ * is left. */
+static bool step_all(run_t* r) {
+  bool any = false;
+  for (uint32_t i = 0; i < r->nworkers; i++) {
+    iospd_worker_t* w = r->workers[i];
+    if (w->setup_rc < 0 || !w->begun || w->finished) continue;
+    if (!iospd_worker_pass(w)) any = true;
+  }
+  return any;
+}
+
+/* Waits for one phase. Returns 1 if interrupted (Ctrl-C), 2 if a worker
+ * failed, 0 when the time is up. */
+static int wait_phase(run_t* r, uint32_t seconds) {
+  uint64_t tpms = r->ctl->ticks_per_second / 1000;
+  if (tpms == 0) tpms = 1;
+  uint64_t end = iospd_plat_ticks() + (uint64_t)seconds * 1000 * tpms;
+  for (;;) {
+    if (interrupted(r)) return 1;
+    if (failed(r)) return 2;
+    uint64_t now = iospd_plat_ticks();
+    if (now >= end) return 0;
+    uint64_t left = (end - now + tpms - 1) / tpms;
+    uint32_t slice = left > IOSPD_POLL_MS ? IOSPD_POLL_MS : (uint32_t)left;
+    if (r->hooks != NULL && r->hooks->cooperative) {
+      if (step_all(r)) continue;
+      /* Nobody is running: let the clock move on. */
+    }
+    if (iospd_plat_wait(slice) == 1) {
+      atomic_store(&r->ctl->interrupted, 1);
+      return 1;
+    }
+  }
+}
+
+static void set_phase(run_t* r, uint32_t phase) {
+  atomic_store_explicit(&r->ctl->phase, phase, memory_order_release);
+}
+
+static void snapshot_cpu(run_t* r, iospd_cpu_times_t* t) {
+  uint32_t n = r->res->topo.cpu_count;
+  if (t == NULL || n == 0) return;
+  if (iospd_plat_cpu_times(t, n, NULL) < 0) memset(t, 0, n * sizeof(*t));
+}
+
+static void run_phases(run_t* r, iospd_cpu_times_t* c0,
+                       iospd_cpu_times_t* c1) {
+  const iospd_timespan_t* ts = r->ts;
+  iospd_timespan_result_t* tsr = r->tsr;
+  int w = wait_phase(r, ts->warmup);
+  if (w != 0) {
+    /* Interrupted (or failed) before measuring: nothing to report. */
+    tsr->interrupted_before_measure = w == 1;
+    tsr->seconds = 0;
+    return;
+  }
+  snapshot_cpu(r, c0);
+  r->ctl->measure_start_ticks = iospd_plat_ticks();
+  set_phase(r, IOSPD_PHASE_MEASURE);
+  int m = wait_phase(r, ts->duration);
+  uint64_t end = iospd_plat_ticks();
+  set_phase(r, IOSPD_PHASE_COOLDOWN);
+  snapshot_cpu(r, c1);
+  tsr->seconds = (double)(end - r->ctl->measure_start_ticks) /
+                 (double)r->ctl->ticks_per_second;
+  if (c0 != NULL && c1 != NULL && tsr->cpu != NULL)
+    iospd_cpu_usage_compute(c0, c1, r->res->topo.cpu_count, tsr->cpu);
+  if (m != 0) return; /* cool-down is skipped after an interruption */
+  (void)wait_phase(r, ts->cooldown);
+}
+
+static void note_engine(run_t* r) {
+  for (uint32_t i = 0; i < r->nworkers; i++) {
+    if (r->workers[i]->q == NULL) continue;
+    const char* name = iospd_plat_queue_engine(r->workers[i]->q);
+    if (name == NULL) continue;
+    strncpy(g_engine_name, name, sizeof(g_engine_name) - 1);
+    g_engine_name[sizeof(g_engine_name) - 1] = '\0';
+    r->res->engine_name = g_engine_name;
+    return;
+  }
+}
+
+/* Threads: start, gate, phases, stop, join. */
+static int run_threaded(run_t* r, iospd_cpu_times_t* c0,
+                        iospd_cpu_times_t* c1, iospd_err_t* err) {
+  int rc = 0;
+  worker_arg_t* args = iospd_calloc(r->nworkers ? r->nworkers : 1,
+                                    sizeof(*args));
+  iospd_plat_thread_t** th = iospd_calloc(r->nworkers ? r->nworkers : 1,
+                                          sizeof(*th));
+  if (args == NULL || th == NULL) {
+    iospd_free(args);
+    iospd_free(th);
+    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory starting threads");
+  }
+  uint32_t started = 0;
+  for (; started < r->nworkers; started++) {
+    iospd_worker_t* w = r->workers[started];
+    args[started].run = r;
+    args[started].w = w;
+    w->affinity = iospd_run_affinity(r->ts, &r->res->topo, w->id);
+    iospd_err_t e;
+    iospd_err_clear(&e);
+    rc = iospd_plat_thread_start(&th[started], &w->affinity, worker_main,
+                                 &args[started], &e);
+    if (rc < 0) {
+      rc = iospd_err_set(err, rc, "cannot start thread %u%s: %s", w->id,
+                         w->affinity.pin ? " on its CPU" : "",
+                         e.msg[0] ? e.msg : iospd_strerror(rc));
+      atomic_store(&r->ctl->failed, 1);
+      break;
+    }
+  }
+  iospd_plat_barrier_t* b = NULL;
+  if (rc == 0 &&
+      iospd_plat_barrier_init(&b, started + 1, err) == 0) {
+    atomic_store_explicit(&r->gate, (uintptr_t)b, memory_order_release);
+    iospd_plat_barrier_wait(b);
+  } else {
+    if (rc == 0) rc = err ? err->code : IOSPD_ENOMEM;
+    atomic_store(&r->ctl->failed, 1);
+    atomic_store_explicit(&r->gate, (uintptr_t)1, memory_order_release);
+  }
+  if (!failed(r)) {
+    note_engine(r);
+    run_phases(r, c0, c1);
+  }
+  set_phase(r, IOSPD_PHASE_STOP);
+  for (uint32_t i = 0; i < started; i++) iospd_plat_thread_join(th[i]);
+  if (b != NULL) iospd_plat_barrier_destroy(b);
+  iospd_free(args);
+  iospd_free(th);
+  return rc;
+}
+
+/* Cooperative: the same steps, from this thread, in worker order. */
+static int run_cooperative(run_t* r, iospd_cpu_times_t* c0,
+                           iospd_cpu_times_t* c1) {
+  for (uint32_t i = 0; i < r->nworkers; i++) {
+    iospd_worker_t* w = r->workers[i];
+    if (iospd_worker_setup(w, &w->setup_err) < 0) {
+      atomic_store(&r->ctl->failed, 1);
+      break;
+    }
+    publish_setup(r, w);
+  }
+  if (!failed(r)) {
+    for (uint32_t i = 0; i < r->nworkers; i++)
+      iospd_worker_begin(r->workers[i]);
+    note_engine(r);
+    run_phases(r, c0, c1);
+  }
+  set_phase(r, IOSPD_PHASE_STOP);
+  while (step_all(r)) {
+  }
+  for (uint32_t i = 0; i < r->nworkers; i++)
+    iospd_worker_teardown(r->workers[i]);
+  return 0;
+}
+
+static void free_run(run_t* r) {
+  if (r->workers != NULL) {
+    for (uint32_t i = 0; i < r->nworkers; i++) {
+      if (r->workers[i] == NULL) continue;
+      iospd_free(r->workers[i]->targets);
+      iospd_free(r->workers[i]);
+    }
+    iospd_free(r->workers);
+  }
+  if (r->rnd_src != NULL) {
+    for (uint32_t i = 0; i < r->ts->target_count; i++)
+      if (r->rnd_src[i] != NULL)
+        iospd_plat_buf_free(r->rnd_src[i],
+                            (size_t)r->ts->targets[i].random_data_size);
+    iospd_free(r->rnd_src);
+  }
+  if (r->shared != NULL) iospd_plat_buf_free(r->shared, r->shared_len);
+}
+
+static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
+                        const iospd_run_hooks_t* hooks, iospd_results_t* res,
+                        iospd_timespan_result_t* tsr, iospd_err_t* err) {
+  iospd_engine_ctl_t ctl;
+  memset(&ctl, 0, sizeof(ctl));
+  atomic_store(&ctl.phase, IOSPD_PHASE_WARMUP);
+  ctl.ticks_per_second = res->sys.ticks_per_second;
+  ctl.experiment_flags = p->experiment_flags;
+  ctl.progress = p->progress;
+  ctl.progress_dot = hooks ? hooks->progress_dot : NULL;
+  ctl.progress_ctx = hooks ? hooks->ctx : NULL;
+
+  run_t r;
+  memset(&r, 0, sizeof(r));
+  r.p = p;
+  r.ts = ts;
+  r.hooks = hooks;
+  r.res = res;
+  r.tsr = tsr;
+  r.ctl = &ctl;
+  atomic_store(&r.gate, (uintptr_t)0);
+  tsr->ts = ts;
+
+  int rc = iospd_run_check_affinity(ts, &res->topo, err);
+  if (rc == 0) rc = iospd_run_prepare_targets(p, ts, hooks, err);
+  if (rc < 0) return rc;
+
+  iospd_cpu_times_t* c0 = NULL;
+  iospd_cpu_times_t* c1 = NULL;
+  uint32_t ncpu = res->topo.cpu_count;
+  if (ncpu > 0) {
+    c0 = iospd_calloc(ncpu, sizeof(*c0));
+    c1 = iospd_calloc(ncpu, sizeof(*c1));
+    tsr->cpu = iospd_calloc(ncpu, sizeof(*tsr->cpu));
+  }
+  r.shared_len = (ts->target_count ? ts->target_count : 1) *
+                 sizeof(iospd_gen_shared_t);
+  r.shared = iospd_plat_buf_alloc(r.shared_len, 4096, 0);
+  if (r.shared == NULL || (ncpu > 0 && (!c0 || !c1 || !tsr->cpu))) {
+    rc = iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+    goto out;
+  }
+  for (uint32_t i = 0; i < ts->target_count; i++)
+    iospd_gen_shared_reset(&r.shared[i]);
+  rc = make_sources(&r, err);
+  if (rc == 0) rc = layout(&r, err);
+  if (rc < 0) goto out;
+
+  if (hooks != NULL && hooks->cooperative)
+    rc = run_cooperative(&r, c0, c1);
+  else
+    rc = run_threaded(&r, c0, c1, err);
+  if (rc < 0) goto out;
+  /* The first failure in thread order names the target and the call. */
+  for (uint32_t i = 0; i < r.nworkers; i++) {
+    rc = iospd_worker_error(r.workers[i], err);
+    if (rc < 0) goto out;
+  }
+  rc = 0;
+out:
+  iospd_free(c0);
+  iospd_free(c1);
+  free_run(&r);
+  return rc;
+}
+
+int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
+              iospd_results_t* out, iospd_err_t* err) {
+  out->profile = p;
+  atomic_store(&g_interrupted, 0);
+  out->timespans = NULL;
+  out->timespan_count = 0;
+  if (out->engine_name == NULL) out->engine_name = "";
+  if (out->sys.ticks_per_second == 0)
+    return iospd_err_set(err, IOSPD_EINVAL,
+                         "internal error: results->sys must be filled by "
+                         "iospd_plat_init before iospd_run");
+  if (p->etw.enabled)
+    return iospd_err_set(err, IOSPD_ENOTSUP,
+                         "ETW tracing (-e) is not implemented in iospd; "
+                         "run without -e (use an external tracer such as "
+                         "WPR or perf alongside)");
+  if (p->events.start_name || p->events.end_name || p->events.ready_name ||
+      p->events.stop_name)
+    return iospd_err_set(err, IOSPD_ENOTSUP,
+                         "named events (-ys/-yf/-yr/-yp) are not "
+                         "implemented in iospd; run without -y");
+  if (out->topo.cpu_count == 0) {
+    int rc = iospd_plat_cpu_topology(&out->topo, err);
+    if (rc < 0) return rc;
+  }
+  (void)iospd_plat_on_interrupt(on_interrupt, NULL, NULL);
+
+  out->timespans = iospd_calloc(p->timespan_count ? p->timespan_count : 1,
+                                sizeof(*out->timespans));
+  if (out->timespans == NULL)
+    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  int rc = 0;
+  for (uint32_t i = 0; i < p->timespan_count; i++) {
+    out->timespan_count = i + 1;
+    rc = run_timespan(p, &p->timespans[i], hooks, out, &out->timespans[i],
+                      err);
+    if (rc < 0) break;
+  }
+  iospd_plat_utc_now(&out->run_time);
+  return rc;
+}

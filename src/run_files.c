@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/* What the controller does to targets before starting threads: create -c
+ * files (only when asked), and refuse early, with a message naming the
+ * target, what would fail later or destroy data: a missing target, a write
+ * to a disk holding a partition table or file system, unbuffered I/O that
+ * is not sector aligned, a target too small for its threads. */
+#include <string.h>
+
+#include "iospd/alloc.h"
+#include "iospd/strbuf.h"
+#include "run_internal.h"
+
+static void say(const iospd_run_hooks_t* h, const char* text) {
+  if (h != NULL && h->message != NULL) h->message(h->ctx, text);
+}
+
+uint32_t iospd_run_thread_count(const iospd_timespan_t* ts) {
+  if (ts->thread_count > 0) return ts->thread_count;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < ts->target_count; i++)
+    n += ts->targets[i].threads_per_file ? ts->targets[i].threads_per_file
+                                         : 1;
+  return n;
+}
+
+uint32_t iospd_run_max_relative_thread(const iospd_timespan_t* ts,
+                                       const iospd_target_t* t) {
+  if (ts->thread_count == 0)
+    return t->threads_per_file ? t->threads_per_file - 1 : 0;
+  if (t->thread_target_count == 0) return ts->thread_count - 1;
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < t->thread_target_count; i++)
+    if (t->thread_targets[i].thread > m) m = t->thread_targets[i].thread;
+  return m;
+}
+
+static bool created_before(const iospd_timespan_t* ts, uint32_t i) {
+  for (uint32_t j = 0; j < i; j++)
+    if (ts->targets[j].create && ts->targets[j].file_size > 0 &&
+        strcmp(ts->targets[j].path, ts->targets[i].path) == 0)
+      return true;
+  return false;
+}
+
+static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
+                         const iospd_run_hooks_t* hooks, iospd_err_t* err) {
+  iospd_file_info_t info;
+  iospd_err_t e;
+  iospd_err_clear(&e);
+  memset(&info, 0, sizeof(info));
+  /* -c on a path that names a device would overwrite the device. */
+  if (iospd_target_kind(t->path) != IOSPD_TARGET_FILE ||
+      (iospd_plat_path_info(t->path, &info, NULL) == 0 && info.is_device))
+    return iospd_err_set(err, IOSPD_EUNSAFE,
+                         "target '%s' is a disk or volume; -c only creates "
+                         "regular files, so remove -c for this target",
+                         t->path);
+  if (p->verbose && hooks != NULL && hooks->message != NULL) {
+    iospd_strbuf_t sb;
+    iospd_strbuf_init(&sb);
+    iospd_strbuf_appendf(&sb, "Creating file '%s' of size %llu.", t->path,
+                         (unsigned long long)t->file_size);
+    say(hooks, iospd_strbuf_cstr(&sb));
+    iospd_strbuf_destroy(&sb);
+  }
+  int rc = iospd_plat_file_create(t->path, t->file_size,
+                                  t->pattern == IOSPD_PATTERN_ZERO, &e);
+  if (rc < 0)
+    return iospd_err_set(err, rc,
+                         "cannot create target '%s' of %llu bytes (-c): %s",
+                         t->path, (unsigned long long)t->file_size,
+                         e.msg[0] ? e.msg : iospd_strerror(rc));
+  return 0;
+}
+
+static int check_sector(const iospd_target_t* t, uint32_t sector,
+                        iospd_err_t* err) {
+  struct {
+    const char* what;
+    uint64_t v;
+  } items[] = {
+      {"block size (-b)", t->block_size},
+      {"base offset (-B)", t->base_offset},
+      {"alignment or stride (-r/-s)", iospd_target_align(t)},
+      {"thread stride (-T)", t->thread_stride},
+  };
+  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(items); i++)
+    if (items[i].v % sector != 0)
+      return iospd_err_set(
+          err, IOSPD_EALIGN,
+          "target '%s': the %s of %llu bytes is not a multiple of the "
+          "logical sector size (%u bytes), which unbuffered I/O (-Su/-Sh) "
+          "requires; use a multiple of %u or drop -Su/-Sh",
+          t->path, items[i].what, (unsigned long long)items[i].v, sector,
+          sector);
+  if (t->pattern == IOSPD_PATTERN_RANDOM && 512u % sector != 0)
+    return iospd_err_set(
+        err, IOSPD_EALIGN,
+        "target '%s': -Z<size> write windows are placed at multiples of 512 "
+        "bytes, but unbuffered I/O on this target needs multiples of its "
+        "logical sector size (%u bytes); drop -Z<size> or -Su/-Sh",
+        t->path, sector);
+  return 0;
+}
+
+static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
+                        const iospd_target_t* t, iospd_err_t* err) {
+  iospd_file_info_t info;
+  iospd_err_t e;
+  iospd_err_clear(&e);
+  memset(&info, 0, sizeof(info));
+  int rc = iospd_plat_path_info(t->path, &info, &e);
+  if (rc == IOSPD_ENOENT)
+    return iospd_err_set(err, rc,
+                         "target '%s' does not exist; create it with "
+                         "-c<size>",
+                         t->path);
+  if (rc < 0)
+    return iospd_err_set(err, rc, "cannot examine target '%s': %s", t->path,
+                         e.msg[0] ? e.msg : iospd_strerror(rc));
+  if (t->memory_mapped)
+    return iospd_err_set(err, IOSPD_ENOTSUP,
+                         "target '%s': memory-mapped I/O (-Sm) is not "
+                         "implemented in iospd; remove -Sm",
+                         t->path);
+  if (t->write_ratio > 0 && info.is_device &&
+      (info.has_partitions || info.has_filesystem) &&
+      !p->ext.allow_raw_write) {
+    const char* what = info.content[0] ? info.content
+                       : info.has_filesystem ? "a file system"
+                                             : "a partition table";
+    return iospd_err_set(err, IOSPD_EUNSAFE,
+                         "refusing to write to '%s': it holds %s, which "
+                         "writing (-w%u) would destroy; pass "
+                         "--allow-raw-write to write to it anyway",
+                         t->path, what, t->write_ratio);
+  }
+  if (t->cache_mode == IOSPD_CACHE_DISABLE_OS) {
+    uint32_t sector = info.logical_sector ? info.logical_sector : 512;
+    rc = check_sector(t, sector, err);
+    if (rc < 0) return rc;
+  }
+  if (info.size == 0)
+    return iospd_err_set(err, IOSPD_ETOOSMALL,
+                         "target size could not be determined: '%s' is "
+                         "empty; create it with -c<size>",
+                         t->path);
+  /* The thread with the highest start must fit one block (2.4); the
+   * generator owns that rule and its message. */
+  iospd_rand_t scratch;
+  iospd_rand_seed(&scratch, 0);
+  iospd_gen_t g;
+  rc = iospd_gen_init(&g, t, iospd_run_max_relative_thread(ts, t), info.size,
+                      &scratch, NULL, err);
+  if (rc < 0) return rc;
+  iospd_gen_destroy(&g);
+  return 0;
+}
+
+int iospd_run_prepare_targets(const iospd_profile_t* p,
+                              const iospd_timespan_t* ts,
+                              const iospd_run_hooks_t* hooks,
+                              iospd_err_t* err) {
+  for (uint32_t i = 0; i < ts->target_count; i++) {
+    const iospd_target_t* t = &ts->targets[i];
+    if (t->path == NULL || t->path[0] == '\0')
+      return iospd_err_set(err, IOSPD_EINVAL, "target %u has no path", i + 1);
+    /* Only -c ever creates or truncates; a zero size creates nothing. */
+    if (t->create && t->file_size > 0 && !created_before(ts, i)) {
+      int rc = create_target(p, t, hooks, err);
+      if (rc < 0) return rc;
+    }
+  }
+  for (uint32_t i = 0; i < ts->target_count; i++) {
+    int rc = check_target(p, ts, &ts->targets[i], err);
+    if (rc < 0) return rc;
+  }
+  return 0;
+}
+
+int iospd_run_check_affinity(const iospd_timespan_t* ts,
+                             const iospd_cpu_topology_t* topo,
+                             iospd_err_t* err) {
+  for (uint32_t i = 0; i < ts->affinity_count; i++) {
+    const iospd_affinity_t* a = &ts->affinity[i];
+    if (a->group >= topo->group_count)
+      return iospd_err_set(err, IOSPD_EINVAL,
+                           "affinity (-a): CPU %u of group %u does not exist: "
+                           "this system has %u processor group(s)",
+                           a->cpu, a->group, topo->group_count);
+    const iospd_group_info_t* g = &topo->groups[a->group];
+    if (a->cpu >= g->max_processors)
+      return iospd_err_set(err, IOSPD_EINVAL,
+                           "affinity (-a): CPU %u of group %u does not exist: "
+                           "the group has %u CPUs (0-%u)",
+                           a->cpu, a->group, g->max_processors,
+                           g->max_processors ? g->max_processors - 1 : 0);
+    bool active = false;
+    for (uint32_t c = 0; c < topo->cpu_count; c++)
+      if (topo->cpus[c].group == a->group && topo->cpus[c].number == a->cpu &&
+          topo->cpus[c].active)
+        active = true;
+    if (!active)
+      return iospd_err_set(err, IOSPD_EINVAL,
+                           "affinity (-a): CPU %u of group %u is not active "
+                           "(offline or outside this process's CPU set)",
+                           a->cpu, a->group);
+  }
+  return 0;
+}
+
+iospd_thread_opts_t iospd_run_affinity(const iospd_timespan_t* ts,
+                                       const iospd_cpu_topology_t* topo,
+                                       uint32_t i) {
+  iospd_thread_opts_t o = {false, 0, IOSPD_CPU_ANY};
+  if (ts->disable_affinity) return o;
+  if (ts->affinity_count > 0) {
+    const iospd_affinity_t* a = &ts->affinity[i % ts->affinity_count];
+    o.pin = true;
+    o.group = a->group;
+    o.cpu = a->cpu;
+    return o;
+  }
+  /* Round robin over active CPUs in (group, number) order. */
+  uint32_t active = 0;
+  for (uint32_t c = 0; c < topo->cpu_count; c++) active += topo->cpus[c].active;
+  if (active == 0) return o;
+  uint32_t want = i % active;
+  for (uint32_t c = 0; c < topo->cpu_count; c++) {
+    if (!topo->cpus[c].active) continue;
+    if (want-- == 0) {
+      o.pin = true;
+      o.group = topo->cpus[c].group;
+      o.cpu = topo->cpus[c].number;
+      break;
+    }
+  }
+  return o;
+}

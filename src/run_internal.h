@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* Private to run*.c: the controller's helpers for target preparation (-c,
+ * existence, safety, alignment, size) and thread/slot layout. */
+#ifndef IOSPD_RUN_INTERNAL_H
+#define IOSPD_RUN_INTERNAL_H
+
+#include "iospd/engine.h"
+#include "iospd/run.h"
+
+/* Before a timespan: creates -c files, then checks every target (exists,
+ * not a device holding data when writing, unbuffered alignment, large
+ * enough for every thread). */
+int iospd_run_prepare_targets(const iospd_profile_t* p,
+                              const iospd_timespan_t* ts,
+                              const iospd_run_hooks_t* hooks,
+                              iospd_err_t* err);
+
+/* Number of worker threads of a timespan (2.2). */
+uint32_t iospd_run_thread_count(const iospd_timespan_t* ts);
+
+/* Highest relative thread number that will use target t. */
+uint32_t iospd_run_max_relative_thread(const iospd_timespan_t* ts,
+                                       const iospd_target_t* t);
+
+/* Checks an explicit -a list against the topology; names the bad CPU. */
+int iospd_run_check_affinity(const iospd_timespan_t* ts,
+                             const iospd_cpu_topology_t* topo,
+                             iospd_err_t* err);
+
+/* Affinity of global thread i (2.12). */
+iospd_thread_opts_t iospd_run_affinity(const iospd_timespan_t* ts,
+                                       const iospd_cpu_topology_t* topo,
+                                       uint32_t i);
+
+#endif

@@ -1,0 +1,520 @@
+/* SPDX-License-Identifier: MIT */
+/* An in-memory implementation of include/iospd/platform.h for engine and
+ * controller tests: a virtual clock in nanoseconds that moves only when the
+ * engine waits, files held in memory, I/Os that complete after a scripted
+ * latency (or fail, or are refused by a short submit), and a log of every
+ * I/O. No threads: tests run iospd_run with hooks.cooperative. Standard C
+ * only, so it builds natively and with mingw. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_plat.h"
+#include "iospd/platform.h"
+
+#define MAX_FILES 32
+#define MAX_QUEUES 64
+#define MAX_QFILES 16
+#define START_NS 1000000000ull
+
+typedef struct {
+  char path[256];
+  uint8_t* data;
+  uint64_t size;
+  uint32_t sector;
+  bool device, parts, fs;
+  char content[128];
+  int creates;
+  unsigned open_flags;
+  bool used;
+} ffile_t;
+
+struct iospd_plat_file_s {
+  int file;
+  unsigned flags;
+};
+
+struct iospd_plat_queue_s {
+  uint32_t id, depth;
+  iospd_plat_file_t* files[MAX_QFILES];
+  uint32_t nfiles;
+  uint32_t* inflight; /* log indices */
+  uint32_t ninflight;
+};
+
+struct iospd_plat_barrier_s {
+  uint32_t n;
+};
+
+static ffile_t g_files[MAX_FILES];
+static uint64_t g_now = START_NS;
+static fake_io_t* g_log;
+static uint32_t g_log_n, g_log_cap;
+static uint64_t* g_lat;
+static uint32_t g_lat_n;
+static uint64_t g_fail_n = UINT64_MAX;
+static int32_t g_fail_result;
+static uint32_t g_short_max, g_refuse_calls, g_submit_calls;
+static uint64_t g_int_at;
+static bool g_int_fired, g_int_pending;
+static void (*g_int_cb)(void*);
+static void* g_int_arg;
+static uint32_t g_cpu_snaps;
+static uint32_t g_nqueues;
+static uint32_t g_qdepth[MAX_QUEUES];
+
+/* ---- test controls ------------------------------------------------------ */
+
+void fake_reset(void) {
+  for (int i = 0; i < MAX_FILES; i++) free(g_files[i].data);
+  memset(g_files, 0, sizeof(g_files));
+  free(g_log);
+  g_log = NULL;
+  g_log_n = g_log_cap = 0;
+  free(g_lat);
+  g_lat = NULL;
+  g_lat_n = 0;
+  g_fail_n = UINT64_MAX;
+  g_short_max = g_refuse_calls = g_submit_calls = 0;
+  g_int_at = 0;
+  g_int_fired = g_int_pending = false;
+  g_cpu_snaps = 0;
+  g_nqueues = 0;
+  g_now = START_NS;
+}
+
+static ffile_t* find(const char* path) {
+  for (int i = 0; i < MAX_FILES; i++)
+    if (g_files[i].used && strcmp(g_files[i].path, path) == 0)
+      return &g_files[i];
+  return NULL;
+}
+
+static void fill(ffile_t* f, bool pattern) {
+  for (uint64_t i = 0; i < f->size; i++)
+    f->data[i] = pattern ? (uint8_t)(i & 0xff) : 0;
+}
+
+int fake_add_file(const char* path, uint64_t size, bool pattern) {
+  ffile_t* f = find(path);
+  if (f == NULL) {
+    for (int i = 0; i < MAX_FILES && f == NULL; i++)
+      if (!g_files[i].used) f = &g_files[i];
+    if (f == NULL) abort();
+    memset(f, 0, sizeof(*f));
+    f->used = true;
+    snprintf(f->path, sizeof(f->path), "%s", path);
+  }
+  free(f->data);
+  f->data = malloc(size ? size : 1);
+  if (f->data == NULL) abort();
+  f->size = size;
+  fill(f, pattern);
+  return (int)(f - g_files);
+}
+
+void fake_set_device(const char* path, bool has_partitions,
+                     bool has_filesystem, const char* content) {
+  ffile_t* f = find(path);
+  f->device = true;
+  f->parts = has_partitions;
+  f->fs = has_filesystem;
+  snprintf(f->content, sizeof(f->content), "%s", content ? content : "");
+}
+
+void fake_set_sector(const char* path, uint32_t logical) {
+  find(path)->sector = logical;
+}
+
+const uint8_t* fake_file_data(const char* path, uint64_t* size) {
+  ffile_t* f = find(path);
+  if (f == NULL) return NULL;
+  *size = f->size;
+  return f->data;
+}
+
+int fake_file_creates(const char* path) {
+  ffile_t* f = find(path);
+  return f ? f->creates : 0;
+}
+
+unsigned fake_file_open_flags(const char* path) {
+  ffile_t* f = find(path);
+  return f ? f->open_flags : 0;
+}
+
+void fake_set_latencies(const uint64_t* lat, uint32_t count) {
+  free(g_lat);
+  g_lat = malloc(count * sizeof(*g_lat));
+  memcpy(g_lat, lat, count * sizeof(*g_lat));
+  g_lat_n = count;
+}
+
+void fake_fail_io(uint64_t n, int32_t result) {
+  g_fail_n = n;
+  g_fail_result = result;
+}
+
+void fake_short_submits(uint32_t max, uint32_t refuse_calls) {
+  g_short_max = max;
+  g_refuse_calls = refuse_calls;
+}
+
+void fake_interrupt_at(uint64_t at_ns) { g_int_at = at_ns; }
+uint64_t fake_now(void) { return g_now; }
+
+const fake_io_t* fake_log(uint32_t* count) {
+  *count = g_log_n;
+  return g_log;
+}
+
+uint32_t fake_queues_created(void) { return g_nqueues; }
+uint32_t fake_queue_depth(uint32_t q) {
+  return q < MAX_QUEUES ? g_qdepth[q] : 0;
+}
+uint32_t fake_submit_calls(void) { return g_submit_calls; }
+
+/* ---- clock ---------------------------------------------------------------- */
+
+static void advance(uint64_t to) {
+  if (to > g_now) g_now = to;
+  if (g_int_at != 0 && !g_int_fired && g_now >= g_int_at) {
+    g_int_fired = true;
+    g_int_pending = true;
+    if (g_int_cb != NULL) g_int_cb(g_int_arg);
+  }
+}
+
+uint64_t iospd_plat_ticks(void) { return g_now; }
+
+int iospd_plat_wait(uint32_t ms) {
+  advance(g_now + (uint64_t)ms * 1000000u);
+  return g_int_pending ? 1 : 0;
+}
+
+int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg,
+                            iospd_err_t* err) {
+  (void)err;
+  g_int_cb = cb;
+  g_int_arg = arg;
+  return 0;
+}
+
+void iospd_plat_interrupt(void) { g_int_pending = true; }
+
+/* ---- system --------------------------------------------------------------- */
+
+int iospd_plat_init(iospd_sysinfo_t* out, iospd_err_t* err) {
+  (void)err;
+  memset(out, 0, sizeof(*out));
+  snprintf(out->computer_name, sizeof(out->computer_name), "fakehost");
+  out->ticks_per_second = 1000000000ull;
+  out->page_size = 4096;
+  out->os_name = "fake";
+  return 0;
+}
+
+void iospd_plat_shutdown(void) {}
+
+int iospd_plat_cpu_topology(iospd_cpu_topology_t* topo, iospd_err_t* err) {
+  (void)err;
+  memset(topo, 0, sizeof(*topo));
+  topo->cpu_count = 2;
+  topo->core_count = 2;
+  topo->group_count = 1;
+  topo->node_count = 1;
+  topo->socket_count = 1;
+  topo->cpus = calloc(2, sizeof(*topo->cpus));
+  topo->groups = calloc(1, sizeof(*topo->groups));
+  for (uint16_t i = 0; i < 2; i++) {
+    topo->cpus[i].number = i;
+    topo->cpus[i].core = i;
+    topo->cpus[i].active = true;
+  }
+  topo->groups[0].max_processors = 2;
+  topo->groups[0].active_processors = 2;
+  topo->groups[0].active_mask = 3;
+  return 0;
+}
+
+void iospd_plat_cpu_topology_free(iospd_cpu_topology_t* topo) {
+  free(topo->cpus);
+  free(topo->groups);
+  free(topo->core_masks);
+  free(topo->node_masks);
+  free(topo->socket_masks);
+  memset(topo, 0, sizeof(*topo));
+}
+
+/* Half idle, a quarter kernel, a quarter user, on every CPU. */
+int iospd_plat_cpu_times(iospd_cpu_times_t* out, uint32_t ncpu,
+                         iospd_err_t* err) {
+  (void)err;
+  g_cpu_snaps++;
+  uint64_t t = g_now / 100;
+  for (uint32_t i = 0; i < ncpu; i++) {
+    out[i].idle = t / 2;
+    out[i].kernel = t / 4;
+    out[i].user = t / 4;
+  }
+  return 0;
+}
+
+void iospd_plat_utc_now(iospd_utc_time_t* out) {
+  out->year = 2026;
+  out->month = 1;
+  out->day = 2;
+  out->hour = 3;
+  out->minute = 4;
+  out->second = 5;
+}
+
+uint64_t iospd_plat_uptime_ms(void) { return g_now / 1000000u; }
+
+/* ---- threads: cooperative runs only ------------------------------------- */
+
+int iospd_plat_thread_start(iospd_plat_thread_t** t,
+                            const iospd_thread_opts_t* o, void (*fn)(void*),
+                            void* arg, iospd_err_t* err) {
+  (void)t;
+  (void)o;
+  (void)fn;
+  (void)arg;
+  return iospd_err_set(err, IOSPD_ENOTSUP,
+                       "the fake platform has no threads; use "
+                       "hooks.cooperative");
+}
+
+int iospd_plat_thread_join(iospd_plat_thread_t* t) {
+  (void)t;
+  return 0;
+}
+
+int iospd_plat_barrier_init(iospd_plat_barrier_t** b, uint32_t n,
+                            iospd_err_t* err) {
+  (void)err;
+  *b = malloc(sizeof(**b));
+  (*b)->n = n;
+  return 0;
+}
+
+void iospd_plat_barrier_wait(iospd_plat_barrier_t* b) { (void)b; }
+void iospd_plat_barrier_destroy(iospd_plat_barrier_t* b) { free(b); }
+
+/* ---- memory --------------------------------------------------------------- */
+
+void* iospd_plat_buf_alloc(size_t size, size_t align, unsigned flags) {
+  (void)flags;
+  if (align < sizeof(void*)) align = sizeof(void*);
+  uint8_t* raw = malloc(size + align + sizeof(void*));
+  if (raw == NULL) return NULL;
+  uintptr_t p = ((uintptr_t)raw + sizeof(void*) + align - 1) &
+                ~(uintptr_t)(align - 1);
+  ((void**)p)[-1] = raw;
+  memset((void*)p, 0, size);
+  return (void*)p;
+}
+
+void iospd_plat_buf_free(void* p, size_t size) {
+  (void)size;
+  if (p != NULL) free(((void**)p)[-1]);
+}
+
+/* ---- files ---------------------------------------------------------------- */
+
+static void info_of(const ffile_t* f, iospd_file_info_t* info) {
+  memset(info, 0, sizeof(*info));
+  info->size = f->size;
+  info->logical_sector = f->sector;
+  info->physical_sector = f->sector;
+  info->is_device = f->device;
+  info->has_filesystem = f->fs;
+  info->has_partitions = f->parts;
+  snprintf(info->content, sizeof(info->content), "%s", f->content);
+}
+
+int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
+                         iospd_err_t* err) {
+  ffile_t* f = find(o->path);
+  if (f == NULL)
+    return iospd_err_set(err, IOSPD_ENOENT, "%s: no such file", o->path);
+  iospd_plat_file_t* h = malloc(sizeof(*h));
+  h->file = (int)(f - g_files);
+  h->flags = o->flags;
+  f->open_flags = o->flags;
+  *out = h;
+  return 0;
+}
+
+int iospd_plat_file_info(iospd_plat_file_t* h, iospd_file_info_t* info,
+                         iospd_err_t* err) {
+  (void)err;
+  info_of(&g_files[h->file], info);
+  return 0;
+}
+
+void iospd_plat_file_close(iospd_plat_file_t* h) { free(h); }
+
+int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
+                         iospd_err_t* err) {
+  ffile_t* f = find(path);
+  if (f == NULL)
+    return iospd_err_set(err, IOSPD_ENOENT, "%s: no such file", path);
+  info_of(f, info);
+  return 0;
+}
+
+int iospd_plat_file_create(const char* path, uint64_t size, bool zero_fill,
+                           iospd_err_t* err) {
+  (void)err;
+  int creates = fake_file_creates(path);
+  fake_add_file(path, size, !zero_fill);
+  find(path)->creates = creates + 1;
+  return 0;
+}
+
+int iospd_plat_read_file(const char* path, void* buf, size_t size,
+                         size_t* got, iospd_err_t* err) {
+  ffile_t* f = find(path);
+  if (f == NULL)
+    return iospd_err_set(err, IOSPD_ENOENT, "%s: no such file", path);
+  size_t n = f->size < size ? (size_t)f->size : size;
+  memcpy(buf, f->data, n);
+  *got = n;
+  return 0;
+}
+
+/* ---- queue ---------------------------------------------------------------- */
+
+int iospd_plat_queue_create(iospd_plat_queue_t** out, uint32_t depth,
+                            unsigned flags, int engine, iospd_err_t* err) {
+  (void)flags;
+  (void)engine;
+  (void)err;
+  iospd_plat_queue_t* q = calloc(1, sizeof(*q));
+  q->id = g_nqueues++;
+  q->depth = depth;
+  q->inflight = calloc(depth ? depth : 1, sizeof(*q->inflight));
+  if (q->id < MAX_QUEUES) g_qdepth[q->id] = depth;
+  *out = q;
+  return 0;
+}
+
+const char* iospd_plat_queue_engine(const iospd_plat_queue_t* q) {
+  (void)q;
+  return "fake";
+}
+
+int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
+                            uint32_t* idx, iospd_err_t* err) {
+  if (q->nfiles >= MAX_QFILES)
+    return iospd_err_set(err, IOSPD_ENOMEM, "too many files");
+  q->files[q->nfiles] = f;
+  *idx = q->nfiles++;
+  return 0;
+}
+
+int iospd_plat_queue_register_buffers(iospd_plat_queue_t* q, void* base,
+                                      size_t len, iospd_err_t* err) {
+  (void)q;
+  (void)base;
+  (void)len;
+  (void)err;
+  return 0;
+}
+
+int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
+                            uint32_t n, uint32_t* accepted) {
+  g_submit_calls++;
+  uint32_t allow = n;
+  if (g_refuse_calls > 0) {
+    g_refuse_calls--;
+    allow = 0;
+  } else if (g_short_max != 0 && allow > g_short_max) {
+    allow = g_short_max;
+  }
+  if (allow > q->depth - q->ninflight) allow = q->depth - q->ninflight;
+  for (uint32_t i = 0; i < allow; i++) {
+    const iospd_io_t* io = &ios[i];
+    if (g_log_n == g_log_cap) {
+      g_log_cap = g_log_cap ? g_log_cap * 2 : 1024;
+      g_log = realloc(g_log, g_log_cap * sizeof(*g_log));
+      if (g_log == NULL) abort();
+    }
+    uint64_t idx = g_log_n;
+    fake_io_t* e = &g_log[g_log_n++];
+    memset(e, 0, sizeof(*e));
+    ffile_t* f = &g_files[q->files[io->file_index]->file];
+    e->queue = q->id;
+    e->tag = io->tag;
+    e->op = io->op;
+    e->file = (uint32_t)(f - g_files);
+    e->offset = io->offset;
+    e->length = io->length;
+    e->submit_ns = g_now;
+    e->done_ns = g_now + (g_lat_n ? g_lat[idx % g_lat_n] : 1000u);
+    if (idx == g_fail_n) {
+      e->result = g_fail_result;
+    } else if (io->offset + io->length <= f->size) {
+      if (io->op == IOSPD_OP_WRITE)
+        memcpy(f->data + io->offset, io->buf, io->length);
+      else
+        memcpy(io->buf, f->data + io->offset, io->length);
+      e->result = (int32_t)io->length;
+    } else {
+      e->result = 0; /* past the end: nothing transferred */
+    }
+    q->inflight[q->ninflight++] = (uint32_t)idx;
+  }
+  *accepted = allow;
+  return 0;
+}
+
+int iospd_plat_queue_reap(iospd_plat_queue_t* q, iospd_cqe_t* out,
+                          uint32_t max, uint32_t min, uint32_t timeout_ms,
+                          uint32_t* got) {
+  uint32_t ready = 0;
+  uint64_t earliest = UINT64_MAX;
+  for (uint32_t i = 0; i < q->ninflight; i++) {
+    uint64_t d = g_log[q->inflight[i]].done_ns;
+    if (d <= g_now) ready++;
+    if (d < earliest) earliest = d;
+  }
+  if (ready < min) {
+    uint64_t limit = timeout_ms == UINT32_MAX
+                         ? UINT64_MAX
+                         : g_now + (uint64_t)timeout_ms * 1000000u;
+    uint64_t to = earliest < limit ? earliest : limit;
+    if (to == UINT64_MAX) return IOSPD_EINVAL; /* would sleep forever */
+    advance(to);
+  }
+  uint32_t n = 0;
+  while (n < max) {
+    /* Oldest completion first, then submission order. */
+    uint32_t best = UINT32_MAX;
+    for (uint32_t i = 0; i < q->ninflight; i++) {
+      const fake_io_t* e = &g_log[q->inflight[i]];
+      if (e->done_ns > g_now) continue;
+      if (best == UINT32_MAX || e->done_ns < g_log[q->inflight[best]].done_ns)
+        best = i;
+    }
+    if (best == UINT32_MAX) break;
+    fake_io_t* e = &g_log[q->inflight[best]];
+    e->reaped_ns = g_now;
+    e->measured = g_cpu_snaps == 1;
+    out[n].tag = e->tag;
+    out[n].result = e->result;
+    n++;
+    memmove(&q->inflight[best], &q->inflight[best + 1],
+            (q->ninflight - best - 1) * sizeof(*q->inflight));
+    q->ninflight--;
+  }
+  *got = n;
+  return 0;
+}
+
+void iospd_plat_queue_destroy(iospd_plat_queue_t* q) {
+  if (q == NULL) return;
+  free(q->inflight);
+  free(q);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* Test controls of tests/fake_plat.c, the in-memory platform: files,
+ * a virtual clock in nanoseconds, scripted latencies, errors, short
+ * submits and Ctrl-C, and the log of every I/O the engine issued. */
+#ifndef IOSPD_FAKE_PLAT_H
+#define IOSPD_FAKE_PLAT_H
+
+#include "iospd/platform.h"
+
+typedef struct fake_io_s {
+  uint32_t queue;   /* queue number in creation order (= worker order) */
+  uint32_t tag;
+  uint8_t op;
+  uint32_t file;    /* fake file number */
+  uint64_t offset;
+  uint32_t length;
+  uint64_t submit_ns;
+  uint64_t done_ns;  /* when it completes */
+  uint64_t reaped_ns; /* when the engine reaped it; 0 = never */
+  int32_t result;
+  bool measured;     /* reaped between the two CPU snapshots */
+} fake_io_t;
+
+/* Forget everything (files, log, scripts); clock back to 1 s. */
+void fake_reset(void);
+
+/* Files. Returns the file number. Content pattern: byte i = fill ? i&0xff : 0. */
+int fake_add_file(const char* path, uint64_t size, bool pattern);
+void fake_set_device(const char* path, bool has_partitions,
+                     bool has_filesystem, const char* content);
+void fake_set_sector(const char* path, uint32_t logical);
+const uint8_t* fake_file_data(const char* path, uint64_t* size);
+int fake_file_creates(const char* path); /* times file_create was called */
+unsigned fake_file_open_flags(const char* path); /* last open's flags */
+
+/* Latency of the n-th submitted I/O (0-based) = lat[n % count] ns. */
+void fake_set_latencies(const uint64_t* lat, uint32_t count);
+/* The n-th submitted I/O completes with result instead of its length. */
+void fake_fail_io(uint64_t n, int32_t result);
+/* Each submit call accepts at most max I/Os (0 = no limit); the first
+ * refuse_calls calls accept none. */
+void fake_short_submits(uint32_t max, uint32_t refuse_calls);
+/* Ctrl-C when the virtual clock reaches at_ns. */
+void fake_interrupt_at(uint64_t at_ns);
+
+uint64_t fake_now(void);
+const fake_io_t* fake_log(uint32_t* count);
+uint32_t fake_queues_created(void);
+uint32_t fake_queue_depth(uint32_t queue);
+uint32_t fake_submit_calls(void);
+
+#endif

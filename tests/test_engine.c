@@ -1,0 +1,624 @@
+/* SPDX-License-Identifier: MIT */
+/* The real engine and controller (iospd_run) against the fake platform's
+ * virtual clock: exact offset/op sequences, counts equal to what the fake
+ * saw while measuring, scripted latencies, -g throttle, short submits, I/O
+ * errors, Ctrl-C during warm-up, -c creation and the safety checks. */
+#include "test_util.h"
+
+#include "fake_plat.h"
+#include "iospd/alloc.h"
+#include "iospd/gen.h"
+#include "iospd/hist.h"
+#include "iospd/run.h"
+
+#define KB 1024u
+#define START 1000000000ull
+#define MS 1000000ull
+
+typedef struct {
+  iospd_profile_t p;
+  iospd_results_t res;
+  iospd_err_t err;
+  int rc;
+  uint32_t dots;
+} run_t;
+
+static iospd_target_t* setup(run_t* r, const char* path, uint32_t warm,
+                             uint32_t dur, uint32_t cool) {
+  memset(r, 0, sizeof(*r));
+  fake_reset();
+  iospd_profile_init(&r->p);
+  iospd_timespan_t* ts = iospd_profile_add_timespan(&r->p);
+  ts->warmup = warm;
+  ts->duration = dur;
+  ts->cooldown = cool;
+  iospd_target_t* t = iospd_timespan_add_target(ts);
+  iospd_target_set_path(t, path);
+  t->block_size = 4 * KB;
+  return t;
+}
+
+static void dot(void* ctx) { ((run_t*)ctx)->dots++; }
+
+static void go(run_t* r) {
+  iospd_run_hooks_t hooks;
+  memset(&hooks, 0, sizeof(hooks));
+  hooks.cooperative = true;
+  hooks.progress_dot = dot;
+  hooks.ctx = r;
+  assert_int_equal(iospd_plat_init(&r->res.sys, NULL), 0);
+  iospd_err_clear(&r->err);
+  r->rc = iospd_run(&r->p, &hooks, &r->res, &r->err);
+}
+
+static void done(run_t* r) {
+  iospd_results_destroy(&r->res);
+  iospd_plat_cpu_topology_free(&r->res.topo);
+  iospd_profile_destroy(&r->p);
+}
+
+static const iospd_target_stats_t* st(run_t* r, uint32_t thread,
+                                      uint32_t target) {
+  return &r->res.timespans[0].threads[thread].targets[target].stats;
+}
+
+static void test_sequential_exact(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "s.dat", 0, 1, 0);
+  t->request_count = 1;
+  fake_add_file("s.dat", 64 * KB, true);
+  const uint64_t lat[] = {1 * MS};
+  fake_set_latencies(lat, 1);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  uint32_t n;
+  const fake_io_t* log = fake_log(&n);
+  /* One I/O per virtual millisecond for one second. */
+  assert_int_equal(n, 1001);
+  for (uint32_t i = 0; i < 40; i++) {
+    assert_int_equal(log[i].queue, 0);
+    assert_int_equal(log[i].op, IOSPD_OP_READ);
+    assert_int_equal(log[i].offset, (i % 16) * 4 * KB);
+    assert_int_equal(log[i].submit_ns, START + i * MS);
+  }
+  assert_int_equal(fake_queue_depth(0), 1);
+  const iospd_timespan_result_t* tsr = &r.res.timespans[0];
+  assert_int_equal((uint64_t)(tsr->seconds * 1e9 + 0.5), 1000000000ull);
+  assert_int_equal(st(&r, 0, 0)->ios[0], 1000);
+  assert_int_equal(st(&r, 0, 0)->bytes[0], 1000 * 4 * KB);
+  assert_int_equal(st(&r, 0, 0)->ios[1], 0);
+  assert_string_equal(r.res.engine_name, "fake");
+  assert_int_equal(r.res.timespans[0].threads[0].targets[0].file_size,
+                   64 * KB);
+  /* The fake's CPUs are half idle, a quarter kernel, a quarter user. */
+  assert_int_equal((int)(tsr->cpu[0].idle + 0.5), 50);
+  assert_int_equal((int)(tsr->cpu[1].user + 0.5), 25);
+  done(&r);
+}
+
+static void test_counts_and_latencies(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "c.dat", 1, 2, 1);
+  t->request_count = 4;
+  t->write_ratio = 40;
+  t->random_ratio = 100;
+  r.p.timespans[0].measure_latency = true;
+  r.p.timespans[0].calc_iops_stddev = true;
+  fake_add_file("c.dat", 1024 * KB, true);
+  const uint64_t lat[] = {100000, 250000, 400000, 130000, 170000};
+  fake_set_latencies(lat, 5);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  uint32_t n;
+  const fake_io_t* log = fake_log(&n);
+  uint64_t ios[2] = {0, 0}, bytes[2] = {0, 0}, sum[2] = {0, 0};
+  uint64_t mn[2] = {UINT64_MAX, UINT64_MAX}, mx[2] = {0, 0};
+  uint32_t warm = 0, cool = 0;
+  uint64_t bucketed = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    if (log[i].reaped_ns == 0) continue;
+    if (!log[i].measured) {
+      if (log[i].reaped_ns < START + 1500 * MS) warm++;
+      else cool++;
+      continue;
+    }
+    uint8_t op = log[i].op;
+    uint64_t l = log[i].reaped_ns - log[i].submit_ns;
+    /* What the engine saw is exactly what was scripted. */
+    assert_int_equal(l, lat[i % 5]);
+    ios[op]++;
+    /* Completions at or past the end of the last interval are dropped
+     * from the -D buckets (DISKSPD 3.4) but still counted. */
+    bucketed += log[i].reaped_ns - (START + 1000 * MS) < 2000 * MS;
+    bytes[op] += (uint64_t)log[i].result;
+    sum[op] += l;
+    if (l < mn[op]) mn[op] = l;
+    if (l > mx[op]) mx[op] = l;
+  }
+  assert_true(warm > 1000);
+  assert_true(cool > 1000);
+  const iospd_target_stats_t* s = st(&r, 0, 0);
+  for (int op = 0; op < 2; op++) {
+    assert_true(ios[op] > 1000);
+    assert_int_equal(s->ios[op], ios[op]);
+    assert_int_equal(s->bytes[op], bytes[op]);
+    assert_int_equal(iospd_hist_count(s->lat[op]), ios[op]);
+    assert_int_equal(iospd_hist_min_ns(s->lat[op]), mn[op]);
+    assert_int_equal(iospd_hist_max_ns(s->lat[op]), mx[op]);
+    double mean = iospd_hist_mean_ns(s->lat[op]);
+    assert_int_equal((uint64_t)(mean * (double)ios[op] + 0.5), sum[op]);
+  }
+  /* -D: two one-second buckets, together holding every measured I/O. */
+  uint64_t in_buckets = 0;
+  for (int op = 0; op < 2; op++)
+    for (uint32_t b = 0; b < s->iops[op].used; b++)
+      in_buckets += s->iops[op].b[b].count;
+  assert_int_equal(s->iops[0].capacity, 2);
+  assert_int_equal(in_buckets, bucketed);
+  assert_true(bucketed + 10 > ios[0] + ios[1]);
+  done(&r);
+}
+
+static void test_random_sequence_per_thread(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "r.dat", 0, 1, 0);
+  t->request_count = 3;
+  t->threads_per_file = 2;
+  t->random_ratio = 100;
+  t->write_ratio = 30;
+  t->stride_align = 8 * KB;
+  r.p.timespans[0].rand_seed = 7;
+  fake_add_file("r.dat", 10 * 1024 * KB + 512, true);
+  const uint64_t lat[] = {300000, 50000, 700000};
+  fake_set_latencies(lat, 3);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  uint32_t n;
+  const fake_io_t* log = fake_log(&n);
+  assert_int_equal(fake_queues_created(), 2);
+  for (uint32_t k = 0; k < 2; k++) {
+    /* Reference: thread seed = -z + thread number, same generator. */
+    iospd_rand_t rng;
+    iospd_rand_seed(&rng, 7 + k);
+    iospd_gen_t g;
+    assert_int_equal(
+        iospd_gen_init(&g, t, k, 10 * 1024 * KB + 512, &rng, NULL, NULL), 0);
+    uint32_t seen = 0, writes = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      if (log[i].queue != k) continue;
+      uint8_t op;
+      uint64_t off, c = 0;
+      iospd_gen_next(&g, &c, &op, &off);
+      assert_int_equal(log[i].offset, off);
+      assert_int_equal(log[i].op, op);
+      writes += op == IOSPD_OP_WRITE;
+      seen++;
+    }
+    assert_true(seen > 1000);
+    assert_in_range(writes * 100 / seen, 25, 35);
+    iospd_gen_destroy(&g);
+  }
+  done(&r);
+}
+
+static void test_throttle(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "g.dat", 0, 1, 0);
+  t->request_count = 8;
+  t->throughput_bpms = 8 * KB; /* two 4 KiB I/Os per millisecond */
+  fake_add_file("g.dat", 1024 * KB, true);
+  const uint64_t lat[] = {10000};
+  fake_set_latencies(lat, 1);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  uint32_t n;
+  const fake_io_t* log = fake_log(&n);
+  for (uint32_t i = 0; i < n; i++) {
+    /* Issued bytes never run ahead of elapsed whole ms x rate. */
+    uint64_t elapsed_ms = (log[i].submit_ns - START) / MS;
+    assert_true((uint64_t)(i + 1) * 4 * KB <= elapsed_ms * 8 * KB);
+  }
+  uint64_t measured = st(&r, 0, 0)->ios[0];
+  assert_in_range(measured, 1990, 2002);
+  done(&r);
+}
+
+static void test_think_time(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "j.dat", 0, 1, 0);
+  t->request_count = 2;
+  t->burst_set = t->think_set = true;
+  t->burst_size = 10;
+  t->think_time = 5;
+  fake_add_file("j.dat", 1024 * KB, true);
+  const uint64_t lat[] = {1000};
+  fake_set_latencies(lat, 1);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  uint32_t n;
+  const fake_io_t* log = fake_log(&n);
+  /* Bursts of 10 issued back to back, then at least 5 ms of silence. */
+  for (uint32_t i = 10; i < n; i += 10) {
+    assert_true(log[i].submit_ns - log[i - 1].submit_ns >= 5 * MS);
+    assert_true(log[i - 1].submit_ns - log[i - 10].submit_ns < 1 * MS);
+  }
+  assert_in_range(n, 1800, 2010);
+  done(&r);
+}
+
+static void test_short_submits(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "q.dat", 0, 1, 0);
+  t->request_count = 4;
+  fake_add_file("q.dat", 64 * KB, true);
+  fake_short_submits(1, 3);
+  const uint64_t lat[] = {200000};
+  fake_set_latencies(lat, 1);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  uint32_t n;
+  const fake_io_t* log = fake_log(&n);
+  /* Refused and partly accepted batches are resubmitted in order. */
+  assert_true(n > 1000);
+  for (uint32_t i = 0; i < n; i++)
+    assert_int_equal(log[i].offset, (i % 16) * 4 * KB);
+  /* Nothing was issued during the three refused calls (one ms each). */
+  assert_int_equal(log[0].submit_ns, START + 3 * MS);
+  assert_true(fake_submit_calls() > n);
+  uint64_t measured = 0;
+  for (uint32_t i = 0; i < n; i++) measured += log[i].measured;
+  assert_int_equal(st(&r, 0, 0)->ios[0], measured);
+  done(&r);
+}
+
+static void test_io_error(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "e.dat", 0, 1, 0);
+  t->request_count = 1;
+  fake_add_file("e.dat", 64 * KB, true);
+  fake_fail_io(10, IOSPD_EIO);
+  go(&r);
+  assert_int_equal(r.rc, IOSPD_EIO);
+  assert_string_equal(r.err.msg,
+                      "read at offset 40960 of target 'e.dat' failed "
+                      "(thread 0): input/output error");
+  const iospd_target_stats_t* s = st(&r, 0, 0);
+  assert_int_equal(s->first_error, IOSPD_EIO);
+  assert_int_equal(s->first_error_offset, 40960);
+  assert_int_equal(s->errors[0], 1);
+  /* Results keep what was measured before the failure. */
+  assert_int_equal(s->ios[0], 10);
+  uint32_t n;
+  (void)fake_log(&n);
+  assert_int_equal(n, 11);
+  assert_int_equal(r.res.timespan_count, 1);
+  done(&r);
+}
+
+static void test_interrupt_in_warmup(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "i.dat", 5, 5, 5);
+  t->request_count = 2;
+  fake_add_file("i.dat", 64 * KB, true);
+  fake_interrupt_at(START + 2000 * MS);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  const iospd_timespan_result_t* tsr = &r.res.timespans[0];
+  assert_true(tsr->interrupted_before_measure);
+  assert_int_equal((int)tsr->seconds, 0);
+  assert_int_equal(st(&r, 0, 0)->ios[0], 0);
+  uint32_t n;
+  const fake_io_t* log = fake_log(&n);
+  assert_true(n > 1000);
+  for (uint32_t i = 0; i < n; i++) assert_false(log[i].measured);
+  /* Stopped at the interruption, not after 15 s. */
+  assert_true(fake_now() < START + 2200 * MS);
+  done(&r);
+}
+
+static void test_interrupt_in_measure(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "m.dat", 1, 10, 5);
+  t->request_count = 1;
+  fake_add_file("m.dat", 64 * KB, true);
+  const uint64_t lat[] = {1 * MS};
+  fake_set_latencies(lat, 1);
+  fake_interrupt_at(START + 3500 * MS);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  const iospd_timespan_result_t* tsr = &r.res.timespans[0];
+  assert_false(tsr->interrupted_before_measure);
+  /* Measured from 1 s to the interruption at 3.5 s; no cool-down. */
+  assert_int_equal((uint64_t)(tsr->seconds * 1000 + 0.5), 2500);
+  assert_in_range(st(&r, 0, 0)->ios[0], 2499, 2501);
+  assert_true(fake_now() < START + 3600 * MS);
+  done(&r);
+}
+
+static void test_create_and_missing(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "nope.dat", 0, 1, 0);
+  go(&r);
+  assert_int_equal(r.rc, IOSPD_ENOENT);
+  assert_string_equal(r.err.msg,
+                      "target 'nope.dat' does not exist; create it with "
+                      "-c<size>");
+  assert_int_equal(fake_file_creates("nope.dat"), 0);
+  done(&r);
+
+  t = setup(&r, "new.dat", 0, 1, 0);
+  t->create = true;
+  t->file_size = 3 * 1024 * KB;
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  uint64_t size = 0;
+  assert_non_null(fake_file_data("new.dat", &size));
+  assert_int_equal(size, 3 * 1024 * KB);
+  assert_int_equal(fake_file_creates("new.dat"), 1);
+  done(&r);
+
+  /* Without -c an existing file is never recreated. */
+  setup(&r, "old.dat", 0, 1, 0);
+  fake_add_file("old.dat", 64 * KB, true);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_int_equal(fake_file_creates("old.dat"), 0);
+  done(&r);
+}
+
+static void test_too_small(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "tiny.dat", 0, 1, 0);
+  t->threads_per_file = 4;
+  t->thread_stride = 8 * KB;
+  fake_add_file("tiny.dat", 28 * KB - 1, true);
+  go(&r);
+  assert_int_equal(r.rc, IOSPD_ETOOSMALL);
+  assert_string_equal(r.err.msg,
+                      "The file is too small. File: 'tiny.dat' relative "
+                      "thread 3: file size: 28671, base offset: 0, thread "
+                      "stride: 8192, block size: 4096");
+  done(&r);
+}
+
+static void test_raw_write_safety(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "/dev/fake", 0, 1, 0);
+  t->write_ratio = 50;
+  fake_add_file("/dev/fake", 1024 * KB, false);
+  fake_set_device("/dev/fake", true, false, "a GPT partition table");
+  go(&r);
+  assert_int_equal(r.rc, IOSPD_EUNSAFE);
+  assert_string_equal(r.err.msg,
+                      "refusing to write to '/dev/fake': it holds a GPT "
+                      "partition table, which writing (-w50) would destroy; "
+                      "pass --allow-raw-write to write to it anyway");
+  uint32_t n;
+  (void)fake_log(&n);
+  assert_int_equal(n, 0);
+  done(&r);
+
+  t = setup(&r, "/dev/fake", 0, 1, 0);
+  t->write_ratio = 50;
+  r.p.ext.allow_raw_write = true;
+  fake_add_file("/dev/fake", 1024 * KB, false);
+  fake_set_device("/dev/fake", true, true, "ext4");
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  done(&r);
+
+  /* Reading needs no permission; -c on a device is refused. */
+  t = setup(&r, "/dev/fake", 0, 1, 0);
+  fake_add_file("/dev/fake", 1024 * KB, false);
+  fake_set_device("/dev/fake", false, true, "ext4");
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  done(&r);
+  t = setup(&r, "/dev/fake", 0, 1, 0);
+  t->create = true;
+  t->file_size = 4096;
+  fake_add_file("/dev/fake", 1024 * KB, false);
+  fake_set_device("/dev/fake", false, false, "");
+  go(&r);
+  assert_int_equal(r.rc, IOSPD_EUNSAFE);
+  assert_int_equal(fake_file_creates("/dev/fake"), 0);
+  done(&r);
+}
+
+static void test_unbuffered_alignment(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "a.dat", 0, 1, 0);
+  t->cache_mode = IOSPD_CACHE_DISABLE_OS;
+  t->block_size = 512;
+  fake_add_file("a.dat", 1024 * KB, true);
+  fake_set_sector("a.dat", 4096);
+  go(&r);
+  assert_int_equal(r.rc, IOSPD_EALIGN);
+  assert_string_equal(r.err.msg,
+                      "target 'a.dat': the block size (-b) of 512 bytes is "
+                      "not a multiple of the logical sector size (4096 "
+                      "bytes), which unbuffered I/O (-Su/-Sh) requires; use "
+                      "a multiple of 4096 or drop -Su/-Sh");
+  done(&r);
+
+  t = setup(&r, "a.dat", 0, 1, 0);
+  t->cache_mode = IOSPD_CACHE_DISABLE_OS;
+  t->base_offset = 1000;
+  fake_add_file("a.dat", 1024 * KB, true);
+  fake_set_sector("a.dat", 512);
+  go(&r);
+  assert_int_equal(r.rc, IOSPD_EALIGN);
+  assert_non_null(strstr(r.err.msg, "base offset (-B) of 1000 bytes"));
+  done(&r);
+
+  /* Aligned: runs, and the handle was opened unbuffered. */
+  t = setup(&r, "a.dat", 0, 1, 0);
+  t->cache_mode = IOSPD_CACHE_DISABLE_OS;
+  t->write_through = true;
+  fake_add_file("a.dat", 1024 * KB, true);
+  fake_set_sector("a.dat", 4096);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_int_equal(fake_file_open_flags("a.dat"),
+                   IOSPD_OPEN_READ | IOSPD_OPEN_NO_BUFFERING |
+                       IOSPD_OPEN_WRITE_THROUGH | IOSPD_OPEN_ASYNC);
+  done(&r);
+}
+
+static void test_refusals(void** state) {
+  (void)state;
+  run_t r;
+  setup(&r, "x.dat", 0, 1, 0);
+  fake_add_file("x.dat", 64 * KB, true);
+  r.p.etw.enabled = true;
+  go(&r);
+  assert_int_equal(r.rc, IOSPD_ENOTSUP);
+  assert_non_null(strstr(r.err.msg, "ETW tracing (-e) is not implemented"));
+  done(&r);
+
+  setup(&r, "x.dat", 0, 1, 0);
+  fake_add_file("x.dat", 64 * KB, true);
+  iospd_timespan_t* ts = &r.p.timespans[0];
+  ts->affinity = iospd_calloc(2, sizeof(*ts->affinity));
+  ts->affinity_count = 2;
+  ts->affinity[0].cpu = 1;
+  ts->affinity[1].cpu = 5;
+  go(&r);
+  assert_int_equal(r.rc, IOSPD_EINVAL);
+  assert_string_equal(r.err.msg,
+                      "affinity (-a): CPU 5 of group 0 does not exist: the "
+                      "group has 2 CPUs (0-1)");
+  done(&r);
+}
+
+static void test_write_pattern(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "w.dat", 0, 1, 0);
+  t->write_ratio = 100;
+  t->request_count = 3;
+  fake_add_file("w.dat", 64 * KB, false);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  uint64_t size;
+  const uint8_t* d = fake_file_data("w.dat", &size);
+  for (uint64_t i = 0; i < size; i++) assert_int_equal(d[i], i & 0xff);
+  assert_int_equal(st(&r, 0, 0)->ios[0], 0);
+  assert_true(st(&r, 0, 0)->ios[1] > 100);
+  assert_int_equal(fake_file_open_flags("w.dat"),
+                   IOSPD_OPEN_WRITE | IOSPD_OPEN_ASYNC);
+  done(&r);
+
+  /* -Z: zeros go to the file. */
+  t = setup(&r, "z.dat", 0, 1, 0);
+  t->write_ratio = 100;
+  t->pattern = IOSPD_PATTERN_ZERO;
+  fake_add_file("z.dat", 64 * KB, true);
+  go(&r);
+  d = fake_file_data("z.dat", &size);
+  for (uint64_t i = 0; i < size; i++) assert_int_equal(d[i], 0);
+  done(&r);
+}
+
+static void test_pool_shared_slots(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "p1.dat", 0, 1, 0);
+  iospd_timespan_t* ts = &r.p.timespans[0];
+  ts->thread_count = 2;
+  ts->request_count = 5;
+  t->random_ratio = 100;
+  iospd_target_t* t2 = iospd_timespan_add_target(ts);
+  iospd_target_set_path(t2, "p2.dat");
+  t2->block_size = 8 * KB;
+  t2->random_ratio = 100;
+  t2->weight = 3;
+  ts->targets[0].weight = 1;
+  fake_add_file("p1.dat", 1024 * KB, true);
+  fake_add_file("p2.dat", 1024 * KB, true);
+  const uint64_t lat[] = {100000};
+  fake_set_latencies(lat, 1);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_int_equal(fake_queues_created(), 2);
+  assert_int_equal(fake_queue_depth(0), 5);
+  assert_int_equal(fake_queue_depth(1), 5);
+  uint32_t n;
+  const fake_io_t* log = fake_log(&n);
+  uint32_t per[2] = {0, 0};
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t f = log[i].file;
+    per[f]++;
+    assert_int_equal(log[i].length, f == 0 ? 4 * KB : 8 * KB);
+  }
+  /* Weights 1:3. */
+  assert_in_range(per[1] * 100 / n, 72, 78);
+  assert_int_equal(r.res.timespans[0].threads[1].target_count, 2);
+  assert_true(st(&r, 1, 1)->ios[0] > 0);
+  done(&r);
+}
+
+static void test_progress_and_timespans(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "d.dat", 0, 1, 0);
+  t->request_count = 1;
+  r.p.progress = 100;
+  fake_add_file("d.dat", 64 * KB, true);
+  const uint64_t lat[] = {1 * MS};
+  fake_set_latencies(lat, 1);
+  iospd_timespan_t* ts2 = iospd_profile_add_timespan(&r.p);
+  ts2->warmup = 0;
+  ts2->duration = 2;
+  ts2->cooldown = 0;
+  iospd_target_t* t2 = iospd_timespan_add_target(ts2);
+  iospd_target_set_path(t2, "d.dat");
+  t2->block_size = 4 * KB;
+  t2->request_count = 1;
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_int_equal(r.res.timespan_count, 2);
+  assert_int_equal(st(&r, 0, 0)->ios[0], 1000);
+  assert_int_equal(
+      r.res.timespans[1].threads[0].targets[0].stats.ios[0], 2000);
+  assert_int_equal(r.dots, 30);
+  done(&r);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_sequential_exact),
+      cmocka_unit_test(test_counts_and_latencies),
+      cmocka_unit_test(test_random_sequence_per_thread),
+      cmocka_unit_test(test_throttle),
+      cmocka_unit_test(test_think_time),
+      cmocka_unit_test(test_short_submits),
+      cmocka_unit_test(test_io_error),
+      cmocka_unit_test(test_interrupt_in_warmup),
+      cmocka_unit_test(test_interrupt_in_measure),
+      cmocka_unit_test(test_create_and_missing),
+      cmocka_unit_test(test_too_small),
+      cmocka_unit_test(test_raw_write_safety),
+      cmocka_unit_test(test_unbuffered_alignment),
+      cmocka_unit_test(test_refusals),
+      cmocka_unit_test(test_write_pattern),
+      cmocka_unit_test(test_pool_shared_slots),
+      cmocka_unit_test(test_progress_and_timespans),
+  };
+  int rc = cmocka_run_group_tests(tests, NULL, NULL);
+  fake_reset();
+  return rc;
+}
