@@ -468,6 +468,33 @@ static fixture_t* build_rdpct(void) {
   return f;
 }
 
+/* -c64M -d2 -W0 -b4K -rs30 -o2 -t2 -w50 -Sb -L -D500 -Rxml d.dat */
+static fixture_t* build_rs30(void) {
+  lcg = 6;
+  fixture_t* f = fixture_new(
+      "diskspd.exe -c64M -d2 -W0 -b4K -rs30 -o2 -t2 -w50 -Sb -L -D500 -Rxml "
+      "d.dat");
+  f->prof.format = IOSPD_FORMAT_XML;
+  iospd_timespan_t* ts = iospd_profile_add_timespan(&f->prof);
+  ts->duration = 2;
+  ts->warmup = 0;
+  ts->measure_latency = true;
+  ts->calc_iops_stddev = true;
+  ts->io_bucket_ms = 500;
+  iospd_target_t* t = add_target(ts, "d.dat", 4096, 64 * MiB);
+  t->random_ratio = 30;
+  t->request_count = 2;
+  t->threads_per_file = 2;
+  t->write_ratio = 50;
+  set_time(f, 18, 26, 52);
+  iospd_timespan_result_t* tr = add_result(f, 2.0001, 2, 1);
+  set_cpu(tr, 0, 61.33, 6.63, 54.70, 38.67);
+  set_cpu(tr, 1, 72.34, 7.98, 64.36, 27.66);
+  fill(tr, 0, 0, 64 * MiB, 4096, 16850, 16809);
+  fill(tr, 1, 0, 64 * MiB, 4096, 19322, 19082);
+  return f;
+}
+
 static char* render_text(const fixture_t* f) {
   iospd_strbuf_t sb;
   iospd_strbuf_init(&sb);
@@ -603,6 +630,21 @@ static void test_xml_seq_write(void** state) {
                     "report-sample-seq-write-64k-si-L.xml");
   compare_xml_with_sample(s, "report-sample-seq-write-64k-si-L.xml");
   expect_well_formed(s);
+  iospd_free(s);
+  fixture_free(f);
+}
+
+static void test_xml_mixed_rs30_D500(void** state) {
+  (void)state;
+  fixture_t* f = build_rs30();
+  char* s = render_xml(f);
+  expect_xml_golden("report-mixed-rs30-D500.xml", s, &f->prof,
+                    "report-sample-mixed-rs30-D500.xml");
+  compare_xml_with_sample(s, "report-sample-mixed-rs30-D500.xml");
+  expect_well_formed(s);
+  /* 500 ms buckets: 4 of them, rates are per second (count / 0.5). */
+  assert_non_null(strstr(s, "<Bucket SampleMillisecond=\"2000\" "));
+  assert_null(strstr(s, "<Bucket SampleMillisecond=\"2500\" "));
   iospd_free(s);
   fixture_free(f);
 }
@@ -888,6 +930,7 @@ int main(int argc, char** argv) {
       cmocka_unit_test(test_text_rdpct),
       cmocka_unit_test(test_xml_mixed_L_D),
       cmocka_unit_test(test_xml_seq_write),
+      cmocka_unit_test(test_xml_mixed_rs30_D500),
       cmocka_unit_test(test_xml_profile_block_matches_sample),
       cmocka_unit_test(test_text_every_conditional),
       cmocka_unit_test(test_profile_only_and_engines),
