@@ -84,6 +84,63 @@ static void make_arg(char* buf, size_t cap) {
   buf[n] = '\0';
 }
 
+/* Valid lines to mutate, so that deep parser states are reached too. */
+static const char* const k_seed[] = {
+    "-c64M -d3 -b4K -r -o8 -t2 -w25 -Sh -L -D t",
+    "-b4K -r -rdpct10/10:10/10:0/10 -z7 t",
+    "-b4K -r -rdabs10/1G:10/1G:0/100G -g100i t",
+    "-F4 -O8 -ag0,0,1,g1,2 -Zr -rs30 -r8K t",
+    "-B1M:1G -T1M -t4 -si -Z1M,f.bin -Suw t",
+    "-Sm -Nv -i4 -j10 -ysA -yfB -P100 -:1 t",
+    "-Xp.xml -d5 -W1 -C1 -z -Rpxml -v -vs t",
+    "--engine=psync --allow-raw-write -h -p -o4 #1",
+};
+
+/* Copies a seed line into argv, then changes a few bytes or arguments. */
+static int mutate(const char** argv, char store[16][96]) {
+  const char* line = k_seed[below(IOSPD_ARRAY_SIZE(k_seed))];
+  int argc = 1;
+  const char* p = line;
+  while (*p && argc < 15) {
+    size_t n = strcspn(p, " ");
+    if (n > 90) n = 90;
+    memcpy(store[argc], p, n);
+    store[argc][n] = '\0';
+    argv[argc] = store[argc];
+    argc++;
+    p += n;
+    while (*p == ' ') p++;
+  }
+  uint32_t edits = 1 + below(3);
+  for (uint32_t e = 0; e < edits; e++) {
+    int i = 1 + (int)below((uint32_t)argc - 1);
+    char* a = store[i];
+    size_t n = strlen(a);
+    switch (below(4)) {
+      case 0: /* replace a byte */
+        if (n) a[below((uint32_t)n)] = k_alpha[below(sizeof k_alpha - 1)];
+        break;
+      case 1: /* cut the argument short */
+        a[below((uint32_t)n + 1)] = '\0';
+        break;
+      case 2: /* append a byte */
+        if (n + 1 < 96) {
+          a[n] = k_alpha[below(sizeof k_alpha - 1)];
+          a[n + 1] = '\0';
+        }
+        break;
+      default: { /* swap two arguments */
+        int j = 1 + (int)below((uint32_t)argc - 1);
+        const char* t = argv[i];
+        argv[i] = argv[j];
+        argv[j] = t;
+        break;
+      }
+    }
+  }
+  return argc;
+}
+
 static void test_cmdline_fuzz(void** state) {
   (void)state;
   long iterations = 20000;
@@ -95,14 +152,19 @@ static void test_cmdline_fuzz(void** state) {
   static char store[16][96];
   for (long it = 0; it < iterations; it++) {
     const char* argv[16];
-    int argc = 1 + (int)below(8);
+    int argc;
     argv[0] = "iospd";
-    for (int i = 1; i < argc; i++) {
-      make_arg(store[i], sizeof store[i]);
-      argv[i] = store[i];
+    if (below(3) == 0) {
+      argc = mutate(argv, store);
+    } else {
+      argc = 1 + (int)below(8);
+      for (int i = 1; i < argc; i++) {
+        make_arg(store[i], sizeof store[i]);
+        argv[i] = store[i];
+      }
+      /* Usually end with a target so the switches get fully checked. */
+      if (below(4) != 0 && argc < 15) argv[argc++] = below(2) ? "t" : "#1";
     }
-    /* Usually end with a target so that the switches get fully checked. */
-    if (below(4) != 0 && argc < 15) argv[argc++] = below(2) ? "t" : "#1";
     iospd_profile_t p;
     iospd_profile_init(&p);
     iospd_strbuf_t warn, diag;
