@@ -413,6 +413,16 @@ static void test_file_errors_and_create(void** state) {
   assert_int_equal(n, sizeof head);
   assert_true(head[300] == 0 || head[300] == 300 % 256);
 
+  /* Every hint together (-fsrt -I1): advisory, so the open works. */
+  o.flags = IOSPD_OPEN_READ | IOSPD_OPEN_WRITE | IOSPD_OPEN_ASYNC |
+            IOSPD_OPEN_SEQ_HINT | IOSPD_OPEN_RANDOM_HINT |
+            IOSPD_OPEN_TEMPORARY | IOSPD_OPEN_PRIORITY_VERY_LOW;
+  o.path = path;
+  assert_int_equal(iospd_plat_file_open(&f, &o, &err), 0);
+  assert_int_equal(iospd_plat_file_info(f, &info, &err), 0);
+  assert_int_equal(info.size, 3000000);
+  iospd_plat_file_close(f);
+
   /* -Sr on a local file: a clear refusal naming the switch. */
   o.flags = IOSPD_OPEN_READ | IOSPD_OPEN_DISABLE_LOCAL_CACHE;
   o.path = path;
