@@ -3,12 +3,11 @@
  * natively on Linux and under wine against src/win: file creation, queue
  * round trips in every caching mode, threads, barrier, waits, topology and
  * CPU times. Uses no OS API, only platform.h and the C library. */
-#include "test_util.h"
-
 #include <stdatomic.h>
 
 #include "iospd/platform.h"
 #include "iospd/profile.h"
+#include "test_util.h"
 
 #define BLOCK 4096u
 #define NBLOCKS 16u
@@ -36,9 +35,8 @@ static void run_ios(iospd_plat_queue_t* q, const iospd_io_t* ios, uint32_t n) {
   while (done < n) {
     if (next < n) {
       uint32_t accepted = 0;
-      assert_int_equal(iospd_plat_queue_submit(q, ios + next, n - next,
-                                               &accepted),
-                       0);
+      assert_int_equal(
+          iospd_plat_queue_submit(q, ios + next, n - next, &accepted), 0);
       assert_in_range(accepted, 0, n - next);
       next += accepted;
     }
@@ -203,9 +201,8 @@ static void roundtrip(unsigned cache_flags, const char* label, uint32_t pass) {
   size_t got = 0;
   uint8_t* whole = malloc(len + BLOCK);
   assert_non_null(whole);
-  assert_int_equal(iospd_plat_read_file(TMP_NAME, whole, len + BLOCK, &got,
-                                        &err),
-                   0);
+  assert_int_equal(
+      iospd_plat_read_file(TMP_NAME, whole, len + BLOCK, &got, &err), 0);
   assert_int_equal(got, len);
   assert_memory_equal(whole, buf + (size_t)(NBLOCKS - 1) * BLOCK, BLOCK);
   free(whole);
@@ -411,8 +408,7 @@ static void test_wait_interrupted(void** state) {
   iospd_thread_opts_t o = {.pin = false};
   iospd_plat_thread_t* t = NULL;
   uint64_t t0 = iospd_plat_ticks();
-  assert_int_equal(iospd_plat_thread_start(&t, &o, interrupter, NULL, &err),
-                   0);
+  assert_int_equal(iospd_plat_thread_start(&t, &o, interrupter, NULL, &err), 0);
   assert_int_equal(iospd_plat_wait(20000), 1);
   uint64_t dt = iospd_plat_ticks() - t0;
   assert_true(dt < ms_to_ticks(10000));

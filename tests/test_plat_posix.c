@@ -3,8 +3,6 @@
  * "uring" for io_uring, which exits 77 when the kernel refuses it), short
  * submits, I/O errors in completions, device signature detection on crafted
  * images, refused Windows target forms, affinity and the Ctrl-C path. */
-#include "test_util.h"
-
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -12,6 +10,7 @@
 
 #include "iospd/profile.h"
 #include "posix/internal.h"
+#include "test_util.h"
 
 #define BLOCK 4096u
 #define NBLOCKS 8u
@@ -56,7 +55,8 @@ static uint32_t reap_all(iospd_plat_queue_t* q, iospd_cqe_t* out,
   return have;
 }
 
-/* ---- both engines --------------------------------------------------------- */
+/* ---- both engines ---------------------------------------------------------
+ */
 
 static void test_roundtrip_fixed_and_plain_buffers(void** state) {
   (void)state;
@@ -71,15 +71,13 @@ static void test_roundtrip_fixed_and_plain_buffers(void** state) {
    * plain buffer paths run. */
   uint8_t* buf = iospd_plat_buf_alloc(NBLOCKS * BLOCK, BLOCK, 0);
   assert_non_null(buf);
-  assert_int_equal(iospd_plat_queue_register_buffers(q, buf,
-                                                     NBLOCKS / 2 * BLOCK,
-                                                     &err),
-                   0);
+  assert_int_equal(
+      iospd_plat_queue_register_buffers(q, buf, NBLOCKS / 2 * BLOCK, &err), 0);
   iospd_io_t ios[NBLOCKS];
   for (uint32_t b = 0; b < NBLOCKS; b++) {
     memset(buf + b * BLOCK, 0x40 + (int)b, BLOCK);
     ios[b] = (iospd_io_t){b + 100, IOSPD_OP_WRITE, fi, (uint64_t)b * BLOCK,
-                          BLOCK, buf + b * BLOCK};
+                          BLOCK,   buf + b * BLOCK};
   }
   uint32_t acc = 0;
   assert_int_equal(iospd_plat_queue_submit(q, ios, NBLOCKS, &acc), 0);
@@ -115,7 +113,10 @@ static void test_roundtrip_fixed_and_plain_buffers(void** state) {
 static void test_short_submit_keeps_the_rest(void** state) {
   (void)state;
   create_tmp(NBLOCKS * BLOCK);
-  iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ);
+  /* -I1: idle I/O priority on every request (io_uring) or on the thread
+   * (psync); it must not change what the I/Os do. */
+  iospd_plat_file_t* f = open_tmp(
+      IOSPD_OPEN_READ | IOSPD_OPEN_PRIORITY_VERY_LOW | IOSPD_OPEN_SEQ_HINT);
   iospd_plat_queue_t* q = make_queue(4);
   uint32_t fi;
   iospd_err_t err;
@@ -123,8 +124,8 @@ static void test_short_submit_keeps_the_rest(void** state) {
   uint8_t* buf = iospd_plat_buf_alloc(NBLOCKS * BLOCK, BLOCK, 0);
   iospd_io_t ios[NBLOCKS];
   for (uint32_t b = 0; b < NBLOCKS; b++)
-    ios[b] = (iospd_io_t){b, IOSPD_OP_READ, fi, (uint64_t)b * BLOCK, BLOCK,
-                          buf + b * BLOCK};
+    ios[b] = (iospd_io_t){b,     IOSPD_OP_READ,  fi, (uint64_t)b * BLOCK,
+                          BLOCK, buf + b * BLOCK};
   /* Depth 4: only 4 of 8 are taken; the rest go after a reap. */
   uint32_t acc = 0;
   assert_int_equal(iospd_plat_queue_submit(q, ios, NBLOCKS, &acc), 0);
@@ -151,7 +152,8 @@ static void test_short_submit_keeps_the_rest(void** state) {
 static void test_errors_come_back_in_reap(void** state) {
   (void)state;
   create_tmp(2 * BLOCK);
-  iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ); /* read-only */
+  iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ | IOSPD_OPEN_PRIORITY_LOW |
+                                  IOSPD_OPEN_RANDOM_HINT); /* read-only */
   iospd_plat_queue_t* q = make_queue(4);
   uint32_t fi;
   iospd_err_t err;
@@ -203,7 +205,7 @@ static void test_destroy_with_inflight_io(void** state) {
   uint8_t* buf = iospd_plat_buf_alloc(16 * BLOCK, BLOCK, 0);
   iospd_io_t ios[16];
   for (uint32_t b = 0; b < 16; b++)
-    ios[b] = (iospd_io_t){b, IOSPD_OP_READ, fi, (uint64_t)b * 4 * BLOCK,
+    ios[b] = (iospd_io_t){b,     IOSPD_OP_READ,  fi, (uint64_t)b * 4 * BLOCK,
                           BLOCK, buf + b * BLOCK};
   uint32_t acc = 0;
   assert_int_equal(iospd_plat_queue_submit(q, ios, 16, &acc), 0);
@@ -226,8 +228,8 @@ static void test_polling_reap_completes(void** state) {
   uint8_t* buf = iospd_plat_buf_alloc(NBLOCKS * BLOCK, BLOCK, 0);
   iospd_io_t ios[NBLOCKS];
   for (uint32_t b = 0; b < NBLOCKS; b++)
-    ios[b] = (iospd_io_t){b, IOSPD_OP_READ, fi, (uint64_t)b * BLOCK, BLOCK,
-                          buf + b * BLOCK};
+    ios[b] = (iospd_io_t){b,     IOSPD_OP_READ,  fi, (uint64_t)b * BLOCK,
+                          BLOCK, buf + b * BLOCK};
   uint32_t acc = 0;
   assert_int_equal(iospd_plat_queue_submit(q, ios, NBLOCKS, &acc), 0);
   assert_int_equal(acc, NBLOCKS);
@@ -237,8 +239,7 @@ static void test_polling_reap_completes(void** state) {
     iospd_cqe_t cqe[NBLOCKS];
     uint32_t got = 0;
     assert_int_equal(iospd_plat_queue_reap(q, cqe, NBLOCKS, 0, 0, &got), 0);
-    for (uint32_t i = 0; i < got; i++)
-      assert_int_equal(cqe[i].result, BLOCK);
+    for (uint32_t i = 0; i < got; i++) assert_int_equal(cqe[i].result, BLOCK);
     have += got;
   }
   assert_int_equal(have, NBLOCKS);
@@ -259,8 +260,9 @@ static void worker_io(void* arg) {
   worker_ctx_t* c = arg;
   iospd_io_t ios[4];
   for (uint32_t b = 0; b < 4; b++)
-    ios[b] = (iospd_io_t){b, IOSPD_OP_READ, b == 3 ? 77 : c->fi,
-                          (uint64_t)b * BLOCK, BLOCK, c->buf + b * BLOCK};
+    ios[b] = (iospd_io_t){
+        b,     IOSPD_OP_READ,     b == 3 ? 77 : c->fi, (uint64_t)b * BLOCK,
+        BLOCK, c->buf + b * BLOCK};
   uint32_t acc = 0;
   if (iospd_plat_queue_submit(c->q, ios, 4, &acc) != 0 || acc != 4) return;
   uint32_t have = 0;
@@ -287,9 +289,8 @@ static void test_queue_created_elsewhere(void** state) {
   iospd_err_t err;
   assert_int_equal(iospd_plat_queue_attach(c.q, f, &c.fi, &err), 0);
   c.buf = iospd_plat_buf_alloc(4 * BLOCK, BLOCK, 0);
-  assert_int_equal(iospd_plat_queue_register_buffers(c.q, c.buf, 4 * BLOCK,
-                                                     &err),
-                   0);
+  assert_int_equal(
+      iospd_plat_queue_register_buffers(c.q, c.buf, 4 * BLOCK, &err), 0);
   iospd_thread_opts_t o = {.pin = false};
   iospd_plat_thread_t* t;
   assert_int_equal(iospd_plat_thread_start(&t, &o, worker_io, &c, &err), 0);
@@ -302,11 +303,12 @@ static void test_queue_created_elsewhere(void** state) {
   iospd_plat_buf_free(c.buf, 4 * BLOCK);
 }
 
-/* ---- engine-independent Linux checks -------------------------------------- */
+/* ---- engine-independent Linux checks --------------------------------------
+ */
 
 static void test_windows_targets_refused(void** state) {
   (void)state;
-  const char* forms[] = {"#1", "#0", "E:", "c:"};
+  const char* forms[] = {"#1", "#0", "E:", "c:", "\\\\.\\PhysicalDrive1"};
   for (size_t i = 0; i < IOSPD_ARRAY_SIZE(forms); i++) {
     iospd_err_t err;
     iospd_plat_file_t* f = NULL;
@@ -450,15 +452,14 @@ static void test_create_slow_path_pattern(void** state) {
   for (int zero = 0; zero <= 1; zero++) {
     int fd = open(TMP_NAME, O_CREAT | O_TRUNC | O_RDWR, 0644);
     assert_true(fd >= 0);
-    assert_int_equal(iospd_posix_write_pattern(fd, size, zero != 0, TMP_NAME,
-                                               &err),
-                     0);
+    assert_int_equal(
+        iospd_posix_write_pattern(fd, size, zero != 0, TMP_NAME, &err), 0);
     struct stat st;
     assert_int_equal(fstat(fd, &st), 0);
     assert_int_equal(st.st_size, size);
     /* i & 0xff counted from each 1 MiB chunk's start. */
-    const uint64_t offs[] = {0, 1, 255, 256, 1048575, 1048576, 1048577,
-                             size - 1};
+    const uint64_t offs[] = {0,       1,       255,     256,
+                             1048575, 1048576, 1048577, size - 1};
     for (size_t i = 0; i < IOSPD_ARRAY_SIZE(offs); i++) {
       uint8_t b = 0xee;
       assert_int_equal(pread(fd, &b, 1, (off_t)offs[i]), 1);
@@ -472,6 +473,19 @@ static void test_create_slow_path_pattern(void** state) {
   struct stat st;
   assert_int_equal(stat(TMP_NAME, &st), 0);
   assert_int_equal(st.st_size, size);
+}
+
+static void test_create_makes_parent_directories(void** state) {
+  (void)state;
+  iospd_err_t err;
+  const char* path = "iospd_test_dir/sub/target.dat";
+  assert_int_equal(iospd_plat_file_create(path, 3 * BLOCK, true, &err), 0);
+  struct stat st;
+  assert_int_equal(stat(path, &st), 0);
+  assert_int_equal(st.st_size, 3 * BLOCK);
+  assert_int_equal(unlink(path), 0);
+  assert_int_equal(rmdir("iospd_test_dir/sub"), 0);
+  assert_int_equal(rmdir("iospd_test_dir"), 0);
 }
 
 static void test_file_info_regular(void** state) {
@@ -636,6 +650,7 @@ int main(int argc, char** argv) {
         cmocka_unit_test(test_not_a_file_or_device),
         cmocka_unit_test(test_detect_content),
         cmocka_unit_test(test_create_slow_path_pattern),
+        cmocka_unit_test(test_create_makes_parent_directories),
         cmocka_unit_test(test_file_info_regular),
         cmocka_unit_test(test_block_device_info),
         cmocka_unit_test(test_thread_runs_on_pinned_cpu),

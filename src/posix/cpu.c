@@ -59,8 +59,12 @@ static bool read_text(const char* path, char* buf, size_t size) {
 
 static bool read_list(const char* path, cpuset_t* s) {
   /* A CPU list of 4096 CPUs written badly is still well under 32 KiB. */
-  static _Thread_local char buf[32768];
-  return read_text(path, buf, sizeof buf) && parse_list(buf, s);
+  const size_t size = 32768;
+  char* buf = iospd_malloc(size);
+  if (buf == NULL) return false;
+  bool ok = read_text(path, buf, size) && parse_list(buf, s);
+  iospd_free(buf);
+  return ok;
 }
 
 static long read_long(const char* path, long dflt) {
@@ -190,8 +194,8 @@ int iospd_plat_cpu_topology(iospd_cpu_topology_t* topo, iospd_err_t* err) {
   uint32_t max_possible = 0;
   for (uint32_t c = 0; c < IOSPD_MAX_CPUS; c++)
     if (set_has(possible, c) || set_has(online, c)) max_possible = c + 1;
-  uint32_t ngroups = (max_possible + IOSPD_POSIX_GROUP_CPUS - 1) /
-                     IOSPD_POSIX_GROUP_CPUS;
+  uint32_t ngroups =
+      (max_possible + IOSPD_POSIX_GROUP_CPUS - 1) / IOSPD_POSIX_GROUP_CPUS;
   topo->groups = iospd_calloc(ngroups, sizeof *topo->groups);
   if (!topo->cpus || !topo->core_masks || !topo->node_masks ||
       !topo->socket_masks || !topo->groups)
@@ -220,8 +224,8 @@ int iospd_plat_cpu_topology(iospd_cpu_topology_t* topo, iospd_err_t* err) {
     ci->active = true;
     if (eff[i] > max_eff) max_eff = eff[i];
     if (eff[i] < min_eff) min_eff = eff[i];
-    mask_add(topo->core_masks, &topo->core_mask_count, k, ci->group,
-             ci->number, eff[i]);
+    mask_add(topo->core_masks, &topo->core_mask_count, k, ci->group, ci->number,
+             eff[i]);
     mask_add(topo->node_masks, &topo->node_mask_count, ci->node, ci->group,
              ci->number, eff[i]);
     mask_add(topo->socket_masks, &topo->socket_mask_count, s, ci->group,

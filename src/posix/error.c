@@ -8,21 +8,49 @@
 
 int iospd_posix_translate(int errnum) {
   switch (errnum) {
-    case 0: return 0;
-    case EINVAL: return IOSPD_EINVAL;
-    case ENOMEM: return IOSPD_ENOMEM;
-    case ENOENT: case ENOTDIR: case ENXIO: case ENODEV: return IOSPD_ENOENT;
-    case EACCES: case EPERM: case EROFS: return IOSPD_EACCES;
-    case EEXIST: return IOSPD_EEXIST;
-    case EIO: case ETIMEDOUT: case ENOMEDIUM: return IOSPD_EIO;
-    case EOVERFLOW: return IOSPD_ERANGE;
-    case EISDIR: case ENAMETOOLONG: return IOSPD_EINVAL;
-    case ENOSPC: case EDQUOT: case EFBIG: return IOSPD_ENOSPC;
-    case ENOSYS: case EOPNOTSUPP: case ENOTTY: return IOSPD_ENOTSUP;
-    case EAGAIN: case EBUSY: return IOSPD_EAGAIN;
-    case EINTR: return IOSPD_EINTR;
-    case ECANCELED: return IOSPD_ECANCELED;
-    default: return IOSPD_EOS;
+    case 0:
+      return 0;
+    case EINVAL:
+      return IOSPD_EINVAL;
+    case ENOMEM:
+      return IOSPD_ENOMEM;
+    case ENOENT:
+    case ENOTDIR:
+    case ENXIO:
+    case ENODEV:
+      return IOSPD_ENOENT;
+    case EACCES:
+    case EPERM:
+    case EROFS:
+      return IOSPD_EACCES;
+    case EEXIST:
+      return IOSPD_EEXIST;
+    case EIO:
+    case ETIMEDOUT:
+    case ENOMEDIUM:
+      return IOSPD_EIO;
+    case EOVERFLOW:
+      return IOSPD_ERANGE;
+    case EISDIR:
+    case ENAMETOOLONG:
+      return IOSPD_EINVAL;
+    case ENOSPC:
+    case EDQUOT:
+    case EFBIG:
+      return IOSPD_ENOSPC;
+    case ENOSYS:
+    case EOPNOTSUPP:
+    case ENOTTY:
+      return IOSPD_ENOTSUP;
+    case EAGAIN:
+    case EBUSY:
+      return IOSPD_EAGAIN;
+    case EINTR:
+      return IOSPD_EINTR;
+    case ECANCELED:
+      return IOSPD_ECANCELED;
+    default:
+      return IOSPD_EOS;
   }
 }
 

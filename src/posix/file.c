@@ -44,6 +44,12 @@ static int check_linux_path(const char* path, iospd_err_t* err) {
                          "the block device instead (for example /dev/sdb or "
                          "/dev/nvme0n1)",
                          path);
+  if (strncmp(path, "\\\\.\\", 4) == 0 || strncmp(path, "\\\\?\\", 4) == 0)
+    return iospd_err_set(err, IOSPD_ENOTSUP,
+                         "target '%s' is a Windows device path, which does "
+                         "not exist on Linux; pass the block device instead "
+                         "(for example /dev/sdb or /dev/nvme0n1)",
+                         path);
   if (is_drive_letter(path))
     return iospd_err_set(err, IOSPD_ENOTSUP,
                          "target '%s' names a volume by drive letter, a "
@@ -171,7 +177,8 @@ static void probe_device(int fd, unsigned oflags, const char* path,
   iospd_plat_buf_free(buf, IOSPD_POSIX_PROBE_BYTES);
 }
 
-/* ---- sizes and sector sizes ----------------------------------------------- */
+/* ---- sizes and sector sizes -----------------------------------------------
+ */
 
 static uint32_t sysfs_block_size(dev_t dev, const char* which) {
   char path[128];
@@ -225,7 +232,8 @@ static int describe(int fd, unsigned oflags, const char* path,
   int rc = fd >= 0 ? fstat(fd, &st) : stat(path, &st);
   if (rc != 0) {
     int e = errno;
-    if (e == ENOENT) return iospd_posix_err(err, e, "'%s' does not exist", path);
+    if (e == ENOENT)
+      return iospd_posix_err(err, e, "'%s' does not exist", path);
     return iospd_posix_err(err, e, "cannot look at '%s'", path);
   }
   if (S_ISREG(st.st_mode)) {
@@ -246,8 +254,7 @@ static int describe(int fd, unsigned oflags, const char* path,
   if (dfd < 0) {
     dfd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (dfd < 0)
-      return iospd_posix_err(err, errno, "cannot open block device '%s'",
-                             path);
+      return iospd_posix_err(err, errno, "cannot open block device '%s'", path);
   }
   uint64_t bytes = 0;
   int lsz = 0;
@@ -269,7 +276,8 @@ static int describe(int fd, unsigned oflags, const char* path,
   return 0;
 }
 
-/* ---- open / info / close -------------------------------------------------- */
+/* ---- open / info / close --------------------------------------------------
+ */
 
 int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
                          iospd_err_t* err) {
@@ -386,7 +394,8 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
   return describe(-1, O_RDONLY, path, info, err);
 }
 
-/* ---- creation and whole-file reads ---------------------------------------- */
+/* ---- creation and whole-file reads ----------------------------------------
+ */
 
 int iospd_posix_write_pattern(int fd, uint64_t size, bool zero_fill,
                               const char* path, iospd_err_t* err) {
@@ -426,6 +435,22 @@ out:
   return rc;
 }
 
+/* Creates the missing directories above path, as DISKSPD does for the
+ * targets it creates. Returns true if any directory was made. */
+static bool make_parents(const char* path) {
+  char* dir = iospd_strdup(path);
+  if (dir == NULL) return false;
+  bool made = false;
+  for (char* p = dir + 1; *p != '\0'; p++) {
+    if (*p != '/') continue;
+    *p = '\0';
+    if (mkdir(dir, 0755) == 0) made = true;
+    *p = '/';
+  }
+  iospd_free(dir);
+  return made;
+}
+
 int iospd_plat_file_create(const char* path, uint64_t size, bool zero_fill,
                            iospd_err_t* err) {
   int rc = check_linux_path(path, err);
@@ -440,7 +465,10 @@ int iospd_plat_file_create(const char* path, uint64_t size, bool zero_fill,
     return iospd_err_set(err, IOSPD_ERANGE, "cannot create '%s': size too big",
                          path);
   /* Always overwrite, as DISKSPD does: the caller decides when to create. */
-  int fd = open(path, O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC, 0644);
+  const int oflags = O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC;
+  int fd = open(path, oflags, 0644);
+  if (fd < 0 && errno == ENOENT && make_parents(path))
+    fd = open(path, oflags, 0644);
   if (fd < 0) return iospd_posix_err(err, errno, "cannot create '%s'", path);
   rc = 0;
   if (size > 0) {
@@ -462,8 +490,8 @@ int iospd_plat_file_create(const char* path, uint64_t size, bool zero_fill,
   return rc;
 }
 
-int iospd_plat_read_file(const char* path, void* buf, size_t size,
-                         size_t* got, iospd_err_t* err) {
+int iospd_plat_read_file(const char* path, void* buf, size_t size, size_t* got,
+                         iospd_err_t* err) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return iospd_posix_err(err, errno, "cannot open '%s'", path);
   size_t done = 0;

@@ -36,16 +36,16 @@ static int psync_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
   /* Synchronous I/O runs on the attaching (worker) thread, so the thread's
    * I/O priority is the file's (-I1/-I2); refusal only costs the hint. */
   if (f->ioprio != 0) {
-    long r = syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, 0,
-                     (int)f->ioprio);
+    long r =
+        syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, 0, (int)f->ioprio);
     (void)r;
   }
   *file_index = p->nfiles++;
   return 0;
 }
 
-static int psync_register_buffers(iospd_plat_queue_t* q, void* base,
-                                  size_t len, iospd_err_t* err) {
+static int psync_register_buffers(iospd_plat_queue_t* q, void* base, size_t len,
+                                  iospd_err_t* err) {
   (void)q;
   (void)base;
   (void)len;

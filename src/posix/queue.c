@@ -56,9 +56,8 @@ int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
   return q->ops->submit(q, ios, n, accepted);
 }
 
-int iospd_plat_queue_reap(iospd_plat_queue_t* q, iospd_cqe_t* out,
-                          uint32_t max, uint32_t min, uint32_t timeout_ms,
-                          uint32_t* got) {
+int iospd_plat_queue_reap(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
+                          uint32_t min, uint32_t timeout_ms, uint32_t* got) {
   return q->ops->reap(q, out, max, min, timeout_ms, got);
 }
 

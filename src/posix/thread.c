@@ -12,7 +12,8 @@
 #include "iospd/alloc.h"
 #include "posix/internal.h"
 
-/* ---- threads -------------------------------------------------------------- */
+/* ---- threads --------------------------------------------------------------
+ */
 
 struct iospd_plat_thread_s {
   pthread_t th;
@@ -113,7 +114,8 @@ struct iospd_plat_barrier_s {
 int iospd_plat_barrier_init(iospd_plat_barrier_t** out, uint32_t n,
                             iospd_err_t* err) {
   if (n == 0)
-    return iospd_err_set(err, IOSPD_EINVAL, "a barrier needs at least 1 thread");
+    return iospd_err_set(err, IOSPD_EINVAL,
+                         "a barrier needs at least 1 thread");
   iospd_plat_barrier_t* b = iospd_calloc(1, sizeof *b);
   if (b == NULL)
     return iospd_err_set(err, IOSPD_ENOMEM, "out of memory (barrier)");
@@ -136,7 +138,8 @@ void iospd_plat_barrier_destroy(iospd_plat_barrier_t* b) {
   iospd_free(b);
 }
 
-/* ---- interruptible wait and Ctrl-C ---------------------------------------- */
+/* ---- interruptible wait and Ctrl-C ----------------------------------------
+ */
 
 /* The wake-up eventfd is latched: once written it stays readable, because an
  * interrupt means "stop the run" and a wait that starts after it must not

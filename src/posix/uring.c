@@ -20,7 +20,7 @@
 #define URING_UDATA_CANCEL (UINT64_C(1) << 40)
 
 typedef struct uring_file_s {
-  int fd;          /* fixed-table index when fixed, else the descriptor */
+  int fd; /* fixed-table index when fixed, else the descriptor */
   bool fixed;
   uint16_t ioprio;
 } uring_file_t;
@@ -58,8 +58,8 @@ static int uring_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
    * descriptors work the same, just slightly slower. */
   if (!u->sparse_tried) {
     u->sparse_tried = true;
-    u->sparse_ok = io_uring_register_files_sparse(&u->ring,
-                                                  URING_FIXED_FILES) == 0;
+    u->sparse_ok =
+        io_uring_register_files_sparse(&u->ring, URING_FIXED_FILES) == 0;
   }
   if (u->sparse_ok && u->fixed_used < URING_FIXED_FILES) {
     int fd = f->fd;
@@ -72,8 +72,8 @@ static int uring_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
   return 0;
 }
 
-static int uring_register_buffers(iospd_plat_queue_t* q, void* base,
-                                  size_t len, iospd_err_t* err) {
+static int uring_register_buffers(iospd_plat_queue_t* q, void* base, size_t len,
+                                  iospd_err_t* err) {
   uring_queue_t* u = (uring_queue_t*)q;
   if (u->buf_base != NULL)
     return iospd_err_set(err, IOSPD_EINVAL,
@@ -207,8 +207,7 @@ static int uring_reap(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
         &u->ring, &cqe, min, timeout_ms == UINT32_MAX ? NULL : &ts, NULL);
   }
   /* A timeout or a signal is not an error: hand out what is there. */
-  if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN &&
-      rc != -EBUSY)
+  if (rc < 0 && rc != -ETIME && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
     return iospd_posix_translate(-rc);
   *got = consume(u, out, max);
   return 0;
@@ -269,11 +268,9 @@ int iospd_posix_uring_create(iospd_plat_queue_t** q, uint32_t depth,
   static const unsigned optional[] = {
       IORING_SETUP_DEFER_TASKRUN,
       IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_R_DISABLED,
-      IORING_SETUP_COOP_TASKRUN, IORING_SETUP_SUBMIT_ALL,
-      IORING_SETUP_CLAMP};
+      IORING_SETUP_COOP_TASKRUN, IORING_SETUP_SUBMIT_ALL, IORING_SETUP_CLAMP};
   unsigned setup = 0;
-  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(optional); i++)
-    setup |= optional[i];
+  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(optional); i++) setup |= optional[i];
   int rc;
   size_t dropped = 0;
   struct io_uring_params p;
