@@ -995,10 +995,16 @@ static int read_xml(ctx_t* c, iospd_profile_t* p) {
   }
   rc = iospd_xml_profile_parse(data, len, p, c->err);
   iospd_free(data);
-  if (rc != 0) return rc;
-  if (c->target_count > 0) {
+  if (rc == 0 && c->target_count > 0)
     rc = iospd_xml_profile_substitute(p, c->targets, c->target_count, c->err);
-    if (rc != 0) return rc;
+  if (rc != 0) {
+    /* The reader's messages say "line N: ..."; add which file. */
+    if (c->err != NULL) {
+      char msg[IOSPD_ERR_MSG_MAX];
+      snprintf(msg, sizeof msg, "%s", c->err->msg);
+      iospd_err_set(c->err, rc, "%s: %s", c->xml_path, msg);
+    }
+    return rc;
   }
   /* Overrides: timing and seed for every timespan; verbose only turns on. */
   for (uint32_t i = 0; i < p->timespan_count; i++) {

@@ -1192,6 +1192,20 @@ static void test_cmdline_xml_overrides(void** state) {
 
 static void test_cmdline_xml_read_errors(void** state) {
   (void)state;
+  if (xml_reader_works()) {
+    /* Reader errors are prefixed with the file name; a substitution that
+     * does not fit the profile fails too. */
+    const char* two[] = {"iospd", "-Xp.xml", "a", "b"};
+    iospd_profile_t q;
+    iospd_profile_init(&q);
+    iospd_cmdline_action_t act;
+    iospd_err_t e;
+    int r = iospd_cmdline_parse(4, two, &k_linux, &q, &act, NULL, &e);
+    assert_true(r < 0);
+    assert_memory_equal(e.msg, "p.xml: ", 7);
+    assert_non_null(strstr(e.msg, "b"));
+    iospd_profile_destroy(&q);
+  }
   const char* argv[] = {"iospd", "-Xmissing.xml", "t"};
   iospd_profile_t p;
   iospd_profile_init(&p);
