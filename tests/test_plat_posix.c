@@ -55,8 +55,7 @@ static uint32_t reap_all(iospd_plat_queue_t* q, iospd_cqe_t* out,
   return have;
 }
 
-/* ---- both engines ---------------------------------------------------------
- */
+/* ---- both engines ----------------------------------------------------- */
 
 static void test_roundtrip_fixed_and_plain_buffers(void** state) {
   (void)state;
@@ -303,8 +302,7 @@ static void test_queue_created_elsewhere(void** state) {
   iospd_plat_buf_free(c.buf, 4 * BLOCK);
 }
 
-/* ---- engine-independent Linux checks --------------------------------------
- */
+/* ---- engine-independent Linux checks ---------------------------------- */
 
 static void test_windows_targets_refused(void** state) {
   (void)state;

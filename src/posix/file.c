@@ -177,8 +177,7 @@ static void probe_device(int fd, unsigned oflags, const char* path,
   iospd_plat_buf_free(buf, IOSPD_POSIX_PROBE_BYTES);
 }
 
-/* ---- sizes and sector sizes -----------------------------------------------
- */
+/* ---- sizes and sector sizes ------------------------------------------- */
 
 static uint32_t sysfs_block_size(dev_t dev, const char* which) {
   char path[128];
@@ -276,8 +275,7 @@ static int describe(int fd, unsigned oflags, const char* path,
   return 0;
 }
 
-/* ---- open / info / close --------------------------------------------------
- */
+/* ---- open / info / close ---------------------------------------------- */
 
 int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
                          iospd_err_t* err) {
@@ -311,7 +309,7 @@ int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
             err, IOSPD_ENOTSUP, e,
             "'%s': the file system does not support unbuffered I/O "
             "(O_DIRECT), which -Su and -Sh ask for; put the target on "
-            "another file system (for example ext4 or xfs, not tmpfs) or "
+            "another file system (for example ext4 or xfs) or "
             "run without -Su/-Sh",
             o->path);
       }
@@ -394,8 +392,7 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
   return describe(-1, O_RDONLY, path, info, err);
 }
 
-/* ---- creation and whole-file reads ----------------------------------------
- */
+/* ---- creation and whole-file reads ------------------------------------ */
 
 int iospd_posix_write_pattern(int fd, uint64_t size, bool zero_fill,
                               const char* path, iospd_err_t* err) {

@@ -23,8 +23,7 @@ int iospd_posix_translate(int errnum);
 int iospd_posix_err(iospd_err_t* err, int errnum, const char* fmt, ...)
     IOSPD_PRINTF(3, 4);
 
-/* ---- files ----------------------------------------------------------------
- */
+/* ---- files ------------------------------------------------------------ */
 
 struct iospd_plat_file_s {
   int fd;
@@ -52,8 +51,7 @@ void iospd_posix_detect_content(const uint8_t* buf, size_t len,
 int iospd_posix_write_pattern(int fd, uint64_t size, bool zero_fill,
                               const char* path, iospd_err_t* err);
 
-/* ---- queues ---------------------------------------------------------------
- */
+/* ---- queues ----------------------------------------------------------- */
 
 /* The per-engine operations behind iospd_plat_queue_* (fio's ioengine_ops,
  * kept private and static: one table per engine file). */
@@ -86,16 +84,14 @@ int iospd_posix_uring_create(iospd_plat_queue_t** q, uint32_t depth,
                              unsigned flags, iospd_err_t* err);
 #endif
 
-/* ---- threads and waiting --------------------------------------------------
- */
+/* ---- threads and waiting ---------------------------------------------- */
 
 /* Creates the wake-up descriptor used by iospd_plat_wait (idempotent). */
 int iospd_posix_wake_init(iospd_err_t* err);
 /* Stops the Ctrl-C watcher and restores the SIGINT disposition. */
 void iospd_posix_wake_shutdown(void);
 
-/* ---- CPU ------------------------------------------------------------------
- */
+/* ---- CPU -------------------------------------------------------------- */
 
 /* Linux CPU number <-> (group, number): iospd models Linux CPUs as Windows
  * processor groups of 64, so every CPU fits a 64-bit mask. On machines with

@@ -12,8 +12,7 @@
 #include "iospd/alloc.h"
 #include "posix/internal.h"
 
-/* ---- threads --------------------------------------------------------------
- */
+/* ---- threads ---------------------------------------------------------- */
 
 struct iospd_plat_thread_s {
   pthread_t th;
@@ -138,8 +137,7 @@ void iospd_plat_barrier_destroy(iospd_plat_barrier_t* b) {
   iospd_free(b);
 }
 
-/* ---- interruptible wait and Ctrl-C ----------------------------------------
- */
+/* ---- interruptible wait and Ctrl-C ------------------------------------ */
 
 /* The wake-up eventfd is latched: once written it stays readable, because an
  * interrupt means "stop the run" and a wait that starts after it must not

@@ -130,8 +130,10 @@ static int uring_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
                                 ? &u->files[io->file_index]
                                 : &bad_file;
     uint8_t* b = io->buf;
-    bool fixed_buf = u->buf_base != NULL && b >= u->buf_base &&
-                     (size_t)(b - u->buf_base) + io->length <= u->buf_len;
+    uintptr_t rel = (uintptr_t)b - (uintptr_t)u->buf_base;
+    bool fixed_buf = u->buf_base != NULL &&
+                     (uintptr_t)b >= (uintptr_t)u->buf_base &&
+                     rel + io->length <= u->buf_len;
     if (io->op == IOSPD_OP_WRITE) {
       if (fixed_buf)
         io_uring_prep_write_fixed(sqe, f->fd, b, io->length, io->offset, 0);
