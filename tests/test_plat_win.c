@@ -349,6 +349,81 @@ static void test_short_submit(void** state) {
   short_submit(IOSPD_QUEUE_COMPLETION_ROUTINES);
 }
 
+/* A named pipe gives I/O that really pends (wine runs file I/O at once):
+ * reap times out while nothing has arrived, completes when the other end
+ * writes, and a cancelled read comes back as IOSPD_ECANCELED, decoded from
+ * the completion's own status. */
+static void pending_io(unsigned qflags) {
+  WCHAR wname[64];
+  char name[64];
+  snprintf(name, sizeof name, "\\\\.\\pipe\\iospd_test_%lu_%u",
+           (unsigned long)GetCurrentProcessId(), qflags);
+  swprintf(wname, IOSPD_ARRAY_SIZE(wname), L"%hs", name);
+  HANDLE server = CreateNamedPipeW(
+      wname, PIPE_ACCESS_DUPLEX | FILE_FLAG_OVERLAPPED,
+      PIPE_TYPE_BYTE | PIPE_READMODE_BYTE | PIPE_WAIT, 1, 4096, 4096, 0, NULL);
+  assert_true(server != INVALID_HANDLE_VALUE);
+  iospd_err_t err;
+  iospd_plat_file_t* f;
+  iospd_open_opts_t o = {name, IOSPD_OPEN_READ | IOSPD_OPEN_WRITE |
+                                   IOSPD_OPEN_ASYNC};
+  assert_int_equal(iospd_plat_file_open(&f, &o, &err), 0);
+  iospd_plat_queue_t* q;
+  assert_int_equal(iospd_plat_queue_create(&q, 2, qflags, 0, &err), 0);
+  uint32_t fi;
+  assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
+
+  char buf[2][16];
+  memset(buf, 0, sizeof buf);
+  iospd_io_t io = {.tag = 7, .op = IOSPD_OP_READ, .file_index = fi,
+                   .offset = 0, .length = 16, .buf = buf[0]};
+  uint32_t acc = 0, got = 9;
+  iospd_cqe_t c[2];
+  assert_int_equal(iospd_plat_queue_submit(q, &io, 1, &acc), 0);
+  assert_int_equal(acc, 1);
+  uint64_t t0 = iospd_plat_ticks();
+  assert_int_equal(iospd_plat_queue_reap(q, c, 2, 1, 100, &got), 0);
+  assert_int_equal(got, 0);
+  assert_true((iospd_plat_ticks() - t0) * 1000 / iospd_win_qpc_freq >= 80);
+
+  DWORD wrote = 0;
+  OVERLAPPED wov;
+  memset(&wov, 0, sizeof wov);
+  wov.hEvent = CreateEventW(NULL, TRUE, FALSE, NULL);
+  if (!WriteFile(server, "0123456789abcdef", 16, NULL, &wov))
+    assert_int_equal(GetLastError(), ERROR_IO_PENDING);
+  assert_true(GetOverlappedResult(server, &wov, &wrote, TRUE));
+  assert_int_equal(wrote, 16);
+  CloseHandle(wov.hEvent);
+  assert_int_equal(iospd_plat_queue_reap(q, c, 2, 1, 5000, &got), 0);
+  assert_int_equal(got, 1);
+  assert_int_equal(c[0].tag, 7);
+  assert_int_equal(c[0].result, 16);
+  assert_memory_equal(buf[0], "0123456789abcdef", 16);
+
+  io.tag = 8;
+  io.buf = buf[1];
+  assert_int_equal(iospd_plat_queue_submit(q, &io, 1, &acc), 0);
+  assert_int_equal(acc, 1);
+  assert_true(CancelIoEx(f->h, NULL));
+  assert_int_equal(iospd_plat_queue_reap(q, c, 2, 1, 5000, &got), 0);
+  assert_int_equal(got, 1);
+  assert_int_equal(c[0].tag, 8);
+  assert_int_equal(c[0].result, IOSPD_ECANCELED);
+
+  /* Destroy with a read still pending: cancelled and drained first. */
+  assert_int_equal(iospd_plat_queue_submit(q, &io, 1, &acc), 0);
+  iospd_plat_queue_destroy(q);
+  iospd_plat_file_close(f);
+  CloseHandle(server);
+}
+
+static void test_pending_io(void** state) {
+  (void)state;
+  pending_io(0);
+  pending_io(IOSPD_QUEUE_COMPLETION_ROUTINES);
+}
+
 /* A handle opened without IOSPD_OPEN_ASYNC still works through the queue,
  * with blocking calls (IOSPD_QUEUE_SYNC). */
 static void test_sync_handle(void** state) {
@@ -788,6 +863,7 @@ int main(void) {
       cmocka_unit_test(test_completion_routines_round_trip),
       cmocka_unit_test(test_failing_submit_reaped),
       cmocka_unit_test(test_short_submit),
+      cmocka_unit_test(test_pending_io),
       cmocka_unit_test(test_sync_handle),
       cmocka_unit_test(test_file_errors_and_create),
       cmocka_unit_test(test_volume_info),
