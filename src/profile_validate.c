@@ -89,8 +89,7 @@ static void check_dist(diag_t* d, const iospd_target_t* t) {
   }
 }
 
-static void check_target(diag_t* d, const iospd_profile_t* p,
-                         const iospd_timespan_t* ts,
+static void check_target(diag_t* d, const iospd_timespan_t* ts,
                          const iospd_target_t* t) {
   bool pool = ts->thread_count > 0 && ts->request_count > 0;
   bool multi = ts->thread_count > 1 || t->threads_per_file > 1;
@@ -176,13 +175,35 @@ static void check_target(diag_t* d, const iospd_profile_t* p,
   } else if (t->flush_type != IOSPD_FLUSH_NONE) {
     err(d, "%s: the flush mode (-N) needs memory-mapped I/O (-Sm)", n);
   }
-  if (t->path != NULL && t->path[0] == '*' && !p->profile_only)
-    err(d, "template target '%s' was not replaced: give one command-line "
-           "target per template (*1, *2, ...) to run the profile", t->path);
   if (t->max_file_size > 0 && t->max_file_size <= t->base_offset)
     err(d, "%s: the maximum offset (%" PRIu64 ", -f or -B<base>:<length>) "
            "must be greater than the base offset (%" PRIu64 ", -B)",
         n, t->max_file_size, t->base_offset);
+}
+
+/* True if a and b agree on every field the checks above look at. */
+static bool same_checked_params(const iospd_target_t* a,
+                                const iospd_target_t* b) {
+  if (a->block_size != b->block_size || a->base_offset != b->base_offset ||
+      a->max_file_size != b->max_file_size ||
+      a->random_ratio != b->random_ratio || a->interlocked != b->interlocked ||
+      a->parallel_async != b->parallel_async ||
+      a->thread_stride != b->thread_stride ||
+      a->request_count != b->request_count ||
+      a->throughput_bpms != b->throughput_bpms ||
+      a->threads_per_file != b->threads_per_file || a->weight != b->weight ||
+      a->cache_mode != b->cache_mode || a->memory_mapped != b->memory_mapped ||
+      a->flush_type != b->flush_type || a->pattern != b->pattern ||
+      a->random_data_size != b->random_data_size ||
+      a->burst_size != b->burst_size || a->think_time != b->think_time ||
+      a->dist_type != b->dist_type || a->dist_count != b->dist_count ||
+      a->thread_target_count != 0 || b->thread_target_count != 0)
+    return false;
+  for (uint32_t i = 0; i < a->dist_count; i++)
+    if (a->dist[i].io_pct != b->dist[i].io_pct ||
+        a->dist[i].span != b->dist[i].span)
+      return false;
+  return true;
 }
 
 int iospd_profile_validate(const iospd_profile_t* p,
@@ -195,12 +216,19 @@ int iospd_profile_validate(const iospd_profile_t* p,
       err(&d, "timespan %" PRIu32 " has no targets", i + 1);
     if (ts->disable_affinity && ts->affinity_count > 0)
       err(&d, "-n (no affinity) and -a (CPU list) cannot be used together");
-    /* Command-line targets share every parameter (DISKSPD checks only the
-     * first); checking one keeps the messages from repeating per target. */
-    uint32_t n = p->xml_source == NULL ? IOSPD_MIN(ts->target_count, 1u)
-                                       : ts->target_count;
-    for (uint32_t j = 0; j < n; j++)
-      check_target(&d, p, ts, &ts->targets[j]);
+    const iospd_target_t* prev = NULL;
+    for (uint32_t j = 0; j < ts->target_count; j++) {
+      const iospd_target_t* t = &ts->targets[j];
+      if (t->path != NULL && t->path[0] == '*' && !p->profile_only)
+        err(&d, "template target '%s' was not replaced: give one "
+                "command-line target per template (*1, *2, ...) to run the "
+                "profile", t->path);
+      /* Command-line targets share every parameter (DISKSPD checks only
+       * the first); skipping repeats keeps messages from repeating. */
+      if (prev != NULL && same_checked_params(prev, t)) continue;
+      check_target(&d, ts, t);
+      prev = t;
+    }
   }
   return d.errors ? IOSPD_EUSAGE : 0;
 }

@@ -3,3 +3,10 @@ iospd_add_test(test_units SOURCES test_units.c)
 iospd_add_test(test_cmdline SOURCES test_cmdline.c)
 iospd_add_test(test_validate SOURCES test_validate.c)
 iospd_add_test(test_cmdline_fuzz SOURCES test_cmdline_fuzz.c TIMEOUT 300)
+
+# test_validate also checks that every shipped example profile validates.
+file(GLOB iospd_validate_examples RELATIVE ${PROJECT_SOURCE_DIR}/xml/examples
+     CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/xml/examples/*.xml)
+string(REPLACE ";" "|" iospd_validate_examples_str "${iospd_validate_examples}")
+target_compile_definitions(test_validate PRIVATE
+  IOSPD_VALIDATE_EXAMPLES="${iospd_validate_examples_str}")
