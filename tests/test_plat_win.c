@@ -38,7 +38,8 @@ static int setup(void** state) {
   return 0;
 }
 
-/* ---- paths ------------------------------------------------------------------ */
+/* ---- paths ------------------------------------------------------------------
+ */
 
 static void test_utf16_round_trip(void** state) {
   (void)state;
@@ -53,7 +54,9 @@ static void test_utf16_round_trip(void** state) {
   /* Too small: a valid prefix, never half a character ("t" + 2-byte e). */
   char small[5];
   assert_int_equal(iospd_win_wide_to_utf8(w, small, sizeof small), -1);
-  assert_string_equal(small, "t\xc3\xab" "s");
+  assert_string_equal(small,
+                      "t\xc3\xab"
+                      "s");
   iospd_free(w);
   /* Malformed UTF-8 is refused. */
   assert_null(iospd_win_utf8_to_wide("bad\xff"));
@@ -121,7 +124,8 @@ static void test_target_mapping(void** state) {
   iospd_free(w);
 }
 
-/* ---- queue round trips ------------------------------------------------------------ */
+/* ---- queue round trips
+ * ------------------------------------------------------------ */
 
 static uint8_t pattern(uint32_t blk, uint32_t i) {
   return (uint8_t)(blk * 31u + i * 7u + 1u);
@@ -178,8 +182,11 @@ static void round_trip(unsigned qflags, const char* engine) {
   for (uint32_t t = 0; t < DEPTH; t++) {
     uint32_t blk = DEPTH - 1 - t;
     for (uint32_t i = 0; i < BLOCK; i++) buf[t * BLOCK + i] = pattern(blk, i);
-    ios[t] = (iospd_io_t){.tag = t, .op = IOSPD_OP_WRITE, .file_index = fi,
-                          .offset = (uint64_t)blk * BLOCK, .length = BLOCK,
+    ios[t] = (iospd_io_t){.tag = t,
+                          .op = IOSPD_OP_WRITE,
+                          .file_index = fi,
+                          .offset = (uint64_t)blk * BLOCK,
+                          .length = BLOCK,
                           .buf = buf + t * BLOCK};
   }
   uint32_t acc = 0;
@@ -222,8 +229,7 @@ static void round_trip(unsigned qflags, const char* engine) {
   /* The data really is in the file, block by block. */
   uint8_t* all = iospd_malloc(DEPTH * BLOCK);
   size_t n = 0;
-  assert_int_equal(iospd_plat_read_file(path, all, DEPTH * BLOCK, &n, &err),
-                   0);
+  assert_int_equal(iospd_plat_read_file(path, all, DEPTH * BLOCK, &n, &err), 0);
   assert_int_equal(n, DEPTH * BLOCK);
   for (uint32_t i = 0; i < BLOCK; i++) want[i] = pattern(5, i);
   assert_memory_equal(all + 5 * BLOCK, want, BLOCK);
@@ -259,11 +265,18 @@ static void failing_submit(unsigned qflags) {
   uint8_t* buf = iospd_plat_buf_alloc(2 * BLOCK, BLOCK, 0);
   /* A read on a write-only handle fails inside ReadFile; a write next to it
    * succeeds. Both come back through reap. */
-  iospd_io_t ios[2] = {
-      {.tag = 3, .op = IOSPD_OP_READ, .file_index = fi, .offset = 0,
-       .length = BLOCK, .buf = buf},
-      {.tag = 1, .op = IOSPD_OP_WRITE, .file_index = fi, .offset = BLOCK,
-       .length = BLOCK, .buf = buf + BLOCK}};
+  iospd_io_t ios[2] = {{.tag = 3,
+                        .op = IOSPD_OP_READ,
+                        .file_index = fi,
+                        .offset = 0,
+                        .length = BLOCK,
+                        .buf = buf},
+                       {.tag = 1,
+                        .op = IOSPD_OP_WRITE,
+                        .file_index = fi,
+                        .offset = BLOCK,
+                        .length = BLOCK,
+                        .buf = buf + BLOCK}};
   uint32_t acc = 0;
   assert_int_equal(iospd_plat_queue_submit(q, ios, 2, &acc), 0);
   assert_int_equal(acc, 2);
@@ -310,9 +323,12 @@ static void short_submit(unsigned qflags) {
   uint8_t* buf = iospd_plat_buf_alloc(6 * BLOCK, BLOCK, 0);
   iospd_io_t ios[6];
   for (uint32_t i = 0; i < 6; i++)
-    ios[i] = (iospd_io_t){.tag = 1000000 + i, .op = IOSPD_OP_READ,
-                          .file_index = fi, .offset = (uint64_t)i * BLOCK,
-                          .length = BLOCK, .buf = buf + i * BLOCK};
+    ios[i] = (iospd_io_t){.tag = 1000000 + i,
+                          .op = IOSPD_OP_READ,
+                          .file_index = fi,
+                          .offset = (uint64_t)i * BLOCK,
+                          .length = BLOCK,
+                          .buf = buf + i * BLOCK};
   uint32_t acc = 99;
   assert_int_equal(iospd_plat_queue_submit(q, ios, 6, &acc), 0);
   assert_int_equal(acc, 4);
@@ -365,8 +381,8 @@ static void pending_io(unsigned qflags) {
   assert_true(server != INVALID_HANDLE_VALUE);
   iospd_err_t err;
   iospd_plat_file_t* f;
-  iospd_open_opts_t o = {name, IOSPD_OPEN_READ | IOSPD_OPEN_WRITE |
-                                   IOSPD_OPEN_ASYNC};
+  iospd_open_opts_t o = {name,
+                         IOSPD_OPEN_READ | IOSPD_OPEN_WRITE | IOSPD_OPEN_ASYNC};
   assert_int_equal(iospd_plat_file_open(&f, &o, &err), 0);
   iospd_plat_queue_t* q;
   assert_int_equal(iospd_plat_queue_create(&q, 2, qflags, 0, &err), 0);
@@ -375,8 +391,12 @@ static void pending_io(unsigned qflags) {
 
   char buf[2][16];
   memset(buf, 0, sizeof buf);
-  iospd_io_t io = {.tag = 7, .op = IOSPD_OP_READ, .file_index = fi,
-                   .offset = 0, .length = 16, .buf = buf[0]};
+  iospd_io_t io = {.tag = 7,
+                   .op = IOSPD_OP_READ,
+                   .file_index = fi,
+                   .offset = 0,
+                   .length = 16,
+                   .buf = buf[0]};
   uint32_t acc = 0, got = 9;
   iospd_cqe_t c[2];
   assert_int_equal(iospd_plat_queue_submit(q, &io, 1, &acc), 0);
@@ -442,8 +462,12 @@ static void test_sync_handle(void** state) {
   assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
   uint8_t* buf = iospd_plat_buf_alloc(BLOCK, BLOCK, 0);
   /* Reading the last 100 bytes and beyond: a short read of 100. */
-  iospd_io_t io = {.tag = 0, .op = IOSPD_OP_READ, .file_index = fi,
-                   .offset = 2 * BLOCK - 100, .length = BLOCK, .buf = buf};
+  iospd_io_t io = {.tag = 0,
+                   .op = IOSPD_OP_READ,
+                   .file_index = fi,
+                   .offset = 2 * BLOCK - 100,
+                   .length = BLOCK,
+                   .buf = buf};
   uint32_t acc, got;
   assert_int_equal(iospd_plat_queue_submit(q, &io, 1, &acc), 0);
   iospd_cqe_t c;
@@ -459,7 +483,8 @@ static void test_sync_handle(void** state) {
   iospd_free(w);
 }
 
-/* ---- files ---------------------------------------------------------------------- */
+/* ---- files
+ * ---------------------------------------------------------------------- */
 
 static void test_file_errors_and_create(void** state) {
   (void)state;
@@ -573,12 +598,10 @@ static void test_device_sniff(void** state) {
   (void)state;
   sniff_case("ntfs", 3, "NTFS    ", true, true, false, "an NTFS file system");
   sniff_case("refs", 3, "ReFS", false, true, false, "a ReFS file system");
-  sniff_case("exfat", 3, "EXFAT   ", true, true, false,
-             "an exFAT file system");
+  sniff_case("exfat", 3, "EXFAT   ", true, true, false, "an exFAT file system");
   sniff_case("bitlocker", 3, "-FVE-FS-", false, true, false,
              "a BitLocker-encrypted volume");
-  sniff_case("fat32", 82, "FAT32   ", true, true, false,
-             "a FAT32 file system");
+  sniff_case("fat32", 82, "FAT32   ", true, true, false, "a FAT32 file system");
   sniff_case("fat16", 54, "FAT16   ", true, true, false, "a FAT file system");
   sniff_case("gpt", 512, "EFI PART", true, false, true,
              "a GPT partition table");
@@ -590,7 +613,8 @@ static void test_device_sniff(void** state) {
   sniff_case("empty", 0, NULL, true, false, false, "");
 }
 
-/* ---- CPUs ------------------------------------------------------------------------ */
+/* ---- CPUs
+ * ------------------------------------------------------------------------ */
 
 static void test_topology(void** state) {
   (void)state;
@@ -685,7 +709,8 @@ static void test_cpu_times(void** state) {
   assert_int_equal(iospd_plat_cpu_times(NULL, 0, &err), 0);
 }
 
-/* ---- threads ---------------------------------------------------------------------- */
+/* ---- threads
+ * ---------------------------------------------------------------------- */
 
 typedef struct {
   KAFFINITY mask;
@@ -774,7 +799,8 @@ static void test_barrier(void** state) {
   assert_int_equal(iospd_plat_barrier_init(&b, 0, &err), IOSPD_EINVAL);
 }
 
-/* ---- memory ------------------------------------------------------------------------- */
+/* ---- memory
+ * ------------------------------------------------------------------------- */
 
 static void test_buffers(void** state) {
   (void)state;
@@ -804,7 +830,9 @@ static void test_buffers(void** state) {
   iospd_plat_buf_free(p, 8192);
 }
 
-/* ---- waiting --------------------------------------------------------------------------- */
+/* ---- waiting
+ * ---------------------------------------------------------------------------
+ */
 
 static void interrupter(void* arg) {
   (void)arg;
@@ -824,8 +852,7 @@ static void test_wait_interrupted(void** state) {
 
   iospd_plat_thread_t* t;
   iospd_thread_opts_t o = {.pin = false};
-  assert_int_equal(iospd_plat_thread_start(&t, &o, interrupter, NULL, &err),
-                   0);
+  assert_int_equal(iospd_plat_thread_start(&t, &o, interrupter, NULL, &err), 0);
   t0 = iospd_plat_ticks();
   assert_int_equal(iospd_plat_wait(20000), 1);
   el_ms = (iospd_plat_ticks() - t0) * 1000 / iospd_win_qpc_freq;
@@ -834,7 +861,9 @@ static void test_wait_interrupted(void** state) {
   assert_int_equal(iospd_plat_wait(UINT32_MAX), 1);
 }
 
-static void count_cb(void* arg) { InterlockedIncrement((volatile LONG*)arg); }
+static void count_cb(void* arg) {
+  InterlockedIncrement((volatile LONG*)arg);
+}
 
 /* The console handler: Ctrl-C and Ctrl-Break call the callback once (the
  * run is stopping either way) and are handled; closing the console is
@@ -843,8 +872,7 @@ static void test_ctrl_c(void** state) {
   (void)state;
   volatile LONG calls = 0;
   iospd_err_t err;
-  assert_int_equal(iospd_plat_on_interrupt(count_cb, (void*)&calls, &err),
-                   0);
+  assert_int_equal(iospd_plat_on_interrupt(count_cb, (void*)&calls, &err), 0);
   assert_int_equal(iospd_win_ctrl_handler(CTRL_CLOSE_EVENT), FALSE);
   assert_int_equal(calls, 0);
   assert_int_equal(iospd_win_ctrl_handler(CTRL_C_EVENT), TRUE);

@@ -51,9 +51,9 @@ static slpi_t* query_slpi(LOGICAL_PROCESSOR_RELATIONSHIP rel, DWORD* len,
   return NULL;
 }
 
-#define FOR_EACH_SLPI(p, buf, len)                                   \
-  for (slpi_t* p = (buf); (p) != NULL && (char*)(p) < (char*)(buf) + (len) && \
-                          (p)->Size > 0;                             \
+#define FOR_EACH_SLPI(p, buf, len)                                        \
+  for (slpi_t* p = (buf);                                                 \
+       (p) != NULL && (char*)(p) < (char*)(buf) + (len) && (p)->Size > 0; \
        p = (slpi_t*)((char*)(p) + (p)->Size))
 
 /* A NUMA node record's group masks: mingw's struct predates GroupCount
@@ -64,7 +64,9 @@ static WORD numa_group_count(const NUMA_NODE_RELATIONSHIP* n) {
   return c == 0 ? 1 : c;
 }
 
-static void topo_zero(iospd_cpu_topology_t* t) { memset(t, 0, sizeof *t); }
+static void topo_zero(iospd_cpu_topology_t* t) {
+  memset(t, 0, sizeof *t);
+}
 
 void iospd_plat_cpu_topology_free(iospd_cpu_topology_t* t) {
   if (t == NULL) return;
@@ -153,8 +155,7 @@ int iospd_plat_cpu_topology(iospd_cpu_topology_t* t, iospd_err_t* err) {
     break;
   }
   if (t->group_count == 0 || t->cpu_count == 0) {
-    rc = iospd_err_set(err, IOSPD_EOS,
-                       "Windows reported no processor groups");
+    rc = iospd_err_set(err, IOSPD_EOS, "Windows reported no processor groups");
     goto fail;
   }
 
@@ -234,8 +235,7 @@ int iospd_plat_cpu_topology(iospd_cpu_topology_t* t, iospd_err_t* err) {
       mark_cpus(t, index, t->group_count, masks[i].Group, masks[i].Mask, 1,
                 nr->NodeNumber, 0);
       if (add_mask(&t->node_masks, &t->node_mask_count, &node_cap,
-                   nr->NodeNumber, masks[i].Group, 0,
-                   (uint64_t)masks[i].Mask))
+                   nr->NodeNumber, masks[i].Group, 0, (uint64_t)masks[i].Mask))
         goto nomem;
     }
     t->node_count++;
@@ -308,9 +308,9 @@ int iospd_plat_cpu_times(iospd_cpu_times_t* out, uint32_t ncpu,
     NTSTATUS st = -1;
     if (iospd_win_NtQuerySystemInformationEx != NULL) {
       USHORT group = (USHORT)g;
-      st = iospd_win_NtQuerySystemInformationEx(
-          SYSINFO_PROCESSOR_PERFORMANCE, &group, sizeof group, info,
-          sizeof info, &got);
+      st = iospd_win_NtQuerySystemInformationEx(SYSINFO_PROCESSOR_PERFORMANCE,
+                                                &group, sizeof group, info,
+                                                sizeof info, &got);
     }
     if (st < 0 && g == 0 && ngroups == 1 &&
         iospd_win_NtQuerySystemInformation != NULL) {

@@ -28,7 +28,8 @@ typedef struct {
 
 #define CREATE_CHUNK (1u << 20)
 
-/* ---- open ------------------------------------------------------------------ */
+/* ---- open ------------------------------------------------------------------
+ */
 
 static DWORD open_attributes(unsigned flags) {
   DWORD a = FILE_ATTRIBUTE_NORMAL;
@@ -61,11 +62,13 @@ static int open_error(iospd_err_t* err, DWORD e, const char* path,
     return iospd_err_set_os(err, IOSPD_EACCES, (int64_t)e,
                             "cannot open '%s': access denied; raw disks and "
                             "volumes need an elevated (administrator) "
-                            "prompt", path);
+                            "prompt",
+                            path);
   if (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND)
     return iospd_err_set_os(err, IOSPD_ENOENT, (int64_t)e,
                             "cannot open '%s': no such file (give a size "
-                            "with -c to create it)", path);
+                            "with -c to create it)",
+                            path);
   return iospd_win_err(err, e, "cannot open '%s'", path);
 }
 
@@ -90,8 +93,8 @@ int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
   if (access == 0) access = GENERIC_READ;
   /* Share read and write: several workers open the same target, each with
    * its own handle (a handle binds to one completion port for good). */
-  f->h = CreateFileW(f->wpath, access, FILE_SHARE_READ | FILE_SHARE_WRITE,
-                     NULL, OPEN_EXISTING, open_attributes(o->flags), NULL);
+  f->h = CreateFileW(f->wpath, access, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+                     OPEN_EXISTING, open_attributes(o->flags), NULL);
   if (f->h == INVALID_HANDLE_VALUE) {
     rc = open_error(err, GetLastError(), o->path, f->is_device);
     goto fail;
@@ -99,14 +102,14 @@ int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
 
   if (o->flags & IOSPD_OPEN_DISABLE_LOCAL_CACHE) {
     DWORD ret;
-    if (!DeviceIoControl(f->h, FSCTL_DISABLE_LOCAL_BUFFERING, NULL, 0, NULL,
-                         0, &ret, NULL)) {
+    if (!DeviceIoControl(f->h, FSCTL_DISABLE_LOCAL_BUFFERING, NULL, 0, NULL, 0,
+                         &ret, NULL)) {
       DWORD e = GetLastError();
       rc = iospd_err_set_os(err, IOSPD_ENOTSUP, (int64_t)e,
                             "cannot disable local caching (-Sr) for '%s' "
                             "(error %lu): -Sr works only for files on a "
-                            "remote (SMB) file system", o->path,
-                            (unsigned long)e);
+                            "remote (SMB) file system",
+                            o->path, (unsigned long)e);
       goto fail;
     }
   }
@@ -127,7 +130,8 @@ void iospd_plat_file_close(iospd_plat_file_t* f) {
   iospd_free(f);
 }
 
-/* ---- what a target is ---------------------------------------------------------- */
+/* ---- what a target is
+ * ---------------------------------------------------------- */
 
 /* Sector size of the volume holding a file: the fallback when
  * FileStorageInfo is missing (Windows 7, wine). */
@@ -213,8 +217,8 @@ static int count_partitions(HANDLE h, int* style) {
   } u;
   DWORD ret;
   *style = -1;
-  if (!DeviceIoControl(h, IOCTL_DISK_GET_DRIVE_LAYOUT_EX, NULL, 0, &u,
-                       sizeof u, &ret, NULL))
+  if (!DeviceIoControl(h, IOCTL_DISK_GET_DRIVE_LAYOUT_EX, NULL, 0, &u, sizeof u,
+                       &ret, NULL))
     return 0;
   *style = (int)u.l.PartitionStyle;
   if (u.l.PartitionStyle == PARTITION_STYLE_RAW) return 0;
@@ -240,11 +244,16 @@ void iospd_win_sniff(const unsigned char* b, size_t n, bool tables,
                      iospd_file_info_t* info) {
   const char* fs = NULL;
   if (n >= 512) {
-    if (at(b, 3, "NTFS    ")) fs = "an NTFS file system";
-    else if (at(b, 3, "ReFS")) fs = "a ReFS file system";
-    else if (at(b, 3, "EXFAT   ")) fs = "an exFAT file system";
-    else if (at(b, 3, "-FVE-FS-")) fs = "a BitLocker-encrypted volume";
-    else if (at(b, 82, "FAT32   ")) fs = "a FAT32 file system";
+    if (at(b, 3, "NTFS    "))
+      fs = "an NTFS file system";
+    else if (at(b, 3, "ReFS"))
+      fs = "a ReFS file system";
+    else if (at(b, 3, "EXFAT   "))
+      fs = "an exFAT file system";
+    else if (at(b, 3, "-FVE-FS-"))
+      fs = "a BitLocker-encrypted volume";
+    else if (at(b, 82, "FAT32   "))
+      fs = "a FAT32 file system";
     else if (at(b, 54, "FAT1") || at(b, 54, "FAT     "))
       fs = "a FAT file system";
   }
@@ -276,9 +285,9 @@ void iospd_win_sniff(const unsigned char* b, size_t n, bool tables,
 static int describe_device(const WCHAR* wpath, const char* path,
                            iospd_file_info_t* info, iospd_err_t* err) {
   info->is_device = true; /* even if it cannot be opened */
-  HANDLE h = CreateFileW(wpath, GENERIC_READ,
-                         FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
-                         OPEN_EXISTING, 0, NULL);
+  HANDLE h =
+      CreateFileW(wpath, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+                  OPEN_EXISTING, 0, NULL);
   bool can_read = h != INVALID_HANDLE_VALUE;
   if (!can_read)
     h = CreateFileW(wpath, 0, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
@@ -304,8 +313,8 @@ static int describe_device(const WCHAR* wpath, const char* path,
     /* 8 KiB: a whole number of sectors for 512 B and 4 KiB disks, and
      * enough to reach a GPT header behind a 4 KiB MBR sector. */
     size_t n = 8192;
-    unsigned char* b = VirtualAlloc(NULL, n, MEM_RESERVE | MEM_COMMIT,
-                                    PAGE_READWRITE);
+    unsigned char* b =
+        VirtualAlloc(NULL, n, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
     DWORD got = 0;
     if (b != NULL && ReadFile(h, b, (DWORD)n, &got, NULL))
       iospd_win_sniff(b, got, !volume, info);
@@ -322,8 +331,8 @@ static int describe_device(const WCHAR* wpath, const char* path,
         fs[0] != 0 && wcscmp(fs, L"RAW") != 0 &&
         iospd_win_wide_to_utf8(fs, fs8, sizeof fs8) > 0) {
       info->has_filesystem = true;
-      snprintf(info->content, sizeof info->content,
-               "a mounted %s file system", fs8);
+      snprintf(info->content, sizeof info->content, "a mounted %s file system",
+               fs8);
     }
   }
   if (!info->has_filesystem && !info->has_partitions)
@@ -381,7 +390,8 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
     iospd_free(w);
     return iospd_err_set(err, IOSPD_EINVAL,
                          "'%s' is a directory; a target must be a file, a "
-                         "volume (X:) or a physical drive (#N)", path);
+                         "volume (X:) or a physical drive (#N)",
+                         path);
   }
   info->size = ((uint64_t)a.nFileSizeHigh << 32) | a.nFileSizeLow;
   file_sectors(INVALID_HANDLE_VALUE, w, info);
@@ -389,7 +399,8 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
   return 0;
 }
 
-/* ---- creating and reading files ---------------------------------------------------- */
+/* ---- creating and reading files
+ * ---------------------------------------------------- */
 
 /* Creates each missing parent of an absolute path ("C:\a\b\f",
  * "\\?\C:\a\f", "\\server\share\a\f"); errors surface at CreateFileW. */
@@ -420,15 +431,16 @@ static void make_parents(WCHAR* w) {
   }
 }
 
-static int fill_file(HANDLE h, uint64_t size, bool zero_fill,
-                     const char* path, iospd_err_t* err) {
+static int fill_file(HANDLE h, uint64_t size, bool zero_fill, const char* path,
+                     iospd_err_t* err) {
   unsigned char* buf = VirtualAlloc(NULL, CREATE_CHUNK,
                                     MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
   if (buf == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   /* The pattern repeats every 256 bytes, so one chunk serves every
    * offset; VirtualAlloc memory starts zeroed. */
   if (!zero_fill)
-    for (size_t i = 0; i < CREATE_CHUNK; i++) buf[i] = (unsigned char)(i & 0xff);
+    for (size_t i = 0; i < CREATE_CHUNK; i++)
+      buf[i] = (unsigned char)(i & 0xff);
   LARGE_INTEGER zero;
   zero.QuadPart = 0;
   int rc = 0;
@@ -456,11 +468,12 @@ int iospd_plat_file_create(const char* path, uint64_t size, bool zero_fill,
     iospd_free(w);
     return iospd_err_set(err, IOSPD_EINVAL,
                          "'%s' is a disk or volume; only files can be "
-                         "created", path);
+                         "created",
+                         path);
   }
   make_parents(w);
-  HANDLE h = CreateFileW(w, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ,
-                         NULL, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
+  HANDLE h = CreateFileW(w, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ, NULL,
+                         CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
   if (h == INVALID_HANDLE_VALUE) {
     rc = iospd_win_err(err, GetLastError(), "cannot create '%s'", path);
     iospd_free(w);
@@ -473,8 +486,8 @@ int iospd_plat_file_create(const char* path, uint64_t size, bool zero_fill,
     rc = e == ERROR_DISK_FULL || e == ERROR_HANDLE_DISK_FULL
              ? iospd_err_set_os(err, IOSPD_ENOSPC, (int64_t)e,
                                 "cannot create '%s' with %llu bytes: not "
-                                "enough free space on its volume", path,
-                                (unsigned long long)size)
+                                "enough free space on its volume",
+                                path, (unsigned long long)size)
              : iospd_win_err(err, e, "cannot size '%s' to %llu bytes", path,
                              (unsigned long long)size);
   } else if (size > 0) {
@@ -492,8 +505,8 @@ int iospd_plat_file_create(const char* path, uint64_t size, bool zero_fill,
   return rc;
 }
 
-int iospd_plat_read_file(const char* path, void* buf, size_t size,
-                         size_t* got, iospd_err_t* err) {
+int iospd_plat_read_file(const char* path, void* buf, size_t size, size_t* got,
+                         iospd_err_t* err) {
   *got = 0;
   WCHAR* w;
   bool dev;

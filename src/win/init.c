@@ -28,13 +28,15 @@ static BOOL CALLBACK do_once(INIT_ONCE* o, void* param, void** ctx) {
   if (ntdll != NULL) {
     /* Casting through a generic function pointer keeps -Wcast-function-type
      * quiet: the real prototypes are the ones declared in internal.h. */
-    iospd_win_NtQuerySystemInformation = (iospd_win_nt_qsi_fn)(void (*)(void))
-        GetProcAddress(ntdll, "NtQuerySystemInformation");
+    iospd_win_NtQuerySystemInformation =
+        (iospd_win_nt_qsi_fn)(void (*)(void))GetProcAddress(
+            ntdll, "NtQuerySystemInformation");
     iospd_win_NtQuerySystemInformationEx =
         (iospd_win_nt_qsi_ex_fn)(void (*)(void))GetProcAddress(
             ntdll, "NtQuerySystemInformationEx");
-    iospd_win_RtlNtStatusToDosError = (iospd_win_nt_to_dos_fn)(void (*)(void))
-        GetProcAddress(ntdll, "RtlNtStatusToDosError");
+    iospd_win_RtlNtStatusToDosError =
+        (iospd_win_nt_to_dos_fn)(void (*)(void))GetProcAddress(
+            ntdll, "RtlNtStatusToDosError");
   }
   /* Manual reset: once interrupted, every later wait returns at once, so an
    * interrupt that lands before the wait is never lost. */
@@ -42,7 +44,9 @@ static BOOL CALLBACK do_once(INIT_ONCE* o, void* param, void** ctx) {
   return TRUE;
 }
 
-void iospd_win_once(void) { InitOnceExecuteOnce(&once, do_once, NULL, NULL); }
+void iospd_win_once(void) {
+  InitOnceExecuteOnce(&once, do_once, NULL, NULL);
+}
 
 DWORD iospd_win_enable_privilege(const WCHAR* name) {
   HANDLE token;
@@ -68,8 +72,7 @@ DWORD iospd_win_enable_privilege(const WCHAR* name) {
 }
 
 static void format_guid(const GUID* g, char* out, size_t size) {
-  snprintf(out, size,
-           "%08lx-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+  snprintf(out, size, "%08lx-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
            (unsigned long)g->Data1, g->Data2, g->Data3, g->Data4[0],
            g->Data4[1], g->Data4[2], g->Data4[3], g->Data4[4], g->Data4[5],
            g->Data4[6], g->Data4[7]);
@@ -84,8 +87,8 @@ static void read_power_scheme(iospd_sysinfo_t* out) {
   format_guid(active, out->power_scheme_guid, sizeof out->power_scheme_guid);
   WCHAR name[128];
   DWORD bytes = sizeof name;
-  if (PowerReadFriendlyName(NULL, active, NULL, NULL, (UCHAR*)name,
-                            &bytes) == ERROR_SUCCESS) {
+  if (PowerReadFriendlyName(NULL, active, NULL, NULL, (UCHAR*)name, &bytes) ==
+      ERROR_SUCCESS) {
     name[IOSPD_ARRAY_SIZE(name) - 1] = 0;
     iospd_win_wide_to_utf8(name, out->power_scheme_name,
                            sizeof out->power_scheme_name);
@@ -102,10 +105,8 @@ int iospd_plat_init(iospd_sysinfo_t* out, iospd_err_t* err) {
   WCHAR name[256];
   DWORD len = (DWORD)IOSPD_ARRAY_SIZE(name);
   if (GetComputerNameExW(ComputerNameDnsHostname, name, &len) ||
-      (len = (DWORD)IOSPD_ARRAY_SIZE(name),
-       GetComputerNameW(name, &len)))
-    iospd_win_wide_to_utf8(name, out->computer_name,
-                           sizeof out->computer_name);
+      (len = (DWORD)IOSPD_ARRAY_SIZE(name), GetComputerNameW(name, &len)))
+    iospd_win_wide_to_utf8(name, out->computer_name, sizeof out->computer_name);
 
   read_power_scheme(out);
 

@@ -17,10 +17,10 @@
 #define DRAIN_LIMIT_MS 60000
 
 typedef struct slot_s {
-  OVERLAPPED ov;                  /* first: the kernel writes status here */
-  struct iospd_plat_queue_s* q;   /* completion routines find their queue */
-  uint32_t tag;                   /* the core's, returned in the cqe */
-  uint32_t index;                 /* own position in slots[] */
+  OVERLAPPED ov;                /* first: the kernel writes status here */
+  struct iospd_plat_queue_s* q; /* completion routines find their queue */
+  uint32_t tag;                 /* the core's, returned in the cqe */
+  uint32_t index;               /* own position in slots[] */
 } slot_t;
 
 /* A completion waiting in the local ring: the slot is released when the
@@ -36,11 +36,11 @@ typedef struct qfile_s {
 } qfile_t;
 
 struct iospd_plat_queue_s {
-  HANDLE port;      /* NULL in completion-routine mode */
+  HANDLE port; /* NULL in completion-routine mode */
   bool routines;
   uint32_t depth;
-  uint32_t inflight; /* handed to the OS and not yet completed */
-  slot_t* slots;     /* depth entries */
+  uint32_t inflight;    /* handed to the OS and not yet completed */
+  slot_t* slots;        /* depth entries */
   uint32_t* free_slots; /* stack of free slot indexes */
   uint32_t nfree;
   qfile_t* files;
@@ -157,7 +157,8 @@ int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
       CreateIoCompletionPort(f->h, q->port, (ULONG_PTR)q->nfiles, 0) == NULL)
     return iospd_win_err(err, GetLastError(),
                          "cannot bind '%s' to the I/O completion port "
-                         "(each worker needs its own handle)", f->path);
+                         "(each worker needs its own handle)",
+                         f->path);
   q->files[q->nfiles].h = f->h;
   q->files[q->nfiles].sync = sync;
   *file_index = q->nfiles++;
@@ -184,8 +185,8 @@ static VOID CALLBACK routine_done(DWORD e, DWORD bytes, LPOVERLAPPED ov) {
 
 /* Blocking I/O on a handle opened without FILE_FLAG_OVERLAPPED; the
  * OVERLAPPED only carries the offset. */
-static void submit_sync(iospd_plat_queue_t* q, const iospd_io_t* io,
-                        HANDLE h, slot_t* s) {
+static void submit_sync(iospd_plat_queue_t* q, const iospd_io_t* io, HANDLE h,
+                        slot_t* s) {
   DWORD n = 0;
   BOOL ok = io->op == IOSPD_OP_WRITE
                 ? WriteFile(h, io->buf, io->length, &n, &s->ov)
@@ -252,8 +253,7 @@ static int reap_port(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
     OVERLAPPED_ENTRY ents[REAP_BATCH];
     ULONG want = (ULONG)IOSPD_MIN((uint32_t)REAP_BATCH, max - n);
     ULONG cnt = 0;
-    if (!GetQueuedCompletionStatusEx(q->port, ents, want, &cnt, wait,
-                                     FALSE)) {
+    if (!GetQueuedCompletionStatusEx(q->port, ents, want, &cnt, wait, FALSE)) {
       DWORD e = GetLastError();
       if (e == WAIT_TIMEOUT) break;
       *got = n;
@@ -272,16 +272,15 @@ static int reap_port(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
       out[n].result = io_result(e, ents[i].dwNumberOfBytesTransferred);
       n++;
     }
-    if (n >= min && wait != 0) break; /* got what we waited for */
+    if (n >= min && wait != 0) break;  /* got what we waited for */
     if (n >= min && cnt < want) break; /* polled and the port is empty */
   }
   *got = n;
   return 0;
 }
 
-static int reap_routines(iospd_plat_queue_t* q, iospd_cqe_t* out,
-                         uint32_t max, uint32_t min, uint32_t timeout_ms,
-                         uint32_t* got) {
+static int reap_routines(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
+                         uint32_t min, uint32_t timeout_ms, uint32_t* got) {
   ULONGLONG deadline =
       timeout_ms == UINT32_MAX ? 0 : GetTickCount64() + timeout_ms;
   uint32_t n = 0;
@@ -303,9 +302,8 @@ static int reap_routines(iospd_plat_queue_t* q, iospd_cqe_t* out,
   return 0;
 }
 
-int iospd_plat_queue_reap(iospd_plat_queue_t* q, iospd_cqe_t* out,
-                          uint32_t max, uint32_t min, uint32_t timeout_ms,
-                          uint32_t* got) {
+int iospd_plat_queue_reap(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
+                          uint32_t min, uint32_t timeout_ms, uint32_t* got) {
   *got = 0;
   if (max == 0) return 0;
   if (min > max) min = max;

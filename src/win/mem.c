@@ -4,7 +4,9 @@
  * under wine) the buffer comes from normal pages instead. */
 #include "win/internal.h"
 
-static size_t round_up(size_t v, size_t to) { return (v + to - 1) / to * to; }
+static size_t round_up(size_t v, size_t to) {
+  return (v + to - 1) / to * to;
+}
 
 static void* alloc_large(size_t size) {
   SIZE_T lp = GetLargePageMinimum();
@@ -42,8 +44,8 @@ void* iospd_plat_buf_alloc(size_t size, size_t align, unsigned flags) {
     if (probe == NULL) return NULL;
     uintptr_t a = ((uintptr_t)probe + align - 1) & ~(uintptr_t)(align - 1);
     VirtualFree(probe, 0, MEM_RELEASE);
-    void* p = VirtualAlloc((void*)a, size, MEM_RESERVE | MEM_COMMIT,
-                           PAGE_READWRITE);
+    void* p =
+        VirtualAlloc((void*)a, size, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
     if (p != NULL) return p;
   }
   return NULL;

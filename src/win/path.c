@@ -77,7 +77,8 @@ int iospd_win_target_path(const char* utf8, WCHAR** out, bool* is_device,
     if (!parse_disk_number(utf8, &disk))
       return iospd_err_set(err, IOSPD_EINVAL,
                            "bad target '%s': a physical drive is written #N "
-                           "with N the disk number, e.g. #1", utf8);
+                           "with N the disk number, e.g. #1",
+                           utf8);
     snprintf(mapped, sizeof mapped, "\\\\.\\PhysicalDrive%lu", disk);
     src = mapped;
     *is_device = true;

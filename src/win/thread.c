@@ -32,15 +32,16 @@ static int set_affinity(HANDLE h, const iospd_thread_opts_t* o,
     if (n == 0)
       return iospd_err_set(err, IOSPD_EINVAL,
                            "processor group %u does not exist on this "
-                           "system", (unsigned)o->group);
+                           "system",
+                           (unsigned)o->group);
     all = n >= KAFFINITY_BITS ? ~(KAFFINITY)0 : (((KAFFINITY)1 << n) - 1);
     ga.Mask = all;
   } else {
     if (o->cpu >= KAFFINITY_BITS)
       return iospd_err_set(err, IOSPD_EINVAL,
                            "CPU %u is out of range: a processor group holds "
-                           "at most %u CPUs (0-%u)", (unsigned)o->cpu,
-                           (unsigned)KAFFINITY_BITS,
+                           "at most %u CPUs (0-%u)",
+                           (unsigned)o->cpu, (unsigned)KAFFINITY_BITS,
                            (unsigned)KAFFINITY_BITS - 1);
     ga.Mask = (KAFFINITY)1 << o->cpu;
   }
@@ -91,7 +92,8 @@ int iospd_plat_thread_join(iospd_plat_thread_t* t) {
   return w == WAIT_OBJECT_0 ? 0 : IOSPD_EOS;
 }
 
-/* ---- barrier --------------------------------------------------------------- */
+/* ---- barrier ---------------------------------------------------------------
+ */
 
 int iospd_plat_barrier_init(iospd_plat_barrier_t** out, uint32_t n,
                             iospd_err_t* err) {
@@ -130,7 +132,8 @@ void iospd_plat_barrier_destroy(iospd_plat_barrier_t* b) {
   iospd_free(b);
 }
 
-/* ---- waiting and Ctrl-C ------------------------------------------------------ */
+/* ---- waiting and Ctrl-C
+ * ------------------------------------------------------ */
 
 static void (*volatile interrupt_cb)(void*);
 static void* volatile interrupt_arg;
