@@ -3,3 +3,4 @@
 iospd_add_test(test_rand SOURCES test_rand.c)
 iospd_add_test(test_gen SOURCES test_gen.c)
 iospd_add_test(test_engine SOURCES test_engine.c FAKE_PLATFORM)
+iospd_add_test(test_run_real SOURCES test_run_real.c TIMEOUT 60)
