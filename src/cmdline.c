@@ -12,9 +12,10 @@
  *    -D, -P, -:, -g, -z, -a) are refused instead of wrapping.
  *  - -b0 is refused (DISKSPD accepts it and divides by zero at run time).
  *  - Negative values are refused everywhere (-z-1, -a-1, -d-5 ...).
- *  - -a: an empty item ("-a1,,2"), a trailing comma, or g<n> with no CPU
- *    after it is refused (DISKSPD already refuses these; iospd's message
- *    names the position).
+ *  - -a: a negative number, an empty item ("-a1,,2"), a trailing comma, or
+ *    g<n> with no CPU after it is refused (DISKSPD refuses most of these
+ *    too, with a caret on a second line; iospd's one-line message names the
+ *    position).
  *  - -g<n>i that works out to less than 1 byte per millisecond (e.g.
  *    -b512 -g1i) is refused; DISKSPD silently turns it into "no limit". A
  *    value over 32 bits after conversion is refused rather than truncated.
