@@ -9,11 +9,13 @@
 
 #define ap iospd_strbuf_appendf
 
-/* The line that says how I/O is issued. NULL engine: DISKSPD's own text
- * (IOCP or completion routines). Otherwise the engine that ran. */
+/* The line that says how I/O is issued. NULL or "" engine (nothing ran, or
+ * -Rp): DISKSPD's own text (IOCP or completion routines). Otherwise the
+ * engine that ran. */
 static void engine_line(iospd_strbuf_t* out, const iospd_timespan_t* ts,
                         const char* engine) {
-  if (engine == NULL || strcmp(engine, "I/O Completion Ports") == 0 ||
+  if (engine == NULL || engine[0] == '\0' ||
+      strcmp(engine, "I/O Completion Ports") == 0 ||
       strcmp(engine, "IOCP") == 0) {
     if (ts->completion_routines)
       ap(out, "\t\tusing completion routines (ReadFileEx/WriteFileEx)\n");

@@ -880,6 +880,11 @@ static void test_profile_only_and_engines(void** state) {
   iospd_report_profile_text_ex(&sb, &f->prof, "I/O Completion Ports");
   assert_non_null(strstr(sb.data, "\t\tusing completion routines "
                                   "(ReadFileEx/WriteFileEx)\n"));
+  /* an empty name (no queue was ever created) is DISKSPD's text too */
+  iospd_strbuf_reset(&sb);
+  f->prof.timespans[0].completion_routines = false;
+  iospd_report_profile_text_ex(&sb, &f->prof, "");
+  assert_non_null(strstr(sb.data, "\t\tusing I/O Completion Ports\n"));
   /* -o1: no engine line at all, as DISKSPD */
   iospd_strbuf_reset(&sb);
   f->prof.timespans[0].targets[0].request_count = 1;
