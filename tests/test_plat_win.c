@@ -751,6 +751,21 @@ static void test_thread_affinity(void** state) {
     assert_int_equal(q.ran, 0);
     assert_non_null(strstr(err.msg, "CPU"));
   }
+  /* A whole group (-ag style): every active CPU of it. */
+  affinity_probe_t g = {0, 99, 0};
+  o.cpu = IOSPD_CPU_ANY;
+  assert_int_equal(iospd_plat_thread_start(&t, &o, probe_fn, &g, &err), 0);
+  assert_int_equal(iospd_plat_thread_join(t), 0);
+  assert_int_equal(g.ran, 1);
+  assert_int_equal(g.group, 0);
+  assert_int_equal(g.mask,
+                   ncpu >= 64 ? ~(KAFFINITY)0 : (((KAFFINITY)1 << ncpu) - 1));
+  o.group = 5;
+  assert_true(iospd_plat_thread_start(&t, &o, probe_fn, &g, &err) < 0);
+  assert_non_null(strstr(err.msg, "group 5 does not exist"));
+  assert_int_equal(g.ran, 1);
+  o.group = 0;
+
   /* Unpinned: runs, with the process affinity. */
   affinity_probe_t r = {0, 0, 0};
   o.pin = false;

@@ -11,7 +11,6 @@
 /* Newer SDK values that mingw 10 does not name. */
 #define REL_NUMA_NODE_EX ((LOGICAL_PROCESSOR_RELATIONSHIP)6)
 #define SYSINFO_PROCESSOR_PERFORMANCE 8
-#define MAX_GROUPS (IOSPD_MAX_CPUS / 64)
 
 typedef SYSTEM_LOGICAL_PROCESSOR_INFORMATION_EX slpi_t;
 
@@ -141,7 +140,7 @@ int iospd_plat_cpu_topology(iospd_cpu_topology_t* t, iospd_err_t* err) {
   FOR_EACH_SLPI(p, all, len) {
     if (p->Relationship != RelationGroup) continue;
     WORD n = p->Group.ActiveGroupCount;
-    if (n > MAX_GROUPS) n = MAX_GROUPS;
+    if (n > IOSPD_WIN_MAX_GROUPS) n = IOSPD_WIN_MAX_GROUPS;
     t->groups = iospd_calloc(n ? n : 1, sizeof *t->groups);
     if (t->groups == NULL) goto nomem;
     t->group_count = n;
@@ -177,7 +176,7 @@ int iospd_plat_cpu_topology(iospd_cpu_topology_t* t, iospd_err_t* err) {
 
   /* Cores (numbered per group, as DISKSPD's <Core Group= Core=>) and
    * packages (sockets, numbered globally). */
-  uint32_t core_in_group[MAX_GROUPS] = {0};
+  uint32_t core_in_group[IOSPD_WIN_MAX_GROUPS] = {0};
   uint8_t first_eff = 0;
   bool have_eff = false;
   FOR_EACH_SLPI(p, all, len) {
@@ -259,8 +258,8 @@ fail:
   return rc;
 }
 
-/* Active CPU numbers of each group, in the topology's order. */
-static int group_masks(uint64_t* masks, uint32_t* ngroups, iospd_err_t* err) {
+int iospd_win_group_masks(uint64_t* masks, uint32_t* ngroups,
+                          iospd_err_t* err) {
   DWORD len;
   int rc;
   slpi_t* buf = query_slpi(RelationGroup, &len, err, &rc);
@@ -270,7 +269,7 @@ static int group_masks(uint64_t* masks, uint32_t* ngroups, iospd_err_t* err) {
   FOR_EACH_SLPI(p, buf, len) {
     if (p->Relationship != RelationGroup) continue;
     WORD n = p->Group.ActiveGroupCount;
-    if (n > MAX_GROUPS) n = MAX_GROUPS;
+    if (n > IOSPD_WIN_MAX_GROUPS) n = IOSPD_WIN_MAX_GROUPS;
     for (WORD g = 0; g < n; g++)
       masks[g] = (uint64_t)p->Group.GroupInfo[g].ActiveProcessorMask;
     *ngroups = n;
@@ -295,9 +294,9 @@ int iospd_plat_cpu_times(iospd_cpu_times_t* out, uint32_t ncpu,
   iospd_win_once();
   if (ncpu == 0) return 0;
   memset(out, 0, (size_t)ncpu * sizeof *out);
-  uint64_t masks[MAX_GROUPS];
+  uint64_t masks[IOSPD_WIN_MAX_GROUPS];
   uint32_t ngroups = 0;
-  int rc = group_masks(masks, &ngroups, err);
+  int rc = iospd_win_group_masks(masks, &ngroups, err);
   if (rc) return rc;
 
   /* Per group: 64 entries at most, indexed by CPU number. */

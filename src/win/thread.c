@@ -27,15 +27,18 @@ static int set_affinity(HANDLE h, const iospd_thread_opts_t* o,
   memset(&ga, 0, sizeof ga);
   ga.Group = o->group;
   if (o->cpu == IOSPD_CPU_ANY) {
-    KAFFINITY all = 0;
-    DWORD n = GetActiveProcessorCount(o->group);
-    if (n == 0)
+    /* Every active CPU of the group; the mask need not be contiguous. */
+    uint64_t masks[IOSPD_WIN_MAX_GROUPS];
+    uint32_t ngroups = 0;
+    int rc = iospd_win_group_masks(masks, &ngroups, err);
+    if (rc) return rc;
+    if (o->group >= ngroups)
       return iospd_err_set(err, IOSPD_EINVAL,
-                           "processor group %u does not exist on this "
-                           "system",
-                           (unsigned)o->group);
-    all = n >= KAFFINITY_BITS ? ~(KAFFINITY)0 : (((KAFFINITY)1 << n) - 1);
-    ga.Mask = all;
+                           "processor group %u does not exist: this system "
+                           "has %u processor group%s",
+                           (unsigned)o->group, (unsigned)ngroups,
+                           ngroups == 1 ? "" : "s");
+    ga.Mask = (KAFFINITY)masks[o->group];
   } else {
     if (o->cpu >= KAFFINITY_BITS)
       return iospd_err_set(err, IOSPD_EINVAL,
