@@ -165,6 +165,9 @@ static int get_size(ctx_t* c, const char* s, uint64_t min, uint64_t max,
   if (rc != 0)
     return fail(c, "'%s': the %s must be a size (" SIZE_HINT "), not '%s'",
                 c->arg, what, s);
+  if (v < min && max == UINT64_MAX)
+    return fail(c, "'%s': the %s must be at least %" PRIu64 " byte%s",
+                c->arg, what, min, min == 1 ? "" : "s");
   if (v < min || v > max)
     return fail(c,
                 "'%s': the %s must be from %" PRIu64 " to %" PRIu64
@@ -472,8 +475,8 @@ static int sw_cache(ctx_t* c) {
     switch (*p) {
       case 'b':
         if (c->cache != UNSET)
-          return fail(c, "'%s': -Sb conflicts with an earlier cache mode "
-                         "(the cache mode may be set only once)", c->arg);
+          return fail(c, "'%s': 'b' (cached) conflicts with an earlier cache "
+                         "mode; the cache mode may be set only once", c->arg);
         c->cache = IOSPD_CACHE_CACHED;
         break;
       case 'r':
@@ -482,33 +485,35 @@ static int sw_cache(ctx_t* c) {
                          "remote share) does not exist on this platform",
                       c->arg);
         if (c->cache != UNSET)
-          return fail(c, "'%s': -Sr conflicts with an earlier cache mode "
-                         "(the cache mode may be set only once)", c->arg);
+          return fail(c, "'%s': 'r' (no local cache) conflicts with an "
+                         "earlier cache mode; the cache mode may be set only "
+                         "once", c->arg);
         c->cache = IOSPD_CACHE_DISABLE_LOCAL;
         break;
       case 'u':
         if (c->cache != UNSET || c->mmap != UNSET)
-          return fail(c, "'%s': -Su conflicts with an earlier cache mode or "
-                         "memory-mapped I/O (-Sm)", c->arg);
+          return fail(c, "'%s': 'u' (unbuffered) conflicts with an earlier "
+                         "cache mode or with memory-mapped I/O (m)", c->arg);
         c->cache = IOSPD_CACHE_DISABLE_OS;
         break;
       case 'w':
         if (c->write_through != UNSET)
-          return fail(c, "'%s': write-through (-Sw) was already set earlier",
+          return fail(c, "'%s': 'w' (write-through) was already set earlier",
                       c->arg);
         c->write_through = 1;
         break;
       case 'm':
         if (c->mmap != UNSET || c->cache == IOSPD_CACHE_DISABLE_OS)
-          return fail(c, "'%s': -Sm conflicts with earlier memory-mapped or "
-                         "unbuffered I/O (-Su, -Sh, -h)", c->arg);
+          return fail(c, "'%s': 'm' (memory-mapped) conflicts with earlier "
+                         "memory-mapped or unbuffered I/O (-Su, -Sh, -h)", c->arg);
         c->mmap = 1;
         break;
       case 'h':
         if (c->cache != UNSET || c->write_through != UNSET ||
             c->mmap != UNSET)
-          return fail(c, "'%s': -Sh conflicts with an earlier cache, "
-                         "write-through or memory-mapped switch", c->arg);
+          return fail(c, "'%s': 'h' (unbuffered + write-through) conflicts "
+                         "with an earlier cache, write-through or "
+                         "memory-mapped setting", c->arg);
         c->cache = IOSPD_CACHE_DISABLE_OS;
         c->write_through = 1;
         break;
@@ -994,7 +999,7 @@ static int read_xml(ctx_t* c, iospd_profile_t* p) {
       iospd_err_set(c->err, rc, "cannot read XML profile '%s'", c->xml_path);
     return rc;
   }
-  rc = iospd_xml_profile_parse(data, len, p, c->err);
+  rc = iospd_xml_profile_parse(data ? data : "", data ? len : 0, p, c->err);
   iospd_free(data);
   if (rc == 0 && c->target_count > 0)
     rc = iospd_xml_profile_substitute(p, c->targets, c->target_count, c->err);

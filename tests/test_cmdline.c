@@ -1007,8 +1007,12 @@ static void test_cmdline_exact_messages(void** state) {
        "expected a CPU number, not an empty item (items are CPU numbers "
        "0-255 or g<group>, separated by commas)"},
       {"-Sb -Sb t",
-       "'-Sb': -Sb conflicts with an earlier cache mode (the cache mode may "
-       "be set only once)"},
+       "'-Sb': 'b' (cached) conflicts with an earlier cache mode; the cache "
+       "mode may be set only once"},
+      {"-Sub t",
+       "'-Sub': 'b' (cached) conflicts with an earlier cache mode; the cache "
+       "mode may be set only once"},
+      {"-T0 t", "'-T0': the thread stride must be at least 1 byte"},
       {"-r -s t",
        "'-s': sequential I/O (-s) conflicts with random I/O (-r)"},
       {"-b512 -g1i t",
