@@ -161,11 +161,41 @@ static void buf_insert(buf_t* b, size_t at, const char* s, size_t n) {
   b->len += n;
 }
 
+static const char* const values[] = {
+    "", "0", "1", "2", "3", "99", "100", "101", "true", "false", "TRUE",
+    " 7 ", "+5", "-0", "-5", "abc", "4294967295", "4294967296",
+    "18446744073709551615", "18446744073709551616", "*1", "*2", "*3", "*x",
+    "xml", "text", "random", "zero", "IOPS", "ViewOfFile", "UseMaxSize",
+};
+
+/* Replaces the text of a random element (between a '>' and the next '<')
+ * with a value that is valid somewhere, so the profile reader's value checks
+ * see far more cases than byte noise alone reaches. */
+static void replace_value(rng_t* r, buf_t* b) {
+  if (b->len == 0) return;
+  size_t start = below(r, b->len);
+  while (start < b->len && b->data[start] != '>') start++;
+  if (start >= b->len) return;
+  size_t end = ++start;
+  while (end < b->len && b->data[end] != '<') end++;
+  const char* v = values[below(r, IOSPD_ARRAY_SIZE(values))];
+  memmove(b->data + start, b->data + end, b->len - end);
+  b->len -= end - start;
+  buf_insert(b, start, v, strlen(v));
+}
+
 static void mutate(rng_t* r, buf_t* b) {
-  size_t rounds = 1 + below(r, 4);
+  /* Mostly one small change, so that many mutants stay well-formed and
+   * reach the profile reader. */
+  size_t roll = below(r, 8), rounds = roll < 5 ? 1 : roll < 7 ? 2 : 4;
   for (size_t k = 0; k < rounds; k++) {
     size_t at = below(r, b->len + 1);
-    switch (below(r, 7)) {
+    switch (below(r, 10)) {
+      case 7:
+      case 8:
+      case 9:
+        replace_value(r, b);
+        break;
       case 0: /* flip a byte */
         if (b->len) b->data[below(r, b->len)] = (char)next(r);
         break;
