@@ -1,10 +1,164 @@
 /* SPDX-License-Identifier: MIT */
-/* iospd entry point (placeholder until the parser lands). */
-#include <stdio.h>
+/* iospd entry point: parse -> validate -> (print profile | run -> report).
+ * The only file that prints and that chooses the exit code:
+ *   0 success (also after Ctrl-C), 1 run failure, 3 bad input (DISKSPD's). */
+#include <string.h>
+
+#include "iospd/alloc.h"
+#include "iospd/cmdline.h"
+#include "iospd/console.h"
+#include "iospd/platform.h"
+#include "iospd/profile.h"
+#include "iospd/report.h"
+#include "iospd/run.h"
+#include "iospd/strbuf.h"
+#include "iospd/xml_profile.h"
+
+enum { EXIT_OK = 0, EXIT_RUN_FAILED = 1, EXIT_BAD_INPUT = 3 };
+
+static void out_sb(const iospd_strbuf_t* sb) {
+  iospd_plat_write_out(iospd_strbuf_cstr(sb), sb->len);
+}
+
+static void err_line(const char* prefix, const char* msg) {
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  iospd_strbuf_appendf(&sb, "%s%s\n", prefix, msg);
+  iospd_plat_write_err(iospd_strbuf_cstr(&sb), sb.len);
+  iospd_strbuf_destroy(&sb);
+}
+
+/* Prints diagnostics collected one per line ("warning: ...", "error: ..."). */
+static void err_sb(const iospd_strbuf_t* sb) {
+  if (sb->len > 0) iospd_plat_write_err(iospd_strbuf_cstr(sb), sb->len);
+}
+
+static void on_message(void* ctx, const char* text) {
+  (void)ctx;
+  iospd_plat_write_out(text, strlen(text));
+}
+
+static void on_progress_dot(void* ctx) {
+  (void)ctx;
+  iospd_plat_write_out(".", 1);
+}
+
+static int print_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
+  iospd_strbuf_t out;
+  iospd_strbuf_init(&out);
+  /* Name the engine a run would use: DISKSPD's IOCP text on Windows. */
+  const char* engine = NULL;
+  if (strcmp(sys->os_name, "windows") != 0)
+    engine = p->ext.engine == IOSPD_ENGINE_PSYNC ? "psync" : "io_uring";
+  if (p->format == IOSPD_FORMAT_XML)
+    iospd_xml_profile_write(&out, p, 0);
+  else
+    iospd_report_profile_text_ex(&out, p, engine);
+  out_sb(&out);
+  iospd_strbuf_destroy(&out);
+  return EXIT_OK;
+}
+
+static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
+  iospd_results_t results;
+  memset(&results, 0, sizeof results);
+  results.sys = *sys;
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  iospd_run_hooks_t hooks = {.message = on_message,
+                             .progress_dot = on_progress_dot};
+  int rc = iospd_run(p, &hooks, &results, &err);
+  if (p->progress > 0) iospd_plat_write_out("\n", 1);
+  /* DISKSPD prints whatever was measured even when the run failed. */
+  if (results.timespan_count > 0) {
+    iospd_strbuf_t out;
+    iospd_strbuf_init(&out);
+    if (p->format == IOSPD_FORMAT_XML)
+      iospd_report_xml(&out, &results);
+    else
+      iospd_report_text(&out, &results);
+    out_sb(&out);
+    iospd_strbuf_destroy(&out);
+  }
+  iospd_results_destroy(&results);
+  iospd_plat_cpu_topology_free(&results.topo);
+  if (rc < 0) {
+    err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+    return EXIT_RUN_FAILED;
+  }
+  return EXIT_OK;
+}
 
 int main(int argc, char** argv) {
-  (void)argc;
-  (void)argv;
-  fputs("iospd: not yet\n", stderr);
-  return 3;
+  iospd_plat_console_init();
+  int uargc = 0;
+  const char* const* uargv = NULL;
+  if (iospd_plat_utf8_args(argc, argv, &uargc, &uargv) < 0) {
+    err_line("error: ", "out of memory reading the command line");
+    return EXIT_RUN_FAILED;
+  }
+
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  iospd_sysinfo_t sys;
+  if (iospd_plat_init(&sys, &err) < 0) {
+    err_line("error: ", err.msg);
+    return EXIT_RUN_FAILED;
+  }
+  bool windows = strcmp(sys.os_name, "windows") == 0;
+  iospd_cmdline_env_t env = {
+      .slash_switches = windows,
+      .windows = windows,
+      .read_file = iospd_plat_read_whole_file,
+      .uptime_ms = iospd_plat_uptime_ms,
+  };
+
+  iospd_profile_t profile;
+  iospd_profile_init(&profile);
+  iospd_strbuf_t diag;
+  iospd_strbuf_init(&diag);
+  iospd_cmdline_action_t action = IOSPD_ACTION_RUN;
+  int exit_code = EXIT_OK;
+
+  int rc = iospd_cmdline_parse(uargc, uargv, &env, &profile, &action, &diag,
+                               &err);
+  err_sb(&diag);
+  iospd_strbuf_reset(&diag);
+  if (rc < 0) {
+    err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+    err_line("", "Run 'iospd -?' for the list of switches.");
+    exit_code = EXIT_BAD_INPUT;
+    goto done;
+  }
+  if (action == IOSPD_ACTION_USAGE || action == IOSPD_ACTION_USAGE_ERROR) {
+    iospd_strbuf_t usage;
+    iospd_strbuf_init(&usage);
+    iospd_cmdline_usage(&usage, uargv[0], &env);
+    out_sb(&usage);
+    iospd_strbuf_destroy(&usage);
+    exit_code = action == IOSPD_ACTION_USAGE ? EXIT_OK : EXIT_BAD_INPUT;
+    goto done;
+  }
+  if (action == IOSPD_ACTION_SET_EVENT) {
+    err_line("error: ",
+             "-ye (set a named event and exit) is not supported by this "
+             "build of iospd yet");
+    exit_code = EXIT_RUN_FAILED;
+    goto done;
+  }
+
+  rc = iospd_profile_validate(&profile, &diag);
+  err_sb(&diag);
+  if (rc < 0) {
+    exit_code = EXIT_BAD_INPUT;
+    goto done;
+  }
+  exit_code = profile.profile_only ? print_profile(&profile, &sys)
+                                   : run_profile(&profile, &sys);
+
+done:
+  iospd_strbuf_destroy(&diag);
+  iospd_profile_destroy(&profile);
+  iospd_plat_shutdown();
+  return exit_code;
 }
