@@ -22,6 +22,9 @@ static void emit(diag_t* d, const char* kind, const char* fmt, va_list ap) {
   if (d->sb == NULL) return;
   char buf[512];
   vsnprintf(buf, sizeof buf, fmt, ap);
+  /* Paths are quoted into messages; keep each message on one line. */
+  for (char* q = buf; *q; q++)
+    if ((unsigned char)*q < 0x20 || *q == 0x7f) *q = '?';
   iospd_strbuf_appendf(d->sb, "%s: %s\n", kind, buf);
 }
 

@@ -141,6 +141,21 @@ static int mutate(const char** argv, char store[16][96]) {
   return argc;
 }
 
+/* Every line of a diagnostics buffer starts with one of the prefixes and
+ * the buffer ends with a newline. */
+static bool lines_ok(const iospd_strbuf_t* sb, bool allow_error) {
+  const char* s = iospd_strbuf_cstr(sb);
+  if (*s == '\0') return true;
+  if (s[strlen(s) - 1] != '\n') return false;
+  while (*s) {
+    if (strncmp(s, "warning: ", 9) != 0 &&
+        !(allow_error && strncmp(s, "error: ", 7) == 0))
+      return false;
+    s = strchr(s, '\n') + 1;
+  }
+  return true;
+}
+
 static void test_cmdline_fuzz(void** state) {
   (void)state;
   long iterations = 20000;
@@ -175,6 +190,7 @@ static void test_cmdline_fuzz(void** state) {
     iospd_cmdline_action_t action = IOSPD_ACTION_RUN;
     int rc = iospd_cmdline_parse(argc, argv, &envs[below(2)], &p, &action,
                                  &warn, &err);
+    if (!lines_ok(&warn, false)) fail_msg("bad warnings: %s", warn.data);
     if (rc == 0) {
       ok++;
       if (action == IOSPD_ACTION_RUN) {
@@ -183,6 +199,7 @@ static void test_cmdline_fuzz(void** state) {
         int vrc = iospd_profile_validate(&p, &diag);
         assert_true(vrc == 0 || vrc == IOSPD_EUSAGE);
         if (vrc != 0) assert_true(diag.len > 0);
+        if (!lines_ok(&diag, true)) fail_msg("bad diagnostics: %s", diag.data);
       }
     } else {
       bad++;
