@@ -1303,6 +1303,40 @@ static void test_examples(void** state) {
   assert_true(count >= 5);
 }
 
+static long allocations_left;
+
+static bool count_down(size_t n) {
+  (void)n;
+  return allocations_left-- > 0;
+}
+
+/* Every allocation failure on the way through the XML reader and the
+ * profile reader gives IOSPD_ENOMEM (never a crash, leak or half-success),
+ * until enough allocations are allowed for the parse to succeed. */
+static void test_allocation_failures(void** state) {
+  (void)state;
+  long n = 0;
+  for (;; n++) {
+    iospd_profile_t p;
+    iospd_profile_init(&p);
+    iospd_err_t err;
+    iospd_err_clear(&err);
+    allocations_left = n;
+    iospd_alloc_set_gate(count_down);
+    int rc = iospd_xml_profile_parse(full_doc, strlen(full_doc), &p, &err);
+    iospd_alloc_set_gate(NULL);
+    if (rc == 0) {
+      check_full(&p);
+      iospd_profile_destroy(&p);
+      break;
+    }
+    assert_int_equal(rc, IOSPD_ENOMEM);
+    assert_int_equal(err.code, IOSPD_ENOMEM);
+    iospd_profile_destroy(&p);
+  }
+  assert_true(n > 5);
+}
+
 /* The documents xml/profile.xsd refuses (xmllint_refused) are refused by
  * the reader too, with a line number. */
 static void test_refused_documents(void** state) {
@@ -1354,6 +1388,7 @@ int main(void) {
       cmocka_unit_test(test_round_trip),
       cmocka_unit_test(test_examples),
       cmocka_unit_test(test_refused_documents),
+      cmocka_unit_test(test_allocation_failures),
   };
   return cmocka_run_group_tests_name("xml_profile", tests, NULL, NULL);
 }
