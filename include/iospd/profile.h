@@ -221,9 +221,11 @@ bool iospd_profile_equal(const iospd_profile_t* a, const iospd_profile_t* b);
 
 /* Validation (DISKSPD 1.10). Checks every timespan and target. Errors go into
  * diag as one line each ("error: ..."), warnings as "warning: ..."; returns
- * 0, or IOSPD_EUSAGE if there was at least one error. cmdline_profile: only
- * the first target of each timespan is checked (all share parameters), as
- * DISKSPD does; iospd checks all anyway when cheap. */
+ * 0, or IOSPD_EUSAGE if there was at least one error. A target whose
+ * checked parameters equal the previous target's is skipped (command-line
+ * targets all share parameters, so messages are not repeated per target);
+ * template paths (*N) are checked on every target. diag may be NULL. The
+ * CPU affinity check against the machine is the run's job. */
 struct iospd_strbuf_s;
 int iospd_profile_validate(const iospd_profile_t* p,
                            struct iospd_strbuf_s* diag);
