@@ -6,6 +6,9 @@
 #include "test_util.h"
 
 #include "iospd/alloc.h"
+#ifdef IOSPD_HAVE_CMDLINE
+#include "iospd/cmdline.h"
+#endif
 #include "iospd/strbuf.h"
 #include "iospd/xml_profile.h"
 #include "xml_profile_gen.h"
@@ -990,6 +993,58 @@ static void test_golden_samples(void** state) {
   iospd_profile_destroy(&p);
 }
 
+#ifdef IOSPD_HAVE_CMDLINE
+/* End to end with the real command-line parser: DISKSPD's sample command
+ * lines give DISKSPD's <Profile> text. */
+static void test_golden_from_command_lines(void** state) {
+  (void)state;
+  static const struct {
+    const char* file;
+    const char* argv[16];
+  } cases[] = {
+      {"xml-profile-mixed-random-4k-L-D.xml",
+       {"iospd", "-c64M", "-d3", "-b4K", "-r", "-o8", "-t2", "-w25", "-Sh",
+        "-L", "-D", "-Rxml", "testfile.dat", NULL}},
+      {"xml-profile-mixed-rs30-D500.xml",
+       {"iospd", "-c64M", "-d2", "-W0", "-b4K", "-rs30", "-o2", "-t2", "-w50",
+        "-Sb", "-L", "-D500", "-Rxml", "d.dat", NULL}},
+      {"xml-profile-seq-write-64k-si-L.xml",
+       {"iospd", "-c64M", "-d2", "-W0", "-b64K", "-si", "-o4", "-t1", "-w100",
+        "-Sh", "-L", "-Rxml", "seq.dat", NULL}},
+  };
+  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(cases); i++) {
+    int argc = 0;
+    while (cases[i].argv[argc]) argc++;
+    iospd_cmdline_env_t env;
+    memset(&env, 0, sizeof env);
+    iospd_profile_t p;
+    iospd_profile_init(&p);
+    iospd_cmdline_action_t action;
+    iospd_strbuf_t warnings;
+    iospd_strbuf_init(&warnings);
+    iospd_err_t err;
+    iospd_err_clear(&err);
+    int rc = iospd_cmdline_parse(argc, cases[i].argv, &env, &p, &action,
+                                 &warnings, &err);
+    if (rc) fprintf(stderr, "%s: %s\n", cases[i].file, err.msg);
+    assert_int_equal(rc, 0);
+    assert_int_equal(action, IOSPD_ACTION_RUN);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", IOSPD_TEST_DATA_DIR, cases[i].file);
+    char* want = slurp(path, NULL);
+    assert_non_null(want);
+    strip_cr(want);
+    iospd_strbuf_t sb;
+    write_text(&p, 1, &sb);
+    assert_string_equal(iospd_strbuf_cstr(&sb), want);
+    iospd_strbuf_destroy(&sb);
+    iospd_strbuf_destroy(&warnings);
+    iospd_free(want);
+    iospd_profile_destroy(&p);
+  }
+}
+#endif
+
 static void test_default_target_text(void** state) {
   (void)state;
   iospd_profile_t p;
@@ -1381,6 +1436,9 @@ int main(void) {
       cmocka_unit_test(test_timespan_errors),
       cmocka_unit_test(test_substitute),
       cmocka_unit_test(test_golden_samples),
+#ifdef IOSPD_HAVE_CMDLINE
+      cmocka_unit_test(test_golden_from_command_lines),
+#endif
       cmocka_unit_test(test_default_target_text),
       cmocka_unit_test(test_conditional_elements_text),
       cmocka_unit_test(test_indent_levels),

@@ -19,6 +19,10 @@ target_compile_definitions(test_xml_profile PRIVATE
 if(EXISTS ${PROJECT_SOURCE_DIR}/src/profile_validate.c)
   target_compile_definitions(test_xml_profile PRIVATE IOSPD_HAVE_VALIDATE=1)
 endif()
+# Likewise the command-line parser, for the end-to-end golden test.
+if(EXISTS ${PROJECT_SOURCE_DIR}/src/cmdline.c)
+  target_compile_definitions(test_xml_profile PRIVATE IOSPD_HAVE_CMDLINE=1)
+endif()
 iospd_add_test(test_xml_fuzz SOURCES test_xml_fuzz.c xml_profile_gen.c TIMEOUT 300)
 
 if(NOT CMAKE_CROSSCOMPILING)
