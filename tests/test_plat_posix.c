@@ -547,7 +547,13 @@ static void test_thread_runs_on_pinned_cpu(void** state) {
   iospd_err_t err;
   iospd_cpu_topology_t topo;
   assert_int_equal(iospd_plat_cpu_topology(&topo, &err), 0);
+  cpu_set_t allowed;
+  assert_int_equal(sched_getaffinity(0, sizeof allowed, &allowed), 0);
   for (uint32_t i = 0; i < topo.cpu_count; i++) {
+    /* Active means "this process may run there" (taskset, cpusets). */
+    int linux_cpu = topo.cpus[i].group * 64 + topo.cpus[i].number;
+    assert_int_equal(topo.cpus[i].active, CPU_ISSET(linux_cpu, &allowed) != 0);
+    if (!topo.cpus[i].active) continue;
     int cpu = -1;
     iospd_thread_opts_t o = {true, topo.cpus[i].group, topo.cpus[i].number};
     iospd_plat_thread_t* t;

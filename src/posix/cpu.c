@@ -4,6 +4,7 @@
  * /proc/stat, converted to the 100 ns units the core expects. */
 #include <dirent.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,6 +202,16 @@ int iospd_plat_cpu_topology(iospd_cpu_topology_t* topo, iospd_err_t* err) {
       !topo->socket_masks || !topo->groups)
     goto fail;
 
+  /* A CPU outside this process's CPU set (taskset, container cpusets) is
+   * listed, because /proc/stat and the report cover every online CPU, but
+   * not active: threads are never placed on it. */
+  size_t allowed_size = CPU_ALLOC_SIZE(IOSPD_MAX_CPUS);
+  cpu_set_t* allowed = CPU_ALLOC(IOSPD_MAX_CPUS);
+  if (allowed != NULL && sched_getaffinity(0, allowed_size, allowed) != 0) {
+    CPU_FREE(allowed);
+    allowed = NULL;
+  }
+
   /* Cores and sockets are numbered in order of first appearance, which with
    * CPUs in ascending order matches how the Windows side numbers them. A
    * core is a (package, core_id) pair: core_id repeats across packages. */
@@ -221,7 +232,7 @@ int iospd_plat_cpu_topology(iospd_cpu_topology_t* topo, iospd_err_t* err) {
     ci->node = node_of[i];
     ci->socket = s;
     ci->efficiency_class = eff[i];
-    ci->active = true;
+    ci->active = allowed == NULL || CPU_ISSET_S(ids[i], allowed_size, allowed);
     if (eff[i] > max_eff) max_eff = eff[i];
     if (eff[i] < min_eff) min_eff = eff[i];
     mask_add(topo->core_masks, &topo->core_mask_count, k, ci->group, ci->number,
@@ -231,6 +242,7 @@ int iospd_plat_cpu_topology(iospd_cpu_topology_t* topo, iospd_err_t* err) {
     mask_add(topo->socket_masks, &topo->socket_mask_count, s, ci->group,
              ci->number, eff[i]);
   }
+  if (allowed != NULL) CPU_FREE(allowed);
   uint32_t nodes = 0;
   for (uint32_t i = 0; i < n; i++) {
     bool seen = false;
