@@ -280,6 +280,11 @@ static int wait_phase(run_t* r, uint32_t seconds) {
   }
 }
 
+static void say(const run_t* r, const char* text) {
+  if (r->p->verbose && r->hooks != NULL && r->hooks->message != NULL)
+    r->hooks->message(r->hooks->ctx, text);
+}
+
 static void set_phase(run_t* r, uint32_t phase) {
   atomic_store_explicit(&r->ctl->phase, phase, memory_order_release);
 }
@@ -294,6 +299,7 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0,
                        iospd_cpu_times_t* c1) {
   const iospd_timespan_t* ts = r->ts;
   iospd_timespan_result_t* tsr = r->tsr;
+  say(r, "starting warm up...");
   int w = wait_phase(r, ts->warmup);
   if (w != 0) {
     /* Interrupted (or failed) before measuring: nothing to report. */
@@ -304,6 +310,7 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0,
   snapshot_cpu(r, c0);
   r->ctl->measure_start_ticks = iospd_plat_ticks();
   set_phase(r, IOSPD_PHASE_MEASURE);
+  say(r, "starting measurements...");
   int m = wait_phase(r, ts->duration);
   uint64_t end = iospd_plat_ticks();
   set_phase(r, IOSPD_PHASE_COOLDOWN);
@@ -312,7 +319,9 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0,
                  (double)r->ctl->ticks_per_second;
   if (c0 != NULL && c1 != NULL && tsr->cpu != NULL)
     iospd_cpu_usage_compute(c0, c1, r->res->topo.cpu_count, tsr->cpu);
+  say(r, "measurements finished");
   if (m != 0) return; /* cool-down is skipped after an interruption */
+  say(r, "starting cool down...");
   (void)wait_phase(r, ts->cooldown);
 }
 
@@ -374,6 +383,7 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0,
     run_phases(r, c0, c1);
   }
   set_phase(r, IOSPD_PHASE_STOP);
+  say(r, "stopping threads...");
   for (uint32_t i = 0; i < started; i++) iospd_plat_thread_join(th[i]);
   if (b != NULL) iospd_plat_barrier_destroy(b);
   iospd_free(args);
@@ -522,13 +532,34 @@ int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
                                 sizeof(*out->timespans));
   if (out->timespans == NULL)
     return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
-  int rc = 0;
-  for (uint32_t i = 0; i < p->timespan_count; i++) {
+  int rc = iospd_run_precreate(p, hooks, err);
+  uint32_t i = 0;
+  for (; rc == 0 && i < p->timespan_count; i++) {
     out->timespan_count = i + 1;
     rc = run_timespan(p, &p->timespans[i], hooks, out, &out->timespans[i],
                       err);
-    if (rc < 0) break;
+    if (rc < 0) {
+      /* DISKSPD prints a failed timespan as interrupted; the statistics
+       * measured so far stay in the tree. */
+      out->timespans[i].interrupted_before_measure = true;
+      i++;
+      break;
+    }
+    /* After Ctrl-C the later timespans are not started (no files are
+     * created for them); they read as interrupted, as in DISKSPD. */
+    if (atomic_load(&g_interrupted)) {
+      i++;
+      break;
+    }
   }
+  if (rc == 0 || i > 0) {
+    for (; i < p->timespan_count; i++) {
+      out->timespans[i].ts = &p->timespans[i];
+      out->timespans[i].interrupted_before_measure = true;
+    }
+    out->timespan_count = p->timespan_count;
+  }
+  iospd_run_precreate_free();
   iospd_plat_utc_now(&out->run_time);
   return rc;
 }

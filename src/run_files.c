@@ -166,7 +166,8 @@ int iospd_run_prepare_targets(const iospd_profile_t* p,
     if (t->path == NULL || t->path[0] == '\0')
       return iospd_err_set(err, IOSPD_EINVAL, "target %u has no path", i + 1);
     /* Only -c ever creates or truncates; a zero size creates nothing. */
-    if (t->create && t->file_size > 0 && !created_before(ts, i)) {
+    if (t->create && t->file_size > 0 && !created_before(ts, i) &&
+        !iospd_run_precreated(p, t->path)) {
       int rc = create_target(p, t, hooks, err);
       if (rc < 0) return rc;
     }
@@ -177,6 +178,88 @@ int iospd_run_prepare_targets(const iospd_profile_t* p,
   }
   return 0;
 }
+
+/* Paths created by <PrecreateFiles> in the current run. */
+static char** g_pre;
+static uint32_t g_pre_n;
+
+static void pre_clear(void) {
+  for (uint32_t i = 0; i < g_pre_n; i++) iospd_free(g_pre[i]);
+  iospd_free(g_pre);
+  g_pre = NULL;
+  g_pre_n = 0;
+}
+
+bool iospd_run_precreated(const iospd_profile_t* p, const char* path) {
+  if (p->precreate == IOSPD_PRECREATE_NONE) return false;
+  for (uint32_t i = 0; i < g_pre_n; i++)
+    if (strcmp(g_pre[i], path) == 0) return true;
+  return false;
+}
+
+/* Smallest path greater than prev (NULL: the smallest), so paths are
+ * visited once each, in order, without building a sorted copy. */
+static const char* next_path(const iospd_profile_t* p, const char* prev) {
+  const char* best = NULL;
+  for (uint32_t s = 0; s < p->timespan_count; s++)
+    for (uint32_t i = 0; i < p->timespans[s].target_count; i++) {
+      const char* x = p->timespans[s].targets[i].path;
+      if (x == NULL || iospd_target_kind(x) != IOSPD_TARGET_FILE) continue;
+      if (prev != NULL && strcmp(x, prev) <= 0) continue;
+      if (best == NULL || strcmp(x, best) < 0) best = x;
+    }
+  return best;
+}
+
+int iospd_run_precreate(const iospd_profile_t* p,
+                        const iospd_run_hooks_t* hooks, iospd_err_t* err) {
+  pre_clear();
+  if (p->precreate == IOSPD_PRECREATE_NONE) return 0;
+  for (const char* path = next_path(p, NULL); path != NULL;
+       path = next_path(p, path)) {
+    const iospd_target_t* first = NULL;
+    uint64_t max = 0, nonzero = 0;
+    bool zero_mixed = false, sizes_differ = false, has_zero = false;
+    for (uint32_t s = 0; s < p->timespan_count; s++)
+      for (uint32_t i = 0; i < p->timespans[s].target_count; i++) {
+        const iospd_target_t* t = &p->timespans[s].targets[i];
+        if (t->path == NULL || strcmp(t->path, path) != 0) continue;
+        uint64_t size = t->create ? t->file_size : 0;
+        if (first == NULL) first = t;
+        if ((t->pattern == IOSPD_PATTERN_ZERO) !=
+            (first->pattern == IOSPD_PATTERN_ZERO))
+          zero_mixed = true;
+        if (size == 0) {
+          has_zero = true;
+          continue;
+        }
+        if (nonzero != 0 && size != nonzero) sizes_differ = true;
+        nonzero = size;
+        if (size > max) max = size;
+      }
+    if (first == NULL || zero_mixed || max == 0) continue;
+    bool make = p->precreate == IOSPD_PRECREATE_USE_MAX_SIZE ||
+                (p->precreate == IOSPD_PRECREATE_CONSTANT_SIZES &&
+                 !sizes_differ && !has_zero) ||
+                (p->precreate == IOSPD_PRECREATE_CONSTANT_OR_ZERO_SIZES &&
+                 !sizes_differ);
+    if (!make) continue;
+    iospd_target_t sized = *first;
+    sized.file_size = max;
+    int rc = create_target(p, &sized, hooks, err);
+    if (rc < 0) return rc;
+    char** grown = iospd_realloc(g_pre, (g_pre_n + 1) * sizeof(*g_pre));
+    if (grown == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+    g_pre = grown;
+    g_pre[g_pre_n] = iospd_strdup(path);
+    if (g_pre[g_pre_n] == NULL)
+      return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+    g_pre_n++;
+  }
+  return 0;
+}
+
+void iospd_run_precreate_free(void) { pre_clear(); }
 
 int iospd_run_check_affinity(const iospd_timespan_t* ts,
                              const iospd_cpu_topology_t* topo,

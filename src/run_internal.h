@@ -15,6 +15,15 @@ int iospd_run_prepare_targets(const iospd_profile_t* p,
                               const iospd_run_hooks_t* hooks,
                               iospd_err_t* err);
 
+/* XML <PrecreateFiles> (2.9): before the first timespan, creates each
+ * path once by the profile's rule. Paths it creates are not created again
+ * by the timespans. */
+int iospd_run_precreate(const iospd_profile_t* p,
+                        const iospd_run_hooks_t* hooks, iospd_err_t* err);
+/* True if iospd_run_precreate created path during this run. */
+bool iospd_run_precreated(const iospd_profile_t* p, const char* path);
+void iospd_run_precreate_free(void);
+
 /* Number of worker threads of a timespan (2.2). */
 uint32_t iospd_run_thread_count(const iospd_timespan_t* ts);
 

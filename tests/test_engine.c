@@ -21,6 +21,7 @@ typedef struct {
   iospd_err_t err;
   int rc;
   uint32_t dots;
+  char said[2048];
 } run_t;
 
 static iospd_target_t* setup(run_t* r, const char* path, uint32_t warm,
@@ -40,11 +41,30 @@ static iospd_target_t* setup(run_t* r, const char* path, uint32_t warm,
 
 static void dot(void* ctx) { ((run_t*)ctx)->dots++; }
 
+static void message(void* ctx, const char* text) {
+  run_t* r = ctx;
+  size_t n = strlen(r->said);
+  snprintf(r->said + n, sizeof(r->said) - n, "%s\n", text);
+}
+
+static iospd_target_t* add_timespan(run_t* r, const char* path,
+                                    uint32_t dur) {
+  iospd_timespan_t* ts = iospd_profile_add_timespan(&r->p);
+  ts->warmup = 0;
+  ts->duration = dur;
+  ts->cooldown = 0;
+  iospd_target_t* t = iospd_timespan_add_target(ts);
+  iospd_target_set_path(t, path);
+  t->block_size = 4 * KB;
+  return t;
+}
+
 static void go(run_t* r) {
   iospd_run_hooks_t hooks;
   memset(&hooks, 0, sizeof(hooks));
   hooks.cooperative = true;
   hooks.progress_dot = dot;
+  hooks.message = message;
   hooks.ctx = r;
   assert_int_equal(iospd_plat_init(&r->res.sys, NULL), 0);
   iospd_err_clear(&r->err);
@@ -598,6 +618,104 @@ static void test_progress_and_timespans(void** state) {
   done(&r);
 }
 
+static void test_failed_and_unrun_timespans(void** state) {
+  (void)state;
+  run_t r;
+  setup(&r, "ok.dat", 0, 1, 0);
+  fake_add_file("ok.dat", 64 * KB, true);
+  add_timespan(&r, "missing.dat", 1);
+  add_timespan(&r, "ok.dat", 1);
+  go(&r);
+  assert_int_equal(r.rc, IOSPD_ENOENT);
+  /* The whole document is still there: the first timespan measured, the
+   * failed and the unrun ones read as interrupted. */
+  assert_int_equal(r.res.timespan_count, 3);
+  assert_false(r.res.timespans[0].interrupted_before_measure);
+  assert_true(st(&r, 0, 0)->ios[0] > 0);
+  assert_true(r.res.timespans[1].interrupted_before_measure);
+  assert_true(r.res.timespans[2].interrupted_before_measure);
+  assert_ptr_equal(r.res.timespans[2].ts, &r.p.timespans[2]);
+  assert_int_equal(r.res.timespans[2].thread_count, 0);
+  done(&r);
+
+  /* Ctrl-C in the first timespan: the second is not started, so its -c
+   * file is never created. */
+  setup(&r, "ok.dat", 0, 2, 0);
+  fake_add_file("ok.dat", 64 * KB, true);
+  iospd_target_t* t = add_timespan(&r, "later.dat", 1);
+  t->create = true;
+  t->file_size = 64 * KB;
+  fake_interrupt_at(START + 1000 * MS);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_int_equal(r.res.timespan_count, 2);
+  assert_true(r.res.timespans[1].interrupted_before_measure);
+  assert_int_equal(fake_file_creates("later.dat"), 0);
+  done(&r);
+}
+
+static void test_precreate(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "pc.dat", 0, 1, 0);
+  t->create = true;
+  t->file_size = 64 * KB;
+  t = add_timespan(&r, "pc.dat", 1);
+  t->create = true;
+  t->file_size = 128 * KB;
+  r.p.precreate = IOSPD_PRECREATE_USE_MAX_SIZE;
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  uint64_t size = 0;
+  fake_file_data("pc.dat", &size);
+  assert_int_equal(size, 128 * KB);
+  assert_int_equal(fake_file_creates("pc.dat"), 1);
+  done(&r);
+
+  /* Sizes differ: CreateOnlyFilesWithConstantSizes leaves it to each
+   * timespan's -c, which recreates it every time. */
+  t = setup(&r, "pc.dat", 0, 1, 0);
+  t->create = true;
+  t->file_size = 64 * KB;
+  t = add_timespan(&r, "pc.dat", 1);
+  t->create = true;
+  t->file_size = 128 * KB;
+  r.p.precreate = IOSPD_PRECREATE_CONSTANT_SIZES;
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_int_equal(fake_file_creates("pc.dat"), 2);
+  done(&r);
+
+  /* Constant-or-zero: one -c size and one target without -c. */
+  t = setup(&r, "pc.dat", 0, 1, 0);
+  t->create = true;
+  t->file_size = 64 * KB;
+  add_timespan(&r, "pc.dat", 1);
+  r.p.precreate = IOSPD_PRECREATE_CONSTANT_OR_ZERO_SIZES;
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_int_equal(fake_file_creates("pc.dat"), 1);
+  done(&r);
+}
+
+static void test_verbose_messages(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "v.dat", 1, 1, 1);
+  t->create = true;
+  t->file_size = 64 * KB;
+  r.p.verbose = true;
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_string_equal(r.said,
+                      "Creating file 'v.dat' of size 65536.\n"
+                      "starting warm up...\n"
+                      "starting measurements...\n"
+                      "measurements finished\n"
+                      "starting cool down...\n");
+  done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sequential_exact),
@@ -617,6 +735,9 @@ int main(void) {
       cmocka_unit_test(test_write_pattern),
       cmocka_unit_test(test_pool_shared_slots),
       cmocka_unit_test(test_progress_and_timespans),
+      cmocka_unit_test(test_failed_and_unrun_timespans),
+      cmocka_unit_test(test_precreate),
+      cmocka_unit_test(test_verbose_messages),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   fake_reset();
