@@ -72,8 +72,7 @@ int iospd_win_target_path(const char* utf8, WCHAR** out, bool* is_device,
 #define IOSPD_WIN_MAX_GROUPS (IOSPD_MAX_CPUS / 64)
 /* Active-CPU mask of each processor group (IOSPD_WIN_MAX_GROUPS entries of
  * room), in group order. */
-int iospd_win_group_masks(uint64_t* masks, uint32_t* ngroups,
-                          iospd_err_t* err);
+int iospd_win_group_masks(uint64_t* masks, uint32_t* ngroups, iospd_err_t* err);
 
 /* ---- devices and console (file.c, thread.c)
  * ------------------------------------ */
