@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: MIT
+# The IoSpd module as a whole: manifest, exports, comment-based help with
+# examples for every public function, CmdletBinding, and a parse check of
+# every script (PSScriptAnalyzer is not available from NuGet here).
+
+BeforeDiscovery {
+  $repo = (Resolve-Path (Join-Path $PSScriptRoot '../..')).Path
+  $script:publicNames = @(Get-ChildItem (Join-Path $repo 'scripts/IoSpd/Public') -Filter *.ps1 | ForEach-Object BaseName)
+  $script:scriptFiles = @(Get-ChildItem (Join-Path $repo 'scripts/IoSpd'), (Join-Path $repo 'tests/pester') -Recurse -Include *.ps1, *.psm1, *.psd1 |
+      ForEach-Object { @{ File = $_.FullName; Name = $_.Name } })
+}
+
+BeforeAll {
+  $script:repo = (Resolve-Path (Join-Path $PSScriptRoot '../..')).Path
+  $script:module = Import-Module (Join-Path $script:repo 'scripts/IoSpd/IoSpd.psd1') -Force -PassThru
+}
+
+Describe 'IoSpd module' {
+  It 'has a valid manifest' {
+    $m = Test-ModuleManifest (Join-Path $script:repo 'scripts/IoSpd/IoSpd.psd1')
+    $m.Name | Should -Be 'IoSpd'
+    $m.RootModule | Should -Be 'IoSpd.psm1'
+  }
+  It 'exports exactly the public functions listed in the manifest' {
+    @($script:module.ExportedFunctions.Keys | Sort-Object) | Should -Be @('ConvertFrom-IoSpdXml',
+      'Get-IoSpdCsvOwner', 'Install-IoSpd', 'Invoke-IoSpd', 'Invoke-IoSpdSweep', 'Move-IoSpdCsvOwner')
+    $files = @(Get-ChildItem (Join-Path $script:repo 'scripts/IoSpd/Public') -Filter *.ps1 | ForEach-Object BaseName)
+    @($script:module.ExportedFunctions.Keys | Sort-Object) | Should -Be @($files | Sort-Object)
+  }
+  It 'keeps the private helpers private' {
+    Get-Command ConvertTo-IoSpdArgumentList -ErrorAction SilentlyContinue | Should -BeNullOrEmpty
+    Get-Command Test-IoSpdElevated -ErrorAction SilentlyContinue | Should -BeNullOrEmpty
+  }
+}
+
+Describe 'Help of <_>' -ForEach $script:publicNames {
+  BeforeAll {
+    $script:name = $_
+    $script:help = Get-Help $_ -Full
+    $script:cmd = Get-Command $_
+  }
+  It 'has a synopsis and a description' {
+    $help.Synopsis | Should -Not -BeNullOrEmpty
+    $help.Synopsis | Should -Not -Match ([regex]::Escape($name) + ' \[')   # not the generated syntax line
+    ($help.description | Out-String).Trim() | Should -Not -BeNullOrEmpty
+  }
+  It 'has at least two examples that call the function' {
+    $ex = @($help.examples.example)
+    $ex.Count | Should -BeGreaterOrEqual 2
+    foreach ($e in $ex) { ($e.code + ($e.remarks | Out-String)) | Should -Match ([regex]::Escape($name)) }
+  }
+  It 'uses CmdletBinding' {
+    $cmd.CmdletBinding | Should -BeTrue
+  }
+  It 'documents its own parameters (those without a help line are self-explaining switches only)' {
+    $documented = @($help.parameters.parameter | Where-Object { ($_.description | Out-String).Trim() } | ForEach-Object name)
+    $documented.Count | Should -BeGreaterThan 0
+    foreach ($p in $documented) { $cmd.Parameters.Keys | Should -Contain $p }
+  }
+}
+
+Describe 'Script file <Name>' -ForEach $script:scriptFiles {
+  It 'parses without errors' {
+    $tokens = $null; $errors = $null
+    $null = [Management.Automation.Language.Parser]::ParseFile($File, [ref]$tokens, [ref]$errors)
+    @($errors | ForEach-Object { "$($_.Extent.StartLineNumber): $($_.Message)" }) | Should -BeNullOrEmpty
+  }
+  It 'starts with the SPDX line' {
+    (Get-Content -LiteralPath $File -TotalCount 1) | Should -Be '# SPDX-License-Identifier: MIT'
+  }
+}
