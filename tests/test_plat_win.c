@@ -38,8 +38,7 @@ static int setup(void** state) {
   return 0;
 }
 
-/* ---- paths ------------------------------------------------------------------
- */
+/* ---- paths --------------------------------------------------------------- */
 
 static void test_utf16_round_trip(void** state) {
   (void)state;
@@ -124,8 +123,7 @@ static void test_target_mapping(void** state) {
   iospd_free(w);
 }
 
-/* ---- queue round trips
- * ------------------------------------------------------------ */
+/* ---- queue round trips --------------------------------------------------- */
 
 static uint8_t pattern(uint32_t blk, uint32_t i) {
   return (uint8_t)(blk * 31u + i * 7u + 1u);
@@ -483,8 +481,7 @@ static void test_sync_handle(void** state) {
   iospd_free(w);
 }
 
-/* ---- files
- * ---------------------------------------------------------------------- */
+/* ---- files --------------------------------------------------------------- */
 
 static void test_file_errors_and_create(void** state) {
   (void)state;
@@ -613,8 +610,7 @@ static void test_device_sniff(void** state) {
   sniff_case("empty", 0, NULL, true, false, false, "");
 }
 
-/* ---- CPUs
- * ------------------------------------------------------------------------ */
+/* ---- CPUs ---------------------------------------------------------------- */
 
 static void test_topology(void** state) {
   (void)state;
@@ -709,8 +705,7 @@ static void test_cpu_times(void** state) {
   assert_int_equal(iospd_plat_cpu_times(NULL, 0, &err), 0);
 }
 
-/* ---- threads
- * ---------------------------------------------------------------------- */
+/* ---- threads ------------------------------------------------------------- */
 
 typedef struct {
   KAFFINITY mask;
@@ -814,8 +809,7 @@ static void test_barrier(void** state) {
   assert_int_equal(iospd_plat_barrier_init(&b, 0, &err), IOSPD_EINVAL);
 }
 
-/* ---- memory
- * ------------------------------------------------------------------------- */
+/* ---- memory -------------------------------------------------------------- */
 
 static void test_buffers(void** state) {
   (void)state;
@@ -845,9 +839,7 @@ static void test_buffers(void** state) {
   iospd_plat_buf_free(p, 8192);
 }
 
-/* ---- waiting
- * ---------------------------------------------------------------------------
- */
+/* ---- waiting ------------------------------------------------------------- */
 
 static void interrupter(void* arg) {
   (void)arg;

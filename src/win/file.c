@@ -28,8 +28,7 @@ typedef struct {
 
 #define CREATE_CHUNK (1u << 20)
 
-/* ---- open ------------------------------------------------------------------
- */
+/* ---- open ---------------------------------------------------------------- */
 
 static DWORD open_attributes(unsigned flags) {
   DWORD a = FILE_ATTRIBUTE_NORMAL;
@@ -130,8 +129,7 @@ void iospd_plat_file_close(iospd_plat_file_t* f) {
   iospd_free(f);
 }
 
-/* ---- what a target is
- * ---------------------------------------------------------- */
+/* ---- what a target is ---------------------------------------------------- */
 
 /* Sector size of the volume holding a file: the fallback when
  * FileStorageInfo is missing (Windows 7, wine). */
@@ -399,8 +397,7 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
   return 0;
 }
 
-/* ---- creating and reading files
- * ---------------------------------------------------- */
+/* ---- creating and reading files ------------------------------------------ */
 
 /* Creates each missing parent of an absolute path ("C:\a\b\f",
  * "\\?\C:\a\f", "\\server\share\a\f"); errors surface at CreateFileW. */

@@ -41,8 +41,7 @@ void iospd_win_once(void);
  * Returns 0 or the Win32 error (ERROR_NOT_ALL_ASSIGNED when not held). */
 DWORD iospd_win_enable_privilege(const WCHAR* name);
 
-/* ---- errors (error.c) ------------------------------------------------------
- */
+/* ---- errors (error.c) ---------------------------------------------------- */
 
 /* GetLastError-style code -> IOSPD_E* (the only place that knows them). */
 int iospd_win_translate(DWORD code);
@@ -52,8 +51,7 @@ int iospd_win_err(iospd_err_t* err, DWORD code, const char* fmt, ...)
 /* An OVERLAPPED status (NTSTATUS in ov.Internal) -> Win32 error code. */
 DWORD iospd_win_ntstatus_to_win32(NTSTATUS status);
 
-/* ---- paths (path.c) ---------------------------------------------------------
- */
+/* ---- paths (path.c) ------------------------------------------------------ */
 
 /* UTF-8 -> freshly allocated UTF-16 (iospd_free it), or NULL (bad UTF-8 or
  * out of memory). */
@@ -67,15 +65,14 @@ int iospd_win_wide_to_utf8(const WCHAR* w, char* out, size_t size);
 int iospd_win_target_path(const char* utf8, WCHAR** out, bool* is_device,
                           iospd_err_t* err);
 
-/* ---- processors (cpu.c) ------------------------------------------------- */
+/* ---- processors (cpu.c) -------------------------------------------------- */
 
 #define IOSPD_WIN_MAX_GROUPS (IOSPD_MAX_CPUS / 64)
 /* Active-CPU mask of each processor group (IOSPD_WIN_MAX_GROUPS entries of
  * room), in group order. */
 int iospd_win_group_masks(uint64_t* masks, uint32_t* ngroups, iospd_err_t* err);
 
-/* ---- devices and console (file.c, thread.c)
- * ------------------------------------ */
+/* ---- devices and console (file.c, thread.c) ------------------------------ */
 
 /* Looks at a device's first sectors (n bytes) for a file system signature
  * (NTFS, ReFS, exFAT, FAT) and, if tables, for a GPT or MBR partition
@@ -86,8 +83,7 @@ void iospd_win_sniff(const unsigned char* b, size_t n, bool tables,
  * Ctrl-Break call the callback once and wake iospd_plat_wait. */
 BOOL WINAPI iospd_win_ctrl_handler(DWORD type);
 
-/* ---- opaque types
- * ------------------------------------------------------------ */
+/* ---- opaque types -------------------------------------------------------- */
 
 struct iospd_plat_file_s {
   HANDLE h;

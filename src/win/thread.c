@@ -95,8 +95,7 @@ int iospd_plat_thread_join(iospd_plat_thread_t* t) {
   return w == WAIT_OBJECT_0 ? 0 : IOSPD_EOS;
 }
 
-/* ---- barrier ---------------------------------------------------------------
- */
+/* ---- barrier ------------------------------------------------------------- */
 
 int iospd_plat_barrier_init(iospd_plat_barrier_t** out, uint32_t n,
                             iospd_err_t* err) {
@@ -135,8 +134,7 @@ void iospd_plat_barrier_destroy(iospd_plat_barrier_t* b) {
   iospd_free(b);
 }
 
-/* ---- waiting and Ctrl-C
- * ------------------------------------------------------ */
+/* ---- waiting and Ctrl-C -------------------------------------------------- */
 
 static void (*volatile interrupt_cb)(void*);
 static void* volatile interrupt_arg;
