@@ -19,6 +19,13 @@
 
 /* errno -> IOSPD_E* (the only place that knows errno values). */
 int iospd_posix_translate(int errnum);
+/* The code for a failed read or write: as iospd_posix_translate, except that
+ * EINVAL on an unbuffered (O_DIRECT) file means a misaligned offset, length
+ * or buffer, reported as IOSPD_EALIGN. Hot path (a switch, no side effects). */
+static inline int iospd_posix_io_error(int errnum, bool direct) {
+  if (errnum == EINVAL && direct) return IOSPD_EALIGN;
+  return iospd_posix_translate(errnum);
+}
 /* Fills err with "<what>: <strerror>" and the errno, returns the code. */
 int iospd_posix_err(iospd_err_t* err, int errnum, const char* fmt, ...)
     IOSPD_PRINTF(3, 4);

@@ -10,6 +10,7 @@
 typedef struct psync_file_s {
   int fd;
   uint16_t ioprio;
+  bool direct; /* O_DIRECT: EINVAL means misaligned */
 } psync_file_t;
 
 typedef struct psync_queue_s {
@@ -33,6 +34,7 @@ static int psync_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
   p->files = grown;
   p->files[p->nfiles].fd = f->fd;
   p->files[p->nfiles].ioprio = f->ioprio;
+  p->files[p->nfiles].direct = (f->flags & IOSPD_OPEN_NO_BUFFERING) != 0;
   /* Synchronous I/O runs on the attaching (worker) thread, so the thread's
    * I/O priority is the file's (-I1/-I2); refusal only costs the hint. */
   if (f->ioprio != 0) {
@@ -65,14 +67,15 @@ static int psync_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
     if (IOSPD_UNLIKELY(io->file_index >= p->nfiles)) {
       res = IOSPD_EINVAL;
     } else {
-      int fd = p->files[io->file_index].fd;
+      const psync_file_t* f = &p->files[io->file_index];
+      int fd = f->fd;
       ssize_t r;
       do {
         r = io->op == IOSPD_OP_WRITE
                 ? pwrite(fd, io->buf, io->length, (off_t)io->offset)
                 : pread(fd, io->buf, io->length, (off_t)io->offset);
       } while (r < 0 && errno == EINTR);
-      res = r >= 0 ? (int32_t)r : iospd_posix_translate(errno);
+      res = r >= 0 ? (int32_t)r : iospd_posix_io_error(errno, f->direct);
     }
     uint32_t slot = p->head + p->count;
     if (slot >= p->depth) slot -= p->depth;

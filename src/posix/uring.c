@@ -14,15 +14,19 @@
 /* Sparse fixed-file table size. Workers rarely have more targets; files past
  * this run with plain descriptors. */
 #define URING_FIXED_FILES 64u
-/* user_data values above any 32-bit tag belong to us, not to the core:
- * the cancel request at destroy (and liburing's internal timeout entry,
- * LIBURING_UDATA_TIMEOUT, on kernels without EXT_ARG). */
+/* user_data layout: bits 0-31 the core's tag, bit 32 set when the file is
+ * unbuffered (so -EINVAL can be reported as an alignment error). Anything
+ * with higher bits set is ours, not the core's: the cancel request at
+ * destroy, and liburing's internal timeout entry (LIBURING_UDATA_TIMEOUT,
+ * all ones) on kernels without EXT_ARG. */
+#define URING_UDATA_DIRECT (UINT64_C(1) << 32)
 #define URING_UDATA_CANCEL (UINT64_C(1) << 40)
 
 typedef struct uring_file_s {
   int fd; /* fixed-table index when fixed, else the descriptor */
   bool fixed;
   uint16_t ioprio;
+  uint64_t udata; /* URING_UDATA_DIRECT or 0, or'ed into user_data */
 } uring_file_t;
 
 typedef struct uring_queue_s {
@@ -51,6 +55,7 @@ static int uring_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
   uring_file_t* e = &u->files[u->nfiles];
   e->fd = f->fd;
   e->fixed = false;
+  e->udata = (f->flags & IOSPD_OPEN_NO_BUFFERING) ? URING_UDATA_DIRECT : 0;
   e->ioprio = f->ioprio;
 
   /* Fixed files save the kernel an fd lookup and refcount per I/O. A sparse
@@ -147,7 +152,7 @@ static int uring_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
     }
     if (f->fixed) sqe->flags |= IOSQE_FIXED_FILE;
     sqe->ioprio = f->ioprio;
-    io_uring_sqe_set_data64(sqe, io->tag);
+    io_uring_sqe_set_data64(sqe, io->tag | f->udata);
   }
   *accepted = i;
   if (i == 0) return 0;
@@ -170,11 +175,13 @@ static uint32_t consume(uring_queue_t* u, iospd_cqe_t* out, uint32_t max) {
   uint32_t n = 0;
   io_uring_for_each_cqe(&u->ring, head, cqe) {
     uint64_t data = io_uring_cqe_get_data64(cqe);
-    if (IOSPD_LIKELY(data <= UINT32_MAX)) {
+    if (IOSPD_LIKELY(data <= (URING_UDATA_DIRECT | UINT32_MAX))) {
       if (n == max) break;
       out[n].tag = (uint32_t)data;
-      out[n].result =
-          cqe->res >= 0 ? cqe->res : iospd_posix_translate(-cqe->res);
+      out[n].result = cqe->res;
+      if (IOSPD_UNLIKELY(cqe->res < 0))
+        out[n].result =
+            iospd_posix_io_error(-cqe->res, (data & URING_UDATA_DIRECT) != 0);
       n++;
     }
     seen++;
