@@ -309,6 +309,14 @@ for wl in "${WL_LIST[@]}"; do
     *) die "--workloads: '$wl' is not a workload; use 1-7 and L" ;;
   esac
 done
+RUNS=0
+for wl in "${WL_LIST[@]}"; do
+  if [ "$wl" = L ]; then RUNS=$((RUNS + 2)); continue; fi
+  engines="W${wl}_ENGINES"; set -- ${!engines}
+  RUNS=$((RUNS + 1 + $#))
+done
+RUNS=$((RUNS * PAIRS))
+log "$RUNS runs, about $(( (RUNS * (SECONDS_RUN + WARMUP + 2) + 59) / 60 )) min"
 for wl in "${WL_LIST[@]}"; do
   run_workload "$wl"
 done
