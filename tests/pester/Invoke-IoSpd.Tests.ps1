@@ -6,9 +6,8 @@
 BeforeAll {
   $repo = (Resolve-Path (Join-Path $PSScriptRoot '../..')).Path
   Import-Module (Join-Path $repo 'scripts/IoSpd/IoSpd.psd1') -Force
-  $samples = $env:IOSPD_DISKSPD_SAMPLES
-  if (-not $samples) { $samples = Join-Path $repo '../shared/reference/diskspd-samples' }
-  $script:sampleXml = Join-Path $samples 'mixed-random-4k-L-D.xml'
+  # A small hand-written result (1600 I/Os in 2 s) stands in for iospd's output.
+  $script:sampleXml = Join-Path $PSScriptRoot 'data/result-small.xml'
 }
 
 Describe 'ConvertTo-IoSpdArgumentList (private)' {
@@ -72,7 +71,9 @@ Describe 'Invoke-IoSpd with a mocked process' {
     }
     $r = Invoke-IoSpd -Path $script:fakeExe -Target 'testfile.dat' -BlockSize 4K -Threads 2 -OutstandingIO 8 `
       -WritePercent 25 -Random -Duration 3 -CacheMode Both -Latency -IopsInterval 1000 -CreateSize 64M
-    $r.TotalIOs | Should -Be 116643
+    $r.TotalIOs | Should -Be 1600
+    $r.IOPS | Should -Be 800
+    $r.TotalP99Ms | Should -Be 0.400
     Should -Invoke -ModuleName IoSpd Invoke-IoSpdProcess -Times 1 -Exactly -ParameterFilter {
       (Split-Path -Leaf $FilePath) -eq 'iospd' -and
       ($ArgumentList -join ' ') -ceq '-b4K -t2 -o8 -w25 -r -d3 -Sh -L -D1000 -c64M -Rxml testfile.dat'
@@ -137,7 +138,8 @@ exit "${STUB_RC:-0}"
   It 'runs end to end through Invoke-IoSpd' {
     $env:STUB_OUT = $script:sampleXml; $env:STUB_RC = '0'
     $r = Invoke-IoSpd -Path $script:stub -Target 'my file.dat' -Threads 2 -Duration 1
-    $r.TotalIOs | Should -Be 116643
+    $r.TotalIOs | Should -Be 1600
+    $r.Threads[1].IOs | Should -Be 600
     Get-Content $env:STUB_ARGS | Should -Be @('-t2', '-d1', '-Rxml', 'my file.dat')
   }
   It 'reports the exit code and stderr of a failing program' {
