@@ -648,6 +648,53 @@ static void test_topology_matches_sysconf(void** state) {
   iospd_plat_cpu_topology_free(&topo);
 }
 
+static void test_parse_cpulist(void** state) {
+  (void)state;
+  uint64_t w[IOSPD_MAX_CPUS / 64];
+  assert_true(iospd_posix_parse_cpulist("0-3,8,10-11,64,127-128\n", w));
+  assert_int_equal(w[0], 0xf | 1u << 8 | 1u << 10 | 1u << 11);
+  assert_int_equal(w[1], UINT64_C(1) | UINT64_C(1) << 63);
+  assert_int_equal(w[2], 1);
+  assert_int_equal(w[3], 0);
+  assert_true(iospd_posix_parse_cpulist("5", w));
+  assert_int_equal(w[0], 1u << 5);
+  assert_false(iospd_posix_parse_cpulist("\n", w));
+  assert_false(iospd_posix_parse_cpulist("x", w));
+  assert_false(iospd_posix_parse_cpulist("1-", w));
+}
+
+static void test_parse_cpu_stat(void** state) {
+  (void)state;
+  /* CPU 1 is offline, so /proc/stat has no line for it. */
+  static const char text[] =
+      "cpu  100 100 100 100 100 100 100 100 0 0\n"
+      "cpu0 10 1 20 300 4 5 6 7 8 9\n"
+      "cpu2 1 2 3 4 5 6 7 8 0 0\n"
+      "intr 12345 1 2 3\n";
+  FILE* f = fmemopen((void*)text, sizeof text - 1, "r");
+  assert_non_null(f);
+  iospd_cpu_times_t t[3];
+  const uint32_t ids[] = {0, 1, 2}; /* topology taken while CPU 1 was up */
+  assert_int_equal(iospd_posix_parse_cpu_stat(f, ids, 3, 100, t, 3), 2);
+  fclose(f);
+  /* USER_HZ 100: one tick is 100000 units of 100 ns. User = user + nice,
+   * Kernel = system + irq + softirq + steal, Idle = idle + iowait; guest
+   * time is already inside user. */
+  assert_int_equal(t[0].user, (10 + 1) * 100000u);
+  assert_int_equal(t[0].kernel, (20 + 5 + 6 + 7) * 100000u);
+  assert_int_equal(t[0].idle, (300 + 4) * 100000u);
+  assert_int_equal(t[1].user + t[1].kernel + t[1].idle, 0);
+  assert_int_equal(t[2].user, 3 * 100000u);
+  assert_int_equal(t[2].kernel, (3 + 6 + 7 + 8) * 100000u);
+  assert_int_equal(t[2].idle, (4 + 5) * 100000u);
+
+  /* Without ids, lines fill entries in order; extra lines are dropped. */
+  f = fmemopen((void*)text, sizeof text - 1, "r");
+  assert_int_equal(iospd_posix_parse_cpu_stat(f, NULL, 0, 1000, t, 1), 1);
+  fclose(f);
+  assert_int_equal(t[0].user, 11 * 10000u);
+}
+
 static atomic_int ctrl_c_calls;
 
 static void on_ctrl_c(void* arg) {
@@ -721,6 +768,8 @@ int main(int argc, char** argv) {
         cmocka_unit_test(test_block_device_info),
         cmocka_unit_test(test_thread_runs_on_pinned_cpu),
         cmocka_unit_test(test_topology_matches_sysconf),
+        cmocka_unit_test(test_parse_cpulist),
+        cmocka_unit_test(test_parse_cpu_stat),
         cmocka_unit_test(test_sigint_calls_back_and_wakes),
     };
     failed = cmocka_run_group_tests_name("psync", engine_tests, NULL, NULL);

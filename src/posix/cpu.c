@@ -24,9 +24,8 @@ static bool set_has(const cpuset_t* s, uint32_t c) {
   return c < IOSPD_MAX_CPUS && (s->w[c / 64] >> (c % 64)) & 1u;
 }
 
-/* Parses a kernel CPU list ("0-3,8,10-11") into s. */
-static bool parse_list(const char* text, cpuset_t* s) {
-  memset(s, 0, sizeof *s);
+bool iospd_posix_parse_cpulist(const char* text, uint64_t* words) {
+  memset(words, 0, MASK_WORDS * sizeof *words);
   const char* p = text;
   bool any = false;
   while (*p != '\0' && *p != '\n') {
@@ -41,7 +40,7 @@ static bool parse_list(const char* text, cpuset_t* s) {
       p = end;
     }
     for (unsigned long c = a; c <= b && c < IOSPD_MAX_CPUS; c++) {
-      s->w[c / 64] |= UINT64_C(1) << (c % 64);
+      words[c / 64] |= UINT64_C(1) << (c % 64);
       any = true;
     }
     if (*p == ',') p++;
@@ -63,7 +62,7 @@ static bool read_list(const char* path, cpuset_t* s) {
   const size_t size = 32768;
   char* buf = iospd_malloc(size);
   if (buf == NULL) return false;
-  bool ok = read_text(path, buf, size) && parse_list(buf, s);
+  bool ok = read_text(path, buf, size) && iospd_posix_parse_cpulist(buf, s->w);
   iospd_free(buf);
   return ok;
 }
@@ -127,6 +126,25 @@ static void efficiency_classes(const uint32_t* ids, uint32_t n, uint8_t* eff) {
     eff[i] = rank > 255 ? 255 : (uint8_t)rank;
   }
   iospd_free(cap);
+}
+
+/* The CPU numbers behind the last topology's entries, so CPU times land on
+ * the right entry even if a CPU went offline in between. */
+static pthread_mutex_t ids_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint32_t* topo_ids;
+static uint32_t topo_nids;
+
+static void remember_ids(const uint32_t* ids, uint32_t n) {
+  uint32_t* copy = NULL;
+  if (n > 0) {
+    copy = iospd_malloc(n * sizeof *copy);
+    if (copy != NULL) memcpy(copy, ids, n * sizeof *copy);
+  }
+  pthread_mutex_lock(&ids_lock);
+  iospd_free(topo_ids);
+  topo_ids = copy;
+  topo_nids = copy != NULL ? n : 0;
+  pthread_mutex_unlock(&ids_lock);
 }
 
 int iospd_plat_cpu_topology(iospd_cpu_topology_t* topo, iospd_err_t* err) {
@@ -258,6 +276,7 @@ int iospd_plat_cpu_topology(iospd_cpu_topology_t* topo, iospd_err_t* err) {
       g->active_mask |= UINT64_C(1) << (c % IOSPD_POSIX_GROUP_CPUS);
     }
   }
+  remember_ids(ids, n);
   topo->cpu_count = n;
   topo->core_count = cores;
   topo->node_count = nodes;
@@ -293,34 +312,54 @@ void iospd_plat_cpu_topology_free(iospd_cpu_topology_t* topo) {
   memset(topo, 0, sizeof *topo);
 }
 
-/* /proc/stat lists one "cpuN" line per ONLINE CPU in ascending order, which
- * is exactly the topology order; the times are in USER_HZ ticks. The long
- * "intr" line comes after the cpu lines, so a line buffer suffices. */
-int iospd_plat_cpu_times(iospd_cpu_times_t* out, uint32_t ncpu,
-                         iospd_err_t* err) {
-  FILE* f = fopen("/proc/stat", "re");
-  if (f == NULL) return iospd_posix_err(err, errno, "cannot open /proc/stat");
-  long hz = sysconf(_SC_CLK_TCK);
+void iospd_posix_cpu_shutdown(void) { remember_ids(NULL, 0); }
+
+uint32_t iospd_posix_parse_cpu_stat(FILE* f, const uint32_t* ids, uint32_t nids,
+                                    long hz, iospd_cpu_times_t* out,
+                                    uint32_t ncpu) {
   if (hz <= 0) hz = 100;
   uint64_t scale = 10000000u / (uint64_t)hz; /* 100 ns per USER_HZ tick */
   memset(out, 0, ncpu * sizeof *out);
   char line[512];
-  uint32_t i = 0;
-  while (i < ncpu && fgets(line, sizeof line, f) != NULL) {
+  uint32_t filled = 0, pos = 0;
+  /* The cpu lines come first; the long "intr" line after them is never
+   * read, so a line buffer suffices. */
+  while (fgets(line, sizeof line, f) != NULL) {
     if (strncmp(line, "cpu", 3) != 0) break;
     if (line[3] < '0' || line[3] > '9') continue; /* the "cpu " total line */
-    uint64_t v[8] = {0};
     char* p = line + 3;
-    strtoul(p, &p, 10);
+    unsigned long cpu = strtoul(p, &p, 10);
+    uint32_t idx = pos++;
+    if (ids != NULL) {
+      /* Both lists are ascending: look the CPU number up. */
+      idx = UINT32_MAX;
+      for (uint32_t k = 0; k < nids && idx == UINT32_MAX; k++)
+        if (ids[k] == cpu) idx = k;
+    }
+    if (idx >= ncpu) continue;
+    uint64_t v[8] = {0};
     for (int k = 0; k < 8; k++) v[k] = strtoull(p, &p, 10);
-    /* user nice system idle iowait irq softirq steal */
-    out[i].user = (v[0] + v[1]) * scale;
-    out[i].kernel = (v[2] + v[5] + v[6] + v[7]) * scale;
-    out[i].idle = (v[3] + v[4]) * scale;
-    i++;
+    /* user nice system idle iowait irq softirq steal: User = user + nice,
+     * Kernel = system + irq + softirq + steal (idle excluded, as the core
+     * expects), Idle = idle + iowait. */
+    out[idx].user = (v[0] + v[1]) * scale;
+    out[idx].kernel = (v[2] + v[5] + v[6] + v[7]) * scale;
+    out[idx].idle = (v[3] + v[4]) * scale;
+    filled++;
   }
+  return filled;
+}
+
+int iospd_plat_cpu_times(iospd_cpu_times_t* out, uint32_t ncpu,
+                         iospd_err_t* err) {
+  FILE* f = fopen("/proc/stat", "re");
+  if (f == NULL) return iospd_posix_err(err, errno, "cannot open /proc/stat");
+  pthread_mutex_lock(&ids_lock);
+  uint32_t n = iospd_posix_parse_cpu_stat(f, topo_ids, topo_nids,
+                                          sysconf(_SC_CLK_TCK), out, ncpu);
+  pthread_mutex_unlock(&ids_lock);
   fclose(f);
-  if (i == 0)
+  if (n == 0)
     return iospd_err_set(err, IOSPD_EOS, "no per-CPU lines in /proc/stat");
   return 0;
 }

@@ -47,4 +47,7 @@ int iospd_plat_init(iospd_sysinfo_t* out, iospd_err_t* err) {
   return 0;
 }
 
-void iospd_plat_shutdown(void) { iospd_posix_wake_shutdown(); }
+void iospd_plat_shutdown(void) {
+  iospd_posix_wake_shutdown();
+  iospd_posix_cpu_shutdown();
+}

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
@@ -99,6 +100,20 @@ int iospd_posix_wake_init(iospd_err_t* err);
 void iospd_posix_wake_shutdown(void);
 
 /* ---- CPU -------------------------------------------------------------- */
+
+/* Parses /proc/stat text from f into out[0..ncpu) (zeroing it first), in
+ * 100 ns units given USER_HZ = hz. With ids (nids ascending CPU numbers, the
+ * topology's order) each "cpuN" line goes to the entry of CPU N; without,
+ * lines fill entries in order. Returns how many entries were filled. */
+uint32_t iospd_posix_parse_cpu_stat(FILE* f, const uint32_t* ids, uint32_t nids,
+                                    long hz, iospd_cpu_times_t* out,
+                                    uint32_t ncpu);
+/* Forgets the CPU numbers remembered by the last topology. */
+void iospd_posix_cpu_shutdown(void);
+/* Parses a kernel CPU list ("0-3,8,10-11") into a bitmap of IOSPD_MAX_CPUS
+ * bits (64 per word, CPU c in bit c % 64 of word c / 64). False if the text
+ * is malformed or empty. */
+bool iospd_posix_parse_cpulist(const char* text, uint64_t* words);
 
 /* Linux CPU number <-> (group, number): iospd models Linux CPUs as Windows
  * processor groups of 64, so every CPU fits a 64-bit mask. On machines with
