@@ -70,7 +70,8 @@ static int check_attrs(node_t* n, const char* const* allowed, size_t count,
                        iospd_err_t* err) {
   for (const iospd_xml_attr_t* a = n->attrs; a; a = a->next) {
     bool ok = false;
-    for (size_t i = 0; i < count && !ok; i++) ok = strcmp(a->name, allowed[i]) == 0;
+    for (size_t i = 0; i < count && !ok; i++)
+      ok = strcmp(a->name, allowed[i]) == 0;
     if (ok || strncmp(a->name, "xmlns:", 6) == 0 ||
         strncmp(a->name, "xsi:", 4) == 0)
       continue;
@@ -200,8 +201,8 @@ static int get_enum(node_t* n, const char* text, const char* what,
       return 0;
     }
     size_t l = strlen(list);
-    snprintf(list + l, sizeof list - l, "%s%s", i ? (i + 1 == count ? " or " : ", ") : "",
-             words[i]);
+    snprintf(list + l, sizeof list - l, "%s%s",
+             i ? (i + 1 == count ? " or " : ", ") : "", words[i]);
   }
   return perr(err, n, "%s must be %s, got '%.*s'", what, list, clip(text),
               text);

@@ -216,7 +216,8 @@ static bool is_name_start(uint32_t c) {
 
 static bool is_name_char(uint32_t c) {
   return is_name_start(c) || c == '-' || c == '.' || (c >= '0' && c <= '9') ||
-         c == 0xB7 || (c >= 0x300 && c <= 0x36F) || (c >= 0x203F && c <= 0x2040);
+         c == 0xB7 || (c >= 0x300 && c <= 0x36F) ||
+         (c >= 0x203F && c <= 0x2040);
 }
 
 /* Checks the whole input once up front: valid UTF-8 (no overlongs, no

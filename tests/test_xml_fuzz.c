@@ -25,7 +25,9 @@ static uint64_t next(rng_t* r) {
   return z ^ (z >> 31);
 }
 
-static size_t below(rng_t* r, size_t n) { return n ? (size_t)(next(r) % n) : 0; }
+static size_t below(rng_t* r, size_t n) {
+  return n ? (size_t)(next(r) % n) : 0;
+}
 
 static const char* const seeds[] = {
     "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<Profile>\n  <TimeSpans>\n"

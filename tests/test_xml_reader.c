@@ -119,13 +119,19 @@ static void test_depth_limit(void** state) {
   (void)state;
   char buf[4096];
   size_t n = 0;
-  for (int i = 0; i < IOSPD_XML_MAX_DEPTH; i++) n += (size_t)sprintf(buf + n, "<e>");
-  for (int i = 0; i < IOSPD_XML_MAX_DEPTH; i++) n += (size_t)sprintf(buf + n, "</e>");
+  for (int i = 0; i < IOSPD_XML_MAX_DEPTH; i++) {
+    n += (size_t)sprintf(buf + n, "<e>");
+  }
+  for (int i = 0; i < IOSPD_XML_MAX_DEPTH; i++) {
+    n += (size_t)sprintf(buf + n, "</e>");
+  }
   iospd_xml_doc_t* doc = parse_ok(buf);
   iospd_xml_free(doc);
 
   n = 0;
-  for (int i = 0; i <= IOSPD_XML_MAX_DEPTH; i++) n += (size_t)sprintf(buf + n, "<e>");
+  for (int i = 0; i <= IOSPD_XML_MAX_DEPTH; i++) {
+    n += (size_t)sprintf(buf + n, "<e>");
+  }
   char want[128];
   snprintf(want, sizeof want,
            "line 1, column %d: elements are nested more than %d levels deep",
@@ -193,7 +199,8 @@ static void test_character_references(void** state) {
   bad("<a>&#x1B;</a>",
       "line 1, column 4: character reference '&#x1B;' is not a character XML "
       "allows");
-  bad("<a>&#12a;</a>", "line 1, column 4: malformed character reference '&#12a;'");
+  bad("<a>&#12a;</a>",
+      "line 1, column 4: malformed character reference '&#12a;'");
   bad("<a>&#x;</a>", "line 1, column 4: malformed character reference '&#x;'");
 }
 
@@ -221,7 +228,8 @@ static void test_structure_errors(void** state) {
       "a letter, '_' or ':'");
   bad("<a x='1'y='2'/>",
       "line 1, column 9: attributes in <a> must be separated by whitespace");
-  bad("<a x=1/>", "line 1, column 6: attribute value must be in quotes (\" or ')");
+  bad("<a x=1/>",
+      "line 1, column 6: attribute value must be in quotes (\" or ')");
   bad("<a x/>", "line 1, column 5: expected '=' after attribute 'x'");
   bad("<a x='<'/>",
       "line 1, column 7: '<' is not allowed in an attribute value (write "

@@ -44,8 +44,11 @@ static int gen_target(rng_t* r, iospd_target_t* t) {
                                    4294967294u, 1};
   t->block_size = sizes[below(r, IOSPD_ARRAY_SIZE(sizes))];
   t->base_offset = coin(r) ? 0 : (uint64_t)below(r, 1000) * 4096u;
-  t->max_file_size = coin(r) ? 0 : t->base_offset + 1048576u * (1 + below(r, 9));
-  if ((t->create = coin(r))) t->file_size = coin(r) ? 0 : (uint64_t)1 << (20 + below(r, 24));
+  t->max_file_size =
+      coin(r) ? 0 : t->base_offset + 1048576u * (1 + below(r, 9));
+  if ((t->create = coin(r))) {
+    t->file_size = coin(r) ? 0 : (uint64_t)1 << (20 + below(r, 24));
+  }
   uint32_t mode = below(r, 4);
   if (mode == 0) { /* sequential */
     t->random_ratio = 0;
@@ -105,7 +108,8 @@ static int gen_target(rng_t* r, iospd_target_t* t) {
   if (t->pattern == IOSPD_PATTERN_RANDOM) {
     t->random_data_size = (uint64_t)1 << (12 + below(r, 20));
     if (coin(r)) {
-      t->random_data_path = iospd_strdup(coin(r) ? "C:\\src & data.bin" : "seed.bin");
+      t->random_data_path =
+          iospd_strdup(coin(r) ? "C:\\src & data.bin" : "seed.bin");
       if (t->random_data_path == NULL) return IOSPD_ENOMEM;
     }
   }

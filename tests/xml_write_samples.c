@@ -24,12 +24,16 @@ int main(int argc, char** argv) {
     }
     iospd_strbuf_t sb;
     iospd_strbuf_init(&sb);
-    if (i % 2) iospd_strbuf_append(&sb, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
+    if (i % 2) {
+      iospd_strbuf_append(&sb,
+                          "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
+    }
     iospd_xml_profile_write(&sb, &p, i % 3);
     char path[4096];
     snprintf(path, sizeof path, "%s/written-%03u.xml", argv[1], i);
     FILE* f = fopen(path, "wb");
-    if (f == NULL || fwrite(sb.data, 1, sb.len, f) != sb.len || fclose(f) != 0) {
+    if (f == NULL || fwrite(sb.data, 1, sb.len, f) != sb.len ||
+        fclose(f) != 0) {
       fprintf(stderr, "cannot write %s\n", path);
       return 1;
     }
