@@ -53,16 +53,16 @@ static int setup_target(iospd_worker_t* w, iospd_wtarget_t* tg,
   if (rc < 0) {
     tg->file = NULL;
     return iospd_err_set(err, rc, "cannot open target '%s' (thread %u): %s",
-                         tpath(tg), w->id, e.msg[0] ? e.msg : iospd_strerror(rc));
+                         tpath(tg), w->id,
+                         e.msg[0] ? e.msg : iospd_strerror(rc));
   }
   iospd_file_info_t info;
   memset(&info, 0, sizeof(info));
   rc = iospd_plat_file_info(tg->file, &info, &e);
   if (rc < 0)
-    return iospd_err_set(err, rc,
-                         "cannot find the size of target '%s' (thread %u): %s",
-                         tpath(tg), w->id,
-                         e.msg[0] ? e.msg : iospd_strerror(rc));
+    return iospd_err_set(
+        err, rc, "cannot find the size of target '%s' (thread %u): %s",
+        tpath(tg), w->id, e.msg[0] ? e.msg : iospd_strerror(rc));
   if (info.size == 0)
     return iospd_err_set(err, IOSPD_ETOOSMALL,
                          "target size could not be determined: '%s' is "
@@ -78,9 +78,8 @@ static int setup_target(iospd_worker_t* w, iospd_wtarget_t* tg,
                                w->ts->calc_iops_stddev, w->ts->io_bucket_ms,
                                duration_ms);
   if (rc < 0)
-    return iospd_err_set(err, rc,
-                         "out of memory for the statistics of target '%s'",
-                         tpath(tg));
+    return iospd_err_set(
+        err, rc, "out of memory for the statistics of target '%s'", tpath(tg));
 
   size_t half = (size_t)t->block_size * tg->slot_count;
   tg->buf_len = half * 2;
@@ -127,21 +126,22 @@ int iospd_worker_setup(iospd_worker_t* w, iospd_err_t* err) {
     unsigned qflags = 0;
     if (n == 1) qflags |= IOSPD_QUEUE_SYNC;
     if (w->ts->completion_routines) qflags |= IOSPD_QUEUE_COMPLETION_ROUTINES;
-    rc = iospd_plat_queue_create(&w->q, n, qflags, w->profile->ext.engine,
-                                 &e);
+    rc = iospd_plat_queue_create(&w->q, n, qflags, w->profile->ext.engine, &e);
     if (rc < 0) {
       w->q = NULL;
       return w->setup_rc = iospd_err_set(
-                 err, rc, "cannot create the I/O queue of thread %u: %s",
-                 w->id, e.msg[0] ? e.msg : iospd_strerror(rc));
+                 err, rc, "cannot create the I/O queue of thread %u: %s", w->id,
+                 e.msg[0] ? e.msg : iospd_strerror(rc));
     }
     for (uint32_t k = 0; k < w->target_count; k++) {
       rc = iospd_plat_queue_attach(w->q, w->targets[k].file,
                                    &w->targets[k].file_index, &e);
       if (rc < 0)
         return w->setup_rc = iospd_err_set(
-                   err, rc, "cannot attach target '%s' to the I/O queue of "
-                   "thread %u: %s", tpath(&w->targets[k]), w->id,
+                   err, rc,
+                   "cannot attach target '%s' to the I/O queue of "
+                   "thread %u: %s",
+                   tpath(&w->targets[k]), w->id,
                    e.msg[0] ? e.msg : iospd_strerror(rc));
     }
   }
@@ -164,9 +164,8 @@ int iospd_worker_setup(iospd_worker_t* w, iospd_err_t* err) {
   for (s = 0; s < n; s++) {
     iospd_slot_t* sl = &w->slots[s];
     sl->io.tag = s;
-    sl->cursor = w->target_count ? iospd_gen_slot_init(
-                                       &w->targets[sl->target].gen)
-                                 : 0;
+    sl->cursor =
+        w->target_count ? iospd_gen_slot_init(&w->targets[sl->target].gen) : 0;
     w->ready[s] = s;
   }
   w->ready_count = n;
@@ -219,8 +218,8 @@ static uint32_t throttle_wait(const iospd_worker_t* w,
   }
   /* Think time only applies without a rate (DISKSPD quirk). */
   if (t->think_time > 0 && t->burst_size > 0 && now < tg->think_until) {
-    uint64_t ms = (tg->think_until - now + w->ticks_per_ms - 1) /
-                  w->ticks_per_ms;
+    uint64_t ms =
+        (tg->think_until - now + w->ticks_per_ms - 1) / w->ticks_per_ms;
     return ms > IOSPD_POLL_MS ? IOSPD_POLL_MS : (uint32_t)(ms ? ms : 1);
   }
   return 0;
@@ -350,7 +349,8 @@ static void complete(iospd_worker_t* w, const iospd_cqe_t* c, uint64_t now,
   }
   if (w->ctl->progress != 0 && --w->progress_left == 0) {
     w->progress_left = w->ctl->progress;
-    if (w->ctl->progress_dot != NULL) w->ctl->progress_dot(w->ctl->progress_ctx);
+    if (w->ctl->progress_dot != NULL)
+      w->ctl->progress_dot(w->ctl->progress_ctx);
   }
   w->ready[w->ready_count++] = c->tag;
 }
@@ -394,8 +394,8 @@ bool iospd_worker_pass(iospd_worker_t* w) {
     } else if (w->wait) {
       w->wait->completion_wait++;
     }
-    int rc = iospd_plat_queue_reap(w->q, w->cqe, IOSPD_REAP_MAX, 1, timeout,
-                                   &got);
+    int rc =
+        iospd_plat_queue_reap(w->q, w->cqe, IOSPD_REAP_MAX, 1, timeout, &got);
     if (rc < 0) {
       fail(w, rc, 3, 0, 0, 0);
       /* The queue cannot tell us more; teardown cancels what is left. */
@@ -407,8 +407,7 @@ bool iospd_worker_pass(iospd_worker_t* w) {
   /* One clock read and one phase read for the whole batch. */
   uint64_t now = iospd_plat_ticks();
   w->now = now;
-  uint32_t phase =
-      atomic_load_explicit(&w->ctl->phase, memory_order_acquire);
+  uint32_t phase = atomic_load_explicit(&w->ctl->phase, memory_order_acquire);
   bool measuring = phase == IOSPD_PHASE_MEASURE;
   uint64_t start = w->ctl->measure_start_ticks;
   for (uint32_t i = 0; i < got; i++)
@@ -454,9 +453,8 @@ int iospd_worker_error(const iospd_worker_t* w, iospd_err_t* err) {
   }
   const iospd_worker_fail_t* f = &w->fail;
   if (f->code == 0) return 0;
-  const char* path = f->target < w->target_count
-                         ? tpath(&w->targets[f->target])
-                         : "";
+  const char* path =
+      f->target < w->target_count ? tpath(&w->targets[f->target]) : "";
   const char* what = f->op == IOSPD_OP_WRITE ? "write" : "read";
   switch (f->in_io) {
     case 1:

@@ -88,8 +88,8 @@ static uint32_t eff_percent(const iospd_dist_range_t* dist, uint32_t n,
  * trimmed to the end; ranges past the end are dropped and the IO% span
  * shrinks accordingly (the rest is renormalised by the draw). */
 static uint32_t eff_absolute(const iospd_dist_range_t* dist, uint32_t n,
-                             uint64_t rel, uint32_t bs,
-                             iospd_eff_range_t* out, uint32_t* span) {
+                             uint64_t rel, uint32_t bs, iospd_eff_range_t* out,
+                             uint32_t* span) {
   uint32_t count = 0, used = 0;
   for (uint32_t i = 0; i < n; i++) {
     const iospd_dist_range_t* r = &dist[i];
@@ -117,8 +117,8 @@ uint32_t iospd_gen_effective_dist(iospd_dist_type_t type,
                                   const iospd_dist_range_t* dist,
                                   uint32_t dist_count, uint64_t rel,
                                   uint64_t rel_aligned, uint64_t align,
-                                  uint32_t block_size,
-                                  iospd_eff_range_t* out, uint32_t* span) {
+                                  uint32_t block_size, iospd_eff_range_t* out,
+                                  uint32_t* span) {
   *span = 100;
   if (type == IOSPD_DIST_PERCENT)
     return eff_percent(dist, dist_count, rel_aligned, align, out);
@@ -158,15 +158,14 @@ static uint8_t next_op(iospd_gen_t* g, bool new_type) {
   if (g->write_ratio >= 100) return IOSPD_OP_WRITE;
   /* Mixed sequential continuations repeat the type of the run. */
   if (g->mode == IOSPD_GEN_MIXED && !new_type) return g->last_op;
-  g->last_op = iospd_rand_ratio(g->rng, g->write_ratio) ? IOSPD_OP_WRITE
-                                                        : IOSPD_OP_READ;
+  g->last_op =
+      iospd_rand_ratio(g->rng, g->write_ratio) ? IOSPD_OP_WRITE : IOSPD_OP_READ;
   return g->last_op;
 }
 
-int iospd_gen_init(iospd_gen_t* g, const iospd_target_t* t,
-                   uint32_t rel_thread, uint64_t target_size,
-                   iospd_rand_t* rng, iospd_gen_shared_t* shared,
-                   iospd_err_t* err) {
+int iospd_gen_init(iospd_gen_t* g, const iospd_target_t* t, uint32_t rel_thread,
+                   uint64_t target_size, iospd_rand_t* rng,
+                   iospd_gen_shared_t* shared, iospd_err_t* err) {
   memset(g, 0, sizeof(*g));
   g->rng = rng;
   g->mode = iospd_gen_mode_of(t);
@@ -182,8 +181,7 @@ int iospd_gen_init(iospd_gen_t* g, const iospd_target_t* t,
   g->dist_span = 100;
 
   uint64_t size = target_size;
-  if (t->max_file_size != 0 && size > t->max_file_size)
-    size = t->max_file_size;
+  if (t->max_file_size != 0 && size > t->max_file_size) size = t->max_file_size;
   /* The start of this thread plus one block must fit (2.4). */
   if (t->block_size == 0 || size <= g->base ||
       g->thread_base + t->block_size > size - g->base) {
@@ -191,9 +189,9 @@ int iospd_gen_init(iospd_gen_t* g, const iospd_target_t* t,
         err, IOSPD_ETOOSMALL,
         "The file is too small. File: '%s' relative thread %u: file size: "
         "%llu, base offset: %llu, thread stride: %llu, block size: %u",
-        t->path ? t->path : "", rel_thread,
-        (unsigned long long)target_size, (unsigned long long)g->base,
-        (unsigned long long)t->thread_stride, t->block_size);
+        t->path ? t->path : "", rel_thread, (unsigned long long)target_size,
+        (unsigned long long)g->base, (unsigned long long)t->thread_stride,
+        t->block_size);
   }
   g->rel = size - g->base;
   g->rel_aligned = round_down(g->rel - t->block_size, g->align) + g->align;
@@ -206,8 +204,8 @@ int iospd_gen_init(iospd_gen_t* g, const iospd_target_t* t,
                            "out of memory for the distribution of '%s'",
                            t->path ? t->path : "");
     g->dist_count = iospd_gen_effective_dist(
-        t->dist_type, t->dist, t->dist_count, g->rel, g->rel_aligned,
-        g->align, t->block_size, g->dist, &g->dist_span);
+        t->dist_type, t->dist, t->dist_count, g->rel, g->rel_aligned, g->align,
+        t->block_size, g->dist, &g->dist_span);
     if (g->dist_count == 0 || g->dist_span == 0) {
       iospd_gen_destroy(g);
       return iospd_err_set(

@@ -32,7 +32,7 @@ typedef struct run_s {
   uint32_t nworkers;
   iospd_gen_shared_t* shared; /* one -si cursor per target */
   size_t shared_len;
-  uint8_t** rnd_src;          /* -Z<size> source per target, or NULL */
+  uint8_t** rnd_src; /* -Z<size> source per target, or NULL */
   /* Start gate: 0 until the controller has created the barrier for the
    * threads that did start; 1 = no barrier (start failed); else the
    * barrier's address. Lets a failed thread start release the others. */
@@ -76,9 +76,9 @@ static iospd_worker_t* new_worker(run_t* r, uint32_t id, uint32_t ntargets) {
   return w;
 }
 
-static void bind_target(run_t* r, iospd_worker_t* w, uint32_t k,
-                        uint32_t ti, uint32_t rel, uint32_t slots,
-                        uint32_t sharers, uint32_t weight) {
+static void bind_target(run_t* r, iospd_worker_t* w, uint32_t k, uint32_t ti,
+                        uint32_t rel, uint32_t slots, uint32_t sharers,
+                        uint32_t weight) {
   const iospd_target_t* t = &r->ts->targets[ti];
   iospd_wtarget_t* tg = &w->targets[k];
   tg->t = t;
@@ -188,11 +188,11 @@ static int make_sources(run_t* r, iospd_err_t* err) {
     iospd_err_clear(&e);
     int rc = iospd_plat_read_file(t->random_data_path, b, size, &got, &e);
     if (rc < 0 || got == 0)
-      return iospd_err_set(err, rc < 0 ? rc : IOSPD_EIO,
-                           "cannot read the write source file '%s' (-Z): %s",
-                           t->random_data_path,
-                           rc < 0 ? (e.msg[0] ? e.msg : iospd_strerror(rc))
-                                  : "it is empty");
+      return iospd_err_set(
+          err, rc < 0 ? rc : IOSPD_EIO,
+          "cannot read the write source file '%s' (-Z): %s",
+          t->random_data_path,
+          rc < 0 ? (e.msg[0] ? e.msg : iospd_strerror(rc)) : "it is empty");
     /* A short file is repeated to fill the buffer. */
     for (size_t j = got; j < size; j++) b[j] = b[j - got];
   }
@@ -295,8 +295,7 @@ static void snapshot_cpu(run_t* r, iospd_cpu_times_t* t) {
   if (iospd_plat_cpu_times(t, n, NULL) < 0) memset(t, 0, n * sizeof(*t));
 }
 
-static void run_phases(run_t* r, iospd_cpu_times_t* c0,
-                       iospd_cpu_times_t* c1) {
+static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
   const iospd_timespan_t* ts = r->ts;
   iospd_timespan_result_t* tsr = r->tsr;
   say(r, "starting warm up...");
@@ -338,13 +337,13 @@ static void note_engine(run_t* r) {
 }
 
 /* Threads: start, gate, phases, stop, join. */
-static int run_threaded(run_t* r, iospd_cpu_times_t* c0,
-                        iospd_cpu_times_t* c1, iospd_err_t* err) {
+static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
+                        iospd_err_t* err) {
   int rc = 0;
-  worker_arg_t* args = iospd_calloc(r->nworkers ? r->nworkers : 1,
-                                    sizeof(*args));
-  iospd_plat_thread_t** th = iospd_calloc(r->nworkers ? r->nworkers : 1,
-                                          sizeof(*th));
+  worker_arg_t* args =
+      iospd_calloc(r->nworkers ? r->nworkers : 1, sizeof(*args));
+  iospd_plat_thread_t** th =
+      iospd_calloc(r->nworkers ? r->nworkers : 1, sizeof(*th));
   if (args == NULL || th == NULL) {
     iospd_free(args);
     iospd_free(th);
@@ -369,8 +368,7 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0,
     }
   }
   iospd_plat_barrier_t* b = NULL;
-  if (rc == 0 &&
-      iospd_plat_barrier_init(&b, started + 1, err) == 0) {
+  if (rc == 0 && iospd_plat_barrier_init(&b, started + 1, err) == 0) {
     atomic_store_explicit(&r->gate, (uintptr_t)b, memory_order_release);
     iospd_plat_barrier_wait(b);
   } else {
@@ -470,8 +468,8 @@ static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
     c1 = iospd_calloc(ncpu, sizeof(*c1));
     tsr->cpu = iospd_calloc(ncpu, sizeof(*tsr->cpu));
   }
-  r.shared_len = (ts->target_count ? ts->target_count : 1) *
-                 sizeof(iospd_gen_shared_t);
+  r.shared_len =
+      (ts->target_count ? ts->target_count : 1) * sizeof(iospd_gen_shared_t);
   r.shared = iospd_plat_buf_alloc(r.shared_len, 4096, 0);
   if (r.shared == NULL || (ncpu > 0 && (!c0 || !c1 || !tsr->cpu))) {
     rc = iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
@@ -536,8 +534,7 @@ int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
   uint32_t i = 0;
   for (; rc == 0 && i < p->timespan_count; i++) {
     out->timespan_count = i + 1;
-    rc = run_timespan(p, &p->timespans[i], hooks, out, &out->timespans[i],
-                      err);
+    rc = run_timespan(p, &p->timespans[i], hooks, out, &out->timespans[i], err);
     if (rc < 0) {
       /* DISKSPD prints a failed timespan as interrupted; the statistics
        * measured so far stay in the tree. */

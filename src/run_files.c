@@ -18,8 +18,7 @@ uint32_t iospd_run_thread_count(const iospd_timespan_t* ts) {
   if (ts->thread_count > 0) return ts->thread_count;
   uint32_t n = 0;
   for (uint32_t i = 0; i < ts->target_count; i++)
-    n += ts->targets[i].threads_per_file ? ts->targets[i].threads_per_file
-                                         : 1;
+    n += ts->targets[i].threads_per_file ? ts->targets[i].threads_per_file : 1;
   return n;
 }
 
@@ -104,7 +103,8 @@ static int check_sector(const iospd_target_t* t, uint32_t sector,
 }
 
 static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
-                        const iospd_target_t* t, iospd_err_t* err) {
+                        const iospd_target_t* t, const iospd_run_hooks_t* hooks,
+                        iospd_err_t* err) {
   iospd_file_info_t info;
   iospd_err_t e;
   iospd_err_clear(&e);
@@ -124,9 +124,8 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
                          "implemented in iospd; remove -Sm",
                          t->path);
   if (t->write_ratio > 0 && info.is_device &&
-      (info.has_partitions || info.has_filesystem) &&
-      !p->ext.allow_raw_write) {
-    const char* what = info.content[0] ? info.content
+      (info.has_partitions || info.has_filesystem) && !p->ext.allow_raw_write) {
+    const char* what = info.content[0]       ? info.content
                        : info.has_filesystem ? "a file system"
                                              : "a partition table";
     return iospd_err_set(err, IOSPD_EUNSAFE,
@@ -139,6 +138,19 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
     uint32_t sector = info.logical_sector ? info.logical_sector : 512;
     rc = check_sector(t, sector, err);
     if (rc < 0) return rc;
+  }
+  if (t->max_file_size != 0 && info.size != 0 && info.size < t->max_file_size &&
+      hooks != NULL && hooks->message != NULL) {
+    /* DISKSPD's warning (2.4); the run goes on with the smaller size. */
+    iospd_strbuf_t sb;
+    iospd_strbuf_init(&sb);
+    iospd_strbuf_appendf(&sb,
+                         "WARNING: file size %llu is less than MaxFileSize "
+                         "%llu",
+                         (unsigned long long)info.size,
+                         (unsigned long long)t->max_file_size);
+    say(hooks, iospd_strbuf_cstr(&sb));
+    iospd_strbuf_destroy(&sb);
   }
   if (info.size == 0)
     return iospd_err_set(err, IOSPD_ETOOSMALL,
@@ -173,7 +185,7 @@ int iospd_run_prepare_targets(const iospd_profile_t* p,
     }
   }
   for (uint32_t i = 0; i < ts->target_count; i++) {
-    int rc = check_target(p, ts, &ts->targets[i], err);
+    int rc = check_target(p, ts, &ts->targets[i], hooks, err);
     if (rc < 0) return rc;
   }
   return 0;

@@ -12,8 +12,7 @@
  * enough for every thread). */
 int iospd_run_prepare_targets(const iospd_profile_t* p,
                               const iospd_timespan_t* ts,
-                              const iospd_run_hooks_t* hooks,
-                              iospd_err_t* err);
+                              const iospd_run_hooks_t* hooks, iospd_err_t* err);
 
 /* XML <PrecreateFiles> (2.9): before the first timespan, creates each
  * path once by the profile's rule. Paths it creates are not created again

@@ -5,11 +5,12 @@
  * latency (or fail, or are refused by a short submit), and a log of every
  * I/O. No threads: tests run iospd_run with hooks.cooperative. Standard C
  * only, so it builds natively and with mingw. */
+#include "fake_plat.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fake_plat.h"
 #include "iospd/platform.h"
 
 #define MAX_FILES 32
@@ -113,8 +114,8 @@ int fake_add_file(const char* path, uint64_t size, bool pattern) {
   return (int)(f - g_files);
 }
 
-void fake_set_device(const char* path, bool has_partitions,
-                     bool has_filesystem, const char* content) {
+void fake_set_device(const char* path, bool has_partitions, bool has_filesystem,
+                     const char* content) {
   ffile_t* f = find(path);
   f->device = true;
   f->parts = has_partitions;
@@ -174,7 +175,8 @@ uint32_t fake_queue_depth(uint32_t q) {
 }
 uint32_t fake_submit_calls(void) { return g_submit_calls; }
 
-/* ---- clock ---------------------------------------------------------------- */
+/* ---- clock ----------------------------------------------------------------
+ */
 
 static void advance(uint64_t to) {
   if (to > g_now) g_now = to;
@@ -202,7 +204,8 @@ int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg,
 
 void iospd_plat_interrupt(void) { g_int_pending = true; }
 
-/* ---- system --------------------------------------------------------------- */
+/* ---- system ---------------------------------------------------------------
+ */
 
 int iospd_plat_init(iospd_sysinfo_t* out, iospd_err_t* err) {
   (void)err;
@@ -301,15 +304,16 @@ int iospd_plat_barrier_init(iospd_plat_barrier_t** b, uint32_t n,
 void iospd_plat_barrier_wait(iospd_plat_barrier_t* b) { (void)b; }
 void iospd_plat_barrier_destroy(iospd_plat_barrier_t* b) { free(b); }
 
-/* ---- memory --------------------------------------------------------------- */
+/* ---- memory ---------------------------------------------------------------
+ */
 
 void* iospd_plat_buf_alloc(size_t size, size_t align, unsigned flags) {
   (void)flags;
   if (align < sizeof(void*)) align = sizeof(void*);
   uint8_t* raw = malloc(size + align + sizeof(void*));
   if (raw == NULL) return NULL;
-  uintptr_t p = ((uintptr_t)raw + sizeof(void*) + align - 1) &
-                ~(uintptr_t)(align - 1);
+  uintptr_t p =
+      ((uintptr_t)raw + sizeof(void*) + align - 1) & ~(uintptr_t)(align - 1);
   ((void**)p)[-1] = raw;
   memset((void*)p, 0, size);
   return (void*)p;
@@ -320,7 +324,8 @@ void iospd_plat_buf_free(void* p, size_t size) {
   if (p != NULL) free(((void**)p)[-1]);
 }
 
-/* ---- files ---------------------------------------------------------------- */
+/* ---- files ----------------------------------------------------------------
+ */
 
 static void info_of(const ffile_t* f, iospd_file_info_t* info) {
   memset(info, 0, sizeof(*info));
@@ -373,8 +378,8 @@ int iospd_plat_file_create(const char* path, uint64_t size, bool zero_fill,
   return 0;
 }
 
-int iospd_plat_read_file(const char* path, void* buf, size_t size,
-                         size_t* got, iospd_err_t* err) {
+int iospd_plat_read_file(const char* path, void* buf, size_t size, size_t* got,
+                         iospd_err_t* err) {
   ffile_t* f = find(path);
   if (f == NULL)
     return iospd_err_set(err, IOSPD_ENOENT, "%s: no such file", path);
@@ -384,7 +389,8 @@ int iospd_plat_read_file(const char* path, void* buf, size_t size,
   return 0;
 }
 
-/* ---- queue ---------------------------------------------------------------- */
+/* ---- queue ----------------------------------------------------------------
+ */
 
 int iospd_plat_queue_create(iospd_plat_queue_t** out, uint32_t depth,
                             unsigned flags, int engine, iospd_err_t* err) {
@@ -470,9 +476,8 @@ int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
   return 0;
 }
 
-int iospd_plat_queue_reap(iospd_plat_queue_t* q, iospd_cqe_t* out,
-                          uint32_t max, uint32_t min, uint32_t timeout_ms,
-                          uint32_t* got) {
+int iospd_plat_queue_reap(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
+                          uint32_t min, uint32_t timeout_ms, uint32_t* got) {
   uint32_t ready = 0;
   uint64_t earliest = UINT64_MAX;
   for (uint32_t i = 0; i < q->ninflight; i++) {

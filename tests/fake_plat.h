@@ -8,26 +8,27 @@
 #include "iospd/platform.h"
 
 typedef struct fake_io_s {
-  uint32_t queue;   /* queue number in creation order (= worker order) */
+  uint32_t queue; /* queue number in creation order (= worker order) */
   uint32_t tag;
   uint8_t op;
-  uint32_t file;    /* fake file number */
+  uint32_t file; /* fake file number */
   uint64_t offset;
   uint32_t length;
   uint64_t submit_ns;
-  uint64_t done_ns;  /* when it completes */
+  uint64_t done_ns;   /* when it completes */
   uint64_t reaped_ns; /* when the engine reaped it; 0 = never */
   int32_t result;
-  bool measured;     /* reaped between the two CPU snapshots */
+  bool measured; /* reaped between the two CPU snapshots */
 } fake_io_t;
 
 /* Forget everything (files, log, scripts); clock back to 1 s. */
 void fake_reset(void);
 
-/* Files. Returns the file number. Content pattern: byte i = fill ? i&0xff : 0. */
+/* Files. Returns the file number. Content pattern: byte i = fill ? i&0xff : 0.
+ */
 int fake_add_file(const char* path, uint64_t size, bool pattern);
-void fake_set_device(const char* path, bool has_partitions,
-                     bool has_filesystem, const char* content);
+void fake_set_device(const char* path, bool has_partitions, bool has_filesystem,
+                     const char* content);
 void fake_set_sector(const char* path, uint32_t logical);
 const uint8_t* fake_file_data(const char* path, uint64_t* size);
 int fake_file_creates(const char* path); /* times file_create was called */

@@ -3,13 +3,13 @@
  * virtual clock: exact offset/op sequences, counts equal to what the fake
  * saw while measuring, scripted latencies, -g throttle, short submits, I/O
  * errors, Ctrl-C during warm-up, -c creation and the safety checks. */
-#include "test_util.h"
-
 #include "fake_plat.h"
 #include "iospd/alloc.h"
 #include "iospd/gen.h"
 #include "iospd/hist.h"
 #include "iospd/run.h"
+#include "run_internal.h"
+#include "test_util.h"
 
 #define KB 1024u
 #define START 1000000000ull
@@ -47,8 +47,7 @@ static void message(void* ctx, const char* text) {
   snprintf(r->said + n, sizeof(r->said) - n, "%s\n", text);
 }
 
-static iospd_target_t* add_timespan(run_t* r, const char* path,
-                                    uint32_t dur) {
+static iospd_target_t* add_timespan(run_t* r, const char* path, uint32_t dur) {
   iospd_timespan_t* ts = iospd_profile_add_timespan(&r->p);
   ts->warmup = 0;
   ts->duration = dur;
@@ -109,8 +108,7 @@ static void test_sequential_exact(void** state) {
   assert_int_equal(st(&r, 0, 0)->bytes[0], 1000 * 4 * KB);
   assert_int_equal(st(&r, 0, 0)->ios[1], 0);
   assert_string_equal(r.res.engine_name, "fake");
-  assert_int_equal(r.res.timespans[0].threads[0].targets[0].file_size,
-                   64 * KB);
+  assert_int_equal(r.res.timespans[0].threads[0].targets[0].file_size, 64 * KB);
   /* The fake's CPUs are half idle, a quarter kernel, a quarter user. */
   assert_int_equal((int)(tsr->cpu[0].idle + 0.5), 50);
   assert_int_equal((int)(tsr->cpu[1].user + 0.5), 25);
@@ -140,8 +138,10 @@ static void test_counts_and_latencies(void** state) {
   for (uint32_t i = 0; i < n; i++) {
     if (log[i].reaped_ns == 0) continue;
     if (!log[i].measured) {
-      if (log[i].reaped_ns < START + 1500 * MS) warm++;
-      else cool++;
+      if (log[i].reaped_ns < START + 1500 * MS)
+        warm++;
+      else
+        cool++;
       continue;
     }
     uint8_t op = log[i].op;
@@ -612,8 +612,7 @@ static void test_progress_and_timespans(void** state) {
   assert_int_equal(r.rc, 0);
   assert_int_equal(r.res.timespan_count, 2);
   assert_int_equal(st(&r, 0, 0)->ios[0], 1000);
-  assert_int_equal(
-      r.res.timespans[1].threads[0].targets[0].stats.ios[0], 2000);
+  assert_int_equal(r.res.timespans[1].threads[0].targets[0].stats.ios[0], 2000);
   assert_int_equal(r.dots, 30);
   done(&r);
 }
@@ -716,6 +715,83 @@ static void test_verbose_messages(void** state) {
   done(&r);
 }
 
+static void test_affinity_layout(void** state) {
+  (void)state;
+  iospd_cpu_info_t cpus[4];
+  memset(cpus, 0, sizeof(cpus));
+  for (uint16_t i = 0; i < 4; i++) {
+    cpus[i].number = i;
+    cpus[i].active = i != 1; /* CPU 1 is offline */
+  }
+  iospd_group_info_t group = {4, 3, 0xd};
+  iospd_cpu_topology_t topo;
+  memset(&topo, 0, sizeof(topo));
+  topo.cpu_count = 4;
+  topo.group_count = 1;
+  topo.cpus = cpus;
+  topo.groups = &group;
+  iospd_timespan_t ts;
+  iospd_timespan_init(&ts);
+  /* Default: round robin over active CPUs. */
+  const uint32_t want[] = {0, 2, 3, 0, 2};
+  for (uint32_t i = 0; i < 5; i++) {
+    iospd_thread_opts_t o = iospd_run_affinity(&ts, &topo, i);
+    assert_true(o.pin);
+    assert_int_equal(o.group, 0);
+    assert_int_equal(o.cpu, want[i]);
+  }
+  /* -a3,2: thread i takes entry i mod 2. */
+  iospd_affinity_t list[2] = {{0, 3}, {0, 2}};
+  ts.affinity = list;
+  ts.affinity_count = 2;
+  assert_int_equal(iospd_run_affinity(&ts, &topo, 0).cpu, 3);
+  assert_int_equal(iospd_run_affinity(&ts, &topo, 1).cpu, 2);
+  assert_int_equal(iospd_run_affinity(&ts, &topo, 2).cpu, 3);
+  iospd_err_t err;
+  assert_int_equal(iospd_run_check_affinity(&ts, &topo, &err), 0);
+  list[1].cpu = 1;
+  assert_int_equal(iospd_run_check_affinity(&ts, &topo, &err), IOSPD_EINVAL);
+  assert_string_equal(err.msg,
+                      "affinity (-a): CPU 1 of group 0 is not active "
+                      "(offline or outside this process's CPU set)");
+  list[1].group = 1;
+  assert_int_equal(iospd_run_check_affinity(&ts, &topo, &err), IOSPD_EINVAL);
+  assert_string_equal(err.msg,
+                      "affinity (-a): CPU 1 of group 1 does not exist: this "
+                      "system has 1 processor group(s)");
+  /* -n: no pinning at all. */
+  ts.affinity_count = 0;
+  ts.disable_affinity = true;
+  assert_false(iospd_run_affinity(&ts, &topo, 0).pin);
+  /* Thread counts: -t sums per target, -F is the pool. */
+  iospd_target_t t[2];
+  iospd_target_init(&t[0]);
+  iospd_target_init(&t[1]);
+  t[0].threads_per_file = 3;
+  t[1].threads_per_file = 2;
+  ts.targets = t;
+  ts.target_count = 2;
+  assert_int_equal(iospd_run_thread_count(&ts), 5);
+  assert_int_equal(iospd_run_max_relative_thread(&ts, &t[0]), 2);
+  ts.thread_count = 4;
+  assert_int_equal(iospd_run_thread_count(&ts), 4);
+  assert_int_equal(iospd_run_max_relative_thread(&ts, &t[1]), 3);
+}
+
+static void test_max_size_warning(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "f.dat", 0, 1, 0);
+  t->max_file_size = 128 * KB;
+  fake_add_file("f.dat", 64 * KB, true);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_string_equal(r.said,
+                      "WARNING: file size 65536 is less than MaxFileSize "
+                      "131072\n");
+  done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sequential_exact),
@@ -738,6 +814,8 @@ int main(void) {
       cmocka_unit_test(test_failed_and_unrun_timespans),
       cmocka_unit_test(test_precreate),
       cmocka_unit_test(test_verbose_messages),
+      cmocka_unit_test(test_affinity_layout),
+      cmocka_unit_test(test_max_size_warning),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   fake_reset();

@@ -3,10 +3,9 @@
  * sequential, thread-stride, interlocked, parallel and random offsets, the
  * effective distribution tables, the mixed mode's draw order, and
  * statistical checks of alignment, range and write ratio. */
-#include "test_util.h"
-
 #include "iospd/gen.h"
 #include "iospd/platform.h"
+#include "test_util.h"
 
 #define KB 1024ull
 #define GB (1024ull * 1024 * 1024)
@@ -202,8 +201,8 @@ static void test_random_aligned_in_range(void** state) {
   }
   /* Both ends of the range are reached. */
   assert_int_equal(lo, 1536);
-  assert_int_equal(hi, 1536 + (10 * 1024 * 1024 + 123 - 1536 - 4096) / 8192 *
-                                  8192);
+  assert_int_equal(hi,
+                   1536 + (10 * 1024 * 1024 + 123 - 1536 - 4096) / 8192 * 8192);
   iospd_gen_destroy(&g);
 }
 
@@ -293,8 +292,8 @@ static void test_mixed_draw_order(void** state) {
   /* Init: random start for the cursor, then the initial type. */
   uint64_t x = iospd_rand64(&ref);
   uint64_t cursor = (x - x % 4096) % ra;
-  uint8_t last = (iospd_rand32(&ref) % 100) + 1 <= 50 ? IOSPD_OP_WRITE
-                                                      : IOSPD_OP_READ;
+  uint8_t last =
+      (iospd_rand32(&ref) % 100) + 1 <= 50 ? IOSPD_OP_WRITE : IOSPD_OP_READ;
   int randoms = 0;
   for (int i = 0; i < 20000; i++) {
     uint8_t op;
@@ -306,8 +305,8 @@ static void test_mixed_draw_order(void** state) {
       uint64_t y = iospd_rand64(&ref);
       want = (y - y % 4096) % ra;
       cursor = want + 4096;
-      last = (iospd_rand32(&ref) % 100) + 1 <= 50 ? IOSPD_OP_WRITE
-                                                  : IOSPD_OP_READ;
+      last =
+          (iospd_rand32(&ref) % 100) + 1 <= 50 ? IOSPD_OP_WRITE : IOSPD_OP_READ;
       randoms++;
     } else {
       want = cursor;
@@ -354,14 +353,14 @@ typedef struct {
 } er_t;
 
 static void check_eff(iospd_dist_type_t type, const iospd_dist_range_t* in,
-                      uint32_t n, uint64_t size, uint32_t bs,
-                      const er_t* want, uint32_t wn, uint32_t want_span) {
+                      uint32_t n, uint64_t size, uint32_t bs, const er_t* want,
+                      uint32_t wn, uint32_t want_span) {
   uint64_t rel = size;
   uint64_t ra = (rel - bs) / bs * bs + bs;
   iospd_eff_range_t out[16];
   uint32_t span = 0;
-  uint32_t got = iospd_gen_effective_dist(type, in, n, rel, ra, bs, bs, out,
-                                          &span);
+  uint32_t got =
+      iospd_gen_effective_dist(type, in, n, rel, ra, bs, bs, out, &span);
   assert_int_equal(got, wn);
   assert_int_equal(span, want_span);
   for (uint32_t i = 0; i < wn; i++) {
@@ -379,9 +378,9 @@ static void test_dist_pct_tables(void** state) {
   {
     const iospd_dist_range_t in[] = {
         {0, 10, 0, 10}, {10, 10, 10, 10}, {20, 0, 20, 10}, {20, 80, 30, 70}};
-    const er_t want[] = {
-        {0, 10, 0, 8 * KB}, {10, 10, 8 * KB, 12 * KB},
-        {20, 80, 28 * KB, 72 * KB}};
+    const er_t want[] = {{0, 10, 0, 8 * KB},
+                         {10, 10, 8 * KB, 12 * KB},
+                         {20, 80, 28 * KB, 72 * KB}};
     check_eff(IOSPD_DIST_PERCENT, in, 4, sz, bs, want, 3, 100);
   }
   {

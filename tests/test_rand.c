@@ -2,9 +2,8 @@
 /* DISKSPD's PRNG: known first outputs for seeds 0 and 1 (computed outside
  * C from the published algorithm), agreement with an independent
  * step-by-step reference, and the buffer filler's draw order. */
-#include "test_util.h"
-
 #include "iospd/rand.h"
+#include "test_util.h"
 
 /* Reference written out long-hand from the algorithm in 2.11, with its
  * own rotate, so a slip in rand.h cannot hide in both. */

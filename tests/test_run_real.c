@@ -4,9 +4,8 @@
  * the exact size, that a sequential -w100 run leaves DISKSPD's write
  * pattern on disk, and that the counts add up. Native Linux only; skips
  * elsewhere (wine is a functional bed, not a storage one). */
-#include "test_util.h"
-
 #include "iospd/run.h"
+#include "test_util.h"
 
 #define TMP "iospd_run_real.tmp"
 #define KB 1024u
@@ -170,9 +169,9 @@ static void test_missing_target(void** state) {
   setup(&r, 1);
   go(&r);
   assert_int_equal(r.rc, IOSPD_ENOENT);
-  assert_string_equal(r.err.msg,
-                      "target '" TMP "' does not exist; create it with "
-                      "-c<size>");
+  assert_string_equal(r.err.msg, "target '" TMP
+                                 "' does not exist; create it with "
+                                 "-c<size>");
   done(&r);
 }
 
@@ -186,8 +185,10 @@ int main(void) {
    * Windows platform functionally). */
   if ((g_sys.os_name == NULL || strcmp(g_sys.os_name, "linux") != 0) &&
       getenv("IOSPD_RUN_REAL_ANY") == NULL) {
-    printf("skipped: real runs are checked on native Linux only (this is "
-           "%s)\n", g_sys.os_name ? g_sys.os_name : "unknown");
+    printf(
+        "skipped: real runs are checked on native Linux only (this is "
+        "%s)\n",
+        g_sys.os_name ? g_sys.os_name : "unknown");
     iospd_plat_shutdown();
     return IOSPD_TEST_SKIP;
   }

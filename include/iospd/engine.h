@@ -47,15 +47,15 @@ typedef struct iospd_engine_ctl_s {
 typedef struct iospd_wtarget_s {
   /* Layout, filled by run.c. */
   const iospd_target_t* t;
-  uint32_t target_index;    /* in the timespan */
-  uint32_t relative_thread; /* DISKSPD's relative thread number */
-  uint32_t slot_count;      /* -o, or -O for shared slots (buffer size) */
-  uint32_t weight;          /* -O target choice weight */
-  uint32_t burst;           /* -i divided among the target's threads */
-  iospd_gen_shared_t* shared;      /* -si cursor of the target */
-  const uint8_t* rnd_src;          /* -Z<size> source buffer, or NULL */
+  uint32_t target_index;      /* in the timespan */
+  uint32_t relative_thread;   /* DISKSPD's relative thread number */
+  uint32_t slot_count;        /* -o, or -O for shared slots (buffer size) */
+  uint32_t weight;            /* -O target choice weight */
+  uint32_t burst;             /* -i divided among the target's threads */
+  iospd_gen_shared_t* shared; /* -si cursor of the target */
+  const uint8_t* rnd_src;     /* -Z<size> source buffer, or NULL */
   uint64_t rnd_src_size;
-  iospd_target_stats_t* stats;     /* results entry; init by setup */
+  iospd_target_stats_t* stats; /* results entry; init by setup */
   /* Set up by iospd_worker_setup. */
   iospd_plat_file_t* file;
   uint32_t file_index;
@@ -80,8 +80,8 @@ typedef struct iospd_slot_s {
 
 /* First failure of a worker; formatted into a message after the loop. */
 typedef struct iospd_worker_fail_s {
-  int code;        /* IOSPD_E*, 0 if none */
-  int in_io;       /* 1: a completion failed, 2: submit failed */
+  int code;  /* IOSPD_E*, 0 if none */
+  int in_io; /* 1: a completion failed, 2: submit failed */
   uint8_t op;
   uint32_t target; /* worker target index */
   uint64_t offset;

@@ -40,17 +40,17 @@ typedef struct iospd_gen_s {
   uint32_t block_size;
   uint32_t write_ratio;
   uint32_t random_ratio;
-  uint64_t base;        /* -B: offsets below are relative to it */
-  uint64_t target_size; /* size as found at run time */
-  uint64_t rel;         /* min(size, max offset) - base: 2.5.1 */
-  uint64_t rel_aligned; /* floor((rel - bs) / A) * A + A */
-  uint64_t align;       /* A: stride or alignment, block size if unstated */
-  uint64_t thread_base; /* relative thread * thread stride (-T) */
-  uint64_t next_seq;    /* sequential / mixed cursor (relative) */
-  uint8_t last_op;      /* IOSPD_OP_*, repeated by mixed sequential runs */
+  uint64_t base;           /* -B: offsets below are relative to it */
+  uint64_t target_size;    /* size as found at run time */
+  uint64_t rel;            /* min(size, max offset) - base: 2.5.1 */
+  uint64_t rel_aligned;    /* floor((rel - bs) / A) * A + A */
+  uint64_t align;          /* A: stride or alignment, block size if unstated */
+  uint64_t thread_base;    /* relative thread * thread stride (-T) */
+  uint64_t next_seq;       /* sequential / mixed cursor (relative) */
+  uint8_t last_op;         /* IOSPD_OP_*, repeated by mixed sequential runs */
   iospd_eff_range_t* dist; /* effective -rd ranges (owned), or NULL */
   uint32_t dist_count;
-  uint32_t dist_span;      /* IO% covered by dist (absolute may be < 100) */
+  uint32_t dist_span; /* IO% covered by dist (absolute may be < 100) */
 } iospd_gen_t;
 
 /* The mode a target runs in (1.6): random ratio 100 -> random, 1..99 ->
@@ -63,10 +63,9 @@ iospd_gen_mode_t iospd_gen_mode_of(const iospd_target_t* t);
  * DISKSPD's order. rng and shared are borrowed. Fails with IOSPD_ETOOSMALL
  * (message in DISKSPD's words, 2.4) if not even one I/O fits, or
  * IOSPD_ENOMEM. Not for the hot path. */
-int iospd_gen_init(iospd_gen_t* g, const iospd_target_t* t,
-                   uint32_t rel_thread, uint64_t target_size,
-                   iospd_rand_t* rng, iospd_gen_shared_t* shared,
-                   iospd_err_t* err);
+int iospd_gen_init(iospd_gen_t* g, const iospd_target_t* t, uint32_t rel_thread,
+                   uint64_t target_size, iospd_rand_t* rng,
+                   iospd_gen_shared_t* shared, iospd_err_t* err);
 void iospd_gen_destroy(iospd_gen_t* g);
 
 /* Initial value of a request slot's own cursor (-p): the thread's start
@@ -89,7 +88,7 @@ uint32_t iospd_gen_effective_dist(iospd_dist_type_t type,
                                   const iospd_dist_range_t* dist,
                                   uint32_t dist_count, uint64_t rel,
                                   uint64_t rel_aligned, uint64_t align,
-                                  uint32_t block_size,
-                                  iospd_eff_range_t* out, uint32_t* span);
+                                  uint32_t block_size, iospd_eff_range_t* out,
+                                  uint32_t* span);
 
 #endif
