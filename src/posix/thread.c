@@ -187,6 +187,7 @@ int iospd_plat_wait(uint32_t ms) {
     }
     if (wake_fd < 0) {
       /* No descriptor (fd exhaustion at start-up): plain sleep, no wake-up. */
+      if (timeout < 0) timeout = INT_MAX;
       struct timespec ts = {timeout / 1000, (long)(timeout % 1000) * 1000000L};
       nanosleep(&ts, NULL);
       return 0;
