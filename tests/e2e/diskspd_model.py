@@ -206,11 +206,6 @@ def parse(argv):
   return p
 
 
-def letter_group(arg):
-  m = re.match(r'-[A-Za-z:?]+', arg)
-  return m.group(0) if m else arg
-
-
 def apply_switch(p, t, st, arg, block):
   body = arg[1:]
   if not body:
@@ -670,14 +665,15 @@ def render(p):
   el(3, 'ThreadCount', p.thread_count)
   el(3, 'RequestCount', p.ts_requests)
   el(3, 'IoBucketDuration', p.bucket)
-  el(3, 'RandSeed', p.seed)
+  # Bare -z seeds from the tick count: '*' stands for any number.
+  el(3, 'RandSeed', '*' if p.seed is None else p.seed)
   if IOSPD_DELIBERATE and p.random_write_data:
     el(3, 'RandomWriteData', 'true')
   if p.affinity:
     op(3, 'Affinity')
     for g, c in p.affinity:
-      out.append('  ' * 4 +
-                 '<AffinityGroupAssignment Group="%d" Processor="%d"/>' % (g, c))
+      out.append('  ' * 4 + '<AffinityGroupAssignment Group="%d" '
+                 'Processor="%d"/>' % (g, c))
     cl(3, 'Affinity')
   op(3, 'Targets')
   for t in p.targets:
