@@ -71,7 +71,9 @@ VALID = [
   # base / max offsets
   '-B4K t.dat', '-B1M:1G t.dat', '-B0:64K t.dat', '-B1b:2b -b4K t.dat',
   '-f1G t.dat', '-f100b -b512 t.dat', '-B1M -f2M t.dat', '-B0 t.dat',
-  '-f4096 t.dat', '-B3:5 t.dat',
+  '-f4096 t.dat', '-B3:5 t.dat', '-f0 t.dat', '-B0:0 t.dat', '-S -Sw t.dat',
+  '-Smb t.dat', '-rs100 -r4K -rs30 t.dat', '-F1 -si t.dat', '-a007 t.dat',
+  '-F2 -O2 -si t.dat',
   # hints, cache modes
   '-fr t.dat', '-fs t.dat', '-ft t.dat', '-frst t.dat', '-frs t.dat',
   '-fts t.dat', '-fr -fs t.dat',
@@ -93,7 +95,8 @@ VALID = [
   '-L t.dat', '-D t.dat', '-D0 t.dat', '-D500 t.dat', '-D1 t.dat',
   '-d0 t.dat', '-d60 t.dat', '-W0 t.dat', '-W10 t.dat', '-C0 t.dat',
   '-C5 t.dat', '-d t.dat', '-d3600 -W600 -C60 t.dat',
-  '-z t.dat', '-z5 -z t.dat', '-z0 t.dat', '-z7 t.dat', '-z4294967295 t.dat', '-z123456 t.dat',
+  '-z t.dat', '-z5 -z t.dat', '-z0 t.dat', '-z7 t.dat', '-z4294967295 t.dat',
+  '-z123456 t.dat',
   '-Z t.dat', '-Zr t.dat', '-Z1M t.dat', '-Z64K t.dat', '-Z1M,zsrc.bin t.dat',
   '-Z1M, t.dat', '-Z2b -b4K t.dat', '-Zr -Z t.dat', '-Zr -Z2M t.dat',
   '-Z128K,a,b t.dat', '-Z1M -Z t.dat', '-Z -Z1M t.dat',
@@ -210,7 +213,8 @@ INVALID = [
   '-rdabs50/1b -r -b4K -rdabs1/1M t',
   '-B1K:0 t', '-f0x t', '-w100x t', '-ag0 t', '-a0,,1 t', '-Sb -S t',
   '-Sm -S t', '-Su -h t', '-rs50 -r -r t', '-r4K -r t',
-  '-b64K -Z1K -Z t',
+  '-b64K -Z1K -Z t', '-f0 -f1M t', '-f0 -B0:1M t', '-rs50 -r4K -rs60 t',
+  '-s -rs100 t', '-rs100 -r4K -r t', '-F1 -T4K -p t',
 ]
 
 # Messages the model cannot derive from one switch: which words must appear.
