@@ -67,7 +67,9 @@ Describe 'Install-IoSpd' {
   BeforeEach {
     $script:savedPath = $env:PATH
     $script:dest = Join-Path $TestDrive ('inst-' + [guid]::NewGuid().ToString('N')) | Join-Path -ChildPath 'iospd'
-    $script:store = @{ User = '/usr/bin:/opt/other'; Machine = '/usr/bin' }
+    $sep = [IO.Path]::PathSeparator
+    $script:userBefore = "/usr/bin$sep/opt/other"
+    $script:store = @{ User = $script:userBefore; Machine = '/usr/bin' }
     Mock -ModuleName IoSpd Get-IoSpdArchitecture { 'amd64' }
     Mock -ModuleName IoSpd Test-IoSpdElevated { $false }
     # Persistent scopes go to an in-memory store; Process scope stays real.
@@ -90,7 +92,7 @@ Describe 'Install-IoSpd' {
     $r.Architecture | Should -Be 'amd64'
     $r.Sha256 | Should -Be (Get-FileHash $script:v1Http -Algorithm SHA256).Hash
     Get-PathCount $env:PATH $bin | Should -Be 1
-    $script:store.User | Should -Be '/usr/bin:/opt/other'   # Process scope only
+    $script:store.User | Should -Be $script:userBefore   # Process scope only
     Should -Invoke -ModuleName IoSpd Set-IoSpdEnvironmentVariable -Times 0 -Exactly -ParameterFilter { $Scope -ne 'Process' }
   }
 
@@ -99,7 +101,7 @@ Describe 'Install-IoSpd' {
     $null = Install-IoSpd -Source $script:v2 -Destination $script:dest -Scope User -Confirm:$false
     Get-Content -LiteralPath (Join-Path $script:dest 'amd64/iospd.exe') -Raw | Should -BeExactly 'v2 amd64'
     $bin = Join-Path $script:dest 'amd64'
-    $script:store.User | Should -BeExactly "/usr/bin:/opt/other:$bin"
+    $script:store.User | Should -BeExactly ($script:userBefore + [IO.Path]::PathSeparator + $bin)
     # No staging or old copies are left beside the install.
     @(Get-ChildItem -LiteralPath (Split-Path $script:dest) -Force).Name | Should -Be @('iospd')
   }
@@ -158,7 +160,7 @@ Describe 'Install-IoSpd' {
       Should -Throw '*has no amd64/iospd.exe*previous install was left as it was*'
     Get-Content -LiteralPath (Join-Path $script:dest 'amd64/iospd.exe') -Raw | Should -BeExactly 'v1 amd64'
     $env:PATH | Should -BeExactly $pathBefore
-    $script:store.User | Should -BeExactly '/usr/bin:/opt/other'
+    $script:store.User | Should -BeExactly $script:userBefore
     @(Get-ChildItem -LiteralPath (Split-Path $script:dest) -Force).Name | Should -Be @('iospd')
   }
 
@@ -169,7 +171,7 @@ Describe 'Install-IoSpd' {
       Should -Throw "*Could not download '$script:base/iospd-9.9.9.zip'*"
     Get-Content -LiteralPath (Join-Path $script:dest 'amd64/iospd.exe') -Raw | Should -BeExactly 'v1 amd64'
     $env:PATH | Should -BeExactly $pathBefore
-    $script:store.User | Should -BeExactly '/usr/bin:/opt/other'
+    $script:store.User | Should -BeExactly $script:userBefore
   }
 
   It 'refuses -Scope Machine without elevation, before fetching anything' {
@@ -187,10 +189,10 @@ Describe 'Install-IoSpd' {
     Mock -ModuleName IoSpd Test-IoSpdElevated { $true }
     $null = Install-IoSpd -Source $script:v1 -Destination $script:dest -Scope Machine -Confirm:$false
     $bin = Join-Path $script:dest 'amd64'
-    $script:store.Machine | Should -BeExactly "/usr/bin:$bin"
-    $script:store.User | Should -BeExactly '/usr/bin:/opt/other'
+    $script:store.Machine | Should -BeExactly ('/usr/bin' + [IO.Path]::PathSeparator + $bin)
+    $script:store.User | Should -BeExactly $script:userBefore
     Should -Invoke -ModuleName IoSpd Set-IoSpdEnvironmentVariable -Times 1 -Exactly -ParameterFilter {
-      $Scope -eq 'Machine' -and $Name -eq 'PATH' -and $Value -eq "/usr/bin:$bin" }
+      $Scope -eq 'Machine' -and $Name -eq 'PATH' -and $Value -eq ('/usr/bin' + [IO.Path]::PathSeparator + $bin) }
   }
 
   It 'adds the x86 folder on an x86 machine' {
@@ -206,12 +208,23 @@ Describe 'Install-IoSpd' {
     Get-Content -LiteralPath (Join-Path $script:dest 'amd64/iospd.exe') -Raw | Should -BeExactly 'v4 amd64'
   }
 
+  It 'resolves a relative -Destination against the PowerShell location' {
+    $base = Split-Path $script:dest
+    $null = New-Item -ItemType Directory -Path $base -Force
+    Push-Location $base
+    try {
+      $r = Install-IoSpd -Source $script:v1 -Destination 'rel/iospd' -Confirm:$false
+    } finally { Pop-Location }
+    $r.Destination | Should -Be (Join-Path $base 'rel/iospd')
+    Test-Path (Join-Path $base 'rel/iospd/amd64/iospd.exe') | Should -BeTrue
+  }
+
   It 'changes nothing with -WhatIf' {
     $pathBefore = $env:PATH
     Install-IoSpd -Source $script:v1 -Destination $script:dest -Scope User -WhatIf
     Test-Path $script:dest | Should -BeFalse
     $env:PATH | Should -BeExactly $pathBefore
-    $script:store.User | Should -BeExactly '/usr/bin:/opt/other'
+    $script:store.User | Should -BeExactly $script:userBefore
   }
 
   It 'asks for a source when none is given' {

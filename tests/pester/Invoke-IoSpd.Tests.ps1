@@ -116,6 +116,7 @@ Describe 'Invoke-IoSpdProcess (private) with a real program' -Skip:($IsWindows) 
     Set-Content -LiteralPath $script:stub -Value @'
 #!/bin/sh
 for a in "$@"; do printf '%s\n' "$a"; done > "$STUB_ARGS"
+pwd > "$STUB_ARGS.pwd"
 [ -n "$STUB_OUT" ] && cat "$STUB_OUT"
 printf 'stub stderr line\n' >&2
 exit "${STUB_RC:-0}"
@@ -141,6 +142,14 @@ exit "${STUB_RC:-0}"
     $r.TotalIOs | Should -Be 1600
     $r.Threads[1].IOs | Should -Be 600
     Get-Content $env:STUB_ARGS | Should -Be @('-t2', '-d1', '-Rxml', 'my file.dat')
+  }
+  It 'runs the program in the PowerShell location so relative targets resolve there' {
+    $env:STUB_OUT = $script:sampleXml; $env:STUB_RC = '0'
+    $dir = Join-Path $TestDrive 'cwd test'
+    $null = New-Item -ItemType Directory -Path $dir -Force
+    Push-Location $dir
+    try { $null = Invoke-IoSpd -Path $script:stub -Target 'rel.dat' } finally { Pop-Location }
+    (Get-Content "$env:STUB_ARGS.pwd") | Should -Be (Resolve-Path $dir).ProviderPath
   }
   It 'reports the exit code and stderr of a failing program' {
     Remove-Item Env:STUB_OUT -ErrorAction SilentlyContinue; $env:STUB_RC = '1'

@@ -124,6 +124,9 @@ function Invoke-IoSpdProcess {
           if ($_ -match '[\s"]' -or $_ -eq '') { '"' + ($_ -replace '(\\*)"', '$1$1\"') + '"' } else { $_ }
         }) -join ' ')
   }
+  # Relative targets mean the PowerShell location, which is not
+  # necessarily the process's current directory.
+  $psi.WorkingDirectory = (Get-Location -PSProvider FileSystem).ProviderPath
   $psi.UseShellExecute = $false
   $psi.RedirectStandardOutput = $true
   $psi.RedirectStandardError = $true

@@ -79,7 +79,8 @@ function Install-IoSpd {
       '(administrator) session. Run PowerShell as administrator, or use -Scope User.'
   }
   if (-not $Destination) { $Destination = Get-IoSpdDefaultDestination }
-  $Destination = [IO.Path]::GetFullPath($Destination).TrimEnd('\', '/')
+  # Relative to the PowerShell location, not the process directory.
+  $Destination = $PSCmdlet.SessionState.Path.GetUnresolvedProviderPathFromPSPath($Destination).TrimEnd('\', '/')
   $arch = Get-IoSpdArchitecture
   $binPath = Join-Path $Destination $arch
 
