@@ -409,7 +409,8 @@ bool iospd_worker_pass(iospd_worker_t* w) {
   w->now = now;
   uint32_t phase = atomic_load_explicit(&w->ctl->phase, memory_order_acquire);
   bool measuring = phase == IOSPD_PHASE_MEASURE;
-  uint64_t start = w->ctl->measure_start_ticks;
+  /* Only read once MEASURE has been seen: the acquire above orders it. */
+  uint64_t start = measuring ? w->ctl->measure_start_ticks : 0;
   for (uint32_t i = 0; i < got; i++)
     complete(w, &w->cqe[i], now, measuring, start);
   if (phase == IOSPD_PHASE_STOP ||

@@ -162,6 +162,53 @@ static void test_psync_mixed(void** state) {
   done(&r);
 }
 
+/* A -F pool with -O slots shared by two targets, then -si across threads:
+ * the threaded controller with more than one target per worker. */
+static void test_pool_and_interlocked(void** state) {
+  (void)state;
+  remove(TMP);
+  remove(TMP "2");
+  real_t r;
+  iospd_target_t* t = setup(&r, 1);
+  t->create = true;
+  t->file_size = 256 * KB;
+  iospd_timespan_t* ts = &r.p.timespans[0];
+  iospd_target_t* t2 = iospd_timespan_add_target(ts);
+  iospd_target_set_path(t2, TMP "2");
+  t2->block_size = 8 * KB;
+  t2->create = true;
+  t2->file_size = 256 * KB;
+  t2->random_ratio = 100;
+  ts->thread_count = 2;
+  ts->request_count = 4;
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  const iospd_timespan_result_t* tsr = &r.res.timespans[0];
+  assert_int_equal(tsr->thread_count, 2);
+  for (uint32_t i = 0; i < 2; i++) {
+    assert_int_equal(tsr->threads[i].target_count, 2);
+    for (uint32_t k = 0; k < 2; k++) {
+      const iospd_thread_target_result_t* tt = &tsr->threads[i].targets[k];
+      uint32_t bs = k == 0 ? 4 * KB : 8 * KB;
+      assert_int_equal(tt->target_index, k);
+      assert_int_equal(tt->stats.bytes[0], tt->stats.ios[0] * bs);
+      assert_true(tt->stats.ios[0] > 0);
+    }
+  }
+  done(&r);
+
+  t = setup(&r, 1);
+  t->interlocked = true;
+  t->threads_per_file = 3;
+  t->request_count = 2;
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_true(check_counts(&r, 0, 4 * KB) > 0);
+  assert_int_equal(r.res.timespans[0].thread_count, 3);
+  done(&r);
+  remove(TMP "2");
+}
+
 static void test_missing_target(void** state) {
   (void)state;
   remove(TMP);
@@ -196,6 +243,7 @@ int main(void) {
       cmocka_unit_test(test_create_exact_size),
       cmocka_unit_test(test_write_then_read_pattern),
       cmocka_unit_test(test_psync_mixed),
+      cmocka_unit_test(test_pool_and_interlocked),
       cmocka_unit_test(test_missing_target),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
