@@ -274,6 +274,12 @@ static int list_of(node_t* parent, const char* name, iospd_err_t* err) {
   return 0;
 }
 
+static uint32_t count_children(node_t* n) {
+  uint32_t count = 0;
+  for (node_t* c = n->first_child; c; c = c->next_sibling) count++;
+  return count;
+}
+
 /* ---- templates ---- */
 
 /* "*<positive decimal integer>", as DISKSPD requires. */
@@ -372,8 +378,7 @@ static int read_distribution(node_t* n, iospd_target_t* t,
   if ((rc = check_attrs(list, NULL, 0, err)) ||
       (rc = list_of(list, "Range", err)))
     return rc;
-  uint32_t count = 0;
-  for (node_t* r = list->first_child; r; r = r->next_sibling) count++;
+  uint32_t count = count_children(list);
   iospd_dist_range_t* d = iospd_calloc((size_t)count + 1, sizeof *d);
   if (d == NULL) return no_memory(err);
   uint64_t io_sum = 0, span_sum = 0;
@@ -437,8 +442,7 @@ static int read_thread_targets(node_t* n, iospd_target_t* t,
                                iospd_err_t* err) {
   int rc = check_attrs(n, NULL, 0, err);
   if (rc || (rc = list_of(n, "ThreadTarget", err))) return rc;
-  uint32_t count = 0;
-  for (node_t* c = n->first_child; c; c = c->next_sibling) count++;
+  uint32_t count = count_children(n);
   iospd_thread_target_t* a = iospd_calloc(count, sizeof *a);
   if (a == NULL) return no_memory(err);
   uint32_t i = 0;
@@ -676,8 +680,7 @@ static int read_affinity(node_t* n, iospd_timespan_t* ts, iospd_err_t* err) {
   }
   if ((rc = list_of(n, kind, err))) return rc;
   bool legacy = kind[8] == 'A'; /* "AffinityAssignment" */
-  uint32_t count = 0;
-  for (node_t* c = n->first_child; c; c = c->next_sibling) count++;
+  uint32_t count = count_children(n);
   iospd_affinity_t* a = iospd_calloc(count, sizeof *a);
   if (a == NULL) return no_memory(err);
   uint32_t i = 0;
@@ -791,9 +794,16 @@ static int read_timespan(node_t* n, iospd_timespan_t* ts, iospd_err_t* err) {
   if ((rc = check_attrs(targets, NULL, 0, err)) ||
       (rc = list_of(targets, "Target", err)))
     return rc;
+  /* One allocation for all targets: growing the array one target at a time
+   * is quadratic where realloc copies (a profile may hold many targets). */
+  uint32_t more = count_children(targets);
+  iospd_target_t* a = iospd_realloc(
+      ts->targets, ((size_t)ts->target_count + more) * sizeof *a);
+  if (a == NULL) return no_memory(err);
+  ts->targets = a;
   for (node_t* c = targets->first_child; c; c = c->next_sibling) {
-    iospd_target_t* t = iospd_timespan_add_target(ts);
-    if (t == NULL) return no_memory(err);
+    iospd_target_t* t = &ts->targets[ts->target_count++];
+    iospd_target_init(t);
     if ((rc = read_target(c, t, err))) return rc;
   }
   return 0;
@@ -876,9 +886,14 @@ static int read_profile(node_t* n, iospd_profile_t* p, iospd_err_t* err) {
   if ((rc = check_attrs(spans, NULL, 0, err)) ||
       (rc = list_of(spans, "TimeSpan", err)))
     return rc;
+  uint32_t more = count_children(spans);
+  iospd_timespan_t* a = iospd_realloc(
+      p->timespans, ((size_t)p->timespan_count + more) * sizeof *a);
+  if (a == NULL) return no_memory(err);
+  p->timespans = a;
   for (node_t* c = spans->first_child; c; c = c->next_sibling) {
-    iospd_timespan_t* ts = iospd_profile_add_timespan(p);
-    if (ts == NULL) return no_memory(err);
+    iospd_timespan_t* ts = &p->timespans[p->timespan_count++];
+    iospd_timespan_init(ts);
     if ((rc = read_timespan(c, ts, err))) return rc;
   }
   return 0;

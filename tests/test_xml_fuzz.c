@@ -328,11 +328,38 @@ static void test_many_elements(void** state) {
   iospd_free(d);
 }
 
+static void test_many_targets(void** state) {
+  (void)state;
+  /* 100000 targets in one timespan: the reader sizes the target array once,
+   * so this stays fast where realloc copies (msvcrt). */
+  const char* head = "<Profile><TimeSpans><TimeSpan><Targets>";
+  const char* tail = "</Targets></TimeSpan></TimeSpans></Profile>";
+  const char* one = "<Target><Path>t</Path></Target>";
+  size_t n = 100000, ol = strlen(one);
+  size_t len = strlen(head) + n * ol + strlen(tail);
+  char* d = iospd_malloc(len + 1);
+  assert_non_null(d);
+  char* w = d;
+  memcpy(w, head, strlen(head));
+  w += strlen(head);
+  for (size_t i = 0; i < n; i++, w += ol) memcpy(w, one, ol);
+  memcpy(w, tail, strlen(tail) + 1);
+  iospd_profile_t p;
+  iospd_profile_init(&p);
+  iospd_err_t err;
+  assert_int_equal(iospd_xml_profile_parse(d, len, &p, &err), 0);
+  assert_int_equal(p.timespans[0].target_count, n);
+  assert_string_equal(p.timespans[0].targets[n - 1].path, "t");
+  iospd_profile_destroy(&p);
+  iospd_free(d);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_mutations),
       cmocka_unit_test(test_very_deep_nesting),
       cmocka_unit_test(test_many_elements),
+      cmocka_unit_test(test_many_targets),
   };
   return cmocka_run_group_tests_name("xml_fuzz", tests, NULL, NULL);
 }
