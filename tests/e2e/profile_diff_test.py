@@ -22,6 +22,8 @@ SEED = 20261129
 N_RANDOM_VALID = 240
 N_MUTATED_INVALID = 45
 N_NEAR_MISS_INVALID = 45
+# Applied to every 4th valid line's -Rpxml output loaded again with -X.
+OVERRIDES = ['-d7', '-W3', '-C2', '-z9', '-v', '-vs', '-:4']
 
 # Lines where iospd is believed wrong (see the report of the test author).
 # They still run; a failure is reported as "known failure", a pass as a
@@ -417,7 +419,7 @@ def show(argv):
   return ' '.join(shlex.quote(a) for a in argv)
 
 
-def check_valid(exe, argv, cwd):
+def check_valid(exe, argv, cwd, overrides=False):
   """Returns None on success, else a description."""
   full = with_rpxml(argv)
   kind, exp, warnings = model(full)
@@ -444,6 +446,18 @@ def check_valid(exe, argv, cwd):
   if out2 != out:
     return 'round trip differs:\n' + diff(out, out2, 'first -Rpxml',
                                           '-X round trip')
+  if overrides:
+    # 1.2 step 4: -d -W -C -z -v -vs -: override the loaded profile. They
+    # are plain last-wins scalars, so the model sees them appended.
+    sw = [a for a in argv if a.startswith('-')]
+    tg = [a for a in argv if not a.startswith('-')]
+    kind, exp2, _ = model(with_rpxml(sw + OVERRIDES + tg))
+    rc, out3, err = run(exe, ['-X' + path] + OVERRIDES + ['-Rpxml'], cwd)
+    if rc != 0:
+      return '-X with overrides exit %d; stderr: %s' % (rc,
+                                                        err.strip()[:300])
+    if out3 != exp2:
+      return '-X with overrides differs:\n' + diff(exp2, out3)
   return None
 
 
@@ -499,14 +513,15 @@ def main():
     invalid.append((show(argv), argv))
     gen += 1
 
-  passed = failed = known = 0
+  passed = failed = known = nvalid = 0
   with tempfile.TemporaryDirectory(prefix='iospd-diff-') as cwd:
     open(os.path.join(cwd, 'zsrc.bin'), 'wb').close()
     cases = [('valid', l, a) for l, a in valid] + \
         [('invalid', l, a) for l, a in invalid]
     for kind, line, argv in cases:
       if kind == 'valid':
-        why = check_valid(exe, argv, cwd)
+        nvalid += 1
+        why = check_valid(exe, argv, cwd, overrides=nvalid % 4 == 0)
       else:
         why = check_invalid(exe, argv, cwd, NEEDLE_OVERRIDE.get(line))
       if line in KNOWN_IOSPD_BUGS:
