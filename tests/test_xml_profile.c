@@ -580,6 +580,25 @@ static void test_distributions(void** state) {
   iospd_profile_destroy(&p);
 }
 
+static void test_etw_presence(void** state) {
+  (void)state;
+  iospd_profile_t p;
+  /* An empty <ETW/> turns nothing on; any child, even false, enables ETW
+   * (DISKSPD). */
+  parse_ok("<Profile><ETW/><TimeSpans><TimeSpan><Targets><Target><Path>f"
+           "</Path></Target></Targets></TimeSpan></TimeSpans></Profile>",
+           &p);
+  assert_false(p.etw.enabled);
+  iospd_profile_destroy(&p);
+  parse_ok("<Profile><ETW><Process>false</Process></ETW><TimeSpans>"
+           "<TimeSpan><Targets><Target><Path>f</Path></Target></Targets>"
+           "</TimeSpan></TimeSpans></Profile>",
+           &p);
+  assert_true(p.etw.enabled);
+  assert_false(p.etw.process);
+  iospd_profile_destroy(&p);
+}
+
 static void test_affinity_forms(void** state) {
   (void)state;
   iospd_profile_t p;
@@ -1448,6 +1467,7 @@ int main(void) {
       cmocka_unit_test(test_cache_elements),
       cmocka_unit_test(test_write_buffer_content),
       cmocka_unit_test(test_distributions),
+      cmocka_unit_test(test_etw_presence),
       cmocka_unit_test(test_affinity_forms),
       cmocka_unit_test(test_target_errors),
       cmocka_unit_test(test_structure_errors),
