@@ -33,7 +33,8 @@ KNOWN_IOSPD_BUGS = {
     'iospd keeps one last-wins write-buffer setting, so -Z<size> after -Z '
     'prints Pattern random; DISKSPD keeps -Z and -Z<size> as separate '
     'properties (1.4 rows, 4.2 echoes both lines) and writes Pattern zero '
-    '(5.3 row 12: zero, else sequential, else random)',
+    '(5.3 row 12: zero, else sequential, else random; confirmed by '
+    'reading DISKSPD 2.2\'s -Z parsing and Target XML writer)',
   '-b64K -Z1K -Z t':
     'same cause: -Z after -Z<size> drops the 1 KiB buffer, so the 1.10 '
     'check "-Z<size> smaller than the block size" never fires (exit 0, '
@@ -88,7 +89,8 @@ VALID = [
   # throughput
   '-g100 t.dat', '-g1 t.dat', '-b4K -g10i t.dat', '-g10i -b4K t.dat',
   '-g1000i t.dat', '-b512 -g2i t.dat', '-g4294967295 t.dat',
-  '-g65536i -b64K t.dat',
+  '-g65536i -b64K t.dat', '-g10i -g100 t.dat', '-g100 -g10i t.dat',
+  '-D500 -D t.dat', '-D500 -D0 t.dat', '-Z1M,f -Z2M t.dat',
   # burst, priority, misc per-target
   '-i4 -j10 t.dat', '-i1 -j1 t.dat', '-j5 -i100 t.dat',
   '-I1 t.dat', '-I2 t.dat', '-I3 t.dat', '-l t.dat', '-o1 t.dat',
