@@ -217,6 +217,8 @@ INVALID = [
   '-rdabs50/1b -r -b4K -rdabs1/1M t',
   '-B1K:0 t', '-f0x t', '-w100x t', '-ag0 t', '-a0,,1 t', '-Sb -S t',
   '-Sm -S t', '-Su -h t', '-rs50 -r -r t', '-r4K -r t',
+  '-SH t', '-SB t', '-fR t', '-ZR t', '-rS50 t', '-r -rdPCT10/10 t',
+  '-sI t', '-vS t', '-nV t',
   '-b64K -Z1K -Z t', '-f0 -f1M t', '-f0 -B0:1M t', '-rs50 -r4K -rs60 t',
   '-s -rs100 t', '-rs100 -r4K -r t', '-F1 -T4K -p t',
 ]
