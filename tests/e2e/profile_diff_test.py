@@ -34,7 +34,9 @@ KNOWN_IOSPD_BUGS = {
     'prints Pattern random; DISKSPD keeps -Z and -Z<size> as separate '
     'properties (1.4 rows, 4.2 echoes both lines) and writes Pattern zero '
     '(5.3 row 12: zero, else sequential, else random; confirmed by '
-    'reading DISKSPD 2.2\'s -Z parsing and Target XML writer)',
+    'reading DISKSPD\'s -Z parsing and Target XML writer). DISKSPD still '
+    'writes from the -Z<size> buffer at run time (2.8); only the profile '
+    'XML says zero',
   '-b64K -Z1K -Z t':
     'same cause: -Z after -Z<size> drops the 1 KiB buffer, so the 1.10 '
     'check "-Z<size> smaller than the block size" never fires (exit 0, '
@@ -76,7 +78,7 @@ VALID = [
   '-f1G t.dat', '-f100b -b512 t.dat', '-B1M -f2M t.dat', '-B0 t.dat',
   '-f4096 t.dat', '-B3:5 t.dat', '-f0 t.dat', '-B0:0 t.dat', '-S -Sw t.dat',
   '-Smb t.dat', '-rs100 -r4K -rs30 t.dat', '-F1 -si t.dat', '-a007 t.dat',
-  '-F2 -O2 -si t.dat',
+  '-F2 -O2 -si t.dat', '-p -o4 -T4K -t2 t.dat',
   # hints, cache modes
   '-fr t.dat', '-fs t.dat', '-ft t.dat', '-frst t.dat', '-frs t.dat',
   '-fts t.dat', '-fr -fs t.dat',
@@ -217,7 +219,7 @@ INVALID = [
   '-rdabs50/1b -r -b4K -rdabs1/1M t',
   '-B1K:0 t', '-f0x t', '-w100x t', '-ag0 t', '-a0,,1 t', '-Sb -S t',
   '-Sm -S t', '-Su -h t', '-rs50 -r -r t', '-r4K -r t',
-  '-SH t', '-SB t', '-fR t', '-ZR t', '-rS50 t', '-r -rdPCT10/10 t',
+  '-p -o4 -T4K t', '-SH t', '-SB t', '-fR t', '-ZR t', '-rS50 t', '-r -rdPCT10/10 t',
   '-sI t', '-vS t', '-nV t',
   '-b64K -Z1K -Z t', '-f0 -f1M t', '-f0 -B0:1M t', '-rs50 -r4K -rs60 t',
   '-s -rs100 t', '-rs100 -r4K -r t', '-F1 -T4K -p t',
