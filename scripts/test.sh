@@ -84,7 +84,7 @@ record "mingw i686 build + imports" $rc
 if [ $quick = 0 ]; then
   step "PowerShell module (Pester)"
   if [ -x scripts/run-pester.sh ]; then
-    IOSPD_EXE="$root/build/linux/iospd" scripts/run-pester.sh; rc=$?
+    IOSPD_EXE="$root/build/linux/iospd" IOSPD_WINEPREFIX="$WINEPREFIX" scripts/run-pester.sh; rc=$?
   else
     echo "scripts/run-pester.sh missing"; rc=1
   fi
