@@ -239,9 +239,17 @@ static void worker_main(void* arg) {
 
 /* ---- phases -------------------------------------------------------------- */
 
+static _Atomic uint32_t g_interrupt_told;
+
 static bool interrupted(const run_t* r) {
-  return atomic_load(&g_interrupted) != 0 ||
-         atomic_load(&r->ctl->interrupted) != 0;
+  if (atomic_load(&g_interrupted) == 0 &&
+      atomic_load(&r->ctl->interrupted) == 0)
+    return false;
+  /* Tell main once, from this (the controller's) thread. */
+  if (atomic_exchange(&g_interrupt_told, 1) == 0 && r->hooks != NULL &&
+      r->hooks->interrupted != NULL)
+    r->hooks->interrupted(r->hooks->ctx);
+  return true;
 }
 
 /* Steps every live worker once (cooperative mode). Returns false if none
@@ -275,6 +283,8 @@ static int wait_phase(run_t* r, uint32_t seconds) {
     }
     if (iospd_plat_wait(slice) == 1) {
       atomic_store(&r->ctl->interrupted, 1);
+      atomic_store(&g_interrupted, 1);
+      (void)interrupted(r);
       return 1;
     }
   }
@@ -503,6 +513,7 @@ int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
               iospd_results_t* out, iospd_err_t* err) {
   out->profile = p;
   atomic_store(&g_interrupted, 0);
+  atomic_store(&g_interrupt_told, 0);
   out->timespans = NULL;
   out->timespan_count = 0;
   if (out->engine_name == NULL) out->engine_name = "";

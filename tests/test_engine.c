@@ -21,6 +21,7 @@ typedef struct {
   iospd_err_t err;
   int rc;
   uint32_t dots;
+  uint32_t interrupts;
   char said[2048];
 } run_t;
 
@@ -40,6 +41,7 @@ static iospd_target_t* setup(run_t* r, const char* path, uint32_t warm,
 }
 
 static void dot(void* ctx) { ((run_t*)ctx)->dots++; }
+static void on_int(void* ctx) { ((run_t*)ctx)->interrupts++; }
 
 static void message(void* ctx, const char* text) {
   run_t* r = ctx;
@@ -64,6 +66,7 @@ static void go(run_t* r) {
   hooks.cooperative = true;
   hooks.progress_dot = dot;
   hooks.message = message;
+  hooks.interrupted = on_int;
   hooks.ctx = r;
   assert_int_equal(iospd_plat_init(&r->res.sys, NULL), 0);
   iospd_err_clear(&r->err);
@@ -333,6 +336,7 @@ static void test_interrupt_in_warmup(void** state) {
   assert_int_equal(r.rc, 0);
   const iospd_timespan_result_t* tsr = &r.res.timespans[0];
   assert_true(tsr->interrupted_before_measure);
+  assert_int_equal(r.interrupts, 1);
   assert_int_equal((int)tsr->seconds, 0);
   assert_int_equal(st(&r, 0, 0)->ios[0], 0);
   uint32_t n;

@@ -32,6 +32,24 @@ static iospd_target_t* setup(real_t* r, uint32_t dur) {
   return t;
 }
 
+static uint32_t g_dots, g_told;
+static void dot_interrupts(void* ctx) {
+  (void)ctx;
+  /* A worker thread plays Ctrl-C: the same wake-up a real one causes. */
+  if (g_dots++ == 0) iospd_plat_interrupt();
+}
+static void told(void* ctx) {
+  (void)ctx;
+  g_told++;
+}
+
+static void go_hooks(real_t* r, const iospd_run_hooks_t* hooks) {
+  r->res.sys = g_sys;
+  iospd_err_clear(&r->err);
+  r->rc = iospd_run(&r->p, hooks, &r->res, &r->err);
+  if (r->rc != 0) print_error("iospd_run: %s\n", r->err.msg);
+}
+
 static void go(real_t* r) {
   r->res.sys = g_sys;
   iospd_err_clear(&r->err);
@@ -222,6 +240,29 @@ static void test_missing_target(void** state) {
   done(&r);
 }
 
+/* Must run last: the platform's wake-up stays set for the process. */
+static void test_interrupt_warmup(void** state) {
+  (void)state;
+  remove(TMP);
+  real_t r;
+  iospd_target_t* t = setup(&r, 5);
+  r.p.timespans[0].warmup = 5;
+  r.p.timespans[0].cooldown = 5;
+  r.p.progress = 100;
+  t->create = true;
+  t->file_size = 64 * KB;
+  iospd_run_hooks_t hooks;
+  memset(&hooks, 0, sizeof(hooks));
+  hooks.progress_dot = dot_interrupts;
+  hooks.interrupted = told;
+  go_hooks(&r, &hooks);
+  assert_int_equal(r.rc, 0);
+  assert_true(r.res.timespans[0].interrupted_before_measure);
+  assert_int_equal(g_told, 1);
+  assert_int_equal(check_counts(&r, 0, 4 * KB), 0);
+  done(&r);
+}
+
 int main(void) {
   iospd_err_t err;
   if (iospd_plat_init(&g_sys, &err) < 0) {
@@ -245,6 +286,7 @@ int main(void) {
       cmocka_unit_test(test_psync_mixed),
       cmocka_unit_test(test_pool_and_interlocked),
       cmocka_unit_test(test_missing_target),
+      cmocka_unit_test(test_interrupt_warmup),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   remove(TMP);

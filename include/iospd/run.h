@@ -21,6 +21,10 @@ typedef struct iospd_run_hooks_s {
    * against the platform's virtual clock, so runs are deterministic. Leave
    * false for real runs. */
   bool cooperative;
+  /* Called once, from the controller thread, when the run notices Ctrl-C
+   * (main.c prints DISKSPD's "*** Interrupted by Ctrl-C ..." line). May be
+   * NULL. iospd_run installs its own iospd_plat_on_interrupt callback. */
+  void (*interrupted)(void* ctx);
 } iospd_run_hooks_t;
 
 /* Runs every timespan of a validated profile. Fills out (caller frees with
