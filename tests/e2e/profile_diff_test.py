@@ -3,8 +3,11 @@
 # Differential test (issue #2): a few hundred DISKSPD 2.2 command lines are run
 # through `iospd -Rpxml` and compared with an independent model of DISKSPD
 # (diskspd_model.py); invalid lines must exit 3 naming the bad switch.
+# Valid lines: exact profile XML, warnings on stderr iff the model expects
+# them, an -X round trip of the output (plus -d/-W/-C/-z/-v/-vs/-: overrides
+# on every 4th line). Hand-written lines plus fixed-seed generated ones.
 #
-# usage: profile_diff_test.py <path to iospd> [-v]
+# usage: profile_diff_test.py <path to iospd> [-v]   (-v lists every case)
 
 import difflib
 import os
