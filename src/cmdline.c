@@ -788,7 +788,10 @@ static int sw_writebuf(ctx_t* c) {
   iospd_free(c->tgt.random_data_path);
   c->tgt.random_data_path = path;
   c->tgt.random_data_size = size;
-  c->tgt.pattern = IOSPD_PATTERN_RANDOM;
+  /* DISKSPD keeps -Z and -Z<size> apart: with both, the profile says "zero"
+   * while writes still come from the -Z<size> source buffer. */
+  if (c->tgt.pattern != IOSPD_PATTERN_ZERO)
+    c->tgt.pattern = IOSPD_PATTERN_RANDOM;
   return 0;
 }
 

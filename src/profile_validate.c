@@ -163,8 +163,7 @@ static void check_target(diag_t* d, const iospd_timespan_t* ts,
   }
   if (t->dist_type != IOSPD_DIST_NONE) check_dist(d, t);
 
-  if (t->pattern == IOSPD_PATTERN_RANDOM &&
-      t->random_data_size < t->block_size)
+  if (t->random_data_size > 0 && t->random_data_size < t->block_size)
     err(d, "%s: the write buffer (-Z) of %" PRIu64 " bytes is smaller than "
            "the block size (%" PRIu32 ")", n, t->random_data_size,
         t->block_size);

@@ -31,20 +31,7 @@ OVERRIDES = ['-d7', '-W3', '-C2', '-z9', '-v', '-vs', '-:4']
 # Lines where iospd is believed wrong (see the report of the test author).
 # They still run; a failure is reported as "known failure", a pass as a
 # failure telling you to empty the entry. Key: the line as written below.
-KNOWN_IOSPD_BUGS = {
-  '-Z -Z1M t.dat':
-    'iospd keeps one last-wins write-buffer setting, so -Z<size> after -Z '
-    'prints Pattern random; DISKSPD keeps -Z and -Z<size> as separate '
-    'properties (1.4 rows, 4.2 echoes both lines) and writes Pattern zero '
-    '(5.3 row 12: zero, else sequential, else random; confirmed by '
-    'reading DISKSPD\'s -Z parsing and Target XML writer). DISKSPD still '
-    'writes from the -Z<size> buffer at run time (2.8); only the profile '
-    'XML says zero',
-  '-b64K -Z1K -Z t':
-    'same cause: -Z after -Z<size> drops the 1 KiB buffer, so the 1.10 '
-    'check "-Z<size> smaller than the block size" never fires (exit 0, '
-    'want 3)',
-}
+KNOWN_IOSPD_BUGS = {}
 
 # ------------------------------------------------------------ hand-written
 
