@@ -7,6 +7,7 @@
 #include "iospd/alloc.h"
 #include "iospd/gen.h"
 #include "iospd/hist.h"
+#include "iospd/rand.h"
 #include "iospd/run.h"
 #include "run_internal.h"
 #include "test_util.h"
@@ -557,6 +558,69 @@ static void test_write_pattern(void** state) {
   done(&r);
 }
 
+/* -Z<size>: every write takes a random window of one source filled from
+ * a generator seeded with 0; the window draw follows the offset/type. */
+static void test_random_source_windows(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "zs.dat", 0, 1, 0);
+  t->write_ratio = 100;
+  t->request_count = 1;
+  t->pattern = IOSPD_PATTERN_RANDOM;
+  t->random_data_size = 3 * 4 * KB + 100;
+  r.p.timespans[0].rand_seed = 3;
+  fake_add_file("zs.dat", 16 * 4 * KB, false);
+  const uint64_t lat[] = {1 * MS};
+  fake_set_latencies(lat, 1);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  static _Alignas(8) uint8_t src[3 * 4 * KB + 100];
+  iospd_rand_t seed0, w;
+  iospd_rand_seed(&seed0, 0);
+  iospd_rand_fill(&seed0, src, sizeof(src), false);
+  iospd_rand_seed(&w, 3); /* thread 0: seed + 0 */
+  uint32_t n;
+  (void)fake_log(&n);
+  uint64_t size;
+  const uint8_t* d = fake_file_data("zs.dat", &size);
+  uint32_t span = (uint32_t)sizeof(src) - 4 * KB + 1;
+  for (uint32_t j = 0; j < n; j++) {
+    uint32_t off = iospd_rand32(&w) % span;
+    /* Only the last pass over the file is still visible. */
+    if (j + 16 < n) continue;
+    assert_memory_equal(d + (j % 16) * 4 * KB, src + off, 4 * KB);
+  }
+  done(&r);
+}
+
+/* -Zr: each write buffer is refilled from the thread's generator first. */
+static void test_refill_per_write(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "zr.dat", 0, 1, 0);
+  t->write_ratio = 100;
+  t->request_count = 1;
+  r.p.timespans[0].random_write_data = true;
+  fake_add_file("zr.dat", 8 * 4 * KB, false);
+  const uint64_t lat[] = {1 * MS};
+  fake_set_latencies(lat, 1);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  iospd_rand_t w;
+  iospd_rand_seed(&w, 0);
+  static _Alignas(8) uint8_t block[4 * KB];
+  uint32_t n;
+  (void)fake_log(&n);
+  uint64_t size;
+  const uint8_t* d = fake_file_data("zr.dat", &size);
+  for (uint32_t j = 0; j < n; j++) {
+    iospd_rand_fill(&w, block, sizeof(block), true);
+    if (j + 8 < n) continue;
+    assert_memory_equal(d + (j % 8) * 4 * KB, block, sizeof(block));
+  }
+  done(&r);
+}
+
 static void test_pool_shared_slots(void** state) {
   (void)state;
   run_t r;
@@ -813,6 +877,8 @@ int main(void) {
       cmocka_unit_test(test_unbuffered_alignment),
       cmocka_unit_test(test_refusals),
       cmocka_unit_test(test_write_pattern),
+      cmocka_unit_test(test_random_source_windows),
+      cmocka_unit_test(test_refill_per_write),
       cmocka_unit_test(test_pool_shared_slots),
       cmocka_unit_test(test_progress_and_timespans),
       cmocka_unit_test(test_failed_and_unrun_timespans),
