@@ -201,6 +201,10 @@ static void timespan_lines(iospd_strbuf_t* out, const iospd_timespan_t* ts,
 void iospd_report_profile_text_ex(iospd_strbuf_t* out,
                                   const iospd_profile_t* p,
                                   const char* engine_name) {
+  /* psync is a fallback only when the user did not ask for it. */
+  if (engine_name != NULL && strcmp(engine_name, "psync") == 0 &&
+      p->ext.engine == IOSPD_ENGINE_PSYNC)
+    engine_name = "psync (pread/pwrite, chosen with --engine=psync)";
   ap(out, "\nCommand Line: %s\n\n", p->cmdline != NULL ? p->cmdline : "");
   if (p->experiment_flags != 0)
     ap(out, "Experiment Flags: 0x%x (%u)\n\n", p->experiment_flags,
