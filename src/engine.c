@@ -192,7 +192,8 @@ void iospd_worker_begin(iospd_worker_t* w) {
  * else by cumulative weight (2.2). */
 static uint32_t pick_target(iospd_worker_t* w) {
   if (w->target_count <= 1) return 0;
-  if (w->weights_equal) return iospd_rand32(&w->rng) % w->target_count;
+  if (w->weights_equal || w->weight_total == 0)
+    return iospd_rand32(&w->rng) % w->target_count;
   uint64_t x = iospd_rand64(&w->rng) % w->weight_total;
   for (uint32_t k = 0; k < w->target_count; k++) {
     if (x < w->targets[k].weight) return k;
@@ -368,6 +369,12 @@ bool iospd_worker_pass(iospd_worker_t* w) {
     for (uint32_t i = 0; i < w->pending_count; i++)
       w->ready[w->ready_count++] = w->pending[i].tag;
     w->pending_count = 0;
+    if (w->stop_ticks == 0) w->stop_ticks = w->now ? w->now : 1;
+    /* An I/O that never completes must not hang the run: after the drain
+     * timeout, teardown's queue destroy cancels what is left. */
+    if (w->inflight > 0 &&
+        w->now - w->stop_ticks >= (uint64_t)IOSPD_DRAIN_MS * w->ticks_per_ms)
+      w->inflight = 0;
     if (w->inflight == 0) {
       w->finished = true;
       iospd_hot_leave();

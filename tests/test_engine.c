@@ -326,6 +326,25 @@ static void test_io_error(void** state) {
   done(&r);
 }
 
+static void test_drain_timeout(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "h.dat", 0, 1, 0);
+  t->request_count = 1;
+  fake_add_file("h.dat", 64 * KB, true);
+  /* The 100th I/O never completes (a hung device). */
+  static uint64_t lat[200];
+  for (int i = 0; i < 200; i++) lat[i] = 1 * MS;
+  lat[99] = 100000ull * 1000 * MS;
+  fake_set_latencies(lat, 200);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_int_equal(st(&r, 0, 0)->ios[0], 99);
+  /* Measured 1 s, then gave up on the drain after 10 s. */
+  assert_in_range(fake_now(), START + 11000 * MS, START + 12300 * MS);
+  done(&r);
+}
+
 static void test_interrupt_in_warmup(void** state) {
   (void)state;
   run_t r;
@@ -869,6 +888,7 @@ int main(void) {
       cmocka_unit_test(test_think_time),
       cmocka_unit_test(test_short_submits),
       cmocka_unit_test(test_io_error),
+      cmocka_unit_test(test_drain_timeout),
       cmocka_unit_test(test_interrupt_in_warmup),
       cmocka_unit_test(test_interrupt_in_measure),
       cmocka_unit_test(test_create_and_missing),

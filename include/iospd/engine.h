@@ -18,8 +18,9 @@
 #include "iospd/rand.h"
 #include "iospd/stats.h"
 
-#define IOSPD_REAP_MAX 16u /* completions per reap, as DISKSPD dequeues */
-#define IOSPD_POLL_MS 100u /* longest wait before the phase is re-read */
+#define IOSPD_REAP_MAX 16u    /* completions per reap, as DISKSPD dequeues */
+#define IOSPD_POLL_MS 100u    /* longest wait before the phase is re-read */
+#define IOSPD_DRAIN_MS 10000u /* stop waiting for in-flight I/O after this */
 
 enum iospd_phase {
   IOSPD_PHASE_WARMUP = 0, /* issuing, not counting */
@@ -117,6 +118,7 @@ typedef struct iospd_worker_s {
   bool weights_equal;
   uint64_t progress_left;
   bool begun, stopping, finished;
+  uint64_t stop_ticks; /* when stopping began (drain timeout) */
   iospd_worker_fail_t fail;
   iospd_err_t setup_err; /* why setup failed */
   int setup_rc;
