@@ -74,9 +74,10 @@ static int setup_target(iospd_worker_t* w, iospd_wtarget_t* tg,
   if (rc < 0) return rc;
 
   uint64_t duration_ms = (uint64_t)w->ts->duration * 1000u;
+  uint32_t bucket_ms =
+      w->ts->io_bucket_ms ? w->ts->io_bucket_ms : IOSPD_DEFAULT_BUCKET_MS;
   rc = iospd_target_stats_init(tg->stats, w->ts->measure_latency,
-                               w->ts->calc_iops_stddev, w->ts->io_bucket_ms,
-                               duration_ms);
+                               w->ts->calc_iops_stddev, bucket_ms, duration_ms);
   if (rc < 0)
     return iospd_err_set(
         err, rc, "out of memory for the statistics of target '%s'", tpath(tg));
