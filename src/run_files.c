@@ -92,7 +92,7 @@ static int check_sector(const iospd_target_t* t, uint32_t sector,
           "requires; use a multiple of %u or drop -Su/-Sh",
           t->path, items[i].what, (unsigned long long)items[i].v, sector,
           sector);
-  if (t->pattern == IOSPD_PATTERN_RANDOM && 512u % sector != 0)
+  if (t->random_data_size > 0 && 512u % sector != 0)
     return iospd_err_set(
         err, IOSPD_EALIGN,
         "target '%s': -Z<size> write windows are placed at multiples of 512 "

@@ -508,6 +508,19 @@ static void test_unbuffered_alignment(void** state) {
   assert_non_null(strstr(r.err.msg, "base offset (-B) of 1000 bytes"));
   done(&r);
 
+  /* -Z<size> windows sit on 512-byte steps: too coarse for 4K sectors. */
+  t = setup(&r, "a.dat", 0, 1, 0);
+  t->cache_mode = IOSPD_CACHE_DISABLE_OS;
+  t->write_ratio = 10;
+  t->pattern = IOSPD_PATTERN_ZERO; /* -Z together with -Z<size> */
+  t->random_data_size = 64 * KB;
+  fake_add_file("a.dat", 1024 * KB, true);
+  fake_set_sector("a.dat", 4096);
+  go(&r);
+  assert_int_equal(r.rc, IOSPD_EALIGN);
+  assert_non_null(strstr(r.err.msg, "-Z<size> write windows"));
+  done(&r);
+
   /* Aligned: runs, and the handle was opened unbuffered. */
   t = setup(&r, "a.dat", 0, 1, 0);
   t->cache_mode = IOSPD_CACHE_DISABLE_OS;
