@@ -147,6 +147,13 @@ int iospd_worker_setup(iospd_worker_t* w, iospd_err_t* err) {
     }
   }
 
+  /* One target (the -t layout): its buffer is the worker's only I/O
+   * memory, so register it (io_uring fixed buffers). Optional: a refusal
+   * just means ordinary buffers. */
+  if (w->q != NULL && w->target_count == 1 && w->targets[0].buf != NULL)
+    (void)iospd_plat_queue_register_buffers(w->q, w->targets[0].buf,
+                                            w->targets[0].buf_len, NULL);
+
   /* Slots: bound to a target (-o), or shared and bound per I/O (-O). */
   uint32_t s = 0;
   if (w->shared_slots) {
