@@ -33,9 +33,30 @@ static void err_sb(const iospd_strbuf_t* sb) {
   if (sb->len > 0) iospd_plat_write_err(iospd_strbuf_cstr(sb), sb->len);
 }
 
+/* Run messages: warnings go to stderr as they are; -v progress lines go to
+ * stdout behind a UTC timestamp (diagnostics, not a stable interface). */
 static void on_message(void* ctx, const char* text) {
   (void)ctx;
-  iospd_plat_write_out(text, strlen(text));
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  if (strncmp(text, "WARNING", 7) == 0) {
+    iospd_strbuf_appendf(&sb, "%s\n", text);
+    iospd_plat_write_err(iospd_strbuf_cstr(&sb), sb.len);
+  } else {
+    iospd_utc_time_t t;
+    iospd_plat_utc_now(&t);
+    iospd_strbuf_appendf(&sb, "%04u-%02u-%02uT%02u:%02u:%02uZ: %s\n", t.year,
+                         t.month, t.day, t.hour, t.minute, t.second, text);
+    iospd_plat_write_out(iospd_strbuf_cstr(&sb), sb.len);
+  }
+  iospd_strbuf_destroy(&sb);
+}
+
+static void on_interrupted(void* ctx) {
+  (void)ctx;
+  static const char line[] =
+      "\n*** Ctrl-C: stopping I/O; the results measured so far follow. ***\n";
+  iospd_plat_write_out(line, sizeof line - 1);
 }
 
 static void on_progress_dot(void* ctx) {
@@ -66,7 +87,8 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
   iospd_err_t err;
   iospd_err_clear(&err);
   iospd_run_hooks_t hooks = {.message = on_message,
-                             .progress_dot = on_progress_dot};
+                             .progress_dot = on_progress_dot,
+                             .interrupted = on_interrupted};
   int rc = iospd_run(p, &hooks, &results, &err);
   if (p->progress > 0) iospd_plat_write_out("\n", 1);
   /* DISKSPD prints whatever was measured even when the run failed. */
