@@ -30,7 +30,7 @@ void iospd_buckets_destroy(iospd_buckets_t* bk) {
 }
 
 void iospd_buckets_add(iospd_buckets_t* bk, uint64_t since_start_ns,
-                       uint64_t lat_ns) {
+                       uint64_t lat_ns, uint32_t bytes) {
   if (bk->capacity == 0) return;
   uint64_t idx = since_start_ns / bk->interval_ns;
   /* DISKSPD drops completions past the last valid bucket (they still count
@@ -42,6 +42,7 @@ void iospd_buckets_add(iospd_buckets_t* bk, uint64_t since_start_ns,
   if (b->count == 0 || us > b->lat_max_us) b->lat_max_us = us;
   b->lat_sum_us += us;
   b->lat_sumsq_us += us * us;
+  b->bytes += bytes;
   b->count++;
   if (idx + 1 > bk->used) bk->used = (uint32_t)idx + 1;
 }
@@ -69,6 +70,7 @@ int iospd_buckets_merge(iospd_buckets_t* dst, const iospd_buckets_t* src) {
       d->lat_max_us = s->lat_max_us;
     d->lat_sum_us += s->lat_sum_us;
     d->lat_sumsq_us += s->lat_sumsq_us;
+    d->bytes += s->bytes;
     d->count += s->count;
   }
   if (src->used > dst->used) dst->used = src->used;

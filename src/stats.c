@@ -44,7 +44,7 @@ void iospd_target_stats_record(iospd_target_stats_t* s, int op,
   s->ios[op]++;
   if (s->lat[op] != NULL) iospd_hist_record(s->lat[op], lat_ns);
   if (s->iops[op].capacity != 0)
-    iospd_buckets_add(&s->iops[op], since_start_ns, lat_ns);
+    iospd_buckets_add(&s->iops[op], since_start_ns, lat_ns, bytes);
 }
 
 int iospd_target_stats_merge(iospd_target_stats_t* dst,

@@ -27,7 +27,7 @@ static void test_sizing_and_errors(void** state) {
   iospd_buckets_destroy(&b);
   assert_int_equal(iospd_buckets_init(&b, 1000, 0), 0);
   assert_int_equal(b.capacity, 0);
-  iospd_buckets_add(&b, 0, 5); /* no buckets: ignored */
+  iospd_buckets_add(&b, 0, 5, 4096); /* no buckets: ignored */
   assert_int_equal(b.used, 0);
   assert_true(iospd_buckets_iops_stddev(&b) == 0.0);
   iospd_buckets_destroy(&b);
@@ -37,20 +37,22 @@ static void test_diskspd_stddev_example(void** state) {
   (void)state;
   iospd_buckets_t b;
   assert_int_equal(iospd_buckets_init(&b, 1000, 2000), 0);
-  iospd_buckets_add(&b, 100 * MS, 1000);
-  iospd_buckets_add(&b, 1500 * MS, 1000);
-  iospd_buckets_add(&b, 1999 * MS, 1000);
+  iospd_buckets_add(&b, 100 * MS, 1000, 4096);
+  iospd_buckets_add(&b, 1500 * MS, 1000, 4096);
+  iospd_buckets_add(&b, 1999 * MS, 1000, 4096);
   assert_int_equal(b.used, 2);
   assert_int_equal(b.b[0].count, 1);
   assert_int_equal(b.b[1].count, 2);
+  assert_int_equal(b.b[0].bytes, 4096);
+  assert_int_equal(b.b[1].bytes, 8192);
   /* {1, 2}: population stddev 0.5, per 1 s interval -> 0.5 IO/s. */
   assert_true(fabs(iospd_buckets_iops_stddev(&b) - 0.5) < 1e-12);
   iospd_buckets_destroy(&b);
   /* Same counts in 500 ms intervals: 0.5 per 0.5 s = 1.0 IO/s. */
   assert_int_equal(iospd_buckets_init(&b, 500, 1000), 0);
-  iospd_buckets_add(&b, 10 * MS, 1000);
-  iospd_buckets_add(&b, 600 * MS, 1000);
-  iospd_buckets_add(&b, 700 * MS, 1000);
+  iospd_buckets_add(&b, 10 * MS, 1000, 4096);
+  iospd_buckets_add(&b, 600 * MS, 1000, 4096);
+  iospd_buckets_add(&b, 700 * MS, 1000, 4096);
   assert_true(fabs(iospd_buckets_iops_stddev(&b) - 1.0) < 1e-12);
   iospd_buckets_destroy(&b);
 }
@@ -59,11 +61,11 @@ static void test_placement_latency_and_drop(void** state) {
   (void)state;
   iospd_buckets_t b;
   assert_int_equal(iospd_buckets_init(&b, 1000, 3000), 0);
-  iospd_buckets_add(&b, 1000 * MS, 3000);  /* exactly 1 s: bucket 1 */
-  iospd_buckets_add(&b, 1200 * MS, 1000);
-  iospd_buckets_add(&b, 1300 * MS, 2000);
-  iospd_buckets_add(&b, 3000 * MS, 9000);  /* past the last bucket: dropped */
-  iospd_buckets_add(&b, 99999 * MS, 9000);
+  iospd_buckets_add(&b, 1000 * MS, 3000, 4096);  /* exactly 1 s: bucket 1 */
+  iospd_buckets_add(&b, 1200 * MS, 1000, 4096);
+  iospd_buckets_add(&b, 1300 * MS, 2000, 4096);
+  iospd_buckets_add(&b, 3000 * MS, 9000, 4096);  /* past the last bucket: dropped */
+  iospd_buckets_add(&b, 99999 * MS, 9000, 4096);
   assert_int_equal(b.used, 2);
   assert_int_equal(b.b[0].count, 0);
   assert_int_equal(b.b[1].count, 3);
@@ -82,10 +84,10 @@ static void test_merge(void** state) {
   iospd_buckets_t a, c, z;
   assert_int_equal(iospd_buckets_init(&a, 1000, 2000), 0);
   assert_int_equal(iospd_buckets_init(&c, 1000, 4000), 0);
-  iospd_buckets_add(&a, 0, 5000);
-  iospd_buckets_add(&a, 1100 * MS, 7000);
-  iospd_buckets_add(&c, 200 * MS, 2000);
-  iospd_buckets_add(&c, 3500 * MS, 4000);
+  iospd_buckets_add(&a, 0, 5000, 512);
+  iospd_buckets_add(&a, 1100 * MS, 7000, 512);
+  iospd_buckets_add(&c, 200 * MS, 2000, 512);
+  iospd_buckets_add(&c, 3500 * MS, 4000, 512);
   memset(&z, 0, sizeof z); /* a zeroed destination adopts the interval */
   assert_int_equal(iospd_buckets_merge(&z, &a), 0);
   assert_int_equal(iospd_buckets_merge(&z, &c), 0);
@@ -102,7 +104,7 @@ static void test_merge(void** state) {
   /* different interval: refused */
   iospd_buckets_t d;
   assert_int_equal(iospd_buckets_init(&d, 500, 1000), 0);
-  iospd_buckets_add(&d, 0, 1);
+  iospd_buckets_add(&d, 0, 1, 512);
   assert_int_equal(iospd_buckets_merge(&z, &d), IOSPD_EINVAL);
   iospd_buckets_destroy(&a);
   iospd_buckets_destroy(&c);
@@ -123,7 +125,7 @@ static void test_add_does_not_allocate(void** state) {
   assert_int_equal(iospd_buckets_init(&b, 1000, 10000), 0);
   allocs = 0;
   iospd_alloc_set_gate(count_gate);
-  for (uint64_t i = 0; i < 100000; i++) iospd_buckets_add(&b, i * 100000, 50);
+  for (uint64_t i = 0; i < 100000; i++) iospd_buckets_add(&b, i * 100000, 50, 4096);
   iospd_alloc_set_gate(NULL);
   assert_int_equal(allocs, 0);
   assert_int_equal(b.used, 10);

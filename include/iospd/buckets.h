@@ -8,6 +8,7 @@
 
 typedef struct iospd_bucket_s {
   uint64_t count;
+  uint64_t bytes; /* kept for time-series reports; DISKSPD prints counts */
   double lat_min_us, lat_max_us, lat_sum_us, lat_sumsq_us;
 } iospd_bucket_t;
 
@@ -22,10 +23,11 @@ typedef struct iospd_buckets_s {
 int iospd_buckets_init(iospd_buckets_t* bk, uint32_t interval_ms,
                        uint64_t duration_ms);
 void iospd_buckets_destroy(iospd_buckets_t* bk);
-/* Hot path: one I/O completed at since_start_ns after measurement start, with
- * latency lat_ns. Completions past the last valid bucket are dropped. */
+/* Hot path: one I/O of `bytes` completed at since_start_ns after measurement
+ * start, with latency lat_ns. Completions past the last valid bucket are
+ * dropped. */
 void iospd_buckets_add(iospd_buckets_t* bk, uint64_t since_start_ns,
-                       uint64_t lat_ns);
+                       uint64_t lat_ns, uint32_t bytes);
 /* dst += src bucket-wise; dst must have been initialised with the same
  * interval (capacity grows to the larger of the two). */
 int iospd_buckets_merge(iospd_buckets_t* dst, const iospd_buckets_t* src);
