@@ -30,6 +30,13 @@ unsigned iospd_open_flags(const iospd_target_t* t, uint32_t worker_slots) {
   if (worker_slots > 1) f |= IOSPD_OPEN_ASYNC;
   if (t->io_priority == 1) f |= IOSPD_OPEN_PRIORITY_VERY_LOW;
   if (t->io_priority == 2) f |= IOSPD_OPEN_PRIORITY_LOW;
+  if (t->memory_mapped) {
+    f |= IOSPD_OPEN_MAPPED;
+    if (t->flush_type == IOSPD_FLUSH_VIEW_OF_FILE) f |= IOSPD_OPEN_FLUSH_VIEW;
+    if (t->flush_type == IOSPD_FLUSH_NON_VOLATILE) f |= IOSPD_OPEN_FLUSH_NV;
+    if (t->flush_type == IOSPD_FLUSH_NON_VOLATILE_NO_DRAIN)
+      f |= IOSPD_OPEN_FLUSH_NV_NODRAIN;
+  }
   return f;
 }
 

@@ -14,7 +14,20 @@
 
 /* Ctrl-C: sticky for the rest of the run, like DISKSPD's stop event. */
 static _Atomic uint32_t g_interrupted;
+/* The -yp event was seen set: stops the run like Ctrl-C, without the
+ * Ctrl-C line. Sticky too. */
+static _Atomic uint32_t g_stopped_by_event;
 static char g_engine_name[64];
+
+/* -y named events of the run, opened (created if absent) once by iospd_run
+ * and used by the controller thread only. */
+typedef struct run_events_s {
+  iospd_plat_event_t* ready; /* -yr: wait for it before starting I/O */
+  iospd_plat_event_t* start; /* -ys: set when measurement starts */
+  iospd_plat_event_t* end;   /* -yf: set when measurement ends */
+  iospd_plat_event_t* stop;  /* -yp: stop the run when it is set */
+} run_events_t;
+static run_events_t g_ev;
 
 static void on_interrupt(void* arg) {
   (void)arg;
@@ -30,6 +43,8 @@ typedef struct run_s {
   iospd_engine_ctl_t* ctl;
   iospd_worker_t** workers;
   uint32_t nworkers;
+  int ev_rc; /* first failure to set -ys/-yf, reported after the run */
+  iospd_err_t ev_err;
   iospd_gen_shared_t* shared; /* one -si cursor per target */
   size_t shared_len;
   uint8_t** rnd_src; /* -Z<size> source per target, or NULL */
@@ -37,6 +52,7 @@ typedef struct run_s {
    * threads that did start; 1 = no barrier (start failed); else the
    * barrier's address. Lets a failed thread start release the others. */
   _Atomic uintptr_t gate;
+  _Atomic uint32_t set_up; /* workers done with their set-up (-yr) */
 } run_t;
 
 typedef struct worker_arg_s {
@@ -229,6 +245,7 @@ static void worker_main(void* arg) {
     atomic_store_explicit(&r->ctl->failed, 1, memory_order_release);
   else
     publish_setup(r, w);
+  atomic_fetch_add_explicit(&r->set_up, 1, memory_order_release);
   uintptr_t g;
   while ((g = atomic_load_explicit(&r->gate, memory_order_acquire)) == 0)
     (void)iospd_plat_wait(1);
@@ -239,17 +256,63 @@ static void worker_main(void* arg) {
 
 /* ---- phases -------------------------------------------------------------- */
 
+static void say(const run_t* r, const char* text);
+
 static _Atomic uint32_t g_interrupt_told;
+
+/* -yp: looks at the stop event (without waiting). */
+static bool stop_event_set(void) {
+  if (atomic_load(&g_stopped_by_event)) return true;
+  if (g_ev.stop == NULL || iospd_plat_event_wait(g_ev.stop, 0) != 1)
+    return false;
+  atomic_store(&g_stopped_by_event, 1);
+  return true;
+}
 
 static bool interrupted(const run_t* r) {
   if (atomic_load(&g_interrupted) == 0 &&
       atomic_load(&r->ctl->interrupted) == 0)
-    return false;
-  /* Tell main once, from this (the controller's) thread. */
-  if (atomic_exchange(&g_interrupt_told, 1) == 0 && r->hooks != NULL &&
-      r->hooks->interrupted != NULL)
-    r->hooks->interrupted(r->hooks->ctx);
+    return stop_event_set();
+  /* Tell main once, from this (the controller's) thread. Ctrl-C is bound
+   * to the -yp event, as in DISKSPD: set it so that whoever else waits on
+   * it stops too. */
+  if (atomic_exchange(&g_interrupt_told, 1) == 0) {
+    if (r->hooks != NULL && r->hooks->interrupted != NULL)
+      r->hooks->interrupted(r->hooks->ctx);
+    if (g_ev.stop != NULL) (void)iospd_plat_event_set(g_ev.stop, NULL);
+  }
   return true;
+}
+
+/* -ys/-yf: a failure is remembered and fails the timespan afterwards;
+ * measuring goes on meanwhile, as the workers are already running. */
+static void set_event(run_t* r, iospd_plat_event_t* ev, const char* name) {
+  if (ev == NULL) return;
+  iospd_err_t e;
+  iospd_err_clear(&e);
+  int rc = iospd_plat_event_set(ev, &e);
+  if (rc < 0 && r->ev_rc == 0)
+    r->ev_rc = iospd_err_set(&r->ev_err, rc, "cannot set the event '%s': %s",
+                             name, e.msg[0] ? e.msg : iospd_strerror(rc));
+}
+
+/* -yr: once every worker is set up and before I/O starts, wait for the
+ * event, with no time limit but in slices, so Ctrl-C and -yp still stop
+ * the run (which then reads as interrupted before measuring). */
+static void wait_ready_event(run_t* r) {
+  if (g_ev.ready == NULL) return;
+  say(r, "waiting for the start event (-yr)...");
+  while (!interrupted(r) && !failed(r)) {
+    int got = iospd_plat_event_wait(g_ev.ready, IOSPD_POLL_MS);
+    if (got != 0) {
+      if (got < 0 && r->ev_rc == 0)
+        r->ev_rc = iospd_err_set(&r->ev_err, got,
+                                 "waiting for the event '%s' (-yr) failed: "
+                                 "%s",
+                                 r->p->events.ready_name, iospd_strerror(got));
+      return;
+    }
+  }
 }
 
 /* Steps every live worker once (cooperative mode). Returns false if none
@@ -316,6 +379,7 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
     tsr->seconds = 0;
     return;
   }
+  set_event(r, g_ev.start, r->p->events.start_name);
   snapshot_cpu(r, c0);
   r->ctl->measure_start_ticks = iospd_plat_ticks();
   set_phase(r, IOSPD_PHASE_MEASURE);
@@ -324,6 +388,7 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
   uint64_t end = iospd_plat_ticks();
   set_phase(r, IOSPD_PHASE_COOLDOWN);
   snapshot_cpu(r, c1);
+  set_event(r, g_ev.end, r->p->events.end_name);
   tsr->seconds = (double)(end - r->ctl->measure_start_ticks) /
                  (double)r->ctl->ticks_per_second;
   if (c0 != NULL && c1 != NULL && tsr->cpu != NULL)
@@ -377,6 +442,14 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
       break;
     }
   }
+  if (rc == 0 && g_ev.ready != NULL) {
+    /* -yr (2.1 step 5): the threads are created and set up, and wait at
+     * the gate until the event is set. */
+    while (atomic_load_explicit(&r->set_up, memory_order_acquire) < started &&
+           !failed(r))
+      (void)iospd_plat_wait(1);
+    wait_ready_event(r);
+  }
   iospd_plat_barrier_t* b = NULL;
   if (rc == 0 && iospd_plat_barrier_init(&b, started + 1, err) == 0) {
     atomic_store_explicit(&r->gate, (uintptr_t)b, memory_order_release);
@@ -410,6 +483,7 @@ static int run_cooperative(run_t* r, iospd_cpu_times_t* c0,
     }
     publish_setup(r, w);
   }
+  if (!failed(r)) wait_ready_event(r);
   if (!failed(r)) {
     for (uint32_t i = 0; i < r->nworkers; i++)
       iospd_worker_begin(r->workers[i]);
@@ -501,12 +575,46 @@ static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
     rc = iospd_worker_error(r.workers[i], err);
     if (rc < 0) goto out;
   }
-  rc = 0;
+  rc = r.ev_rc;
+  if (rc < 0 && err != NULL) *err = r.ev_err;
 out:
   iospd_free(c0);
   iospd_free(c1);
   free_run(&r);
   return rc;
+}
+
+static void close_events(void) {
+  iospd_plat_event_close(g_ev.ready);
+  iospd_plat_event_close(g_ev.start);
+  iospd_plat_event_close(g_ev.end);
+  iospd_plat_event_close(g_ev.stop);
+  memset(&g_ev, 0, sizeof(g_ev));
+}
+
+/* All -y events are created (or opened, if they exist) before anything
+ * else runs, as in DISKSPD; a failure fails the run. */
+static int open_events(const iospd_profile_t* p, iospd_err_t* err) {
+  struct {
+    const char* name;
+    const char* sw;
+    iospd_plat_event_t** slot;
+  } want[] = {{p->events.ready_name, "-yr", &g_ev.ready},
+              {p->events.start_name, "-ys", &g_ev.start},
+              {p->events.end_name, "-yf", &g_ev.end},
+              {p->events.stop_name, "-yp", &g_ev.stop}};
+  memset(&g_ev, 0, sizeof(g_ev));
+  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(want); i++) {
+    if (want[i].name == NULL) continue;
+    iospd_err_t e;
+    iospd_err_clear(&e);
+    int rc = iospd_plat_event_open(want[i].name, true, want[i].slot, &e);
+    if (rc < 0)
+      return iospd_err_set(err, rc, "cannot create the event '%s' (%s): %s",
+                           want[i].name, want[i].sw,
+                           e.msg[0] ? e.msg : iospd_strerror(rc));
+  }
+  return 0;
 }
 
 int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
@@ -526,21 +634,24 @@ int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
                          "ETW tracing (-e) is not implemented in iospd; "
                          "run without -e (use an external tracer such as "
                          "WPR or perf alongside)");
-  if (p->events.start_name || p->events.end_name || p->events.ready_name ||
-      p->events.stop_name)
-    return iospd_err_set(err, IOSPD_ENOTSUP,
-                         "named events (-ys/-yf/-yr/-yp) are not "
-                         "implemented in iospd; run without -y");
   if (out->topo.cpu_count == 0) {
     int rc = iospd_plat_cpu_topology(&out->topo, err);
     if (rc < 0) return rc;
+  }
+  atomic_store(&g_stopped_by_event, 0);
+  int erc = open_events(p, err);
+  if (erc < 0) {
+    close_events();
+    return erc;
   }
   (void)iospd_plat_on_interrupt(on_interrupt, NULL, NULL);
 
   out->timespans = iospd_calloc(p->timespan_count ? p->timespan_count : 1,
                                 sizeof(*out->timespans));
-  if (out->timespans == NULL)
+  if (out->timespans == NULL) {
+    close_events();
     return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  }
   int rc = iospd_run_precreate(p, hooks, err);
   uint32_t i = 0;
   for (; rc == 0 && i < p->timespan_count; i++) {
@@ -555,7 +666,7 @@ int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
     }
     /* After Ctrl-C the later timespans are not started (no files are
      * created for them); they read as interrupted, as in DISKSPD. */
-    if (atomic_load(&g_interrupted)) {
+    if (atomic_load(&g_interrupted) || atomic_load(&g_stopped_by_event)) {
       i++;
       break;
     }
@@ -568,6 +679,7 @@ int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
     out->timespan_count = p->timespan_count;
   }
   iospd_run_precreate_free();
+  close_events();
   iospd_plat_utc_now(&out->run_time);
   return rc;
 }

@@ -118,10 +118,10 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
   if (rc < 0)
     return iospd_err_set(err, rc, "cannot examine target '%s': %s", t->path,
                          e.msg[0] ? e.msg : iospd_strerror(rc));
-  if (t->memory_mapped)
+  if (t->memory_mapped && info.is_device)
     return iospd_err_set(err, IOSPD_ENOTSUP,
-                         "target '%s': memory-mapped I/O (-Sm) is not "
-                         "implemented in iospd; remove -Sm",
+                         "target '%s' is a disk, volume or block device; "
+                         "memory-mapped I/O (-Sm) works only on files",
                          t->path);
   if (t->write_ratio > 0 && info.is_device &&
       (info.has_partitions || info.has_filesystem) && !p->ext.allow_raw_write) {

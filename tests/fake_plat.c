@@ -64,6 +64,17 @@ static uint32_t g_cpu_snaps;
 static uint32_t g_nqueues;
 static uint32_t g_qdepth[MAX_QUEUES];
 
+/* Named events: a fixed table, by name. */
+#define MAX_EVENTS 8
+struct iospd_plat_event_s {
+  bool used, opened;
+  char name[64];
+  uint64_t set_at;   /* becomes set at this virtual time (if armed) */
+  bool armed;
+  uint64_t set_time; /* when it was first seen set, 0 = not yet */
+};
+static struct iospd_plat_event_s g_events[MAX_EVENTS];
+
 /* ---- test controls ------------------------------------------------------ */
 
 void fake_reset(void) {
@@ -82,6 +93,7 @@ void fake_reset(void) {
   g_cpu_snaps = 0;
   g_nqueues = 0;
   g_now = START_NS;
+  memset(g_events, 0, sizeof(g_events));
 }
 
 static ffile_t* find(const char* path) {
@@ -523,3 +535,65 @@ void iospd_plat_queue_destroy(iospd_plat_queue_t* q) {
   free(q->inflight);
   free(q);
 }
+
+/* ---- named events ---------------------------------------------------------
+ */
+
+static struct iospd_plat_event_s* event_find(const char* name, bool add) {
+  for (int i = 0; i < MAX_EVENTS; i++)
+    if (g_events[i].used && strcmp(g_events[i].name, name) == 0)
+      return &g_events[i];
+  if (!add) return NULL;
+  for (int i = 0; i < MAX_EVENTS; i++)
+    if (!g_events[i].used) {
+      g_events[i].used = true;
+      snprintf(g_events[i].name, sizeof(g_events[i].name), "%s", name);
+      return &g_events[i];
+    }
+  return NULL;
+}
+
+static bool event_is_set(struct iospd_plat_event_s* e) {
+  if (e->set_time == 0 && e->armed && g_now >= e->set_at)
+    e->set_time = e->set_at > START_NS ? e->set_at : g_now;
+  return e->set_time != 0;
+}
+
+void fake_event_set_at(const char* name, uint64_t at_ns) {
+  struct iospd_plat_event_s* e = event_find(name, true);
+  e->armed = true;
+  e->set_at = at_ns;
+}
+
+uint64_t fake_event_set_time(const char* name) {
+  struct iospd_plat_event_s* e = event_find(name, false);
+  if (e == NULL || !e->opened) return UINT64_MAX;
+  (void)event_is_set(e);
+  return e->set_time;
+}
+
+int iospd_plat_event_open(const char* name, bool create,
+                          iospd_plat_event_t** ev, iospd_err_t* err) {
+  struct iospd_plat_event_s* e = event_find(name, create);
+  if (e == NULL)
+    return iospd_err_set(err, IOSPD_ENOENT, "no event named '%s'", name);
+  e->opened = true;
+  *ev = e;
+  return 0;
+}
+
+int iospd_plat_event_set(iospd_plat_event_t* ev, iospd_err_t* err) {
+  (void)err;
+  if (ev->set_time == 0) ev->set_time = g_now;
+  return 0;
+}
+
+int iospd_plat_event_wait(iospd_plat_event_t* ev, uint32_t timeout_ms) {
+  if (event_is_set(ev)) return 1;
+  /* Waiting lets the virtual clock run, so an armed event comes due. */
+  uint32_t ms = timeout_ms == UINT32_MAX ? 100 : timeout_ms;
+  if (ms > 0) advance(g_now + (uint64_t)ms * 1000000u);
+  return event_is_set(ev) ? 1 : 0;
+}
+
+void iospd_plat_event_close(iospd_plat_event_t* ev) { (void)ev; }

@@ -44,6 +44,13 @@ void fake_short_submits(uint32_t max, uint32_t refuse_calls);
 /* Ctrl-C when the virtual clock reaches at_ns. */
 void fake_interrupt_at(uint64_t at_ns);
 
+/* Named events (-y): the event becomes set when the virtual clock reaches
+ * at_ns (0 = now), whoever created it. */
+void fake_event_set_at(const char* name, uint64_t at_ns);
+/* Virtual time the event was first set (by the run or by
+ * fake_event_set_at), 0 if never; -1 as uint64 if it was never opened. */
+uint64_t fake_event_set_time(const char* name);
+
 uint64_t fake_now(void);
 const fake_io_t* fake_log(uint32_t* count);
 uint32_t fake_queues_created(void);

@@ -148,7 +148,18 @@ enum {
   IOSPD_OPEN_DISABLE_LOCAL_CACHE = 1u << 7, /* -Sr */
   IOSPD_OPEN_ASYNC = 1u << 8,         /* overlapped (Windows) */
   IOSPD_OPEN_PRIORITY_LOW = 1u << 9,  /* -I2 */
-  IOSPD_OPEN_PRIORITY_VERY_LOW = 1u << 10 /* -I1 */
+  IOSPD_OPEN_PRIORITY_VERY_LOW = 1u << 10, /* -I1 */
+  /* -Sm: the platform maps the whole file (read+write) at open; the queue
+   * then serves this file's I/O by copying to/from the view inside submit,
+   * and the completion comes back from the next reap. Regular files only
+   * (devices are refused at open). With IOSPD_OPEN_WRITE_THROUGH (-Smw) the
+   * copies are non-temporal and no flush is done; otherwise a write is
+   * followed by the flush one of the FLUSH flags asks for (-N). */
+  IOSPD_OPEN_MAPPED = 1u << 11,
+  IOSPD_OPEN_FLUSH_VIEW = 1u << 12,       /* -Nv: FlushViewOfFile / msync */
+  IOSPD_OPEN_FLUSH_NV = 1u << 13,         /* -Nn: RtlFlushNonVolatileMemory
+                                             (Windows only) */
+  IOSPD_OPEN_FLUSH_NV_NODRAIN = 1u << 14  /* -Ni: the same, no drain */
 };
 
 typedef struct iospd_open_opts_s {
@@ -235,5 +246,28 @@ int iospd_plat_queue_reap(iospd_plat_queue_t* q, iospd_cqe_t* out,
                           uint32_t* got);
 /* Cancels and drains everything in flight, then frees. NULL-safe. */
 void iospd_plat_queue_destroy(iospd_plat_queue_t* q);
+
+/* ---- named events (-y) ----------------------------------------------------- */
+
+/* A named, manual-reset event shared between processes: once set it stays
+ * set (iospd never resets one), and every waiter sees it. Windows: a named
+ * kernel event (CreateEventW / OpenEventW), gone when its last handle
+ * closes. Linux: a POSIX named semaphore "/iospd-<name>" whose value > 0
+ * means "set"; a waiter takes it and posts it back, so every waiter sees
+ * it; the process that created it unlinks it when it closes it, so a name
+ * lives as long as its creator's run (as on Windows while the creator
+ * holds its handle). */
+typedef struct iospd_plat_event_s iospd_plat_event_t;
+
+/* create: open the event, creating it (not set) if absent; !create: open an
+ * existing one only (IOSPD_ENOENT if there is none). */
+int iospd_plat_event_open(const char* name, bool create,
+                          iospd_plat_event_t** ev, iospd_err_t* err);
+int iospd_plat_event_set(iospd_plat_event_t* ev, iospd_err_t* err);
+/* Waits up to timeout_ms (0 = just look, UINT32_MAX = forever). Returns 1
+ * if the event is set, 0 on timeout, negative IOSPD_E* on failure. */
+int iospd_plat_event_wait(iospd_plat_event_t* ev, uint32_t timeout_ms);
+/* NULL-safe. */
+void iospd_plat_event_close(iospd_plat_event_t* ev);
 
 #endif

@@ -367,6 +367,13 @@ int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
     long r = syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0, (int)f->ioprio);
     (void)r;
   }
+  if (o->flags & IOSPD_OPEN_MAPPED) {
+    rc = iospd_posix_map(f, err);
+    if (rc < 0) {
+      iospd_plat_file_close(f);
+      return rc;
+    }
+  }
   *out = f;
   return 0;
 }
@@ -380,6 +387,7 @@ int iospd_plat_file_info(iospd_plat_file_t* f, iospd_file_info_t* info,
 
 void iospd_plat_file_close(iospd_plat_file_t* f) {
   if (f == NULL) return;
+  iospd_posix_unmap(f);
   close(f->fd);
   iospd_free(f->path);
   iospd_free(f);

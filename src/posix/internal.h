@@ -39,7 +39,30 @@ struct iospd_plat_file_s {
   uint16_t ioprio; /* value for sqe->ioprio / ioprio_set, 0 = default */
   bool is_device;
   char* path; /* owned copy, for messages and signature probing */
+  uint8_t* map;     /* -Sm: the whole file mapped read+write, or NULL */
+  uint64_t map_len; /* its length (the file size at open) */
 };
+
+/* ---- memory-mapped I/O (mapped.c) ---------------------------------------- */
+
+/* Maps f (opened with IOSPD_OPEN_MAPPED) whole; refuses devices and the
+ * Windows-only -Nn/-Ni flushes. An empty file is left unmapped (the engine
+ * reports it as empty). */
+int iospd_posix_map(iospd_plat_file_t* f, iospd_err_t* err);
+void iospd_posix_unmap(iospd_plat_file_t* f);
+/* The queue front's side table of mapped files (an attach of a mapped file
+ * lands here, not in the engine); NULL-safe free. */
+typedef struct iospd_posix_mm_s iospd_posix_mm_t;
+int iospd_posix_mm_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
+                          uint32_t* file_index, iospd_err_t* err);
+int iospd_posix_mm_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
+                          uint32_t n, uint32_t* accepted);
+int iospd_posix_mm_reap(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
+                        uint32_t min, uint32_t timeout_ms, uint32_t* got);
+void iospd_posix_mm_free(iospd_posix_mm_t* mm);
+/* File indexes of mapped files carry this bit; the engine's own indexes
+ * never do. */
+#define IOSPD_POSIX_MM_INDEX 0x80000000u
 
 /* How many bytes of a device iospd_posix_detect_content wants to see: enough
  * for the btrfs super block at 64 KiB and a swap header on 64 KiB pages. */
@@ -80,6 +103,9 @@ typedef struct iospd_posix_queue_ops_s {
  * with one indirect call per batch. */
 struct iospd_plat_queue_s {
   const iospd_posix_queue_ops_t* ops;
+  /* Set by the front (queue.c), zero from the engine's calloc: */
+  uint32_t depth;
+  iospd_posix_mm_t* mm; /* mapped files and their completions, or NULL */
 };
 
 int iospd_posix_psync_create(iospd_plat_queue_t** q, uint32_t depth,

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* The queue front: picks the engine once, at iospd_plat_queue_create
  * (io_uring when the kernel allows it, else psync), then forwards every call
- * through the engine's private ops table (one indirect call per batch). */
+ * through the engine's private ops table (one indirect call per batch).
+ * Memory-mapped files (-Sm) are attached to a side table instead, and a
+ * queue that has any goes through mapped.c, which serves those itself. */
 #include "iospd/profile.h"
 #include "posix/internal.h"
 
-int iospd_plat_queue_create(iospd_plat_queue_t** q, uint32_t depth,
-                            unsigned flags, int engine, iospd_err_t* err) {
+static int create_engine(iospd_plat_queue_t** q, uint32_t depth,
+                         unsigned flags, int engine, iospd_err_t* err) {
   if (depth == 0)
     return iospd_err_set(err, IOSPD_EINVAL,
                          "a queue needs a depth of at least 1");
@@ -37,12 +39,25 @@ int iospd_plat_queue_create(iospd_plat_queue_t** q, uint32_t depth,
   }
 }
 
+int iospd_plat_queue_create(iospd_plat_queue_t** q, uint32_t depth,
+                            unsigned flags, int engine, iospd_err_t* err) {
+  int rc = create_engine(q, depth, flags, engine, err);
+  if (rc == 0) {
+    (*q)->depth = depth;
+    (*q)->mm = NULL;
+  }
+  return rc;
+}
+
 const char* iospd_plat_queue_engine(const iospd_plat_queue_t* q) {
   return q->ops->name;
 }
 
 int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
                             uint32_t* file_index, iospd_err_t* err) {
+  /* -Sm files never reach the engine: mapped.c serves them. */
+  if (f->flags & IOSPD_OPEN_MAPPED)
+    return iospd_posix_mm_attach(q, f, file_index, err);
   return q->ops->attach(q, f, file_index, err);
 }
 
@@ -53,14 +68,22 @@ int iospd_plat_queue_register_buffers(iospd_plat_queue_t* q, void* base,
 
 int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
                             uint32_t n, uint32_t* accepted) {
+  if (IOSPD_UNLIKELY(q->mm != NULL))
+    return iospd_posix_mm_submit(q, ios, n, accepted);
   return q->ops->submit(q, ios, n, accepted);
 }
 
 int iospd_plat_queue_reap(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
                           uint32_t min, uint32_t timeout_ms, uint32_t* got) {
+  if (IOSPD_UNLIKELY(q->mm != NULL))
+    return iospd_posix_mm_reap(q, out, max, min, timeout_ms, got);
   return q->ops->reap(q, out, max, min, timeout_ms, got);
 }
 
 void iospd_plat_queue_destroy(iospd_plat_queue_t* q) {
-  if (q != NULL) q->ops->destroy(q);
+  if (q == NULL) return;
+  /* Mapped I/O is never in flight: its completions are simply dropped. */
+  iospd_posix_mm_free(q->mm);
+  q->mm = NULL;
+  q->ops->destroy(q);
 }

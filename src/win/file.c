@@ -113,6 +113,10 @@ int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
     }
   }
   set_priority_hint(f->h, o->flags);
+  if (o->flags & IOSPD_OPEN_MAPPED) {
+    rc = iospd_win_map(f, err);
+    if (rc) goto fail;
+  }
   *out = f;
   return 0;
 
@@ -123,6 +127,7 @@ fail:
 
 void iospd_plat_file_close(iospd_plat_file_t* f) {
   if (f == NULL) return;
+  iospd_win_unmap(f);
   if (f->h != INVALID_HANDLE_VALUE && f->h != NULL) CloseHandle(f->h);
   iospd_free(f->wpath);
   iospd_free(f->path);

@@ -91,7 +91,24 @@ struct iospd_plat_file_s {
   bool is_device;
   WCHAR* wpath; /* resolved path, for volume and device look-ups */
   char* path;   /* as given, for messages */
+  /* -Sm (mapped.c): the whole file mapped read+write, or NULL. */
+  uint8_t* view;
+  uint64_t view_len;
+  uint8_t mm_mode;  /* how a write reaches the medium (mapped.c) */
+  void* nv_token;   /* -Nn/-Ni: RtlGetNonVolatileToken's token */
 };
+
+/* ---- memory-mapped I/O (mapped.c) ---------------------------------------- */
+
+/* Maps f (opened with IOSPD_OPEN_MAPPED) whole; refuses disks and volumes,
+ * and -Nn/-Ni when ntdll lacks the non-volatile memory calls or the file is
+ * not on persistent memory. An empty file is left unmapped. */
+int iospd_win_map(iospd_plat_file_t* f, iospd_err_t* err);
+void iospd_win_unmap(iospd_plat_file_t* f);
+/* One mapped I/O, done at once: the copy and the -N flush. Returns the
+ * bytes moved or a negative IOSPD_E*. Hot path. */
+int32_t iospd_win_mapped_io(const iospd_plat_file_t* f, uint8_t op,
+                            uint64_t offset, uint32_t length, void* buf);
 
 struct iospd_plat_thread_s {
   HANDLE h;

@@ -4,7 +4,8 @@
  * ReadFileEx/WriteFileEx whose completion routines run in alertable waits.
  * Each in-flight I/O owns the OVERLAPPED of a private slot (taken from a
  * free stack, depth of them) that remembers the core's tag, so a completion
- * leads straight back to the tag. */
+ * leads straight back to the tag. Memory-mapped files (-Sm) are served by
+ * a copy inside submit (mapped.c); their completions wait in the ring. */
 #include <string.h>
 
 #include "iospd/alloc.h"
@@ -33,6 +34,7 @@ typedef struct pending_s {
 typedef struct qfile_s {
   HANDLE h;
   bool sync; /* opened without FILE_FLAG_OVERLAPPED: plain blocking calls */
+  const iospd_plat_file_t* mapped; /* -Sm: served from the view, or NULL */
 } qfile_t;
 
 struct iospd_plat_queue_s {
@@ -151,6 +153,19 @@ int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
     q->files_cap = cap;
   }
   bool sync = (f->flags & IOSPD_OPEN_ASYNC) == 0;
+  if (f->flags & IOSPD_OPEN_MAPPED) {
+    if (f->view == NULL)
+      return iospd_err_set(err, IOSPD_EINVAL,
+                           "'%s' is empty, so there is nothing to map (-Sm); "
+                           "create it with -c<size>",
+                           f->path);
+    /* Mapped I/O never goes through the port (nor through routines). */
+    q->files[q->nfiles].h = f->h;
+    q->files[q->nfiles].sync = true;
+    q->files[q->nfiles].mapped = f;
+    *file_index = q->nfiles++;
+    return 0;
+  }
   /* The completion key is the file index; reap does not need it, but it
    * makes port dumps readable. A handle binds to one port for good. */
   if (!sync && !q->routines &&
@@ -161,6 +176,7 @@ int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
                          f->path);
   q->files[q->nfiles].h = f->h;
   q->files[q->nfiles].sync = sync;
+  q->files[q->nfiles].mapped = NULL;
   *file_index = q->nfiles++;
   return 0;
 }
@@ -207,10 +223,17 @@ int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
       push_pending(q, s, IOSPD_EINVAL); /* reported like any failed I/O */
       continue;
     }
+    const qfile_t* f = &q->files[io->file_index];
+    if (f->mapped != NULL) {
+      /* -Sm: done now; the completion waits in the ring for reap. */
+      push_pending(q, s,
+                   iospd_win_mapped_io(f->mapped, io->op, io->offset,
+                                       io->length, io->buf));
+      continue;
+    }
     memset(&s->ov, 0, sizeof s->ov);
     s->ov.Offset = (DWORD)io->offset;
     s->ov.OffsetHigh = (DWORD)(io->offset >> 32);
-    const qfile_t* f = &q->files[io->file_index];
     if (f->sync) {
       submit_sync(q, io, f->h, s);
       continue;
