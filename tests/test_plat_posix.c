@@ -527,11 +527,22 @@ static void test_create_slow_path_pattern(void** state) {
     }
     close(fd);
   }
-  /* The fast path gives an allocated file of the right size. */
+  /* iospd_plat_file_create writes every block (never just fallocate: reads
+   * of unwritten extents would not reach the device), so the pattern is on
+   * disk, not zeros. */
   assert_int_equal(iospd_plat_file_create(TMP_NAME, size, false, &err), 0);
   struct stat st;
   assert_int_equal(stat(TMP_NAME, &st), 0);
   assert_int_equal(st.st_size, size);
+  int fd = open(TMP_NAME, O_RDONLY);
+  assert_true(fd >= 0);
+  const uint64_t probe[] = {1000, 1048576 + 77, size - 1};
+  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(probe); i++) {
+    uint8_t b = 0;
+    assert_int_equal(pread(fd, &b, 1, (off_t)probe[i]), 1);
+    assert_int_equal(b, (uint8_t)(probe[i] & 0xff));
+  }
+  close(fd);
 }
 
 static void test_create_makes_parent_directories(void** state) {

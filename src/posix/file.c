@@ -404,7 +404,7 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
 
 int iospd_posix_write_pattern(int fd, uint64_t size, bool zero_fill,
                               const char* path, iospd_err_t* err) {
-  const size_t chunk = 1024u * 1024u;
+  const size_t chunk = 4u * 1024u * 1024u;
   uint8_t* buf = iospd_malloc(chunk);
   if (buf == NULL)
     return iospd_err_set(err, IOSPD_ENOMEM, "out of memory creating '%s'",
@@ -477,17 +477,20 @@ int iospd_plat_file_create(const char* path, uint64_t size, bool zero_fill,
   if (fd < 0) return iospd_posix_err(err, errno, "cannot create '%s'", path);
   rc = 0;
   if (size > 0) {
-    /* Allocated but not written: the closest to DISKSPD's valid-data-length
-     * trick (reads return zeros here instead of stale disk contents). */
+    /* Reserve the space first, so a full disk fails at once. Then write
+     * every block: ext4/xfs serve reads of allocated-but-unwritten extents
+     * as zeros without touching the device, so an fallocate-only file would
+     * make a read benchmark measure nothing but the file system's metadata.
+     * (DISKSPD's valid-data-length trick reads real blocks; writing the
+     * pattern is how we get the same honesty on Linux.) */
     if (fallocate(fd, 0, 0, (off_t)size) != 0) {
       int e = errno;
       if (e == ENOSPC || e == EDQUOT || e == EFBIG)
         rc = iospd_posix_err(err, e,
                              "not enough space to create '%s' of %llu bytes",
                              path, (unsigned long long)size);
-      else
-        rc = iospd_posix_write_pattern(fd, size, zero_fill, path, err);
     }
+    if (rc == 0) rc = iospd_posix_write_pattern(fd, size, zero_fill, path, err);
   }
   if (close(fd) != 0 && rc == 0)
     rc = iospd_posix_err(err, errno, "cannot close '%s' after creating it",
