@@ -110,16 +110,19 @@ const iospd_opt_def_t iospd_options[] = {
      "usual choice for device tests). -Sb: cached (the default). -Sm: memory\n"
      "mapped I/O. -Sr: disable local caching of a remote file system.\n"
      "Letters combine (-Suw); each property may be set only once.",
-     "On Linux: -Su opens with O_DIRECT, -Sw with O_DSYNC; -Sm is accepted;\n"
-     "-Sr is refused (it only exists for Windows remote shares)."},
+     "On Linux: -Su opens with O_DIRECT, -Sw with O_DSYNC, -Sm maps the\n"
+     "file with mmap; -Sr is refused (it only exists for Windows remote\n"
+     "shares)."},
     {"h", IOSPD_OPT_SPECIAL, TGT(cache_mode), 0, 0, 0, 0, IOSPD_SP_H,
      IOSPD_TOPIC_CACHE, "-h", "cache mode",
      "Old spelling of -Sh.", NULL},
     {"N", IOSPD_OPT_SPECIAL, TGT(flush_type), 0, 0, 0, 0, IOSPD_SP_FLUSH,
      IOSPD_TOPIC_CACHE, "-N<v|n|i>", "memory-mapped flush mode",
      "Flush after each memory-mapped write (needs -Sm): v flush the view,\n"
-     "n non-volatile memory flush, i the same without the drain.",
-     "On Linux only -Nv (msync) is accepted."},
+     "n non-volatile memory flush, i the same without the drain (n and i\n"
+     "need a file on persistent memory). With -Smw the copies bypass the\n"
+     "CPU caches (non-temporal) and nothing is flushed.",
+     "On Linux only -Nv is accepted: msync of the written range."},
     {"l", IOSPD_OPT_FLAG, TGT(large_pages), 0, 0, 0, 0, IOSPD_SP_NONE,
      IOSPD_TOPIC_CACHE, "-l", "large pages",
      "Allocate I/O buffers in large pages.",
@@ -238,10 +241,12 @@ const iospd_opt_def_t iospd_options[] = {
     {"y", IOSPD_OPT_SPECIAL, PRF(events), 0, 0, 0, 0, IOSPD_SP_EVENT,
      IOSPD_TOPIC_WINDOWS, "-y<s|f|r|p|e><name>", "named event",
      "Named events: -ys set when measuring starts, -yf set when it ends,\n"
-     "-yr wait for it before starting, -yp stop when it is set, -ye set it\n"
-     "and exit.",
-     "On Linux they are parsed and shown by -Rp; the run needs platform\n"
-     "support for named events and says so if it is missing."},
+     "-yr wait for it before starting, -yp stop when it is set (Ctrl-C\n"
+     "sets it), -ye set an existing one and exit with code 1 (as DISKSPD).\n"
+     "Events are created if absent; once set they stay set.",
+     "On Linux an event is the POSIX named semaphore /iospd-<name>\n"
+     "(/dev/shm/sem.iospd-<name>); every waiter sees it set, and it is\n"
+     "removed when the run that created it ends. Names may not hold '/'."},
 
     /* ---- iospd long options ---- */
     {"allow-raw-write", IOSPD_OPT_SPECIAL, NOSCOPE,

@@ -222,13 +222,18 @@ static void test_mixed_queue(void** state) {
   fill_blocks(buf + len, 7);
   /* Even tags to the mapped file, odd to the ordinary one. */
   for (uint32_t b = 0; b < NBLOCKS; b++) {
-    ios[2 * b] = (iospd_io_t){.tag = 2 * b, .op = IOSPD_OP_WRITE,
-                              .file_index = im, .offset = (uint64_t)b * BLOCK,
-                              .length = BLOCK, .buf = buf + (size_t)b * BLOCK};
-    ios[2 * b + 1] =
-        (iospd_io_t){.tag = 2 * b + 1, .op = IOSPD_OP_WRITE,
-                     .file_index = ip, .offset = (uint64_t)b * BLOCK,
-                     .length = BLOCK, .buf = buf + len + (size_t)b * BLOCK};
+    ios[2 * b] = (iospd_io_t){.tag = 2 * b,
+                              .op = IOSPD_OP_WRITE,
+                              .file_index = im,
+                              .offset = (uint64_t)b * BLOCK,
+                              .length = BLOCK,
+                              .buf = buf + (size_t)b * BLOCK};
+    ios[2 * b + 1] = (iospd_io_t){.tag = 2 * b + 1,
+                                  .op = IOSPD_OP_WRITE,
+                                  .file_index = ip,
+                                  .offset = (uint64_t)b * BLOCK,
+                                  .length = BLOCK,
+                                  .buf = buf + len + (size_t)b * BLOCK};
   }
   run_ios(q, ios, 2 * NBLOCKS, res);
   for (uint32_t i = 0; i < 2 * NBLOCKS; i++)
@@ -260,11 +265,18 @@ static void test_mapped_end_of_file(void** state) {
   iospd_plat_file_t* f = open_file(TMP_MAP, IOSPD_OPEN_MAPPED);
   iospd_plat_queue_t* q = new_queue();
   uint32_t fi = attach(q, f);
-  iospd_io_t ios[2] = {
-      {.tag = 0, .op = IOSPD_OP_READ, .file_index = fi,
-       .offset = 3 * BLOCK, .length = BLOCK, .buf = buf},
-      {.tag = 1, .op = IOSPD_OP_READ, .file_index = fi,
-       .offset = 2 * BLOCK + 512, .length = BLOCK, .buf = buf + BLOCK}};
+  iospd_io_t ios[2] = {{.tag = 0,
+                        .op = IOSPD_OP_READ,
+                        .file_index = fi,
+                        .offset = 3 * BLOCK,
+                        .length = BLOCK,
+                        .buf = buf},
+                       {.tag = 1,
+                        .op = IOSPD_OP_READ,
+                        .file_index = fi,
+                        .offset = 2 * BLOCK + 512,
+                        .length = BLOCK,
+                        .buf = buf + BLOCK}};
   int32_t res[2];
   run_ios(q, ios, 2, res);
   assert_int_equal(res[0], 0);

@@ -147,8 +147,7 @@ static void test_ctrl_c_sets_stop_event(void** state) {
   go(&r);
   assert_int_equal(r.rc, 0);
   assert_int_equal(r.interrupts, 1);
-  assert_in_range(fake_event_set_time("P"), START + 500 * MS,
-                  START + 700 * MS);
+  assert_in_range(fake_event_set_time("P"), START + 500 * MS, START + 700 * MS);
   done(&r);
 }
 

@@ -26,8 +26,7 @@ struct iospd_plat_event_s {
 
 static int check_name(const char* name, iospd_err_t* err) {
   size_t n = name != NULL ? strlen(name) : 0;
-  if (n == 0)
-    return iospd_err_set(err, IOSPD_EINVAL, "an event needs a name");
+  if (n == 0) return iospd_err_set(err, IOSPD_EINVAL, "an event needs a name");
   if (n > EVENT_NAME_MAX)
     return iospd_err_set(err, IOSPD_EINVAL,
                          "event name '%s' is too long: at most %d bytes on "

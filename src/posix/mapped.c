@@ -49,8 +49,8 @@ int iospd_posix_map(iospd_plat_file_t* f, iospd_err_t* err) {
   if (len > SIZE_MAX)
     return iospd_err_set(err, IOSPD_ERANGE,
                          "'%s' is too large to map into memory", f->path);
-  void* p = mmap(NULL, (size_t)len, PROT_READ | PROT_WRITE, MAP_SHARED, f->fd,
-                 0);
+  void* p =
+      mmap(NULL, (size_t)len, PROT_READ | PROT_WRITE, MAP_SHARED, f->fd, 0);
   if (p == MAP_FAILED)
     return iospd_posix_err(err, errno,
                            "cannot map '%s' into memory (-Sm, %llu bytes)",

@@ -82,13 +82,13 @@ int iospd_win_map(iospd_plat_file_t* f, iospd_err_t* err) {
   HANDLE m = CreateFileMappingW(f->h, NULL, PAGE_READWRITE, 0, 0, NULL);
   if (m == NULL)
     return iospd_win_err(err, GetLastError(),
-                         "cannot create a file mapping of '%s' (-Sm)",
-                         f->path);
+                         "cannot create a file mapping of '%s' (-Sm)", f->path);
   void* v = MapViewOfFile(m, FILE_MAP_READ | FILE_MAP_WRITE, 0, 0, 0);
   DWORD e = v == NULL ? GetLastError() : ERROR_SUCCESS;
   CloseHandle(m); /* the view keeps the mapping alive */
   if (v == NULL)
-    return iospd_win_err(err, e, "cannot map '%s' into memory (-Sm, %llu "
+    return iospd_win_err(err, e,
+                         "cannot map '%s' into memory (-Sm, %llu "
                          "bytes)",
                          f->path, (unsigned long long)len);
   f->view = v;
@@ -143,8 +143,8 @@ int32_t iospd_win_mapped_io(const iospd_plat_file_t* f, uint8_t op,
       break;
     case MM_FLUSH_NV: {
       memcpy(view, buf, n);
-      ULONG fl = (f->flags & IOSPD_OPEN_FLUSH_NV_NODRAIN) ? NV_FLUSH_NO_DRAIN
-                                                          : 0;
+      ULONG fl =
+          (f->flags & IOSPD_OPEN_FLUSH_NV_NODRAIN) ? NV_FLUSH_NO_DRAIN : 0;
       NTSTATUS st = g_nv_flush(f->nv_token, view, n, fl);
       if (st < 0)
         return (int32_t)iospd_win_translate(iospd_win_ntstatus_to_win32(st));
