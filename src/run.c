@@ -261,18 +261,19 @@ static void say(const run_t* r, const char* text);
 static _Atomic uint32_t g_interrupt_told;
 
 /* -yp: looks at the stop event (without waiting). */
-static bool stop_event_set(void) {
+static bool stop_event_set(const run_t* r) {
   if (atomic_load(&g_stopped_by_event)) return true;
   if (g_ev.stop == NULL || iospd_plat_event_wait(g_ev.stop, 0) != 1)
     return false;
   atomic_store(&g_stopped_by_event, 1);
+  say(r, "the stop event (-yp) is set: stopping");
   return true;
 }
 
 static bool interrupted(const run_t* r) {
   if (atomic_load(&g_interrupted) == 0 &&
       atomic_load(&r->ctl->interrupted) == 0)
-    return stop_event_set();
+    return stop_event_set(r);
   /* Tell main once, from this (the controller's) thread. Ctrl-C is bound
    * to the -yp event, as in DISKSPD: set it so that whoever else waits on
    * it stops too. */

@@ -144,6 +144,16 @@ else
   echo "note: python3 missing; file content checks skipped"
 fi
 
+# Devices cannot be mapped (DISKSPD refuses too): exit 1, a clear message.
+# Natively only, where a loop device can be examined (root).
+if [ $wine = 0 ] && [ -b /dev/loop0 ] && [ -r /dev/loop0 ]; then
+  iospd -Sm -d1 -W0 /dev/loop0
+  if [ $rc = 1 ] && grep -q "memory-mapped I/O (-Sm) works only on files" err
+  then ok; else
+    bad "-Sm on a block device: exit $rc: $(head -2 err)"
+  fi
+fi
+
 # -Nn needs Windows (Linux refuses the switch: exit 3) and persistent
 # memory (wine and ordinary volumes have none: the run fails, exit 1). A
 # clear message naming -Nn either way, never a silent plain copy.
@@ -229,6 +239,9 @@ if [ $d_rc = 0 ] && [ -n "$secs" ] && [ "$secs" -lt 30 ]; then ok; else
 fi
 if grep -q "Ctrl-C" D.out; then bad "-yp stop printed the Ctrl-C line"; else
   ok
+fi
+if grep -q "stop event (-yp) is set" D.out; then ok; else
+  bad "-yp with -v: no line saying the stop event stopped the run"
 fi
 
 echo "mm_events_test: $pass passed, $fail failed"
