@@ -306,11 +306,14 @@ static void wait_ready_event(run_t* r) {
   while (!interrupted(r) && !failed(r)) {
     int got = iospd_plat_event_wait(g_ev.ready, IOSPD_POLL_MS);
     if (got != 0) {
-      if (got < 0 && r->ev_rc == 0)
-        r->ev_rc = iospd_err_set(&r->ev_err, got,
-                                 "waiting for the event '%s' (-yr) failed: "
-                                 "%s",
-                                 r->p->events.ready_name, iospd_strerror(got));
+      if (got < 0) {
+        /* No start signal can come: fail rather than start unasked. */
+        if (r->ev_rc == 0)
+          r->ev_rc = iospd_err_set(
+              &r->ev_err, got, "waiting for the event '%s' (-yr) failed: %s",
+              r->p->events.ready_name, iospd_strerror(got));
+        atomic_store_explicit(&r->ctl->failed, 1, memory_order_release);
+      }
       return;
     }
   }
