@@ -148,6 +148,8 @@ OUT=$(cd "$OUT" && pwd)
   printf 'seconds\t%s\n' "$SECONDS_RUN"
   printf 'warmup\t%s\n' "$WARMUP"
   printf 'pairs\t%s\n' "$PAIRS"
+  # Other work on the machine skews the numbers: keep the load for the record.
+  printf 'load_start\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$OUT/meta.tsv"
 
 # A 1-second iospd run first, so a binary that cannot run yet is reported at
@@ -321,6 +323,7 @@ for wl in "${WL_LIST[@]}"; do
   run_workload "$wl"
 done
 
+printf 'load_end\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" >>"$OUT/meta.tsv"
 python3 "$BENCH/summarize.py" "$OUT" || die "summarize.py failed"
 [ "$FAILED" = 0 ] || { log "$FAILED run(s) failed; see $OUT/raw/*.err"; exit 1; }
 exit 0
