@@ -183,6 +183,19 @@ PY
   expect_rc 0 "real run text"
   grep -q "^total:" "$work/out" && grep -q "Total latency distribution:" "$work/out" && ok ||
     bad "real run text: report sections missing"
+  if [ $wine = 1 ]; then
+    # Completion routines (ReadFileEx/WriteFileEx) instead of the port.
+    iospd -d1 -W0 -b4K -r -o4 -w50 -x -Rxml "$f"
+    expect_rc 0 "-x run"
+    python3 - "$work/out" <<'PY' && ok || bad "-x run: no I/O counted or counts inconsistent"
+import sys, xml.etree.ElementTree as ET
+ts = ET.parse(sys.argv[1]).getroot().find("TimeSpan")
+n = sum(int(t.findtext("IOCount")) for t in ts.iter("Target"))
+r = sum(int(t.findtext("ReadCount")) for t in ts.iter("Target"))
+w = sum(int(t.findtext("WriteCount")) for t in ts.iter("Target"))
+assert n > 0 and n == r + w and r > 0 and w > 0, (n, r, w)
+PY
+  fi
   m="$work/missing.dat"
   [ $wine = 1 ] && m=$(winepath -w "$m" 2>/dev/null)
   iospd -d1 -W0 -b4K "$m"
