@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Per-interval I/O counts for -D (DISKSPD 3.4): one array sized from the
- * duration at setup, a division and a few adds per completion, merged by
- * adding bucket-wise, IOPS standard deviation computed at report time. */
+ * duration at setup, a compare and a few adds per completion (a division
+ * only when time moves past the current bucket), merged by adding
+ * bucket-wise, IOPS standard deviation computed at report time. */
 #include "iospd/buckets.h"
 
 #include <math.h>
@@ -32,10 +33,20 @@ void iospd_buckets_destroy(iospd_buckets_t* bk) {
 void iospd_buckets_add(iospd_buckets_t* bk, uint64_t since_start_ns,
                        uint64_t lat_ns, uint32_t bytes) {
   if (bk->capacity == 0) return;
-  uint64_t idx = since_start_ns / bk->interval_ns;
-  /* DISKSPD drops completions past the last valid bucket (they still count
-   * in the totals, which the caller keeps). */
-  if (idx >= bk->capacity) return;
+  uint32_t idx;
+  /* Unsigned: a time before cur_start_ns wraps to a huge difference and
+   * takes the slow path too. */
+  if (IOSPD_LIKELY(since_start_ns - bk->cur_start_ns < bk->interval_ns)) {
+    idx = bk->cur_idx;
+  } else {
+    uint64_t q = since_start_ns / bk->interval_ns; /* once per interval */
+    /* DISKSPD drops completions past the last valid bucket (they still
+     * count in the totals, which the caller keeps). */
+    if (q >= bk->capacity) return;
+    idx = (uint32_t)q;
+    bk->cur_idx = idx;
+    bk->cur_start_ns = q * bk->interval_ns;
+  }
   iospd_bucket_t* b = &bk->b[idx];
   double us = (double)lat_ns / 1000.0;
   if (b->count == 0 || us < b->lat_min_us) b->lat_min_us = us;
@@ -44,7 +55,7 @@ void iospd_buckets_add(iospd_buckets_t* bk, uint64_t since_start_ns,
   b->lat_sumsq_us += us * us;
   b->bytes += bytes;
   b->count++;
-  if (idx + 1 > bk->used) bk->used = (uint32_t)idx + 1;
+  if (idx + 1 > bk->used) bk->used = idx + 1;
 }
 
 int iospd_buckets_merge(iospd_buckets_t* dst, const iospd_buckets_t* src) {

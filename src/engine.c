@@ -317,25 +317,73 @@ static void fail(iospd_worker_t* w, int code, int in_io, uint8_t op,
   atomic_store_explicit(&w->ctl->failed, 1, memory_order_release);
 }
 
-static void submit_pending(iospd_worker_t* w) {
-  /* One issue stamp for the batch, taken right before the call. */
+/* One issue stamp for the batch, taken right before the platform call. */
+static void stamp_pending(iospd_worker_t* w) {
   uint64_t stamp = iospd_plat_ticks();
   for (uint32_t i = 0; i < w->pending_count; i++)
     w->slots[w->pending[i].tag].issue_ticks = stamp;
-  uint32_t acc = 0;
-  int rc = iospd_plat_queue_submit(w->q, w->pending, w->pending_count, &acc);
-  if (rc < 0) {
-    const iospd_io_t* io = &w->pending[0];
-    fail(w, rc, 2, io->op, w->slots[io->tag].target, io->offset);
-    acc = 0;
-  }
+}
+
+/* After a submit: acc of the pending I/Os are in flight; a short submit
+ * keeps the rest, in order, for the next pass. */
+static void accepted(iospd_worker_t* w, uint32_t acc) {
   if (acc > w->pending_count) acc = w->pending_count;
   w->inflight += acc;
-  /* A short submit keeps the rest, in order, for the next pass. */
   if (acc > 0 && acc < w->pending_count)
     memmove(w->pending, w->pending + acc,
             (w->pending_count - acc) * sizeof(*w->pending));
   w->pending_count -= acc;
+}
+
+/* How long a reap may wait, and which wait statistic it counts. */
+static uint32_t reap_timeout(iospd_worker_t* w, uint32_t throttle_ms,
+                             uint32_t pending) {
+  if (w->stopping) return 10 * IOSPD_POLL_MS;
+  if (w->ready_count > 0) {
+    if (w->wait) w->wait->throttle_wait++;
+    return throttle_ms < IOSPD_POLL_MS ? throttle_ms : IOSPD_POLL_MS;
+  }
+  if (pending > 0) return 1; /* the queue was full: come back soon */
+  if (w->wait) w->wait->completion_wait++;
+  return IOSPD_POLL_MS;
+}
+
+static void reap_failed(iospd_worker_t* w, int rc) {
+  fail(w, rc, 3, 0, 0, 0);
+  /* The queue cannot tell us more; teardown cancels what is left. */
+  w->inflight = 0;
+}
+
+/* The steady state: new I/Os to start and nothing stopping. Submit and reap
+ * in one platform call (one kernel entry on io_uring). Its wait is the one
+ * a full submit would have had, which is what almost always happens; after
+ * a short submit (SQ full) waiting for a completion is right anyway. */
+static uint32_t submit_and_reap(iospd_worker_t* w, uint32_t throttle_ms) {
+  uint32_t timeout = reap_timeout(w, throttle_ms, 0);
+  uint32_t n = w->pending_count, acc = 0, got = 0;
+  stamp_pending(w);
+  int rc = iospd_plat_queue_submit_and_reap(w->q, w->pending, n, &acc, w->cqe,
+                                            IOSPD_REAP_MAX, 1, timeout, &got);
+  if (acc > n) acc = n;
+  if (rc < 0 && acc < n) {
+    /* Refused while handing the I/Os over. */
+    const iospd_io_t* io = &w->pending[acc];
+    fail(w, rc, 2, io->op, w->slots[io->tag].target, io->offset);
+    accepted(w, acc);
+    return 0;
+  }
+  accepted(w, acc);
+  if (rc < 0) {
+    reap_failed(w, rc);
+    return 0;
+  }
+  if (got > IOSPD_REAP_MAX) got = IOSPD_REAP_MAX;
+  if (acc == 0 && got == 0 && w->inflight == 0) {
+    /* Nothing taken and nothing to wait for: do not spin. */
+    if (w->wait) w->wait->throttle_sleep++;
+    (void)iospd_plat_wait(1);
+  }
+  return got;
 }
 
 static uint64_t to_ns(const iospd_worker_t* w, uint64_t ticks) {
@@ -375,11 +423,16 @@ bool iospd_worker_pass(iospd_worker_t* w) {
   if (w->finished) return true;
   iospd_hot_enter();
   uint32_t throttle_ms = UINT32_MAX;
+  uint32_t got = 0;
+  bool reaped = false;
   if (!w->stopping) {
     throttle_ms = fill(w);
-    if (w->pending_count > 0) submit_pending(w);
+    if (w->pending_count > 0) {
+      got = submit_and_reap(w, throttle_ms);
+      reaped = true;
+    }
   }
-  if (w->stopping) {
+  if (!reaped && w->stopping) {
     /* Never submitted: these slots are simply idle again. */
     for (uint32_t i = 0; i < w->pending_count; i++)
       w->ready[w->ready_count++] = w->pending[i].tag;
@@ -397,31 +450,20 @@ bool iospd_worker_pass(iospd_worker_t* w) {
     }
   }
 
-  uint32_t got = 0;
-  if (w->inflight == 0) {
+  if (reaped) {
+    /* submit_and_reap did the waiting */
+  } else if (w->inflight == 0) {
     /* Everything throttled (or refused) and nothing in flight: a plain
      * sleep, DISKSPD's "throttle sleep". */
     uint32_t ms = throttle_ms == UINT32_MAX ? 1 : throttle_ms;
     if (w->wait) w->wait->throttle_sleep++;
     (void)iospd_plat_wait(ms);
   } else {
-    uint32_t timeout = IOSPD_POLL_MS;
-    if (w->stopping) {
-      timeout = 10 * IOSPD_POLL_MS;
-    } else if (w->ready_count > 0) {
-      timeout = throttle_ms < IOSPD_POLL_MS ? throttle_ms : IOSPD_POLL_MS;
-      if (w->wait) w->wait->throttle_wait++;
-    } else if (w->pending_count > 0) {
-      timeout = 1; /* the queue was full: come back soon */
-    } else if (w->wait) {
-      w->wait->completion_wait++;
-    }
+    uint32_t timeout = reap_timeout(w, throttle_ms, w->pending_count);
     int rc =
         iospd_plat_queue_reap(w->q, w->cqe, IOSPD_REAP_MAX, 1, timeout, &got);
     if (rc < 0) {
-      fail(w, rc, 3, 0, 0, 0);
-      /* The queue cannot tell us more; teardown cancels what is left. */
-      w->inflight = 0;
+      reap_failed(w, rc);
       got = 0;
     }
   }

@@ -40,11 +40,15 @@
  * bytes, plus 48 bytes of exact statistics: 161,976 bytes per histogram
  * (IOSPD_HIST_BYTES), fixed whatever the run length or the sample count.
  *
- * Exact statistics: count, min and max are integers; mean and the sum of
- * squared deviations (M2) are kept with Welford's update, and two histograms
- * merge with the parallel formula of Chan, Golub and LeVeque (the idea of
- * fio's __sum_stat), so merging per-thread histograms in any order gives the
- * same mean and variance as one histogram of all samples, to rounding.
+ * Exact statistics: count, min, max, the sum of the samples (64 bits) and
+ * the sum of their squares (128 bits, kept as two uint64 so no compiler
+ * __int128 is needed: i686 mingw builds this too) are all integers, so
+ * recording is adds only (no division per sample) and merging per-thread
+ * histograms in any order gives bit-for-bit the same sums as one histogram
+ * of all samples. Mean and stddev are derived at report time; the variance
+ * numerator n*M2 = n*sumsq - sum^2 is computed exactly in integers before the
+ * one conversion to double. The 64-bit sum holds 2^64 ns = 584 years of
+ * summed latency; the 128-bit sum of squares more than any run can reach.
  *
  * Percentiles use DISKSPD's nearest-rank rule: with N samples and
  * t = p/100 * N, the result is the first bucket (ascending) whose cumulative
@@ -68,8 +72,8 @@ IOSPD_STATIC_ASSERT((UINT64_C(1) << LOG_FIRST_GROUP) <= LIN_LIMIT_NS &&
 struct iospd_hist_s {
   uint64_t n;
   uint64_t min, max;
-  double mean, m2; /* Welford: running mean and sum of squared deviations */
-  uint64_t pad_;
+  uint64_t sum;             /* sum of the samples, ns */
+  uint64_t sq_lo, sq_hi;    /* sum of their squares, ns^2, 128 bits */
   uint64_t counts[NBUCKETS];
 };
 
@@ -114,15 +118,66 @@ void iospd_hist_destroy(iospd_hist_t* h) { iospd_free(h); }
 
 void iospd_hist_reset(iospd_hist_t* h) { memset(h, 0, sizeof *h); }
 
+/* ---- 128-bit unsigned arithmetic in portable C ------------------------- */
+
+typedef struct u128_s {
+  uint64_t hi, lo;
+} u128_t;
+
+static u128_t mul64(uint64_t a, uint64_t b) {
+  uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+  uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+  /* Middle column: at most 3 * (2^32 - 1), fits in 64 bits. */
+  uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
+  u128_t r;
+  r.lo = (mid << 32) | (uint32_t)p00;
+  r.hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+  return r;
+}
+
+static u128_t add128(u128_t a, u128_t b) {
+  u128_t r;
+  r.lo = a.lo + b.lo;
+  r.hi = a.hi + b.hi + (r.lo < a.lo);
+  return r;
+}
+
+/* a - b, for a >= b. */
+static u128_t sub128(u128_t a, u128_t b) {
+  u128_t r;
+  r.lo = a.lo - b.lo;
+  r.hi = a.hi - b.hi - (a.lo < b.lo);
+  return r;
+}
+
+/* a * b, for a product below 2^128. */
+static u128_t mul128x64(u128_t a, uint64_t b) {
+  u128_t r = mul64(a.lo, b);
+  r.hi += a.hi * b;
+  return r;
+}
+
+static double u128_to_double(u128_t a) {
+  return (double)a.hi * 18446744073709551616.0 + (double)a.lo;
+}
+
 void iospd_hist_record(iospd_hist_t* h, uint64_t ns) {
   h->counts[bucket_of(ns)]++;
   if (h->n == 0 || ns < h->min) h->min = ns;
   if (ns > h->max) h->max = ns;
   h->n++;
-  double x = (double)ns;
-  double d = x - h->mean;
-  h->mean += d / (double)h->n;
-  h->m2 += d * (x - h->mean);
+  h->sum += ns;
+  if (IOSPD_LIKELY(ns <= UINT32_MAX)) {
+    /* Below 4.29 s the square fits in 64 bits: one multiply, one carry. */
+    uint64_t sq = ns * ns;
+    h->sq_lo += sq;
+    h->sq_hi += h->sq_lo < sq;
+  } else {
+    u128_t acc = {h->sq_hi, h->sq_lo};
+    acc = add128(acc, mul64(ns, ns));
+    h->sq_hi = acc.hi;
+    h->sq_lo = acc.lo;
+  }
 }
 
 void iospd_hist_merge(iospd_hist_t* dst, const iospd_hist_t* src) {
@@ -132,11 +187,12 @@ void iospd_hist_merge(iospd_hist_t* dst, const iospd_hist_t* src) {
     return;
   }
   for (uint32_t i = 0; i < NBUCKETS; i++) dst->counts[i] += src->counts[i];
-  /* Chan et al.: combine (n, mean, M2) of two disjoint sample sets. */
-  double na = (double)dst->n, nb = (double)src->n, n = na + nb;
-  double delta = src->mean - dst->mean;
-  dst->mean += delta * nb / n;
-  dst->m2 += src->m2 + delta * delta * na * nb / n;
+  /* Integer sums: the merge is exact whatever the order. */
+  u128_t a = {dst->sq_hi, dst->sq_lo}, b = {src->sq_hi, src->sq_lo};
+  a = add128(a, b);
+  dst->sq_hi = a.hi;
+  dst->sq_lo = a.lo;
+  dst->sum += src->sum;
   dst->n += src->n;
   if (src->min < dst->min) dst->min = src->min;
   if (src->max > dst->max) dst->max = src->max;
@@ -145,11 +201,27 @@ void iospd_hist_merge(iospd_hist_t* dst, const iospd_hist_t* src) {
 uint64_t iospd_hist_count(const iospd_hist_t* h) { return h->n; }
 uint64_t iospd_hist_min_ns(const iospd_hist_t* h) { return h->n ? h->min : 0; }
 uint64_t iospd_hist_max_ns(const iospd_hist_t* h) { return h->n ? h->max : 0; }
-double iospd_hist_mean_ns(const iospd_hist_t* h) { return h->n ? h->mean : 0; }
+double iospd_hist_mean_ns(const iospd_hist_t* h) {
+  if (h->n == 0) return 0;
+  /* sum = q*n + r: q exact, r/n the only rounded part. */
+  uint64_t q = h->sum / h->n, r = h->sum % h->n;
+  return (double)q + (double)r / (double)h->n;
+}
 
 double iospd_hist_stddev_ns(const iospd_hist_t* h) {
-  if (h->n == 0 || h->m2 <= 0) return 0;
-  return sqrt(h->m2 / (double)h->n);
+  if (h->n <= 1) return 0;
+  /* M2 = sumsq - sum^2/n. With sum = q*n + r:
+   * sum^2/n = q^2*n + 2*q*r + r^2/n, and q^2*n + 2*q*r <= sum^2/n <= sumsq,
+   * so the integer part of the subtraction is exact in 128 bits and only
+   * r^2/n (< n) is left to a double. */
+  uint64_t n = h->n, q = h->sum / n, r = h->sum % n;
+  u128_t sq = {h->sq_hi, h->sq_lo};
+  u128_t whole = add128(mul128x64(mul64(q, q), n), mul128x64(mul64(q, r), 2));
+  if (whole.hi > sq.hi || (whole.hi == sq.hi && whole.lo > sq.lo)) return 0;
+  double m2 = u128_to_double(sub128(sq, whole)) -
+              (double)r * ((double)r / (double)n);
+  if (m2 <= 0) return 0;
+  return sqrt(m2 / (double)n);
 }
 
 double iospd_hist_percentile_ns(const iospd_hist_t* h, double p) {

@@ -17,6 +17,11 @@ typedef struct iospd_buckets_s {
   uint32_t capacity;  /* valid buckets: ceil(duration / interval) */
   uint32_t used;      /* last bucket index written + 1 */
   iospd_bucket_t* b;  /* capacity entries */
+  /* The bucket the last completion fell in, [cur_start_ns, + interval_ns):
+   * completions arrive in time order, so the hot path compares instead of
+   * dividing. Zero from init, which is bucket 0. */
+  uint64_t cur_start_ns;
+  uint32_t cur_idx;
 } iospd_buckets_t;
 
 /* Allocates capacity = ceil(duration_ms / interval_ms) buckets. */

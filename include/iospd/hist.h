@@ -15,8 +15,9 @@ typedef struct iospd_hist_s iospd_hist_t;
  * (values rounded half-up to the microsecond, so a percentile below 10 ms
  * prints exactly as the true sample at %.3f ms); above, 512 sub-buckets per
  * power of two up to 2^43 ns (~2.4 h), midpoint error <= 2^-10 (0.098 %).
- * Count, min and max are exact; mean and stddev are Welford, merged with the
- * parallel formula. Size of one histogram in bytes, fixed by the layout:
+ * Count, min, max, the sum and the sum of squares (128-bit) are exact
+ * integers, merged by adding; mean and stddev are derived from them when
+ * asked. Size of one histogram in bytes, fixed by the layout:
  * 20,241 64-bit buckets plus the exact statistics. */
 #define IOSPD_HIST_BYTES 161976u
 

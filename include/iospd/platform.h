@@ -217,7 +217,10 @@ typedef struct iospd_cqe_s {
 } iospd_cqe_t;
 
 enum {
-  IOSPD_QUEUE_SYNC = 1u << 0,      /* depth 1: synchronous calls are fine */
+  IOSPD_QUEUE_SYNC = 1u << 0,      /* depth 1: synchronous calls are fine;
+                                      with IOSPD_ENGINE_AUTO the platform may
+                                      pick a synchronous engine (Linux:
+                                      psync, the cheapest at depth 1) */
   IOSPD_QUEUE_COMPLETION_ROUTINES = 1u << 1 /* -x (Windows) */
 };
 
@@ -244,6 +247,18 @@ int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
 int iospd_plat_queue_reap(iospd_plat_queue_t* q, iospd_cqe_t* out,
                           uint32_t max, uint32_t min, uint32_t timeout_ms,
                           uint32_t* got);
+/* Hot path. iospd_plat_queue_submit followed by iospd_plat_queue_reap, in
+ * one kernel entry where the engine allows it (io_uring_submit_and_wait);
+ * elsewhere simply the two calls. The arguments mean what they mean there;
+ * as in reap, nothing waits when nothing is in flight after the submit.
+ * A failure to hand the I/Os over returns with *accepted as far as it got
+ * (usually 0) and *got = 0; a failure while waiting returns with *accepted
+ * set to everything the queue took. */
+int iospd_plat_queue_submit_and_reap(iospd_plat_queue_t* q,
+                                     const iospd_io_t* ios, uint32_t n,
+                                     uint32_t* accepted, iospd_cqe_t* out,
+                                     uint32_t max, uint32_t min,
+                                     uint32_t timeout_ms, uint32_t* got);
 /* Cancels and drains everything in flight, then frees. NULL-safe. */
 void iospd_plat_queue_destroy(iospd_plat_queue_t* q);
 

@@ -96,6 +96,12 @@ typedef struct iospd_posix_queue_ops_s {
                 uint32_t* accepted);
   int (*reap)(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
               uint32_t min, uint32_t timeout_ms, uint32_t* got);
+  /* Optional: submit and reap in one kernel entry. NULL: the front calls
+   * submit, then reap. */
+  int (*submit_and_reap)(iospd_plat_queue_t* q, const iospd_io_t* ios,
+                         uint32_t n, uint32_t* accepted, iospd_cqe_t* out,
+                         uint32_t max, uint32_t min, uint32_t timeout_ms,
+                         uint32_t* got);
   void (*destroy)(iospd_plat_queue_t* q);
 } iospd_posix_queue_ops_t;
 
@@ -106,8 +112,12 @@ struct iospd_plat_queue_s {
   /* Set by the front (queue.c), zero from the engine's calloc: */
   uint32_t depth;
   iospd_posix_mm_t* mm; /* mapped files and their completions, or NULL */
+  const char* name;     /* reported name when not ops->name, else NULL */
 };
 
+/* The name a psync queue reports when --engine=auto chose it for a queue of
+ * depth 1 (not because io_uring was refused). */
+#define IOSPD_POSIX_PSYNC_QD1_NAME "psync (synchronous, queue depth 1)"
 int iospd_posix_psync_create(iospd_plat_queue_t** q, uint32_t depth,
                              unsigned flags, iospd_err_t* err);
 #ifdef IOSPD_HAVE_URING

@@ -25,6 +25,14 @@ static int create_engine(iospd_plat_queue_t** q, uint32_t depth,
                            "--engine=psync or --engine=auto");
 #endif
     case IOSPD_ENGINE_AUTO: {
+      /* Depth 1: a plain pread/pwrite is one system call per I/O with
+       * nothing to set up or reap, the cheapest way to run one I/O at a
+       * time (fio's fastest engine at QD1 too). */
+      if (flags & IOSPD_QUEUE_SYNC) {
+        int rc = iospd_posix_psync_create(q, depth, flags, err);
+        if (rc == 0) (*q)->name = IOSPD_POSIX_PSYNC_QD1_NAME;
+        return rc;
+      }
 #ifdef IOSPD_HAVE_URING
       int rc = iospd_posix_uring_create(q, depth, flags, err);
       /* Refused by the kernel (seccomp, kernel.io_uring_disabled, too old):
@@ -45,12 +53,13 @@ int iospd_plat_queue_create(iospd_plat_queue_t** q, uint32_t depth,
   if (rc == 0) {
     (*q)->depth = depth;
     (*q)->mm = NULL;
+    if ((*q)->name == NULL) (*q)->name = (*q)->ops->name;
   }
   return rc;
 }
 
 const char* iospd_plat_queue_engine(const iospd_plat_queue_t* q) {
-  return q->ops->name;
+  return q->name;
 }
 
 int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
@@ -78,6 +87,20 @@ int iospd_plat_queue_reap(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
   if (IOSPD_UNLIKELY(q->mm != NULL))
     return iospd_posix_mm_reap(q, out, max, min, timeout_ms, got);
   return q->ops->reap(q, out, max, min, timeout_ms, got);
+}
+
+int iospd_plat_queue_submit_and_reap(iospd_plat_queue_t* q,
+                                     const iospd_io_t* ios, uint32_t n,
+                                     uint32_t* accepted, iospd_cqe_t* out,
+                                     uint32_t max, uint32_t min,
+                                     uint32_t timeout_ms, uint32_t* got) {
+  if (IOSPD_LIKELY(q->mm == NULL && q->ops->submit_and_reap != NULL))
+    return q->ops->submit_and_reap(q, ios, n, accepted, out, max, min,
+                                   timeout_ms, got);
+  *got = 0;
+  int rc = iospd_plat_queue_submit(q, ios, n, accepted);
+  if (rc < 0) return rc;
+  return iospd_plat_queue_reap(q, out, max, min, timeout_ms, got);
 }
 
 void iospd_plat_queue_destroy(iospd_plat_queue_t* q) {

@@ -106,10 +106,9 @@ static int enable_rings(struct io_uring* ring) {
                            IORING_REGISTER_ENABLE_RINGS, NULL, 0);
 }
 
-/* Hot path: one SQE per I/O, one io_uring_submit for the whole batch. */
-static int uring_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
-                        uint32_t n, uint32_t* accepted) {
-  uring_queue_t* u = (uring_queue_t*)q;
+/* Hot path: one SQE per I/O into the SQ, not yet handed to the kernel. */
+static int prep(uring_queue_t* u, const iospd_io_t* ios, uint32_t n,
+                uint32_t* accepted) {
   if (IOSPD_UNLIKELY(u->needs_enable)) {
     /* The ring was created disabled, so its single issuer is whichever
      * thread submits first: the worker, even if the controller created the
@@ -155,8 +154,16 @@ static int uring_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
     io_uring_sqe_set_data64(sqe, io->tag | f->udata);
   }
   *accepted = i;
-  if (i == 0) return 0;
   u->inflight += i;
+  return 0;
+}
+
+/* Hot path: the batch's SQEs, then one io_uring_submit. */
+static int uring_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
+                        uint32_t n, uint32_t* accepted) {
+  uring_queue_t* u = (uring_queue_t*)q;
+  int prc = prep(u, ios, n, accepted);
+  if (prc < 0 || *accepted == 0) return prc;
   /* The SQEs are in the ring whatever io_uring_submit says: EAGAIN/EBUSY
    * (kernel short of resources) or EINTR leave them there for the next
    * submit or reap, which always enters the kernel with them. */
@@ -222,6 +229,20 @@ static int uring_reap(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
   return 0;
 }
 
+/* Hot path: the batch's SQEs, then reap, whose io_uring_enter hands them
+ * to the kernel and waits in the same system call (fio's
+ * io_uring_submit_and_wait). */
+static int uring_submit_and_reap(iospd_plat_queue_t* q, const iospd_io_t* ios,
+                                 uint32_t n, uint32_t* accepted,
+                                 iospd_cqe_t* out, uint32_t max, uint32_t min,
+                                 uint32_t timeout_ms, uint32_t* got) {
+  uring_queue_t* u = (uring_queue_t*)q;
+  *got = 0;
+  int rc = prep(u, ios, n, accepted);
+  if (rc < 0) return rc;
+  return uring_reap(q, out, max, min, timeout_ms, got);
+}
+
 /* Buffers must outlive the kernel's use of them (architecture B.7.5): ask
  * the kernel to cancel everything, then wait until every accepted I/O has
  * posted its completion, and only then tear the ring down. */
@@ -258,6 +279,7 @@ static const iospd_posix_queue_ops_t uring_ops = {
     .register_buffers = uring_register_buffers,
     .submit = uring_submit,
     .reap = uring_reap,
+    .submit_and_reap = uring_submit_and_reap,
     .destroy = uring_destroy,
 };
 

@@ -334,6 +334,18 @@ int iospd_plat_queue_reap(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
                      : reap_port(q, out, max, min, timeout_ms, got);
 }
 
+/* IOCP has no combined call: submit, then reap. */
+int iospd_plat_queue_submit_and_reap(iospd_plat_queue_t* q,
+                                     const iospd_io_t* ios, uint32_t n,
+                                     uint32_t* accepted, iospd_cqe_t* out,
+                                     uint32_t max, uint32_t min,
+                                     uint32_t timeout_ms, uint32_t* got) {
+  *got = 0;
+  int rc = iospd_plat_queue_submit(q, ios, n, accepted);
+  if (rc < 0) return rc;
+  return iospd_plat_queue_reap(q, out, max, min, timeout_ms, got);
+}
+
 void iospd_plat_queue_destroy(iospd_plat_queue_t* q) {
   if (q == NULL) return;
   for (uint32_t i = 0; i < q->nfiles; i++)
