@@ -11,7 +11,9 @@
 
 /* The line that says how I/O is issued. NULL or "" engine (nothing ran, or
  * -Rp): DISKSPD's own text (IOCP or completion routines). Otherwise the
- * engine that ran. */
+ * engine that ran; a bare "psync" is the fallback for a kernel that refused
+ * io_uring, while the platform names the psync it picks for depth-1 workers
+ * itself ("psync (synchronous, queue depth 1)"), printed as it is. */
 static void engine_line(iospd_strbuf_t* out, const iospd_timespan_t* ts,
                         const char* engine) {
   if (engine == NULL || engine[0] == '\0' ||

@@ -403,8 +403,16 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
   (void)wait_phase(r, ts->cooldown);
 }
 
+/* The engine the report names: a worker with more than one slot if there is
+ * one, because --engine=auto runs depth-1 workers synchronously and the
+ * report's engine line describes the asynchronous ones. */
 static void note_engine(run_t* r) {
-  for (uint32_t i = 0; i < r->nworkers; i++) {
+  uint32_t first = 0;
+  for (; first < r->nworkers; first++)
+    if (r->workers[first]->q != NULL && r->workers[first]->slot_count > 1)
+      break;
+  if (first == r->nworkers) first = 0;
+  for (uint32_t i = first; i < r->nworkers; i++) {
     if (r->workers[i]->q == NULL) continue;
     const char* name = iospd_plat_queue_engine(r->workers[i]->q);
     if (name == NULL) continue;

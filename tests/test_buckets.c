@@ -119,6 +119,39 @@ static bool count_gate(size_t n) {
   return true;
 }
 
+/* The index is found by comparing with the current bucket, not by a
+ * division per add: at and around every boundary, in order, backwards and
+ * past the end, the counts land where since / interval says. */
+static void test_index_without_division_matches(void** state) {
+  (void)state;
+  const uint64_t iv = 1000000; /* 1 ms */
+  iospd_buckets_t bk;
+  assert_int_equal(iospd_buckets_init(&bk, 1, 5), 0);
+  assert_int_equal(bk.capacity, 5);
+  const uint64_t times[] = {0,          1,          iv - 1,     iv,
+                            iv + 1,     2 * iv - 1, 2 * iv,     4 * iv + 7,
+                            iv / 2,     3 * iv,     3 * iv - 1, 5 * iv - 1,
+                            5 * iv,     9 * iv,     2 * iv + 5, UINT64_MAX,
+                            4 * iv};
+  uint64_t expect[5] = {0};
+  for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
+    iospd_buckets_add(&bk, times[i], 1000, 512);
+    uint64_t idx = times[i] / iv;
+    if (idx < 5) expect[idx]++;
+  }
+  for (uint32_t i = 0; i < 5; i++) {
+    assert_int_equal(bk.b[i].count, expect[i]);
+    assert_int_equal(bk.b[i].bytes, expect[i] * 512);
+  }
+  assert_int_equal(expect[0], 4);
+  assert_int_equal(expect[1], 3);
+  assert_int_equal(expect[2], 3);
+  assert_int_equal(expect[3], 1);
+  assert_int_equal(expect[4], 3);
+  assert_int_equal(bk.used, 5);
+  iospd_buckets_destroy(&bk);
+}
+
 static void test_add_does_not_allocate(void** state) {
   (void)state;
   iospd_buckets_t b;
@@ -140,6 +173,7 @@ int main(void) {
       cmocka_unit_test(test_placement_latency_and_drop),
       cmocka_unit_test(test_merge),
       cmocka_unit_test(test_add_does_not_allocate),
+      cmocka_unit_test(test_index_without_division_matches),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

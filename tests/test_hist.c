@@ -200,6 +200,59 @@ static bool count_gate(size_t n) {
   return true;
 }
 
+/* Mean and stddev come from exact integer sums: values whose squares pass
+ * 2^64 (alone and summed), and both merge orders, give the exact answers
+ * bit for bit. */
+static void test_exact_sums_at_large_values(void** state) {
+  (void)state;
+  iospd_hist_t* a = iospd_hist_create();
+  iospd_hist_t* b = iospd_hist_create();
+  iospd_hist_t* all = iospd_hist_create();
+  assert_non_null(a);
+  assert_non_null(b);
+  assert_non_null(all);
+  /* 4e9 and 4e9 + 2 (squares below 2^64, their sum far above): mean
+   * 4e9 + 1, stddev exactly 1. */
+  const uint64_t lo = UINT64_C(4000000000);
+  for (uint32_t i = 0; i < 1000000; i++) {
+    iospd_hist_record(i & 1 ? a : b, lo + 2 * (i & 1));
+    iospd_hist_record(all, lo + 2 * (i & 1));
+  }
+  assert_int_equal(iospd_hist_count(all), 1000000);
+  assert_true(iospd_hist_mean_ns(all) == 4000000001.0);
+  assert_true(iospd_hist_stddev_ns(all) == 1.0);
+  iospd_hist_t* ab = iospd_hist_create();
+  iospd_hist_t* ba = iospd_hist_create();
+  iospd_hist_merge(ab, a);
+  iospd_hist_merge(ab, b);
+  iospd_hist_merge(ba, b);
+  iospd_hist_merge(ba, a);
+  assert_true(iospd_hist_mean_ns(ab) == 4000000001.0);
+  assert_true(iospd_hist_stddev_ns(ab) == 1.0);
+  assert_true(iospd_hist_mean_ns(ba) == iospd_hist_mean_ns(ab));
+  assert_true(iospd_hist_stddev_ns(ba) == iospd_hist_stddev_ns(ab));
+  /* Above 2^32 ns (the 128-bit square path): 2^40 - 3, 2^40, 2^40 + 3:
+   * mean 2^40, population variance 6. */
+  iospd_hist_reset(a);
+  const uint64_t big = UINT64_C(1) << 40;
+  iospd_hist_record(a, big - 3);
+  iospd_hist_record(a, big);
+  iospd_hist_record(a, big + 3);
+  assert_true(iospd_hist_mean_ns(a) == (double)big);
+  assert_true(fabs(iospd_hist_stddev_ns(a) - sqrt(6.0)) < 1e-12);
+  /* A mean that is not a whole number: 1, 2 -> 1.5, stddev 0.5. */
+  iospd_hist_reset(b);
+  iospd_hist_record(b, 1);
+  iospd_hist_record(b, 2);
+  assert_true(iospd_hist_mean_ns(b) == 1.5);
+  assert_true(iospd_hist_stddev_ns(b) == 0.5);
+  iospd_hist_destroy(a);
+  iospd_hist_destroy(b);
+  iospd_hist_destroy(all);
+  iospd_hist_destroy(ab);
+  iospd_hist_destroy(ba);
+}
+
 static void test_record_does_not_allocate(void** state) {
   (void)state;
   iospd_hist_t* h = iospd_hist_create();
@@ -221,6 +274,7 @@ int main(void) {
       cmocka_unit_test(test_empty_and_extremes),
       cmocka_unit_test(test_merge_equals_union),
       cmocka_unit_test(test_record_does_not_allocate),
+      cmocka_unit_test(test_exact_sums_at_large_values),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

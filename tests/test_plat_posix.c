@@ -162,6 +162,90 @@ static void test_short_submit_keeps_the_rest(void** state) {
   iospd_plat_buf_free(buf, NBLOCKS * BLOCK);
 }
 
+/* The combined call: each pass hands over what fits, waits for at least
+ * one completion and returns what is there, as submit then reap would. */
+static void test_submit_and_reap_combined(void** state) {
+  (void)state;
+  create_tmp(NBLOCKS * BLOCK);
+  iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ | IOSPD_OPEN_WRITE);
+  iospd_plat_queue_t* q = make_queue(4);
+  uint32_t fi;
+  iospd_err_t err;
+  assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
+  uint8_t* buf = iospd_plat_buf_alloc(NBLOCKS * BLOCK, BLOCK, 0);
+  assert_int_equal(
+      iospd_plat_queue_register_buffers(q, buf, NBLOCKS * BLOCK, &err), 0);
+  iospd_io_t ios[NBLOCKS];
+  for (int pass = 0; pass < 2; pass++) {
+    uint8_t op = pass == 0 ? IOSPD_OP_WRITE : IOSPD_OP_READ;
+    for (uint32_t b = 0; b < NBLOCKS; b++) {
+      memset(buf + b * BLOCK, pass == 0 ? 0x60 + (int)b : 0, BLOCK);
+      ios[b] = (iospd_io_t){b + 10, op,    fi, (uint64_t)b * BLOCK,
+                            BLOCK,  buf + b * BLOCK};
+    }
+    uint32_t sent = 0, done = 0, inflight = 0, tags = 0, calls = 0;
+    while (done < NBLOCKS) {
+      uint32_t acc = 99, got = 99;
+      iospd_cqe_t cqe[NBLOCKS];
+      assert_int_equal(
+          iospd_plat_queue_submit_and_reap(q, ios + sent, NBLOCKS - sent, &acc,
+                                           cqe, NBLOCKS, 1, 10000, &got),
+          0);
+      /* Depth 4: never more than 4 in flight. */
+      assert_in_range(acc, 0, 4 - inflight);
+      sent += acc;
+      inflight += acc;
+      assert_in_range(got, 1, inflight);
+      for (uint32_t i = 0; i < got; i++) {
+        assert_int_equal(cqe[i].result, BLOCK);
+        assert_in_range(cqe[i].tag, 10, 10 + NBLOCKS - 1);
+        tags |= 1u << (cqe[i].tag - 10);
+      }
+      inflight -= got;
+      done += got;
+      assert_in_range(++calls, 1, 2 * NBLOCKS);
+    }
+    assert_int_equal(sent, NBLOCKS);
+    assert_int_equal(tags, (1u << NBLOCKS) - 1);
+  }
+  for (uint32_t b = 0; b < NBLOCKS; b++) {
+    assert_int_equal(buf[b * BLOCK], 0x60 + b);
+    assert_int_equal(buf[b * BLOCK + BLOCK - 1], 0x60 + b);
+  }
+  /* Nothing to send and nothing in flight: back at once, empty. */
+  uint32_t acc = 5, got = 5;
+  uint64_t t0 = iospd_plat_ticks();
+  iospd_cqe_t one;
+  assert_int_equal(iospd_plat_queue_submit_and_reap(q, ios, 0, &acc, &one, 1,
+                                                    1, 10000, &got),
+                   0);
+  assert_int_equal(acc, 0);
+  assert_int_equal(got, 0);
+  assert_true(iospd_plat_ticks() - t0 < UINT64_C(5000000000));
+  iospd_plat_queue_destroy(q);
+  iospd_plat_file_close(f);
+  iospd_plat_buf_free(buf, NBLOCKS * BLOCK);
+}
+
+/* --engine=auto runs a depth-1 queue (IOSPD_QUEUE_SYNC) with psync and says
+ * so; an explicit engine is kept whatever the depth. */
+static void test_auto_depth1_is_psync(void** state) {
+  (void)state;
+  iospd_err_t err;
+  iospd_plat_queue_t* q = NULL;
+  assert_int_equal(
+      iospd_plat_queue_create(&q, 1, IOSPD_QUEUE_SYNC, IOSPD_ENGINE_AUTO, &err),
+      0);
+  assert_string_equal(iospd_plat_queue_engine(q),
+                      "psync (synchronous, queue depth 1)");
+  iospd_plat_queue_destroy(q);
+  assert_int_equal(iospd_plat_queue_create(&q, 1, IOSPD_QUEUE_SYNC, engine,
+                                           &err),
+                   0);
+  assert_string_equal(iospd_plat_queue_engine(q), engine_name);
+  iospd_plat_queue_destroy(q);
+}
+
 static void test_errors_come_back_in_reap(void** state) {
   (void)state;
   create_tmp(2 * BLOCK);
@@ -739,6 +823,8 @@ int main(int argc, char** argv) {
   const struct CMUnitTest engine_tests[] = {
       cmocka_unit_test(test_roundtrip_fixed_and_plain_buffers),
       cmocka_unit_test(test_short_submit_keeps_the_rest),
+      cmocka_unit_test(test_submit_and_reap_combined),
+      cmocka_unit_test(test_auto_depth1_is_psync),
       cmocka_unit_test(test_errors_come_back_in_reap),
       cmocka_unit_test(test_misaligned_unbuffered_is_ealign),
       cmocka_unit_test(test_destroy_with_inflight_io),

@@ -875,6 +875,13 @@ static void test_profile_only_and_engines(void** state) {
   iospd_report_profile_text_ex(&sb, &f->prof, "psync");
   assert_non_null(strstr(sb.data, "\t\tusing the psync fallback (io_uring "
                                   "unavailable)\n"));
+  /* psync chosen for a depth-1 worker is not a fallback */
+  iospd_strbuf_reset(&sb);
+  iospd_report_profile_text_ex(&sb, &f->prof,
+                               "psync (synchronous, queue depth 1)");
+  assert_non_null(
+      strstr(sb.data, "\t\tusing psync (synchronous, queue depth 1)\n"));
+  assert_null(strstr(sb.data, "unavailable"));
   iospd_strbuf_reset(&sb);
   f->prof.timespans[0].completion_routines = true;
   iospd_report_profile_text_ex(&sb, &f->prof, "I/O Completion Ports");
