@@ -48,7 +48,7 @@ static uint32_t eff_percent(const iospd_dist_range_t* dist, uint32_t n,
       if (count > 0 && out[count - 1].start == e)
         out[count - 1].io_pct += r->io_pct;
       else
-        carry = r->io_pct;
+        carry += r->io_pct; /* several degenerate ranges in a row add up */
       continue;
     }
     b = round_down(b, align);
@@ -58,7 +58,7 @@ static uint32_t eff_percent(const iospd_dist_range_t* dist, uint32_t n,
       b += align;
       out[count - 1].length += align;
       if (b == rel_aligned) {
-        carry = r->io_pct;
+        carry += r->io_pct;
         continue;
       }
       if (b == e) {

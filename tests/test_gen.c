@@ -410,6 +410,46 @@ static void test_dist_pct_tables(void** state) {
     const er_t want[] = {{0, 20, 0, 4 * KB}, {20, 80, 4 * KB, 96 * KB}};
     check_eff(IOSPD_DIST_PERCENT, in, 3, sz, bs, want, 2, 100);
   }
+  /* Consecutive degenerate ranges (2.5.5). On 100 KiB 1% is 1024 bytes, so
+   * a 1% range starting at 41% or 42% lies inside the 4 KiB unit at 40 KiB
+   * and has no aligned offset of its own. Their IO% must add up in the
+   * carry (not the last one overwrite the first), and a carried-into range
+   * starts its IO% at the first carried range's io_base. */
+  {
+    /* -rdpct41/41:1/1:1/1:57/57: [0,41%) -> [0,40K). 41% and 42% are
+     * degenerate at 40K, not the start of the previous range: carry 1+1.
+     * 43%..100% -> [40K,100K); the previous range (41) is smaller than
+     * this one (57), so the carry of 2 goes to it: 43/57, not 42/57. */
+    const iospd_dist_range_t in[] = {
+        {0, 41, 0, 41}, {41, 1, 41, 1}, {42, 1, 42, 1}, {43, 57, 43, 57}};
+    const er_t want[] = {{0, 43, 0, 40 * KB}, {43, 57, 40 * KB, 60 * KB}};
+    check_eff(IOSPD_DIST_PERCENT, in, 4, sz, bs, want, 2, 100);
+  }
+  {
+    /* -rdpct41/41:1/1:1/1:17/17:40/40: the same carry of 2, but the next
+     * range (17) is smaller than the previous (41), so it takes the carry:
+     * io_base 41 (the first carried range's), 19%, [40K,60K) since
+     * 60% = 61440 = 60K exactly. Then (60,40,60K,40K). */
+    const iospd_dist_range_t in[] = {{0, 41, 0, 41},
+                                     {41, 1, 41, 1},
+                                     {42, 1, 42, 1},
+                                     {43, 17, 43, 17},
+                                     {60, 40, 60, 40}};
+    const er_t want[] = {{0, 41, 0, 40 * KB},
+                         {41, 19, 40 * KB, 20 * KB},
+                         {60, 40, 60 * KB, 40 * KB}};
+    check_eff(IOSPD_DIST_PERCENT, in, 5, sz, bs, want, 3, 100);
+  }
+  {
+    /* -rdpct97/97:1/1:1/1:1/1: [0,97%) -> [0,96K) (99328 rounded down).
+     * 97% and 98% are degenerate at 96K: carry 2. The last range reaches
+     * the aligned end: [96K,100K); 97 > 1, so it takes the carry itself:
+     * (97,3,96K,4K). */
+    const iospd_dist_range_t in[] = {
+        {0, 97, 0, 97}, {97, 1, 97, 1}, {98, 1, 98, 1}, {99, 1, 99, 1}};
+    const er_t want[] = {{0, 97, 0, 96 * KB}, {97, 3, 96 * KB, 4 * KB}};
+    check_eff(IOSPD_DIST_PERCENT, in, 4, sz, bs, want, 2, 100);
+  }
 }
 
 static void test_dist_abs(void** state) {
