@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Install-IoSpd: fetch a release zip, verify its SHA-256, unpack it next to
 # the destination and swap it into place, then put the right build on PATH.
+# It only ever replaces an empty folder or an earlier install it marked.
 
 function Install-IoSpd {
   <#
@@ -19,12 +20,31 @@ function Install-IoSpd {
   download that fails leaves any previous install and PATH exactly as they
   were. Running the command twice leaves one PATH entry.
 
+  Every install gets a marker file, .iospd-install, that records the
+  version, the SHA-256 of the package and every file and folder the install
+  consists of. Install-IoSpd never deletes anything it did not install:
+  - a -Destination that does not exist, or an empty folder, is installed into;
+  - a folder with a marker (an earlier Install-IoSpd) is replaced, but only
+    while it holds nothing besides what its marker lists; when you have
+    added files of your own (anywhere inside it) the command stops and names
+    them, so that you can move them out first;
+  - any other folder that is not empty (for example D:\tools, or an iospd
+    folder installed before installs carried the marker) is refused with an
+    error and left as it is: choose a new or empty folder, or empty or remove
+    that folder yourself first.
+  Files or links that are not a folder are refused as well. When the old
+  install is taken away, only the entries its marker lists are deleted, one
+  by one; links are never followed.
+
   .PARAMETER Source
   URL or path of the release zip. The digest is read from "<Source>.sha256"
   unless -ExpectedHash is given. Defaults to $env:IOSPD_SOURCE.
 
   .PARAMETER Destination
-  Install folder. Default: $env:ProgramFiles\iospd when elevated on Windows,
+  Install folder, used for iospd alone: it must not exist yet, be empty, or
+  hold an earlier install made by Install-IoSpd (see the description).
+  Give a folder of its own, such as D:\tools\iospd, never a shared one such
+  as D:\tools. Default: $env:ProgramFiles\iospd when elevated on Windows,
   $env:LOCALAPPDATA\Programs\iospd otherwise, $HOME/.iospd on Linux/macOS.
 
   .PARAMETER Scope
@@ -53,8 +73,15 @@ function Install-IoSpd {
   Installs from a share for all users, checking the digest given on the
   command line (must run elevated).
 
+  .EXAMPLE
+  Install-IoSpd -Source .\iospd-1.0.0.zip -Destination D:\tools
+
+  Fails if D:\tools already holds other files: the install would replace
+  the whole folder. Nothing is changed; use -Destination D:\tools\iospd.
+
   .OUTPUTS
-  An object with Destination, Architecture, BinPath, Sha256 and Scope.
+  An object with Destination, Architecture, BinPath, Executable, Version,
+  Sha256 and Scope.
   #>
   [CmdletBinding(SupportsShouldProcess, ConfirmImpact = 'Medium')]
   param(
@@ -83,6 +110,9 @@ function Install-IoSpd {
   $Destination = $PSCmdlet.SessionState.Path.GetUnresolvedProviderPathFromPSPath($Destination).TrimEnd('\', '/')
   $arch = Get-IoSpdArchitecture
   $binPath = Join-Path $Destination $arch
+  # Refuse a folder holding anything that is not ours before fetching or
+  # changing anything (checked again just before the swap).
+  $null = Assert-IoSpdReplaceableDestination -Destination $Destination
 
   $action = "Install iospd ($arch) from '$Source' and add '$binPath' to the $Scope PATH"
   if (-not $PSCmdlet.ShouldProcess($Destination, $action)) { return }
@@ -130,9 +160,15 @@ function Install-IoSpd {
         "machine ($arch). The previous install was left as it was."
     }
 
+    $version = Get-IoSpdPackageVersion -Source $Source
+    Write-IoSpdInstallMarker -Root $root -Version $version -Sha256 $have
+
     # Swap: old install aside, new one in, then drop the old one. If the
-    # second rename fails, put the old one back.
-    $hadOld = Test-Path -LiteralPath $Destination
+    # second rename fails, put the old one back. The folder is checked
+    # again here (the download may have taken a while), and the old one is
+    # dismantled entry by entry from its marker, never with a recursive
+    # delete, so nothing the install did not put there can be lost.
+    $hadOld = Assert-IoSpdReplaceableDestination -Destination $Destination
     if ($hadOld) { Move-Item -LiteralPath $Destination -Destination $old -ErrorAction Stop }
     try {
       Move-Item -LiteralPath $root -Destination $Destination -ErrorAction Stop
@@ -140,7 +176,14 @@ function Install-IoSpd {
       if ($hadOld) { Move-Item -LiteralPath $old -Destination $Destination -ErrorAction SilentlyContinue }
       throw "Could not move the new install into '$Destination': $($_.Exception.Message)"
     }
-    if ($hadOld) { Remove-Item -LiteralPath $old -Recurse -Force -ErrorAction SilentlyContinue }
+    if ($hadOld) {
+      $left = @(Remove-IoSpdInstallTree -Path $old)
+      if ($left.Count -gt 0) {
+        Write-Warning ("The previous install was moved to '$old' and could not be removed " +
+          "completely; what is left ($(Format-IoSpdEntryList $left)) was kept. Look through " +
+          'it and delete it yourself.')
+      }
+    }
 
     # PATH: the session always, the stored environment for User/Machine.
     $name = Get-IoSpdPathVariableName
@@ -163,6 +206,7 @@ function Install-IoSpd {
       Architecture = $arch
       BinPath      = $binPath
       Executable   = Join-Path $binPath 'iospd.exe'
+      Version      = $version
       Sha256       = $have
       Scope        = $Scope
     }
