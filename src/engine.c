@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The worker: setup before the start barrier (handles, sizes, generators,
  * buffers, statistics, queue) and the batch loop of architecture B.8:
- * issue what the throttle allows, submit once, reap up to IOSPD_REAP_MAX,
- * read the clock once for the batch, record while measuring, reissue.
+ * issue what the throttle allows, submit and reap up to IOSPD_REAP_MAX in
+ * one platform call (one kernel entry on io_uring), read the clock once for
+ * the batch, record while measuring, reissue.
  * Model: fio t/io_uring.c's submitter loop; written from scratch. */
 #include "iospd/engine.h"
 
