@@ -14,7 +14,9 @@
 
 #define BLOCK 4096u
 #define NBLOCKS 8u
-#define TMP_NAME "iospd_test_plat_posix.tmp"
+/* One file per engine run: ctest -j runs the psync and io_uring
+ * invocations of this test at the same time in the same folder. */
+static const char* TMP_NAME = "iospd_test_plat_posix.tmp";
 
 static int engine = IOSPD_ENGINE_PSYNC;
 static const char* engine_name = "psync";
@@ -586,6 +588,115 @@ static void test_detect_content(void** state) {
   memset(&info, 0, sizeof info);
   iospd_posix_detect_content(image, 4096, &info);
   assert_false(info.has_filesystem);
+
+  /* md RAID 1.2 super block at 4 KiB (magic 0xa92b4efc little-endian), 1.1
+   * at 0; bcache; f2fs; ZFS uberblocks in the label. */
+  static const struct {
+    size_t off;
+    const char* bytes;
+    size_t n;
+    const char* want;
+  } sigs[] = {
+      {4096, "\xfc\x4e\x2b\xa9", 4, "an md RAID member"},
+      {0, "\xfc\x4e\x2b\xa9", 4, "an md RAID member"},
+      {4096 + 24,
+       "\xc6\x85\x73\xf6\x4e\x1a\x45\xca\x82\x65\xf5\x7f\x48\xba\x6d\x81",
+       16, "a bcache device"},
+      {1024, "\x10\x20\xf5\xf2", 4, "an f2fs file system"},
+      {128 * 1024 + 5 * 1024, "\x0c\xb1\xba\x00\x00\x00\x00\x00", 8,
+       "a ZFS pool member"},
+      {256 * 1024 + 128 * 1024, "\x00\x00\x00\x00\x00\xba\xb1\x0c", 8,
+       "a ZFS pool member"},
+  };
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+    memset(image, 0, sizeof image);
+    memcpy(image + sigs[i].off, sigs[i].bytes, sigs[i].n);
+    detect(&info);
+    assert_true(info.has_filesystem);
+    assert_string_equal(info.content, sigs[i].want);
+  }
+}
+
+/* Reads the first MiB of a regular file (as the probe of a device does)
+ * and runs the detection on it. */
+static void detect_file(const char* path, iospd_file_info_t* info) {
+  memset(image, 0, sizeof image);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  assert_true(fd >= 0);
+  ssize_t got = read(fd, image, sizeof image);
+  close(fd);
+  assert_true(got > 0);
+  memset(info, 0, sizeof *info);
+  iospd_posix_detect_content(image, (size_t)got, info);
+}
+
+/* No list of signatures is complete: any non-zero byte in the first MiB
+ * that no known signature explains is data; only all zeros is empty. */
+static void test_detect_unknown_data(void** state) {
+  (void)state;
+  iospd_err_t err;
+  iospd_file_info_t info;
+  assert_int_equal(iospd_plat_file_create(TMP_NAME, 2u << 20, true, &err), 0);
+  detect_file(TMP_NAME, &info);
+  assert_false(info.has_filesystem);
+  assert_false(info.has_partitions);
+  assert_string_equal(info.content, "");
+
+  int fd = open(TMP_NAME, O_WRONLY | O_CLOEXEC);
+  assert_true(fd >= 0);
+  uint8_t junk[64];
+  uint32_t x = 12345;
+  for (size_t i = 0; i < sizeof junk; i++) {
+    x = x * 1103515245u + 12345u;
+    junk[i] = (uint8_t)((x >> 16) | 1u); /* never zero */
+  }
+  assert_int_equal(pwrite(fd, junk, sizeof junk, 4096 + 100), sizeof junk);
+  close(fd);
+  detect_file(TMP_NAME, &info);
+  assert_true(info.has_filesystem);
+  assert_string_equal(info.content,
+                      "data of an unknown kind (the first megabyte is not "
+                      "all zeros)");
+  unlink(TMP_NAME);
+
+  /* The end of a device: md 1.0 super block (8 KiB before the end, 4 KiB
+   * aligned), md 0.90 (last 64 KiB-aligned 64 KiB), backup GPT header in
+   * the last sector, unknown bytes, and all zeros. The buffer is the end of
+   * a 10 MiB + 512 byte device, read (at most 1 MiB) from a 4 KiB-aligned
+   * base, as probe_device reads it. */
+  const uint64_t size = 10u * 1024 * 1024 + 512;
+  const uint64_t base = (size - sizeof image + 4095) / 4096 * 4096;
+  const size_t len = (size_t)(size - base);
+  const struct {
+    uint64_t at;
+    const char* bytes;
+    size_t n;
+    const char* want;
+    bool table;
+  } tails[] = {
+      {((size / 512 - 16) & ~7ull) * 512, "\xfc\x4e\x2b\xa9", 4,
+       "an md RAID member", false},
+      {(size & ~0xffffull) - 65536, "\xfc\x4e\x2b\xa9", 4,
+       "an md RAID member", false},
+      {size - 512, "EFI PART", 8, "a GPT partition table", true},
+      {size - 3000, "\x01", 1,
+       "data of an unknown kind (the last megabyte is not all zeros)", false},
+  };
+  assert_int_equal(((size / 512 - 16) & ~7ull) * 512, size - 8704);
+  for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+    memset(image, 0, sizeof image);
+    memcpy(image + (tails[i].at - base), tails[i].bytes, tails[i].n);
+    memset(&info, 0, sizeof info);
+    iospd_posix_detect_tail(image, len, base, size, &info);
+    assert_string_equal(info.content, tails[i].want);
+    assert_int_equal(info.has_partitions, tails[i].table);
+    assert_int_equal(info.has_filesystem, !tails[i].table);
+  }
+  memset(image, 0, sizeof image);
+  memset(&info, 0, sizeof info);
+  iospd_posix_detect_tail(image, len, base, size, &info);
+  assert_string_equal(info.content, "");
+  assert_false(info.has_filesystem);
 }
 
 static void test_create_slow_path_pattern(void** state) {
@@ -853,12 +964,14 @@ int main(int argc, char** argv) {
     iospd_plat_queue_destroy(q);
     engine = IOSPD_ENGINE_URING;
     engine_name = "io_uring";
+    TMP_NAME = "iospd_test_plat_posix_uring.tmp";
     failed = cmocka_run_group_tests_name("io_uring", engine_tests, NULL, NULL);
   } else {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_windows_targets_refused),
         cmocka_unit_test(test_not_a_file_or_device),
         cmocka_unit_test(test_detect_content),
+        cmocka_unit_test(test_detect_unknown_data),
         cmocka_unit_test(test_create_slow_path_pattern),
         cmocka_unit_test(test_create_makes_parent_directories),
         cmocka_unit_test(test_file_info_regular),
