@@ -1123,25 +1123,21 @@ static void test_cmdline_allocation_failure(void** state) {
   assert_true(succeeded);
 }
 
-/* The XML path needs the real profile reader; skip while it is a stub. */
-static bool xml_reader_works(void) {
+/* The XML path needs the real profile reader: it must parse the profile
+ * (a failure here is a regression, not a reason to skip). */
+static void assert_xml_reader_parses(void) {
   iospd_profile_t p;
   iospd_profile_init(&p);
   iospd_err_t err;
   int rc = iospd_xml_profile_parse(k_profile_xml, strlen(k_profile_xml), &p,
                                    &err);
   iospd_profile_destroy(&p);
-  if (rc != 0) print_message("XML reader not available (%s): skipping\n",
-                             err.msg);
-  return rc == 0;
+  if (rc != 0) fail_msg("XML reader failed (%d): %s", rc, err.msg);
 }
 
 static void test_cmdline_xml_overrides(void** state) {
   (void)state;
-  if (!xml_reader_works()) {
-    skip();
-    return;
-  }
+  assert_xml_reader_parses();
   const char* argv[] = {"iospd", "-d60", "-W1", "-Xp.xml", "-C2", "-z7",
                         "-Rpxml", "-v", "-vs", "-:1", "--engine=psync",
                         "/data/t1"};
@@ -1196,7 +1192,8 @@ static void test_cmdline_xml_overrides(void** state) {
 
 static void test_cmdline_xml_read_errors(void** state) {
   (void)state;
-  if (xml_reader_works()) {
+  assert_xml_reader_parses();
+  {
     /* Reader errors are prefixed with the file name; a substitution that
      * does not fit the profile fails too. */
     const char* two[] = {"iospd", "-Xp.xml", "a", "b"};
