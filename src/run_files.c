@@ -128,11 +128,14 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
     const char* what = info.content[0]       ? info.content
                        : info.has_filesystem ? "a file system"
                                              : "a partition table";
+    /* "in use by the system ..." is a state, everything else a content. */
+    bool in_use = strncmp(what, "in use", 6) == 0;
     return iospd_err_set(err, IOSPD_EUNSAFE,
-                         "refusing to write to '%s': it holds %s, which "
+                         "refusing to write to '%s': it %s %s, which "
                          "writing (-w%u) would destroy; pass "
                          "--allow-raw-write to write to it anyway",
-                         t->path, what, t->write_ratio);
+                         t->path, in_use ? "is" : "holds", what,
+                         t->write_ratio);
   }
   if (t->cache_mode == IOSPD_CACHE_DISABLE_OS) {
     uint32_t sector = info.logical_sector ? info.logical_sector : 512;

@@ -103,6 +103,21 @@ static void test_target_mapping(void** state) {
   check_target("\\\\.\\PhysicalDrive3", L"\\\\.\\PhysicalDrive3", true);
   check_target("E:\\data\\f.dat", L"E:\\data\\f.dat", false);
   check_target("f.dat", L"f.dat", false);
+  /* Other spellings of the device namespace are devices too (the write
+   * guard must see them); files behind \\?\ and \\.\ are not. */
+  check_target("//./PhysicalDrive1", L"//./PhysicalDrive1", true);
+  check_target("\\\\?\\PhysicalDrive2", L"\\\\?\\PhysicalDrive2", true);
+  check_target("\\\\?\\GLOBALROOT\\Device\\Harddisk1\\Partition0",
+               L"\\\\?\\GLOBALROOT\\Device\\Harddisk1\\Partition0", true);
+  check_target("\\\\?\\Volume{0b1c2d3e-0000-0000-0000-100000000000}",
+               L"\\\\?\\Volume{0b1c2d3e-0000-0000-0000-100000000000}", true);
+  check_target("//?/E:", L"//?/E:", true);
+  check_target("\\\\.\\E:", L"\\\\.\\E:", true);
+  check_target("\\\\?\\E:\\data\\f.dat", L"\\\\?\\E:\\data\\f.dat", false);
+  check_target("\\\\.\\E:\\f.dat", L"\\\\.\\E:\\f.dat", false);
+  check_target("\\\\?\\UNC\\srv\\share\\f.dat",
+               L"\\\\?\\UNC\\srv\\share\\f.dat", false);
+  check_target("//srv/share/f.dat", L"//srv/share/f.dat", false);
 
   WCHAR* w;
   bool dev;

@@ -3,6 +3,7 @@
  * hints, I/O priority), sizes and sector sizes of files and block devices,
  * partition/file-system detection on devices, and target file creation. */
 #include <ctype.h>
+#include <dirent.h>
 #include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +79,30 @@ static void add_content(iospd_file_info_t* info, const char* what) {
            used > 0 ? " and " : "", what);
 }
 
+/* md RAID super block magic 0xa92b4efc, little-endian. */
+#define MD_MAGIC "\xfc\x4e\x2b\xa9"
+/* bcache: the magic in the super block at 4 KiB, 24 bytes in. */
+#define BCACHE_MAGIC \
+  "\xc6\x85\x73\xf6\x4e\x1a\x45\xca\x82\x65\xf5\x7f\x48\xba\x6d\x81"
+
+/* A ZFS vdev label: its uberblock array (128 KiB into the label) holds
+ * uberblocks starting with 0x00bab10c in either byte order, at least 1 KiB
+ * apart. */
+static bool zfs_label(const uint8_t* buf, size_t len, size_t label) {
+  for (size_t off = label + 128 * 1024; off < label + 256 * 1024;
+       off += 1024)
+    if (has_bytes(buf, len, off, "\x0c\xb1\xba\x00\x00\x00\x00\x00", 8) ||
+        has_bytes(buf, len, off, "\x00\x00\x00\x00\x00\xba\xb1\x0c", 8))
+      return true;
+  return false;
+}
+
+static bool all_zero(const uint8_t* buf, size_t len) {
+  for (size_t i = 0; i < len; i++)
+    if (buf[i] != 0) return false;
+  return true;
+}
+
 void iospd_posix_detect_content(const uint8_t* buf, size_t len,
                                 iospd_file_info_t* info) {
   info->has_filesystem = false;
@@ -122,6 +147,15 @@ void iospd_posix_detect_content(const uint8_t* buf, size_t len,
     fs = "an LVM physical volume";
   } else if (has_bytes(buf, len, 32769, "CD001", 5)) {
     fs = "an ISO 9660 file system";
+  } else if (has_bytes(buf, len, 0, MD_MAGIC, 4) ||
+             has_bytes(buf, len, 4096, MD_MAGIC, 4)) {
+    fs = "an md RAID member"; /* super block 1.1 at 0, 1.2 at 4 KiB */
+  } else if (has_bytes(buf, len, 4096 + 24, BCACHE_MAGIC, 16)) {
+    fs = "a bcache device";
+  } else if (has_bytes(buf, len, 1024, "\x10\x20\xf5\xf2", 4)) {
+    fs = "an f2fs file system"; /* 0xF2F52010 at 1 KiB */
+  } else if (zfs_label(buf, len, 0) || zfs_label(buf, len, 256 * 1024)) {
+    fs = "a ZFS pool member";
   } else {
     /* The swap header sits at the end of the first page, whatever the page
      * size of the machine that wrote it was. */
@@ -144,11 +178,66 @@ void iospd_posix_detect_content(const uint8_t* buf, size_t len,
     info->has_filesystem = true;
     add_content(info, fs);
   }
+  /* The list of signatures can never be complete (RAID metadata, caches,
+   * databases on raw disks...): anything that is not all zeros is data. */
+  if (info->content[0] == '\0' && !all_zero(buf, len)) {
+    info->has_filesystem = true;
+    add_content(info,
+                "data of an unknown kind (the first megabyte is not all "
+                "zeros)");
+  }
 }
 
-/* Reads the first bytes of a device through a buffered descriptor of its own
- * (the target's may be O_DIRECT or write-only), or through fd with an
- * aligned buffer when the path cannot be reopened. */
+void iospd_posix_detect_tail(const uint8_t* buf, size_t len, uint64_t base,
+                             uint64_t dev_size, iospd_file_info_t* info) {
+  if (info->content[0] != '\0' || len == 0) return;
+  const char* what = NULL;
+  bool table = false;
+  /* md 1.0: 8 KiB before the end, rounded down to 4 KiB. md 0.90: the last
+   * 64 KiB-aligned 64 KiB block. */
+  uint64_t md10 = dev_size >= 16 * 512 ? ((dev_size / 512 - 16) & ~7ull) * 512
+                                       : UINT64_MAX;
+  uint64_t md090 = dev_size >= 128 * 1024
+                       ? (dev_size & ~0xffffull) - 64 * 1024
+                       : UINT64_MAX;
+  uint64_t at[] = {md10, md090};
+  for (size_t i = 0; i < 2 && what == NULL; i++)
+    if (at[i] != UINT64_MAX && at[i] >= base &&
+        has_bytes(buf, len, (size_t)(at[i] - base), MD_MAGIC, 4))
+      what = "an md RAID member";
+  /* The backup GPT header is the last logical sector (512 or 4096). */
+  static const uint64_t sectors[] = {512, 4096};
+  for (size_t i = 0; i < 2 && what == NULL; i++)
+    if (dev_size >= sectors[i] && dev_size - sectors[i] >= base &&
+        has_bytes(buf, len, (size_t)(dev_size - sectors[i] - base),
+                  "EFI PART", 8)) {
+      what = "a GPT partition table";
+      table = true;
+    }
+  if (what != NULL) {
+    if (table)
+      info->has_partitions = true;
+    else
+      info->has_filesystem = true;
+    add_content(info, what);
+  } else if (!all_zero(buf, len)) {
+    info->has_filesystem = true;
+    add_content(info,
+                "data of an unknown kind (the last megabyte is not all "
+                "zeros)");
+  }
+}
+
+static ssize_t pread_all(int fd, uint8_t* buf, size_t want, uint64_t off) {
+  ssize_t got;
+  do got = pread(fd, buf, want, (off_t)off);
+  while (got < 0 && errno == EINTR);
+  return got;
+}
+
+/* Reads the first and the last MiB of a device through a buffered
+ * descriptor of its own (the target's may be O_DIRECT or write-only), or
+ * through fd with an aligned buffer when the path cannot be reopened. */
 static void probe_device(int fd, unsigned oflags, const char* path,
                          uint64_t size, iospd_file_info_t* info) {
   size_t want = IOSPD_POSIX_PROBE_BYTES;
@@ -159,15 +248,20 @@ static void probe_device(int fd, unsigned oflags, const char* path,
   int own = path != NULL ? open(path, O_RDONLY | O_CLOEXEC) : -1;
   int use = own;
   if (use < 0 && fd >= 0 && (oflags & O_ACCMODE) != O_WRONLY) use = fd;
-  ssize_t got = -1;
-  if (use >= 0) {
-    do got = pread(use, buf, want, 0);
-    while (got < 0 && errno == EINTR);
-  }
-  if (own >= 0) close(own);
+  ssize_t got = use >= 0 ? pread_all(use, buf, want, 0) : -1;
   if (got > 0) {
     iospd_posix_detect_content(buf, (size_t)got, info);
-  } else {
+    /* The end holds backup GPT headers and md 0.90/1.0 super blocks. */
+    /* Rounded up so that the (short) read reaches the very end. */
+    uint64_t tail = size > want ? (size - want + 4095u) / 4096u * 4096u : 0;
+    if (tail > 0) {
+      got = pread_all(use, buf, want, tail);
+      if (got > 0)
+        iospd_posix_detect_tail(buf, (size_t)got, tail, size, info);
+    }
+  }
+  if (own >= 0) close(own);
+  if (got <= 0) {
     /* Unknown content must not look like an empty disk to the safety check
      * that refuses writes to disks holding data. */
     info->has_filesystem = true;
@@ -175,6 +269,31 @@ static void probe_device(int fd, unsigned oflags, const char* path,
              "unknown content (the device could not be read)");
   }
   iospd_plat_buf_free(buf, IOSPD_POSIX_PROBE_BYTES);
+}
+
+/* A device the kernel holds (mounted, an md/dm/LVM member, or opened
+ * exclusively) refuses an O_EXCL open with EBUSY; one stacked under
+ * another device lists it in sysfs holders/. Either way writes would
+ * corrupt something live. */
+static bool device_in_use(const char* path, dev_t dev) {
+  if (path != NULL) {
+    int x = open(path, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+    if (x >= 0)
+      close(x);
+    else if (errno == EBUSY)
+      return true;
+  }
+  char dir[96];
+  snprintf(dir, sizeof dir, "/sys/dev/block/%u:%u/holders", major(dev),
+           minor(dev));
+  DIR* d = opendir(dir);
+  if (d == NULL) return false;
+  bool held = false;
+  struct dirent* e;
+  while (!held && (e = readdir(d)) != NULL)
+    held = e->d_name[0] != '.';
+  closedir(d);
+  return held;
 }
 
 /* ---- sizes and sector sizes ------------------------------------------- */
@@ -272,6 +391,13 @@ static int describe(int fd, unsigned oflags, const char* path,
   info->physical_sector = psz;
   probe_device(dfd, fd >= 0 ? oflags : O_RDONLY, path, bytes, info);
   if (dfd != fd) close(dfd);
+  /* Only on the path check before a run: the targets' own descriptors (and
+   * other threads' opens) must not be mistaken for a holder. */
+  if (fd < 0 && device_in_use(path, st.st_rdev)) {
+    info->has_filesystem = true;
+    snprintf(info->content, sizeof info->content, "%s",
+             "in use by the system (mounted or part of a RAID/LVM)");
+  }
   return 0;
 }
 

@@ -71,6 +71,17 @@ static int open_error(iospd_err_t* err, DWORD e, const char* path,
   return iospd_win_err(err, e, "cannot open '%s'", path);
 }
 
+/* Whatever the spelling (a symbolic link, \\?\GLOBALROOT\..., a mount
+ * point), a handle that answers the disk length ioctl is a disk or volume;
+ * a file's handle does not. */
+static bool handle_is_device(HANDLE h) {
+  if (GetFileType(h) != FILE_TYPE_DISK) return false;
+  GET_LENGTH_INFORMATION li;
+  DWORD ret;
+  return DeviceIoControl(h, IOCTL_DISK_GET_LENGTH_INFO, NULL, 0, &li,
+                         sizeof li, &ret, NULL) != 0;
+}
+
 int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
                          iospd_err_t* err) {
   *out = NULL;
@@ -98,6 +109,7 @@ int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
     rc = open_error(err, GetLastError(), o->path, f->is_device);
     goto fail;
   }
+  if (!f->is_device && handle_is_device(f->h)) f->is_device = true;
 
   if (o->flags & IOSPD_OPEN_DISABLE_LOCAL_CACHE) {
     DWORD ret;
@@ -375,6 +387,16 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
   bool dev;
   int rc = iospd_win_target_path(path, &w, &dev, err);
   if (rc) return rc;
+  if (!dev) {
+    /* The spelling looked like a file: let the opened handle confirm it,
+     * so that the write guard sees every disk and volume. */
+    HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                           NULL, OPEN_EXISTING, 0, NULL);
+    if (h != INVALID_HANDLE_VALUE) {
+      dev = handle_is_device(h);
+      CloseHandle(h);
+    }
+  }
   if (dev) {
     rc = describe_device(w, path, info, err);
     iospd_free(w);
@@ -466,6 +488,16 @@ int iospd_plat_file_create(const char* path, uint64_t size, bool zero_fill,
   bool dev;
   int rc = iospd_win_target_path(path, &w, &dev, err);
   if (rc) return rc;
+  if (!dev) {
+    /* The spelling looked like a file: let the opened handle confirm it,
+     * so that the write guard sees every disk and volume. */
+    HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE,
+                           NULL, OPEN_EXISTING, 0, NULL);
+    if (h != INVALID_HANDLE_VALUE) {
+      dev = handle_is_device(h);
+      CloseHandle(h);
+    }
+  }
   if (dev) {
     iospd_free(w);
     return iospd_err_set(err, IOSPD_EINVAL,

@@ -63,6 +63,25 @@ static bool parse_disk_number(const char* s, unsigned long* n) {
   return true;
 }
 
+static bool is_sep(char c) { return c == '\\' || c == '/'; }
+
+/* "\\.\", "\\?\" and their '/' spellings ("//./PhysicalDrive1") reach the
+ * device namespace. Behind them, "X:\..." and "UNC\..." are ordinary files;
+ * anything else (PhysicalDriveN, X:, Volume{...}, GLOBALROOT\Device\...)
+ * may be a disk or volume and is treated as one by its spelling. The open
+ * handle has the last word (iospd_plat_path_info asks the device). */
+static bool device_namespace(const char* s) {
+  if (!is_sep(s[0]) || !is_sep(s[1]) || (s[2] != '.' && s[2] != '?') ||
+      !is_sep(s[3]))
+    return false;
+  const char* r = s + 4;
+  if (is_drive_letter(r[0]) && r[1] == ':' && r[2] != 0) return false;
+  if ((r[0] == 'U' || r[0] == 'u') && (r[1] == 'N' || r[1] == 'n') &&
+      (r[2] == 'C' || r[2] == 'c') && is_sep(r[3]))
+    return false;
+  return r[0] != 0;
+}
+
 int iospd_win_target_path(const char* utf8, WCHAR** out, bool* is_device,
                           iospd_err_t* err) {
   *out = NULL;
@@ -86,8 +105,9 @@ int iospd_win_target_path(const char* utf8, WCHAR** out, bool* is_device,
     snprintf(mapped, sizeof mapped, "\\\\.\\%c:", utf8[0]);
     src = mapped;
     *is_device = true;
-  } else if (strncmp(utf8, "\\\\.\\", 4) == 0) {
-    /* Already a device namespace path (\\.\PhysicalDrive1, \\.\C:). */
+  } else if (device_namespace(utf8)) {
+    /* Already a device namespace path (\\.\PhysicalDrive1, \\.\C:,
+     * //./PhysicalDrive1, \\?\GLOBALROOT\Device\Harddisk1\Partition0). */
     *is_device = true;
   }
 
