@@ -4,10 +4,12 @@
  * with DISKSPD's order of random draws so a seed reproduces its sequence. */
 #include "iospd/gen.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "iospd/alloc.h"
 #include "iospd/platform.h"
+#include "iospd/units.h"
 
 void iospd_gen_shared_reset(iospd_gen_shared_t* s) {
   atomic_store_explicit(&s->next, 0, memory_order_relaxed);
@@ -163,6 +165,14 @@ static uint8_t next_op(iospd_gen_t* g, bool new_type) {
   return g->last_op;
 }
 
+/* Exact sizes for messages: "64KiB" when that is exact, else bytes. */
+static const char* msg_size(uint64_t v, char* buf, size_t n) {
+  if (v == 0) return "0";
+  if (v >= 1024 && v % 1024 == 0) return iospd_format_size(v, buf, n);
+  snprintf(buf, n, "%llu bytes", (unsigned long long)v);
+  return buf;
+}
+
 int iospd_gen_init(iospd_gen_t* g, const iospd_target_t* t, uint32_t rel_thread,
                    uint64_t target_size, iospd_rand_t* rng,
                    iospd_gen_shared_t* shared, iospd_err_t* err) {
@@ -185,13 +195,20 @@ int iospd_gen_init(iospd_gen_t* g, const iospd_target_t* t, uint32_t rel_thread,
   /* The start of this thread plus one block must fit (2.4). */
   if (t->block_size == 0 || size <= g->base ||
       g->thread_base + t->block_size > size - g->base) {
+    char a[32], b[32], c[32], d[32], e[32];
+    bool capped = t->max_file_size != 0 && target_size > t->max_file_size;
     return iospd_err_set(
         err, IOSPD_ETOOSMALL,
-        "The file is too small. File: '%s' relative thread %u: file size: "
-        "%llu, base offset: %llu, thread stride: %llu, block size: %u",
-        t->path ? t->path : "", rel_thread, (unsigned long long)target_size,
-        (unsigned long long)g->base, (unsigned long long)t->thread_stride,
-        t->block_size);
+        "target '%s' is too small for thread %u: its usable range (from "
+        "offset %s (-B) to %s, %s) must hold at least one block of %s (-b) "
+        "after the thread's offset %s (thread %u x stride -T %s); use a "
+        "bigger file (-c), a smaller -b or -T, or a larger -f",
+        t->path ? t->path : "", rel_thread, msg_size(g->base, a, sizeof a),
+        msg_size(size, b, sizeof b),
+        capped ? "limited by -f" : "the end of the target",
+        msg_size(t->block_size, c, sizeof c),
+        msg_size(g->thread_base, d, sizeof d), rel_thread,
+        msg_size(t->thread_stride, e, sizeof e));
   }
   g->rel = size - g->base;
   g->rel_aligned = round_down(g->rel - t->block_size, g->align) + g->align;

@@ -110,6 +110,12 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
   iospd_err_clear(&e);
   memset(&info, 0, sizeof(info));
   int rc = iospd_plat_path_info(t->path, &info, &e);
+  if (rc == IOSPD_ENOENT && t->create)
+    return iospd_err_set(err, rc,
+                         "target '%s' does not exist and -c0 creates "
+                         "nothing; give -c a size (for example -c64M) to "
+                         "create it",
+                         t->path);
   if (rc == IOSPD_ENOENT)
     return iospd_err_set(err, rc,
                          "target '%s' does not exist; create it with "
@@ -144,13 +150,15 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
   }
   if (t->max_file_size != 0 && info.size != 0 && info.size < t->max_file_size &&
       hooks != NULL && hooks->message != NULL) {
-    /* DISKSPD's warning (2.4); the run goes on with the smaller size. */
+    /* DISKSPD warns here too (2.4); the run goes on with the smaller
+     * size. */
     iospd_strbuf_t sb;
     iospd_strbuf_init(&sb);
     iospd_strbuf_appendf(&sb,
-                         "WARNING: file size %llu is less than MaxFileSize "
-                         "%llu",
-                         (unsigned long long)info.size,
+                         "warning: target '%s' is %llu bytes, less than its "
+                         "-f limit (MaxFileSize) of %llu bytes; the I/O "
+                         "uses the whole target",
+                         t->path, (unsigned long long)info.size,
                          (unsigned long long)t->max_file_size);
     say(hooks, iospd_strbuf_cstr(&sb));
     iospd_strbuf_destroy(&sb);

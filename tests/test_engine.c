@@ -400,6 +400,18 @@ static void test_create_and_missing(void** state) {
   assert_int_equal(fake_file_creates("nope.dat"), 0);
   done(&r);
 
+  /* -c0: -c was given, but a size of 0 creates nothing. */
+  t = setup(&r, "nope.dat", 0, 1, 0);
+  t->create = true;
+  go(&r);
+  assert_int_equal(r.rc, IOSPD_ENOENT);
+  assert_string_equal(r.err.msg,
+                      "target 'nope.dat' does not exist and -c0 creates "
+                      "nothing; give -c a size (for example -c64M) to "
+                      "create it");
+  assert_int_equal(fake_file_creates("nope.dat"), 0);
+  done(&r);
+
   t = setup(&r, "new.dat", 0, 1, 0);
   t->create = true;
   t->file_size = 3 * 1024 * KB;
@@ -430,9 +442,12 @@ static void test_too_small(void** state) {
   go(&r);
   assert_int_equal(r.rc, IOSPD_ETOOSMALL);
   assert_string_equal(r.err.msg,
-                      "The file is too small. File: 'tiny.dat' relative "
-                      "thread 3: file size: 28671, base offset: 0, thread "
-                      "stride: 8192, block size: 4096");
+                      "target 'tiny.dat' is too small for thread 3: its "
+                      "usable range (from offset 0 (-B) to 28671 "
+                      "bytes, the end of the target) must hold at least one "
+                      "block of 4KiB (-b) after the thread's offset 24KiB "
+                      "(thread 3 x stride -T 8KiB); use a bigger file (-c), "
+                      "a smaller -b or -T, or a larger -f");
   done(&r);
 }
 
@@ -887,8 +902,9 @@ static void test_max_size_warning(void** state) {
   go(&r);
   assert_int_equal(r.rc, 0);
   assert_string_equal(r.said,
-                      "WARNING: file size 65536 is less than MaxFileSize "
-                      "131072\n");
+                      "warning: target 'f.dat' is 65536 bytes, less than "
+                      "its -f limit (MaxFileSize) of 131072 bytes; the I/O "
+                      "uses the whole target\n");
   done(&r);
 }
 

@@ -331,9 +331,12 @@ static void test_too_small(void** state) {
   assert_int_equal(iospd_gen_init(&g, &t, 0, 1999, &r, NULL, &err),
                    IOSPD_ETOOSMALL);
   assert_string_equal(err.msg,
-                      "The file is too small. File: 'f.dat' relative thread "
-                      "0: file size: 1999, base offset: 1000, thread stride: "
-                      "0, block size: 1000");
+                      "target 'f.dat' is too small for thread 0: its usable "
+                      "range (from offset 1000 bytes (-B) to 1999 bytes, the "
+                      "end of the target) must hold at least one block of "
+                      "1000 bytes (-b) after the thread's offset 0 "
+                      "(thread 0 x stride -T 0); use a bigger file "
+                      "(-c), a smaller -b or -T, or a larger -f");
   assert_int_equal(iospd_gen_init(&g, &t, 0, 2000, &r, NULL, &err), 0);
   iospd_gen_destroy(&g);
   /* Thread 2 with -T 500 needs 1000 + 1000 + 1000 bytes. */
@@ -342,6 +345,20 @@ static void test_too_small(void** state) {
                    IOSPD_ETOOSMALL);
   assert_int_equal(iospd_gen_init(&g, &t, 2, 3000, &r, NULL, &err), 0);
   iospd_gen_destroy(&g);
+  /* -f1K on a 1 MiB file: the message shows the effective limit (1 KiB),
+   * not the file size. */
+  t.base_offset = 0;
+  t.thread_stride = 0;
+  t.block_size = 64 * 1024;
+  t.max_file_size = 1024;
+  assert_int_equal(iospd_gen_init(&g, &t, 0, 1024 * 1024, &r, NULL, &err),
+                   IOSPD_ETOOSMALL);
+  assert_string_equal(err.msg,
+                      "target 'f.dat' is too small for thread 0: its usable "
+                      "range (from offset 0 (-B) to 1KiB, limited by -f) "
+                      "must hold at least one block of 64KiB (-b) after the "
+                      "thread's offset 0 (thread 0 x stride -T 0); use a "
+                      "bigger file (-c), a smaller -b or -T, or a larger -f");
   iospd_target_destroy(&t);
 }
 
