@@ -518,8 +518,9 @@ static int sw_cache(ctx_t* c) {
         c->write_through = 1;
         break;
       default:
-        return fail(c, "'%s': unknown -S letter '%c'; use b, h, m, r, u or w",
-                    c->arg, *p);
+        /* -Sr is refused on Linux, so it is not offered there. */
+        return fail(c, "'%s': unknown -S letter '%c'; use b, h, m, %su or w",
+                    c->arg, *p, c->env->windows ? "r, " : "");
     }
   }
   return 0;
@@ -817,7 +818,8 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
     return fail(c, "'%s': -%s (%s) exists only on Windows%s", c->arg,
                 o->name, o->what,
                 o->special == IOSPD_SP_NONE
-                    ? "; on Linux choose how I/O is issued with --engine="
+                    ? "; on Linux choose how I/O is issued with "
+                      "--engine=auto|io_uring|psync"
                     : "");
   if ((o->flags & IOSPD_OPTF_LONG) && o->special != IOSPD_SP_ENGINE &&
       c->val[0] != '\0')

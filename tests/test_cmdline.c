@@ -995,12 +995,15 @@ static void test_cmdline_exact_messages(void** state) {
        "'-b4K' comes after the target 't'; put all switches before the "
        "targets"},
       {"-Q1 t", "unknown switch '-Q1' (see -? for the list of switches)"},
+      /* -Sr is refused on Linux, so only Windows offers it. */
+      {"-Sq t", "'-Sq': unknown -S letter 'q'; use b, h, m, u or w"},
+      {"W|-Sq t", "'-Sq': unknown -S letter 'q'; use b, h, m, r, u or w"},
       {"--no-such-option t",
        "unknown option '--no-such-option'; the iospd long options are "
        "--allow-raw-write, --engine=<auto|io_uring|psync> and --help"},
       {"-x t",
        "'-x': -x (completion routines) exists only on Windows; on Linux "
-       "choose how I/O is issued with --engine="},
+       "choose how I/O is issued with --engine=auto|io_uring|psync"},
       {"-eDISK_IO t", "'-eDISK_IO': -e (ETW tracing) exists only on Windows"},
       {"-a1,,2 t",
        "'-a1,,2': unexpected ',' at position 3 of the affinity list; "
