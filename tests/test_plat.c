@@ -209,6 +209,20 @@ static void roundtrip(unsigned cache_flags, const char* label, uint32_t pass) {
   iospd_plat_buf_free(buf, len);
 }
 
+/* The -Z<size>,<file> reader's message must not name the file: its caller
+ * says "cannot read the write source file '<path>' (-Z): ..." already. */
+static void test_read_file_missing_message(void** state) {
+  (void)state;
+  uint8_t b[16];
+  size_t got = 0;
+  iospd_err_t err;
+  const char* path = "iospd_no_such_write_source.bin";
+  assert_true(iospd_plat_read_file(path, b, sizeof b, &got, &err) < 0);
+  assert_null(strstr(err.msg, path));
+  assert_memory_equal(err.msg, "the file cannot be opened",
+                      strlen("the file cannot be opened"));
+}
+
 static void test_roundtrip_cached(void** state) {
   (void)state;
   roundtrip(0, "cached", 1);
@@ -448,6 +462,7 @@ int main(void) {
       cmocka_unit_test(test_cpu_times_advance),
       cmocka_unit_test(test_wait_times_out),
       cmocka_unit_test(test_wait_interrupted),
+      cmocka_unit_test(test_read_file_missing_message),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);
   remove(TMP_NAME);

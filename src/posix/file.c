@@ -627,7 +627,8 @@ int iospd_plat_file_create(const char* path, uint64_t size, bool zero_fill,
 int iospd_plat_read_file(const char* path, void* buf, size_t size, size_t* got,
                          iospd_err_t* err) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return iospd_posix_err(err, errno, "cannot open '%s'", path);
+  /* The caller names the file and the switch (-Z): say only what failed. */
+  if (fd < 0) return iospd_posix_err(err, errno, "the file cannot be opened");
   size_t done = 0;
   while (done < size) {
     ssize_t r = read(fd, (char*)buf + done, size - done);
@@ -635,7 +636,7 @@ int iospd_plat_read_file(const char* path, void* buf, size_t size, size_t* got,
     if (r < 0) {
       int e = errno;
       close(fd);
-      return iospd_posix_err(err, e, "cannot read '%s'", path);
+      return iospd_posix_err(err, e, "the file cannot be read");
     }
     if (r == 0) break;
     done += (size_t)r;

@@ -550,13 +550,14 @@ int iospd_plat_read_file(const char* path, void* buf, size_t size, size_t* got,
                          NULL, OPEN_EXISTING, FILE_FLAG_SEQUENTIAL_SCAN, NULL);
   iospd_free(w);
   if (h == INVALID_HANDLE_VALUE)
-    return iospd_win_err(err, GetLastError(), "cannot open '%s'", path);
+    /* The caller names the file and the switch (-Z). */
+    return iospd_win_err(err, GetLastError(), "the file cannot be opened");
   size_t done = 0;
   while (done < size) {
     DWORD want = (DWORD)IOSPD_MIN(size - done, (size_t)CREATE_CHUNK);
     DWORD n = 0;
     if (!ReadFile(h, (char*)buf + done, want, &n, NULL)) {
-      rc = iospd_win_err(err, GetLastError(), "cannot read '%s'", path);
+      rc = iospd_win_err(err, GetLastError(), "the file cannot be read");
       break;
     }
     if (n == 0) break; /* end of file */
