@@ -77,6 +77,8 @@ static int setup_target(iospd_worker_t* w, iospd_wtarget_t* tg,
                          "empty; create it with -c<size>",
                          tpath(tg));
   tg->file_size = info.size;
+  tg->throttled = t->throughput_bpms > 0 ||
+                  (t->think_time > 0 && t->burst_size > 0);
   rc = iospd_gen_init(&tg->gen, t, tg->relative_thread, info.size, &w->rng,
                       tg->shared, err);
   if (rc < 0) return rc;
@@ -281,7 +283,7 @@ static uint32_t fill(iospd_worker_t* w) {
     iospd_slot_t* s = &w->slots[w->ready[i]];
     uint32_t k = w->shared_slots ? pick_target(w) : s->target;
     iospd_wtarget_t* tg = &w->targets[k];
-    uint32_t wait = throttle_wait(w, tg, now);
+    uint32_t wait = tg->throttled ? throttle_wait(w, tg, now) : 0;
     if (wait != 0) {
       w->ready[kept++] = w->ready[i];
       if (wait < min_wait) min_wait = wait;
@@ -298,7 +300,7 @@ static uint32_t fill(iospd_worker_t* w) {
     s->io.buf = op == IOSPD_OP_WRITE
                     ? write_buffer(w, tg, s)
                     : tg->buf + (size_t)s->index * tg->t->block_size;
-    throttle_issued(w, tg, now);
+    if (tg->throttled) throttle_issued(w, tg, now);
     w->pending[w->pending_count++] = s->io;
   }
   w->ready_count = kept;

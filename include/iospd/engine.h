@@ -69,6 +69,7 @@ typedef struct iospd_wtarget_s {
   uint64_t issued_bytes;
   uint64_t think_until;
   uint32_t burst_count;
+  bool throttled; /* -g or -i/-j in force; false skips the throttle */
 } iospd_wtarget_t;
 
 typedef struct iospd_slot_s {
