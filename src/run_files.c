@@ -73,7 +73,7 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
 }
 
 static int check_sector(const iospd_target_t* t, uint32_t sector,
-                        iospd_err_t* err) {
+                        uint64_t size, iospd_err_t* err) {
   struct {
     const char* what;
     uint64_t v;
@@ -92,6 +92,23 @@ static int check_sector(const iospd_target_t* t, uint32_t sector,
           "requires; use a multiple of %u or drop -Su/-Sh",
           t->path, items[i].what, (unsigned long long)items[i].v, sector,
           sector);
+  /* -rdabs ranges keep their stated starts (2.5.5), and every offset in
+   * a range is its start plus a multiple of the alignment: a start off the
+   * sector would fail every I/O there. Ranges that take no I/O (holes) or
+   * start past the end of the target (dropped) do not matter. */
+  if (t->dist_type == IOSPD_DIST_ABSOLUTE)
+    for (uint32_t i = 0; i < t->dist_count; i++) {
+      const iospd_dist_range_t* d = &t->dist[i];
+      if (d->io_pct == 0 || d->span_base % sector == 0) continue;
+      if (size != 0 && d->span_base >= size) continue;
+      return iospd_err_set(
+          err, IOSPD_EALIGN,
+          "target '%s': -rdabs range %u starts at %llu bytes, which is not "
+          "a multiple of the logical sector size (%u bytes) that unbuffered "
+          "I/O (-Su/-Sh) requires; make every range length a multiple of "
+          "%u or drop -Su/-Sh",
+          t->path, i + 1, (unsigned long long)d->span_base, sector, sector);
+    }
   if (t->random_data_size > 0 && 512u % sector != 0)
     return iospd_err_set(
         err, IOSPD_EALIGN,
@@ -145,7 +162,7 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
   }
   if (t->cache_mode == IOSPD_CACHE_DISABLE_OS) {
     uint32_t sector = info.logical_sector ? info.logical_sector : 512;
-    rc = check_sector(t, sector, err);
+    rc = check_sector(t, sector, info.size, err);
     if (rc < 0) return rc;
   }
   if (t->max_file_size != 0 && info.size != 0 && info.size < t->max_file_size &&

@@ -536,6 +536,29 @@ static void test_unbuffered_alignment(void** state) {
   assert_non_null(strstr(r.err.msg, "-Z<size> write windows"));
   done(&r);
 
+  /* -rdabs3000/1000:97/1M: the second range starts at 1000 bytes, off a
+   * 512-byte sector; its first offset would fail at run time. */
+  t = setup(&r, "a.dat", 0, 1, 0);
+  t->cache_mode = IOSPD_CACHE_DISABLE_OS;
+  t->random_ratio = 100;
+  t->dist_type = IOSPD_DIST_ABSOLUTE;
+  t->dist = iospd_calloc(2, sizeof *t->dist);
+  assert_non_null(t->dist);
+  t->dist_count = 2;
+  t->dist[0] = (iospd_dist_range_t){0, 3, 0, 1000};
+  t->dist[1] = (iospd_dist_range_t){3, 97, 1000, 1024 * KB};
+  fake_add_file("a.dat", 1024 * KB, true);
+  fake_set_sector("a.dat", 512);
+  go(&r);
+  assert_int_equal(r.rc, IOSPD_EALIGN);
+  assert_string_equal(r.err.msg,
+                      "target 'a.dat': -rdabs range 2 starts at 1000 bytes, "
+                      "which is not a multiple of the logical sector size "
+                      "(512 bytes) that unbuffered I/O (-Su/-Sh) requires; "
+                      "make every range length a multiple of 512 or drop "
+                      "-Su/-Sh");
+  done(&r);
+
   /* Aligned: runs, and the handle was opened unbuffered. */
   t = setup(&r, "a.dat", 0, 1, 0);
   t->cache_mode = IOSPD_CACHE_DISABLE_OS;
