@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Shared pieces of the reporters: merging stats for a table row or a total,
  * latency in milliseconds, and the aligned size format of distributions. */
-#include <stdio.h>
 #include <string.h>
 
+#include "iospd/units.h"
 #include "report_internal.h"
 
 void iospd_rpt_agg_init(rpt_agg_t* a) { memset(a, 0, sizeof *a); }
@@ -59,24 +59,14 @@ double iospd_rpt_pct_ms(const iospd_hist_t* h, double p) {
 }
 
 char* iospd_rpt_size_w6(uint64_t bytes, char* buf, size_t n) {
-  static const char* const units[] = {"KiB", "MiB", "GiB", "TiB"};
-  int u = -1;
-  for (int i = 3; i >= 0; i--) {
-    if (bytes >= (UINT64_C(1) << (10 * (i + 1)))) {
-      u = i;
-      break;
-    }
-  }
-  if (u < 0) {
-    snprintf(buf, n, "%6llu   ", (unsigned long long)bytes);
-    return buf;
-  }
-  uint64_t unit = UINT64_C(1) << (10 * (u + 1));
-  if (bytes % unit == 0)
-    snprintf(buf, n, "%6llu%s", (unsigned long long)(bytes / unit), units[u]);
-  else
-    snprintf(buf, n, "%6.2f%s", (double)bytes / (double)unit, units[u]);
-  return buf;
+  return iospd_format_size_w(bytes, 6, buf, n);
+}
+
+void iospd_rpt_agg_timespan(rpt_agg_t* a, const iospd_timespan_result_t* tr) {
+  iospd_rpt_agg_init(a);
+  for (uint32_t t = 0; t < tr->thread_count_alloc; t++)
+    for (uint32_t i = 0; i < tr->threads[t].target_count; i++)
+      iospd_rpt_agg_add(a, &tr->threads[t].targets[i].stats);
 }
 
 const char* iospd_rpt_target_path(const iospd_timespan_result_t* tr,

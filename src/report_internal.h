@@ -18,6 +18,9 @@ typedef struct rpt_agg_s {
 void iospd_rpt_agg_init(rpt_agg_t* a);
 void iospd_rpt_agg_add(rpt_agg_t* a, const iospd_target_stats_t* s);
 void iospd_rpt_agg_destroy(rpt_agg_t* a);
+/* Initialises a and merges every (thread, target) of a timespan into it
+ * (the timespan-wide rows); check a->failed, destroy it after use. */
+void iospd_rpt_agg_timespan(rpt_agg_t* a, const iospd_timespan_result_t* tr);
 /* Latency helpers in milliseconds; 0 when h is NULL or empty. */
 bool iospd_rpt_has_lat(const iospd_hist_t* h);
 double iospd_rpt_mean_ms(const iospd_hist_t* h);

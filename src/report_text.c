@@ -385,10 +385,7 @@ static void timespan_results(iospd_strbuf_t* out, const iospd_results_t* r,
   effective_distributions(out, tr);
 
   rpt_agg_t all;
-  iospd_rpt_agg_init(&all);
-  for (uint32_t t = 0; t < tr->thread_count_alloc; t++)
-    for (uint32_t i = 0; i < tr->threads[t].target_count; i++)
-      iospd_rpt_agg_add(&all, &tr->threads[t].targets[i].stats);
+  iospd_rpt_agg_timespan(&all, tr);
   if (all.failed) out->failed = true;
   io_table(out, tr, &all, 2);
   io_table(out, tr, &all, 0);

@@ -913,6 +913,14 @@ static void test_format_size(void** state) {
   assert_string_equal(iospd_format_size(3ull << 40, b, sizeof b), "3TiB");
   assert_string_equal(iospd_format_size(5ull << 49, b, sizeof b), "2560TiB");
   assert_string_equal(iospd_format_size(64 * MiB, b, 4), "64M");
+  /* The column form of the distribution lines: 6 wide plus a unit slot. */
+  assert_string_equal(iospd_format_size_w(0, 6, b, sizeof b), "     0   ");
+  assert_string_equal(iospd_format_size_w(512, 6, b, sizeof b), "   512   ");
+  assert_string_equal(iospd_format_size_w(6710886, 6, b, sizeof b),
+                      "  6.40MiB");
+  assert_string_equal(iospd_format_size_w(64 * MiB, 6, b, sizeof b),
+                      "    64MiB");
+  assert_string_equal(iospd_format_size_w(1536, 0, b, sizeof b), "1.50KiB");
 }
 
 int main(int argc, char** argv) {

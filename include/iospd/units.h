@@ -22,4 +22,9 @@ int iospd_parse_uint(const char* s, uint64_t max, uint64_t* out);
  * most n bytes including the NUL; returns buf. */
 char* iospd_format_size(uint64_t bytes, char* buf, size_t n);
 
+/* The same with the number right-aligned in width characters; when width > 0
+ * a plain byte count also gets 3 spaces for the missing unit, so columns of
+ * sizes line up ("     0   ", "  6.40MiB"). Width 0 is iospd_format_size. */
+char* iospd_format_size_w(uint64_t bytes, int width, char* buf, size_t n);
+
 #endif
