@@ -623,6 +623,27 @@ static void test_device_sniff(void** state) {
   /* Volumes are not searched for partition tables. */
   sniff_case("mbr", 0, NULL, false, false, false, "");
   sniff_case("empty", 0, NULL, true, false, false, "");
+
+  /* Bytes no signature explains are data; all zeros is empty; a found
+   * signature keeps its own description. */
+  static unsigned char b[1024 * 1024];
+  iospd_file_info_t info;
+  memset(b, 0, sizeof b);
+  memset(&info, 0, sizeof info);
+  iospd_win_unknown_data(b, sizeof b, &info);
+  assert_false(info.has_filesystem);
+  assert_string_equal(info.content, "");
+  b[4096] = 0xfc; /* an md RAID 1.2 super block's first byte */
+  iospd_win_unknown_data(b, sizeof b, &info);
+  assert_true(info.has_filesystem);
+  assert_string_equal(info.content,
+                      "data of an unknown kind (the first megabyte is not "
+                      "all zeros)");
+  memset(&info, 0, sizeof info);
+  memcpy(b + 3, "NTFS    ", 8);
+  iospd_win_sniff(b, 8192, true, &info);
+  iospd_win_unknown_data(b, sizeof b, &info);
+  assert_string_equal(info.content, "an NTFS file system");
 }
 
 /* ---- CPUs ---------------------------------------------------------------- */

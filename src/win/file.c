@@ -294,6 +294,19 @@ void iospd_win_sniff(const unsigned char* b, size_t n, bool tables,
   }
 }
 
+void iospd_win_unknown_data(const unsigned char* b, size_t n,
+                            iospd_file_info_t* info) {
+  if (info->has_filesystem || info->has_partitions) return;
+  for (size_t i = 0; i < n; i++)
+    if (b[i] != 0) {
+      info->has_filesystem = true;
+      snprintf(info->content, sizeof info->content, "%s",
+               "data of an unknown kind (the first megabyte is not all "
+               "zeros)");
+      return;
+    }
+}
+
 /* Size, sectors and contents of a disk or volume. Uses its own read handle
  * (the caller's may be write-only or overlapped); falls back to a
  * query-only handle for the ioctls that allow it. */
@@ -324,17 +337,15 @@ static int describe_device(const WCHAR* wpath, const char* path,
              style == PARTITION_STYLE_GPT ? "a GPT" : "an MBR", parts,
              parts == 1 ? "" : "s");
   }
-  if (can_read) {
-    /* 8 KiB: a whole number of sectors for 512 B and 4 KiB disks, and
-     * enough to reach a GPT header behind a 4 KiB MBR sector. */
-    size_t n = 8192;
-    unsigned char* b =
-        VirtualAlloc(NULL, n, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
-    DWORD got = 0;
-    if (b != NULL && ReadFile(h, b, (DWORD)n, &got, NULL))
-      iospd_win_sniff(b, got, !volume, info);
-    if (b != NULL) VirtualFree(b, 0, MEM_RELEASE);
-  }
+  /* 1 MiB: a whole number of sectors for 512 B and 4 KiB disks; the
+   * signatures sit in the first 8 KiB, the rest must be zeros. */
+  size_t n = 1024 * 1024;
+  unsigned char* b =
+      can_read ? VirtualAlloc(NULL, n, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE)
+               : NULL;
+  DWORD got = 0;
+  if (b != NULL && ReadFile(h, b, (DWORD)n, &got, NULL))
+    iospd_win_sniff(b, got < 8192 ? got : 8192, !volume, info);
   if (volume && !info->has_filesystem) {
     /* A mounted file system we have no signature for (UDF, CSVFS, ...):
      * the volume manager knows its name. RAW means none. */
@@ -349,6 +360,10 @@ static int describe_device(const WCHAR* wpath, const char* path,
       snprintf(info->content, sizeof info->content, "a mounted %s file system",
                fs8);
     }
+  }
+  if (b != NULL) {
+    iospd_win_unknown_data(b, got, info);
+    VirtualFree(b, 0, MEM_RELEASE);
   }
   if (!info->has_filesystem && !info->has_partitions)
     snprintf(info->content, sizeof info->content, "%s",

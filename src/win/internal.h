@@ -79,6 +79,11 @@ int iospd_win_group_masks(uint64_t* masks, uint32_t* ngroups, iospd_err_t* err);
  * table; sets has_filesystem / has_partitions / content. */
 void iospd_win_sniff(const unsigned char* b, size_t n, bool tables,
                      iospd_file_info_t* info);
+/* When nothing was recognised but some of the n bytes (a device's first
+ * MiB) are not zero: has_filesystem and "data of an unknown kind (the first
+ * megabyte is not all zeros)". No signature list is ever complete. */
+void iospd_win_unknown_data(const unsigned char* b, size_t n,
+                            iospd_file_info_t* info);
 /* The console control handler iospd_plat_on_interrupt installs: Ctrl-C and
  * Ctrl-Break call the callback once and wake iospd_plat_wait. */
 BOOL WINAPI iospd_win_ctrl_handler(DWORD type);
