@@ -863,7 +863,7 @@ static int read_profile(node_t* n, iospd_profile_t* p, iospd_err_t* err) {
     return rc;
   if (s[P_FORMAT]) {
     static const char* const formats[] = {"text", "xml"};
-    int w;
+    int w = 0;
     if ((rc = simple(s[P_FORMAT], NULL, 0, err)) ||
         (rc = get_enum(s[P_FORMAT], s[P_FORMAT]->text, "<ResultFormat>",
                        formats, 2, &w, err)))
@@ -875,7 +875,7 @@ static int read_profile(node_t* n, iospd_profile_t* p, iospd_err_t* err) {
     static const char* const modes[] = {
         "UseMaxSize", "CreateOnlyFilesWithConstantSizes",
         "CreateOnlyFilesWithConstantOrZeroSizes"};
-    int w;
+    int w = 0;
     if ((rc = simple(s[P_PRECREATE], NULL, 0, err)) ||
         (rc = get_enum(s[P_PRECREATE], s[P_PRECREATE]->text,
                        "<PrecreateFiles>", modes, 3, &w, err)))
