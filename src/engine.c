@@ -496,13 +496,17 @@ void iospd_worker_run(iospd_worker_t* w) {
 void iospd_worker_teardown(iospd_worker_t* w) {
   /* The queue goes first: it cancels and drains what is in flight, and
    * only then may the buffers go (B.7 rule 5). */
-  if (w->q != NULL) iospd_plat_queue_destroy(w->q);
+  bool drained = iospd_plat_queue_destroy(w->q) == 0;
   w->q = NULL;
   for (uint32_t k = 0; k < w->target_count; k++) {
     iospd_wtarget_t* tg = &w->targets[k];
-    if (tg->file != NULL) iospd_plat_file_close(tg->file);
+    /* Not drained: the kernel may still write into the buffers, so they and
+     * the handles are leaked on purpose (the process exits soon anyway). */
+    if (drained) {
+      if (tg->file != NULL) iospd_plat_file_close(tg->file);
+      if (tg->buf != NULL) iospd_plat_buf_free(tg->buf, tg->buf_len);
+    }
     tg->file = NULL;
-    if (tg->buf != NULL) iospd_plat_buf_free(tg->buf, tg->buf_len);
     tg->buf = NULL;
     iospd_gen_destroy(&tg->gen);
   }

@@ -454,12 +454,18 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
       break;
     }
   }
-  if (rc == 0 && g_ev.ready != NULL) {
-    /* -yr (2.1 step 5): the threads are created and set up, and wait at
-     * the gate until the event is set. */
+  if (rc == 0) {
+    /* Every worker sets up (its queue exists) before any starts I/O. Read
+     * the engine name now: after the gate a worker whose first I/O fails
+     * may already be tearing its queue down. */
     while (atomic_load_explicit(&r->set_up, memory_order_acquire) < started &&
            !failed(r))
       (void)iospd_plat_wait(1);
+    if (!failed(r)) note_engine(r);
+  }
+  if (rc == 0 && g_ev.ready != NULL) {
+    /* -yr (2.1 step 5): the threads are created and set up, and wait at
+     * the gate until the event is set. */
     wait_ready_event(r);
   }
   iospd_plat_barrier_t* b = NULL;
@@ -471,10 +477,7 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
     atomic_store(&r->ctl->failed, 1);
     atomic_store_explicit(&r->gate, (uintptr_t)1, memory_order_release);
   }
-  if (!failed(r)) {
-    note_engine(r);
-    run_phases(r, c0, c1);
-  }
+  if (!failed(r)) run_phases(r, c0, c1);
   set_phase(r, IOSPD_PHASE_STOP);
   say(r, "stopping threads...");
   for (uint32_t i = 0; i < started; i++) iospd_plat_thread_join(th[i]);

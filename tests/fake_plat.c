@@ -544,10 +544,11 @@ int iospd_plat_queue_submit_and_reap(iospd_plat_queue_t* q,
   return iospd_plat_queue_reap(q, out, max, min, timeout_ms, got);
 }
 
-void iospd_plat_queue_destroy(iospd_plat_queue_t* q) {
-  if (q == NULL) return;
+int iospd_plat_queue_destroy(iospd_plat_queue_t* q) {
+  if (q == NULL) return 0;
   free(q->inflight);
   free(q);
+  return 0;
 }
 
 /* ---- named events ---------------------------------------------------------

@@ -259,8 +259,11 @@ int iospd_plat_queue_submit_and_reap(iospd_plat_queue_t* q,
                                      uint32_t* accepted, iospd_cqe_t* out,
                                      uint32_t max, uint32_t min,
                                      uint32_t timeout_ms, uint32_t* got);
-/* Cancels and drains everything in flight, then frees. NULL-safe. */
-void iospd_plat_queue_destroy(iospd_plat_queue_t* q);
+/* Cancels and drains everything in flight, then frees. NULL-safe. Returns 0
+ * when every accepted I/O has completed; IOSPD_EIO when it had to give up
+ * (a hung device, an unusable ring): then the kernel may still write into
+ * the I/O buffers, and the caller must not free them (leak them instead). */
+int iospd_plat_queue_destroy(iospd_plat_queue_t* q);
 
 /* ---- named events (-y) ----------------------------------------------------- */
 

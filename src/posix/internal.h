@@ -112,7 +112,7 @@ typedef struct iospd_posix_queue_ops_s {
                          uint32_t n, uint32_t* accepted, iospd_cqe_t* out,
                          uint32_t max, uint32_t min, uint32_t timeout_ms,
                          uint32_t* got);
-  void (*destroy)(iospd_plat_queue_t* q);
+  int (*destroy)(iospd_plat_queue_t* q); /* 0, or IOSPD_EIO: not drained */
 } iospd_posix_queue_ops_t;
 
 /* Every engine's queue struct starts with this, so the front can dispatch

@@ -111,11 +111,12 @@ static int psync_submit_and_reap(iospd_plat_queue_t* q, const iospd_io_t* ios,
   return psync_reap(q, out, max, min, timeout_ms, got);
 }
 
-static void psync_destroy(iospd_plat_queue_t* q) {
+static int psync_destroy(iospd_plat_queue_t* q) {
   psync_queue_t* p = (psync_queue_t*)q;
   iospd_free(p->ring);
   iospd_free(p->files);
   iospd_free(p);
+  return 0; /* synchronous: nothing is ever in flight */
 }
 
 static const iospd_posix_queue_ops_t psync_ops = {

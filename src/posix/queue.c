@@ -103,10 +103,10 @@ int iospd_plat_queue_submit_and_reap(iospd_plat_queue_t* q,
   return iospd_plat_queue_reap(q, out, max, min, timeout_ms, got);
 }
 
-void iospd_plat_queue_destroy(iospd_plat_queue_t* q) {
-  if (q == NULL) return;
+int iospd_plat_queue_destroy(iospd_plat_queue_t* q) {
+  if (q == NULL) return 0;
   /* Mapped I/O is never in flight: its completions are simply dropped. */
   iospd_posix_mm_free(q->mm);
   q->mm = NULL;
-  q->ops->destroy(q);
+  return q->ops->destroy(q);
 }

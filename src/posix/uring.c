@@ -246,7 +246,7 @@ static int uring_submit_and_reap(iospd_plat_queue_t* q, const iospd_io_t* ios,
 /* Buffers must outlive the kernel's use of them (architecture B.7.5): ask
  * the kernel to cancel everything, then wait until every accepted I/O has
  * posted its completion, and only then tear the ring down. */
-static void uring_destroy(iospd_plat_queue_t* q) {
+static int uring_destroy(iospd_plat_queue_t* q) {
   uring_queue_t* u = (uring_queue_t*)q;
   if (u->inflight > 0) {
     struct io_uring_sqe* sqe = io_uring_get_sqe(&u->ring);
@@ -268,9 +268,11 @@ static void uring_destroy(iospd_plat_queue_t* q) {
         break; /* the ring is unusable (wrong thread?): nothing more to do */
     }
   }
+  int drained = u->inflight == 0 ? 0 : IOSPD_EIO;
   io_uring_queue_exit(&u->ring);
   iospd_free(u->files);
   iospd_free(u);
+  return drained;
 }
 
 static const iospd_posix_queue_ops_t uring_ops = {

@@ -346,8 +346,8 @@ int iospd_plat_queue_submit_and_reap(iospd_plat_queue_t* q,
   return iospd_plat_queue_reap(q, out, max, min, timeout_ms, got);
 }
 
-void iospd_plat_queue_destroy(iospd_plat_queue_t* q) {
-  if (q == NULL) return;
+int iospd_plat_queue_destroy(iospd_plat_queue_t* q) {
+  if (q == NULL) return 0;
   for (uint32_t i = 0; i < q->nfiles; i++)
     if (!q->files[i].sync) CancelIoEx(q->files[i].h, NULL);
   /* Every OVERLAPPED handed to the kernel must complete before its slot is
@@ -362,11 +362,12 @@ void iospd_plat_queue_destroy(iospd_plat_queue_t* q) {
     else
       (void)reap_port(q, sink, REAP_BATCH, 1, 1000, &got);
   }
-  if (q->inflight > 0) return; /* leak rather than corrupt memory */
+  if (q->inflight > 0) return IOSPD_EIO; /* leak rather than corrupt memory */
   if (q->port != NULL) CloseHandle(q->port);
   iospd_free(q->files);
   iospd_free(q->ring);
   iospd_free(q->free_slots);
   iospd_free(q->slots);
   iospd_free(q);
+  return 0;
 }
