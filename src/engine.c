@@ -92,7 +92,17 @@ static int setup_target(iospd_worker_t* w, iospd_wtarget_t* tg,
     return iospd_err_set(
         err, rc, "out of memory for the statistics of target '%s'", tpath(tg));
 
-  size_t half = (size_t)t->block_size * tg->slot_count;
+  /* Computed in 64 bits: on a 32-bit build the size_t product could wrap and
+   * leave slots pointing past a short allocation. */
+  uint64_t want = (uint64_t)t->block_size * tg->slot_count * 2u;
+  if (want > (uint64_t)(SIZE_MAX / 2))
+    return iospd_err_set(err, IOSPD_ENOMEM,
+                         "target '%s' needs %llu bytes of I/O buffers "
+                         "(-b %u x %u outstanding I/Os x 2), more than this "
+                         "build can address; lower -b or -o",
+                         tpath(tg), (unsigned long long)want, t->block_size,
+                         tg->slot_count);
+  size_t half = (size_t)(want / 2);
   tg->buf_len = half * 2;
   tg->buf = iospd_plat_buf_alloc(tg->buf_len, BUF_ALIGN,
                                  t->large_pages ? IOSPD_BUF_LARGE_PAGES : 0);

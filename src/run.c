@@ -186,6 +186,12 @@ static int make_sources(run_t* r, iospd_err_t* err) {
   for (uint32_t i = 0; i < ts->target_count; i++) {
     const iospd_target_t* t = &ts->targets[i];
     if (t->random_data_size == 0) continue;
+    if (t->random_data_size > (uint64_t)(SIZE_MAX / 2))
+      return iospd_err_set(err, IOSPD_ENOMEM,
+                           "the write source buffer (-Z) of target '%s' is "
+                           "%llu bytes, more than this build can address; "
+                           "use a smaller -Z size",
+                           t->path, (unsigned long long)t->random_data_size);
     size_t size = (size_t)t->random_data_size;
     uint8_t* b = iospd_plat_buf_alloc(
         size, 4096, t->large_pages ? IOSPD_BUF_LARGE_PAGES : 0);
