@@ -419,6 +419,13 @@ static void complete(iospd_worker_t* w, const iospd_cqe_t* c, uint64_t now,
     }
     fail(w, c->result, 1, s->io.op, s->target, s->io.offset);
   } else if (measuring) {
+    if (IOSPD_UNLIKELY((uint32_t)c->result != s->io.length)) {
+      if (w->short_count++ == 0) {
+        w->short_first_bytes = (uint32_t)c->result;
+        w->short_first_length = s->io.length;
+        w->short_first_offset = s->io.offset;
+      }
+    }
     uint64_t lat = now > s->issue_ticks ? now - s->issue_ticks : 0;
     uint64_t since = now > measure_start ? now - measure_start : 0;
     iospd_target_stats_record(tg->stats, s->io.op, (uint32_t)c->result,

@@ -5,6 +5,7 @@
  * join, and fill the results tree. With hooks->cooperative (fake platform
  * tests) the same workers are stepped from this thread instead. */
 #include "iospd/run.h"
+#include "iospd/strbuf.h"
 
 #include <string.h>
 
@@ -429,6 +430,28 @@ static void note_engine(run_t* r) {
   }
 }
 
+/* After the join: say which threads saw I/Os move fewer bytes than the block
+ * size (end of a device, a trimmed -rdabs range). They are counted with the
+ * bytes actually moved; the warning keeps that from passing unnoticed. */
+static void warn_short_transfers(run_t* r) {
+  if (r->hooks == NULL || r->hooks->message == NULL) return;
+  for (uint32_t i = 0; i < r->nworkers; i++) {
+    const iospd_worker_t* w = r->workers[i];
+    if (w->short_count == 0) continue;
+    iospd_strbuf_t line;
+    iospd_strbuf_init(&line);
+    iospd_strbuf_appendf(
+        &line,
+        "WARNING: thread %u: %llu I/Os moved fewer bytes than asked "
+        "(first: %u of %u bytes at offset %llu); they are counted with the "
+        "bytes actually moved",
+        w->id, (unsigned long long)w->short_count, w->short_first_bytes,
+        w->short_first_length, (unsigned long long)w->short_first_offset);
+    r->hooks->message(r->hooks->ctx, iospd_strbuf_cstr(&line));
+    iospd_strbuf_destroy(&line);
+  }
+}
+
 /* Threads: start, gate, phases, stop, join. */
 static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
                         iospd_err_t* err) {
@@ -487,6 +510,7 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
   set_phase(r, IOSPD_PHASE_STOP);
   say(r, "stopping threads...");
   for (uint32_t i = 0; i < started; i++) iospd_plat_thread_join(th[i]);
+  warn_short_transfers(r);
   if (b != NULL) iospd_plat_barrier_destroy(b);
   iospd_free(args);
   iospd_free(th);

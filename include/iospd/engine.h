@@ -121,6 +121,11 @@ typedef struct iospd_worker_s {
   bool begun, stopping, finished;
   uint64_t stop_ticks; /* when stopping began (drain timeout) */
   iospd_worker_fail_t fail;
+  /* I/Os that moved fewer bytes than asked (reported after the run, as
+   * DISKSPD's "transferred n bytes instead of" warning). */
+  uint64_t short_count;
+  uint32_t short_first_bytes, short_first_length;
+  uint64_t short_first_offset;
   iospd_err_t setup_err; /* why setup failed */
   int setup_rc;
 } iospd_worker_t;
