@@ -39,6 +39,11 @@ rc=$?
 if [ $rc = 0 ]; then (cd build/linux && ctest --output-on-failure -j"$jobs"); rc=$?; fi
 record "native" $rc
 
+step "native Release build (-O2 -Werror: warnings only the optimiser finds)"
+cmake -S . -B build/rel -DCMAKE_BUILD_TYPE=Release -DIOSPD_WERROR=ON >/dev/null &&
+  cmake --build build/rel -j"$jobs" >build/rel-build.log 2>&1 || { tail -40 build/rel-build.log; false; }
+record "native release build" $?
+
 if [ $quick = 0 ]; then
   step "native tests under ASan/UBSan"
   cmake -S . -B build/asan -DIOSPD_WERROR=ON -DIOSPD_ASAN=ON -DIOSPD_UBSAN=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null &&
