@@ -8,6 +8,7 @@
 #include "iospd/ntcopy.h"
 #include "iospd/platform.h"
 #include "iospd/profile.h"
+#include "plat_test_util.h"
 #include "test_util.h"
 
 #define BLOCK 4096u
@@ -54,34 +55,10 @@ static uint32_t attach(iospd_plat_queue_t* q, iospd_plat_file_t* f) {
   return fi;
 }
 
-/* Runs n I/Os (tags = indexes), resubmitting what a short submit left, and
- * returns each result in results[tag]. */
+/* Runs n I/Os (tags = indexes) and returns each result in results[tag]. */
 static void run_ios(iospd_plat_queue_t* q, const iospd_io_t* ios, uint32_t n,
                     int32_t* results) {
-  uint32_t next = 0, done = 0;
-  uint8_t seen[2 * NBLOCKS];
-  memset(seen, 0, sizeof seen);
-  assert_true(n <= 2 * NBLOCKS);
-  while (done < n) {
-    if (next < n) {
-      uint32_t accepted = 0;
-      assert_int_equal(
-          iospd_plat_queue_submit(q, ios + next, n - next, &accepted), 0);
-      assert_in_range(accepted, 0, n - next);
-      next += accepted;
-    }
-    iospd_cqe_t cqe[DEPTH];
-    uint32_t got = 0;
-    assert_int_equal(iospd_plat_queue_reap(q, cqe, DEPTH, 1, 20000, &got), 0);
-    assert_in_range(got, 1, DEPTH);
-    for (uint32_t i = 0; i < got; i++) {
-      assert_in_range(cqe[i].tag, 0, n - 1);
-      assert_int_equal(seen[cqe[i].tag], 0);
-      seen[cqe[i].tag] = 1;
-      results[cqe[i].tag] = cqe[i].result;
-      done++;
-    }
-  }
+  plat_test_run_ios(q, ios, n, DEPTH, results);
 }
 
 /* NBLOCKS I/Os of one op on file index fi, blocks in reverse file order so
