@@ -33,13 +33,13 @@ static void err_sb(const iospd_strbuf_t* sb) {
   if (sb->len > 0) iospd_plat_write_err(iospd_strbuf_cstr(sb), sb->len);
 }
 
-/* Run messages: warnings go to stderr as they are; -v progress lines go to
+/* Run messages: warnings and notes go to stderr as they are; -v lines go to
  * stdout behind a UTC timestamp (diagnostics, not a stable interface). */
 static void on_message(void* ctx, const char* text) {
   (void)ctx;
   iospd_strbuf_t sb;
   iospd_strbuf_init(&sb);
-  if (strncmp(text, "WARNING", 7) == 0) {
+  if (strncmp(text, "WARNING", 7) == 0 || strncmp(text, "NOTE:", 5) == 0) {
     iospd_strbuf_appendf(&sb, "%s\n", text);
     iospd_plat_write_err(iospd_strbuf_cstr(&sb), sb.len);
   } else {

@@ -54,11 +54,21 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
                          "target '%s' is a disk or volume; -c only creates "
                          "regular files, so remove -c for this target",
                          t->path);
-  if (p->verbose && hooks != NULL && hooks->message != NULL) {
+  if (hooks != NULL && hooks->message != NULL &&
+      (p->verbose || t->file_size >= (UINT64_C(1) << 30))) {
+    /* Large files: creation writes every block (so later reads reach the
+     * device) and can take minutes; say so even without -v (on stderr, so
+     * -Rxml output stays clean). */
     iospd_strbuf_t sb;
     iospd_strbuf_init(&sb);
-    iospd_strbuf_appendf(&sb, "Creating file '%s' of size %llu.", t->path,
-                         (unsigned long long)t->file_size);
+    if (p->verbose)
+      iospd_strbuf_appendf(&sb, "Creating file '%s' of size %llu.", t->path,
+                           (unsigned long long)t->file_size);
+    else
+      iospd_strbuf_appendf(&sb,
+                           "NOTE: creating '%s' (%llu bytes, -c); every block "
+                           "is written, which can take a while",
+                           t->path, (unsigned long long)t->file_size);
     say(hooks, iospd_strbuf_cstr(&sb));
     iospd_strbuf_destroy(&sb);
   }
