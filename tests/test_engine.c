@@ -496,6 +496,41 @@ static void test_raw_write_safety(void** state) {
   done(&r);
 }
 
+/* Unbuffered targets reissue each completion on its own (one I/O per
+ * submit, as DISKSPD does); buffered ones take the whole batch. Eight I/Os
+ * of 1 ms each complete together every virtual millisecond. */
+static void test_reap_batch_by_buffering(void** state) {
+  (void)state;
+  for (int unbuffered = 1; unbuffered >= 0; unbuffered--) {
+    run_t r;
+    iospd_target_t* t = setup(&r, "b.dat", 0, 1, 0);
+    t->request_count = 8;
+    if (unbuffered) t->cache_mode = IOSPD_CACHE_DISABLE_OS;
+    fake_add_file("b.dat", 1024 * KB, true);
+    const uint64_t lat[] = {1 * MS};
+    fake_set_latencies(lat, 1);
+    go(&r);
+    assert_int_equal(r.rc, 0);
+    uint32_t n;
+    const fake_io_t* log = fake_log(&n);
+    /* The same stream either way: 8 at start, then 8 per millisecond
+     * (the last millisecond's are cut where the run stops). */
+    assert_in_range(n, 8 + 8 * 999, 8 + 8 * 1000);
+    assert_in_range(st(&r, 0, 0)->ios[0], 8 * 999, 8 * 1000);
+    for (uint32_t i = 0; i < 64; i++)
+      assert_int_equal(log[i].submit_ns, START + (i / 8) * MS);
+    /* One submit for the first eight; after that one per I/O when
+     * unbuffered, one per batch of eight when buffered. */
+    if (unbuffered) {
+      assert_int_equal(fake_submit_calls(), 1 + (n - 8));
+    } else {
+      assert_int_equal((n - 8) % 8, 0);
+      assert_int_equal(fake_submit_calls(), 1 + (n - 8) / 8);
+    }
+    done(&r);
+  }
+}
+
 static void test_unbuffered_alignment(void** state) {
   (void)state;
   run_t r;
@@ -958,6 +993,7 @@ int main(void) {
       cmocka_unit_test(test_verbose_messages),
       cmocka_unit_test(test_affinity_layout),
       cmocka_unit_test(test_max_size_warning),
+      cmocka_unit_test(test_reap_batch_by_buffering),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   fake_reset();

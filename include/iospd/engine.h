@@ -110,6 +110,7 @@ typedef struct iospd_worker_s {
   uint32_t pending_count;
   iospd_plat_queue_t* q;
   iospd_cqe_t cqe[IOSPD_REAP_MAX];
+  uint32_t reap_max; /* completions per pass: 1 or IOSPD_REAP_MAX */
   uint32_t inflight;
   uint64_t now; /* tick of the last reaped batch */
   uint64_t ticks_per_ms;
