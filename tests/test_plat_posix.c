@@ -812,6 +812,49 @@ static void test_block_device_info(void** state) {
 
 static void record_cpu(void* arg) { *(int*)arg = sched_getcpu(); }
 
+/* The VmFlags line of the /proc/self/smaps mapping that holds addr. */
+static void vmflags_of(const void* addr, char* out, size_t cap) {
+  FILE* f = fopen("/proc/self/smaps", "r");
+  assert_non_null(f);
+  char line[512];
+  bool inside = false;
+  out[0] = '\0';
+  uintptr_t a = (uintptr_t)addr;
+  while (fgets(line, sizeof line, f) != NULL) {
+    unsigned long lo, hi;
+    if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) /* a mapping's first line */
+      inside = a >= lo && a < hi;
+    else if (inside && strncmp(line, "VmFlags:", 8) == 0) {
+      snprintf(out, cap, "%s", line + 8);
+      break;
+    }
+  }
+  fclose(f);
+}
+
+/* Buffers from 2 MiB up are 2 MiB-aligned and advised as transparent huge
+ * pages ("hg" in smaps); small ones are not. Both are zeroed. */
+static void test_large_buffers_ask_for_huge_pages(void** state) {
+  (void)state;
+  const size_t mib = 1024u * 1024u;
+  uint8_t* big = iospd_plat_buf_alloc(4 * mib, 4096, 0);
+  uint8_t* small = iospd_plat_buf_alloc(64 * 1024, 4096, 0);
+  assert_non_null(big);
+  assert_non_null(small);
+  assert_int_equal((uintptr_t)big % (2 * mib), 0);
+  assert_int_equal((uintptr_t)small % 4096, 0);
+  for (size_t i = 0; i < 4 * mib; i += 4099) assert_int_equal(big[i], 0);
+  assert_int_equal(small[64 * 1024 - 1], 0);
+  char flags[512];
+  vmflags_of(big, flags, sizeof flags);
+  if (access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) != 0)
+    printf("not checking the THP advice: this kernel has no THP\n");
+  else
+    assert_non_null(strstr(flags, " hg"));
+  iospd_plat_buf_free(big, 4 * mib);
+  iospd_plat_buf_free(small, 64 * 1024);
+}
+
 static void test_thread_runs_on_pinned_cpu(void** state) {
   (void)state;
   iospd_err_t err;
@@ -979,6 +1022,7 @@ int main(int argc, char** argv) {
         cmocka_unit_test(test_create_makes_parent_directories),
         cmocka_unit_test(test_file_info_regular),
         cmocka_unit_test(test_block_device_info),
+        cmocka_unit_test(test_large_buffers_ask_for_huge_pages),
         cmocka_unit_test(test_thread_runs_on_pinned_cpu),
         cmocka_unit_test(test_topology_matches_sysconf),
         cmocka_unit_test(test_parse_cpulist),

@@ -64,6 +64,11 @@ void iospd_posix_mm_free(iospd_posix_mm_t* mm);
  * never do. */
 #define IOSPD_POSIX_MM_INDEX 0x80000000u
 
+/* The huge page size buffers are aligned to (x86-64 and arm64 with 4 KiB
+ * pages); from this size up, I/O buffers are advised as transparent huge
+ * pages. */
+#define IOSPD_POSIX_THP_SIZE ((size_t)2u * 1024u * 1024u)
+
 /* How many bytes of a device iospd_posix_detect_content wants to see (the
  * first MiB: every known signature, the ZFS labels at 0 and 256 KiB, and
  * enough zeros to call a device empty), and how many of its end
