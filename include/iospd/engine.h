@@ -18,9 +18,10 @@
 #include "iospd/rand.h"
 #include "iospd/stats.h"
 
-#define IOSPD_REAP_MAX 16u    /* completions per reap, as DISKSPD dequeues */
-#define IOSPD_POLL_MS 100u    /* longest wait before the phase is re-read */
-#define IOSPD_DRAIN_MS 10000u /* stop waiting for in-flight I/O after this */
+#define IOSPD_REAP_MAX 16u       /* completions per reap, as DISKSPD dequeues */
+#define IOSPD_REAP_UNBUFFERED 2u /* ... per pass for unbuffered targets */
+#define IOSPD_POLL_MS 100u       /* longest wait before the phase is re-read */
+#define IOSPD_DRAIN_MS 10000u    /* stop waiting for in-flight I/O after this */
 
 enum iospd_phase {
   IOSPD_PHASE_WARMUP = 0, /* issuing, not counting */
@@ -110,7 +111,7 @@ typedef struct iospd_worker_s {
   uint32_t pending_count;
   iospd_plat_queue_t* q;
   iospd_cqe_t cqe[IOSPD_REAP_MAX];
-  uint32_t reap_max; /* completions per pass: 1 or IOSPD_REAP_MAX */
+  uint32_t reap_max; /* completions per pass (see iospd_worker_setup) */
   uint32_t inflight;
   uint64_t now; /* tick of the last reaped batch */
   uint64_t ticks_per_ms;
