@@ -330,7 +330,7 @@ def order_key(wl):
 def build_markdown(meta, titles, sums, runs):
     lines = ["# iospd vs fio", ""]
     for key in ("date", "host", "cpu", "cores", "kernel", "fio", "iospd",
-                "fs", "dir", "file_size", "seconds", "warmup", "pairs",
+                "fs", "thp", "dir", "file_size", "seconds", "warmup", "pairs",
                 "load_start", "load_end"):
         if key in meta:
             lines.append("- %s: %s" % (key, meta[key]))
@@ -414,7 +414,7 @@ CSV_FIELDS = ["workload", "title", "iospd_iops", "fio_iops", "fio_engine",
 # The machine and tool versions go on every row so one CSV line is
 # self-describing when rows of several machines are pasted together.
 META_FIELDS = ["date", "host", "cpu", "cores", "kernel", "fio", "iospd", "fs",
-               "file_size", "seconds", "warmup"]
+               "thp", "file_size", "seconds", "warmup"]
 
 
 def csv_rows(meta, titles, sums):

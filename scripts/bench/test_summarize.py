@@ -226,7 +226,8 @@ class FolderTest(unittest.TestCase):
         with open(os.path.join(self.dir, "runs.tsv"), "w") as f:
             f.write("\n".join(self.runs) + "\n")
         with open(os.path.join(self.dir, "meta.tsv"), "w") as f:
-            f.write("cpu\tTest CPU\ncores\t2\nfio\tfio-3.33\n")
+            f.write("cpu\tTest CPU\ncores\t2\nfio\tfio-3.33\n"
+                    "thp\talways [madvise] never\n")
         with open(os.path.join(self.dir, "workloads.tsv"), "w") as f:
             f.write("2\t4K random read, QD1\n3\t4K cached\nL\t-L cost\n")
         with contextlib.redirect_stdout(io.StringIO()) as out:
@@ -325,6 +326,7 @@ class FolderTest(unittest.TestCase):
         self.assertEqual(rows["3"]["iospd_iops"], "")
         self.assertEqual(rows["3"]["cpu"], "Test CPU")
         self.assertEqual(rows["L"]["cores"], "2")
+        self.assertEqual(rows["L"]["thp"], "always [madvise] never")
         with open(os.path.join(self.dir, "runs.csv"), newline="") as f:
             runs = list(csv.DictReader(f))
         self.assertEqual(len(runs), 15)

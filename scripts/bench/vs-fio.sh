@@ -143,6 +143,9 @@ OUT=$(cd "$OUT" && pwd)
   printf 'fio\t%s (async engine %s)\n' "$("$FIO" --version)" "$FIO_ASYNC"
   printf 'iospd\t%s (%s)\n' "$(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown)" "$IOSPD"
   printf 'fs\t%s\n' "$FSTYPE"
+  # iospd advises buffers of 2 MiB and more as transparent huge pages; fio's
+  # default buffers get them only when THP is "always" (workload 6 differs).
+  printf 'thp\t%s\n' "$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo none)"
   printf 'dir\t%s\n' "$DIR"
   printf 'file_size\t%s (%s bytes)\n' "$SIZE" "$SIZE_BYTES"
   printf 'seconds\t%s\n' "$SECONDS_RUN"
