@@ -2,6 +2,7 @@
 /* iospd entry point: parse -> validate -> (print profile | run -> report).
  * The only file that prints and that chooses the exit code:
  *   0 success (also after Ctrl-C), 1 run failure, 3 bad input (DISKSPD's). */
+#include <stdio.h>
 #include <string.h>
 
 #include "iospd/alloc.h"
@@ -67,10 +68,22 @@ static void on_progress_dot(void* ctx) {
 static int print_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
   iospd_strbuf_t out;
   iospd_strbuf_init(&out);
-  /* Name the engine a run would use: DISKSPD's IOCP text on Windows. */
+  /* Name the engine a run would use (DISKSPD's IOCP text on Windows): the
+   * platform's own choice for a queue of depth 2, so a kernel that refuses
+   * io_uring, or a build without it, shows the psync fallback here too. */
   const char* engine = NULL;
-  if (strcmp(sys->os_name, "windows") != 0)
+  char engine_buf[64];
+  if (strcmp(sys->os_name, "windows") != 0) {
+    iospd_plat_queue_t* q = NULL;
+    iospd_err_t err;
     engine = p->ext.engine == IOSPD_ENGINE_PSYNC ? "psync" : "io_uring";
+    if (iospd_plat_queue_create(&q, 2, 0, p->ext.engine, &err) == 0) {
+      snprintf(engine_buf, sizeof engine_buf, "%s",
+               iospd_plat_queue_engine(q));
+      engine = engine_buf;
+      (void)iospd_plat_queue_destroy(q);
+    }
+  }
   if (p->format == IOSPD_FORMAT_XML)
     iospd_xml_profile_write(&out, p, 0);
   else
