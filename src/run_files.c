@@ -41,6 +41,30 @@ static bool created_before(const iospd_timespan_t* ts, uint32_t i) {
   return false;
 }
 
+/* -c progress for the files that get the NOTE: one more line on stderr at
+ * every tenth of the file written, so a long creation is visibly moving. */
+typedef struct create_progress_s {
+  const iospd_run_hooks_t* hooks;
+  const char* path;
+  uint32_t shown; /* tenths reported so far */
+} create_progress_t;
+
+static void create_progress(void* ctx, uint64_t done, uint64_t total) {
+  create_progress_t* cp = ctx;
+  if (total == 0) return;
+  uint64_t tenth = total / 10 ? total / 10 : 1;
+  uint32_t tenths = done >= total ? 10 : (uint32_t)(done / tenth);
+  if (tenths > 10) tenths = 10;
+  if (tenths <= cp->shown) return;
+  cp->shown = tenths;
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  iospd_strbuf_appendf(&sb, "NOTE: creating '%s': %u %% written", cp->path,
+                       tenths * 10);
+  say(cp->hooks, iospd_strbuf_cstr(&sb));
+  iospd_strbuf_destroy(&sb);
+}
+
 static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
                          const iospd_run_hooks_t* hooks, iospd_err_t* err) {
   iospd_file_info_t info;
@@ -54,8 +78,11 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
                          "target '%s' is a disk or volume; -c only creates "
                          "regular files, so remove -c for this target",
                          t->path);
-  if (hooks != NULL && hooks->message != NULL &&
-      (p->verbose || t->file_size >= (UINT64_C(1) << 30))) {
+  create_progress_t cp = {hooks, t->path, 0};
+  iospd_progress_t progress = {create_progress, &cp};
+  bool noted = hooks != NULL && hooks->message != NULL &&
+               (p->verbose || t->file_size >= (UINT64_C(1) << 30));
+  if (noted) {
     /* Large files: creation writes every block (so later reads reach the
      * device) and can take minutes; say so even without -v (on stderr, so
      * -Rxml output stays clean). */
@@ -72,8 +99,9 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
     say(hooks, iospd_strbuf_cstr(&sb));
     iospd_strbuf_destroy(&sb);
   }
-  int rc = iospd_plat_file_create(t->path, t->file_size,
-                                  t->pattern == IOSPD_PATTERN_ZERO, &e);
+  int rc = iospd_plat_file_create_ex(t->path, t->file_size,
+                                     t->pattern == IOSPD_PATTERN_ZERO,
+                                     noted ? &progress : NULL, &e);
   if (rc < 0)
     return iospd_err_set(err, rc,
                          "cannot create target '%s' of %llu bytes (-c): %s",

@@ -883,10 +883,40 @@ static void test_verbose_messages(void** state) {
   assert_int_equal(r.rc, 0);
   assert_string_equal(r.said,
                       "Creating file 'v.dat' of size 65536.\n"
+                      "NOTE: creating 'v.dat': 100 % written\n"
                       "starting warm up...\n"
                       "starting measurements...\n"
                       "measurements finished\n"
                       "starting cool down...\n");
+  done(&r);
+}
+
+/* -c progress: a line at each new tenth written. The fake reports every
+ * 4 MiB, as the Linux platform does: 10 MiB gives 40, 80 and 100 %. Small
+ * files without -v get no NOTE and no progress. */
+static void test_create_progress(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "p.dat", 0, 1, 0);
+  t->create = true;
+  t->file_size = 10 * KB * KB;
+  r.p.verbose = true;
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_non_null(strstr(r.said,
+                         "Creating file 'p.dat' of size 10485760.\n"
+                         "NOTE: creating 'p.dat': 40 % written\n"
+                         "NOTE: creating 'p.dat': 80 % written\n"
+                         "NOTE: creating 'p.dat': 100 % written\n"
+                         "starting warm up...\n"));
+  done(&r);
+
+  t = setup(&r, "p.dat", 0, 1, 0);
+  t->create = true;
+  t->file_size = 10 * KB * KB;
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_null(strstr(r.said, "NOTE"));
   done(&r);
 }
 
@@ -993,6 +1023,7 @@ int main(void) {
       cmocka_unit_test(test_failed_and_unrun_timespans),
       cmocka_unit_test(test_precreate),
       cmocka_unit_test(test_verbose_messages),
+      cmocka_unit_test(test_create_progress),
       cmocka_unit_test(test_affinity_layout),
       cmocka_unit_test(test_max_size_warning),
       cmocka_unit_test(test_reap_batch_by_buffering),

@@ -300,7 +300,7 @@ static void test_misaligned_unbuffered_is_ealign(void** state) {
   int wfd = open(TMP_NAME, O_CREAT | O_TRUNC | O_RDWR, 0644);
   assert_true(wfd >= 0);
   assert_int_equal(
-      iospd_posix_write_pattern(wfd, 4 * BLOCK, false, TMP_NAME, &werr), 0);
+      iospd_posix_write_pattern(wfd, 4 * BLOCK, false, NULL, TMP_NAME, &werr), 0);
   close(wfd);
   iospd_plat_file_t* f = open_tmp_direct(IOSPD_OPEN_READ);
   iospd_plat_queue_t* q = make_queue(4);
@@ -710,7 +710,7 @@ static void test_create_slow_path_pattern(void** state) {
     int fd = open(TMP_NAME, O_CREAT | O_TRUNC | O_RDWR, 0644);
     assert_true(fd >= 0);
     assert_int_equal(
-        iospd_posix_write_pattern(fd, size, zero != 0, TMP_NAME, &err), 0);
+        iospd_posix_write_pattern(fd, size, zero != 0, NULL, TMP_NAME, &err), 0);
     struct stat st;
     assert_int_equal(fstat(fd, &st), 0);
     assert_int_equal(st.st_size, size);
@@ -741,6 +741,37 @@ static void test_create_slow_path_pattern(void** state) {
     assert_int_equal(b, (uint8_t)(probe[i] & 0xff));
   }
   close(fd);
+}
+
+typedef struct {
+  uint64_t done[8], total[8];
+  uint32_t n;
+} progress_log_t;
+
+static void log_progress(void* ctx, uint64_t done, uint64_t total) {
+  progress_log_t* l = ctx;
+  if (l->n < 8) {
+    l->done[l->n] = done;
+    l->total[l->n] = total;
+  }
+  l->n++;
+}
+
+/* Creation reports its progress after each 4 MiB chunk, the last at the
+ * full size. */
+static void test_create_reports_progress(void** state) {
+  (void)state;
+  iospd_err_t err;
+  progress_log_t l = {{0}, {0}, 0};
+  iospd_progress_t p = {log_progress, &l};
+  const uint64_t size = 10u << 20;
+  assert_int_equal(iospd_plat_file_create_ex(TMP_NAME, size, false, &p, &err),
+                   0);
+  assert_int_equal(l.n, 3);
+  assert_int_equal(l.done[0], 4u << 20);
+  assert_int_equal(l.done[1], 8u << 20);
+  assert_int_equal(l.done[2], size);
+  for (uint32_t i = 0; i < 3; i++) assert_int_equal(l.total[i], size);
 }
 
 static void test_create_makes_parent_directories(void** state) {
@@ -1019,6 +1050,7 @@ int main(int argc, char** argv) {
         cmocka_unit_test(test_detect_content),
         cmocka_unit_test(test_detect_unknown_data),
         cmocka_unit_test(test_create_slow_path_pattern),
+        cmocka_unit_test(test_create_reports_progress),
         cmocka_unit_test(test_create_makes_parent_directories),
         cmocka_unit_test(test_file_info_regular),
         cmocka_unit_test(test_block_device_info),

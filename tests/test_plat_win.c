@@ -498,6 +498,18 @@ static void test_sync_handle(void** state) {
 
 /* ---- files --------------------------------------------------------------- */
 
+typedef struct {
+  uint32_t calls;
+  uint64_t last_done, last_total;
+} progress_log_t;
+
+static void log_progress(void* ctx, uint64_t done, uint64_t total) {
+  progress_log_t* l = ctx;
+  l->calls++;
+  l->last_done = done;
+  l->last_total = total;
+}
+
 static void test_file_errors_and_create(void** state) {
   (void)state;
   char path[MAX_PATH * 3];
@@ -515,7 +527,17 @@ static void test_file_errors_and_create(void** state) {
    * non-zero fill is the (i & 0xff) pattern unless the OS let us skip
    * writing (SetFileValidData). */
   temp_path(path, sizeof path, "iospd_dir_a\\b\\c\\made.dat");
-  assert_int_equal(iospd_plat_file_create(path, 3000000, false, &err), 0);
+  progress_log_t pl = {0, 0, 0};
+  iospd_progress_t progress = {log_progress, &pl};
+  assert_int_equal(
+      iospd_plat_file_create_ex(path, 3000000, false, &progress, &err), 0);
+  /* Written in 1 MiB chunks: 3 reports, the last at the full size; none
+   * when SetFileValidData let the OS skip writing. */
+  assert_true(pl.calls == 0 || pl.calls == 3);
+  if (pl.calls > 0) {
+    assert_int_equal(pl.last_done, 3000000);
+    assert_int_equal(pl.last_total, 3000000);
+  }
   iospd_file_info_t info;
   assert_int_equal(iospd_plat_path_info(path, &info, &err), 0);
   assert_int_equal(info.size, 3000000);

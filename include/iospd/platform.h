@@ -187,11 +187,24 @@ void iospd_plat_file_close(iospd_plat_file_t* f);
  * checks). */
 int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
                          iospd_err_t* err);
+/* Progress of long work: done of total bytes so far. */
+typedef struct iospd_progress_s {
+  void (*fn)(void* ctx, uint64_t done, uint64_t total);
+  void* ctx;
+} iospd_progress_t;
+
 /* Creates (always overwriting) a regular file of the given size, allocated
  * but not zero-written where the OS allows, else written with fill_byte
- * pattern (i & 0xff) or zeros. Never called for devices. */
-int iospd_plat_file_create(const char* path, uint64_t size, bool zero_fill,
-                           iospd_err_t* err);
+ * pattern (i & 0xff) or zeros. Never called for devices. When it writes
+ * the data, progress (may be NULL) is called after each chunk (1-4 MiB),
+ * the last call with done == total. */
+int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
+                              const iospd_progress_t* progress,
+                              iospd_err_t* err);
+static inline int iospd_plat_file_create(const char* path, uint64_t size,
+                                         bool zero_fill, iospd_err_t* err) {
+  return iospd_plat_file_create_ex(path, size, zero_fill, NULL, err);
+}
 /* Synchronous whole-buffer read of a small file (-Z<size>,<file>). */
 int iospd_plat_read_file(const char* path, void* buf, size_t size,
                          size_t* got, iospd_err_t* err);

@@ -529,6 +529,7 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
 /* ---- creation and whole-file reads ------------------------------------ */
 
 int iospd_posix_write_pattern(int fd, uint64_t size, bool zero_fill,
+                              const iospd_progress_t* progress,
                               const char* path, iospd_err_t* err) {
   const size_t chunk = 4u * 1024u * 1024u;
   uint8_t* buf = iospd_malloc(chunk);
@@ -556,6 +557,8 @@ int iospd_posix_write_pattern(int fd, uint64_t size, bool zero_fill,
       done += (size_t)w;
     }
     off += n;
+    if (progress != NULL && progress->fn != NULL)
+      progress->fn(progress->ctx, off, size);
   }
   /* Flush now so the run does not pay for write-back of the creation. */
   if (fdatasync(fd) != 0)
@@ -582,8 +585,9 @@ static bool make_parents(const char* path) {
   return made;
 }
 
-int iospd_plat_file_create(const char* path, uint64_t size, bool zero_fill,
-                           iospd_err_t* err) {
+int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
+                              const iospd_progress_t* progress,
+                              iospd_err_t* err) {
   int rc = check_linux_path(path, err);
   if (rc < 0) return rc;
   struct stat st;
@@ -616,7 +620,8 @@ int iospd_plat_file_create(const char* path, uint64_t size, bool zero_fill,
                              "not enough space to create '%s' of %llu bytes",
                              path, (unsigned long long)size);
     }
-    if (rc == 0) rc = iospd_posix_write_pattern(fd, size, zero_fill, path, err);
+    if (rc == 0)
+      rc = iospd_posix_write_pattern(fd, size, zero_fill, progress, path, err);
   }
   if (close(fd) != 0 && rc == 0)
     rc = iospd_posix_err(err, errno, "cannot close '%s' after creating it",

@@ -91,10 +91,12 @@ void iospd_posix_detect_content(const uint8_t* buf, size_t len,
 void iospd_posix_detect_tail(const uint8_t* buf, size_t len, uint64_t base,
                              uint64_t dev_size, iospd_file_info_t* info);
 
-/* Writes size bytes to fd from offset 0 in 1 MiB chunks: zeros, or the
+/* Writes size bytes to fd from offset 0 in 4 MiB chunks: zeros, or the
  * pattern byte[i] = i & 0xff (i counted from the chunk start, as DISKSPD
- * fills its creation buffer). The slow path of iospd_plat_file_create. */
+ * fills its creation buffer), calling progress (may be NULL) after each
+ * chunk. The slow path of iospd_plat_file_create_ex. */
 int iospd_posix_write_pattern(int fd, uint64_t size, bool zero_fill,
+                              const iospd_progress_t* progress,
                               const char* path, iospd_err_t* err);
 
 /* ---- queues ----------------------------------------------------------- */

@@ -470,7 +470,8 @@ static void make_parents(WCHAR* w) {
   }
 }
 
-static int fill_file(HANDLE h, uint64_t size, bool zero_fill, const char* path,
+static int fill_file(HANDLE h, uint64_t size, bool zero_fill,
+                     const iospd_progress_t* progress, const char* path,
                      iospd_err_t* err) {
   unsigned char* buf = VirtualAlloc(NULL, CREATE_CHUNK,
                                     MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
@@ -492,13 +493,16 @@ static int fill_file(HANDLE h, uint64_t size, bool zero_fill, const char* path,
     if (!WriteFile(h, buf, n, &wrote, NULL) || wrote == 0)
       rc = iospd_win_err(err, GetLastError(), "cannot write '%s'", path);
     done += wrote;
+    if (rc == 0 && progress != NULL && progress->fn != NULL)
+      progress->fn(progress->ctx, done, size);
   }
   VirtualFree(buf, 0, MEM_RELEASE);
   return rc;
 }
 
-int iospd_plat_file_create(const char* path, uint64_t size, bool zero_fill,
-                           iospd_err_t* err) {
+int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
+                              const iospd_progress_t* progress,
+                              iospd_err_t* err) {
   WCHAR* w;
   bool dev;
   int rc = iospd_win_target_path(path, &w, &dev, err);
@@ -546,7 +550,7 @@ int iospd_plat_file_create(const char* path, uint64_t size, bool zero_fill,
     bool valid = iospd_win_enable_privilege(L"SeManageVolumePrivilege") ==
                      ERROR_SUCCESS &&
                  SetFileValidData(h, (LONGLONG)size);
-    if (!valid) rc = fill_file(h, size, zero_fill, path, err);
+    if (!valid) rc = fill_file(h, size, zero_fill, progress, path, err);
   }
   CloseHandle(h);
   if (rc) DeleteFileW(w); /* never leave a half-made target behind */

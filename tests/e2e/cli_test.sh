@@ -79,6 +79,22 @@ iospd --no-such-option x.dat
 expect_rc 3 "unknown long option"
 expect_err "--no-such-option" "unknown long option"
 
+# --- -Rp names the engine a run would use (Linux) -----------------------------
+if [ $wine = 0 ]; then
+  iospd -c1M -d1 -W0 -o4 "$work/engine.dat"
+  expect_rc 0 "short run for the engine line"
+  engine_re=$'^\t\tusing (io_uring|psync|the psync)'
+  ran=$(grep -m1 -E "$engine_re" "$work/out")
+  iospd -o4 -Rp "$work/engine.dat"
+  expect_rc 0 "-Rp engine line"
+  said=$(grep -m1 -E "$engine_re" "$work/out")
+  [ -n "$ran" ] && [ "$said" = "$ran" ] && ok ||
+    bad "-Rp says '$said' where a run says '$ran'"
+  iospd --engine=psync -o4 -Rp "$work/engine.dat"
+  grep -qF $'\t\tusing psync (pread/pwrite, chosen with --engine=psync)' "$work/out" &&
+    ok || bad "--engine=psync -Rp: $(grep using "$work/out")"
+fi
+
 # --- profile output against DISKSPD 2.2 samples ------------------------------
 # Each sample's <Profile> element, less one indentation level, must equal our
 # -Rpxml output for the same command line.
@@ -207,6 +223,10 @@ PY
     iospd -c1G -d0 -W0 -Rxml "$work/big.dat"
     expect_rc 0 "-c1G"
     expect_err "NOTE: creating" "-c1G note"
+    # ... and how far it has got, a line per tenth.
+    [ "$(grep -c "^NOTE: creating '.*big.dat': [0-9]* % written$" "$work/err")" = 10 ] &&
+      grep -q "': 100 % written$" "$work/err" && ok ||
+      bad "-c1G: expected ten progress lines on stderr"
     head -c 9 "$work/out" | grep -q '^<Results>' && ok || bad "-c1G: stdout is not the XML report"
     rm -f "$work/big.dat"
   fi
