@@ -395,23 +395,32 @@ int iospd_plat_file_info(iospd_plat_file_t* f, iospd_file_info_t* info,
   return 0;
 }
 
+/* A target's UTF-16 path, and whether it is a disk or volume. A spelling
+ * that looks like a file is confirmed by opening it, so that the write
+ * guard sees every disk and volume whatever its name. */
+static int resolve_target(const char* path, WCHAR** w, bool* dev,
+                          iospd_err_t* err) {
+  int rc = iospd_win_target_path(path, w, dev, err);
+  if (rc) return rc;
+  if (!*dev) {
+    HANDLE h = CreateFileW(*w, GENERIC_READ,
+                           FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+                           OPEN_EXISTING, 0, NULL);
+    if (h != INVALID_HANDLE_VALUE) {
+      *dev = handle_is_device(h);
+      CloseHandle(h);
+    }
+  }
+  return 0;
+}
+
 int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
                          iospd_err_t* err) {
   memset(info, 0, sizeof *info);
   WCHAR* w;
   bool dev;
-  int rc = iospd_win_target_path(path, &w, &dev, err);
+  int rc = resolve_target(path, &w, &dev, err);
   if (rc) return rc;
-  if (!dev) {
-    /* The spelling looked like a file: let the opened handle confirm it,
-     * so that the write guard sees every disk and volume. */
-    HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE,
-                           NULL, OPEN_EXISTING, 0, NULL);
-    if (h != INVALID_HANDLE_VALUE) {
-      dev = handle_is_device(h);
-      CloseHandle(h);
-    }
-  }
   if (dev) {
     rc = describe_device(w, path, info, err);
     iospd_free(w);
@@ -505,18 +514,8 @@ int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
                               iospd_err_t* err) {
   WCHAR* w;
   bool dev;
-  int rc = iospd_win_target_path(path, &w, &dev, err);
+  int rc = resolve_target(path, &w, &dev, err);
   if (rc) return rc;
-  if (!dev) {
-    /* The spelling looked like a file: let the opened handle confirm it,
-     * so that the write guard sees every disk and volume. */
-    HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE,
-                           NULL, OPEN_EXISTING, 0, NULL);
-    if (h != INVALID_HANDLE_VALUE) {
-      dev = handle_is_device(h);
-      CloseHandle(h);
-    }
-  }
   if (dev) {
     iospd_free(w);
     return iospd_err_set(err, IOSPD_EINVAL,
