@@ -19,7 +19,7 @@
 #include "iospd/stats.h"
 
 #define IOSPD_REAP_MAX 16u       /* completions per reap, as DISKSPD dequeues */
-#define IOSPD_REAP_UNBUFFERED 2u /* ... per pass for unbuffered targets */
+#define IOSPD_REAP_UNBUFFERED 2u /* the same for unbuffered targets */
 #define IOSPD_POLL_MS 100u       /* longest wait before the phase is re-read */
 #define IOSPD_DRAIN_MS 10000u    /* stop waiting for in-flight I/O after this */
 
