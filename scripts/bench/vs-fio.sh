@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# iospd vs fio on Linux (issue #5): runs both tools alternately (A B A B ...)
+# iospd vs fio on Linux (issue #5): runs both tools alternately (A B B A ...)
 # with equivalent settings on the same file, then scripts/bench/summarize.py
 # reports median IOPS, per-pair ratios, CPU per I/O, latency and PASS/MISS.
 set -u
@@ -10,7 +10,8 @@ usage() {
 usage: scripts/bench/vs-fio.sh [options]
   --seconds N      measured seconds per run (default 10)
   --warmup N       warm-up seconds per run: iospd -W, fio --ramp_time (default 2)
-  --pairs N        A-B pairs per workload (default 5)
+  --pairs N        pairs per workload; iospd runs first in odd pairs, fio
+                   in even ones (default 5)
   --size SIZE      test file size, e.g. 1G, 64M (default 1G)
   --dir DIR        folder for the test file; must not be tmpfs because
                    O_DIRECT needs a real file system (default build/bench-data)
@@ -151,6 +152,7 @@ OUT=$(cd "$OUT" && pwd)
   printf 'seconds\t%s\n' "$SECONDS_RUN"
   printf 'warmup\t%s\n' "$WARMUP"
   printf 'pairs\t%s\n' "$PAIRS"
+  printf 'order\t%s\n' "iospd first in odd pairs, fio first in even pairs"
   # Other work on the machine skews the numbers: keep the load for the record.
   printf 'load_start\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$OUT/meta.tsv"
@@ -292,31 +294,59 @@ run_fio() {
     --output-format=json "$@"
 }
 
+# shellcheck disable=SC2086 # the switch lists are meant to split
+run_l_with() { cache_file; run_iospd L "$1" iospd $W3_IOSPD -L; }
+# shellcheck disable=SC2086
+run_l_without() { cache_file; run_iospd L "$1" iospd_nolat $W3_IOSPD; }
+
 run_workload() {
   local wl=$1 pair engine title iospd_args fio_args engines cached
   title="W${wl}_TITLE"; printf '%s\t%s\n' "$wl" "${!title}" >>"$OUT/workloads.tsv"
   if [ "$wl" = L ]; then
     for pair in $(seq 1 "$PAIRS"); do
+      # The same swap as below: -L first in odd pairs, last in even ones.
       log "workload L pair $pair/$PAIRS"
-      # shellcheck disable=SC2086 # the switch lists are meant to split
-      { cache_file; run_iospd L "$pair" iospd $W3_IOSPD -L; }
-      # shellcheck disable=SC2086
-      { cache_file; run_iospd L "$pair" iospd_nolat $W3_IOSPD; }
+      if [ "$(pair_order "$pair")" = iospd ]; then
+        run_l_with "$pair"; run_l_without "$pair"
+      else
+        run_l_without "$pair"; run_l_with "$pair"
+      fi
     done
     return
   fi
   iospd_args="W${wl}_IOSPD"; fio_args="W${wl}_FIO"
   engines="W${wl}_ENGINES"; cached="W${wl}_CACHED"
   for pair in $(seq 1 "$PAIRS"); do
-    log "workload $wl pair $pair/$PAIRS: ${!title}"
+    log "workload $wl pair $pair/$PAIRS ($(pair_order "$pair") first): ${!title}"
+    if [ "$(pair_order "$pair")" = iospd ]; then
+      run_workload_iospd "$wl" "$pair"; run_workload_fio "$wl" "$pair"
+    else
+      run_workload_fio "$wl" "$pair"; run_workload_iospd "$wl" "$pair"
+    fi
+  done
+}
+
+# Which tool runs first in a pair: iospd in odd pairs, fio in even ones
+# (A B, B A, A B ...). The device of a VM drifts over seconds and tends to be
+# slower or faster right after a heavy run; with one fixed order that drift
+# lands on the same tool in every pair and biases the median ratio. Swapping
+# the order cancels a steady drift between the two positions.
+pair_order() { if [ $(($1 % 2)) -eq 1 ]; then echo iospd; else echo fio; fi; }
+
+# These two read run_workload's locals (cached, iospd_args, fio_args,
+# engines): bash functions see their caller's locals.
+run_workload_iospd() {
+  [ "${!cached}" = 1 ] && cache_file
+  # shellcheck disable=SC2086 # the switch lists are meant to split
+  run_iospd "$1" "$2" iospd ${!iospd_args} -L
+}
+
+run_workload_fio() {
+  local engine
+  for engine in ${!engines}; do
     [ "${!cached}" = 1 ] && cache_file
     # shellcheck disable=SC2086
-    run_iospd "$wl" "$pair" iospd ${!iospd_args} -L
-    for engine in ${!engines}; do
-      [ "${!cached}" = 1 ] && cache_file
-      # shellcheck disable=SC2086
-      run_fio "$wl" "$pair" "$engine" ${!fio_args}
-    done
+    run_fio "$1" "$2" "$engine" ${!fio_args}
   done
 }
 
