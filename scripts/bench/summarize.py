@@ -12,6 +12,7 @@ workload pair tool engine output rusage warmup seconds command)."""
 
 import csv
 import json
+import math
 import os
 import statistics
 import sys
@@ -240,6 +241,48 @@ def pair_ratios(a_runs, b_runs):
     return out
 
 
+def median_interval(values, conf=0.95):
+    """A distribution-free interval for the median of the per-pair ratios
+    (the sign test's): the k-th smallest and k-th largest ratio, with the
+    largest k whose coverage, 1 - 2 P(Bin(n, 1/2) < k), is still at least
+    conf. Fewer than 6 pairs cannot reach 95 %: then the whole range, with
+    the coverage it really has. Returns (low, high, coverage) or None."""
+    vals = sorted(v for v in values if v is not None)
+    n = len(vals)
+    if n < 2:
+        return None
+
+    def coverage(k):
+        below = sum(math.comb(n, i) for i in range(k)) / 2.0 ** n
+        return 1.0 - 2.0 * below
+
+    k = 1
+    while k + 1 <= n // 2 and coverage(k + 1) >= conf:
+        k += 1
+    return vals[k - 1], vals[n - k], coverage(k)
+
+
+def sureness(interval, limit):
+    """Whether the pairs tell the median ratio from the limit: "above" or
+    "below" when the whole interval lies on one side, else "undecided"."""
+    if interval is None or limit is None:
+        return "undecided"
+    lo, hi, _ = interval
+    if lo >= limit:
+        return "above"
+    if hi < limit:
+        return "below"
+    return "undecided"
+
+
+SURENESS_TEXT = {
+    "above": "met: the whole interval is above the target",
+    "below": "missed: the whole interval is below the target",
+    "undecided": "not decided by these pairs: the interval straddles the "
+                 "target",
+}
+
+
 def verdict(value, limit, higher_is_better):
     if value is None:
         return "NO DATA"
@@ -260,6 +303,8 @@ def summarize_workload(wl, runs):
         return {"id": wl, "kind": "lcost",
                 "iospd": tool_stats(with_l), "nolat": tool_stats(without),
                 "ratios": ratios, "ratio_med": med,
+                "interval": median_interval(ratios),
+                "interval_limit": 1.0 - L_COST_TARGET,
                 "ratio_min": min(ratios) if ratios else None,
                 "ratio_max": max(ratios) if ratios else None,
                 "l_cost": cost,
@@ -287,6 +332,8 @@ def summarize_workload(wl, runs):
          "ratios": ratios, "ratio_med": median(ratios),
          "ratio_min": min(ratios) if ratios else None,
          "ratio_max": max(ratios) if ratios else None,
+         "interval": median_interval(ratios),
+         "interval_limit": IOPS_TARGET.get(wl),
          "cpu_ratio": ratio(ist["cpu_per_mio"], fst["cpu_per_mio"]),
          "lat_mean_ratio": ratio(ist["lat_mean_ms"], fst["lat_mean_ms"]),
          "lat_p99_ratio": ratio(ist["lat_p99_ms"], fst["lat_p99_ms"]),
@@ -330,8 +377,8 @@ def order_key(wl):
 def build_markdown(meta, titles, sums, runs):
     lines = ["# iospd vs fio", ""]
     for key in ("date", "host", "cpu", "cores", "kernel", "fio", "iospd",
-                "fs", "thp", "dir", "file_size", "seconds", "warmup", "pairs", "order",
-                "load_start", "load_end"):
+                "fs", "thp", "dir", "file_size", "seconds", "warmup", "pairs",
+                "order", "load_start", "load_end"):
         if key in meta:
             lines.append("- %s: %s" % (key, meta[key]))
     lines += ["",
@@ -375,6 +422,24 @@ def build_markdown(meta, titles, sums, runs):
                       fmt(None if lcost["l_cost"] is None
                           else lcost["l_cost"] * 100, "%.2f %%"),
                       lcost["targets"][0][1])]
+    sure = [s for s in sums if s["interval"] and s["interval_limit"]]
+    if sure:
+        lines += ["", "How sure: the PASS/MISS above follow the issue's "
+                  "rule, the median alone. Here each IOPS ratio median gets "
+                  "a distribution-free interval (the sign test's, from the "
+                  "per-pair ratios). Only when the whole interval lies on "
+                  "one side of the target do the pairs show it met or "
+                  "missed; otherwise it takes more pairs or a quieter "
+                  "machine to tell.", ""]
+        for s in sure:
+            lo, hi, cov = s["interval"]
+            lines.append("- workload %s: median %s, %.1f %% interval "
+                         "%s..%s, target %.2f: %s" % (
+                             s["id"], fmt_ratio(s["ratio_med"]), cov * 100,
+                             fmt_ratio(lo), fmt_ratio(hi),
+                             s["interval_limit"],
+                             SURENESS_TEXT[sureness(s["interval"],
+                                                    s["interval_limit"])]))
     multi = [s for s in sums if s["kind"] == "vs" and len(s["engines"]) > 1]
     if multi:
         lines += ["", "fio engines tried (median IOPS):"]
@@ -407,7 +472,9 @@ def build_markdown(meta, titles, sums, runs):
 
 CSV_FIELDS = ["workload", "title", "iospd_iops", "fio_iops", "fio_engine",
               "iops_ratio_median", "iops_ratio_min", "iops_ratio_max",
-              "pairs", "iospd_cpu_s_per_mio", "fio_cpu_s_per_mio",
+              "pairs", "iops_ratio_interval_low", "iops_ratio_interval_high",
+              "interval_coverage", "interval_vs_target",
+              "iospd_cpu_s_per_mio", "fio_cpu_s_per_mio",
               "cpu_ratio", "iospd_lat_mean_ms", "fio_lat_mean_ms",
               "lat_mean_ratio", "iospd_lat_p99_ms", "fio_lat_p99_ms",
               "lat_p99_ratio", "targets"]
@@ -426,12 +493,18 @@ def csv_rows(meta, titles, sums):
         else:
             i, f = s["iospd"], s["fio"]
             engine = s["fio_engine"] or ""
+        iv = s["interval"]
         rows.append({
             "workload": s["id"], "title": titles.get(s["id"], ""),
             "iospd_iops": i["iops"], "fio_iops": f["iops"],
             "fio_engine": engine, "iops_ratio_median": s["ratio_med"],
             "iops_ratio_min": s["ratio_min"],
             "iops_ratio_max": s["ratio_max"], "pairs": len(s["ratios"]),
+            "iops_ratio_interval_low": iv[0] if iv else None,
+            "iops_ratio_interval_high": iv[1] if iv else None,
+            "interval_coverage": round(iv[2], 4) if iv else None,
+            "interval_vs_target": (sureness(iv, s["interval_limit"])
+                                   if iv and s["interval_limit"] else None),
             "iospd_cpu_s_per_mio": i["cpu_per_mio"],
             "fio_cpu_s_per_mio": f["cpu_per_mio"],
             "cpu_ratio": s.get("cpu_ratio"),

@@ -170,6 +170,38 @@ class ParserTest(unittest.TestCase):
 
 # ---- a whole results folder ------------------------------------------------
 
+class IntervalTest(unittest.TestCase):
+    def test_seven_pairs_take_the_whole_range(self):
+        # k = 2 would cover only 1 - 2 * 8/128 = 87.5 %.
+        lo, hi, cov = summarize.median_interval(
+            [1.3, 0.9, 1.1, 1.0, 1.5, 1.2, 1.4])
+        self.assertEqual((lo, hi), (0.9, 1.5))
+        self.assertAlmostEqual(cov, 1 - 2 / 128, places=12)
+
+    def test_fifteen_pairs_drop_three_at_each_end(self):
+        # P(Bin(15, 1/2) <= 3) = 576/32768: 96.5 %; k = 5 would be 88 %.
+        vals = [i / 10 for i in range(15, 0, -1)]
+        lo, hi, cov = summarize.median_interval(vals)
+        self.assertEqual((lo, hi), (0.4, 1.2))
+        self.assertAlmostEqual(cov, 1 - 2 * 576 / 32768, places=12)
+
+    def test_five_pairs_say_what_they_cover(self):
+        lo, hi, cov = summarize.median_interval([1, 2, 3, 4, 5])
+        self.assertEqual((lo, hi), (1, 5))
+        self.assertAlmostEqual(cov, 0.9375, places=12)
+
+    def test_too_few_pairs(self):
+        self.assertIsNone(summarize.median_interval([1.0, None]))
+        self.assertIsNone(summarize.median_interval([]))
+
+    def test_sureness(self):
+        self.assertEqual(summarize.sureness((1.0, 1.2, 0.98), 1.0), "above")
+        self.assertEqual(summarize.sureness((0.8, 0.99, 0.98), 1.0), "below")
+        self.assertEqual(summarize.sureness((0.98, 1.05, 0.98), 1.0),
+                         "undecided")
+        self.assertEqual(summarize.sureness(None, 1.0), "undecided")
+
+
 class FolderTest(unittest.TestCase):
     """Workload 2 with 3 pairs and two fio engines, workload 3 with a failed
     iospd run, and the -L check with 2 pairs."""
@@ -312,6 +344,13 @@ class FolderTest(unittest.TestCase):
         self.assertIn("- workload 2: io_uring 9200, psync 10000", md)
         self.assertIn("- workload 3 pair 1 iospd -: exit code 1", md)
         self.assertIn("iospd -cmd 2", md)
+        # Ratios 1.0, 1.1, 1.125: the range covers 1 - 2/8 of the median.
+        self.assertIn("- workload 2: median 1.100, 75.0 % interval "
+                      "1.000..1.125, target 1.00: met: the whole interval "
+                      "is above the target", md)
+        self.assertIn("- workload L: median 0.965, 50.0 % interval "
+                      "0.950..0.980, target 0.97: not decided by these "
+                      "pairs", md)
         self.assertIn("workload 2  mean latency <= fio + 2 %    PASS",
                       self.stdout)
         with open(os.path.join(self.dir, "results.csv"),
@@ -321,6 +360,12 @@ class FolderTest(unittest.TestCase):
         self.assertAlmostEqual(float(rows["2"]["iops_ratio_median"]), 1.1,
                                places=12)
         self.assertEqual(rows["2"]["pairs"], "3")
+        self.assertEqual(rows["2"]["interval_vs_target"], "above")
+        self.assertEqual(rows["2"]["interval_coverage"], "0.75")
+        self.assertAlmostEqual(float(rows["2"]["iops_ratio_interval_low"]),
+                               1.0, places=12)
+        self.assertEqual(rows["L"]["interval_vs_target"], "undecided")
+        self.assertEqual(rows["3"]["interval_vs_target"], "")
         self.assertAlmostEqual(float(rows["2"]["fio_cpu_s_per_mio"]), 15.0,
                                places=9)
         self.assertEqual(rows["3"]["iospd_iops"], "")
