@@ -69,28 +69,6 @@ void iospd_posix_mm_free(iospd_posix_mm_t* mm);
  * pages. */
 #define IOSPD_POSIX_THP_SIZE ((size_t)2u * 1024u * 1024u)
 
-/* How many bytes of a device iospd_posix_detect_content wants to see (the
- * first MiB: every known signature, the ZFS labels at 0 and 256 KiB, and
- * enough zeros to call a device empty), and how many of its end
- * iospd_posix_detect_tail reads (backup GPT, md 0.90/1.0 super blocks). */
-#define IOSPD_POSIX_PROBE_BYTES (1024u * 1024u)
-
-/* Looks for partition tables and file system signatures in the first bytes of
- * a device (buf holds len bytes read from offset 0). Sets has_partitions,
- * has_filesystem and content ("a GPT partition table", "an ext4 file system",
- * joined by " and " when several are found; "" when nothing is found). Pure:
- * exposed so tests can feed it crafted images. */
-void iospd_posix_detect_content(const uint8_t* buf, size_t len,
-                                iospd_file_info_t* info);
-
-/* The same for the end of a device of dev_size bytes: buf holds len bytes
- * read from offset base. Adds "an md RAID member" (0.90 or 1.0 super block)
- * or "a GPT partition table" (the backup header in the last sector), else
- * "data of an unknown kind (the last megabyte is not all zeros)" when any
- * byte is non-zero. Does nothing when info already names content. */
-void iospd_posix_detect_tail(const uint8_t* buf, size_t len, uint64_t base,
-                             uint64_t dev_size, iospd_file_info_t* info);
-
 /* Writes size bytes to fd from offset 0 in 4 MiB chunks: zeros, or the
  * pattern byte[i] = i & 0xff (i counted from the chunk start, as DISKSPD
  * fills its creation buffer), calling progress (may be NULL) after each
