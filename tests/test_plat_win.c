@@ -8,6 +8,7 @@
 #include <wchar.h>
 
 #include "iospd/alloc.h"
+#include "iospd/device_sniff.h"
 #include "iospd/profile.h"
 #include "win/internal.h"
 
@@ -668,6 +669,59 @@ static void test_device_sniff(void** state) {
   assert_string_equal(info.content, "an NTFS file system");
 }
 
+/* The end of a device is read through a real handle: a file of 3 MiB and
+ * 512 bytes stands in for a disk of 512-byte sectors whose size is not a
+ * multiple of 4 KiB, so the read must reach the very last sector. */
+static void test_device_tail_read(void** state) {
+  (void)state;
+  const uint64_t size = 3u * 1024u * 1024u + 512u;
+  static unsigned char b[IOSPD_SNIFF_BYTES];
+  static const struct {
+    uint64_t at;
+    const char* bytes;
+    size_t n;
+    const char* want;
+    bool table;
+  } cases[] = {
+      {3u * 1024u * 1024u, "EFI PART", 8, "a GPT partition table", true},
+      {2u * 1024u * 1024u + 4096u, "\x01", 1,
+       "data of an unknown kind (the last megabyte is not all zeros)", false},
+      {0, NULL, 0, "", false},
+  };
+  const char* name = "iospd_test_tail.tmp";
+  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(cases); i++) {
+    FILE* f = fopen(name, "wb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, (long)size - 1, SEEK_SET), 0);
+    assert_int_equal(fputc(0, f), 0);
+    if (cases[i].bytes != NULL) {
+      assert_int_equal(fseek(f, (long)cases[i].at, SEEK_SET), 0);
+      assert_int_equal(fwrite(cases[i].bytes, 1, cases[i].n, f), cases[i].n);
+    }
+    assert_int_equal(fclose(f), 0);
+    HANDLE h = CreateFileA(name, GENERIC_READ, FILE_SHARE_READ, NULL,
+                           OPEN_EXISTING, 0, NULL);
+    assert_true(h != INVALID_HANDLE_VALUE);
+    iospd_file_info_t info;
+    memset(&info, 0, sizeof info);
+    info.size = size;
+    iospd_win_sniff_tail(h, b, &info);
+    CloseHandle(h);
+    assert_string_equal(info.content, cases[i].want);
+    assert_int_equal(info.has_partitions, cases[i].table);
+    assert_int_equal(info.has_filesystem,
+                     cases[i].bytes != NULL && !cases[i].table);
+  }
+  /* Content found at the start keeps the end from being read. */
+  iospd_file_info_t info;
+  memset(&info, 0, sizeof info);
+  info.size = size;
+  snprintf(info.content, sizeof info.content, "an NTFS file system");
+  iospd_win_sniff_tail(INVALID_HANDLE_VALUE, b, &info);
+  assert_string_equal(info.content, "an NTFS file system");
+  DeleteFileA(name);
+}
+
 /* ---- CPUs ---------------------------------------------------------------- */
 
 static void test_topology(void** state) {
@@ -961,6 +1015,7 @@ int main(void) {
       cmocka_unit_test(test_file_errors_and_create),
       cmocka_unit_test(test_volume_info),
       cmocka_unit_test(test_device_sniff),
+      cmocka_unit_test(test_device_tail_read),
       cmocka_unit_test(test_topology),
       cmocka_unit_test(test_cpu_times),
       cmocka_unit_test(test_thread_affinity),

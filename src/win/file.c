@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "iospd/alloc.h"
+#include "iospd/device_sniff.h"
 #include "win/internal.h"
 
 #include <winioctl.h> /* after <windows.h>, which it relies on */
@@ -307,6 +308,21 @@ void iospd_win_unknown_data(const unsigned char* b, size_t n,
     }
 }
 
+/* See win/internal.h. The read starts on a 4 KiB boundary and ends at the
+ * device's end, so it is sector-aligned as raw devices require. */
+void iospd_win_sniff_tail(HANDLE h, unsigned char* b,
+                          iospd_file_info_t* info) {
+  uint64_t size = info->size;
+  if (info->content[0] != '\0' || size <= IOSPD_SNIFF_BYTES) return;
+  uint64_t base = (size - IOSPD_SNIFF_BYTES + 4095u) / 4096u * 4096u;
+  LARGE_INTEGER at;
+  at.QuadPart = (LONGLONG)base;
+  DWORD got = 0;
+  if (SetFilePointerEx(h, at, NULL, FILE_BEGIN) &&
+      ReadFile(h, b, (DWORD)(size - base), &got, NULL) && got > 0)
+    iospd_sniff_device_tail(b, got, base, size, info);
+}
+
 /* Size, sectors and contents of a disk or volume. Uses its own read handle
  * (the caller's may be write-only or overlapped); falls back to a
  * query-only handle for the ioctls that allow it. */
@@ -339,7 +355,7 @@ static int describe_device(const WCHAR* wpath, const char* path,
   }
   /* 1 MiB: a whole number of sectors for 512 B and 4 KiB disks; the
    * signatures sit in the first 8 KiB, the rest must be zeros. */
-  size_t n = 1024 * 1024;
+  size_t n = IOSPD_SNIFF_BYTES;
   unsigned char* b =
       can_read ? VirtualAlloc(NULL, n, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE)
                : NULL;
@@ -363,6 +379,7 @@ static int describe_device(const WCHAR* wpath, const char* path,
   }
   if (b != NULL) {
     iospd_win_unknown_data(b, got, info);
+    iospd_win_sniff_tail(h, b, info);
     VirtualFree(b, 0, MEM_RELEASE);
   }
   if (!info->has_filesystem && !info->has_partitions)

@@ -84,6 +84,14 @@ void iospd_win_sniff(const unsigned char* b, size_t n, bool tables,
  * megabyte is not all zeros)". No signature list is ever complete. */
 void iospd_win_unknown_data(const unsigned char* b, size_t n,
                             iospd_file_info_t* info);
+/* Reads the last MiB of a disk or volume of info->size bytes through h
+ * into b (IOSPD_SNIFF_BYTES long) when its first MiB showed nothing
+ * (info->content empty), and lets iospd_sniff_device_tail judge it: a
+ * backup GPT header, an md super block from a disk that came from Linux,
+ * an NTFS backup boot sector or any other data there means the start was
+ * wiped, not that the disk is empty. */
+void iospd_win_sniff_tail(HANDLE h, unsigned char* b,
+                          iospd_file_info_t* info);
 /* The console control handler iospd_plat_on_interrupt installs: Ctrl-C and
  * Ctrl-Break call the callback once and wake iospd_plat_wait. */
 BOOL WINAPI iospd_win_ctrl_handler(DWORD type);
