@@ -378,7 +378,7 @@ def build_markdown(meta, titles, sums, runs):
     lines = ["# iospd vs fio", ""]
     for key in ("date", "host", "cpu", "cores", "kernel", "fio", "iospd",
                 "fs", "thp", "dir", "file_size", "seconds", "warmup", "pairs",
-                "order", "load_start", "load_end"):
+                "order", "affinity", "load_start", "load_end"):
         if key in meta:
             lines.append("- %s: %s" % (key, meta[key]))
     lines += ["",

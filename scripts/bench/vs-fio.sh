@@ -19,6 +19,8 @@ usage: scripts/bench/vs-fio.sh [options]
                    (default 1,2,3,4,5,6,7,L)
   --out DIR        results folder (default scripts/bench/results/<date>-<host>)
   --iospd PATH     iospd binary to use (default: build build/bench-linux Release)
+  --pin CPU        pin both tools to this CPU (iospd -a<CPU>, fio
+                   --cpus_allowed=<CPU>); default: both unpinned (iospd -n)
   --quick          check the script itself: --seconds 2 --warmup 1 --pairs 1
                    --size 64M
   -h, --help       this text
@@ -38,6 +40,7 @@ DIR=""
 WORKLOADS="1,2,3,4,5,6,7,L"
 OUT=""
 IOSPD=""
+PIN=""
 
 need_arg() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"; }
 while [ $# -gt 0 ]; do
@@ -50,6 +53,7 @@ while [ $# -gt 0 ]; do
     --workloads) need_arg "$@"; WORKLOADS=$2; shift 2 ;;
     --out) need_arg "$@"; OUT=$2; shift 2 ;;
     --iospd) need_arg "$@"; IOSPD=$2; shift 2 ;;
+    --pin) need_arg "$@"; PIN=$2; shift 2 ;;
     --quick) SECONDS_RUN=2; WARMUP=1; PAIRS=1; SIZE=64M; shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option '$1'" ;;
@@ -59,6 +63,16 @@ whole() { case "$2" in ''|*[!0-9]*) die "$1 must be a whole number, got '$2'" ;;
 whole --seconds "$SECONDS_RUN"; whole --warmup "$WARMUP"; whole --pairs "$PAIRS"
 [ "$SECONDS_RUN" -ge 1 ] || die "--seconds must be at least 1"
 [ "$PAIRS" -ge 1 ] || die "--pairs must be at least 1"
+# Where the threads run decides, on a VM, whether a completion wakes them on
+# the CPU that took the interrupt; unpinned, that changes from run to run.
+# --pin puts both tools on the same CPU, so neither gets the better place.
+IOSPD_AFFINITY=(-n); FIO_AFFINITY=(); AFFINITY="both unpinned (iospd -n)"
+if [ -n "$PIN" ]; then
+  whole --pin "$PIN"
+  [ "$PIN" -lt "$(nproc)" ] || die "--pin $PIN: this machine has CPUs 0 to $(($(nproc) - 1))"
+  IOSPD_AFFINITY=(-a"$PIN"); FIO_AFFINITY=(--cpus_allowed="$PIN")
+  AFFINITY="both pinned to CPU $PIN (iospd -a$PIN, fio --cpus_allowed=$PIN)"
+fi
 
 # Size in bytes; the same suffixes iospd and fio take (K, M, G, T = 1024^n).
 size_bytes() {
@@ -153,6 +167,7 @@ OUT=$(cd "$OUT" && pwd)
   printf 'warmup\t%s\n' "$WARMUP"
   printf 'pairs\t%s\n' "$PAIRS"
   printf 'order\t%s\n' "iospd first in odd pairs, fio first in even pairs"
+  printf 'affinity\t%s\n' "$AFFINITY"
   # Other work on the machine skews the numbers: keep the load for the record.
   printf 'load_start\t%s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$OUT/meta.tsv"
@@ -169,7 +184,7 @@ fi
 # W<n>_IOSPD: iospd switches; W<n>_FIO: fio options; W<n>_ENGINES: fio engines
 # to run (the faster one is reported as "fio"); W<n>_CACHED: read the file into
 # the page cache before each run. Common to every run (see run_iospd/run_fio):
-#   iospd -d<seconds> -W<warmup> -n -L -Rxml <file>
+#   iospd -d<seconds> -W<warmup> -n -L -Rxml <file>     (--pin N: -aN)
 # -n: no CPU affinity, as fio runs by default. DISKSPD's default pins thread
 # i to CPU i; on this VM the disk interrupt lands on CPU 1, so a thread pinned
 # to CPU 0 pays a cross-CPU wake-up per I/O (QD1 O_DIRECT: 12.4k IOPS pinned
@@ -178,7 +193,7 @@ fi
 #       --runtime=<seconds> --ramp_time=<warmup> --thread --norandommap
 #       --randrepeat=0 --group_reporting --scramble_buffers=0
 #       --percentile_list=50:99 --output-format=json
-#       [io_uring: --fixedbufs=1 --registerfiles=1]
+#       [io_uring: --fixedbufs=1 --registerfiles=1] [--pin N: --cpus_allowed=N]
 # fio's fixedbufs/registerfiles are its fastest io_uring settings;
 # scramble_buffers=0 because iospd does not touch buffers per write either.
 
@@ -277,7 +292,7 @@ run_tool() {
 run_iospd() {
   local wl=$1 pair=$2 tool=$3; shift 3
   run_tool "$wl" "$pair" "$tool" - xml \
-    "$IOSPD" -d"$SECONDS_RUN" -W"$WARMUP" -n "$@" -Rxml "$FILE"
+    "$IOSPD" -d"$SECONDS_RUN" -W"$WARMUP" "${IOSPD_AFFINITY[@]}" "$@" -Rxml "$FILE"
 }
 
 # run_fio <workload> <pair> <engine> <fio options...>
@@ -291,7 +306,7 @@ run_fio() {
     --ioengine="$ioengine" "${extra[@]}" --time_based --runtime="$SECONDS_RUN" \
     --ramp_time="$WARMUP" --thread --norandommap --randrepeat=0 \
     --group_reporting --scramble_buffers=0 --percentile_list=50:99 \
-    --output-format=json "$@"
+    --output-format=json "${FIO_AFFINITY[@]}" "$@"
 }
 
 # shellcheck disable=SC2086 # the switch lists are meant to split
