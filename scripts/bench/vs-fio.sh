@@ -315,7 +315,7 @@ run_l_with() { cache_file; run_iospd L "$1" iospd $W3_IOSPD -L; }
 run_l_without() { cache_file; run_iospd L "$1" iospd_nolat $W3_IOSPD; }
 
 run_workload() {
-  local wl=$1 pair engine title iospd_args fio_args engines cached
+  local wl=$1 pair title iospd_args fio_args engines cached
   title="W${wl}_TITLE"; printf '%s\t%s\n' "$wl" "${!title}" >>"$OUT/workloads.tsv"
   if [ "$wl" = L ]; then
     for pair in $(seq 1 "$PAIRS"); do
