@@ -134,6 +134,12 @@ void iospd_sniff_device_head(const uint8_t* buf, size_t len,
   }
 }
 
+uint64_t iospd_sniff_tail_base(uint64_t dev_size) {
+  if (dev_size <= IOSPD_SNIFF_BYTES) return 0;
+  /* Rounded up, so the read (at most IOSPD_SNIFF_BYTES) ends at the end. */
+  return (dev_size - IOSPD_SNIFF_BYTES + 4095u) / 4096u * 4096u;
+}
+
 void iospd_sniff_device_tail(const uint8_t* buf, size_t len, uint64_t base,
                              uint64_t dev_size, iospd_file_info_t* info) {
   if (info->content[0] != '\0' || len == 0) return;

@@ -388,7 +388,7 @@ int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
   int creates = fake_file_creates(path);
   fake_add_file(path, size, !zero_fill);
   find(path)->creates = creates + 1;
-  /* As the real ones: a call per 4 MiB chunk, the last at size. */
+  /* As the Linux platform: a call per 4 MiB chunk, the last at size. */
   const uint64_t chunk = 4u << 20;
   for (uint64_t done = 0; progress != NULL && done < size;) {
     done = size - done < chunk ? size : done + chunk;

@@ -141,6 +141,11 @@ static void test_tail_signatures(void** state) {
    * base, as both platforms read it. */
   const uint64_t size = 10u * 1024 * 1024 + 512;
   const uint64_t base = (size - sizeof image + 4095) / 4096 * 4096;
+  assert_int_equal(iospd_sniff_tail_base(size), base);
+  /* No larger than the window: the start covered it. One sector more:
+   * the read starts at 4 KiB and stays within the window. */
+  assert_int_equal(iospd_sniff_tail_base(sizeof image), 0);
+  assert_int_equal(iospd_sniff_tail_base(sizeof image + 512), 4096);
   const size_t len = (size_t)(size - base);
   const struct {
     uint64_t at;

@@ -25,6 +25,12 @@
 void iospd_sniff_device_head(const uint8_t* buf, size_t len,
                              iospd_file_info_t* info);
 
+/* Where to start reading the end of a device of dev_size bytes: the 4 KiB
+ * boundary from which at most IOSPD_SNIFF_BYTES reach the very end (a
+ * sector-aligned read, as raw devices require). 0 when the device is no
+ * larger than that: reading its start already covered it. */
+uint64_t iospd_sniff_tail_base(uint64_t dev_size);
+
 /* The same for the end of a device of dev_size bytes: buf holds len bytes
  * read from offset base. Adds "an md RAID member" (0.90 or 1.0 super block)
  * or "a GPT partition table" (the backup header in the last sector), else

@@ -86,9 +86,9 @@ static void probe_device(int fd, unsigned oflags, const char* path,
   ssize_t got = use >= 0 ? pread_all(use, buf, want, 0) : -1;
   if (got > 0) {
     iospd_sniff_device_head(buf, (size_t)got, info);
-    /* The end holds backup GPT headers and md 0.90/1.0 super blocks. */
-    /* Rounded up so that the (short) read reaches the very end. */
-    uint64_t tail = size > want ? (size - want + 4095u) / 4096u * 4096u : 0;
+    /* The end holds backup GPT headers and md 0.90/1.0 super blocks; the
+     * (short) read from there reaches the very end. */
+    uint64_t tail = iospd_sniff_tail_base(size);
     if (tail > 0) {
       got = pread_all(use, buf, want, tail);
       if (got > 0)

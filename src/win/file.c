@@ -308,13 +308,11 @@ void iospd_win_unknown_data(const unsigned char* b, size_t n,
     }
 }
 
-/* See win/internal.h. The read starts on a 4 KiB boundary and ends at the
- * device's end, so it is sector-aligned as raw devices require. */
 void iospd_win_sniff_tail(HANDLE h, unsigned char* b,
                           iospd_file_info_t* info) {
   uint64_t size = info->size;
-  if (info->content[0] != '\0' || size <= IOSPD_SNIFF_BYTES) return;
-  uint64_t base = (size - IOSPD_SNIFF_BYTES + 4095u) / 4096u * 4096u;
+  uint64_t base = iospd_sniff_tail_base(size);
+  if (info->content[0] != '\0' || base == 0) return;
   LARGE_INTEGER at;
   at.QuadPart = (LONGLONG)base;
   DWORD got = 0;
