@@ -637,9 +637,27 @@ static void close_events(void) {
   memset(&g_ev, 0, sizeof(g_ev));
 }
 
+/* An event a killed run left set has been reset when we opened it (a state
+ * never outlives every process that holds the event): say so, since a
+ * waiter now waits for a live process and a -yp run does not stop at once. */
+static void warn_stale_event(const iospd_run_hooks_t* hooks, const char* name,
+                             const char* sw) {
+  if (hooks == NULL || hooks->message == NULL) return;
+  iospd_strbuf_t line;
+  iospd_strbuf_init(&line);
+  iospd_strbuf_appendf(&line,
+                       "WARNING: the event '%s' (%s) was left set by a "
+                       "process that has ended (killed?); it was reset, so "
+                       "only a running process can set it now",
+                       name, sw);
+  hooks->message(hooks->ctx, iospd_strbuf_cstr(&line));
+  iospd_strbuf_destroy(&line);
+}
+
 /* All -y events are created (or opened, if they exist) before anything
  * else runs, as in DISKSPD; a failure fails the run. */
-static int open_events(const iospd_profile_t* p, iospd_err_t* err) {
+static int open_events(const iospd_profile_t* p,
+                       const iospd_run_hooks_t* hooks, iospd_err_t* err) {
   struct {
     const char* name;
     const char* sw;
@@ -658,6 +676,8 @@ static int open_events(const iospd_profile_t* p, iospd_err_t* err) {
       return iospd_err_set(err, rc, "cannot create the event '%s' (%s): %s",
                            want[i].name, want[i].sw,
                            e.msg[0] ? e.msg : iospd_strerror(rc));
+    if (iospd_plat_event_was_stale(*want[i].slot))
+      warn_stale_event(hooks, want[i].name, want[i].sw);
   }
   return 0;
 }
@@ -684,12 +704,14 @@ int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
     if (rc < 0) return rc;
   }
   atomic_store(&g_stopped_by_event, 0);
-  int erc = open_events(p, err);
+  /* Ctrl-C is caught before the events exist, so that from then on every
+   * way out of the run goes through close_events. */
+  (void)iospd_plat_on_interrupt(on_interrupt, NULL, NULL);
+  int erc = open_events(p, hooks, err);
   if (erc < 0) {
     close_events();
     return erc;
   }
-  (void)iospd_plat_on_interrupt(on_interrupt, NULL, NULL);
 
   out->timespans = iospd_calloc(p->timespan_count ? p->timespan_count : 1,
                                 sizeof(*out->timespans));

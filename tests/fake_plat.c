@@ -71,6 +71,7 @@ struct iospd_plat_event_s {
   char name[64];
   uint64_t set_at;   /* becomes set at this virtual time (if armed) */
   bool armed;
+  bool stale; /* reported by iospd_plat_event_was_stale */
   uint64_t set_time; /* when it was first seen set, 0 = not yet */
 };
 static struct iospd_plat_event_s g_events[MAX_EVENTS];
@@ -592,6 +593,14 @@ uint64_t fake_event_set_time(const char* name) {
   if (e == NULL || !e->opened) return UINT64_MAX;
   (void)event_is_set(e);
   return e->set_time;
+}
+
+void fake_event_left_stale(const char* name) {
+  event_find(name, true)->stale = true;
+}
+
+bool iospd_plat_event_was_stale(const iospd_plat_event_t* ev) {
+  return ev->stale;
 }
 
 int iospd_plat_event_open(const char* name, bool create,

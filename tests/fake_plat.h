@@ -50,6 +50,9 @@ void fake_event_set_at(const char* name, uint64_t at_ns);
 /* Virtual time the event was first set (by the run or by
  * fake_event_set_at), 0 if never; -1 as uint64 if it was never opened. */
 uint64_t fake_event_set_time(const char* name);
+/* The next open of the event reports that it found the event left set by
+ * dead processes and reset it (iospd_plat_event_was_stale). */
+void fake_event_left_stale(const char* name);
 
 uint64_t fake_now(void);
 const fake_io_t* fake_log(uint32_t* count);

@@ -358,10 +358,42 @@ static void test_event_manual_reset(void** state) {
   assert_int_equal(iospd_plat_event_wait(a, UINT32_MAX), 1);
   iospd_plat_event_close(b);
   iospd_plat_event_close(a);
-  /* Gone with its last handle (Linux: with its creator). */
+  /* Gone with its last handle. */
   b = NULL;
   assert_int_equal(iospd_plat_event_open(name, false, &b, &err), IOSPD_ENOENT);
   iospd_plat_event_close(NULL);
+}
+
+/* An event, and its state, lives while any handle is open, not only its
+ * creator's (as a Windows named event does); with the last handle it goes,
+ * and the name starts afresh, not set. */
+static void test_event_lives_with_any_handle(void** state) {
+  (void)state;
+  char name[64];
+  snprintf(name, sizeof name, "iospd-test-any-%llu",
+           (unsigned long long)(iospd_plat_ticks() % 1000000007ull));
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  iospd_plat_event_t* a = NULL;
+  iospd_plat_event_t* b = NULL;
+  iospd_plat_event_t* c = NULL;
+  assert_int_equal(iospd_plat_event_open(name, true, &a, &err), 0);
+  assert_false(iospd_plat_event_was_stale(a));
+  assert_int_equal(iospd_plat_event_open(name, true, &b, &err), 0);
+  assert_false(iospd_plat_event_was_stale(b));
+  assert_int_equal(iospd_plat_event_set(a, &err), 0);
+  iospd_plat_event_close(a); /* the creator goes; b keeps it */
+  assert_int_equal(iospd_plat_event_open(name, false, &c, &err), 0);
+  assert_int_equal(iospd_plat_event_wait(c, 0), 1);
+  iospd_plat_event_close(c);
+  assert_int_equal(iospd_plat_event_wait(b, 0), 1);
+  iospd_plat_event_close(b);
+  c = NULL;
+  assert_int_equal(iospd_plat_event_open(name, false, &c, &err), IOSPD_ENOENT);
+  assert_int_equal(iospd_plat_event_open(name, true, &c, &err), 0);
+  assert_false(iospd_plat_event_was_stale(c));
+  assert_int_equal(iospd_plat_event_wait(c, 0), 0);
+  iospd_plat_event_close(c);
 }
 
 int main(void) {
@@ -382,6 +414,7 @@ int main(void) {
       cmocka_unit_test(test_nv_flush_refused_off_pmem),
       cmocka_unit_test(test_nontemporal_copy),
       cmocka_unit_test(test_event_manual_reset),
+      cmocka_unit_test(test_event_lives_with_any_handle),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   remove(TMP_MAP);

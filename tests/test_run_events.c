@@ -20,6 +20,7 @@ typedef struct {
   iospd_err_t err;
   int rc;
   uint32_t interrupts;
+  char messages[1024]; /* hooks.message lines, each ending in '\n' */
 } run_t;
 
 static iospd_timespan_t* setup(run_t* r, uint32_t warm, uint32_t dur,
@@ -45,11 +46,18 @@ static char* dup(const char* s) { return iospd_strdup(s); }
 
 static void on_int(void* ctx) { ((run_t*)ctx)->interrupts++; }
 
+static void on_msg(void* ctx, const char* text) {
+  run_t* r = ctx;
+  size_t n = strlen(r->messages);
+  snprintf(r->messages + n, sizeof(r->messages) - n, "%s\n", text);
+}
+
 static void go(run_t* r) {
   iospd_run_hooks_t hooks;
   memset(&hooks, 0, sizeof(hooks));
   hooks.cooperative = true;
   hooks.interrupted = on_int;
+  hooks.message = on_msg;
   hooks.ctx = r;
   assert_int_equal(iospd_plat_init(&r->res.sys, NULL), 0);
   iospd_err_clear(&r->err);
@@ -174,6 +182,32 @@ static void test_ready_wait_interrupted(void** state) {
   done(&r);
 }
 
+/* An event a killed run left set is reset by the platform when opened; the
+ * run says so on stderr (a WARNING line) for each such event, naming it and
+ * its switch, and for no other. */
+static void test_stale_event_is_reported(void** state) {
+  (void)state;
+  run_t r;
+  setup(&r, 0, 1, 0);
+  r.p.events.ready_name = dup("GO");
+  r.p.events.stop_name = dup("P");
+  r.p.events.start_name = dup("S");
+  fake_event_left_stale("GO");
+  fake_event_left_stale("P");
+  fake_event_set_at("GO", START + 2 * SEC);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_string_equal(
+      r.messages,
+      "WARNING: the event 'GO' (-yr) was left set by a process that has "
+      "ended (killed?); it was reset, so only a running process can set it "
+      "now\n"
+      "WARNING: the event 'P' (-yp) was left set by a process that has ended "
+      "(killed?); it was reset, so only a running process can set it now\n");
+  assert_in_range(first_submit(), START + 2 * SEC, START + 2 * SEC + 200 * MS);
+  done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_start_and_end_events),
@@ -182,6 +216,7 @@ int main(void) {
       cmocka_unit_test(test_stop_event_in_warmup),
       cmocka_unit_test(test_ctrl_c_sets_stop_event),
       cmocka_unit_test(test_ready_wait_interrupted),
+      cmocka_unit_test(test_stale_event_is_reported),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -281,13 +281,14 @@ int iospd_plat_queue_destroy(iospd_plat_queue_t* q);
 /* ---- named events (-y) ----------------------------------------------------- */
 
 /* A named, manual-reset event shared between processes: once set it stays
- * set (iospd never resets one), and every waiter sees it. Windows: a named
- * kernel event (CreateEventW / OpenEventW), gone when its last handle
- * closes. Linux: a POSIX named semaphore "/iospd-<name>" whose value > 0
- * means "set"; a waiter takes it and posts it back, so every waiter sees
- * it; the process that created it unlinks it when it closes it, so a name
- * lives as long as its creator's run (as on Windows while the creator
- * holds its handle). */
+ * set (iospd never resets one), and every waiter sees it. Its state never
+ * outlives every process that has it open. Windows: a named kernel event
+ * (CreateEventExW / OpenEventW), gone when its last handle closes. Linux: a
+ * POSIX named semaphore "/iospd-<name>" whose value > 0 means "set" (a
+ * waiter takes it and posts it back, so every waiter sees it), with a
+ * holders file whose record locks tell which handles are alive; the last
+ * handle to close removes both, and an opener that finds only dead holders
+ * (a killed run) starts the event afresh, not set. */
 typedef struct iospd_plat_event_s iospd_plat_event_t;
 
 /* create: open the event, creating it (not set) if absent; !create: open an
@@ -298,6 +299,10 @@ int iospd_plat_event_set(iospd_plat_event_t* ev, iospd_err_t* err);
 /* Waits up to timeout_ms (0 = just look, UINT32_MAX = forever). Returns 1
  * if the event is set, 0 on timeout, negative IOSPD_E* on failure. */
 int iospd_plat_event_wait(iospd_plat_event_t* ev, uint32_t timeout_ms);
+/* True if opening found the event set although every process that had it
+ * open was gone (a killed run left it), and so reset it: the caller says
+ * so, since a waiter now waits for a live process to set it. */
+bool iospd_plat_event_was_stale(const iospd_plat_event_t* ev);
 /* NULL-safe. */
 void iospd_plat_event_close(iospd_plat_event_t* ev);
 

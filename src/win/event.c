@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Named events (-ys/-yf/-yr/-yp/-ye) on Windows: manual-reset kernel events
  * named as the user wrote them (so "Global\\name" and "Local\\name" work as
- * in DISKSPD). An event lives while some process holds a handle to it. */
+ * in DISKSPD). An event lives while some process holds a handle to it, so
+ * a killed run cannot leave one set: nothing is ever stale here. */
 #include "iospd/alloc.h"
 #include "win/internal.h"
 
@@ -18,8 +19,12 @@ int iospd_plat_event_open(const char* name, bool create,
   if (w == NULL)
     return iospd_err_set(err, IOSPD_EINVAL,
                          "event name '%s' is not valid UTF-8", name);
-  HANDLE h = create ? CreateEventW(NULL, TRUE, FALSE, w)
-                    : OpenEventW(EVENT_MODIFY_STATE | SYNCHRONIZE, FALSE, w);
+  /* Ask only for what set and wait need, when creating too: CreateEventW
+   * would ask an existing event for all access, which an event another
+   * account made (a Global\name one from a service) may refuse. */
+  const DWORD access = EVENT_MODIFY_STATE | SYNCHRONIZE;
+  HANDLE h = create ? CreateEventExW(NULL, w, CREATE_EVENT_MANUAL_RESET, access)
+                    : OpenEventW(access, FALSE, w);
   DWORD e = h == NULL ? GetLastError() : ERROR_SUCCESS;
   iospd_free(w);
   if (h == NULL) {
@@ -44,6 +49,11 @@ int iospd_plat_event_open(const char* name, bool create,
   ev1->h = h;
   *ev = ev1;
   return 0;
+}
+
+bool iospd_plat_event_was_stale(const iospd_plat_event_t* ev) {
+  (void)ev;
+  return false;
 }
 
 int iospd_plat_event_set(iospd_plat_event_t* ev, iospd_err_t* err) {
