@@ -245,8 +245,9 @@ const iospd_opt_def_t iospd_options[] = {
      "sets it), -ye set an existing one and exit with code 1 (as DISKSPD).\n"
      "Events are created if absent; once set they stay set.",
      "On Linux an event is the POSIX named semaphore /iospd-<name>\n"
-     "(/dev/shm/sem.iospd-<name>); every waiter sees it set, and it is\n"
-     "removed when the run that created it ends. Names may not hold '/'."},
+     "(/dev/shm/sem.iospd-<name>); every waiter sees it set. It is\n"
+     "removed when the last run that holds it ends; one that a killed run\n"
+     "left set is reset, with a warning. Names may not hold '/'."},
 
     /* ---- iospd long options ---- */
     {"allow-raw-write", IOSPD_OPT_SPECIAL, NOSCOPE,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Lifetime of the -y named events on Linux (README, "Named events"): an
+# Lifetime of the -y named events on Linux (README, the -y paragraph): an
 # event's state never outlives every process that has it open, as a Windows
 # named event does not. A run killed with SIGKILL while its event was set
 # must not release the next waiter; events are removed from /dev/shm when
