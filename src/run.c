@@ -656,8 +656,8 @@ static void warn_stale_event(const iospd_run_hooks_t* hooks, const char* name,
 
 /* All -y events are created (or opened, if they exist) before anything
  * else runs, as in DISKSPD; a failure fails the run. */
-static int open_events(const iospd_profile_t* p,
-                       const iospd_run_hooks_t* hooks, iospd_err_t* err) {
+static int open_events(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
+                       iospd_err_t* err) {
   struct {
     const char* name;
     const char* sw;

@@ -71,7 +71,7 @@ struct iospd_plat_event_s {
   char name[64];
   uint64_t set_at;   /* becomes set at this virtual time (if armed) */
   bool armed;
-  bool stale; /* reported by iospd_plat_event_was_stale */
+  bool stale;        /* reported by iospd_plat_event_was_stale */
   uint64_t set_time; /* when it was first seen set, 0 = not yet */
 };
 static struct iospd_plat_event_s g_events[MAX_EVENTS];
