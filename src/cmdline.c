@@ -74,7 +74,7 @@ typedef struct ctx_s {
   uint64_t block_unit; /* the 'b' suffix: the final -b */
 
   /* Which pass-1 values were given (overrides for -X). */
-  bool d_set, W_set, C_set, z_set, R_set, colon_set;
+  bool d_set, W_set, C_set, z_set, format_set, colon_set;
 
   /* -S/-h state (1.5): UNSET or the value. */
   int cache, write_through, mmap;
@@ -218,29 +218,34 @@ static int sw_seed(ctx_t* c) {
   return 0;
 }
 
+/* DISKSPD (1.4): a leading 'p' only turns on profile-only; the format word,
+ * if any, sets the format. So "-Rxml -Rp" keeps XML, and a bare -R is
+ * accepted (changing nothing) once an earlier -Rp turned profile-only on. */
 static int sw_format(ctx_t* c) {
   const char* v = c->val;
-  bool p = false;
-  if (v[0] == '\0')
+  if (v[0] == '\0') {
+    if (c->pp.profile_only) return 0;
     return fail(c, "'-R' needs a format: -Rtext, -Rxml, -Rp, -Rptext or "
                    "-Rpxml");
+  }
   /* Case does not matter: "-RXML" is as clear as "-Rxml". */
+  bool p = false;
   if (lower(v[0]) == 'p') {
     p = true;
     v++;
   }
-  iospd_result_format_t f;
-  if (v[0] == '\0' || ieq(v, "text")) {
-    f = IOSPD_FORMAT_TEXT;
-  } else if (ieq(v, "xml")) {
-    f = IOSPD_FORMAT_XML;
-  } else {
-    return fail(c, "'%s': unknown result format; use -Rtext, -Rxml, -Rp, "
-                   "-Rptext or -Rpxml", c->arg);
+  if (v[0] != '\0') {
+    if (ieq(v, "text")) {
+      c->pp.format = IOSPD_FORMAT_TEXT;
+    } else if (ieq(v, "xml")) {
+      c->pp.format = IOSPD_FORMAT_XML;
+    } else {
+      return fail(c, "'%s': unknown result format; use -Rtext, -Rxml, -Rp, "
+                     "-Rptext or -Rpxml", c->arg);
+    }
+    c->format_set = true;
   }
-  c->pp.format = f;
   if (p) c->pp.profile_only = true;
-  c->R_set = true;
   return 0;
 }
 
@@ -867,8 +872,7 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
 
   switch (o->special) {
     case IOSPD_SP_HELP:
-      if (c->val[0] != '\0')
-        return fail(c, "'%s': -? takes no value", c->arg);
+      /* DISKSPD looks only at the '?': "-?x" is help too. */
       *c->action = IOSPD_ACTION_USAGE;
       return 0;
     case IOSPD_SP_BLOCK: return sw_block(c, o);
@@ -959,12 +963,27 @@ static char* join_argv(int argc, const char* const* argv) {
   return s;
 }
 
+/* Whether a is a switch that lookup() would refuse as unknown. */
+static bool is_unknown(const char* a) {
+  if (a[0] == '-' && a[1] == '-') return iospd_options_find_long(a + 2) == NULL;
+  return iospd_options_find(a + 1) == NULL;
+}
+
 /* Pass 1 (DISKSPD 1.2): the composable switches and the -X state machine. */
 static int pass1(ctx_t* c, const char* const* sw, int nsw) {
+  bool help_seen = false;
   for (int i = 0; i < nsw; i++) {
     const iospd_opt_def_t* o;
+    if (help_seen && is_unknown(sw[i])) {
+      /* DISKSPD meets unknown switches only in its second pass, where an
+       * earlier -? prints the usage and exits 0 first: "-? -q" is help.
+       * Pass 2 stops at that -? before it reaches this switch (and -?
+       * already ruled out -X). */
+      continue;
+    }
     int rc = lookup(c, sw[i], &o);
     if (rc) return rc;
+    if (o->special == IOSPD_SP_HELP) help_seen = true;
     if (o->special == IOSPD_SP_XML) {
       if (c->xml_state == XML_YES)
         return fail(c, "'%s': only one XML profile (-X) may be given",
@@ -1028,7 +1047,7 @@ static int read_xml(ctx_t* c, iospd_profile_t* p) {
       ts->rand_seed_from_clock = c->ts.rand_seed_from_clock;
     }
   }
-  if (c->R_set) p->format = c->pp.format;
+  if (c->format_set) p->format = c->pp.format;
   if (c->pp.profile_only) p->profile_only = true;
   if (c->pp.verbose) p->verbose = true;
   if (c->pp.verbose_stats) p->verbose_stats = true;

@@ -26,12 +26,25 @@ static const char* const k_profile_xml =
     "</Target></Targets></TimeSpan>\n"
     "</TimeSpans></Profile>\n";
 
+/* A profile that asks for XML results itself. */
+static const char* const k_profile_xml_results =
+    "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+    "<Profile><ResultFormat>xml</ResultFormat><TimeSpans>\n"
+    "<TimeSpan><Targets><Target><Path>*1</Path></Target></Targets>"
+    "</TimeSpan>\n"
+    "</TimeSpans></Profile>\n";
+
 static int fake_read(const char* path, char** data, size_t* len,
                      iospd_err_t* err) {
-  if (strcmp(path, "p.xml") != 0)
+  const char* text;
+  if (strcmp(path, "p.xml") == 0)
+    text = k_profile_xml;
+  else if (strcmp(path, "px.xml") == 0)
+    text = k_profile_xml_results;
+  else
     return iospd_err_set(err, IOSPD_ENOENT, "cannot open '%s'", path);
-  *len = strlen(k_profile_xml);
-  *data = iospd_strdup(k_profile_xml);
+  *len = strlen(text);
+  *data = iospd_strdup(text);
   return *data ? 0 : IOSPD_ENOMEM;
 }
 
@@ -537,6 +550,15 @@ static const ok_case_t k_ok[] = {
     {"-RXML t", "fmt=xml"},
     {"-RpText t", "rp=1"},
     {"-RP t", "rp=1"},
+    /* -Rp only turns profile-only on; the format stays (DISKSPD 1.4) */
+    {"-Rxml -Rp t", "rp=1 fmt=xml"},
+    {"-Rpxml -Rp t", "rp=1 fmt=xml"},
+    {"-Rp -Rxml t", "rp=1 fmt=xml"},
+    {"-Rxml -Rp -Rtext t", "rp=1"},
+    {"-Rpxml -Rtext t", "rp=1"},
+    /* a bare -R after -Rp is accepted and changes nothing */
+    {"-Rp -R t", "rp=1"},
+    {"-Rpxml -R t", "rp=1 fmt=xml"},
     {"-v t", "v=1"},
     {"-vs t", "vs=1"},
     {"-v -vs t", "v=1 vs=1"},
@@ -588,6 +610,14 @@ static const ok_case_t k_ok[] = {
     {"-b4K -?", "action=1 ntargets=0"},
     {"-? t", "action=1 ntargets=0"},
     {"W|/?", "action=1 ntargets=0"},
+    /* DISKSPD acts on -? in its second pass, left to right, before it
+     * reaches a later unknown switch; it looks only at the '?'. */
+    {"-? -q", "action=1 ntargets=0"},
+    {"-? -q t", "action=1 ntargets=0"},
+    {"-b4K -? -q7 --bogus - t", "action=1 ntargets=0"},
+    {"--help -Q1", "action=1 ntargets=0"},
+    {"-?x", "action=1 ntargets=0"},
+    {"-?? t", "action=1 ntargets=0"},
     /* realistic combinations */
     {"-c10G -b4K -r -o8 -t4 -Sh -L -d30 t",
      "create=1 fsize=10G bs=4096 rand=100 align=4096 o=8 t=4 cache=u wt=1 "
@@ -871,7 +901,14 @@ static const bad_case_t k_bad[] = {
     {"-RXMLx t", "'-RXMLx'"},
     {"-vx t", "'-vx'"},
     {"-vss t", "'-vss'"},
-    {"-?x", "'-?x'"},
+    {"-R -Rp t", "'-R' needs"},
+    {"-Rp -Rfoo t", "'-Rfoo'"},
+    /* -? does not hide an unknown switch before it, nor a bad value of a
+     * first-pass switch anywhere (DISKSPD's first pass fails first) */
+    {"-q -? t", "unknown switch '-q'"},
+    {"-? -Rfoo t", "'-Rfoo'"},
+    {"-q -Rfoo -? t", "'-q'"},
+    {"-? -q -Xp.xml", "-X cannot be combined with '-?'"},
     /* -y */
     {"-ys t", "'-ys'"},
     {"-ye", "'-ye'"},
@@ -1182,6 +1219,28 @@ static void test_cmdline_xml_overrides(void** state) {
   assert_int_equal(p.timespans[1].duration, 4);
   assert_string_equal(p.timespans[0].targets[0].path, "*1");
   iospd_profile_destroy(&p);
+
+  /* -Rp with -X keeps the profile's own result format (DISKSPD applies
+   * only an explicit format word); -Rtext overrides it. */
+  {
+    static const struct {
+      const char* sw;
+      iospd_result_format_t fmt;
+    } k[] = {{"-Rp", IOSPD_FORMAT_XML},
+             {"-Rptext", IOSPD_FORMAT_TEXT},
+             {"-Rtext", IOSPD_FORMAT_TEXT}};
+    for (size_t i = 0; i < IOSPD_ARRAY_SIZE(k); i++) {
+      const char* argv4[] = {"iospd", "-Xpx.xml", k[i].sw, "t"};
+      iospd_profile_init(&p);
+      rc = iospd_cmdline_parse(4, argv4, &k_linux, &p, &action, NULL, &err);
+      if (rc != 0) fail_msg("%s: rc %d: %s", k[i].sw, rc, err.msg);
+      if (p.format != k[i].fmt)
+        fail_msg("-Xpx.xml %s: format %d, expected %d", k[i].sw,
+                 (int)p.format, (int)k[i].fmt);
+      assert_int_equal(p.profile_only, k[i].sw[2] == 'p');
+      iospd_profile_destroy(&p);
+    }
+  }
 
   /* A bare -z with -X seeds every timespan from the clock. */
   const char* argv3[] = {"iospd", "-Xp.xml", "-z", "t"};
