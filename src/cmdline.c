@@ -8,8 +8,10 @@
  * refuses it with a message naming the switch:
  *  - Numbers must be whole decimal numbers: DISKSPD reads "-o8x" as 8 and
  *    "-wabc" as 0 (atoi); iospd refuses trailing junk, signs and spaces.
- *  - Numbers that do not fit in 32 bits (-o, -t, -F, -O, -i, -j, -d, -W, -C,
- *    -D, -P, -:, -g, -z, -a) are refused instead of wrapping.
+ *  - Numbers over 2147483647 for the switches DISKSPD reads with atoi (-o,
+ *    -t, -F, -O, -i, -j, -d, -W, -C, -D, -P, -:, -g) are refused: the MSVC
+ *    atoi saturates them to 2147483647. -z over 4294967295 (strtoul
+ *    saturates) and -a numbers over 32 bits (DISKSPD wraps) are refused.
  *  - -b0 is refused (DISKSPD accepts it and divides by zero at run time).
  *  - Negative values are refused everywhere (-z-1, -a-1, -d-5 ...).
  *  - -a: a negative number, an empty item ("-a1,,2"), a trailing comma, or
@@ -419,7 +421,7 @@ static int sw_f(ctx_t* c) {
   return 0;
 }
 
-static int sw_throughput(ctx_t* c) {
+static int sw_throughput(ctx_t* c, const iospd_opt_def_t* o) {
   const char* v = c->val;
   size_t n = strspn(v, "0123456789");
   bool iops = false;
@@ -434,7 +436,7 @@ static int sw_throughput(ctx_t* c) {
   memcpy(num, v, n);
   num[n] = '\0';
   uint64_t x = 0;
-  int rc = get_uint(c, num, 1, UINT32_MAX,
+  int rc = get_uint(c, num, o->min, o->max,
                     iops ? "I/Os per second" : "bytes per millisecond", &x);
   if (rc) return rc;
   if (!iops) {
@@ -688,20 +690,20 @@ static int sw_dist(ctx_t* c) {
   return 0;
 }
 
-static int sw_bucket(ctx_t* c) {
+static int sw_bucket(ctx_t* c, const iospd_opt_def_t* o) {
   c->ts.calc_iops_stddev = true;
   if (c->val[0] == '\0') return 0;
   uint64_t v = 0;
-  int rc = get_uint(c, c->val, 0, UINT32_MAX, "IOPS interval in ms", &v);
+  int rc = get_uint(c, c->val, 0, o->max, "IOPS interval in ms", &v);
   if (rc) return rc;
   if (v > 0) c->ts.io_bucket_ms = (uint32_t)v;
   return 0;
 }
 
-static int sw_progress(ctx_t* c) {
+static int sw_progress(ctx_t* c, const iospd_opt_def_t* o) {
   uint64_t v = 0;
   if (c->val[0] != '\0') {
-    int rc = get_uint(c, c->val, 0, UINT32_MAX, "progress interval", &v);
+    int rc = get_uint(c, c->val, 0, o->max, "progress interval", &v);
     if (rc) return rc;
   }
   c->pp.progress = v ? (uint32_t)v : IOSPD_DEFAULT_PROGRESS_PERIOD;
@@ -888,15 +890,15 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
     case IOSPD_SP_BASE: return sw_base(c);
     case IOSPD_SP_CREATE: return sw_create(c);
     case IOSPD_SP_MAXSIZE: return sw_f(c);
-    case IOSPD_SP_THROUGHPUT: return sw_throughput(c);
+    case IOSPD_SP_THROUGHPUT: return sw_throughput(c, o);
     case IOSPD_SP_H: return sw_h(c);
     case IOSPD_SP_CACHE: return sw_cache(c);
     case IOSPD_SP_SEQ: return sw_seq(c);
     case IOSPD_SP_RANDOM: return sw_random(c);
     case IOSPD_SP_MIXED: return sw_mixed(c, o);
     case IOSPD_SP_DIST: return sw_dist(c);
-    case IOSPD_SP_BUCKET: return sw_bucket(c);
-    case IOSPD_SP_PROGRESS: return sw_progress(c);
+    case IOSPD_SP_BUCKET: return sw_bucket(c, o);
+    case IOSPD_SP_PROGRESS: return sw_progress(c, o);
     case IOSPD_SP_ETW: return sw_etw(c);
     case IOSPD_SP_EVENT: return sw_event(c);
     case IOSPD_SP_FLUSH: return sw_flush(c);

@@ -425,7 +425,7 @@ static const ok_case_t k_ok[] = {
     {"-w1 t", "w=1"},
     {"-o1 t", "o=1"},
     {"-o32 t", "o=32"},
-    {"-o4294967295 t", "o=4294967295"},
+    {"-o2147483647 t", "o=2147483647"},
     {"-o8 -o4 t", "o=4"},
     {"-t4 t", "t=4"},
     {"-t1 t", ""},
@@ -463,7 +463,7 @@ static const ok_case_t k_ok[] = {
     /* -g -i -j */
     {"-g100 t", "g=100"},
     {"-g1 t", "g=1"},
-    {"-g4294967295 t", "g=4294967295"},
+    {"-g2147483647 t", "g=2147483647"},
     {"-b4K -g10i t", "bs=4096 g=40 gi=10"},
     {"-g10i -b4K t", "bs=4096 g=40 gi=10"},
     {"-g1000i t", "g=65536 gi=1000"},
@@ -495,7 +495,18 @@ static const ok_case_t k_ok[] = {
     {"-C5 t", "C=5"},
     {"-C t", ""},
     {"-d1 -W2 -C3 t", "d=1 W=2 C=3"},
-    {"-d4294967295 t", "d=4294967295"},
+    {"-d2147483647 t", "d=2147483647"},
+    /* 2147483647 is the largest value DISKSPD's atoi keeps as typed */
+    {"-d2147483647 -W2147483647 -C2147483647 t",
+     "d=2147483647 W=2147483647 C=2147483647"},
+    {"-t2147483647 t", "t=2147483647"},
+    {"-F2147483647 t", "F=2147483647"},
+    {"-F1 -O2147483647 t", "F=1 O=2147483647"},
+    {"-i2147483647 -j2147483647 t", "burst=2147483647 think=2147483647"},
+    {"-D2147483647 t", "D=1 bucket=2147483647"},
+    {"-P2147483647 t", "P=2147483647"},
+    {"-:2147483647 t", "flags=2147483647"},
+    {"-b1 -g2147483647i t", "bs=1 g=2147483 gi=2147483647"},
     /* -z */
     {"-z42 t", "seed=42"},
     {"-z0 t", ""},
@@ -1019,7 +1030,7 @@ static void test_cmdline_exact_messages(void** state) {
   } k[] = {
       {"-o8x t",
        "'-o8x': the outstanding I/O count must be a whole number from 1 to "
-       "4294967295, not '8x'"},
+       "2147483647, not '8x'"},
       {"-w101 t",
        "'-w101': the write percentage must be a whole number from 0 to 100, "
        "not '101'"},
@@ -1075,6 +1086,55 @@ static void test_cmdline_exact_messages(void** state) {
     assert_int_equal(err.code, IOSPD_EUSAGE);
     assert_string_equal(err.msg, k[i].msg);
     iospd_profile_destroy(&p);
+  }
+}
+
+/* The switches DISKSPD reads with atoi: the MSVC atoi saturates, so any
+ * value from 2147483648 up means 2147483647 there. iospd takes exactly
+ * 2147483647 (k_ok) and refuses what DISKSPD would silently change. */
+static void test_cmdline_atoi_switches_stop_at_int_max(void** state) {
+  (void)state;
+  static const struct {
+    const char* sw; /* switch; "%s" is the number */
+    const char* what;
+    unsigned min;
+  } k[] = {
+      {"-o%s", "outstanding I/O count", 1},
+      {"-t%s", "threads per target", 1},
+      {"-F%s", "total thread count", 1},
+      {"-O%s", "outstanding I/Os per thread", 1},
+      {"-i%s", "burst size", 1},
+      {"-j%s", "think time", 1},
+      {"-d%s", "test duration", 0},
+      {"-W%s", "warm-up time", 0},
+      {"-C%s", "cool-down time", 0},
+      {"-D%s", "IOPS interval in ms", 0},
+      {"-P%s", "progress interval", 0},
+      {"-:%s", "experiment flags", 0},
+      {"-g%s", "bytes per millisecond", 1},
+      {"-g%si", "I/Os per second", 1},
+  };
+  static const char* const too_big[] = {"2147483648", "4294967295",
+                                        "4294967296", "99999999999"};
+  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(k); i++) {
+    char sw[64], want[256];
+    iospd_profile_t p;
+    iospd_cmdline_action_t action;
+    iospd_err_t err;
+    for (size_t j = 0; j < IOSPD_ARRAY_SIZE(too_big); j++) {
+      snprintf(sw, sizeof sw, k[i].sw, too_big[j]);
+      const char* argv[] = {"iospd", sw, "t"};
+      iospd_profile_init(&p);
+      int rc = iospd_cmdline_parse(3, argv, &k_linux, &p, &action, NULL, &err);
+      snprintf(want, sizeof want,
+               "'%s': the %s must be a whole number from %u to 2147483647, "
+               "not '%s'",
+               sw, k[i].what, k[i].min, too_big[j]);
+      if (rc != IOSPD_EUSAGE || strcmp(err.msg, want) != 0)
+        fail_msg("%s: rc %d, message '%s', expected '%s'", sw, rc, err.msg,
+                 want);
+      iospd_profile_destroy(&p);
+    }
   }
 }
 
@@ -1339,6 +1399,7 @@ int main(void) {
       cmocka_unit_test(test_cmdline_valid_lines),
       cmocka_unit_test(test_cmdline_invalid_lines),
       cmocka_unit_test(test_cmdline_exact_messages),
+      cmocka_unit_test(test_cmdline_atoi_switches_stop_at_int_max),
       cmocka_unit_test(test_cmdline_no_arguments_is_usage_error),
       cmocka_unit_test(test_cmdline_slash_is_target_on_linux),
       cmocka_unit_test(test_cmdline_null_env_and_no_warnings_buffer),
