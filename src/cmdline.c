@@ -13,6 +13,8 @@
  *    atoi saturates them to 2147483647. -z over 4294967295 (strtoul
  *    saturates) and -a numbers over 32 bits (DISKSPD wraps) are refused.
  *  - -b0 is refused (DISKSPD accepts it and divides by zero at run time).
+ *  - -T, -s and -r over 2^63 - 1 (the largest file offset) are refused;
+ *    DISKSPD's offset arithmetic wraps around 2^64.
  *  - Negative values are refused everywhere (-z-1, -a-1, -d-5 ...).
  *  - -a: a negative number, an empty item ("-a1,,2"), a trailing comma, or
  *    g<n> with no CPU after it is refused (DISKSPD refuses most of these
@@ -162,19 +164,22 @@ static int get_size(ctx_t* c, const char* s, uint64_t min, uint64_t max,
                     const char* what, uint64_t* out) {
   uint64_t v = 0;
   int rc = iospd_parse_size(s, c->block_unit, &v, NULL);
+  const char* why =
+      max == IOSPD_MAX_OFFSET ? " (the largest file offset)" : "";
   if (rc == IOSPD_ERANGE)
-    return fail(c, "'%s': the %s '%s' is too large", c->arg, what, s);
+    return fail(c, "'%s': the %s '%s' is too large: at most %" PRIu64
+                   " bytes%s", c->arg, what, s, max, why);
   if (rc != 0)
     return fail(c, "'%s': the %s must be a size (" SIZE_HINT "), not '%s'",
                 c->arg, what, s);
-  if (v < min && max == UINT64_MAX)
+  if (v < min && max >= IOSPD_MAX_OFFSET)
     return fail(c, "'%s': the %s must be at least %" PRIu64 " byte%s",
                 c->arg, what, min, min == 1 ? "" : "s");
   if (v < min || v > max)
     return fail(c,
                 "'%s': the %s must be from %" PRIu64 " to %" PRIu64
-                " bytes, not %" PRIu64,
-                c->arg, what, min, max, v);
+                " bytes%s, not %" PRIu64,
+                c->arg, what, min, max, why, v);
   *out = v;
   return 0;
 }
@@ -541,7 +546,8 @@ static int sw_seq(ctx_t* c) {
   }
   uint64_t stride = c->tgt.block_size;
   if (v[0] != '\0') {
-    int rc = get_size(c, v, 0, UINT64_MAX, "sequential stride", &stride);
+    int rc =
+        get_size(c, v, 0, IOSPD_MAX_OFFSET, "sequential stride", &stride);
     if (rc) return rc;
   }
   uint32_t r = c->tgt.random_ratio;
@@ -561,7 +567,8 @@ static int sw_seq(ctx_t* c) {
 static int sw_random(ctx_t* c) {
   uint64_t align = c->tgt.block_size;
   if (c->val[0] != '\0') {
-    int rc = get_size(c, c->val, 1, UINT64_MAX, "random alignment", &align);
+    int rc = get_size(c, c->val, 1, IOSPD_MAX_OFFSET, "random alignment",
+                      &align);
     if (rc) return rc;
   }
   if (c->tgt.random_ratio == 0) {

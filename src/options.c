@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "iospd/profile.h"
+#include "iospd/units.h"
 
 #define TGT(f) IOSPD_SCOPE_TARGET, offsetof(iospd_target_t, f)
 #define TS(f) IOSPD_SCOPE_TIMESPAN, offsetof(iospd_timespan_t, f)
@@ -58,7 +59,7 @@ const iospd_opt_def_t iospd_options[] = {
      "-fr, -fs, -ft (combinable): open with the random-access hint, the\n"
      "sequential-scan hint, or as a temporary file.",
      "On Linux the hints are advisory and may have no effect."},
-    {"T", IOSPD_OPT_SIZE, TGT(thread_stride), 0, 1, UINT64_MAX, 0,
+    {"T", IOSPD_OPT_SIZE, TGT(thread_stride), 0, 1, IOSPD_MAX_OFFSET, 0,
      IOSPD_SP_NONE, IOSPD_TOPIC_SIZES, "-T<size>", "thread stride",
      "Start thread k of a target at <base> + k * <size> (sequential only).",
      NULL},

@@ -460,6 +460,13 @@ static const ok_case_t k_ok[] = {
     {"-c1T t", "create=1 fsize=1T"},
     {"-T1M -t2 t", "tstride=1M t=2"},
     {"-T4K -F2 t", "tstride=4K F=2"},
+    /* strides and alignments up to the largest file offset, 2^63 - 1 */
+    {"-T9223372036854775807 -t2 t", "tstride=9223372036854775807 t=2"},
+    {"-s8388607T t", "align=8388607T"},
+    {"-si9223372036854775807 t", "inter=1 align=9223372036854775807"},
+    {"-r9223372036854775807 t", "rand=100 align=9223372036854775807"},
+    {"-b4K -r2251799813685247b t",
+     "bs=4096 rand=100 align=9223372036854771712"},
     /* -g -i -j */
     {"-g100 t", "g=100"},
     {"-g1 t", "g=1"},
@@ -894,6 +901,19 @@ static const bad_case_t k_bad[] = {
     {"-T0 t", "'-T0'"},
     {"-T t", "'-T' needs"},
     {"-T1Q t", "'-T1Q'"},
+    /* sizes that would wrap the offset arithmetic around 2^64 */
+    {"-T9223372036854775808 -t2 t", "'-T9223372036854775808'"},
+    {"-T18446744073709551615 -t2 t", "(the largest file offset)"},
+    {"-T8388608T -t2 t", "'-T8388608T'"},
+    {"-T16777216T -t2 t", "too large"},
+    {"-b4K -T2251799813685248b -t2 t", "not 9223372036854775808"},
+    {"-s8388608T t", "'-s8388608T'"},
+    {"-si18446744073709551615 t", "'-si18446744073709551615'"},
+    {"-s16777216T t", "'-s16777216T'"},
+    {"-r9223372036854775808 t", "'-r9223372036854775808'"},
+    {"-r16777215T t", "'-r16777215T'"},
+    {"-b4K -r4503599627370496b t", "too large"},
+    {"-rs50 -r18446744073709551615 t", "'-r18446744073709551615'"},
     /* -g */
     {"-g t", "'-g'"},
     {"-gi t", "'-gi'"},
@@ -1064,6 +1084,20 @@ static void test_cmdline_exact_messages(void** state) {
        "'-Sub': 'b' (cached) conflicts with an earlier cache mode; the cache "
        "mode may be set only once"},
       {"-T0 t", "'-T0': the thread stride must be at least 1 byte"},
+      {"-T18446744073709551615 -t2 t",
+       "'-T18446744073709551615': the thread stride must be from 1 to "
+       "9223372036854775807 bytes (the largest file offset), not "
+       "18446744073709551615"},
+      {"-s16777216T t",
+       "'-s16777216T': the sequential stride '16777216T' is too large: at "
+       "most 9223372036854775807 bytes (the largest file offset)"},
+      {"-r8388608T t",
+       "'-r8388608T': the random alignment must be from 1 to "
+       "9223372036854775807 bytes (the largest file offset), not "
+       "9223372036854775808"},
+      {"-c16777216T t",
+       "'-c16777216T': the file size '16777216T' is too large: at most "
+       "18446744073709551615 bytes"},
       {"-r -s t",
        "'-s': sequential I/O (-s) conflicts with random I/O (-r)"},
       {"-b512 -g1i t",
