@@ -90,6 +90,7 @@ typedef struct ctx_s {
 
   const char** targets;
   uint32_t target_count;
+  const char* last_switch; /* the switch just before the first target */
 } ctx_t;
 
 /* ---- messages ------------------------------------------------------------ */
@@ -886,8 +887,16 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
       return 0;
     case IOSPD_SP_BLOCK: return sw_block(c, o);
     case IOSPD_SP_XML:
-      if (c->val[0] == '\0')
-        return fail(c, "'-X' needs the profile file name, e.g. -Xprofile.xml");
+      if (c->val[0] == '\0') {
+        /* "-X file.xml": as in DISKSPD the name must be glued to -X, and
+         * the separate word was taken as a target. Show the right form. */
+        if (c->target_count > 0 && c->arg == c->last_switch)
+          return fail(c, "'%s' needs the profile file name glued to it, "
+                         "with no space: %.1sX%s", c->arg, c->arg,
+                      c->targets[0]);
+        return fail(c, "'-X' needs the profile file name glued to it, e.g. "
+                       "-Xprofile.xml");
+      }
       c->xml_path = c->val;
       return 0;
     case IOSPD_SP_SEED: return sw_seed(c);
@@ -1143,8 +1152,15 @@ int iospd_cmdline_parse(int argc, const char* const* argv,
     }
     if (is_switch(c, a)) {
       if (c->target_count > 0) {
-        rc = fail(c, "'%s' comes after the target '%s'; put all switches "
-                     "before the targets", a, c->targets[0]);
+        /* "-X file.xml -Rp t": the real mistake is the space after -X. */
+        const char* before = nsw > 0 ? argv[nsw] : "";
+        if (is_switch(c, before) && strcmp(before + 1, "X") == 0)
+          rc = fail(c, "'%s' needs the profile file name glued to it, with "
+                       "no space: %sX%s", before, before[0] == '/' ? "/" : "-",
+                    c->targets[0]);
+        else
+          rc = fail(c, "'%s' comes after the target '%s'; put all switches "
+                       "before the targets", a, c->targets[0]);
         goto done;
       }
       nsw++;
@@ -1153,6 +1169,7 @@ int iospd_cmdline_parse(int argc, const char* const* argv,
     }
   }
   const char* const* sw = argv + 1;
+  if (nsw > 0) c->last_switch = sw[nsw - 1];
 
   rc = pass1(c, sw, nsw);
   if (rc) goto done;

@@ -1084,6 +1084,17 @@ static void test_cmdline_exact_messages(void** state) {
        "'-Sub': 'b' (cached) conflicts with an earlier cache mode; the cache "
        "mode may be set only once"},
       {"-T0 t", "'-T0': the thread stride must be at least 1 byte"},
+      /* "-X file": the name must be glued to -X, as in DISKSPD */
+      {"-X xml/examples/oltp.xml t",
+       "'-X' needs the profile file name glued to it, with no space: "
+       "-Xxml/examples/oltp.xml"},
+      {"-X p.xml -Rp t",
+       "'-X' needs the profile file name glued to it, with no space: "
+       "-Xp.xml"},
+      {"W|/X p.xml",
+       "'/X' needs the profile file name glued to it, with no space: /Xp.xml"},
+      {"-X -Rp t",
+       "'-X' needs the profile file name glued to it, e.g. -Xprofile.xml"},
       {"-T18446744073709551615 -t2 t",
        "'-T18446744073709551615': the thread stride must be from 1 to "
        "9223372036854775807 bytes (the largest file offset), not "
