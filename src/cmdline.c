@@ -616,6 +616,17 @@ static int dist_add(ctx_t* c, uint32_t io_base, uint32_t io, uint64_t sbase,
   return 0;
 }
 
+/* The n digits at p as a percentage; anything over 100 (however many
+ * digits) reads as 101. Leading zeros are fine, as in DISKSPD ("010"). */
+static uint32_t pct_digits(const char* p, size_t n) {
+  uint32_t v = 0;
+  for (size_t i = 0; i < n; i++) {
+    v = v * 10 + (uint32_t)(p[i] - '0');
+    if (v > 100) return 101;
+  }
+  return v;
+}
+
 static int sw_dist(ctx_t* c) {
   if (c->dist_given)
     return fail(c, "'%s': a random distribution (-rd) may be given only once",
@@ -635,15 +646,14 @@ static int sw_dist(ctx_t* c) {
   uint64_t span_sum = 0;
   for (;;) {
     size_t n = strspn(p, "0123456789");
-    if (n == 0 || n > 3)
+    if (n == 0)
       return fail(c, "'%s': expected an I/O percentage (0-100) at '%s'",
                   c->arg, p);
-    uint32_t io = 0;
-    for (size_t i = 0; i < n; i++) io = io * 10 + (uint32_t)(p[i] - '0');
+    uint32_t io = pct_digits(p, n);
     if (io > 100 - io_sum)
-      return fail(c, "'%s': I/O percentage %" PRIu32 " brings the total over "
+      return fail(c, "'%s': I/O percentage %.*s brings the total over "
                      "100%% (at most %" PRIu32 " is left)",
-                  c->arg, io, 100 - io_sum);
+                  c->arg, (int)n, p, 100 - io_sum);
     p += n;
     if (*p != '/')
       return fail(c, "'%s': expected '/' after the I/O percentage %" PRIu32,
@@ -652,10 +662,8 @@ static int sw_dist(ctx_t* c) {
     uint64_t span;
     if (pct) {
       n = strspn(p, "0123456789");
-      span = 0;
-      for (size_t i = 0; i < n && i < 4; i++)
-        span = span * 10 + (uint64_t)(p[i] - '0');
-      if (n == 0 || n > 3 || span < 1 || span > 100)
+      span = pct_digits(p, n);
+      if (n == 0 || span < 1 || span > 100)
         return fail(c, "'%s': expected a target percentage (1-100) at '%s'",
                     c->arg, p);
       p += n;

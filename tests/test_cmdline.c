@@ -558,6 +558,9 @@ static const ok_case_t k_ok[] = {
      "bs=4096 rand=100 align=4096 dist=abs|0,50,0,8192|50,50,8192,0"},
     {"-r -rdpct0/50:100/50 t",
      "rand=100 align=65536 dist=pct|0,0,0,50|0,100,50,50"},
+    /* leading zeros, as DISKSPD's integer parser takes them */
+    {"-r -rdpct0090/00010 t",
+     "rand=100 align=65536 dist=pct|0,90,0,10|90,10,10,90"},
     /* output switches */
     {"-Rxml t", "fmt=xml"},
     {"-Rtext t", ""},
@@ -968,6 +971,10 @@ static const bad_case_t k_bad[] = {
     {"-r -rdabs10/1Gx t", "'-rdabs10/1Gx'"},
     {"-r -rdabs10/ t", "'-rdabs10/'"},
     {"-r -rdpct10/10 -rdpct10/10 t", "only once"},
+    {"-r -rdpct99999999999999999999/10 t",
+     "I/O percentage 99999999999999999999 brings the total over 100%"},
+    {"-r -rdpct10/00101 t", "'-rdpct10/00101'"},
+    {"-r -rdpct60/10:0041/10 t", "I/O percentage 0041 brings the total"},
     /* general syntax */
     {"-q t", "'-q'"},
     {"-bogus t", "'-bogus'"},
