@@ -436,9 +436,12 @@ static int sw_throughput(ctx_t* c, const iospd_opt_def_t* o) {
                    "(-g<n>) or I/Os per second (-g<n>i), n at least 1",
                 c->arg);
   if (v[n] == 'i') iops = true;
+  /* Leading zeros do not count against the length ("-g0008"). */
+  while (n > 1 && v[0] == '0') v++, n--;
   char num[32];
   if (n >= sizeof num)
-    return fail(c, "'%s': the throughput limit is too large", c->arg);
+    return fail(c, "'%s': the throughput limit must be at most %" PRIu64,
+                c->arg, o->max);
   memcpy(num, v, n);
   num[n] = '\0';
   uint64_t x = 0;
