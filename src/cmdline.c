@@ -16,10 +16,14 @@
  *  - -T, -s and -r over 2^63 - 1 (the largest file offset) are refused;
  *    DISKSPD's offset arithmetic wraps around 2^64.
  *  - Negative values are refused everywhere (-z-1, -a-1, -d-5 ...).
- *  - -a: a negative number, an empty item ("-a1,,2"), a trailing comma, or
- *    g<n> with no CPU after it is refused (DISKSPD refuses most of these
- *    too, with a caret on a second line; iospd's one-line message names the
- *    position).
+ *  - -a: a negative number, an empty item ("-a1,,2", also "-ag1,,2"), a
+ *    CPU number running into g ("-a1g0,1": DISKSPD's group 10), a trailing
+ *    comma, or g<n> with no CPU after it is refused (DISKSPD refuses most of
+ *    these too, with a caret on a second line; iospd's one-line message
+ *    names the position).
+ *  - Sizes over 2^64 - 1 (DISKSPD's overflow check misses some) and -rdabs
+ *    ranges adding up past 2^64.
+ *  - An empty -y event name ("-ys").
  *  - -g<n>i that works out to less than 1 byte per millisecond (e.g.
  *    -b512 -g1i) is refused; DISKSPD silently turns it into "no limit". A
  *    value over 32 bits after conversion is refused rather than truncated.

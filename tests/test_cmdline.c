@@ -829,6 +829,10 @@ static const bad_case_t k_bad[] = {
     {"-a0 1 -r t", "comes after the target"},
     {"-a4294967296 t", "out of range"},
     {"-ag,1 t", "'-ag,1'"},
+    /* forms DISKSPD accepts (docs/compat-differences.md, "-a lists") */
+    {"-a1g0,1 t", "unexpected 'g' at position 2 of the affinity list"},
+    {"-a1g,2 t", "unexpected 'g' at position 2 of the affinity list"},
+    {"-ag1,,2 t", "unexpected ',' at position 4 of the affinity list"},
     /* -r -s -rs (1.6) */
     {"-r0 t", "'-r0'"},
     {"-rx t", "'-rx'"},
@@ -948,6 +952,13 @@ static const bad_case_t k_bad[] = {
     {"-? -q -Xp.xml", "-X cannot be combined with '-?'"},
     /* -y */
     {"-ys t", "'-ys'"},
+    {"-yf t", "'-yf': the event name is missing, e.g. -yfMyEvent"},
+    {"-yr t", "'-yr'"},
+    {"-yp t", "'-yp'"},
+    /* sizes past 2^64 that DISKSPD's overflow check lets through */
+    {"-c30000000000000000000 t", "'-c30000000000000000000'"},
+    {"-r -rdabs10/9223372036854775808:10/9223372036854775808 t",
+     "add up to more than 2^64"},
     {"-ye", "'-ye'"},
     {"-yx t", "'-yx'"},
     {"-y t", "'-y'"},
