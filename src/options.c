@@ -202,7 +202,7 @@ const iospd_opt_def_t iospd_options[] = {
     {"R", IOSPD_OPT_SPECIAL, PRF(format), P1X, 0, 0, 0, IOSPD_SP_FORMAT,
      IOSPD_TOPIC_OUTPUT, "-R[p]<text|xml>", "result format",
      "Results as text (default) or XML. -Rp, -Rptext, -Rpxml: print the\n"
-     "profile only, do no I/O.",
+     "profile only, do no I/O. -Rp alone keeps the format of an earlier -R.",
      NULL},
     {"v", IOSPD_OPT_SPECIAL, PRF(verbose), P1X, 0, 0, 0, IOSPD_SP_VERBOSE,
      IOSPD_TOPIC_OUTPUT, "-v | -vs", "verbose mode",
