@@ -82,5 +82,10 @@ iospd -X xml/examples/oltp.xml "$target"
 grep -qF -- "with no space: -Xxml/examples/oltp.xml" "$work/err" && ok ||
   bad "'-X xml/examples/oltp.xml': message lacks the glued form"
 
+# No documentation shows the spaced form as a command.
+spaced=$(grep -nE 'iospd(\.exe)? +([^ ]+ +)*-X +[^ ]' "$src"/README.md "$src"/xml/README.md \
+  "$src"/xml/examples/*.xml 2>/dev/null)
+[ -z "$spaced" ] && ok || bad "documentation shows '-X <file>' with a space: $spaced"
+
 echo "examples_test: $n examples, $pass passed, $fail failed"
 [ $fail = 0 ]
