@@ -8,14 +8,22 @@
  * refuses it with a message naming the switch:
  *  - Numbers must be whole decimal numbers: DISKSPD reads "-o8x" as 8 and
  *    "-wabc" as 0 (atoi); iospd refuses trailing junk, signs and spaces.
- *  - Numbers that do not fit in 32 bits (-o, -t, -F, -O, -i, -j, -d, -W, -C,
- *    -D, -P, -:, -g, -z, -a) are refused instead of wrapping.
+ *  - Numbers over 2147483647 for the switches DISKSPD reads with atoi (-o,
+ *    -t, -F, -O, -i, -j, -d, -W, -C, -D, -P, -:, -g) are refused: the MSVC
+ *    atoi saturates them to 2147483647. -z over 4294967295 (strtoul
+ *    saturates) and -a numbers over 32 bits (DISKSPD wraps) are refused.
  *  - -b0 is refused (DISKSPD accepts it and divides by zero at run time).
+ *  - -T, -s and -r over 2^63 - 1 (the largest file offset) are refused;
+ *    DISKSPD's offset arithmetic wraps around 2^64.
  *  - Negative values are refused everywhere (-z-1, -a-1, -d-5 ...).
- *  - -a: a negative number, an empty item ("-a1,,2"), a trailing comma, or
- *    g<n> with no CPU after it is refused (DISKSPD refuses most of these
- *    too, with a caret on a second line; iospd's one-line message names the
- *    position).
+ *  - -a: a negative number, an empty item ("-a1,,2", also "-ag1,,2"), a
+ *    CPU number running into g ("-a1g0,1": DISKSPD's group 10), a trailing
+ *    comma, or g<n> with no CPU after it is refused (DISKSPD refuses most of
+ *    these too, with a caret on a second line; iospd's one-line message
+ *    names the position).
+ *  - Sizes over 2^64 - 1 (DISKSPD's overflow check misses some) and -rdabs
+ *    ranges adding up past 2^64.
+ *  - An empty -y event name ("-ys").
  *  - -g<n>i that works out to less than 1 byte per millisecond (e.g.
  *    -b512 -g1i) is refused; DISKSPD silently turns it into "no limit". A
  *    value over 32 bits after conversion is refused rather than truncated.
@@ -74,7 +82,7 @@ typedef struct ctx_s {
   uint64_t block_unit; /* the 'b' suffix: the final -b */
 
   /* Which pass-1 values were given (overrides for -X). */
-  bool d_set, W_set, C_set, z_set, R_set, colon_set;
+  bool d_set, W_set, C_set, z_set, format_set, colon_set;
 
   /* -S/-h state (1.5): UNSET or the value. */
   int cache, write_through, mmap;
@@ -86,6 +94,7 @@ typedef struct ctx_s {
 
   const char** targets;
   uint32_t target_count;
+  const char* last_switch; /* the switch just before the first target */
 } ctx_t;
 
 /* ---- messages ------------------------------------------------------------ */
@@ -160,19 +169,22 @@ static int get_size(ctx_t* c, const char* s, uint64_t min, uint64_t max,
                     const char* what, uint64_t* out) {
   uint64_t v = 0;
   int rc = iospd_parse_size(s, c->block_unit, &v, NULL);
+  const char* why =
+      max == IOSPD_MAX_OFFSET ? " (the largest file offset)" : "";
   if (rc == IOSPD_ERANGE)
-    return fail(c, "'%s': the %s '%s' is too large", c->arg, what, s);
+    return fail(c, "'%s': the %s '%s' is too large: at most %" PRIu64
+                   " bytes%s", c->arg, what, s, max, why);
   if (rc != 0)
     return fail(c, "'%s': the %s must be a size (" SIZE_HINT "), not '%s'",
                 c->arg, what, s);
-  if (v < min && max == UINT64_MAX)
+  if (v < min && max >= IOSPD_MAX_OFFSET)
     return fail(c, "'%s': the %s must be at least %" PRIu64 " byte%s",
                 c->arg, what, min, min == 1 ? "" : "s");
   if (v < min || v > max)
     return fail(c,
                 "'%s': the %s must be from %" PRIu64 " to %" PRIu64
-                " bytes, not %" PRIu64,
-                c->arg, what, min, max, v);
+                " bytes%s, not %" PRIu64,
+                c->arg, what, min, max, why, v);
   *out = v;
   return 0;
 }
@@ -218,29 +230,34 @@ static int sw_seed(ctx_t* c) {
   return 0;
 }
 
+/* DISKSPD (1.4): a leading 'p' only turns on profile-only; the format word,
+ * if any, sets the format. So "-Rxml -Rp" keeps XML, and a bare -R is
+ * accepted (changing nothing) once an earlier -Rp turned profile-only on. */
 static int sw_format(ctx_t* c) {
   const char* v = c->val;
-  bool p = false;
-  if (v[0] == '\0')
+  if (v[0] == '\0') {
+    if (c->pp.profile_only) return 0;
     return fail(c, "'-R' needs a format: -Rtext, -Rxml, -Rp, -Rptext or "
                    "-Rpxml");
+  }
   /* Case does not matter: "-RXML" is as clear as "-Rxml". */
+  bool p = false;
   if (lower(v[0]) == 'p') {
     p = true;
     v++;
   }
-  iospd_result_format_t f;
-  if (v[0] == '\0' || ieq(v, "text")) {
-    f = IOSPD_FORMAT_TEXT;
-  } else if (ieq(v, "xml")) {
-    f = IOSPD_FORMAT_XML;
-  } else {
-    return fail(c, "'%s': unknown result format; use -Rtext, -Rxml, -Rp, "
-                   "-Rptext or -Rpxml", c->arg);
+  if (v[0] != '\0') {
+    if (ieq(v, "text")) {
+      c->pp.format = IOSPD_FORMAT_TEXT;
+    } else if (ieq(v, "xml")) {
+      c->pp.format = IOSPD_FORMAT_XML;
+    } else {
+      return fail(c, "'%s': unknown result format; use -Rtext, -Rxml, -Rp, "
+                     "-Rptext or -Rpxml", c->arg);
+    }
+    c->format_set = true;
   }
-  c->pp.format = f;
   if (p) c->pp.profile_only = true;
-  c->R_set = true;
   return 0;
 }
 
@@ -414,7 +431,7 @@ static int sw_f(ctx_t* c) {
   return 0;
 }
 
-static int sw_throughput(ctx_t* c) {
+static int sw_throughput(ctx_t* c, const iospd_opt_def_t* o) {
   const char* v = c->val;
   size_t n = strspn(v, "0123456789");
   bool iops = false;
@@ -423,13 +440,16 @@ static int sw_throughput(ctx_t* c) {
                    "(-g<n>) or I/Os per second (-g<n>i), n at least 1",
                 c->arg);
   if (v[n] == 'i') iops = true;
+  /* Leading zeros do not count against the length ("-g0008"). */
+  while (n > 1 && v[0] == '0') v++, n--;
   char num[32];
   if (n >= sizeof num)
-    return fail(c, "'%s': the throughput limit is too large", c->arg);
+    return fail(c, "'%s': the throughput limit must be at most %" PRIu64,
+                c->arg, o->max);
   memcpy(num, v, n);
   num[n] = '\0';
   uint64_t x = 0;
-  int rc = get_uint(c, num, 1, UINT32_MAX,
+  int rc = get_uint(c, num, o->min, o->max,
                     iops ? "I/Os per second" : "bytes per millisecond", &x);
   if (rc) return rc;
   if (!iops) {
@@ -534,7 +554,8 @@ static int sw_seq(ctx_t* c) {
   }
   uint64_t stride = c->tgt.block_size;
   if (v[0] != '\0') {
-    int rc = get_size(c, v, 0, UINT64_MAX, "sequential stride", &stride);
+    int rc =
+        get_size(c, v, 0, IOSPD_MAX_OFFSET, "sequential stride", &stride);
     if (rc) return rc;
   }
   uint32_t r = c->tgt.random_ratio;
@@ -554,7 +575,8 @@ static int sw_seq(ctx_t* c) {
 static int sw_random(ctx_t* c) {
   uint64_t align = c->tgt.block_size;
   if (c->val[0] != '\0') {
-    int rc = get_size(c, c->val, 1, UINT64_MAX, "random alignment", &align);
+    int rc = get_size(c, c->val, 1, IOSPD_MAX_OFFSET, "random alignment",
+                      &align);
     if (rc) return rc;
   }
   if (c->tgt.random_ratio == 0) {
@@ -601,6 +623,17 @@ static int dist_add(ctx_t* c, uint32_t io_base, uint32_t io, uint64_t sbase,
   return 0;
 }
 
+/* The n digits at p as a percentage; anything over 100 (however many
+ * digits) reads as 101. Leading zeros are fine, as in DISKSPD ("010"). */
+static uint32_t pct_digits(const char* p, size_t n) {
+  uint32_t v = 0;
+  for (size_t i = 0; i < n; i++) {
+    v = v * 10 + (uint32_t)(p[i] - '0');
+    if (v > 100) return 101;
+  }
+  return v;
+}
+
 static int sw_dist(ctx_t* c) {
   if (c->dist_given)
     return fail(c, "'%s': a random distribution (-rd) may be given only once",
@@ -620,15 +653,14 @@ static int sw_dist(ctx_t* c) {
   uint64_t span_sum = 0;
   for (;;) {
     size_t n = strspn(p, "0123456789");
-    if (n == 0 || n > 3)
+    if (n == 0)
       return fail(c, "'%s': expected an I/O percentage (0-100) at '%s'",
                   c->arg, p);
-    uint32_t io = 0;
-    for (size_t i = 0; i < n; i++) io = io * 10 + (uint32_t)(p[i] - '0');
+    uint32_t io = pct_digits(p, n);
     if (io > 100 - io_sum)
-      return fail(c, "'%s': I/O percentage %" PRIu32 " brings the total over "
+      return fail(c, "'%s': I/O percentage %.*s brings the total over "
                      "100%% (at most %" PRIu32 " is left)",
-                  c->arg, io, 100 - io_sum);
+                  c->arg, (int)n, p, 100 - io_sum);
     p += n;
     if (*p != '/')
       return fail(c, "'%s': expected '/' after the I/O percentage %" PRIu32,
@@ -637,10 +669,8 @@ static int sw_dist(ctx_t* c) {
     uint64_t span;
     if (pct) {
       n = strspn(p, "0123456789");
-      span = 0;
-      for (size_t i = 0; i < n && i < 4; i++)
-        span = span * 10 + (uint64_t)(p[i] - '0');
-      if (n == 0 || n > 3 || span < 1 || span > 100)
+      span = pct_digits(p, n);
+      if (n == 0 || span < 1 || span > 100)
         return fail(c, "'%s': expected a target percentage (1-100) at '%s'",
                     c->arg, p);
       p += n;
@@ -683,20 +713,20 @@ static int sw_dist(ctx_t* c) {
   return 0;
 }
 
-static int sw_bucket(ctx_t* c) {
+static int sw_bucket(ctx_t* c, const iospd_opt_def_t* o) {
   c->ts.calc_iops_stddev = true;
   if (c->val[0] == '\0') return 0;
   uint64_t v = 0;
-  int rc = get_uint(c, c->val, 0, UINT32_MAX, "IOPS interval in ms", &v);
+  int rc = get_uint(c, c->val, 0, o->max, "IOPS interval in ms", &v);
   if (rc) return rc;
   if (v > 0) c->ts.io_bucket_ms = (uint32_t)v;
   return 0;
 }
 
-static int sw_progress(ctx_t* c) {
+static int sw_progress(ctx_t* c, const iospd_opt_def_t* o) {
   uint64_t v = 0;
   if (c->val[0] != '\0') {
-    int rc = get_uint(c, c->val, 0, UINT32_MAX, "progress interval", &v);
+    int rc = get_uint(c, c->val, 0, o->max, "progress interval", &v);
     if (rc) return rc;
   }
   c->pp.progress = v ? (uint32_t)v : IOSPD_DEFAULT_PROGRESS_PERIOD;
@@ -867,14 +897,21 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
 
   switch (o->special) {
     case IOSPD_SP_HELP:
-      if (c->val[0] != '\0')
-        return fail(c, "'%s': -? takes no value", c->arg);
+      /* DISKSPD looks only at the '?': "-?x" is help too. */
       *c->action = IOSPD_ACTION_USAGE;
       return 0;
     case IOSPD_SP_BLOCK: return sw_block(c, o);
     case IOSPD_SP_XML:
-      if (c->val[0] == '\0')
-        return fail(c, "'-X' needs the profile file name, e.g. -Xprofile.xml");
+      if (c->val[0] == '\0') {
+        /* "-X file.xml": as in DISKSPD the name must be glued to -X, and
+         * the separate word was taken as a target. Show the right form. */
+        if (c->target_count > 0 && c->arg == c->last_switch)
+          return fail(c, "'%s' needs the profile file name glued to it, "
+                         "with no space: %.1sX%s", c->arg, c->arg,
+                      c->targets[0]);
+        return fail(c, "'-X' needs the profile file name glued to it, e.g. "
+                       "-Xprofile.xml");
+      }
       c->xml_path = c->val;
       return 0;
     case IOSPD_SP_SEED: return sw_seed(c);
@@ -884,15 +921,15 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
     case IOSPD_SP_BASE: return sw_base(c);
     case IOSPD_SP_CREATE: return sw_create(c);
     case IOSPD_SP_MAXSIZE: return sw_f(c);
-    case IOSPD_SP_THROUGHPUT: return sw_throughput(c);
+    case IOSPD_SP_THROUGHPUT: return sw_throughput(c, o);
     case IOSPD_SP_H: return sw_h(c);
     case IOSPD_SP_CACHE: return sw_cache(c);
     case IOSPD_SP_SEQ: return sw_seq(c);
     case IOSPD_SP_RANDOM: return sw_random(c);
     case IOSPD_SP_MIXED: return sw_mixed(c, o);
     case IOSPD_SP_DIST: return sw_dist(c);
-    case IOSPD_SP_BUCKET: return sw_bucket(c);
-    case IOSPD_SP_PROGRESS: return sw_progress(c);
+    case IOSPD_SP_BUCKET: return sw_bucket(c, o);
+    case IOSPD_SP_PROGRESS: return sw_progress(c, o);
     case IOSPD_SP_ETW: return sw_etw(c);
     case IOSPD_SP_EVENT: return sw_event(c);
     case IOSPD_SP_FLUSH: return sw_flush(c);
@@ -959,12 +996,27 @@ static char* join_argv(int argc, const char* const* argv) {
   return s;
 }
 
+/* Whether a is a switch that lookup() would refuse as unknown. */
+static bool is_unknown(const char* a) {
+  if (a[0] == '-' && a[1] == '-') return iospd_options_find_long(a + 2) == NULL;
+  return iospd_options_find(a + 1) == NULL;
+}
+
 /* Pass 1 (DISKSPD 1.2): the composable switches and the -X state machine. */
 static int pass1(ctx_t* c, const char* const* sw, int nsw) {
+  bool help_seen = false;
   for (int i = 0; i < nsw; i++) {
     const iospd_opt_def_t* o;
+    if (help_seen && is_unknown(sw[i])) {
+      /* DISKSPD meets unknown switches only in its second pass, where an
+       * earlier -? prints the usage and exits 0 first: "-? -q" is help.
+       * Pass 2 stops at that -? before it reaches this switch (and -?
+       * already ruled out -X). */
+      continue;
+    }
     int rc = lookup(c, sw[i], &o);
     if (rc) return rc;
+    if (o->special == IOSPD_SP_HELP) help_seen = true;
     if (o->special == IOSPD_SP_XML) {
       if (c->xml_state == XML_YES)
         return fail(c, "'%s': only one XML profile (-X) may be given",
@@ -1028,7 +1080,7 @@ static int read_xml(ctx_t* c, iospd_profile_t* p) {
       ts->rand_seed_from_clock = c->ts.rand_seed_from_clock;
     }
   }
-  if (c->R_set) p->format = c->pp.format;
+  if (c->format_set) p->format = c->pp.format;
   if (c->pp.profile_only) p->profile_only = true;
   if (c->pp.verbose) p->verbose = true;
   if (c->pp.verbose_stats) p->verbose_stats = true;
@@ -1115,8 +1167,15 @@ int iospd_cmdline_parse(int argc, const char* const* argv,
     }
     if (is_switch(c, a)) {
       if (c->target_count > 0) {
-        rc = fail(c, "'%s' comes after the target '%s'; put all switches "
-                     "before the targets", a, c->targets[0]);
+        /* "-X file.xml -Rp t": the real mistake is the space after -X. */
+        const char* before = nsw > 0 ? argv[nsw] : "";
+        if (is_switch(c, before) && strcmp(before + 1, "X") == 0)
+          rc = fail(c, "'%s' needs the profile file name glued to it, with "
+                       "no space: %sX%s", before, before[0] == '/' ? "/" : "-",
+                    c->targets[0]);
+        else
+          rc = fail(c, "'%s' comes after the target '%s'; put all switches "
+                       "before the targets", a, c->targets[0]);
         goto done;
       }
       nsw++;
@@ -1125,6 +1184,7 @@ int iospd_cmdline_parse(int argc, const char* const* argv,
     }
   }
   const char* const* sw = argv + 1;
+  if (nsw > 0) c->last_switch = sw[nsw - 1];
 
   rc = pass1(c, sw, nsw);
   if (rc) goto done;

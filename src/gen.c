@@ -187,14 +187,20 @@ int iospd_gen_init(iospd_gen_t* g, const iospd_target_t* t, uint32_t rel_thread,
   g->target_size = target_size;
   g->align = iospd_target_align(t);
   if (g->align == 0) g->align = t->block_size ? t->block_size : 1;
-  g->thread_base = (uint64_t)rel_thread * t->thread_stride;
+  /* A thread start past 2^64 (k x -T) lies beyond any target; it must not
+   * wrap around to a small offset and run silently. */
+  bool past_2_64 = t->thread_stride != 0 &&
+                   rel_thread > UINT64_MAX / t->thread_stride;
+  g->thread_base =
+      past_2_64 ? UINT64_MAX : (uint64_t)rel_thread * t->thread_stride;
   g->dist_span = 100;
 
   uint64_t size = target_size;
   if (t->max_file_size != 0 && size > t->max_file_size) size = t->max_file_size;
   /* The start of this thread plus one block must fit (2.4). */
   if (t->block_size == 0 || size <= g->base ||
-      g->thread_base + t->block_size > size - g->base) {
+      size - g->base < t->block_size ||
+      g->thread_base > size - g->base - t->block_size) {
     char a[32], b[32], c[32], d[32], e[32];
     bool capped = t->max_file_size != 0 && target_size > t->max_file_size;
     return iospd_err_set(
@@ -207,7 +213,8 @@ int iospd_gen_init(iospd_gen_t* g, const iospd_target_t* t, uint32_t rel_thread,
         msg_size(size, b, sizeof b),
         capped ? "limited by -f" : "the end of the target",
         msg_size(t->block_size, c, sizeof c),
-        msg_size(g->thread_base, d, sizeof d), rel_thread,
+        past_2_64 ? "past 2^64 bytes" : msg_size(g->thread_base, d, sizeof d),
+        rel_thread,
         msg_size(t->thread_stride, e, sizeof e));
   }
   g->rel = size - g->base;

@@ -7,12 +7,17 @@
 #include <string.h>
 
 #include "iospd/profile.h"
+#include "iospd/units.h"
 
 #define TGT(f) IOSPD_SCOPE_TARGET, offsetof(iospd_target_t, f)
 #define TS(f) IOSPD_SCOPE_TIMESPAN, offsetof(iospd_timespan_t, f)
 #define PRF(f) IOSPD_SCOPE_PROFILE, offsetof(iospd_profile_t, f)
 #define NOSCOPE IOSPD_SCOPE_NONE, 0
 #define U32 UINT32_MAX
+/* I32: DISKSPD reads these numbers with atoi, which in the Microsoft C
+ * runtime saturates: every value from 2147483648 up becomes 2147483647.
+ * iospd refuses what DISKSPD would change (docs/compat-differences.md). */
+#define I32 INT32_MAX
 #define P1X (IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK)
 
 const char* const iospd_topic_titles[IOSPD_TOPIC_COUNT] = {
@@ -54,7 +59,7 @@ const iospd_opt_def_t iospd_options[] = {
      "-fr, -fs, -ft (combinable): open with the random-access hint, the\n"
      "sequential-scan hint, or as a temporary file.",
      "On Linux the hints are advisory and may have no effect."},
-    {"T", IOSPD_OPT_SIZE, TGT(thread_stride), 0, 1, UINT64_MAX, 0,
+    {"T", IOSPD_OPT_SIZE, TGT(thread_stride), 0, 1, IOSPD_MAX_OFFSET, 0,
      IOSPD_SP_NONE, IOSPD_TOPIC_SIZES, "-T<size>", "thread stride",
      "Start thread k of a target at <base> + k * <size> (sequential only).",
      NULL},
@@ -129,19 +134,19 @@ const iospd_opt_def_t iospd_options[] = {
      "On Linux this asks for huge pages."},
 
     /* ---- threads, queue depth, affinity ---- */
-    {"t", IOSPD_OPT_UINT, TGT(threads_per_file), 0, 1, U32, 0, IOSPD_SP_NONE,
+    {"t", IOSPD_OPT_UINT, TGT(threads_per_file), 0, 1, I32, 0, IOSPD_SP_NONE,
      IOSPD_TOPIC_THREADS, "-t<count>", "threads per target",
      "Threads per target (default 1).", NULL},
-    {"F", IOSPD_OPT_UINT, TS(thread_count), 0, 1, U32, 0, IOSPD_SP_NONE,
+    {"F", IOSPD_OPT_UINT, TS(thread_count), 0, 1, I32, 0, IOSPD_SP_NONE,
      IOSPD_TOPIC_THREADS, "-F<count>", "total thread count",
      "Use <count> threads in total, each working on every target\n"
      "(instead of -t).",
      NULL},
-    {"o", IOSPD_OPT_UINT, TGT(request_count), 0, 1, U32, 0, IOSPD_SP_NONE,
+    {"o", IOSPD_OPT_UINT, TGT(request_count), 0, 1, I32, 0, IOSPD_SP_NONE,
      IOSPD_TOPIC_THREADS, "-o<count>", "outstanding I/O count",
      "Outstanding I/Os per thread per target (queue depth, default 2).",
      NULL},
-    {"O", IOSPD_OPT_UINT, TS(request_count), 0, 1, U32, 0, IOSPD_SP_NONE,
+    {"O", IOSPD_OPT_UINT, TS(request_count), 0, 1, I32, 0, IOSPD_SP_NONE,
      IOSPD_TOPIC_THREADS, "-O<count>", "outstanding I/Os per thread",
      "Outstanding I/Os per thread shared by all its targets (with -F only).",
      NULL},
@@ -160,28 +165,28 @@ const iospd_opt_def_t iospd_options[] = {
      "On Linux it is passed to the platform as an I/O priority hint."},
 
     /* ---- timing ---- */
-    {"d", IOSPD_OPT_UINT, TS(duration), P1X | IOSPD_OPTF_BARE_OK, 0, U32, 0,
+    {"d", IOSPD_OPT_UINT, TS(duration), P1X | IOSPD_OPTF_BARE_OK, 0, I32, 0,
      IOSPD_SP_NONE, IOSPD_TOPIC_TIMING, "-d<seconds>", "test duration",
      "Measured duration in seconds (default 10). Allowed with -X.", NULL},
-    {"W", IOSPD_OPT_UINT, TS(warmup), P1X | IOSPD_OPTF_BARE_OK, 0, U32, 0,
+    {"W", IOSPD_OPT_UINT, TS(warmup), P1X | IOSPD_OPTF_BARE_OK, 0, I32, 0,
      IOSPD_SP_NONE, IOSPD_TOPIC_TIMING, "-W<seconds>", "warm-up time",
      "Warm-up before measuring, seconds (default 5). Allowed with -X.", NULL},
-    {"C", IOSPD_OPT_UINT, TS(cooldown), P1X | IOSPD_OPTF_BARE_OK, 0, U32, 0,
+    {"C", IOSPD_OPT_UINT, TS(cooldown), P1X | IOSPD_OPTF_BARE_OK, 0, I32, 0,
      IOSPD_SP_NONE, IOSPD_TOPIC_TIMING, "-C<seconds>", "cool-down time",
      "Cool-down after measuring, seconds (default 0). Allowed with -X.",
      NULL},
 
     /* ---- rate limits ---- */
-    {"g", IOSPD_OPT_SPECIAL, TGT(throughput_bpms), 0, 1, U32, 0,
+    {"g", IOSPD_OPT_SPECIAL, TGT(throughput_bpms), 0, 1, I32, 0,
      IOSPD_SP_THROUGHPUT, IOSPD_TOPIC_RATE, "-g<bytes/ms> | -g<iops>i",
      "throughput limit",
      "Limit each thread on each target to <bytes/ms>, or with a trailing\n"
      "'i' to <iops> I/Os per second.",
      NULL},
-    {"i", IOSPD_OPT_UINT, TGT(burst_size), 0, 1, U32, 0, IOSPD_SP_NONE,
+    {"i", IOSPD_OPT_UINT, TGT(burst_size), 0, 1, I32, 0, IOSPD_SP_NONE,
      IOSPD_TOPIC_RATE, "-i<count>", "burst size",
      "I/Os per burst; needs -j.", NULL},
-    {"j", IOSPD_OPT_UINT, TGT(think_time), 0, 1, U32, 0, IOSPD_SP_NONE,
+    {"j", IOSPD_OPT_UINT, TGT(think_time), 0, 1, I32, 0, IOSPD_SP_NONE,
      IOSPD_TOPIC_RATE, "-j<ms>", "think time",
      "Pause <ms> milliseconds after each burst; needs -i.", NULL},
 
@@ -189,7 +194,7 @@ const iospd_opt_def_t iospd_options[] = {
     {"L", IOSPD_OPT_FLAG, TS(measure_latency), 0, 0, 0, 0, IOSPD_SP_NONE,
      IOSPD_TOPIC_OUTPUT, "-L", "latency",
      "Measure latency: averages, standard deviation and percentiles.", NULL},
-    {"D", IOSPD_OPT_SPECIAL, TS(io_bucket_ms), 0, 0, U32, 0,
+    {"D", IOSPD_OPT_SPECIAL, TS(io_bucket_ms), 0, 0, I32, 0,
      IOSPD_SP_BUCKET, IOSPD_TOPIC_OUTPUT, "-D[<ms>]", "IOPS interval",
      "Record IOPS per interval of <ms> milliseconds (default 1000) and\n"
      "report their standard deviation.",
@@ -197,19 +202,19 @@ const iospd_opt_def_t iospd_options[] = {
     {"R", IOSPD_OPT_SPECIAL, PRF(format), P1X, 0, 0, 0, IOSPD_SP_FORMAT,
      IOSPD_TOPIC_OUTPUT, "-R[p]<text|xml>", "result format",
      "Results as text (default) or XML. -Rp, -Rptext, -Rpxml: print the\n"
-     "profile only, do no I/O.",
+     "profile only, do no I/O. -Rp alone keeps the format of an earlier -R.",
      NULL},
     {"v", IOSPD_OPT_SPECIAL, PRF(verbose), P1X, 0, 0, 0, IOSPD_SP_VERBOSE,
      IOSPD_TOPIC_OUTPUT, "-v | -vs", "verbose mode",
      "-v: progress messages while running. -vs: add wait statistics to\n"
      "the results.",
      NULL},
-    {"P", IOSPD_OPT_SPECIAL, PRF(progress), 0, 0, U32, 0, IOSPD_SP_PROGRESS,
+    {"P", IOSPD_OPT_SPECIAL, PRF(progress), 0, 0, I32, 0, IOSPD_SP_PROGRESS,
      IOSPD_TOPIC_OUTPUT, "-P[<count>]", "progress interval",
      "Print a dot every <count> completed I/Os per thread (default 65536).",
      NULL},
     {":", IOSPD_OPT_UINT, PRF(experiment_flags), P1X | IOSPD_OPTF_BARE_OK, 0,
-     U32, 0, IOSPD_SP_NONE, IOSPD_TOPIC_OUTPUT, "-:<flags>",
+     I32, 0, IOSPD_SP_NONE, IOSPD_TOPIC_OUTPUT, "-:<flags>",
      "experiment flags",
      "Experimental behaviour bits (1: allow rate-limit sleeps over 1 ms).",
      NULL},

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "iospd/alloc.h"
+#include "iospd/units.h"
 #include "iospd/xml.h"
 #include "iospd/xml_profile.h"
 
@@ -516,7 +517,8 @@ static int read_target(node_t* n, iospd_target_t* t, iospd_err_t* err) {
                     err)))
     return rc;
   if (s[T_STRIDE]) {
-    if ((rc = get_u64(s[T_STRIDE], 0, UINT64_MAX, &t->stride_align, err)))
+    if ((rc = get_u64(s[T_STRIDE], 0, IOSPD_MAX_OFFSET, &t->stride_align,
+                      err)))
       return rc;
   }
   if (s[T_RANDOM]) {
@@ -527,7 +529,8 @@ static int read_target(node_t* n, iospd_target_t* t, iospd_err_t* err) {
                   "RandomRatio)",
                   (unsigned)s[T_STRIDE]->line);
     }
-    if ((rc = get_u64(s[T_RANDOM], 0, UINT64_MAX, &v64, err))) return rc;
+    if ((rc = get_u64(s[T_RANDOM], 0, IOSPD_MAX_OFFSET, &v64, err)))
+      return rc;
     t->random_ratio = 100;
     t->stride_align = v64; /* 0: block-size alignment, as in DISKSPD */
   }
@@ -642,8 +645,8 @@ static int read_target(node_t* n, iospd_target_t* t, iospd_err_t* err) {
       (rc = get_bool(s[T_PARALLEL_ASYNC], &t->parallel_async, err)))
     return rc;
   if (s[T_THREAD_STRIDE] &&
-      (rc = get_u64(s[T_THREAD_STRIDE], 0, UINT64_MAX, &t->thread_stride,
-                    err)))
+      (rc = get_u64(s[T_THREAD_STRIDE], 0, IOSPD_MAX_OFFSET,
+                    &t->thread_stride, err)))
     return rc;
   if (s[T_IO_PRIORITY] &&
       (rc = get_u32(s[T_IO_PRIORITY], 1, 3, &t->io_priority, err)))

@@ -14,3 +14,12 @@ if(WIN32 AND IOSPD_BASH)
   add_test(NAME exe_imports_system_dlls_only COMMAND ${IOSPD_BASH}
            ${PROJECT_SOURCE_DIR}/scripts/check-imports.sh $<TARGET_FILE:iospd>)
 endif()
+# The example profiles run exactly as their comments say (xml/examples).
+if(IOSPD_BASH AND NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME e2e_examples COMMAND ${IOSPD_BASH} ${PROJECT_SOURCE_DIR}/tests/e2e/examples_test.sh
+           $<TARGET_FILE:iospd> ${PROJECT_SOURCE_DIR})
+elseif(IOSPD_BASH AND CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME e2e_examples_wine COMMAND ${IOSPD_BASH} ${PROJECT_SOURCE_DIR}/tests/e2e/examples_test.sh
+           $<TARGET_FILE:iospd> ${PROJECT_SOURCE_DIR} --wine)
+  set_tests_properties(e2e_examples_wine PROPERTIES TIMEOUT 120 ENVIRONMENT "${iospd_test_env}")
+endif()

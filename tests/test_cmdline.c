@@ -26,12 +26,25 @@ static const char* const k_profile_xml =
     "</Target></Targets></TimeSpan>\n"
     "</TimeSpans></Profile>\n";
 
+/* A profile that asks for XML results itself. */
+static const char* const k_profile_xml_results =
+    "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+    "<Profile><ResultFormat>xml</ResultFormat><TimeSpans>\n"
+    "<TimeSpan><Targets><Target><Path>*1</Path></Target></Targets>"
+    "</TimeSpan>\n"
+    "</TimeSpans></Profile>\n";
+
 static int fake_read(const char* path, char** data, size_t* len,
                      iospd_err_t* err) {
-  if (strcmp(path, "p.xml") != 0)
+  const char* text;
+  if (strcmp(path, "p.xml") == 0)
+    text = k_profile_xml;
+  else if (strcmp(path, "px.xml") == 0)
+    text = k_profile_xml_results;
+  else
     return iospd_err_set(err, IOSPD_ENOENT, "cannot open '%s'", path);
-  *len = strlen(k_profile_xml);
-  *data = iospd_strdup(k_profile_xml);
+  *len = strlen(text);
+  *data = iospd_strdup(text);
   return *data ? 0 : IOSPD_ENOMEM;
 }
 
@@ -412,7 +425,7 @@ static const ok_case_t k_ok[] = {
     {"-w1 t", "w=1"},
     {"-o1 t", "o=1"},
     {"-o32 t", "o=32"},
-    {"-o4294967295 t", "o=4294967295"},
+    {"-o2147483647 t", "o=2147483647"},
     {"-o8 -o4 t", "o=4"},
     {"-t4 t", "t=4"},
     {"-t1 t", ""},
@@ -447,15 +460,24 @@ static const ok_case_t k_ok[] = {
     {"-c1T t", "create=1 fsize=1T"},
     {"-T1M -t2 t", "tstride=1M t=2"},
     {"-T4K -F2 t", "tstride=4K F=2"},
+    /* strides and alignments up to the largest file offset, 2^63 - 1 */
+    {"-T9223372036854775807 -t2 t", "tstride=9223372036854775807 t=2"},
+    {"-s8388607T t", "align=8388607T"},
+    {"-si9223372036854775807 t", "inter=1 align=9223372036854775807"},
+    {"-r9223372036854775807 t", "rand=100 align=9223372036854775807"},
+    {"-b4K -r2251799813685247b t",
+     "bs=4096 rand=100 align=9223372036854771712"},
     /* -g -i -j */
     {"-g100 t", "g=100"},
     {"-g1 t", "g=1"},
-    {"-g4294967295 t", "g=4294967295"},
+    {"-g2147483647 t", "g=2147483647"},
     {"-b4K -g10i t", "bs=4096 g=40 gi=10"},
     {"-g10i -b4K t", "bs=4096 g=40 gi=10"},
     {"-g1000i t", "g=65536 gi=1000"},
     {"-b512 -g2i t", "bs=512 g=1 gi=2"},
     {"-g10i -g100 t", "g=100"},
+    {"-g0000000000000000000000000000000000000008 t", "g=8"},
+    {"-b1K -g000000000000000000000000000000000000010i t", "bs=1024 g=10 gi=10"},
     {"-i10 -j5 t", "burst=10 think=5"},
     {"-j5 -i10 t", "burst=10 think=5"},
     {"-i1 -j1 t", "burst=1 think=1"},
@@ -482,7 +504,18 @@ static const ok_case_t k_ok[] = {
     {"-C5 t", "C=5"},
     {"-C t", ""},
     {"-d1 -W2 -C3 t", "d=1 W=2 C=3"},
-    {"-d4294967295 t", "d=4294967295"},
+    {"-d2147483647 t", "d=2147483647"},
+    /* 2147483647 is the largest value DISKSPD's atoi keeps as typed */
+    {"-d2147483647 -W2147483647 -C2147483647 t",
+     "d=2147483647 W=2147483647 C=2147483647"},
+    {"-t2147483647 t", "t=2147483647"},
+    {"-F2147483647 t", "F=2147483647"},
+    {"-F1 -O2147483647 t", "F=1 O=2147483647"},
+    {"-i2147483647 -j2147483647 t", "burst=2147483647 think=2147483647"},
+    {"-D2147483647 t", "D=1 bucket=2147483647"},
+    {"-P2147483647 t", "P=2147483647"},
+    {"-:2147483647 t", "flags=2147483647"},
+    {"-b1 -g2147483647i t", "bs=1 g=2147483 gi=2147483647"},
     /* -z */
     {"-z42 t", "seed=42"},
     {"-z0 t", ""},
@@ -527,6 +560,9 @@ static const ok_case_t k_ok[] = {
      "bs=4096 rand=100 align=4096 dist=abs|0,50,0,8192|50,50,8192,0"},
     {"-r -rdpct0/50:100/50 t",
      "rand=100 align=65536 dist=pct|0,0,0,50|0,100,50,50"},
+    /* leading zeros, as DISKSPD's integer parser takes them */
+    {"-r -rdpct0090/00010 t",
+     "rand=100 align=65536 dist=pct|0,90,0,10|90,10,10,90"},
     /* output switches */
     {"-Rxml t", "fmt=xml"},
     {"-Rtext t", ""},
@@ -537,6 +573,15 @@ static const ok_case_t k_ok[] = {
     {"-RXML t", "fmt=xml"},
     {"-RpText t", "rp=1"},
     {"-RP t", "rp=1"},
+    /* -Rp only turns profile-only on; the format stays (DISKSPD 1.4) */
+    {"-Rxml -Rp t", "rp=1 fmt=xml"},
+    {"-Rpxml -Rp t", "rp=1 fmt=xml"},
+    {"-Rp -Rxml t", "rp=1 fmt=xml"},
+    {"-Rxml -Rp -Rtext t", "rp=1"},
+    {"-Rpxml -Rtext t", "rp=1"},
+    /* a bare -R after -Rp is accepted and changes nothing */
+    {"-Rp -R t", "rp=1"},
+    {"-Rpxml -R t", "rp=1 fmt=xml"},
     {"-v t", "v=1"},
     {"-vs t", "vs=1"},
     {"-v -vs t", "v=1 vs=1"},
@@ -588,6 +633,14 @@ static const ok_case_t k_ok[] = {
     {"-b4K -?", "action=1 ntargets=0"},
     {"-? t", "action=1 ntargets=0"},
     {"W|/?", "action=1 ntargets=0"},
+    /* DISKSPD acts on -? in its second pass, left to right, before it
+     * reaches a later unknown switch; it looks only at the '?'. */
+    {"-? -q", "action=1 ntargets=0"},
+    {"-? -q t", "action=1 ntargets=0"},
+    {"-b4K -? -q7 --bogus - t", "action=1 ntargets=0"},
+    {"--help -Q1", "action=1 ntargets=0"},
+    {"-?x", "action=1 ntargets=0"},
+    {"-?? t", "action=1 ntargets=0"},
     /* realistic combinations */
     {"-c10G -b4K -r -o8 -t4 -Sh -L -d30 t",
      "create=1 fsize=10G bs=4096 rand=100 align=4096 o=8 t=4 cache=u wt=1 "
@@ -776,6 +829,10 @@ static const bad_case_t k_bad[] = {
     {"-a0 1 -r t", "comes after the target"},
     {"-a4294967296 t", "out of range"},
     {"-ag,1 t", "'-ag,1'"},
+    /* forms DISKSPD accepts (docs/compat-differences.md, "-a lists") */
+    {"-a1g0,1 t", "unexpected 'g' at position 2 of the affinity list"},
+    {"-a1g,2 t", "unexpected 'g' at position 2 of the affinity list"},
+    {"-ag1,,2 t", "unexpected ',' at position 4 of the affinity list"},
     /* -r -s -rs (1.6) */
     {"-r0 t", "'-r0'"},
     {"-rx t", "'-rx'"},
@@ -853,6 +910,19 @@ static const bad_case_t k_bad[] = {
     {"-T0 t", "'-T0'"},
     {"-T t", "'-T' needs"},
     {"-T1Q t", "'-T1Q'"},
+    /* sizes that would wrap the offset arithmetic around 2^64 */
+    {"-T9223372036854775808 -t2 t", "'-T9223372036854775808'"},
+    {"-T18446744073709551615 -t2 t", "(the largest file offset)"},
+    {"-T8388608T -t2 t", "'-T8388608T'"},
+    {"-T16777216T -t2 t", "too large"},
+    {"-b4K -T2251799813685248b -t2 t", "not 9223372036854775808"},
+    {"-s8388608T t", "'-s8388608T'"},
+    {"-si18446744073709551615 t", "'-si18446744073709551615'"},
+    {"-s16777216T t", "'-s16777216T'"},
+    {"-r9223372036854775808 t", "'-r9223372036854775808'"},
+    {"-r16777215T t", "'-r16777215T'"},
+    {"-b4K -r4503599627370496b t", "too large"},
+    {"-rs50 -r18446744073709551615 t", "'-r18446744073709551615'"},
     /* -g */
     {"-g t", "'-g'"},
     {"-gi t", "'-gi'"},
@@ -864,6 +934,7 @@ static const bad_case_t k_bad[] = {
     {"-b512 -g1i t", "'-g1i'"},
     {"-g4294967296 t", "'-g4294967296'"},
     {"-b1G -g5000i t", "too large"},
+    {"-g100000000000000000000000000000000000000 t", "at most 2147483647"},
     /* output */
     {"-Rfoo t", "'-Rfoo'"},
     {"-R t", "'-R' needs"},
@@ -871,9 +942,23 @@ static const bad_case_t k_bad[] = {
     {"-RXMLx t", "'-RXMLx'"},
     {"-vx t", "'-vx'"},
     {"-vss t", "'-vss'"},
-    {"-?x", "'-?x'"},
+    {"-R -Rp t", "'-R' needs"},
+    {"-Rp -Rfoo t", "'-Rfoo'"},
+    /* -? does not hide an unknown switch before it, nor a bad value of a
+     * first-pass switch anywhere (DISKSPD's first pass fails first) */
+    {"-q -? t", "unknown switch '-q'"},
+    {"-? -Rfoo t", "'-Rfoo'"},
+    {"-q -Rfoo -? t", "'-q'"},
+    {"-? -q -Xp.xml", "-X cannot be combined with '-?'"},
     /* -y */
     {"-ys t", "'-ys'"},
+    {"-yf t", "'-yf': the event name is missing, e.g. -yfMyEvent"},
+    {"-yr t", "'-yr'"},
+    {"-yp t", "'-yp'"},
+    /* sizes past 2^64 that DISKSPD's overflow check lets through */
+    {"-c30000000000000000000 t", "'-c30000000000000000000'"},
+    {"-r -rdabs10/9223372036854775808:10/9223372036854775808 t",
+     "add up to more than 2^64"},
     {"-ye", "'-ye'"},
     {"-yx t", "'-yx'"},
     {"-y t", "'-y'"},
@@ -900,6 +985,10 @@ static const bad_case_t k_bad[] = {
     {"-r -rdabs10/1Gx t", "'-rdabs10/1Gx'"},
     {"-r -rdabs10/ t", "'-rdabs10/'"},
     {"-r -rdpct10/10 -rdpct10/10 t", "only once"},
+    {"-r -rdpct99999999999999999999/10 t",
+     "I/O percentage 99999999999999999999 brings the total over 100%"},
+    {"-r -rdpct10/00101 t", "'-rdpct10/00101'"},
+    {"-r -rdpct60/10:0041/10 t", "I/O percentage 0041 brings the total"},
     /* general syntax */
     {"-q t", "'-q'"},
     {"-bogus t", "'-bogus'"},
@@ -982,7 +1071,7 @@ static void test_cmdline_exact_messages(void** state) {
   } k[] = {
       {"-o8x t",
        "'-o8x': the outstanding I/O count must be a whole number from 1 to "
-       "4294967295, not '8x'"},
+       "2147483647, not '8x'"},
       {"-w101 t",
        "'-w101': the write percentage must be a whole number from 0 to 100, "
        "not '101'"},
@@ -1016,6 +1105,31 @@ static void test_cmdline_exact_messages(void** state) {
        "'-Sub': 'b' (cached) conflicts with an earlier cache mode; the cache "
        "mode may be set only once"},
       {"-T0 t", "'-T0': the thread stride must be at least 1 byte"},
+      /* "-X file": the name must be glued to -X, as in DISKSPD */
+      {"-X xml/examples/oltp.xml t",
+       "'-X' needs the profile file name glued to it, with no space: "
+       "-Xxml/examples/oltp.xml"},
+      {"-X p.xml -Rp t",
+       "'-X' needs the profile file name glued to it, with no space: "
+       "-Xp.xml"},
+      {"W|/X p.xml",
+       "'/X' needs the profile file name glued to it, with no space: /Xp.xml"},
+      {"-X -Rp t",
+       "'-X' needs the profile file name glued to it, e.g. -Xprofile.xml"},
+      {"-T18446744073709551615 -t2 t",
+       "'-T18446744073709551615': the thread stride must be from 1 to "
+       "9223372036854775807 bytes (the largest file offset), not "
+       "18446744073709551615"},
+      {"-s16777216T t",
+       "'-s16777216T': the sequential stride '16777216T' is too large: at "
+       "most 9223372036854775807 bytes (the largest file offset)"},
+      {"-r8388608T t",
+       "'-r8388608T': the random alignment must be from 1 to "
+       "9223372036854775807 bytes (the largest file offset), not "
+       "9223372036854775808"},
+      {"-c16777216T t",
+       "'-c16777216T': the file size '16777216T' is too large: at most "
+       "18446744073709551615 bytes"},
       {"-r -s t",
        "'-s': sequential I/O (-s) conflicts with random I/O (-r)"},
       {"-b512 -g1i t",
@@ -1038,6 +1152,55 @@ static void test_cmdline_exact_messages(void** state) {
     assert_int_equal(err.code, IOSPD_EUSAGE);
     assert_string_equal(err.msg, k[i].msg);
     iospd_profile_destroy(&p);
+  }
+}
+
+/* The switches DISKSPD reads with atoi: the MSVC atoi saturates, so any
+ * value from 2147483648 up means 2147483647 there. iospd takes exactly
+ * 2147483647 (k_ok) and refuses what DISKSPD would silently change. */
+static void test_cmdline_atoi_switches_stop_at_int_max(void** state) {
+  (void)state;
+  static const struct {
+    const char* sw; /* switch; "%s" is the number */
+    const char* what;
+    unsigned min;
+  } k[] = {
+      {"-o%s", "outstanding I/O count", 1},
+      {"-t%s", "threads per target", 1},
+      {"-F%s", "total thread count", 1},
+      {"-O%s", "outstanding I/Os per thread", 1},
+      {"-i%s", "burst size", 1},
+      {"-j%s", "think time", 1},
+      {"-d%s", "test duration", 0},
+      {"-W%s", "warm-up time", 0},
+      {"-C%s", "cool-down time", 0},
+      {"-D%s", "IOPS interval in ms", 0},
+      {"-P%s", "progress interval", 0},
+      {"-:%s", "experiment flags", 0},
+      {"-g%s", "bytes per millisecond", 1},
+      {"-g%si", "I/Os per second", 1},
+  };
+  static const char* const too_big[] = {"2147483648", "4294967295",
+                                        "4294967296", "99999999999"};
+  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(k); i++) {
+    char sw[64], want[256];
+    iospd_profile_t p;
+    iospd_cmdline_action_t action;
+    iospd_err_t err;
+    for (size_t j = 0; j < IOSPD_ARRAY_SIZE(too_big); j++) {
+      snprintf(sw, sizeof sw, k[i].sw, too_big[j]);
+      const char* argv[] = {"iospd", sw, "t"};
+      iospd_profile_init(&p);
+      int rc = iospd_cmdline_parse(3, argv, &k_linux, &p, &action, NULL, &err);
+      snprintf(want, sizeof want,
+               "'%s': the %s must be a whole number from %u to 2147483647, "
+               "not '%s'",
+               sw, k[i].what, k[i].min, too_big[j]);
+      if (rc != IOSPD_EUSAGE || strcmp(err.msg, want) != 0)
+        fail_msg("%s: rc %d, message '%s', expected '%s'", sw, rc, err.msg,
+                 want);
+      iospd_profile_destroy(&p);
+    }
   }
 }
 
@@ -1183,6 +1346,28 @@ static void test_cmdline_xml_overrides(void** state) {
   assert_string_equal(p.timespans[0].targets[0].path, "*1");
   iospd_profile_destroy(&p);
 
+  /* -Rp with -X keeps the profile's own result format (DISKSPD applies
+   * only an explicit format word); -Rtext overrides it. */
+  {
+    static const struct {
+      const char* sw;
+      iospd_result_format_t fmt;
+    } k[] = {{"-Rp", IOSPD_FORMAT_XML},
+             {"-Rptext", IOSPD_FORMAT_TEXT},
+             {"-Rtext", IOSPD_FORMAT_TEXT}};
+    for (size_t i = 0; i < IOSPD_ARRAY_SIZE(k); i++) {
+      const char* argv4[] = {"iospd", "-Xpx.xml", k[i].sw, "t"};
+      iospd_profile_init(&p);
+      rc = iospd_cmdline_parse(4, argv4, &k_linux, &p, &action, NULL, &err);
+      if (rc != 0) fail_msg("%s: rc %d: %s", k[i].sw, rc, err.msg);
+      if (p.format != k[i].fmt)
+        fail_msg("-Xpx.xml %s: format %d, expected %d", k[i].sw,
+                 (int)p.format, (int)k[i].fmt);
+      assert_int_equal(p.profile_only, k[i].sw[2] == 'p');
+      iospd_profile_destroy(&p);
+    }
+  }
+
   /* A bare -z with -X seeds every timespan from the clock. */
   const char* argv3[] = {"iospd", "-Xp.xml", "-z", "t"};
   iospd_profile_init(&p);
@@ -1280,6 +1465,7 @@ int main(void) {
       cmocka_unit_test(test_cmdline_valid_lines),
       cmocka_unit_test(test_cmdline_invalid_lines),
       cmocka_unit_test(test_cmdline_exact_messages),
+      cmocka_unit_test(test_cmdline_atoi_switches_stop_at_int_max),
       cmocka_unit_test(test_cmdline_no_arguments_is_usage_error),
       cmocka_unit_test(test_cmdline_slash_is_target_on_linux),
       cmocka_unit_test(test_cmdline_null_env_and_no_warnings_buffer),

@@ -345,6 +345,23 @@ static void test_too_small(void** state) {
                    IOSPD_ETOOSMALL);
   assert_int_equal(iospd_gen_init(&g, &t, 2, 3000, &r, NULL, &err), 0);
   iospd_gen_destroy(&g);
+  /* k x -T past 2^64 must not wrap to a small start that fits: thread 4
+   * with -T 2^62 would start at 2^64, i.e. 0, and run silently. */
+  t.base_offset = 0;
+  t.thread_stride = 1ull << 62;
+  assert_int_equal(iospd_gen_init(&g, &t, 4, GB, &r, NULL, &err),
+                   IOSPD_ETOOSMALL);
+  assert_non_null(strstr(err.msg, "for thread 4"));
+  assert_non_null(strstr(err.msg, "after the thread's offset past 2^64 "
+                                  "bytes (thread 4 x stride -T 4194304TiB)"));
+  assert_int_equal(iospd_gen_init(&g, &t, 3, GB, &r, NULL, &err),
+                   IOSPD_ETOOSMALL);
+  /* A start just below 2^64 must not wrap when the block is added. */
+  t.thread_stride = UINT64_MAX;
+  assert_int_equal(iospd_gen_init(&g, &t, 1, GB, &r, NULL, &err),
+                   IOSPD_ETOOSMALL);
+  t.thread_stride = 500;
+  t.base_offset = 1000;
   /* -f1K on a 1 MiB file: the message shows the effective limit (1 KiB),
    * not the file size. */
   t.base_offset = 0;

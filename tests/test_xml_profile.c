@@ -649,6 +649,16 @@ static void test_target_errors(void** state) {
       {"<Path>f</Path><MaxFileSize>18446744073709551616</MaxFileSize>",
        "line 6: <MaxFileSize> must be a whole number from 0 to "
        "18446744073709551615, got '18446744073709551616'"},
+      /* strides and alignments stop at the largest file offset, 2^63-1 */
+      {"<Path>f</Path><ThreadStride>9223372036854775808</ThreadStride>",
+       "line 6: <ThreadStride> must be a whole number from 0 to "
+       "9223372036854775807, got '9223372036854775808'"},
+      {"<Path>f</Path><StrideSize>18446744073709551615</StrideSize>",
+       "line 6: <StrideSize> must be a whole number from 0 to "
+       "9223372036854775807, got '18446744073709551615'"},
+      {"<Path>f</Path><Random>9223372036854775808</Random>",
+       "line 6: <Random> must be a whole number from 0 to "
+       "9223372036854775807, got '9223372036854775808'"},
       {"<Path>f</Path><RandomRatio>0</RandomRatio>",
        "line 6: <RandomRatio> must be a whole number from 1 to 99, got '0'"},
       {"<Path>f</Path><RandomRatio>100</RandomRatio>",

@@ -15,6 +15,11 @@
 int iospd_parse_size(const char* s, uint64_t block_unit, uint64_t* out,
                      const char** end);
 
+/* The largest file offset (off_t and LARGE_INTEGER are signed 64-bit): the
+ * limit for strides and alignments (-T, -s, -r and their XML elements),
+ * beyond which the offset arithmetic could only wrap around 2^64. */
+#define IOSPD_MAX_OFFSET ((uint64_t)INT64_MAX)
+
 /* Strict unsigned decimal (no suffix) with an upper bound. Whole string. */
 int iospd_parse_uint(const char* s, uint64_t max, uint64_t* out);
 

@@ -78,6 +78,21 @@ expect_rc 3 "-F with -t"
 iospd --no-such-option x.dat
 expect_rc 3 "unknown long option"
 expect_err "--no-such-option" "unknown long option"
+# DISKSPD parity: -? before an unknown switch is help; -Rp keeps -Rxml.
+iospd -? -q
+expect_rc 0 "-? before an unknown switch"
+grep -q "Usage" "$work/out" && ok || bad "-? -q: usage not printed"
+iospd -q -?
+expect_rc 3 "unknown switch before -?"
+iospd -Rxml -Rp -b4K x.dat
+expect_rc 0 "-Rxml -Rp"
+head -c 9 "$work/out" | grep -q '^<Profile>' && ok || bad "-Rxml -Rp: not an XML profile"
+iospd -o2147483648 x.dat
+expect_rc 3 "-o2147483648"
+expect_err "from 1 to 2147483647" "-o2147483648"
+iospd -T18446744073709551615 -t2 x.dat
+expect_rc 3 "-T past the largest offset"
+expect_err "9223372036854775807" "-T past the largest offset"
 
 # --- -Rp names the engine a run would use (Linux) -----------------------------
 if [ $wine = 0 ]; then

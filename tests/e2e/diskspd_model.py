@@ -7,6 +7,9 @@
 import re
 
 U32 = (1 << 32) - 1
+# DISKSPD reads most numbers with atoi, which (MSVC) saturates at INT_MAX;
+# iospd refuses what DISKSPD would change.
+I32 = (1 << 31) - 1
 U64 = (1 << 64) - 1
 DEFAULT_BLOCK = 65536
 
@@ -117,7 +120,7 @@ def parse_size(text, block, cont=False):
 
 
 def strict_uint(text, lo=0, hi=U32):
-  """iospd's replacement for DISKSPD's atoi: whole decimal, fits 32 bits."""
+  """iospd's replacement for DISKSPD's atoi: whole decimal, lo..hi."""
   if not re.fullmatch(r'[0-9]+', text):
     raise ValueError('not a number')
   v = int(text)
@@ -212,7 +215,7 @@ def apply_switch(p, t, st, arg, block):
     raise Invalid('bare dash', arg)
   c, v = body[0], body[1:]
 
-  def num(lo=0, hi=U32):
+  def num(lo=0, hi=I32):
     try:
       return strict_uint(v, lo, hi)
     except ValueError:
@@ -295,7 +298,7 @@ def apply_switch(p, t, st, arg, block):
     if not m:
       raise Invalid('bad -g', arg, '-g')
     n = int(m.group(1))
-    if n == 0 or n > U32:
+    if n == 0 or n > I32:
       raise Invalid('bad -g', arg, '-g')
     if m.group(2):
       bpms = n * block // 1000
@@ -379,6 +382,8 @@ def apply_switch(p, t, st, arg, block):
       t.align = a
   elif c == 'R':
     w = v.lower()
+    if w == '' and p.profile_only:
+      return  # a bare -R after -Rp is accepted and changes nothing (1.4)
     if w.startswith('p'):
       p.profile_only = True
       w = w[1:]
@@ -463,7 +468,7 @@ def apply_switch(p, t, st, arg, block):
     if v == '':
       p.seed = None                          # tick count: unpredictable
     else:
-      p.seed = num()
+      p.seed = num(0, U32)                   # strtoul: 32-bit unsigned
   elif c == 'Z':
     if v == '':
       t.zero = True

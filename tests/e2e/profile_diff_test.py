@@ -80,7 +80,7 @@ VALID = [
   '-Sbm t.dat', '-Sw -Sm t.dat',
   # throughput
   '-g100 t.dat', '-g1 t.dat', '-b4K -g10i t.dat', '-g10i -b4K t.dat',
-  '-g1000i t.dat', '-b512 -g2i t.dat', '-g4294967295 t.dat',
+  '-g1000i t.dat', '-b512 -g2i t.dat', '-g2147483647 t.dat',
   '-g65536i -b64K t.dat', '-g10i -g100 t.dat', '-g100 -g10i t.dat',
   '-D500 -D t.dat', '-D500 -D0 t.dat', '-Z1M,f -Z2M t.dat',
   # burst, priority, misc per-target
@@ -106,7 +106,8 @@ VALID = [
   '-P t.dat', '-P0 t.dat', '-P100 t.dat', '-P65535 t.dat',
   '-v t.dat', '-vs t.dat', '-v -vs t.dat',
   '-:1 t.dat', '-:0 t.dat', '-:5 t.dat', '-:255 t.dat',
-  '-Rtext t.dat', '-Rxml t.dat', '-RXML t.dat', '-Rp t.dat',
+  '-Rtext t.dat', '-Rxml t.dat', '-RXML t.dat', '-Rp t.dat', '-Rp -R t.dat',
+  '-Rxml -Rp t.dat',
   '-Rptext t.dat', '-RpText t.dat',
   # targets
   'a.dat b.dat c.dat', '-b4K -r -w30 a.dat b.dat', '/tmp/iospd-abs.dat',
@@ -193,7 +194,11 @@ INVALID = [
   '-a256 t', '-ag65536,0 t', '-ax t', '-a0,g1 t', '-a,0 t', '-a0x t',
   '-a0,g1,2,g3 t',
   # -R -v
-  '-R t', '-Rfoo t', '-Rpfoo t', '-Rx t', '-Rpp t',
+  # (a bare -R is valid here: the harness puts -Rpxml first)
+  '-Rfoo t', '-Rpfoo t', '-Rx t', '-Rpp t', '-Rxml -Rpfoo t',
+  # over DISKSPD's atoi limit, 2147483647
+  '-o2147483648 t', '-t4294967295 t', '-d4294967295 t', '-g2147483648 t',
+  '-D99999999999 t', '-:2147483648 t',
   # unknown letters, odd arguments, ordering, -X
   '-q5 t', '-k t', '-U t', '-M t', '-Q t',
   "'' t", "-b4K '' t",
