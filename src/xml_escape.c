@@ -64,13 +64,10 @@ bool iospd_xml_needs_byte_escape(const char* str) {
   return false;
 }
 
+/* Writes the n bytes at s as U+F0NN each. */
 static void put_bytes_as_chars(iospd_strbuf_t* sb, const unsigned char* s,
-                               size_t n, bool bytes) {
+                               size_t n) {
   for (size_t i = 0; i < n; i++) {
-    if (!bytes) {
-      iospd_strbuf_append(sb, "\xEF\xBF\xBD"); /* U+FFFD */
-      continue;
-    }
     /* U+F0NN in UTF-8: EF, 80 | NN >> 6, 80 | NN & 3F. */
     char u[3] = {(char)0xEF, (char)(0x80 | (s[i] >> 6)),
                  (char)(0x80 | (s[i] & 0x3F))};
@@ -113,8 +110,10 @@ void iospd_xml_append_escaped(iospd_strbuf_t* sb, const char* str,
       continue;
     }
     iospd_strbuf_append_n(sb, (const char*)run, (size_t)(s - run));
-    if (as_bytes)
-      put_bytes_as_chars(sb, s, n, bytes);
+    if (as_bytes && bytes)
+      put_bytes_as_chars(sb, s, n);
+    else if (as_bytes) /* a bad byte, or a whole control or nonchar */
+      iospd_strbuf_append(sb, "\xEF\xBF\xBD"); /* U+FFFD */
     else if (rep[0] != '\0')
       iospd_strbuf_append(sb, rep);
     else

@@ -10,8 +10,8 @@
  *   U+F001..U+F0FF of that value back into its byte. A literal U+F001..U+F0FF
  *   in such a path is escaped the same way, byte by byte, so the mapping is
  *   exact both ways. A path that needs none of this is written as before.
- * - Other text: each such byte becomes U+FFFD (not reversible; the text is
- *   for people).
+ * - Other text: each such character, and each byte that is not UTF-8,
+ *   becomes U+FFFD (not reversible; the text is for people).
  *
  * Tab, LF and CR are written as &#9; &#10; &#13; (a parser would turn a raw
  * CR into LF, and raw whitespace in attributes into spaces), and DEL and the
