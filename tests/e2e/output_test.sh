@@ -40,7 +40,10 @@ well_formed() { # file description
     bad "$2: xmllint rejects it"; head -3 "$work/lint"
   fi
 }
-target=$(winpath "$work/t.dat")
+wdir=$(winpath "$work") # $work as the binary sees it
+sep=/
+[ $wine = 1 ] && sep='\'
+target="$wdir${sep}t.dat"
 
 # --- 1. stdout that cannot be written ---------------------------------------
 write_fails=("cannot write to standard output")
@@ -76,7 +79,7 @@ expect_err "${write_fails[0]}: (Broken pipe|Pipe not connected|The pipe is being
 # iospd still writes, so the run fails (a report that fits in the pipe's
 # buffer is written in full before head exits, and that is a success).
 many=()
-for i in $(seq 300); do many+=("$(winpath "$work/t$i.dat")"); done
+for i in $(seq 300); do many+=("$wdir${sep}t$i.dat"); done
 run -Rpxml "${many[@]}" 2>"$work/err" | head -c 100 >"$work/head"
 rc=${PIPESTATUS[0]}
 expect_rc "$rc" 1 "-Rpxml (300 targets) | head -c 100"
@@ -117,7 +120,7 @@ if [ $wine = 0 ]; then
   expect_err '\*\*\* Ctrl-C' "-Rxml after SIGINT: notice on stderr"
   ! grep -q 'Ctrl-C' "$work/out" && ok || bad "-Rxml after SIGINT: notice on stdout"
 else
-  echo "skip (wine): SIGINT to a wine process is not delivered as Ctrl-C; the Linux run covers the routing"
+  echo "skip (wine): SIGINT sent to a background wine process does not reach the program as Ctrl-C (the run goes on); the Linux run covers the routing"
 fi
 
 # --- 3. target names XML cannot carry ----------------------------------------
@@ -127,23 +130,23 @@ names=($'ctl\x01x' $'tab\tx' $'del\x7fx' $'esc\x1b[0m' $'cr\rlf\nx' '<&">'"'"
 if [ $wine = 1 ]; then
   # Windows command lines are UTF-16: only the valid UTF-8 names arrive as
   # bytes; the others are covered by the Linux run and test_xml_escape.
-  names=($'ctl\x01x' $'tab\tx' $'del\x7fx' $'esc\x1b[0m' '<&">'"'" $'lit\xef\x80\x81' $'\xc3\xa9t\xc3\xa9\xe2\x82\xac')
+  names=($'ctl\x01x' $'tab\tx' $'del\x7fx' '<&">'"'" $'\xc3\xa9t\xc3\xa9\xe2\x82\xac')
 fi
 i=0
 for n in "${names[@]}"; do
   i=$((i + 1))
   label="name $i ($(printf '%q' "$n"))"
-  run -b8K -r -t2 -o3 -Z1M,"$work/src$n" -Rpxml "$work/$n" >"$work/p$i.xml" 2>"$work/err"
+  run -b8K -r -t2 -o3 -Z1M,"$wdir${sep}src$n" -Rpxml "$wdir$sep$n" >"$work/p$i.xml" 2>"$work/err"
   expect_rc $? 0 "$label: -Rpxml"
   well_formed "$work/p$i.xml" "$label: -Rpxml"
-  run "-X$(winpath "$work/p$i.xml")" -Rpxml >"$work/out" 2>"$work/err"
+  run "-X$wdir${sep}p$i.xml" -Rpxml >"$work/out" 2>"$work/err"
   expect_rc $? 0 "$label: -X of -Rpxml"
   cmp -s "$work/p$i.xml" "$work/out" && ok || bad "$label: -X then -Rpxml changed the profile"
   # The same profile: -Rptext from the command line and from -X agree from
   # the input parameters on (the command line echo differs by design).
-  run -b8K -r -t2 -o3 -Z1M,"$work/src$n" -Rptext "$work/$n" 2>"$work/err" |
+  run -b8K -r -t2 -o3 -Z1M,"$wdir${sep}src$n" -Rptext "$wdir$sep$n" 2>"$work/err" |
     sed -n '/^Input parameters:/,$p' >"$work/text1"
-  run "-X$(winpath "$work/p$i.xml")" -Rptext 2>"$work/err" |
+  run "-X$wdir${sep}p$i.xml" -Rptext 2>"$work/err" |
     sed -n '/^Input parameters:/,$p' >"$work/text2"
   [ -s "$work/text1" ] && cmp -s "$work/text1" "$work/text2" && ok ||
     { bad "$label: -Rptext differs between the command line and -X"; diff "$work/text1" "$work/text2" | head -6 | cat -v; }
@@ -151,18 +154,24 @@ for n in "${names[@]}"; do
 done
 
 # A short real run on such targets: the file has the exact name, and -Rxml
-# of the run is well-formed with the path escaped.
+# of the run is well-formed with the path escaped (in the profile and in the
+# results). Windows file names cannot hold controls: there a name with
+# markup and non-ASCII characters, which needs no Escaped attribute.
 real=($'ctl\x01x' $'ff\xffx')
-[ $wine = 1 ] && real=($'ctl\x01x')
+want_escaped=2
+if [ $wine = 1 ]; then
+  real=($'a&b\'c\xc3\xa9')
+  want_escaped=0
+fi
 for n in "${real[@]}"; do
   label="run on $(printf '%q' "$n")"
-  run -c1M -d1 -W0 -t1 -o2 -Rxml "$(winpath "$work/r$n")" >"$work/out" 2>"$work/err"
+  run -c1M -d1 -W0 -t1 -o2 -Rxml "$wdir${sep}r$n" >"$work/out" 2>"$work/err"
   expect_rc $? 0 "$label"
   sed -i 's/\r$//' "$work/out"
   well_formed "$work/out" "$label: -Rxml"
-  [ $wine = 1 ] || { [ -f "$work/r$n" ] && ok || bad "$label: no file with that exact name"; }
-  [ "$(grep -c '<Path Escaped="U+F0NN">' "$work/out")" = 2 ] && ok ||
-    bad "$label: expected the escaped path in the profile and the results"
+  [ -f "$work/r$n" ] && ok || bad "$label: no file with that exact name"
+  [ "$(grep -c '<Path Escaped="U+F0NN">' "$work/out")" = $want_escaped ] && ok ||
+    bad "$label: expected $want_escaped escaped paths (profile and results)"
 done
 
 echo "output_test: $pass passed, $fail failed"
