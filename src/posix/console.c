@@ -86,8 +86,11 @@ int iospd_plat_read_whole_file(const char* path, char** data, size_t* len,
   return 0;
 }
 
+/* Set by iospd_plat_close_out: later writes must not touch the FILE. */
+static atomic_bool g_out_closed;
+
 void iospd_plat_write_out(const char* text, size_t len) {
-  if (atomic_load(&g_out_errno) != 0) return;
+  if (atomic_load(&g_out_errno) != 0 || atomic_load(&g_out_closed)) return;
   errno = 0;
   if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0)
     out_failed(errno);
@@ -102,6 +105,7 @@ int iospd_plat_close_out(iospd_err_t* err) {
   errno = 0;
   if (fflush(stdout) != 0 || ferror(stdout)) out_failed(errno);
   errno = 0;
+  atomic_store(&g_out_closed, true);
   if (fclose(stdout) != 0) out_failed(errno);
   int e = atomic_load(&g_out_errno);
   if (e == 0) return 0;

@@ -112,8 +112,11 @@ static void out_failed(void) {
   atomic_compare_exchange_strong(&g_out_failure, &none, why);
 }
 
+/* Set by iospd_plat_close_out: later writes must not touch the FILE. */
+static atomic_bool g_out_closed;
+
 void iospd_plat_write_out(const char* text, size_t len) {
-  if (atomic_load(&g_out_failure) != 0) return;
+  if (atomic_load(&g_out_failure) != 0 || atomic_load(&g_out_closed)) return;
   SetLastError(0);
   errno = 0;
   if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) out_failed();
@@ -130,6 +133,7 @@ int iospd_plat_close_out(iospd_err_t* err) {
   if (fflush(stdout) != 0 || ferror(stdout)) out_failed();
   SetLastError(0);
   errno = 0;
+  atomic_store(&g_out_closed, true);
   if (fclose(stdout) != 0) out_failed();
   unsigned why = atomic_load(&g_out_failure);
   if (why == 0) return 0;
