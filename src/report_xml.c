@@ -43,7 +43,8 @@ static void elem_path(iospd_strbuf_t* out, unsigned lv, const char* name,
   ind(out, lv);
   ap(out, "<%s %s=\"%s\">", name, IOSPD_XML_ESCAPED_ATTR,
      IOSPD_XML_ESCAPED_VALUE);
-  iospd_xml_append_escaped(out, path, IOSPD_XML_ESC_QUOTES | IOSPD_XML_ESC_BYTES);
+  iospd_xml_append_escaped(out, path,
+                           IOSPD_XML_ESC_QUOTES | IOSPD_XML_ESC_BYTES);
   ap(out, "</%s>\n", name);
 }
 

@@ -119,7 +119,8 @@ static int path_value(node_t* n, char** out, iospd_err_t* err) {
                 n->name, IOSPD_XML_ESCAPED_ATTR, clip(esc), esc,
                 IOSPD_XML_ESCAPED_VALUE);
   }
-  *out = esc != NULL ? iospd_xml_unescape_bytes(n->text) : iospd_strdup(n->text);
+  *out = esc != NULL ? iospd_xml_unescape_bytes(n->text)
+                     : iospd_strdup(n->text);
   return *out != NULL ? 0 : no_memory(err);
 }
 

@@ -83,7 +83,8 @@ static void test_nonchars_and_literal_escape_chars(void** state) {
 
 static void test_needs_byte_escape(void** state) {
   (void)state;
-  assert_false(iospd_xml_needs_byte_escape("plain <&> \t\r\n\x7f \xE2\x82\xAC"));
+  assert_false(
+      iospd_xml_needs_byte_escape("plain <&> \t\r\n\x7f \xE2\x82\xAC"));
   assert_false(iospd_xml_needs_byte_escape("lit \xEF\x80\x81"));
   assert_true(iospd_xml_needs_byte_escape("c\x01"));
   assert_true(iospd_xml_needs_byte_escape("c\x1b"));

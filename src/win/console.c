@@ -106,8 +106,9 @@ static atomic_uint g_out_failure;
 
 static void out_failed(void) {
   DWORD code = GetLastError();
-  unsigned why = code != 0 ? (unsigned)code
-                           : CRT_ERRNO_FLAG | (unsigned)(errno != 0 ? errno : EIO);
+  unsigned why = code != 0
+                     ? (unsigned)code
+                     : CRT_ERRNO_FLAG | (unsigned)(errno != 0 ? errno : EIO);
   unsigned none = 0;
   atomic_compare_exchange_strong(&g_out_failure, &none, why);
 }
