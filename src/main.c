@@ -34,10 +34,22 @@ static void err_sb(const iospd_strbuf_t* sb) {
   if (sb->len > 0) iospd_plat_write_err(iospd_strbuf_cstr(sb), sb->len);
 }
 
-/* Run messages: warnings and notes go to stderr as they are; -v lines go to
- * stdout behind a UTC timestamp (diagnostics, not a stable interface). */
+/* Where run-time notices go. DISKSPD prints -v lines, -P dots and the
+ * Ctrl-C line on stdout ahead of the results, and so do we for text output;
+ * with -Rxml they would come before <Results> and stdout would not parse,
+ * so there they go to stderr. */
+static void notice_write(const iospd_profile_t* p, const char* text,
+                         size_t len) {
+  if (p != NULL && p->format == IOSPD_FORMAT_XML)
+    iospd_plat_write_err(text, len);
+  else
+    iospd_plat_write_out(text, len);
+}
+
+/* Run messages (ctx: the profile): warnings and notes go to stderr as they
+ * are; -v lines behind a UTC timestamp (diagnostics, not a stable
+ * interface) go where notice_write says. */
 static void on_message(void* ctx, const char* text) {
-  (void)ctx;
   iospd_strbuf_t sb;
   iospd_strbuf_init(&sb);
   if (strncmp(text, "WARNING", 7) == 0 || strncmp(text, "NOTE:", 5) == 0) {
@@ -48,22 +60,18 @@ static void on_message(void* ctx, const char* text) {
     iospd_plat_utc_now(&t);
     iospd_strbuf_appendf(&sb, "%04u-%02u-%02uT%02u:%02u:%02uZ: %s\n", t.year,
                          t.month, t.day, t.hour, t.minute, t.second, text);
-    iospd_plat_write_out(iospd_strbuf_cstr(&sb), sb.len);
+    notice_write(ctx, iospd_strbuf_cstr(&sb), sb.len);
   }
   iospd_strbuf_destroy(&sb);
 }
 
 static void on_interrupted(void* ctx) {
-  (void)ctx;
   static const char line[] =
       "\n*** Ctrl-C: stopping I/O; the results measured so far follow. ***\n";
-  iospd_plat_write_out(line, sizeof line - 1);
+  notice_write(ctx, line, sizeof line - 1);
 }
 
-static void on_progress_dot(void* ctx) {
-  (void)ctx;
-  iospd_plat_write_out(".", 1);
-}
+static void on_progress_dot(void* ctx) { notice_write(ctx, ".", 1); }
 
 static int print_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
   iospd_strbuf_t out;
@@ -101,9 +109,10 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
   iospd_err_clear(&err);
   iospd_run_hooks_t hooks = {.message = on_message,
                              .progress_dot = on_progress_dot,
-                             .interrupted = on_interrupted};
+                             .interrupted = on_interrupted,
+                             .ctx = (void*)p};
   int rc = iospd_run(p, &hooks, &results, &err);
-  if (p->progress > 0) iospd_plat_write_out("\n", 1);
+  if (p->progress > 0) notice_write(p, "\n", 1);
   /* DISKSPD prints whatever was measured even when the run failed. */
   if (results.timespan_count > 0) {
     iospd_strbuf_t out;
@@ -216,6 +225,13 @@ int main(int argc, char** argv) {
                                    : run_profile(&profile, &sys);
 
 done:
+  /* Results that did not reach their file or pipe are a failed run, not a
+   * success with a truncated report. */
+  if (iospd_plat_close_out(&err) < 0) {
+    err_line("error: ", err.msg);
+    err_line("", "What iospd printed on standard output is incomplete.");
+    if (exit_code == EXIT_OK) exit_code = EXIT_RUN_FAILED;
+  }
   iospd_strbuf_destroy(&diag);
   iospd_profile_destroy(&profile);
   iospd_plat_shutdown();

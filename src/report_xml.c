@@ -2,12 +2,14 @@
 /* The XML report (-Rxml) with DISKSPD 2.2's element tree, names and order,
  * two-space indentation and no newline after </Results>. Unlike DISKSPD,
  * every text and attribute value is escaped, so the document is always
- * well-formed. */
+ * well-formed: paths as the profile writes them (Escaped="U+F0NN" when they
+ * hold bytes XML cannot carry), other text with U+FFFD for such bytes. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "iospd/version.h"
+#include "iospd/xml_escape.h"
 #include "iospd/xml_profile.h"
 #include "report_internal.h"
 
@@ -27,6 +29,22 @@ static void elem_s(iospd_strbuf_t* out, unsigned lv, const char* name,
   ind(out, lv);
   ap(out, "<%s>", name);
   iospd_strbuf_append_xml(out, text);
+  ap(out, "</%s>\n", name);
+}
+
+/* A path, as the profile writes it: bytes XML cannot carry become U+F0NN
+ * under Escaped="U+F0NN" (iospd/xml_escape.h). */
+static void elem_path(iospd_strbuf_t* out, unsigned lv, const char* name,
+                      const char* path) {
+  if (!iospd_xml_needs_byte_escape(path)) {
+    elem_s(out, lv, name, path);
+    return;
+  }
+  ind(out, lv);
+  ap(out, "<%s %s=\"%s\">", name, IOSPD_XML_ESCAPED_ATTR,
+     IOSPD_XML_ESCAPED_VALUE);
+  iospd_xml_append_escaped(out, path,
+                           IOSPD_XML_ESC_QUOTES | IOSPD_XML_ESC_BYTES);
   ap(out, "</%s>\n", name);
 }
 
@@ -289,7 +307,7 @@ static void target_xml(iospd_strbuf_t* out, const iospd_timespan_result_t* tr,
   const iospd_timespan_t* ts = tr->ts;
   ind(out, 3);
   ap(out, "<Target>\n");
-  elem_s(out, 4, "Path", iospd_rpt_target_path(tr, tt));
+  elem_path(out, 4, "Path", iospd_rpt_target_path(tr, tt));
   elem_u(out, 4, "BytesCount", s->bytes[0] + s->bytes[1]);
   elem_u(out, 4, "FileSize", tt->file_size);
   elem_u(out, 4, "IOCount", s->ios[0] + s->ios[1]);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "iospd/alloc.h"
+#include "iospd/xml_escape.h"
 
 void iospd_strbuf_init(iospd_strbuf_t* sb) {
   sb->data = NULL;
@@ -75,16 +76,7 @@ void iospd_strbuf_appendf(iospd_strbuf_t* sb, const char* fmt, ...) {
 }
 
 void iospd_strbuf_append_xml(iospd_strbuf_t* sb, const char* s) {
-  for (; *s; s++) {
-    switch (*s) {
-      case '&': iospd_strbuf_append(sb, "&amp;"); break;
-      case '<': iospd_strbuf_append(sb, "&lt;"); break;
-      case '>': iospd_strbuf_append(sb, "&gt;"); break;
-      case '"': iospd_strbuf_append(sb, "&quot;"); break;
-      case '\'': iospd_strbuf_append(sb, "&apos;"); break;
-      default: iospd_strbuf_putc(sb, *s);
-    }
-  }
+  iospd_xml_append_escaped(sb, s, IOSPD_XML_ESC_QUOTES);
 }
 
 const char* iospd_strbuf_cstr(const iospd_strbuf_t* sb) {

@@ -21,6 +21,7 @@
 #include "iospd/alloc.h"
 #include "iospd/units.h"
 #include "iospd/xml.h"
+#include "iospd/xml_escape.h"
 #include "iospd/xml_profile.h"
 
 typedef const iospd_xml_node_t node_t;
@@ -99,6 +100,29 @@ static int simple(node_t* n, const char* const* attrs, size_t nattrs,
                 n->first_child->name, n->name);
   }
   return check_attrs(n, attrs, nattrs, err);
+}
+
+/* The value of a path element (Path, FilePath), taken as it is: plain
+ * text, or with Escaped="U+F0NN" the bytes XML cannot carry written as
+ * U+F0NN (iospd/xml_escape.h), which are turned back into bytes here.
+ * Sets *out to a new string (iospd_free). */
+static const char* const path_attrs[] = {IOSPD_XML_ESCAPED_ATTR};
+
+static int path_value(node_t* n, char** out, iospd_err_t* err) {
+  int rc = simple(n, path_attrs, 1, err);
+  if (rc) return rc;
+  const char* esc = iospd_xml_attr(n, IOSPD_XML_ESCAPED_ATTR);
+  if (esc != NULL && strcmp(esc, IOSPD_XML_ESCAPED_VALUE) != 0) {
+    return perr(err, n,
+                "<%s %s=\"%.*s\"> is not understood: the only value is "
+                "\"%s\" (each U+F001..U+F0FF in the path stands for the "
+                "byte 01..FF)",
+                n->name, IOSPD_XML_ESCAPED_ATTR, clip(esc), esc,
+                IOSPD_XML_ESCAPED_VALUE);
+  }
+  *out = esc != NULL ? iospd_xml_unescape_bytes(n->text)
+                     : iospd_strdup(n->text);
+  return *out != NULL ? 0 : no_memory(err);
 }
 
 /* Copies the value with the schema's whitespace collapsing for numbers,
@@ -346,7 +370,7 @@ static int read_write_buffer(node_t* n, iospd_target_t* t, iospd_err_t* err) {
       return perr(err, s[1], "<RandomDataSource> needs a <SizeInBytes>");
     }
     if ((rc = get_u64(r[0], 0, UINT64_MAX, &size, err))) return rc;
-    if (r[1] != NULL && (rc = simple(r[1], NULL, 0, err))) return rc;
+    if (r[1] != NULL && (rc = simple(r[1], path_attrs, 1, err))) return rc;
     path_node = r[1];
   }
   if (which == 1) {
@@ -356,9 +380,10 @@ static int read_write_buffer(node_t* n, iospd_target_t* t, iospd_err_t* err) {
     t->pattern = IOSPD_PATTERN_RANDOM;
     t->random_data_size = size;
     if (path_node != NULL && path_node->text[0] != '\0') {
+      char* path = NULL;
+      if ((rc = path_value(path_node, &path, err))) return rc;
       iospd_free(t->random_data_path);
-      t->random_data_path = iospd_strdup(path_node->text);
-      if (t->random_data_path == NULL) return no_memory(err);
+      t->random_data_path = path;
     }
   }
   return 0;
@@ -478,17 +503,20 @@ static int read_target(node_t* n, iospd_target_t* t, iospd_err_t* err) {
   if (s[T_PATH] == NULL) {
     return perr(err, n, "<Target> needs a <Path>");
   }
-  if ((rc = simple(s[T_PATH], NULL, 0, err))) return rc;
-  const char* path = s[T_PATH]->text;
+  char* path = NULL;
+  if ((rc = path_value(s[T_PATH], &path, err))) return rc;
   uint32_t tn;
   if (path[0] == '*' && !template_number(path, &tn)) {
-    return perr(err, s[T_PATH],
-                "<Path> '%.*s' is not a valid template: write * followed by "
-                "a positive whole number, such as *1, to use the first target "
-                "given on the command line",
-                clip(path), path);
+    rc = perr(err, s[T_PATH],
+              "<Path> '%.*s' is not a valid template: write * followed by a "
+              "positive whole number, such as *1, to use the first target "
+              "given on the command line",
+              clip(path), path);
+    iospd_free(path);
+    return rc;
   }
-  if (iospd_target_set_path(t, path)) return no_memory(err);
+  iospd_free(t->path);
+  t->path = path;
 
   bool b;
   uint64_t v64;

@@ -5,12 +5,16 @@
  *
  * Deliberate differences from DISKSPD 2.2:
  * - All text is XML-escaped (DISKSPD writes Path and FilePath raw, so a path
- *   with '&' or '<' gives a document no parser accepts).
+ *   with '&' or '<' gives a document no parser accepts); only &, < and > as
+ *   entities, so quotes read as DISKSPD prints them. A path with bytes XML
+ *   cannot carry (control characters, bytes that are not UTF-8) is written
+ *   with Escaped="U+F0NN" (iospd/xml_escape.h).
  * - <RandomWriteData>true</RandomWriteData> is written (after RandSeed, where
  *   the schema lists it) when -Zr is on; DISKSPD drops it, so -Zr was lost on
  *   an -Rpxml round trip. */
 #include <inttypes.h>
 
+#include "iospd/xml_escape.h"
 #include "iospd/xml_profile.h"
 
 typedef struct writer_s {
@@ -34,27 +38,24 @@ static void close_tag(writer_t* w, const char* name) {
   iospd_strbuf_appendf(w->out, "</%s>\n", name);
 }
 
-/* Escapes only what element text needs (&, <, >), so a path with quotes or
- * apostrophes reads exactly as DISKSPD prints it. */
-static void append_text(iospd_strbuf_t* out, const char* s) {
-  const char* run = s;
-  for (; *s; s++) {
-    const char* rep = *s == '&'   ? "&amp;"
-                      : *s == '<' ? "&lt;"
-                      : *s == '>' ? "&gt;"
-                                  : NULL;
-    if (rep == NULL) continue;
-    iospd_strbuf_append_n(out, run, (size_t)(s - run));
-    iospd_strbuf_append(out, rep);
-    run = s + 1;
-  }
-  iospd_strbuf_append_n(out, run, (size_t)(s - run));
-}
-
 static void text_el(writer_t* w, const char* name, const char* value) {
   indent(w);
   iospd_strbuf_appendf(w->out, "<%s>", name);
-  append_text(w->out, value != NULL ? value : "");
+  iospd_xml_append_escaped(w->out, value != NULL ? value : "", 0);
+  iospd_strbuf_appendf(w->out, "</%s>\n", name);
+}
+
+/* A path: bytes XML cannot carry are written as U+F0NN under
+ * Escaped="U+F0NN", which the reader undoes (iospd/xml_escape.h). */
+static void path_el(writer_t* w, const char* name, const char* path) {
+  if (path == NULL || !iospd_xml_needs_byte_escape(path)) {
+    text_el(w, name, path);
+    return;
+  }
+  indent(w);
+  iospd_strbuf_appendf(w->out, "<%s %s=\"%s\">", name, IOSPD_XML_ESCAPED_ATTR,
+                       IOSPD_XML_ESCAPED_VALUE);
+  iospd_xml_append_escaped(w->out, path, IOSPD_XML_ESC_BYTES);
   iospd_strbuf_appendf(w->out, "</%s>\n", name);
 }
 
@@ -69,7 +70,7 @@ static void bool_el(writer_t* w, const char* name, bool v) {
 
 static void write_target(writer_t* w, const iospd_target_t* t) {
   open_tag(w, "Target");
-  text_el(w, "Path", t->path);
+  path_el(w, "Path", t->path);
   u64_el(w, "BlockSize", t->block_size);
   u64_el(w, "BaseFileOffset", t->base_offset);
   bool_el(w, "SequentialScan", t->sequential_scan);
@@ -102,7 +103,7 @@ static void write_target(writer_t* w, const iospd_target_t* t) {
     open_tag(w, "RandomDataSource");
     u64_el(w, "SizeInBytes", t->random_data_size);
     if (t->random_data_path != NULL && t->random_data_path[0] != '\0') {
-      text_el(w, "FilePath", t->random_data_path);
+      path_el(w, "FilePath", t->random_data_path);
     }
     close_tag(w, "RandomDataSource");
   } else {

@@ -35,6 +35,10 @@ static const char* const paths[] = {
     "/mnt/\xC3\xA9t\xC3\xA9/\xE2\x82\xAC.bin",
     "\\\\server\\share\\x.dat",
     "]]>odd&amp;.dat",
+    /* Bytes XML cannot carry: written with Escaped="U+F0NN" (xml_escape.h). */
+    "ctl\x01\x1f\x7f\t\r\n.dat",
+    "bad\xff\xc0\xaf\xe2\x82.dat",
+    "lit\xef\x80\x81\xef\xbf\xbe\x02.dat",
 };
 
 static int gen_target(rng_t* r, iospd_target_t* t) {
@@ -109,7 +113,9 @@ static int gen_target(rng_t* r, iospd_target_t* t) {
     t->random_data_size = (uint64_t)1 << (12 + below(r, 20));
     if (coin(r)) {
       t->random_data_path =
-          iospd_strdup(coin(r) ? "C:\\src & data.bin" : "seed.bin");
+          iospd_strdup(coin(r) ? "C:\\src & data.bin"
+                       : coin(r) ? "seed.bin"
+                                 : "seed\x01\xfe.bin");
       if (t->random_data_path == NULL) return IOSPD_ENOMEM;
     }
   }

@@ -9,7 +9,9 @@
 #include "iospd/error.h"
 
 /* Sets the console up for our output (Windows: UTF-8 code page, CRLF text
- * mode kept as DISKSPD prints it). Call first. */
+ * mode kept as DISKSPD prints it; Linux: SIGPIPE ignored, so writing to a
+ * closed pipe fails with EPIPE and is reported instead of killing the
+ * process silently). Call first. */
 void iospd_plat_console_init(void);
 /* Returns argv as UTF-8 strings (Windows: from GetCommandLineW, since the
  * CRT's argv is in the ANSI code page). The strings live until exit. */
@@ -18,8 +20,16 @@ int iospd_plat_utf8_args(int argc, char** argv, int* out_argc,
 /* Reads a whole file (UTF-8 path) into a NUL-terminated iospd_malloc buffer. */
 int iospd_plat_read_whole_file(const char* path, char** data, size_t* len,
                                iospd_err_t* err);
-/* Writes text to stdout / stderr in one go and flushes. */
+/* Writes text to stdout / stderr in one go and flushes. stdout is the
+ * product (results, profiles), so its first failed write or flush is
+ * remembered; later writes to it are skipped, and iospd_plat_close_out
+ * reports the failure. A write error on stderr has nowhere to be told. May
+ * be called from several threads (-P dots). */
 void iospd_plat_write_out(const char* text, size_t len);
 void iospd_plat_write_err(const char* text, size_t len);
+/* Flushes and closes stdout (call once, last). Returns 0 when everything
+ * written to it arrived; else a negative IOSPD_E* with err naming standard
+ * output and the OS's reason (full disk, closed pipe, bad handle). */
+int iospd_plat_close_out(iospd_err_t* err);
 
 #endif

@@ -21,7 +21,8 @@ void iospd_strbuf_append_n(iospd_strbuf_t* sb, const char* s, size_t n);
 void iospd_strbuf_appendf(iospd_strbuf_t* sb, const char* fmt, ...)
     IOSPD_PRINTF(2, 3);
 void iospd_strbuf_putc(iospd_strbuf_t* sb, char c);
-/* Appends s with &, <, >, " and ' escaped for XML text and attributes. */
+/* Appends s with &, <, >, " and ' escaped for XML text and attributes;
+ * bytes XML cannot carry become U+FFFD (iospd/xml_escape.h). */
 void iospd_strbuf_append_xml(iospd_strbuf_t* sb, const char* s);
 /* Returns the text (never NULL; "" when empty). */
 const char* iospd_strbuf_cstr(const iospd_strbuf_t* sb);

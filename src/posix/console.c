@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Linux side of console.h: argv is already UTF-8; plain stdio. */
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -7,7 +9,33 @@
 #include "iospd/console.h"
 #include "posix/internal.h"
 
-void iospd_plat_console_init(void) {}
+/* errno of the first failed write to stdout; 0 while all is well. */
+static atomic_int g_out_errno;
+
+static void out_failed(int e) {
+  int none = 0;
+  atomic_compare_exchange_strong(&g_out_errno, &none, e != 0 ? e : EIO);
+}
+
+/* A closed descriptor 0, 1 or 2 would be handed to the next open(): the
+ * report would then be written into a target file or the io_uring fd. Park
+ * /dev/null there instead; a closed stdout still fails the run (EBADF). */
+static void keep_std_fd_open(int fd) {
+  if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) return;
+  int nul = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+  if (nul >= 0 && nul != fd) {
+    dup2(nul, fd);
+    close(nul);
+  }
+  if (fd == 1) out_failed(EBADF);
+}
+
+void iospd_plat_console_init(void) {
+  for (int fd = 0; fd <= 2; fd++) keep_std_fd_open(fd);
+  /* A reader that goes away (iospd ... | head) must not kill us silently
+   * with SIGPIPE: the write fails with EPIPE, and main reports it. */
+  signal(SIGPIPE, SIG_IGN);
+}
 
 int iospd_plat_utf8_args(int argc, char** argv, int* out_argc,
                          const char* const** out_argv) {
@@ -58,12 +86,28 @@ int iospd_plat_read_whole_file(const char* path, char** data, size_t* len,
   return 0;
 }
 
+/* Set by iospd_plat_close_out: later writes must not touch the FILE. */
+static atomic_bool g_out_closed;
+
 void iospd_plat_write_out(const char* text, size_t len) {
-  fwrite(text, 1, len, stdout);
-  fflush(stdout);
+  if (atomic_load(&g_out_errno) != 0 || atomic_load(&g_out_closed)) return;
+  errno = 0;
+  if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0)
+    out_failed(errno);
 }
 
 void iospd_plat_write_err(const char* text, size_t len) {
   fwrite(text, 1, len, stderr);
   fflush(stderr);
+}
+
+int iospd_plat_close_out(iospd_err_t* err) {
+  errno = 0;
+  if (fflush(stdout) != 0 || ferror(stdout)) out_failed(errno);
+  errno = 0;
+  atomic_store(&g_out_closed, true);
+  if (fclose(stdout) != 0) out_failed(errno);
+  int e = atomic_load(&g_out_errno);
+  if (e == 0) return 0;
+  return iospd_posix_err(err, e, "cannot write to standard output");
 }

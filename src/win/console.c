@@ -3,8 +3,11 @@
  * output, whole-file reads with UTF-16 paths. */
 #include "win/internal.h" /* windows.h first: shellapi.h needs it */
 
+#include <errno.h>
 #include <shellapi.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "iospd/alloc.h"
 #include "iospd/console.h"
@@ -96,12 +99,50 @@ int iospd_plat_read_whole_file(const char* path, char** data, size_t* len,
   return 0;
 }
 
+/* Why the first write to stdout failed: a Win32 error code, or (when the
+ * CRT failed without one, e.g. no stdout handle at all) errno + 1 << 30. */
+static atomic_uint g_out_failure;
+#define CRT_ERRNO_FLAG (1u << 30)
+
+static void out_failed(void) {
+  DWORD code = GetLastError();
+  unsigned why = code != 0
+                     ? (unsigned)code
+                     : CRT_ERRNO_FLAG | (unsigned)(errno != 0 ? errno : EIO);
+  unsigned none = 0;
+  atomic_compare_exchange_strong(&g_out_failure, &none, why);
+}
+
+/* Set by iospd_plat_close_out: later writes must not touch the FILE. */
+static atomic_bool g_out_closed;
+
 void iospd_plat_write_out(const char* text, size_t len) {
-  fwrite(text, 1, len, stdout);
-  fflush(stdout);
+  if (atomic_load(&g_out_failure) != 0 || atomic_load(&g_out_closed)) return;
+  SetLastError(0);
+  errno = 0;
+  if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) out_failed();
 }
 
 void iospd_plat_write_err(const char* text, size_t len) {
   fwrite(text, 1, len, stderr);
   fflush(stderr);
+}
+
+int iospd_plat_close_out(iospd_err_t* err) {
+  SetLastError(0);
+  errno = 0;
+  if (fflush(stdout) != 0 || ferror(stdout)) out_failed();
+  SetLastError(0);
+  errno = 0;
+  atomic_store(&g_out_closed, true);
+  if (fclose(stdout) != 0) out_failed();
+  unsigned why = atomic_load(&g_out_failure);
+  if (why == 0) return 0;
+  if (why & CRT_ERRNO_FLAG) {
+    int e = (int)(why & ~CRT_ERRNO_FLAG);
+    return iospd_err_set_os(err, IOSPD_EIO, e,
+                            "cannot write to standard output: %s",
+                            strerror(e));
+  }
+  return iospd_win_err(err, (DWORD)why, "cannot write to standard output");
 }
