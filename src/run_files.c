@@ -205,16 +205,26 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
   }
   if (t->max_file_size != 0 && info.size != 0 && info.size < t->max_file_size &&
       hooks != NULL && hooks->message != NULL) {
-    /* DISKSPD warns here too (2.4); the run goes on with the smaller
-     * size. */
+    /* DISKSPD's line (2.4), on stderr before the report: each of its
+     * threads prints it when opening the target, so it comes once per
+     * thread on the target. Then our note; the run goes on with the
+     * smaller size. */
+    uint32_t threads = ts->thread_count == 0 ? IOSPD_MAX(t->threads_per_file, 1u)
+                       : t->thread_target_count ? t->thread_target_count
+                                                : ts->thread_count;
     iospd_strbuf_t sb;
     iospd_strbuf_init(&sb);
     iospd_strbuf_appendf(&sb,
-                         "warning: target '%s' is %llu bytes, less than its "
-                         "-f limit (MaxFileSize) of %llu bytes; the I/O "
-                         "uses the whole target",
-                         t->path, (unsigned long long)info.size,
+                         "WARNING: file size %llu is less than MaxFileSize "
+                         "%llu",
+                         (unsigned long long)info.size,
                          (unsigned long long)t->max_file_size);
+    for (uint32_t k = 0; k < threads; k++) say(hooks, iospd_strbuf_cstr(&sb));
+    iospd_strbuf_reset(&sb);
+    iospd_strbuf_appendf(&sb,
+                         "NOTE: target '%s' is smaller than its -f limit "
+                         "(MaxFileSize); the I/O uses the whole target",
+                         t->path);
     say(hooks, iospd_strbuf_cstr(&sb));
     iospd_strbuf_destroy(&sb);
   }

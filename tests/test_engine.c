@@ -1033,10 +1033,30 @@ static void test_max_size_warning(void** state) {
   fake_add_file("f.dat", 64 * KB, true);
   go(&r);
   assert_int_equal(r.rc, 0);
+  /* DISKSPD's line once per thread on the target, then our note. */
   assert_string_equal(r.said,
-                      "warning: target 'f.dat' is 65536 bytes, less than "
-                      "its -f limit (MaxFileSize) of 131072 bytes; the I/O "
-                      "uses the whole target\n");
+                      "WARNING: file size 65536 is less than MaxFileSize "
+                      "131072\n"
+                      "NOTE: target 'f.dat' is smaller than its -f limit "
+                      "(MaxFileSize); the I/O uses the whole target\n");
+  done(&r);
+
+  t = setup(&r, "g.dat", 0, 1, 0);
+  t->max_file_size = 128 * KB;
+  t->threads_per_file = 3;
+  t->thread_stride = 4 * KB;
+  fake_add_file("g.dat", 64 * KB, true);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_string_equal(r.said,
+                      "WARNING: file size 65536 is less than MaxFileSize "
+                      "131072\n"
+                      "WARNING: file size 65536 is less than MaxFileSize "
+                      "131072\n"
+                      "WARNING: file size 65536 is less than MaxFileSize "
+                      "131072\n"
+                      "NOTE: target 'g.dat' is smaller than its -f limit "
+                      "(MaxFileSize); the I/O uses the whole target\n");
   done(&r);
 }
 
