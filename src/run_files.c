@@ -65,6 +65,11 @@ static void create_progress(void* ctx, uint64_t done, uint64_t total) {
   iospd_strbuf_destroy(&sb);
 }
 
+/* A warning the platform met while creating (DISKSPD's wording): stderr. */
+static void create_warn(void* ctx, const char* line) {
+  say(((const create_progress_t*)ctx)->hooks, line);
+}
+
 static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
                          const iospd_run_hooks_t* hooks, iospd_err_t* err) {
   iospd_file_info_t info;
@@ -79,9 +84,10 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
                          "regular files, so remove -c for this target",
                          t->path);
   create_progress_t cp = {hooks, t->path, 0};
-  iospd_progress_t progress = {create_progress, &cp};
   bool noted = hooks != NULL && hooks->message != NULL &&
                (p->verbose || t->file_size >= (UINT64_C(1) << 30));
+  iospd_progress_t progress = {
+      .fn = noted ? create_progress : NULL, .ctx = &cp, .warn = create_warn};
   if (noted) {
     /* Large files: creation writes every block (so later reads reach the
      * device) and can take minutes; say so even without -v (on stderr, so
@@ -101,7 +107,7 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
   }
   int rc = iospd_plat_file_create_ex(t->path, t->file_size,
                                      t->pattern == IOSPD_PATTERN_ZERO,
-                                     noted ? &progress : NULL, &e);
+                                     &progress, &e);
   if (rc < 0)
     return iospd_err_set(err, rc,
                          "cannot create target '%s' of %llu bytes (-c): %s",

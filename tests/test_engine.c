@@ -960,6 +960,21 @@ static void test_create_progress(void** state) {
   assert_int_equal(r.rc, 0);
   assert_null(strstr(r.said, "NOTE"));
   done(&r);
+
+  /* A warning the platform meets while creating (Windows: DISKSPD's
+   * privilege, folder and valid-data fallbacks) reaches the message hook
+   * as it is, also when no progress is noted. */
+  t = setup(&r, "p.dat", 0, 1, 0);
+  t->create = true;
+  t->file_size = 64 * KB;
+  fake_set_create_warning("WARNING: Could not create intermediate directory "
+                          "(error code: 5)");
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_string_equal(r.said,
+                      "WARNING: Could not create intermediate directory "
+                      "(error code: 5)\n");
+  done(&r);
 }
 
 static void test_affinity_layout(void** state) {

@@ -137,5 +137,17 @@ expect_warnings err "-Zr stderr"
 iospd -Zr -w100 -b4K -Rpxml t.dat
 expect_no out "WARNING" "-Zr -Rpxml"
 
+# --- Windows -c: DISKSPD's folder warning, then the creation error ---------
+# A parent "folder" that is a file: DISKSPD warns with the error of the
+# first folder it cannot make (3, path not found) and then fails to create.
+if [ $wine = 1 ]; then
+  : >afile
+  iospd -c64K -d1 -W0 -b4K "$(winepath -w "$work")\\afile\\sub\\x.dat"
+  [ "$rc" = 1 ] && ok || bad "-c under a file: exit $rc, want 1"
+  expect_line err 1 "WARNING: Could not create intermediate directory (error code: 3)" \
+    "-c under a file"
+  expect_no out "WARNING" "-c under a file, stdout"
+fi
+
 echo "warnings_test: $pass passed, $fail failed"
 [ $fail = 0 ]
