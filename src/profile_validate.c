@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Profile validation (DISKSPD reference 1.10), shared by command-line and
  * XML profiles: every rule is checked for every target and every message is
- * reported, one line each, "error: ..." or "warning: ...". The CPU affinity
- * check against the machine happens at run time, not here. */
+ * reported, one line each, "error: ..." in our words, or for DISKSPD's three
+ * warnings its exact "WARNING: ..." line followed by a "note: ..." line of
+ * ours that names the target. The CPU affinity check against the machine
+ * happens at run time, not here. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,7 +18,8 @@ typedef struct diag_s {
 } diag_t;
 
 static void err(diag_t* d, const char* fmt, ...) IOSPD_PRINTF(2, 3);
-static void wrn(diag_t* d, const char* fmt, ...) IOSPD_PRINTF(2, 3);
+static void wrn(diag_t* d, const char* diskspd_line, const char* fmt, ...)
+    IOSPD_PRINTF(3, 4);
 
 static void emit(diag_t* d, const char* kind, const char* fmt, va_list ap) {
   if (d->sb == NULL) return;
@@ -36,10 +39,14 @@ static void err(diag_t* d, const char* fmt, ...) {
   d->errors++;
 }
 
-static void wrn(diag_t* d, const char* fmt, ...) {
+/* A DISKSPD warning: its line exactly as DISKSPD prints it to stderr at
+ * this point (scripts compare the two tools' output), then our detail. */
+static void wrn(diag_t* d, const char* diskspd_line, const char* fmt, ...) {
+  if (d->sb == NULL) return;
+  iospd_strbuf_appendf(d->sb, "%s\n", diskspd_line);
   va_list ap;
   va_start(ap, fmt);
-  emit(d, "warning", fmt, ap);
+  emit(d, "note", fmt, ap);
   va_end(ap);
 }
 
@@ -142,8 +149,10 @@ static void check_target(diag_t* d, const iospd_timespan_t* ts,
     if (t->dist_type != IOSPD_DIST_NONE)
       err(d, "%s: random distributions (-rd) need random I/O (-r or -rs)", n);
     if (t->parallel_async && t->request_count == 1)
-      wrn(d, "%s: -p has no effect unless the outstanding I/O count (-o) is "
-             "more than 1", n);
+      wrn(d, "WARNING: -p does not have effect unless outstanding I/O count "
+             "(-o) is > 1",
+          "%s: with one I/O in flight (-o1), parallel sequential I/O (-p) is "
+          "plain sequential I/O", n);
     if (t->interlocked) {
       if (t->thread_stride > 0)
         err(d, "%s: interlocked sequential I/O (-si) cannot be used with a "
@@ -152,10 +161,15 @@ static void check_target(diag_t* d, const iospd_timespan_t* ts,
         err(d, "%s: interlocked sequential I/O (-si) cannot be used with -p",
             n);
       if (!multi)
-        wrn(d, "%s: single-threaded test, -si has no effect", n);
+        wrn(d, "WARNING: single-threaded test, -si ignored",
+            "%s: with one thread, interlocked sequential I/O (-si) is plain "
+            "sequential I/O", n);
     } else if (multi && t->thread_stride == 0) {
-      wrn(d, "%s: threads of this target all start at the same offset, so "
-             "the access pattern is not sequential; consider -si or -T", n);
+      wrn(d, "WARNING: target access pattern will not be sequential, "
+             "consider -si",
+          "%s: the threads of this target all start at the same offset; "
+          "-si makes them share one sequence, -T<size> gives each its own "
+          "start", n);
     } else if (!multi && t->thread_stride > 0) {
       err(d, "%s: the thread stride (-T) needs more than one thread per "
              "target", n);
@@ -225,9 +239,12 @@ int iospd_profile_validate(const iospd_profile_t* p,
         err(&d, "template target '%s' was not replaced: give one "
                 "command-line target per template (*1, *2, ...) to run the "
                 "profile", t->path);
-      /* Command-line targets share every parameter (DISKSPD checks only
-       * the first); skipping repeats keeps messages from repeating. */
-      if (prev != NULL && same_checked_params(prev, t)) continue;
+      /* Command-line targets share every parameter and DISKSPD checks only
+       * the first; skipping repeats keeps messages from repeating. An XML
+       * profile's targets are each checked and reported, as DISKSPD does. */
+      if (p->xml_source == NULL && prev != NULL &&
+          same_checked_params(prev, t))
+        continue;
       check_target(&d, ts, t);
       prev = t;
     }

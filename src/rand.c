@@ -16,12 +16,16 @@ static void put64(unsigned char* p, uint64_t v) { memcpy(p, &v, 8); }
 
 void iospd_rand_fill(iospd_rand_t* r, void* buf, size_t len, bool fast) {
   unsigned char* p = buf;
-  /* Bytes up to the next 8-byte boundary come from one step, low byte
-   * first, as DISKSPD does; the result then depends on the address only
-   * through this head, and I/O buffers are page aligned. */
+  /* DISKSPD's head: when the buffer is not 8-byte aligned it writes
+   * (address & 7) bytes, low byte first, from one step. That count is not
+   * the distance to the next boundary (which would be 8 - (address & 7)),
+   * so the words that follow are usually still unaligned; we copy it
+   * anyway, because the head decides how many steps the words and the tail
+   * take, and so every later offset drawn from the same generator. I/O
+   * buffers are laid out as DISKSPD's (write slot i at half + i x -b), so a
+   * block size that is not a multiple of 8 gives the same heads. */
   size_t head = (size_t)((uintptr_t)p & 7u);
   if (head != 0) {
-    head = 8 - head;
     uint64_t v = iospd_rand64(r);
     while (head != 0 && len != 0) {
       *p++ = (unsigned char)(v & 0xff);

@@ -65,6 +65,11 @@ static void create_progress(void* ctx, uint64_t done, uint64_t total) {
   iospd_strbuf_destroy(&sb);
 }
 
+/* A warning the platform met while creating (DISKSPD's wording): stderr. */
+static void create_warn(void* ctx, const char* line) {
+  say(((const create_progress_t*)ctx)->hooks, line);
+}
+
 static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
                          const iospd_run_hooks_t* hooks, iospd_err_t* err) {
   iospd_file_info_t info;
@@ -79,9 +84,10 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
                          "regular files, so remove -c for this target",
                          t->path);
   create_progress_t cp = {hooks, t->path, 0};
-  iospd_progress_t progress = {create_progress, &cp};
   bool noted = hooks != NULL && hooks->message != NULL &&
                (p->verbose || t->file_size >= (UINT64_C(1) << 30));
+  iospd_progress_t progress = {
+      .fn = noted ? create_progress : NULL, .ctx = &cp, .warn = create_warn};
   if (noted) {
     /* Large files: creation writes every block (so later reads reach the
      * device) and can take minutes; say so even without -v (on stderr, so
@@ -101,7 +107,7 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
   }
   int rc = iospd_plat_file_create_ex(t->path, t->file_size,
                                      t->pattern == IOSPD_PATTERN_ZERO,
-                                     noted ? &progress : NULL, &e);
+                                     &progress, &e);
   if (rc < 0)
     return iospd_err_set(err, rc,
                          "cannot create target '%s' of %llu bytes (-c): %s",
@@ -205,16 +211,26 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
   }
   if (t->max_file_size != 0 && info.size != 0 && info.size < t->max_file_size &&
       hooks != NULL && hooks->message != NULL) {
-    /* DISKSPD warns here too (2.4); the run goes on with the smaller
-     * size. */
+    /* DISKSPD's line (2.4), on stderr before the report: each of its
+     * threads prints it when opening the target, so it comes once per
+     * thread on the target. Then our note; the run goes on with the
+     * smaller size. */
+    uint32_t threads = ts->thread_count == 0 ? IOSPD_MAX(t->threads_per_file, 1u)
+                       : t->thread_target_count ? t->thread_target_count
+                                                : ts->thread_count;
     iospd_strbuf_t sb;
     iospd_strbuf_init(&sb);
     iospd_strbuf_appendf(&sb,
-                         "warning: target '%s' is %llu bytes, less than its "
-                         "-f limit (MaxFileSize) of %llu bytes; the I/O "
-                         "uses the whole target",
-                         t->path, (unsigned long long)info.size,
+                         "WARNING: file size %llu is less than MaxFileSize "
+                         "%llu",
+                         (unsigned long long)info.size,
                          (unsigned long long)t->max_file_size);
+    for (uint32_t k = 0; k < threads; k++) say(hooks, iospd_strbuf_cstr(&sb));
+    iospd_strbuf_reset(&sb);
+    iospd_strbuf_appendf(&sb,
+                         "NOTE: target '%s' is smaller than its -f limit "
+                         "(MaxFileSize); the I/O uses the whole target",
+                         t->path);
     say(hooks, iospd_strbuf_cstr(&sb));
     iospd_strbuf_destroy(&sb);
   }

@@ -63,6 +63,8 @@ static void* g_int_arg;
 static uint32_t g_cpu_snaps;
 static uint32_t g_nqueues;
 static uint32_t g_qdepth[MAX_QUEUES];
+/* A warning line file creation hands to progress->warn ("" = none). */
+static char g_create_warning[160];
 
 /* Named events: a fixed table, by name. */
 #define MAX_EVENTS 8
@@ -95,6 +97,11 @@ void fake_reset(void) {
   g_nqueues = 0;
   g_now = START_NS;
   memset(g_events, 0, sizeof(g_events));
+  g_create_warning[0] = '\0';
+}
+
+void fake_set_create_warning(const char* line) {
+  snprintf(g_create_warning, sizeof g_create_warning, "%s", line);
 }
 
 static ffile_t* find(const char* path) {
@@ -391,7 +398,10 @@ int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
   find(path)->creates = creates + 1;
   /* As the Linux platform: a call per 4 MiB chunk, the last at size. */
   const uint64_t chunk = 4u << 20;
-  for (uint64_t done = 0; progress != NULL && done < size;) {
+  if (progress != NULL && progress->warn != NULL && g_create_warning[0])
+    progress->warn(progress->ctx, g_create_warning);
+  for (uint64_t done = 0; progress != NULL && progress->fn != NULL &&
+                          done < size;) {
     done = size - done < chunk ? size : done + chunk;
     progress->fn(progress->ctx, done, size);
   }

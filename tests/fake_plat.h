@@ -32,6 +32,8 @@ void fake_set_device(const char* path, bool has_partitions, bool has_filesystem,
 void fake_set_sector(const char* path, uint32_t logical);
 const uint8_t* fake_file_data(const char* path, uint64_t* size);
 int fake_file_creates(const char* path); /* times file_create was called */
+/* File creation reports this warning line, as Windows does its fallbacks. */
+void fake_set_create_warning(const char* line);
 unsigned fake_file_open_flags(const char* path); /* last open's flags */
 
 /* Latency of the n-th submitted I/O (0-based) = lat[n % count] ns. */

@@ -10,6 +10,7 @@
 #include "iospd/rand.h"
 #include "iospd/run.h"
 #include "run_internal.h"
+#include "diskspd_fill_model.h"
 #include "test_util.h"
 
 #define KB 1024u
@@ -728,6 +729,47 @@ static void test_refill_per_write(void** state) {
   done(&r);
 }
 
+/* -Zr with a block size that is not a multiple of 8 (issue #10): write
+ * slot i sits at 3 x 13 + 13 i past a page-aligned start, so the three slots
+ * meet the heads 7, 4 and 1 of DISKSPD's fill. Every offset and the final
+ * file content must be those of the model of DISKSPD for seed 5: offset
+ * draw, then the refill of the slot that carries the write. */
+static void test_refill_odd_block_matches_diskspd(void** state) {
+  (void)state;
+  enum { BS = 13, SLOTS = 3, FILE_SIZE = 1000 * BS + 7 };
+  run_t r;
+  iospd_target_t* t = setup(&r, "zr13.dat", 0, 1, 0);
+  t->block_size = BS;
+  t->write_ratio = 100;
+  t->random_ratio = 100;
+  t->request_count = SLOTS;
+  r.p.timespans[0].random_write_data = true;
+  r.p.timespans[0].rand_seed = 5;
+  fake_add_file("zr13.dat", FILE_SIZE, false);
+  const uint64_t lat[] = {1 * MS};
+  fake_set_latencies(lat, 1);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  uint32_t n;
+  const fake_io_t* log = fake_log(&n);
+  assert_true(n > 1000);
+  static uint8_t image[FILE_SIZE];
+  memset(image, 0, sizeof image);
+  dsm_rng_t m;
+  dsm_seed(&m, 5); /* thread 0: -z5 + 0 */
+  for (uint32_t i = 0; i < n; i++) {
+    assert_int_equal(log[i].op, IOSPD_OP_WRITE);
+    assert_int_equal(log[i].offset, dsm_random_offset(&m, FILE_SIZE, BS, BS));
+    unsigned head = (unsigned)((SLOTS * BS + log[i].tag * BS) % 8);
+    dsm_fill(&m, image + log[i].offset, BS, head, true);
+  }
+  uint64_t size;
+  const uint8_t* d = fake_file_data("zr13.dat", &size);
+  assert_int_equal(size, FILE_SIZE);
+  assert_memory_equal(d, image, FILE_SIZE);
+  done(&r);
+}
+
 static void test_pool_shared_slots(void** state) {
   (void)state;
   run_t r;
@@ -918,6 +960,21 @@ static void test_create_progress(void** state) {
   assert_int_equal(r.rc, 0);
   assert_null(strstr(r.said, "NOTE"));
   done(&r);
+
+  /* A warning the platform meets while creating (Windows: DISKSPD's
+   * privilege, folder and valid-data fallbacks) reaches the message hook
+   * as it is, also when no progress is noted. */
+  t = setup(&r, "p.dat", 0, 1, 0);
+  t->create = true;
+  t->file_size = 64 * KB;
+  fake_set_create_warning("WARNING: Could not create intermediate directory "
+                          "(error code: 5)");
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_string_equal(r.said,
+                      "WARNING: Could not create intermediate directory "
+                      "(error code: 5)\n");
+  done(&r);
 }
 
 static void test_affinity_layout(void** state) {
@@ -991,10 +1048,30 @@ static void test_max_size_warning(void** state) {
   fake_add_file("f.dat", 64 * KB, true);
   go(&r);
   assert_int_equal(r.rc, 0);
+  /* DISKSPD's line once per thread on the target, then our note. */
   assert_string_equal(r.said,
-                      "warning: target 'f.dat' is 65536 bytes, less than "
-                      "its -f limit (MaxFileSize) of 131072 bytes; the I/O "
-                      "uses the whole target\n");
+                      "WARNING: file size 65536 is less than MaxFileSize "
+                      "131072\n"
+                      "NOTE: target 'f.dat' is smaller than its -f limit "
+                      "(MaxFileSize); the I/O uses the whole target\n");
+  done(&r);
+
+  t = setup(&r, "g.dat", 0, 1, 0);
+  t->max_file_size = 128 * KB;
+  t->threads_per_file = 3;
+  t->thread_stride = 4 * KB;
+  fake_add_file("g.dat", 64 * KB, true);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_string_equal(r.said,
+                      "WARNING: file size 65536 is less than MaxFileSize "
+                      "131072\n"
+                      "WARNING: file size 65536 is less than MaxFileSize "
+                      "131072\n"
+                      "WARNING: file size 65536 is less than MaxFileSize "
+                      "131072\n"
+                      "NOTE: target 'g.dat' is smaller than its -f limit "
+                      "(MaxFileSize); the I/O uses the whole target\n");
   done(&r);
 }
 
@@ -1018,6 +1095,7 @@ int main(void) {
       cmocka_unit_test(test_write_pattern),
       cmocka_unit_test(test_random_source_windows),
       cmocka_unit_test(test_refill_per_write),
+      cmocka_unit_test(test_refill_odd_block_matches_diskspd),
       cmocka_unit_test(test_pool_shared_slots),
       cmocka_unit_test(test_progress_and_timespans),
       cmocka_unit_test(test_failed_and_unrun_timespans),

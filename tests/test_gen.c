@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* The request generator against DISKSPD's unit-tested examples (2.5): the
  * sequential, thread-stride, interlocked, parallel and random offsets, the
- * effective distribution tables, the mixed mode's draw order, and
- * statistical checks of alignment, range and write ratio. */
+ * effective distribution tables, the mixed mode's draw order, the offsets
+ * of a -Zr thread whose refills share the generator, and statistical
+ * checks of alignment, range and write ratio. */
 #include "iospd/gen.h"
 #include "iospd/platform.h"
+#include "iospd/rand.h"
+#include "diskspd_fill_model.h"
 #include "test_util.h"
 
 #define KB 1024ull
@@ -541,6 +544,50 @@ static void test_dist_random_selection(void** state) {
   iospd_gen_destroy(&g);
 }
 
+/* -Zr: a thread's generator feeds both the offsets and the write refills,
+ * so the refill's draw count decides every later offset. Random -w100
+ * writes of block sizes that are not multiples of 8, from a write buffer at
+ * each address mod 8 (write slot i sits at (o + i) x b past a page-aligned
+ * start, so odd block sizes meet every alignment), against the model of
+ * DISKSPD: offset draw, then the fast refill of the slot's buffer. */
+static void test_zr_refill_keeps_offsets(void** state) {
+  (void)state;
+  static const uint32_t sizes[] = {13, 4097, 4101};
+  static _Alignas(8) unsigned char store[4101 + 8];
+  static unsigned char model_buf[4101];
+  for (size_t si = 0; si < IOSPD_ARRAY_SIZE(sizes); si++) {
+    uint32_t bs = sizes[si];
+    for (unsigned a = 0; a < 8; a++) {
+      iospd_target_t t = mk(bs, 0, 0);
+      t.random_ratio = 100;
+      t.write_ratio = 100;
+      uint64_t size = 1000ull * bs + 7;
+      uint64_t seed = 42u + a;
+      iospd_rand_t r;
+      iospd_rand_seed(&r, seed);
+      iospd_gen_t g;
+      assert_int_equal(iospd_gen_init(&g, &t, 0, size, &r, NULL, NULL), 0);
+      dsm_rng_t m;
+      dsm_seed(&m, seed);
+      /* Offsets are asserted as they come, the refilled bytes counted: a
+       * wrong refill shows as the offset it moves. */
+      int bad_blocks = 0;
+      for (int i = 0; i < 300; i++) {
+        uint8_t op;
+        uint64_t off, cur = 0;
+        iospd_gen_next(&g, &cur, &op, &off);
+        assert_int_equal(op, IOSPD_OP_WRITE);
+        assert_int_equal(off, dsm_random_offset(&m, size, bs, bs));
+        iospd_rand_fill(&r, store + a, bs, true);
+        dsm_fill(&m, model_buf, bs, a, true);
+        bad_blocks += memcmp(store + a, model_buf, bs) != 0;
+      }
+      assert_int_equal(bad_blocks, 0);
+      iospd_gen_destroy(&g);
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sequential_base),
@@ -558,6 +605,7 @@ int main(void) {
       cmocka_unit_test(test_dist_pct_tables),
       cmocka_unit_test(test_dist_abs),
       cmocka_unit_test(test_dist_random_selection),
+      cmocka_unit_test(test_zr_refill_keeps_offsets),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

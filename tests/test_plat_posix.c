@@ -604,7 +604,7 @@ static void test_create_reports_progress(void** state) {
   (void)state;
   iospd_err_t err;
   progress_log_t l = {{0}, {0}, 0};
-  iospd_progress_t p = {log_progress, &l};
+  iospd_progress_t p = {.fn = log_progress, .ctx = &l};
   const uint64_t size = 10u << 20;
   assert_int_equal(iospd_plat_file_create_ex(TMP_NAME, size, false, &p, &err),
                    0);

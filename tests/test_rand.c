@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* DISKSPD's PRNG: known first outputs for seeds 0 and 1 (computed outside
  * C from the published algorithm), agreement with an independent
- * step-by-step reference, and the buffer filler's draw order. */
+ * step-by-step reference, and the buffer filler's draw order, including
+ * DISKSPD's head of (address & 7) bytes for unaligned buffers. */
 #include "iospd/rand.h"
+#include "diskspd_fill_model.h"
 #include "test_util.h"
 
 /* Reference written out long-hand from the algorithm in 2.11, with its
@@ -133,6 +135,86 @@ static void test_fill_fast_mixes(void** state) {
   assert_int_equal(words[16], iospd_rand64(&ref));
 }
 
+/* DISKSPD's head rule spelled out by hand for one case: a 13-byte buffer at
+ * an address = 3 (mod 8) takes 3 head bytes from step 1, one word (bytes
+ * 3..10) from step 2 and a 2-byte tail from step 3. (The rule "up to the
+ * boundary" would give 5 + 8 bytes from two steps.) */
+static void test_fill_head_is_addr_mod8(void** state) {
+  (void)state;
+  _Alignas(8) unsigned char store[32];
+  memset(store, 0xee, sizeof store);
+  unsigned char* buf = store + 3;
+  iospd_rand_t r, ref;
+  iospd_rand_seed(&r, 11);
+  iospd_rand_seed(&ref, 11);
+  iospd_rand_fill(&r, buf, 13, false);
+  uint64_t s1 = iospd_rand64(&ref), s2 = iospd_rand64(&ref);
+  uint64_t s3 = iospd_rand64(&ref);
+  for (int i = 0; i < 3; i++)
+    assert_int_equal(buf[i], (unsigned char)(s1 >> (8 * i)));
+  for (int i = 0; i < 8; i++)
+    assert_int_equal(buf[3 + i], (unsigned char)(s2 >> (8 * i)));
+  for (int i = 0; i < 2; i++)
+    assert_int_equal(buf[11 + i], (unsigned char)(s3 >> (8 * i)));
+  /* Neither side of the buffer touched; three steps consumed. */
+  assert_int_equal(store[2], 0xee);
+  assert_int_equal(buf[13], 0xee);
+  assert_int_equal(iospd_rand64(&r), iospd_rand64(&ref));
+}
+
+/* A head longer than the buffer: one step, only len bytes written. */
+static void test_fill_head_longer_than_buffer(void** state) {
+  (void)state;
+  _Alignas(8) unsigned char store[16];
+  memset(store, 0xee, sizeof store);
+  iospd_rand_t r, ref;
+  iospd_rand_seed(&r, 5);
+  iospd_rand_seed(&ref, 5);
+  iospd_rand_fill(&r, store + 7, 2, true);
+  uint64_t s1 = iospd_rand64(&ref);
+  assert_int_equal(store[7], (unsigned char)s1);
+  assert_int_equal(store[8], (unsigned char)(s1 >> 8));
+  assert_int_equal(store[9], 0xee);
+  assert_int_equal(iospd_rand64(&r), iospd_rand64(&ref));
+}
+
+/* Every alignment 0..7, lengths around the 8-byte and 16-word edges and
+ * the odd block sizes of the issue (13, 4097), both modes: the same bytes
+ * as the model of DISKSPD's fill, nothing written outside, and the same
+ * next draws (so every later offset of a thread agrees too). */
+static void test_fill_matches_model_all_alignments(void** state) {
+  (void)state;
+  static const size_t lens[] = {0,  1,   5,   7,   8,   9,    13,   16,  23,
+                                127, 128, 129, 135, 136, 137, 4096, 4097,
+                                4099, 4103, 8195};
+  enum { MAXLEN = 8195, GUARD = 16 };
+  static _Alignas(8) unsigned char store[MAXLEN + 2 * GUARD];
+  static unsigned char want[MAXLEN];
+  for (unsigned a = 0; a < 8; a++) {
+    for (size_t li = 0; li < IOSPD_ARRAY_SIZE(lens); li++) {
+      for (int fast = 0; fast <= 1; fast++) {
+        size_t len = lens[li];
+        uint64_t seed = 1000u + a * 100u + li;
+        memset(store, 0xa5, sizeof store);
+        unsigned char* buf = store + GUARD + a;
+        iospd_rand_t r;
+        iospd_rand_seed(&r, seed);
+        iospd_rand_fill(&r, buf, len, fast != 0);
+        dsm_rng_t m;
+        dsm_seed(&m, seed);
+        dsm_fill(&m, want, len, a, fast != 0);
+        if (len > 0) assert_memory_equal(buf, want, len);
+        for (size_t i = 0; i < GUARD + a; i++)
+          assert_int_equal(store[i], 0xa5);
+        for (size_t i = GUARD + a + len; i < sizeof store; i++)
+          assert_int_equal(store[i], 0xa5);
+        for (int k = 0; k < 3; k++)
+          assert_int_equal(iospd_rand64(&r), dsm_step(&m));
+      }
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_known_values_seed0),
@@ -141,6 +223,9 @@ int main(void) {
       cmocka_unit_test(test_ratio),
       cmocka_unit_test(test_fill_slow_order),
       cmocka_unit_test(test_fill_fast_mixes),
+      cmocka_unit_test(test_fill_head_is_addr_mod8),
+      cmocka_unit_test(test_fill_head_longer_than_buffer),
+      cmocka_unit_test(test_fill_matches_model_all_alignments),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

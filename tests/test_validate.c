@@ -44,29 +44,30 @@ static const vcase_t k_cases[] = {
     {"t", 0, 0, {NULL}},
     {"-b4K -r -o32 -t4 -Sh -L t", 0, 0, {NULL}},
     {"-n -a0,1 t", IOSPD_EUSAGE, 1, {"error: -n (no affinity) and -a"}},
-    {"-F4 -t2 t", IOSPD_EUSAGE, 2, {"error: t: -F (total threads) and -t"}},
+    {"-F4 -t2 t", IOSPD_EUSAGE, 3, {"error: t: -F (total threads) and -t"}},
     {"W|-g100 -x t", IOSPD_EUSAGE, 1, {"-g) cannot be used with completion"}},
     {"-i4 t", IOSPD_EUSAGE, 1, {"-i (burst size) and -j (think time)"}},
     {"-j4 t", IOSPD_EUSAGE, 1, {"-i (burst size) and -j (think time)"}},
     {"-i4 -j10 t", 0, 0, {NULL}},
-    {"-F2 -O4 -g100 t", IOSPD_EUSAGE, 2,
-     {"-g) cannot be used with -O", "warning: t: threads of this target"}},
-    {"-F2 -O4 -i1 -j5 t", IOSPD_EUSAGE, 2, {"think time (-j) cannot be used"}},
-    {"-F2 -O4 -p -o2 t", IOSPD_EUSAGE, 2, {"-p cannot be used with -O"}},
+    {"-F2 -O4 -g100 t", IOSPD_EUSAGE, 3,
+     {"-g) cannot be used with -O",
+      "WARNING: target access pattern will not be sequential, consider -si\n"}},
+    {"-F2 -O4 -i1 -j5 t", IOSPD_EUSAGE, 3, {"think time (-j) cannot be used"}},
+    {"-F2 -O4 -p -o2 t", IOSPD_EUSAGE, 3, {"-p cannot be used with -O"}},
     {"-F2 -O4 -r t", 0, 0, {NULL}},
     {"-r -T4K t", IOSPD_EUSAGE, 1, {"thread stride (-T) cannot be used with random"}},
     {"-r -p t", IOSPD_EUSAGE, 1, {"parallel sequential I/O (-p) cannot be used with random"}},
     {"-rs50 -T1M t", IOSPD_EUSAGE, 1, {"(-T) cannot be used with random"}},
     {"-rdpct90/10 t", IOSPD_EUSAGE, 1, {"random distributions (-rd) need random I/O"}},
-    {"-p -o1 t", 0, 1, {"warning: t: -p has no effect unless"}},
+    {"-p -o1 t", 0, 2, {"WARNING: -p does not have effect unless"}},
     {"-p -o2 t", 0, 0, {NULL}},
     {"-si -T1M -t2 t", IOSPD_EUSAGE, 1, {"(-si) cannot be used with a thread stride"}},
     {"-si -p -t2 t", IOSPD_EUSAGE, 1, {"(-si) cannot be used with -p"}},
-    {"-si t", 0, 1, {"warning: t: single-threaded test, -si has no effect"}},
+    {"-si t", 0, 2, {"WARNING: single-threaded test, -si ignored\n"}},
     {"-si -t2 t", 0, 0, {NULL}},
     {"-si -F2 t", 0, 0, {NULL}},
-    {"-t4 t", 0, 1, {"warning: t: threads of this target all start"}},
-    {"-F2 t", 0, 1, {"warning: t: threads of this target all start"}},
+    {"-t4 t", 0, 2, {"WARNING: target access pattern will not be sequential"}},
+    {"-F2 t", 0, 2, {"WARNING: target access pattern will not be sequential"}},
     {"-T1M -t4 t", 0, 0, {NULL}},
     {"-T1M t", IOSPD_EUSAGE, 1, {"(-T) needs more than one thread"}},
     {"-r -rdpct10/10:10/10:0/10 t", 0, 0, {NULL}},
@@ -212,6 +213,86 @@ static void test_validate_xml_only_rules(void** state) {
   iospd_profile_destroy(&p);
 }
 
+/* DISKSPD's three validation warnings, whole text: its exact line (what it
+ * prints to stderr before the report), then our note naming the target. */
+static void test_validate_diskspd_warning_lines(void** state) {
+  (void)state;
+  static const struct {
+    const char* line;
+    const char* want;
+  } k[] = {
+      {"-p -o1 t",
+       "WARNING: -p does not have effect unless outstanding I/O count (-o) "
+       "is > 1\n"
+       "note: t: with one I/O in flight (-o1), parallel sequential I/O (-p) "
+       "is plain sequential I/O\n"},
+      {"-si t",
+       "WARNING: single-threaded test, -si ignored\n"
+       "note: t: with one thread, interlocked sequential I/O (-si) is plain "
+       "sequential I/O\n"},
+      {"-t2 t",
+       "WARNING: target access pattern will not be sequential, consider -si\n"
+       "note: t: the threads of this target all start at the same offset; "
+       "-si makes them share one sequence, -T<size> gives each its own "
+       "start\n"},
+      /* Two warnings for one target, in DISKSPD's order (-p before the
+       * thread check); one target checked for a command line. */
+      {"-p -o1 -t2 a b",
+       "WARNING: -p does not have effect unless outstanding I/O count (-o) "
+       "is > 1\n"
+       "note: a: with one I/O in flight (-o1), parallel sequential I/O (-p) "
+       "is plain sequential I/O\n"
+       "WARNING: target access pattern will not be sequential, consider -si\n"
+       "note: a: the threads of this target all start at the same offset; "
+       "-si makes them share one sequence, -T<size> gives each its own "
+       "start\n"},
+      /* Errors keep our wording and DISKSPD's order around the warning. */
+      {"-si -T1M -p t",
+       "error: t: interlocked sequential I/O (-si) cannot be used with a "
+       "thread stride (-T)\n"
+       "error: t: interlocked sequential I/O (-si) cannot be used with -p\n"
+       "WARNING: single-threaded test, -si ignored\n"
+       "note: t: with one thread, interlocked sequential I/O (-si) is plain "
+       "sequential I/O\n"},
+  };
+  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(k); i++) {
+    iospd_profile_t p;
+    parse_line(k[i].line, &p);
+    iospd_strbuf_t d;
+    iospd_strbuf_init(&d);
+    (void)iospd_profile_validate(&p, &d);
+    if (strcmp(iospd_strbuf_cstr(&d), k[i].want) != 0)
+      fail_msg("'%s':\n%s---want:\n%s", k[i].line, iospd_strbuf_cstr(&d),
+               k[i].want);
+    iospd_strbuf_destroy(&d);
+    iospd_profile_destroy(&p);
+  }
+
+  /* An XML profile: DISKSPD checks and warns for every target, even for
+   * identical ones. */
+  iospd_profile_t p;
+  iospd_profile_init(&p);
+  p.xml_source = iospd_strdup("p.xml");
+  iospd_timespan_t* ts = iospd_profile_add_timespan(&p);
+  for (int j = 0; j < 2; j++) {
+    iospd_target_t* t = iospd_timespan_add_target(ts);
+    assert_int_equal(iospd_target_set_path(t, j ? "b" : "a"), 0);
+    t->interlocked = true;
+  }
+  iospd_strbuf_t d;
+  iospd_strbuf_init(&d);
+  assert_int_equal(iospd_profile_validate(&p, &d), 0);
+  assert_string_equal(iospd_strbuf_cstr(&d),
+                      "WARNING: single-threaded test, -si ignored\n"
+                      "note: a: with one thread, interlocked sequential I/O "
+                      "(-si) is plain sequential I/O\n"
+                      "WARNING: single-threaded test, -si ignored\n"
+                      "note: b: with one thread, interlocked sequential I/O "
+                      "(-si) is plain sequential I/O\n");
+  iospd_strbuf_destroy(&d);
+  iospd_profile_destroy(&p);
+}
+
 /* Every example profile shipped in xml/examples validates once its
  * template is replaced (skipped while the XML reader is a stub). */
 static void test_validate_shipped_examples(void** state) {
@@ -255,6 +336,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_validate_rules),
       cmocka_unit_test(test_validate_xml_only_rules),
+      cmocka_unit_test(test_validate_diskspd_warning_lines),
       cmocka_unit_test(test_validate_shipped_examples),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -187,10 +187,13 @@ void iospd_plat_file_close(iospd_plat_file_t* f);
  * checks). */
 int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
                          iospd_err_t* err);
-/* Progress of long work: done of total bytes so far. */
+/* Progress of long work: done of total bytes so far (fn may be NULL).
+ * warn (may be NULL) takes a warning line the platform meets on the way,
+ * worded as DISKSPD prints it (the Windows -c fallbacks). */
 typedef struct iospd_progress_s {
   void (*fn)(void* ctx, uint64_t done, uint64_t total);
   void* ctx;
+  void (*warn)(void* ctx, const char* line);
 } iospd_progress_t;
 
 /* Creates (always overwriting) a regular file of the given size, allocated

@@ -39,9 +39,11 @@ static inline bool iospd_rand_ratio(iospd_rand_t* r, uint32_t pct) {
   return (iospd_rand32(r) % 100u) + 1u <= pct;
 }
 
-/* Fills buf with random bytes in DISKSPD's order (unaligned head from one
- * step, 8-byte words, tail from one step). fast: the -Zr mode in which 5
- * steps give 16 words (11 are rotate/xor combinations of the 5). */
+/* Fills buf with random bytes in DISKSPD's order: if buf is not 8-byte
+ * aligned, a head of (address & 7) bytes from one step (DISKSPD's count, not
+ * the distance to the boundary), then whole 8-byte words, then a tail of
+ * len % 8 bytes (after the head) from one step. fast: the -Zr mode in which
+ * 5 steps give 16 words (11 are rotate/xor combinations of the 5). */
 void iospd_rand_fill(iospd_rand_t* r, void* buf, size_t len, bool fast);
 
 #endif

@@ -49,6 +49,13 @@ void iospd_win_once(void) {
 }
 
 DWORD iospd_win_enable_privilege(const WCHAR* name) {
+  return iospd_win_enable_privilege_at(name, NULL);
+}
+
+DWORD iospd_win_enable_privilege_at(const WCHAR* name, int* step) {
+  int at = 1;
+  if (step == NULL) step = &at;
+  *step = 1;
   HANDLE token;
   if (!OpenProcessToken(GetCurrentProcess(),
                         TOKEN_ADJUST_PRIVILEGES | TOKEN_QUERY, &token))
@@ -58,13 +65,14 @@ DWORD iospd_win_enable_privilege(const WCHAR* name) {
   tp.PrivilegeCount = 1;
   tp.Privileges[0].Attributes = SE_PRIVILEGE_ENABLED;
   DWORD rc = ERROR_SUCCESS;
+  *step = 2;
   if (!LookupPrivilegeValueW(NULL, name, &tp.Privileges[0].Luid)) {
     rc = GetLastError();
-  } else if (!AdjustTokenPrivileges(token, FALSE, &tp, 0, NULL, NULL)) {
-    rc = GetLastError();
   } else {
-    /* AdjustTokenPrivileges "succeeds" without the privilege being held;
-     * only GetLastError tells (ERROR_NOT_ALL_ASSIGNED). */
+    *step = 3;
+    /* AdjustTokenPrivileges also "succeeds" without the privilege being
+     * held; only GetLastError tells (ERROR_NOT_ALL_ASSIGNED). */
+    (void)AdjustTokenPrivileges(token, FALSE, &tp, 0, NULL, NULL);
     rc = GetLastError();
   }
   CloseHandle(token);

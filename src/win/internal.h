@@ -40,6 +40,10 @@ void iospd_win_once(void);
 /* Enables a privilege (e.g. SE_LOCK_MEMORY_NAME) in the process token.
  * Returns 0 or the Win32 error (ERROR_NOT_ALL_ASSIGNED when not held). */
 DWORD iospd_win_enable_privilege(const WCHAR* name);
+/* The same; on failure *step (if not NULL) says which call failed, for
+ * DISKSPD's messages: 1 opening the token, 2 looking the name up, 3
+ * adjusting the token. */
+DWORD iospd_win_enable_privilege_at(const WCHAR* name, int* step);
 
 /* ---- errors (error.c) ---------------------------------------------------- */
 

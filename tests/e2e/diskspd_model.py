@@ -561,6 +561,15 @@ def parse_distribution(t, v, block, arg):
 
 # ---------------------------------------------------------------- validation
 
+# DISKSPD's validation warnings (1.10), exactly as it prints them to stderr;
+# iospd prints the same lines (each followed by a "note: ..." of its own).
+# The model's other warnings are iospd's own ("warning: ...").
+W_PARALLEL = ('WARNING: -p does not have effect unless outstanding I/O count '
+              '(-o) is > 1')
+W_SI_SINGLE = 'WARNING: single-threaded test, -si ignored'
+W_NOT_SEQUENTIAL = ('WARNING: target access pattern will not be sequential, '
+                    'consider -si')
+
 def validate(p, t):
   errs = []
   multi = p.thread_count > 1 or t.threads > 1
@@ -590,17 +599,17 @@ def validate(p, t):
     if t.dist_kind:
       errs.append(('-rd with sequential', '-rd', 'distribution'))
     if t.parallel and t.requests == 1:
-      p.warnings.append('-p with -o1')
+      p.warnings.append(W_PARALLEL)
     if t.interlocked:
       if t.thread_stride:
         errs.append(('-si with -T', '-si', '-T'))
       if t.parallel:
         errs.append(('-si with -p', '-si', '-p'))
       if not multi:
-        p.warnings.append('-si single thread')
+        p.warnings.append(W_SI_SINGLE)
     else:
       if multi and not t.thread_stride:
-        p.warnings.append('not sequential, consider -si')
+        p.warnings.append(W_NOT_SEQUENTIAL)
       if not multi and t.thread_stride:
         errs.append(('-T single thread', '-T'))
   if t.dist_kind:
