@@ -6,8 +6,7 @@
 #
 #   scripts/run-pester.sh [test file or folder ...]
 # Environment: IOSPD_EXE (Linux iospd for Invoke-IoSpd tests, default
-# build/linux/iospd), IOSPD_DISKSPD_SAMPLES (default ../shared/reference/
-# diskspd-samples), IOSPD_PESTER_RESULT (NUnit XML output path).
+# build/linux/iospd), IOSPD_PESTER_RESULT (NUnit XML output path).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
