@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: MIT
 # Installs what building and testing iospd needs on Debian/Ubuntu, and only
 # what is missing: compilers, liburing, zlib, CMocka (native, and its source
-# for the mingw build), wine, xmllint. Usage: scripts/deps.sh [--build-only]
+# for the mingw build), wine (64-bit, and wine32 from the i386 architecture
+# for the x86 iospd.exe), xmllint. Usage: scripts/deps.sh [--build-only]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 build_pkgs=(build-essential cmake pkg-config liburing-dev zlib1g-dev libcmocka-dev)
-test_pkgs=(gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 libz-mingw-w64-dev wine64 wine
+test_pkgs=(gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 libz-mingw-w64-dev wine64 wine wine32:i386
            libxml2-utils dpkg-dev zip unzip)
 pkgs=("${build_pkgs[@]}")
 [ "${1:-}" = "--build-only" ] || pkgs+=("${test_pkgs[@]}")
@@ -21,6 +22,11 @@ for p in "${pkgs[@]}"; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "deps: installing ${missing[*]}"
+  # wine32 (runs the i686 iospd.exe in a WoW64 prefix) is an i386 package.
+  if [[ " ${missing[*]}" == *":i386"* ]] && ! dpkg --print-foreign-architectures | grep -qx i386; then
+    echo "deps: enabling the i386 architecture (dpkg --add-architecture i386) for wine32"
+    $sudo dpkg --add-architecture i386
+  fi
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi

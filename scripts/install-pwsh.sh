@@ -4,8 +4,7 @@
 # Pester tests and the release package; idempotent and quiet when done.
 #
 #   scripts/install-pwsh.sh            pwsh + Pester (+ zip/unzip via apt)
-#   scripts/install-pwsh.sh --wine32   also try Debian's wine32 (i386) so the
-#                                      x86 iospd.exe can run under wine
+# (wine32 for the x86 iospd.exe is installed by scripts/deps.sh.)
 # Prints the Pester module path on the last line of a successful run when
 # IOSPD_PRINT_PESTER=1 (used by run-pester.sh).
 set -euo pipefail
@@ -17,12 +16,8 @@ tools="$HOME/.dotnet/tools"
 export PATH="$PATH:$tools"
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
 
-want_wine32=0
 for a in "$@"; do
-  case "$a" in
-    --wine32) want_wine32=1 ;;
-    *) echo "install-pwsh.sh: unknown option '$a' (allowed: --wine32)" >&2; exit 2 ;;
-  esac
+  echo "install-pwsh.sh: unknown option '$a' (it takes none; wine32 comes from scripts/deps.sh)" >&2; exit 2
 done
 
 log=$(mktemp)
@@ -72,28 +67,6 @@ if [ ! -f "$pester_psd1" ]; then
 XML
   run_quiet dotnet restore "$proj/pester-restore.csproj"
   [ -f "$pester_psd1" ] || { echo "install-pwsh.sh: Pester restored but $pester_psd1 is missing" >&2; exit 1; }
-fi
-
-if [ "$want_wine32" = 1 ] && ! dpkg -s wine32:i386 >/dev/null 2>&1; then
-  # Needs i386 multiarch. If the i386 packages cannot be installed (their
-  # versions must match the amd64 ones exactly), undo the architecture so
-  # that later apt-get update runs do not fail on i386 indexes.
-  echo "install-pwsh.sh: trying wine32 (i386) for the x86 build"
-  added=0
-  if ! dpkg --print-foreign-architectures | grep -qx i386; then
-    dpkg --add-architecture i386; added=1
-  fi
-  if apt-get update -qq >"$log" 2>&1 &&
-     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wine32:i386 >"$log" 2>&1; then
-    echo "install-pwsh.sh: wine32 installed"
-  else
-    echo "install-pwsh.sh: wine32 could not be installed here; the x86 build is checked by its PE header only:" >&2
-    grep -E '^(E:|W:)| Depends: ' "$log" | head -5 >&2 || true
-    if [ "$added" = 1 ]; then
-      dpkg --remove-architecture i386 || true
-      apt-get update -qq >/dev/null 2>&1 || true
-    fi
-  fi
 fi
 
 if [ "${IOSPD_PRINT_PESTER:-0}" = 1 ]; then

@@ -5,15 +5,27 @@
 # and ends with "Pester: N passed, N failed" and a plain "N passed, N failed".
 #
 #   scripts/run-pester.sh [test file or folder ...]
-# Environment: IOSPD_EXE (Linux iospd for Invoke-IoSpd tests, default
-# build/linux/iospd), IOSPD_DISKSPD_SAMPLES (default ../shared/reference/
-# diskspd-samples), IOSPD_PESTER_RESULT (NUnit XML output path).
+# Environment: IOSPD_EXE (Linux iospd for Invoke-IoSpd tests; default
+# build/linux/iospd, the README's build, which is built here when missing),
+# IOSPD_PESTER_RESULT (NUnit XML output path).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 export PATH="$PATH:$HOME/.dotnet/tools"
 pester_psd1=$(IOSPD_PRINT_PESTER=1 "$root/scripts/install-pwsh.sh" | tail -n 1)
 [ -f "$pester_psd1" ] || { echo "run-pester.sh: Pester module not found ($pester_psd1)" >&2; exit 1; }
+
+# Invoke-IoSpd runs a real iospd: the README's "Build by hand" one unless
+# IOSPD_EXE names another. Build it when it is not there yet.
+if [ -z "${IOSPD_EXE:-}" ]; then
+  export IOSPD_EXE="$root/build/linux/iospd"
+  if [ ! -x "$IOSPD_EXE" ]; then
+    echo "run-pester.sh: building $IOSPD_EXE (cmake -S . -B build/linux)"
+    { cmake -S "$root" -B "$root/build/linux" >/dev/null &&
+      cmake --build "$root/build/linux" --target iospd -j"$(nproc 2>/dev/null || echo 2)" >/dev/null; } ||
+      { echo "run-pester.sh: building iospd failed; build it by hand (README, \"Build by hand\") or set IOSPD_EXE" >&2; exit 1; }
+  fi
+fi
 
 paths=("$@")
 [ ${#paths[@]} -gt 0 ] || paths=("$root/tests/pester")

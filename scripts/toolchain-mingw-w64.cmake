@@ -2,7 +2,8 @@
 # Cross toolchain for Windows with mingw-w64 on Debian/Ubuntu.
 #   cmake -B build/win -DCMAKE_TOOLCHAIN_FILE=scripts/toolchain-mingw-w64.cmake
 # IOSPD_MINGW_ARCH selects x86_64 (default) or i686. Tests run under wine
-# through CMAKE_CROSSCOMPILING_EMULATOR when wine is installed.
+# (wine64, or wine with wine32 for i686) through CMAKE_CROSSCOMPILING_EMULATOR
+# when wine is installed.
 set(CMAKE_SYSTEM_NAME Windows)
 if(NOT IOSPD_MINGW_ARCH)
   set(IOSPD_MINGW_ARCH x86_64)
@@ -20,7 +21,12 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES IOSPD_MINGW_ARCH)
 if(IOSPD_MINGW_ARCH STREQUAL "x86_64")
   find_program(IOSPD_WINE NAMES wine64 wine)
-  if(IOSPD_WINE)
-    set(CMAKE_CROSSCOMPILING_EMULATOR ${IOSPD_WINE})
-  endif()
+else()
+  # The i686 build runs through the `wine` launcher, which needs wine32
+  # (Debian: wine32:i386, installed by scripts/deps.sh); in a 64-bit prefix
+  # it runs under WoW64, as the x86 iospd.exe does on 64-bit Windows.
+  find_program(IOSPD_WINE NAMES wine)
+endif()
+if(IOSPD_WINE)
+  set(CMAKE_CROSSCOMPILING_EMULATOR ${IOSPD_WINE})
 endif()

@@ -228,7 +228,13 @@ double iospd_hist_percentile_ns(const iospd_hist_t* h, double p) {
   if (h->n == 0) return 0;
   if (p <= 0) return (double)h->min;
   if (p >= 100) return (double)h->max;
-  double target = p / 100.0 * (double)h->n;
+  /* DISKSPD's rank: N × the fraction as the double nearest to it (0.999 for
+   * 99.9, as DISKSPD's tables write it). p / 100.0 rounds to
+   * 0.99900000000000011 instead, which made 99.9 % of 10000 samples
+   * 9990.000000000002 and moved the 3-nines to the next value. p has at most
+   * 7 decimals (99.9999999), so p × 1e7 is an integer. */
+  double frac = (double)llround(p * 1e7) / 1e9;
+  double target = frac * (double)h->n;
   uint64_t cum = 0;
   uint32_t i = 0;
   for (; i < NBUCKETS; i++) {

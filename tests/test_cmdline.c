@@ -661,7 +661,7 @@ static const ok_case_t k_ok[] = {
     {"-Z1M,pattern.bin -w100 -c1G t",
      "pat=rand zsize=1M zpath=pattern.bin w=100 create=1 fsize=1G"},
     {"-n -L -D -v -vs -P1000 -:1 t", "n=1 L=1 D=1 v=1 vs=1 P=1000 flags=1"},
-    /* the command lines of the DISKSPD 2.2 samples in shared/reference */
+    /* the command lines of the DISKSPD 2.2 samples in tests/data/report-sample-* */
     {"-c64M -d3 -b4K -r -o8 -t2 -w25 -Sh -L -D testfile.dat",
      "create=1 fsize=64M d=3 bs=4096 rand=100 align=4096 o=8 t=2 w=25 "
      "cache=u wt=1 L=1 D=1"},

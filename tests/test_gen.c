@@ -181,6 +181,58 @@ static void test_random_exact_draws(void** state) {
   iospd_gen_destroy(&g);
 }
 
+/* Offsets, sizes and strides past 4 GiB stay 64-bit on every build: the
+ * Windows tests run this on the 32-bit x86 build too, where a size_t or
+ * unsigned long on the way would cut them to 32 bits. */
+static void test_offsets_past_4gib(void** state) {
+  (void)state;
+  iospd_rand_t r, ref;
+  iospd_gen_t g;
+  /* Sequential from -B5G, wrapping at the end of a 6 GiB file back to 5G. */
+  iospd_target_t t = mk(4096, 5 * GB, 4096);
+  iospd_rand_seed(&r, 0);
+  assert_int_equal(iospd_gen_init(&g, &t, 0, 6 * GB - 8192, &r, NULL, NULL), 0);
+  const uint64_t seq[] = {5 * GB, 5 * GB + 4096, 5 * GB + 8192};
+  expect_seq(&g, seq, IOSPD_ARRAY_SIZE(seq));
+  iospd_gen_destroy(&g);
+  t = mk(4096, 5 * GB, 4096);
+  assert_int_equal(iospd_gen_init(&g, &t, 0, 5 * GB + 8192, &r, NULL, NULL), 0);
+  const uint64_t wrap[] = {5 * GB, 5 * GB + 4096, 5 * GB, 5 * GB + 4096};
+  expect_seq(&g, wrap, IOSPD_ARRAY_SIZE(wrap));
+  iospd_gen_destroy(&g);
+  /* -T4G+4K: the second thread starts past 4 GiB. */
+  t = mk(4096, 0, 4096);
+  t.thread_stride = 4 * GB + 4096;
+  t.threads_per_file = 2;
+  assert_int_equal(iospd_gen_init(&g, &t, 1, 6 * GB, &r, NULL, NULL), 0);
+  const uint64_t th1[] = {4 * GB + 4096, 4 * GB + 8192};
+  expect_seq(&g, th1, IOSPD_ARRAY_SIZE(th1));
+  iospd_gen_destroy(&g);
+  /* Random over 16 GiB: each offset is Rand64 rounded down to 4K, modulo
+   * the aligned size, exactly; most land past 4 GiB. */
+  t = mk(4096, 0, 4096);
+  t.random_ratio = 100;
+  uint64_t size = 16 * GB + 12345;
+  iospd_rand_seed(&r, 5);
+  iospd_rand_seed(&ref, 5);
+  assert_int_equal(iospd_gen_init(&g, &t, 0, size, &r, NULL, NULL), 0);
+  uint64_t ra = (size - 4096) / 4096 * 4096 + 4096;
+  assert_int_equal(g.rel_aligned, ra);
+  int high = 0;
+  for (int i = 0; i < 10000; i++) {
+    uint64_t x = iospd_rand64(&ref);
+    x -= x % 4096;
+    uint8_t op;
+    uint64_t off, cur = 0;
+    iospd_gen_next(&g, &cur, &op, &off);
+    assert_int_equal(off, x % ra);
+    assert_true(off + 4096 <= size);
+    high += off >= 4 * GB;
+  }
+  assert_in_range(high, 7000, 8000); /* 3/4 of the range */
+  iospd_gen_destroy(&g);
+}
+
 static void test_random_aligned_in_range(void** state) {
   (void)state;
   iospd_target_t t = mk(4096, 3 * 512, 8192);
@@ -591,6 +643,7 @@ static void test_zr_refill_keeps_offsets(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sequential_base),
+      cmocka_unit_test(test_offsets_past_4gib),
       cmocka_unit_test(test_thread_stride),
       cmocka_unit_test(test_interlocked),
       cmocka_unit_test(test_parallel),

@@ -27,9 +27,10 @@ static int cmp_u64(const void* a, const void* b) {
 static uint64_t exact_pct(const uint64_t* sorted, size_t n, double p) {
   if (p <= 0) return sorted[0];
   if (p >= 100) return sorted[n - 1];
-  double t = p / 100.0 * (double)n;
-  size_t k = 1;
-  while ((double)k < t) k++;
+  /* rank k = ceil(n × p / 100), exactly: p has at most 7 decimals */
+  uint64_t pp = (uint64_t)(p * 1e7 + 0.5);
+  uint64_t k = ((uint64_t)n * pp + 999999999u) / 1000000000u;
+  if (k == 0) k = 1;
   return sorted[k - 1];
 }
 
@@ -120,6 +121,34 @@ static void test_percentiles_match_brute_force(void** state) {
     check_distribution(kind, 7, 0x1234567ull + (uint64_t)kind);
     check_distribution(kind, 1, 0x42ull + (uint64_t)kind);
   }
+}
+
+/* When p% of n is a whole number m, the percentile is the m-th smallest
+ * sample, on every FPU. gcc's 32-bit x87 code kept p / 100 * n in 80 bits
+ * (99.9 / 100 * 10000 = 9990.0000000000006, not 9990), so the x86 iospd.exe
+ * reported the next bucket's latency for the 3-nines row. */
+static void test_percentile_rank_is_exact_on_every_fpu(void** state) {
+  (void)state;
+  static const struct {
+    double p;
+    uint64_t n;
+  } cases[] = {{99.9, 10000}, {99.9, 1000}, {99.99, 10000},
+               {99.99, 100000}, {99.999, 100000}, {99, 100}, {95, 20}};
+  iospd_hist_t* h = iospd_hist_create();
+  for (size_t c = 0; c < IOSPD_ARRAY_SIZE(cases); c++) {
+    uint64_t n = cases[c].n;
+    uint64_t m = (uint64_t)(cases[c].p * 1000 + 0.5) * n / 100000; /* exact */
+    iospd_hist_reset(h);
+    for (uint64_t i = 0; i < m; i++) iospd_hist_record(h, 100000); /* 0.1 ms */
+    for (uint64_t i = m; i < n; i++) iospd_hist_record(h, 200000);
+    double got = iospd_hist_percentile_ns(h, cases[c].p);
+    if (got != 100000.0) {
+      print_message("p %g of %llu samples (%llu at 100000 ns): got %.0f ns\n",
+                    cases[c].p, (unsigned long long)n, (unsigned long long)m, got);
+      fail();
+    }
+  }
+  iospd_hist_destroy(h);
 }
 
 static void test_diskspd_examples(void** state) {
@@ -270,6 +299,7 @@ static void test_record_does_not_allocate(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_percentiles_match_brute_force),
+      cmocka_unit_test(test_percentile_rank_is_exact_on_every_fpu),
       cmocka_unit_test(test_diskspd_examples),
       cmocka_unit_test(test_empty_and_extremes),
       cmocka_unit_test(test_merge_equals_union),

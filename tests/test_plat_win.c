@@ -12,6 +12,8 @@
 #include "iospd/profile.h"
 #include "win/internal.h"
 
+#include <winioctl.h> /* FSCTL_SET_SPARSE; after <windows.h> */
+
 #define BLOCK 4096u
 #define DEPTH 16u
 
@@ -262,6 +264,73 @@ static void test_completion_routines_round_trip(void** state) {
   (void)state;
   round_trip(IOSPD_QUEUE_COMPLETION_ROUTINES,
              "completion routines (ReadFileEx/WriteFileEx)");
+}
+
+/* Offsets past 4 GiB go to Windows whole (OVERLAPPED Offset/OffsetHigh),
+ * and a 6 GiB size comes back whole, on the 32-bit x86 build too. A sparse
+ * 6 GiB file; a block written at 5 GiB + 4K reads back there, and the
+ * place a 32-bit cut would send it to (1 GiB + 4K) stays zero. */
+static void past_4gib(unsigned qflags) {
+  const uint64_t GiB = 1024ull * 1024 * 1024;
+  char path[MAX_PATH * 3];
+  temp_path(path, sizeof path, qflags ? "iospd_4g_x.dat" : "iospd_4g.dat");
+  WCHAR* w = iospd_win_utf8_to_wide(path);
+  HANDLE h = CreateFileW(w, GENERIC_READ | GENERIC_WRITE, 0, NULL,
+                         CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
+  assert_true(h != INVALID_HANDLE_VALUE);
+  DWORD ret = 0; /* sparse where the file system can (NTFS); wine is anyway */
+  (void)DeviceIoControl(h, FSCTL_SET_SPARSE, NULL, 0, NULL, 0, &ret, NULL);
+  LARGE_INTEGER end;
+  end.QuadPart = (LONGLONG)(6 * GiB);
+  assert_true(SetFilePointerEx(h, end, NULL, FILE_BEGIN) && SetEndOfFile(h));
+  CloseHandle(h);
+
+  iospd_err_t err;
+  iospd_plat_file_t* f;
+  iospd_open_opts_t o = {path, IOSPD_OPEN_READ | IOSPD_OPEN_WRITE |
+                                   IOSPD_OPEN_ASYNC | IOSPD_OPEN_NO_BUFFERING};
+  assert_int_equal(iospd_plat_file_open(&f, &o, &err), 0);
+  iospd_file_info_t info;
+  assert_int_equal(iospd_plat_file_info(f, &info, &err), 0);
+  assert_int_equal(info.size, 6 * GiB);
+  iospd_plat_queue_t* q;
+  assert_int_equal(iospd_plat_queue_create(&q, DEPTH, qflags, 0, &err), 0);
+  uint32_t fi = 99;
+  assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
+  uint8_t* buf = iospd_plat_buf_alloc(2 * BLOCK, BLOCK, 0);
+  assert_non_null(buf);
+  for (uint32_t i = 0; i < BLOCK; i++) buf[i] = pattern(77, i);
+  iospd_io_t io = {.tag = 0, .op = IOSPD_OP_WRITE, .file_index = fi,
+                   .offset = 5 * GiB + BLOCK, .length = BLOCK, .buf = buf};
+  uint32_t acc = 0;
+  assert_int_equal(iospd_plat_queue_submit(q, &io, 1, &acc), 0);
+  assert_int_equal(acc, 1);
+  reap_all(q, 1, BLOCK);
+  iospd_io_t rd[2] = {
+      {.tag = 0, .op = IOSPD_OP_READ, .file_index = fi,
+       .offset = 5 * GiB + BLOCK, .length = BLOCK, .buf = buf},
+      {.tag = 1, .op = IOSPD_OP_READ, .file_index = fi,
+       .offset = 1 * GiB + BLOCK, .length = BLOCK, .buf = buf + BLOCK}};
+  memset(buf, 0xee, 2 * BLOCK);
+  assert_int_equal(iospd_plat_queue_submit(q, rd, 2, &acc), 0);
+  assert_int_equal(acc, 2);
+  reap_all(q, 2, BLOCK);
+  uint8_t want[BLOCK];
+  for (uint32_t i = 0; i < BLOCK; i++) want[i] = pattern(77, i);
+  assert_memory_equal(buf, want, BLOCK);
+  memset(want, 0, BLOCK);
+  assert_memory_equal(buf + BLOCK, want, BLOCK);
+  iospd_plat_queue_destroy(q);
+  iospd_plat_buf_free(buf, 2 * BLOCK);
+  iospd_plat_file_close(f);
+  DeleteFileW(w);
+  iospd_free(w);
+}
+
+static void test_offsets_past_4gib(void** state) {
+  (void)state;
+  past_4gib(0);
+  past_4gib(IOSPD_QUEUE_COMPLETION_ROUTINES);
 }
 
 static void failing_submit(unsigned qflags) {
@@ -1008,6 +1077,7 @@ int main(void) {
       cmocka_unit_test(test_target_mapping),
       cmocka_unit_test(test_iocp_round_trip),
       cmocka_unit_test(test_completion_routines_round_trip),
+      cmocka_unit_test(test_offsets_past_4gib),
       cmocka_unit_test(test_failing_submit_reaped),
       cmocka_unit_test(test_short_submit),
       cmocka_unit_test(test_pending_io),

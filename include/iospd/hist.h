@@ -34,8 +34,10 @@ uint64_t iospd_hist_min_ns(const iospd_hist_t* h); /* 0 if empty */
 uint64_t iospd_hist_max_ns(const iospd_hist_t* h); /* 0 if empty */
 double iospd_hist_mean_ns(const iospd_hist_t* h);  /* exact */
 double iospd_hist_stddev_ns(const iospd_hist_t* h); /* population, exact */
-/* Nearest-rank percentile, p in [0, 100]: the smallest recorded value whose
- * cumulative count is >= p/100 * N; p=0 gives min, p=100 max. 0 if empty. */
+/* Nearest-rank percentile, p in [0, 100] with at most 7 decimals: the
+ * smallest recorded value whose cumulative count is >= p/100 * N (p/100 as
+ * the nearest double, as DISKSPD computes it); p=0 gives min, p=100 max.
+ * 0 if empty. */
 double iospd_hist_percentile_ns(const iospd_hist_t* h, double p);
 /* Number of non-empty buckets (XML ...HistoBuckets attributes). */
 uint64_t iospd_hist_bucket_count(const iospd_hist_t* h);

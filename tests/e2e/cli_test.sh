@@ -13,7 +13,9 @@ realrun=0
 for a in "$@"; do
   case "$a" in --wine) wine=1 ;; --run) realrun=1 ;; esac
 done
-samples="$src/../shared/reference/diskspd-samples"
+# Real DISKSPD 2.2 outputs, kept in the repository: tests/data/report-sample-*
+# (see tests/data/README.md), so a fresh clone can run this test.
+samples="$src/tests/data"
 work=$(mktemp -d "${TMPDIR:-/tmp}/iospd-e2e.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 pass=0
@@ -116,7 +118,7 @@ fi
 check_profile_xml() { # sample.xml args...
   local sample=$1
   shift
-  sed -n '/^  <Profile>/,/^  <\/Profile>/p' "$samples/$sample" | sed 's/^  //' >"$work/want"
+  sed -n '/^  <Profile>/,/^  <\/Profile>/p' "$samples/report-sample-$sample" | sed 's/^  //' >"$work/want"
   iospd -Rpxml "$@"
   if [ "$rc" != 0 ]; then bad "-Rpxml $*: exit $rc"; return; fi
   if diff -u "$work/want" "$work/out" >"$work/diff"; then ok; else
@@ -129,7 +131,7 @@ check_profile_text() { # sample.txt args...
   local sample=$1
   shift
   # (The samples merged stderr into stdout: drop DISKSPD's warning lines.)
-  awk '/^System information:/ {exit} {print}' "$samples/$sample" | sed 's/\r$//' |
+  awk '/^System information:/ {exit} {print}' "$samples/report-sample-$sample" | sed 's/\r$//' |
     grep -v '^WARNING:' >"$work/want"
   iospd -Rptext "$@"
   if [ "$rc" != 0 ]; then bad "-Rptext $*: exit $rc"; return; fi
@@ -144,7 +146,7 @@ check_profile_text() { # sample.txt args...
   if diff -u "$work/want" "$work/out" >"$work/diff"; then ok; else
     bad "-Rptext $* differs from $sample"; head -30 "$work/diff"; fi
 }
-if [ -d "$samples" ]; then
+if [ -f "$samples/report-sample-mixed-random-4k-L-D.xml" ]; then
   check_profile_xml mixed-random-4k-L-D.xml -c64M -d3 -b4K -r -o8 -t2 -w25 -Sh -L -D testfile.dat
   check_profile_xml seq-write-64k-si-L.xml -c64M -d2 -W0 -b64K -si -o4 -t1 -w100 -Sh -L seq.dat
   check_profile_xml mixed-rs30-D500.xml -c64M -d2 -W0 -b4K -rs30 -o2 -t2 -w50 -Sb -L -D500 d.dat
@@ -153,7 +155,7 @@ if [ -d "$samples" ]; then
   check_profile_text two-targets-F4-affinity.txt -c32M -d2 -W0 -b8K -F4 -r -o4 -w30 -Sh -a0,1 a.dat b.dat
   check_profile_text random-distribution-rdpct.txt -c64M -d2 -W0 -b4K -r -rdpct90/10:10/90 -o4 -t1 -L -z7 c.dat
 else
-  bad "DISKSPD samples not found at $samples (the shared/ folder must sit beside the repository)"
+  bad "DISKSPD samples not found: $samples/report-sample-*.xml (they are part of the repository; is the checkout complete?)"
 fi
 
 # --- round trips: command line -> XML -> profile -> XML ------------------------

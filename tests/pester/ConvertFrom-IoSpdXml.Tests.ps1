@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-# ConvertFrom-IoSpdXml on real DISKSPD 2.2 -Rxml output (shared/reference/
-# diskspd-samples, a sibling of the repository) and on small inline documents.
+# ConvertFrom-IoSpdXml on real DISKSPD 2.2 -Rxml output (tests/data/
+# report-sample-*.xml, see tests/data/README.md) and on small inline documents.
 #
 # Note: each sample's .txt and .xml come from two separate DISKSPD runs (the
 # .xml was re-run with -Rxml), so their numbers differ (for
@@ -11,15 +11,15 @@
 BeforeAll {
   $repo = (Resolve-Path (Join-Path $PSScriptRoot '../..')).Path
   Import-Module (Join-Path $repo 'scripts/IoSpd/IoSpd.psd1') -Force
-  $samples = $env:IOSPD_DISKSPD_SAMPLES
-  if (-not $samples) { $samples = Join-Path $repo '../shared/reference/diskspd-samples' }
-  if (-not (Test-Path (Join-Path $samples 'mixed-random-4k-L-D.xml'))) {
-    throw "DISKSPD samples not found at '$samples'. They live in shared/reference/diskspd-samples " +
-      'beside the repository (../shared); set IOSPD_DISKSPD_SAMPLES to their folder.'
+  $samples = Join-Path $repo 'tests/data'
+  foreach ($name in 'mixed-random-4k-L-D.xml', 'seq-write-64k-si-L.xml', 'mixed-rs30-D500.xml') {
+    if (-not (Test-Path (Join-Path $samples "report-sample-$name"))) {
+      throw "DISKSPD sample '$samples/report-sample-$name' is missing from the checkout."
+    }
   }
-  $script:mixed = Join-Path $samples 'mixed-random-4k-L-D.xml'
-  $script:seq = Join-Path $samples 'seq-write-64k-si-L.xml'
-  $script:rs30 = Join-Path $samples 'mixed-rs30-D500.xml'
+  $script:mixed = Join-Path $samples 'report-sample-mixed-random-4k-L-D.xml'
+  $script:seq = Join-Path $samples 'report-sample-seq-write-64k-si-L.xml'
+  $script:rs30 = Join-Path $samples 'report-sample-mixed-rs30-D500.xml'
 }
 
 Describe 'ConvertFrom-IoSpdXml on DISKSPD samples' {
