@@ -98,8 +98,9 @@ uint64_t iospd_plat_ticks(void);
 /* Sleeps up to ms; returns 1 if woken by iospd_plat_interrupt (or Ctrl-C),
  * else 0. */
 int iospd_plat_wait(uint32_t ms);
-/* Installs the Ctrl-C handler: on Ctrl-C it calls cb(arg) once (from any
- * thread) and wakes iospd_plat_wait. */
+/* Installs the Ctrl-C handler (Linux: SIGINT and SIGTERM): on the first
+ * such signal it calls cb(arg) once (from any thread) and wakes
+ * iospd_plat_wait. */
 int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg, iospd_err_t* err);
 /* Wakes iospd_plat_wait as Ctrl-C would (used by -yp and tests). */
 void iospd_plat_interrupt(void);

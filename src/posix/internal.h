@@ -127,7 +127,11 @@ int iospd_posix_uring_create(iospd_plat_queue_t** q, uint32_t depth,
 
 /* Creates the wake-up descriptor used by iospd_plat_wait (idempotent). */
 int iospd_posix_wake_init(iospd_err_t* err);
-/* Stops the Ctrl-C watcher and restores the SIGINT disposition. */
+/* True once Ctrl-C, SIGTERM or iospd_plat_interrupt has stopped the run
+ * (the latch iospd_plat_wait returns 1 for). One poll(2), never blocks:
+ * for long loops outside the hot path, such as the -c fill. */
+bool iospd_posix_interrupt_pending(void);
+/* Stops the Ctrl-C/SIGTERM watcher and restores the signals' dispositions. */
 void iospd_posix_wake_shutdown(void);
 
 /* ---- CPU -------------------------------------------------------------- */
