@@ -529,7 +529,7 @@ static void test_file_errors_and_create(void** state) {
    * writing (SetFileValidData). */
   temp_path(path, sizeof path, "iospd_dir_a\\b\\c\\made.dat");
   progress_log_t pl = {0, 0, 0};
-  iospd_progress_t progress = {log_progress, &pl};
+  iospd_progress_t progress = {log_progress, &pl, NULL};
   assert_int_equal(
       iospd_plat_file_create_ex(path, 3000000, false, &progress, &err), 0);
   /* Written in 1 MiB chunks: 3 reports, the last at the full size; none
