@@ -1098,6 +1098,27 @@ static void test_create_interrupted(void** state) {
   assert_non_null(fake_file_data("ci.dat", &size));
   assert_int_equal(size, 64 * KB);
   done(&r);
+  /* The same during <PrecreateFiles>: no timespan starts. */
+  t = setup(&r, "pci.dat", 0, 5, 0);
+  t->create = true;
+  t->file_size = 1024 * KB;
+  t = add_timespan(&r, "pci.dat", 5);
+  t->create = true;
+  t->file_size = 1024 * KB;
+  r.p.precreate = IOSPD_PRECREATE_USE_MAX_SIZE;
+  fake_add_file("pci.dat", 64 * KB, true);
+  fake_create_script("pci.dat", true, NULL);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_int_equal(r.interrupts, 1);
+  assert_int_equal(r.res.timespan_count, 2);
+  assert_true(r.res.timespans[0].interrupted_before_measure);
+  assert_true(r.res.timespans[1].interrupted_before_measure);
+  assert_int_equal(fake_file_creates("pci.dat"), 1);
+  (void)fake_log(&n);
+  assert_int_equal(n, 0);
+  assert_non_null(strstr(r.said, "NOTE: creating 'pci.dat' (-c) stopped: "));
+  done(&r);
 }
 
 int main(void) {
