@@ -223,7 +223,9 @@ static char* temp_name(const target_t* t, long pid) {
 
 /* Removes the temporary files of earlier -c runs of this target whose
  * process is gone (killed, crashed, power lost). A live process's file, or
- * one whose process cannot be asked, is left alone. */
+ * one whose process cannot be asked, is left alone. (A pid names a process
+ * of this machine and pid namespace only: two hosts making the same file
+ * on a network file system at once are not guarded against.) */
 static void remove_stale(const target_t* t, const iospd_progress_t* progress) {
   char* prefix = temp_name(t, 0);
   DIR* d = prefix != NULL ? opendir(t->dir) : NULL;
@@ -241,9 +243,12 @@ static void remove_stale(const target_t* t, const iospd_progress_t* progress) {
     errno = 0;
     long pid = strtol(digits, &end, 10);
     if (errno != 0 || end == digits || *end != '\0' || pid <= 0 ||
-        pid > INT_MAX || pid == (long)getpid())
+        pid > INT_MAX)
       continue;
-    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+    /* This process has made none yet: one with its pid is from an earlier
+     * process that had the same pid. */
+    if (pid != (long)getpid() && (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+      continue;
     if (unlinkat(dirfd(d), e->d_name, 0) == 0)
       note(progress,
            "removed '%s/%s', left by an interrupted -c of process %ld, "
@@ -402,7 +407,7 @@ static int create_beside(target_t* t, bool zero_fill,
       iospd_free(tmp);
       return 1;
     }
-    int rc = iospd_posix_err(err, e, "cannot create '%s'", tmp);
+    int rc = iospd_posix_err(err, e, "cannot create a file in '%s'", t->dir);
     iospd_free(tmp);
     return rc;
   }
