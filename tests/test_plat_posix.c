@@ -6,11 +6,11 @@
  * path, -c that never costs data (src/posix/create.c) and the count of
  * never-written bytes (src/posix/extents.c). */
 #include <dirent.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
-#include <linux/fiemap.h>
-#include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/sysmacros.h>
