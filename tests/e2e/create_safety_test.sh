@@ -138,7 +138,8 @@ else
     local sig="$2" t="$3" pid t0
     "$bin" -c"$size" -d30 -W0 "$t" >"$scratch/out" 2>"$scratch/err" &
     pid=$!; children+=("$pid")
-    for _ in $(seq 100); do [ "$(temps "$scratch")" != 0 ] && break; sleep 0.05; done
+    # The temporary file appears once the signal handlers are in place.
+    for _ in $(seq 400); do [ "$(temps "$scratch")" != 0 ] && break; sleep 0.05; done
     sleep 0.3
     t0=$(now_ms); kill -s "$sig" "$pid"; wait "$pid" 2>/dev/null; rc=$?; ms=$(( $(now_ms) - t0 ))
   }
@@ -181,9 +182,11 @@ fi
 
 # SIGTERM during a run: the results so far, exit 0, as Ctrl-C gives.
 "$bin" -c16M -d1 -W0 -w0 "$scratch/run.dat" >/dev/null 2>&1
-"$bin" -d20 -W0 -w0 "$scratch/run.dat" >"$scratch/out" 2>"$scratch/err" &
+"$bin" -v -d20 -W0 -w0 "$scratch/run.dat" >"$scratch/out" 2>"$scratch/err" &
 pid=$!; children+=("$pid")
-sleep 1.5
+# -v says when measuring starts (and the handlers are long in place).
+for _ in $(seq 400); do has "$scratch/out" "starting measurements" && break; sleep 0.05; done
+sleep 0.5
 t0=$(now_ms); kill -TERM "$pid"; wait "$pid" 2>/dev/null; rc=$?; ms=$(( $(now_ms) - t0 ))
 if [ "$rc" = 0 ] && [ "$ms" -le 1000 ] && has "$scratch/out" "Total IO" &&
    has "$scratch/out" "*** Ctrl-C: stopping I/O; the results measured so far follow. ***"; then
