@@ -277,18 +277,22 @@ static bool stop_event_set(const run_t* r) {
   return true;
 }
 
+/* Tells main once, from the controller's thread. Ctrl-C is bound to the
+ * -yp event, as in DISKSPD: set it so that whoever else waits on it stops
+ * too. */
+static void tell_interrupted(const iospd_run_hooks_t* hooks) {
+  if (atomic_exchange(&g_interrupt_told, 1) == 0) {
+    if (hooks != NULL && hooks->interrupted != NULL)
+      hooks->interrupted(hooks->ctx);
+    if (g_ev.stop != NULL) (void)iospd_plat_event_set(g_ev.stop, NULL);
+  }
+}
+
 static bool interrupted(const run_t* r) {
   if (atomic_load(&g_interrupted) == 0 &&
       atomic_load(&r->ctl->interrupted) == 0)
     return stop_event_set(r);
-  /* Tell main once, from this (the controller's) thread. Ctrl-C is bound
-   * to the -yp event, as in DISKSPD: set it so that whoever else waits on
-   * it stops too. */
-  if (atomic_exchange(&g_interrupt_told, 1) == 0) {
-    if (r->hooks != NULL && r->hooks->interrupted != NULL)
-      r->hooks->interrupted(r->hooks->ctx);
-    if (g_ev.stop != NULL) (void)iospd_plat_event_set(g_ev.stop, NULL);
-  }
+  tell_interrupted(r->hooks);
   return true;
 }
 
@@ -587,6 +591,14 @@ static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
 
   int rc = iospd_run_check_affinity(ts, &res->topo, err);
   if (rc == 0) rc = iospd_run_prepare_targets(p, ts, hooks, err);
+  if (rc == IOSPD_EINTR) {
+    /* Ctrl-C or SIGTERM while -c was writing: the timespan ends before it
+     * measured anything, as after Ctrl-C during warm-up. */
+    atomic_store(&g_interrupted, 1);
+    tsr->interrupted_before_measure = true;
+    tell_interrupted(hooks);
+    return 0;
+  }
   if (rc < 0) return rc;
 
   iospd_cpu_times_t* c0 = NULL;
@@ -720,8 +732,17 @@ int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
     return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   }
   int rc = iospd_run_precreate(p, hooks, err);
+  bool stopped = false;
+  if (rc == IOSPD_EINTR) {
+    /* Stopped while <PrecreateFiles> was writing: no timespan starts, and
+     * all read as interrupted (below). */
+    atomic_store(&g_interrupted, 1);
+    tell_interrupted(hooks);
+    stopped = true;
+    rc = 0;
+  }
   uint32_t i = 0;
-  for (; rc == 0 && i < p->timespan_count; i++) {
+  for (; rc == 0 && !stopped && i < p->timespan_count; i++) {
     out->timespan_count = i + 1;
     rc = run_timespan(p, &p->timespans[i], hooks, out, &out->timespans[i], err);
     if (rc < 0) {

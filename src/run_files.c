@@ -46,12 +46,13 @@ static bool created_before(const iospd_timespan_t* ts, uint32_t i) {
 typedef struct create_progress_s {
   const iospd_run_hooks_t* hooks;
   const char* path;
+  bool noted;     /* progress lines wanted (-v, or a large file) */
   uint32_t shown; /* tenths reported so far */
 } create_progress_t;
 
 static void create_progress(void* ctx, uint64_t done, uint64_t total) {
   create_progress_t* cp = ctx;
-  if (total == 0) return;
+  if (!cp->noted || total == 0) return;
   uint64_t tenth = total / 10 ? total / 10 : 1;
   uint32_t tenths = done >= total ? 10 : (uint32_t)(done / tenth);
   if (tenths > 10) tenths = 10;
@@ -70,6 +71,17 @@ static void create_warn(void* ctx, const char* line) {
   say(((const create_progress_t*)ctx)->hooks, line);
 }
 
+/* Remarks of the platform during -c (a stale temporary file removed, an
+ * in-place overwrite): always shown, on stderr. */
+static void create_note(void* ctx, const char* text) {
+  create_progress_t* cp = ctx;
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  iospd_strbuf_appendf(&sb, "NOTE: -c: %s", text);
+  say(cp->hooks, iospd_strbuf_cstr(&sb));
+  iospd_strbuf_destroy(&sb);
+}
+
 static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
                          const iospd_run_hooks_t* hooks, iospd_err_t* err) {
   iospd_file_info_t info;
@@ -83,11 +95,13 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
                          "target '%s' is a disk or volume; -c only creates "
                          "regular files, so remove -c for this target",
                          t->path);
-  create_progress_t cp = {hooks, t->path, 0};
   bool noted = hooks != NULL && hooks->message != NULL &&
                (p->verbose || t->file_size >= (UINT64_C(1) << 30));
-  iospd_progress_t progress = {
-      .fn = noted ? create_progress : NULL, .ctx = &cp, .warn = create_warn};
+  create_progress_t cp = {hooks, t->path, noted, 0};
+  iospd_progress_t progress = {.fn = create_progress,
+                               .ctx = &cp,
+                               .warn = create_warn,
+                               .note = create_note};
   if (noted) {
     /* Large files: creation writes every block (so later reads reach the
      * device) and can take minutes; say so even without -v (on stderr, so
@@ -105,9 +119,20 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
     say(hooks, iospd_strbuf_cstr(&sb));
     iospd_strbuf_destroy(&sb);
   }
-  int rc = iospd_plat_file_create_ex(t->path, t->file_size,
-                                     t->pattern == IOSPD_PATTERN_ZERO,
-                                     &progress, &e);
+  int rc = iospd_plat_file_create_ex(
+      t->path, t->file_size, t->pattern == IOSPD_PATTERN_ZERO, &progress, &e);
+  if (rc == IOSPD_EINTR) {
+    /* Ctrl-C or SIGTERM during the fill: not a failure of the run, which
+     * ends as interrupted; say what became of the file. */
+    iospd_strbuf_t sb;
+    iospd_strbuf_init(&sb);
+    iospd_strbuf_appendf(&sb, "NOTE: creating '%s' (-c) stopped: %s", t->path,
+                         e.msg[0] ? e.msg : iospd_strerror(rc));
+    say(hooks, iospd_strbuf_cstr(&sb));
+    iospd_strbuf_destroy(&sb);
+    return iospd_err_set(err, rc, "creating '%s' (-c) was interrupted",
+                         t->path);
+  }
   if (rc < 0)
     return iospd_err_set(err, rc,
                          "cannot create target '%s' of %llu bytes (-c): %s",
@@ -163,9 +188,40 @@ static int check_sector(const iospd_target_t* t, uint32_t sector,
   return 0;
 }
 
+/* A regular file with ranges that were never written (sparse holes, or
+ * unwritten extents from fallocate or an interrupted -c) reads as zeros
+ * there without touching the device. Warn, not refuse: such files can be
+ * deliberate, and DISKSPD runs on any existing file; the warning says how
+ * to get a real one. */
+static void warn_unwritten(const iospd_target_t* t, uint64_t size,
+                           const iospd_run_hooks_t* hooks) {
+  if (hooks == NULL || hooks->message == NULL) return;
+  iospd_unwritten_t u;
+  if (iospd_plat_file_unwritten(t->path, &u, NULL) < 0 || !u.known) return;
+  uint64_t never = u.hole_bytes + u.unwritten_bytes;
+  if (never == 0) return;
+  const char* what = u.unwritten_bytes == 0 ? "holes of a sparse file"
+                     : u.hole_bytes == 0
+                         ? "unwritten extents, as fallocate or an "
+                           "interrupted -c leaves"
+                         : "holes and unwritten extents";
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  iospd_strbuf_appendf(
+      &sb,
+      "WARNING: target '%s': %llu of its %llu bytes (%.1f %%) were never "
+      "written (%s); reads there return zeros without touching the device "
+      "and writes there first allocate, so the results are not the "
+      "device's. Re-create the file with -c<size>, which writes every block",
+      t->path, (unsigned long long)never, (unsigned long long)size,
+      100.0 * (double)never / (double)size, what);
+  say(hooks, iospd_strbuf_cstr(&sb));
+  iospd_strbuf_destroy(&sb);
+}
+
 static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
-                        const iospd_target_t* t, const iospd_run_hooks_t* hooks,
-                        iospd_err_t* err) {
+                        const iospd_target_t* t, bool warn,
+                        const iospd_run_hooks_t* hooks, iospd_err_t* err) {
   iospd_file_info_t info;
   iospd_err_t e;
   iospd_err_clear(&e);
@@ -239,6 +295,7 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
                          "target size could not be determined: '%s' is "
                          "empty; create it with -c<size>",
                          t->path);
+  if (!info.is_device && warn) warn_unwritten(t, info.size, hooks);
   /* The thread with the highest start must fit one block (2.4); the
    * generator owns that rule and its message. */
   iospd_rand_t scratch;
@@ -267,7 +324,11 @@ int iospd_run_prepare_targets(const iospd_profile_t* p,
     }
   }
   for (uint32_t i = 0; i < ts->target_count; i++) {
-    int rc = check_target(p, ts, &ts->targets[i], hooks, err);
+    /* One warning per file, however many targets name it. */
+    bool first = true;
+    for (uint32_t j = 0; j < i && first; j++)
+      first = strcmp(ts->targets[j].path, ts->targets[i].path) != 0;
+    int rc = check_target(p, ts, &ts->targets[i], first, hooks, err);
     if (rc < 0) return rc;
   }
   return 0;

@@ -28,6 +28,10 @@ typedef struct {
   int creates;
   unsigned open_flags;
   bool used;
+  bool alloc_known; /* for iospd_plat_file_unwritten */
+  uint64_t holes, unwritten;
+  bool create_interrupted; /* the next create is stopped by Ctrl-C */
+  char note[128];          /* the next create passes this note on */
 } ffile_t;
 
 struct iospd_plat_file_s {
@@ -131,7 +135,24 @@ int fake_add_file(const char* path, uint64_t size, bool pattern) {
   if (f->data == NULL) abort();
   f->size = size;
   fill(f, pattern);
+  /* Every byte is "written" until a test says otherwise. */
+  f->alloc_known = true;
+  f->holes = f->unwritten = 0;
   return (int)(f - g_files);
+}
+
+void fake_set_unwritten(const char* path, bool known, uint64_t holes,
+                        uint64_t unwritten) {
+  ffile_t* f = find(path);
+  f->alloc_known = known;
+  f->holes = holes;
+  f->unwritten = unwritten;
+}
+
+void fake_create_script(const char* path, bool interrupt, const char* note) {
+  ffile_t* f = find(path);
+  f->create_interrupted = interrupt;
+  snprintf(f->note, sizeof f->note, "%s", note ? note : "");
 }
 
 void fake_set_device(const char* path, bool has_partitions, bool has_filesystem,
@@ -392,7 +413,24 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
 int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
                               const iospd_progress_t* progress,
                               iospd_err_t* err) {
-  (void)err;
+  ffile_t* old = find(path);
+  if (old != NULL && old->note[0] != '\0' && progress != NULL &&
+      progress->note != NULL) {
+    progress->note(progress->ctx, old->note);
+    old->note[0] = '\0';
+  }
+  if (old != NULL && old->create_interrupted) {
+    /* Ctrl-C during the fill: the real platform's watcher has called the
+     * callback before the fill sees the latch. */
+    old->create_interrupted = false;
+    old->creates++;
+    g_int_pending = true;
+    if (g_int_cb != NULL) g_int_cb(g_int_arg);
+    return iospd_err_set(err, IOSPD_EINTR,
+                         "interrupted after 0 of %llu bytes were written; "
+                         "the existing file is as it was",
+                         (unsigned long long)size);
+  }
   int creates = fake_file_creates(path);
   fake_add_file(path, size, !zero_fill);
   find(path)->creates = creates + 1;
@@ -405,6 +443,19 @@ int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
     done = size - done < chunk ? size : done + chunk;
     progress->fn(progress->ctx, done, size);
   }
+  return 0;
+}
+
+int iospd_plat_file_unwritten(const char* path, iospd_unwritten_t* out,
+                              iospd_err_t* err) {
+  memset(out, 0, sizeof(*out));
+  ffile_t* f = find(path);
+  if (f == NULL)
+    return iospd_err_set(err, IOSPD_ENOENT, "%s: no such file", path);
+  if (f->device) return 0;
+  out->known = f->alloc_known;
+  out->hole_bytes = f->holes;
+  out->unwritten_bytes = f->unwritten;
   return 0;
 }
 

@@ -35,6 +35,14 @@ int fake_file_creates(const char* path); /* times file_create was called */
 /* File creation reports this warning line, as Windows does its fallbacks. */
 void fake_set_create_warning(const char* line);
 unsigned fake_file_open_flags(const char* path); /* last open's flags */
+/* What iospd_plat_file_unwritten says of path (an existing fake file; a
+ * new or re-created one is fully written and known). */
+void fake_set_unwritten(const char* path, bool known, uint64_t holes,
+                        uint64_t unwritten);
+/* The next -c of path (an existing fake file) passes note (if not NULL or
+ * empty) to progress->note and, with interrupt, plays Ctrl-C during the
+ * fill: IOSPD_EINTR, the file left as it was. */
+void fake_create_script(const char* path, bool interrupt, const char* note);
 
 /* Latency of the n-th submitted I/O (0-based) = lat[n % count] ns. */
 void fake_set_latencies(const uint64_t* lat, uint32_t count);

@@ -1075,6 +1075,129 @@ static void test_max_size_warning(void** state) {
   done(&r);
 }
 
+/* A file with never-written ranges (the platform's extent walk) gets one
+ * warning on stderr naming the bytes and the fix; the run goes on. */
+static void test_unwritten_warning(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "sp.dat", 0, 1, 0);
+  t->threads_per_file = 2;
+  fake_add_file("sp.dat", 4096 * KB, true);
+  fake_set_unwritten("sp.dat", true, 1024 * KB, 0);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_string_equal(r.said,
+                      "WARNING: target 'sp.dat': 1048576 of its 4194304 "
+                      "bytes (25.0 %) were never written (holes of a sparse "
+                      "file); reads there return zeros without touching the "
+                      "device and writes there first allocate, so the "
+                      "results are not the device's. Re-create the file "
+                      "with -c<size>, which writes every block\n");
+  assert_true(r.res.timespans[0].seconds > 0);
+  done(&r);
+
+  /* Two targets on the same file: one warning. Unwritten extents. */
+  t = setup(&r, "uw.dat", 0, 1, 0);
+  iospd_target_t* t2 = iospd_timespan_add_target(&r.p.timespans[0]);
+  iospd_target_set_path(t2, "uw.dat");
+  t2->block_size = 4 * KB;
+  fake_add_file("uw.dat", 1024 * KB, true);
+  fake_set_unwritten("uw.dat", true, 0, 1024 * KB);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_string_equal(r.said,
+                      "WARNING: target 'uw.dat': 1048576 of its 1048576 "
+                      "bytes (100.0 %) were never written (unwritten "
+                      "extents, as fallocate or an interrupted -c leaves); "
+                      "reads there return zeros without touching the "
+                      "device and writes there first allocate, so the "
+                      "results are not the device's. Re-create the file "
+                      "with -c<size>, which writes every block\n");
+  done(&r);
+
+  /* Both kinds; then a platform that cannot tell, and a written file. */
+  setup(&r, "both.dat", 0, 1, 0);
+  fake_add_file("both.dat", 1024 * KB, true);
+  fake_set_unwritten("both.dat", true, 4 * KB, 8 * KB);
+  go(&r);
+  assert_non_null(strstr(r.said, "12288 of its 1048576 bytes (1.2 %) were "
+                                 "never written (holes and unwritten "
+                                 "extents)"));
+  done(&r);
+  setup(&r, "unk.dat", 0, 1, 0);
+  fake_add_file("unk.dat", 1024 * KB, true);
+  fake_set_unwritten("unk.dat", false, 1024 * KB, 0);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_string_equal(r.said, "");
+  done(&r);
+
+  /* -c writes every block: a re-created file is clean. */
+  t = setup(&r, "rc.dat", 0, 1, 0);
+  t->create = true;
+  t->file_size = 64 * KB;
+  fake_add_file("rc.dat", 64 * KB, true);
+  fake_set_unwritten("rc.dat", true, 64 * KB, 0);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_string_equal(r.said, "");
+  done(&r);
+}
+
+/* Ctrl-C or SIGTERM while -c writes: the run ends as interrupted before
+ * measuring (exit 0 in main, as any Ctrl-C), the platform's account of
+ * what was left goes out as a NOTE, no I/O is issued and no later timespan
+ * runs. Remarks of the platform during -c are passed on as NOTEs. */
+static void test_create_interrupted(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "ci.dat", 0, 5, 0);
+  t->create = true;
+  t->file_size = 1024 * KB;
+  add_timespan(&r, "ci.dat", 5);
+  fake_add_file("ci.dat", 64 * KB, true);
+  fake_create_script("ci.dat", true, "removed 'ci.dat.iospd-creating-7'");
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_string_equal(
+      r.said,
+      "NOTE: -c: removed 'ci.dat.iospd-creating-7'\n"
+      "NOTE: creating 'ci.dat' (-c) stopped: interrupted after 0 of "
+      "1048576 bytes were written; the existing file is as it was\n");
+  assert_int_equal(r.interrupts, 1);
+  assert_int_equal(r.res.timespan_count, 2);
+  assert_true(r.res.timespans[0].interrupted_before_measure);
+  assert_true(r.res.timespans[1].interrupted_before_measure);
+  uint32_t n = 0;
+  (void)fake_log(&n);
+  assert_int_equal(n, 0);
+  uint64_t size = 0;
+  assert_non_null(fake_file_data("ci.dat", &size));
+  assert_int_equal(size, 64 * KB);
+  done(&r);
+  /* The same during <PrecreateFiles>: no timespan starts. */
+  t = setup(&r, "pci.dat", 0, 5, 0);
+  t->create = true;
+  t->file_size = 1024 * KB;
+  t = add_timespan(&r, "pci.dat", 5);
+  t->create = true;
+  t->file_size = 1024 * KB;
+  r.p.precreate = IOSPD_PRECREATE_USE_MAX_SIZE;
+  fake_add_file("pci.dat", 64 * KB, true);
+  fake_create_script("pci.dat", true, NULL);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_int_equal(r.interrupts, 1);
+  assert_int_equal(r.res.timespan_count, 2);
+  assert_true(r.res.timespans[0].interrupted_before_measure);
+  assert_true(r.res.timespans[1].interrupted_before_measure);
+  assert_int_equal(fake_file_creates("pci.dat"), 1);
+  (void)fake_log(&n);
+  assert_int_equal(n, 0);
+  assert_non_null(strstr(r.said, "NOTE: creating 'pci.dat' (-c) stopped: "));
+  done(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sequential_exact),
@@ -1105,6 +1228,8 @@ int main(void) {
       cmocka_unit_test(test_affinity_layout),
       cmocka_unit_test(test_max_size_warning),
       cmocka_unit_test(test_reap_batch_by_buffering),
+      cmocka_unit_test(test_unwritten_warning),
+      cmocka_unit_test(test_create_interrupted),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   fake_reset();

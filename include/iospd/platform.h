@@ -98,8 +98,9 @@ uint64_t iospd_plat_ticks(void);
 /* Sleeps up to ms; returns 1 if woken by iospd_plat_interrupt (or Ctrl-C),
  * else 0. */
 int iospd_plat_wait(uint32_t ms);
-/* Installs the Ctrl-C handler: on Ctrl-C it calls cb(arg) once (from any
- * thread) and wakes iospd_plat_wait. */
+/* Installs the Ctrl-C handler (Linux: SIGINT and SIGTERM): on the first
+ * such signal it calls cb(arg) once (from any thread) and wakes
+ * iospd_plat_wait. */
 int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg, iospd_err_t* err);
 /* Wakes iospd_plat_wait as Ctrl-C would (used by -yp and tests). */
 void iospd_plat_interrupt(void);
@@ -189,18 +190,32 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
                          iospd_err_t* err);
 /* Progress of long work: done of total bytes so far (fn may be NULL).
  * warn (may be NULL) takes a warning line the platform meets on the way,
- * worded as DISKSPD prints it (the Windows -c fallbacks). */
+ * worded as DISKSPD prints it (the Windows -c fallbacks). note (may be NULL)
+ * receives one-line remarks worth telling the user (a stale temporary file
+ * removed, a fallback taken); the core prints them as NOTE lines. */
 typedef struct iospd_progress_s {
   void (*fn)(void* ctx, uint64_t done, uint64_t total);
   void* ctx;
   void (*warn)(void* ctx, const char* line);
+  void (*note)(void* ctx, const char* text);
 } iospd_progress_t;
 
 /* Creates (always overwriting) a regular file of the given size, allocated
  * but not zero-written where the OS allows, else written with fill_byte
  * pattern (i & 0xff) or zeros. Never called for devices. When it writes
  * the data, progress (may be NULL) is called after each chunk (1-4 MiB),
- * the last call with done == total. */
+ * the last call with done == total.
+ * Linux: failure never costs data or space. The free space is checked
+ * first, and the file is made as a temporary sibling that replaces the old
+ * file only when complete, so a failed or interrupted creation leaves an
+ * existing file as it was, removes what it made and frees what it took;
+ * only when the space cannot hold both is an existing file overwritten in
+ * place (after its space is reserved). Ctrl-C, SIGTERM or
+ * iospd_plat_interrupt stop the fill between chunks: IOSPD_EINTR, with a
+ * message saying what was left. progress->note gets the remarks (stale
+ * temporary files removed, an in-place overwrite).
+ * Windows (for now): overwrites in place and deletes the file when
+ * creation fails; not interruptible. */
 int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
                               const iospd_progress_t* progress,
                               iospd_err_t* err);
@@ -208,6 +223,20 @@ static inline int iospd_plat_file_create(const char* path, uint64_t size,
                                          bool zero_fill, iospd_err_t* err) {
   return iospd_plat_file_create_ex(path, size, zero_fill, NULL, err);
 }
+
+/* How much of a regular file was never written: holes (a sparse file) and
+ * allocated-but-unwritten extents (what fallocate or an interrupted -c
+ * leaves). File systems answer reads of both with zeros without touching
+ * the device. known is false when the platform cannot tell (Windows for
+ * now; a Linux file system with neither FIEMAP nor SEEK_HOLE). Cheap: one
+ * walk of the file's extent map. */
+typedef struct iospd_unwritten_s {
+  bool known;
+  uint64_t hole_bytes;      /* sparse ranges (no blocks at all) */
+  uint64_t unwritten_bytes; /* blocks reserved but never written */
+} iospd_unwritten_t;
+int iospd_plat_file_unwritten(const char* path, iospd_unwritten_t* out,
+                              iospd_err_t* err);
 /* Synchronous whole-buffer read of a small file (-Z<size>,<file>). */
 int iospd_plat_read_file(const char* path, void* buf, size_t size,
                          size_t* got, iospd_err_t* err);
