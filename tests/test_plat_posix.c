@@ -800,7 +800,7 @@ static void test_create_removes_stale_temp(void** state) {
   write_old(live, 4096, 0);
   write_old(mine, 4096, 0);
   noted[0] = '\0';
-  iospd_progress_t p = {NULL, NULL, note_to_buf};
+  iospd_progress_t p = {.note = note_to_buf};
   iospd_err_t err;
   assert_int_equal(iospd_plat_file_create_ex(path, 4096, false, &p, &err), 0);
   struct stat st;
