@@ -47,8 +47,7 @@ struct iospd_posix_mm_s {
  * executable). */
 static _Thread_local sigjmp_buf* volatile t_guard;
 static struct sigaction g_old_bus;
-static pthread_once_t g_bus_once = PTHREAD_ONCE_INIT;
-static int g_bus_rc;
+static pthread_mutex_t g_bus_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void on_sigbus(int sig, siginfo_t* si, void* uc) {
   (void)uc;
@@ -63,13 +62,26 @@ static void on_sigbus(int sig, siginfo_t* si, void* uc) {
   if (si == NULL || si->si_code <= 0) (void)raise(sig);
 }
 
-static void install_sigbus(void) {
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_sigbus;
-  sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
-  sigemptyset(&sa.sa_mask);
-  g_bus_rc = sigaction(SIGBUS, &sa, &g_old_bus) == 0 ? 0 : errno;
+/* At every map, not once: whoever replaced the handler since (a test
+ * harness does between tests) gets it back as the previous action. Returns
+ * 0 or an errno. */
+static int install_sigbus(void) {
+  int rc = 0;
+  pthread_mutex_lock(&g_bus_lock);
+  struct sigaction cur;
+  if (sigaction(SIGBUS, NULL, &cur) != 0) {
+    rc = errno;
+  } else if (!(cur.sa_flags & SA_SIGINFO) || cur.sa_sigaction != on_sigbus) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    g_old_bus = cur;
+    if (sigaction(SIGBUS, &sa, NULL) != 0) rc = errno;
+  }
+  pthread_mutex_unlock(&g_bus_lock);
+  return rc;
 }
 
 /* Copies n bytes, non-temporally if asked; IOSPD_EMAPFAULT if a page of
@@ -110,9 +122,9 @@ int iospd_posix_map(iospd_plat_file_t* f, iospd_err_t* err) {
   if (len > SIZE_MAX)
     return iospd_err_set(err, IOSPD_ERANGE,
                          "'%s' is too large to map into memory", f->path);
-  (void)pthread_once(&g_bus_once, install_sigbus);
-  if (g_bus_rc != 0)
-    return iospd_posix_err(err, g_bus_rc,
+  int brc = install_sigbus();
+  if (brc != 0)
+    return iospd_posix_err(err, brc,
                            "cannot install the SIGBUS handler that guards "
                            "memory-mapped I/O (-Sm) on '%s'",
                            f->path);
