@@ -82,6 +82,19 @@ typedef struct mm_guard_s {
 #endif
 } mm_guard_t;
 
+#if defined(__i386__)
+/* NT_TIB.ExceptionList, the head of the thread's SEH chain, is at fs:0
+ * (read directly: NtCurrentTeb's intrinsic trips -Warray-bounds). */
+static inline void* seh_head(void) {
+  void* p;
+  __asm__ volatile("movl %%fs:0, %0" : "=r"(p));
+  return p;
+}
+static inline void set_seh_head(void* p) {
+  __asm__ volatile("movl %0, %%fs:0" : : "r"(p) : "memory");
+}
+#endif
+
 static DWORD g_guard_tls = TLS_OUT_OF_INDEXES;
 static INIT_ONCE g_guard_once = INIT_ONCE_STATIC_INIT;
 
@@ -118,13 +131,13 @@ static __attribute__((noinline)) int guarded_copy(void* dst, const void* src,
   g.lo = (uintptr_t)view;
   g.hi = g.lo + n;
 #if defined(__i386__)
-  g.seh = ((NT_TIB*)NtCurrentTeb())->ExceptionList;
+  g.seh = seh_head();
 #endif
   if (__builtin_setjmp(g.jb) != 0) {
 #if defined(__i386__)
     /* The dispatcher's frames were left behind: drop any SEH records they
      * registered. */
-    ((NT_TIB*)NtCurrentTeb())->ExceptionList = g.seh;
+    set_seh_head(g.seh);
 #endif
     TlsSetValue(g_guard_tls, NULL);
     return IOSPD_EMAPFAULT;
