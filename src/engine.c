@@ -7,6 +7,7 @@
  * Model: fio t/io_uring.c's submitter loop; written from scratch. */
 #include "iospd/engine.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "iospd/alloc.h"
@@ -333,9 +334,10 @@ static uint32_t fill(iospd_worker_t* w) {
   return min_wait;
 }
 
-static void fail(iospd_worker_t* w, int code, int in_io, uint8_t op,
+static bool fail(iospd_worker_t* w, int code, int in_io, uint8_t op,
                  uint32_t target, uint64_t offset) {
-  if (w->fail.code == 0) {
+  bool first = w->fail.code == 0;
+  if (first) {
     w->fail.code = code;
     w->fail.in_io = in_io;
     w->fail.op = op;
@@ -344,6 +346,43 @@ static void fail(iospd_worker_t* w, int code, int in_io, uint8_t op,
   }
   w->stopping = true;
   atomic_store_explicit(&w->ctl->failed, 1, memory_order_release);
+  return first;
+}
+
+/* Cold: for the first failure that may mean the target changed size (a
+ * short transfer, a fault in a mapped view), what moved and how large the
+ * target is now, for the message. */
+static void note_sizes(iospd_worker_t* w, const iospd_slot_t* s,
+                       const iospd_wtarget_t* tg, uint32_t bytes) {
+  iospd_worker_fail_t* f = &w->fail;
+  f->bytes = bytes;
+  f->length = s->io.length;
+  f->size_start = tg->file_size;
+  iospd_file_info_t info;
+  memset(&info, 0, sizeof(info));
+  f->size_now_known = tg->file != NULL &&
+                      iospd_plat_file_info(tg->file, &info, NULL) == 0;
+  f->size_now = info.size;
+}
+
+/* A completion that moved fewer bytes than asked. It is accepted (counted
+ * with the bytes moved, and named in a warning after the run) only when it
+ * moved everything up to the end the target had at the start: an I/O that
+ * starts inside the target and runs past its end, which a trimmed -rdabs
+ * range issues as DISKSPD does. Anything else fails the run and is never
+ * counted: a transfer of 0 bytes, or one that stopped short of that end
+ * because the target was truncated under the run, or because the device or
+ * file system returned a partial transfer. A partial transfer is not
+ * retried: the retry would be a second I/O timed as part of the first. */
+static bool short_is_failure(iospd_worker_t* w, const iospd_slot_t* s,
+                             const iospd_wtarget_t* tg, uint32_t bytes) {
+  uint64_t end = tg->file_size;
+  uint64_t want = s->io.offset < end ? end - s->io.offset : 0;
+  if (want > s->io.length) want = s->io.length;
+  if (bytes > 0 && bytes >= want) return false;
+  if (fail(w, IOSPD_EIO, 4, s->io.op, s->target, s->io.offset))
+    note_sizes(w, s, tg, bytes);
+  return true;
 }
 
 /* One issue stamp for the batch, taken right before the platform call. */
@@ -426,14 +465,21 @@ static void complete(iospd_worker_t* w, const iospd_cqe_t* c, uint64_t now,
   iospd_slot_t* s = &w->slots[c->tag];
   iospd_wtarget_t* tg = &w->targets[s->target];
   if (w->inflight > 0) w->inflight--;
-  if (c->result < 0) {
+  bool failed = c->result < 0;
+  if (IOSPD_UNLIKELY(!failed && (uint32_t)c->result != s->io.length))
+    failed = short_is_failure(w, s, tg, (uint32_t)c->result);
+  if (failed) {
     iospd_target_stats_t* st = tg->stats;
+    int code = c->result < 0 ? c->result : IOSPD_EIO;
     st->errors[s->io.op]++;
     if (st->first_error == 0) {
-      st->first_error = c->result;
+      st->first_error = code;
       st->first_error_offset = s->io.offset;
     }
-    fail(w, c->result, 1, s->io.op, s->target, s->io.offset);
+    if (c->result < 0 &&
+        fail(w, c->result, 1, s->io.op, s->target, s->io.offset) &&
+        c->result == IOSPD_EMAPFAULT)
+      note_sizes(w, s, tg, 0);
   } else if (measuring) {
     if (IOSPD_UNLIKELY((uint32_t)c->result != s->io.length)) {
       if (w->short_count++ == 0) {
@@ -550,6 +596,60 @@ void iospd_worker_teardown(iospd_worker_t* w) {
   w->pending = NULL;
 }
 
+/* "now N bytes (M at the start)", or why the size is not known. */
+static const char* size_change(const iospd_worker_fail_t* f, char* buf,
+                               size_t n) {
+  if (!f->size_now_known)
+    snprintf(buf, n, "size now unknown, %llu bytes at the start",
+             (unsigned long long)f->size_start);
+  else
+    snprintf(buf, n, "now %llu bytes, %llu at the start",
+             (unsigned long long)f->size_now,
+             (unsigned long long)f->size_start);
+  return buf;
+}
+
+static bool shrank(const iospd_worker_fail_t* f) {
+  return f->size_now_known && f->size_now < f->size_start &&
+         f->size_now < f->offset + f->length;
+}
+
+static int short_error(const iospd_worker_t* w, const iospd_worker_fail_t* f,
+                       const char* what, const char* path, iospd_err_t* err) {
+  char sz[128];
+  (void)size_change(f, sz, sizeof sz);
+  if (shrank(f))
+    return iospd_err_set(err, f->code,
+                         "%s at offset %llu of target '%s' moved %u of %u "
+                         "bytes (thread %u): the target now ends before "
+                         "that I/O's end (%s); was it truncated during the "
+                         "run?",
+                         what, (unsigned long long)f->offset, path, f->bytes,
+                         f->length, w->id, sz);
+  return iospd_err_set(err, f->code,
+                       "%s at offset %llu of target '%s' moved %u of %u "
+                       "bytes (thread %u), short of the target's end "
+                       "(%s): the device or file system returned a partial "
+                       "transfer",
+                       what, (unsigned long long)f->offset, path, f->bytes,
+                       f->length, w->id, sz);
+}
+
+static int mapped_fault_error(const iospd_worker_t* w,
+                              const iospd_worker_fail_t* f, const char* what,
+                              const char* path, iospd_err_t* err) {
+  char sz[128];
+  (void)size_change(f, sz, sizeof sz);
+  return iospd_err_set(err, f->code,
+                       "%s at offset %llu of target '%s' through its "
+                       "memory-mapped view (-Sm) failed (thread %u): the "
+                       "page could not be read or written: %s (%s)",
+                       what, (unsigned long long)f->offset, path, w->id,
+                       shrank(f) ? "the file was truncated during the run"
+                                 : "the storage behind the file failed",
+                       sz);
+}
+
 int iospd_worker_error(const iospd_worker_t* w, iospd_err_t* err) {
   if (w->setup_rc < 0) {
     if (err != NULL) *err = w->setup_err;
@@ -562,11 +662,15 @@ int iospd_worker_error(const iospd_worker_t* w, iospd_err_t* err) {
   const char* what = f->op == IOSPD_OP_WRITE ? "write" : "read";
   switch (f->in_io) {
     case 1:
+      if (f->code == IOSPD_EMAPFAULT)
+        return mapped_fault_error(w, f, what, path, err);
       return iospd_err_set(err, f->code,
                            "%s at offset %llu of target '%s' failed "
                            "(thread %u): %s",
                            what, (unsigned long long)f->offset, path, w->id,
                            iospd_strerror(f->code));
+    case 4:
+      return short_error(w, f, what, path, err);
     case 2:
       return iospd_err_set(err, f->code,
                            "submitting a %s at offset %llu of target '%s' "

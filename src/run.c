@@ -7,6 +7,7 @@
 #include "iospd/run.h"
 #include "iospd/strbuf.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "iospd/alloc.h"
@@ -731,6 +732,11 @@ int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
     close_events();
     return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   }
+  /* The message is needed for the report even when the caller passes no
+   * err. */
+  iospd_err_t local;
+  iospd_err_clear(&local);
+  if (err == NULL) err = &local;
   int rc = iospd_run_precreate(p, hooks, err);
   bool stopped = false;
   if (rc == IOSPD_EINTR) {
@@ -746,9 +752,13 @@ int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
     out->timespan_count = i + 1;
     rc = run_timespan(p, &p->timespans[i], hooks, out, &out->timespans[i], err);
     if (rc < 0) {
-      /* DISKSPD prints a failed timespan as interrupted; the statistics
-       * measured so far stay in the tree. */
-      out->timespans[i].interrupted_before_measure = true;
+      /* DISKSPD prints a failed timespan as interrupted; we print why it
+       * failed instead, and what was measured before the failure (the
+       * statistics stay in the tree). */
+      iospd_timespan_result_t* tsr = &out->timespans[i];
+      snprintf(tsr->error, sizeof tsr->error, "%s",
+               err->msg[0] ? err->msg : iospd_strerror(rc));
+      tsr->interrupted_before_measure = !(tsr->seconds > 0);
       i++;
       break;
     }

@@ -69,6 +69,10 @@ static uint32_t g_nqueues;
 static uint32_t g_qdepth[MAX_QUEUES];
 /* A warning line file creation hands to progress->warn ("" = none). */
 static char g_create_warning[160];
+/* One scripted truncation: the file shrinks (or grows) to g_resize_size when
+ * the virtual clock reaches g_resize_at, as another process's truncate. */
+static char g_resize_path[256];
+static uint64_t g_resize_at, g_resize_size;
 
 /* Named events: a fixed table, by name. */
 #define MAX_EVENTS 8
@@ -99,6 +103,8 @@ void fake_reset(void) {
   g_int_fired = g_int_pending = false;
   g_cpu_snaps = 0;
   g_nqueues = 0;
+  g_resize_path[0] = '\0';
+  g_resize_at = g_resize_size = 0;
   g_now = START_NS;
   memset(g_events, 0, sizeof(g_events));
   g_create_warning[0] = '\0';
@@ -203,6 +209,22 @@ void fake_short_submits(uint32_t max, uint32_t refuse_calls) {
 }
 
 void fake_interrupt_at(uint64_t at_ns) { g_int_at = at_ns; }
+
+void fake_truncate_at(const char* path, uint64_t size, uint64_t at_ns) {
+  snprintf(g_resize_path, sizeof(g_resize_path), "%s", path);
+  g_resize_size = size;
+  g_resize_at = at_ns;
+}
+
+/* Sets a file's size, keeping its bytes up to the new end; new bytes are
+ * zero (as a sparse extension reads). */
+static void resize(ffile_t* f, uint64_t size) {
+  uint8_t* d = realloc(f->data, size ? size : 1);
+  if (d == NULL) abort();
+  if (size > f->size) memset(d + f->size, 0, size - f->size);
+  f->data = d;
+  f->size = size;
+}
 uint64_t fake_now(void) { return g_now; }
 
 const fake_io_t* fake_log(uint32_t* count) {
@@ -221,6 +243,11 @@ uint32_t fake_submit_calls(void) { return g_submit_calls; }
 
 static void advance(uint64_t to) {
   if (to > g_now) g_now = to;
+  if (g_resize_path[0] != '\0' && g_now >= g_resize_at) {
+    ffile_t* f = find(g_resize_path);
+    if (f != NULL) resize(f, g_resize_size);
+    g_resize_path[0] = '\0';
+  }
   if (g_int_at != 0 && !g_int_fired && g_now >= g_int_at) {
     g_int_fired = true;
     g_int_pending = true;
@@ -542,14 +569,20 @@ int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
     e->done_ns = g_now + (g_lat_n ? g_lat[idx % g_lat_n] : 1000u);
     if (idx == g_fail_n) {
       e->result = g_fail_result;
-    } else if (io->offset + io->length <= f->size) {
-      if (io->op == IOSPD_OP_WRITE)
-        memcpy(f->data + io->offset, io->buf, io->length);
-      else
-        memcpy(io->buf, f->data + io->offset, io->length);
-      e->result = (int32_t)io->length;
     } else {
-      e->result = 0; /* past the end: nothing transferred */
+      /* pread/pwrite: a write past the end of a regular file extends it; a
+       * read, or a write to a device, stops at the end (0 bytes at or past
+       * it). */
+      uint64_t end = io->offset + io->length;
+      if (io->op == IOSPD_OP_WRITE && !f->device && end > f->size)
+        resize(f, end);
+      uint64_t moved = io->offset >= f->size ? 0 : f->size - io->offset;
+      if (moved > io->length) moved = io->length;
+      if (io->op == IOSPD_OP_WRITE)
+        memcpy(f->data + io->offset, io->buf, (size_t)moved);
+      else
+        memcpy(io->buf, f->data + io->offset, (size_t)moved);
+      e->result = (int32_t)moved;
     }
     q->inflight[q->ninflight++] = (uint32_t)idx;
   }

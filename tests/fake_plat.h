@@ -46,11 +46,15 @@ void fake_create_script(const char* path, bool interrupt, const char* note);
 
 /* Latency of the n-th submitted I/O (0-based) = lat[n % count] ns. */
 void fake_set_latencies(const uint64_t* lat, uint32_t count);
-/* The n-th submitted I/O completes with result instead of its length. */
+/* The n-th submitted I/O completes with result instead of its length: a
+ * negative IOSPD_E*, or a byte count (0 or short) that moves nothing. */
 void fake_fail_io(uint64_t n, int32_t result);
 /* Each submit call accepts at most max I/Os (0 = no limit); the first
  * refuse_calls calls accept none. */
 void fake_short_submits(uint32_t max, uint32_t refuse_calls);
+/* Another process truncates (or extends) the file to size when the virtual
+ * clock reaches at_ns; later I/Os see the new end as pread/pwrite would. */
+void fake_truncate_at(const char* path, uint64_t size, uint64_t at_ns);
 /* Ctrl-C when the virtual clock reaches at_ns. */
 void fake_interrupt_at(uint64_t at_ns);
 

@@ -327,6 +327,96 @@ static void test_io_error(void** state) {
   done(&r);
 }
 
+/* A completion that moves 0 bytes although the target is as large as at
+ * the start: a run failure naming the target and offset, never an I/O. */
+static void test_zero_byte_completion(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "z.dat", 0, 1, 0);
+  t->request_count = 1;
+  fake_add_file("z.dat", 64 * KB, true);
+  fake_fail_io(10, 0);
+  go(&r);
+  assert_int_equal(r.rc, IOSPD_EIO);
+  const char* want =
+      "read at offset 40960 of target 'z.dat' moved 0 of 4096 bytes "
+      "(thread 0), short of the target's end (now 65536 bytes, 65536 at the "
+      "start): the device or file system returned a partial transfer";
+  assert_string_equal(r.err.msg, want);
+  const iospd_timespan_result_t* tsr = &r.res.timespans[0];
+  /* The report names it, and shows the 10 I/Os measured before it. */
+  assert_string_equal(tsr->error, want);
+  assert_false(tsr->interrupted_before_measure);
+  assert_true(tsr->seconds > 0);
+  const iospd_target_stats_t* s = st(&r, 0, 0);
+  assert_int_equal(s->ios[0], 10);
+  assert_int_equal(s->bytes[0], 10 * 4 * KB);
+  assert_int_equal(s->errors[0], 1);
+  assert_int_equal(s->first_error, IOSPD_EIO);
+  assert_int_equal(s->first_error_offset, 40960);
+  uint32_t n;
+  (void)fake_log(&n);
+  assert_int_equal(n, 11);
+  assert_null(strstr(r.said, "fewer bytes"));
+  done(&r);
+
+  /* A partial transfer short of the end fails the same way (no retry). */
+  t = setup(&r, "p.dat", 0, 1, 0);
+  t->request_count = 1;
+  fake_add_file("p.dat", 64 * KB, true);
+  fake_fail_io(3, 1000);
+  go(&r);
+  assert_int_equal(r.rc, IOSPD_EIO);
+  assert_string_equal(
+      r.err.msg,
+      "read at offset 12288 of target 'p.dat' moved 1000 of 4096 bytes "
+      "(thread 0), short of the target's end (now 65536 bytes, 65536 at the "
+      "start): the device or file system returned a partial transfer");
+  assert_int_equal(st(&r, 0, 0)->ios[0], 3);
+  assert_int_equal(st(&r, 0, 0)->bytes[0], 3 * 4 * KB);
+  done(&r);
+}
+
+/* Another process truncates the target 500 ms into a 2 s run: every later
+ * read moves 0 bytes. The run fails at the first one, names the truncation,
+ * and counts only the I/Os before it (IOPS not inflated), at -o4. */
+static void test_truncated_target(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "t.dat", 0, 2, 0);
+  t->request_count = 4;
+  t->random_ratio = 100;
+  fake_add_file("t.dat", 1024 * KB, true);
+  const uint64_t lat[] = {1 * MS};
+  fake_set_latencies(lat, 1);
+  fake_truncate_at("t.dat", 0, START + 500 * MS);
+  go(&r);
+  assert_int_equal(r.rc, IOSPD_EIO);
+  assert_non_null(strstr(r.err.msg, "of target 't.dat' moved 0 of 4096 "
+                                    "bytes (thread 0): the target now ends "
+                                    "before that I/O's end (now 0 bytes, "
+                                    "1048576 at the start); was it "
+                                    "truncated during the run?"));
+  assert_string_equal(r.res.timespans[0].error, r.err.msg);
+  /* Counted: exactly the full reads the fake completed while measuring. */
+  uint32_t n, full = 0, empty = 0;
+  const fake_io_t* log = fake_log(&n);
+  for (uint32_t i = 0; i < n; i++) {
+    if (log[i].reaped_ns == 0) continue;
+    if (log[i].result == 4096 && log[i].measured) full++;
+    if (log[i].result == 0) empty++;
+  }
+  const iospd_target_stats_t* s = st(&r, 0, 0);
+  assert_int_equal(s->ios[0], full);
+  assert_int_equal(s->bytes[0], (uint64_t)full * 4 * KB);
+  /* 4 in flight, 1 ms each, for 500 ms. */
+  assert_in_range(full, 1990, 2004);
+  /* The run stopped at once: at most one batch of empty reads. */
+  assert_in_range(empty, 1, 4);
+  assert_true(r.res.timespans[0].seconds < 0.6);
+  done(&r);
+}
+
 static void test_drain_timeout(void** state) {
   (void)state;
   run_t r;
@@ -1207,6 +1297,8 @@ int main(void) {
       cmocka_unit_test(test_think_time),
       cmocka_unit_test(test_short_submits),
       cmocka_unit_test(test_io_error),
+      cmocka_unit_test(test_zero_byte_completion),
+      cmocka_unit_test(test_truncated_target),
       cmocka_unit_test(test_drain_timeout),
       cmocka_unit_test(test_interrupt_in_warmup),
       cmocka_unit_test(test_interrupt_in_measure),

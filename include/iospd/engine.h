@@ -84,10 +84,17 @@ typedef struct iospd_slot_s {
 /* First failure of a worker; formatted into a message after the loop. */
 typedef struct iospd_worker_fail_s {
   int code;  /* IOSPD_E*, 0 if none */
-  int in_io; /* 1: a completion failed, 2: submit failed */
+  int in_io; /* 1: a completion failed, 2: submit failed, 3: reap failed,
+                4: a completion moved too few bytes (short transfer) */
   uint8_t op;
   uint32_t target; /* worker target index */
   uint64_t offset;
+  /* 4 and a failed mapped access: what moved, and the target's size at the
+   * start and when the failure was seen (size_now_known false if it could
+   * not be read). */
+  uint32_t bytes, length;
+  uint64_t size_start, size_now;
+  bool size_now_known;
 } iospd_worker_fail_t;
 
 typedef struct iospd_worker_s {
@@ -123,8 +130,11 @@ typedef struct iospd_worker_s {
   bool begun, stopping, finished;
   uint64_t stop_ticks; /* when stopping began (drain timeout) */
   iospd_worker_fail_t fail;
-  /* I/Os that moved fewer bytes than asked (reported after the run, as
-   * DISKSPD's "transferred n bytes instead of" warning). */
+  /* I/Os that moved fewer bytes than asked but all the bytes up to the
+   * end the target had at the start (an I/O that runs past it, as a
+   * trimmed -rdabs range allows): counted with the bytes moved and reported
+   * after the run, as DISKSPD's "transferred n bytes instead of" warning.
+   * Any other short transfer fails the run (see complete() in engine.c). */
   uint64_t short_count;
   uint32_t short_first_bytes, short_first_length;
   uint64_t short_first_offset;

@@ -84,7 +84,8 @@ static uint32_t pop_pending(iospd_plat_queue_t* q, iospd_cqe_t* out,
 }
 
 /* Win32 status + byte count -> cqe result. End of file reads as 0 bytes,
- * like pread, rather than as an error. */
+ * like pread, rather than as an error code; the engine then fails the run
+ * with its short-transfer message (target truncated under the run). */
 static int32_t io_result(DWORD e, DWORD bytes) {
   if (e == ERROR_SUCCESS)
     return bytes > (DWORD)INT32_MAX ? INT32_MAX : (int32_t)bytes;
