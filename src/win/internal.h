@@ -45,6 +45,39 @@ DWORD iospd_win_enable_privilege(const WCHAR* name);
  * adjusting the token. */
 DWORD iospd_win_enable_privilege_at(const WCHAR* name, int* step);
 
+/* ---- waits and the run (run_env.c) ---------------------------------------- */
+
+/* How millisecond waits are made precise while a run with -g/-j lasts. */
+enum {
+  IOSPD_WIN_FINE_OFF = 0, /* no -g/-j, or nothing available: system timer */
+  IOSPD_WIN_FINE_TIMER,   /* high-resolution waitable timers */
+  IOSPD_WIN_FINE_PERIOD   /* timeBeginPeriod(1) (before Windows 10 1803) */
+};
+extern int iospd_win_fine_mode;
+/* Tests: act as if high-resolution timers did not exist. */
+extern bool iospd_win_fine_force_fallback;
+/* The calling thread's high-resolution timer (made on first use), or NULL
+ * when the mode is not IOSPD_WIN_FINE_TIMER. */
+HANDLE iospd_win_thread_timer(void);
+/* Closes the calling thread's timer (at thread end). */
+void iospd_win_thread_timer_free(void);
+/* Arms timer to expire in ms, with apc (may be NULL) queued then. */
+bool iospd_win_timer_arm(HANDLE timer, uint32_t ms, PTIMERAPCROUTINE apc);
+
+/* ---- -I priority hints (priority.c) --------------------------------------- */
+
+/* Sets the hint -I asked for (IOSPD_OPEN_PRIORITY_* in flags; none: 0) and
+ * checks it took: a refusal or a different hint read back fails, with a
+ * message naming path. */
+int iospd_win_set_priority_hint(HANDLE h, unsigned flags, const char* path,
+                                iospd_err_t* err);
+/* The same for one PRIORITY_HINT value. */
+int iospd_win_apply_priority_hint(HANDLE h, int hint, const char* path,
+                                  iospd_err_t* err);
+/* The handle's hint as NtQueryInformationFile reads it: 1 and *hint, or 0
+ * where it cannot be read (wine). */
+int iospd_win_priority_hint_read(HANDLE h, int* hint);
+
 /* ---- errors (error.c) ---------------------------------------------------- */
 
 /* GetLastError-style code -> IOSPD_E* (the only place that knows them). */

@@ -143,6 +143,19 @@ const char* iospd_plat_queue_engine(const iospd_plat_queue_t* q) {
              : "I/O Completion Ports";
 }
 
+/* Every ReadFile/WriteFile (and every -Sm copy) is its own call, so the
+ * core stamps each I/O at its own submit. Completions come up to 16 per
+ * GetQueuedCompletionStatusEx, as in DISKSPD 2.2, whatever the caching:
+ * submitting costs a call per I/O anyway, so smaller batches would only add
+ * calls to the port. */
+void iospd_plat_queue_traits(const iospd_plat_queue_t* q,
+                             iospd_queue_traits_t* out) {
+  (void)q;
+  out->submit_each = true;
+  out->reap_batch = 16;
+  out->reap_batch_unbuffered = 16;
+}
+
 int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
                             uint32_t* file_index, iospd_err_t* err) {
   if (q->nfiles == q->files_cap) {
