@@ -222,6 +222,73 @@ static void test_fine_wait_selection(void** state) {
   assert_int_equal(GetThreadPriority(GetCurrentThread()), base);
 }
 
+/* -g/-j with I/O in flight: a throttled slot's short wait on the port (or
+ * in SleepEx for -x) ends on the fine timer's APC, on time, with nothing
+ * reaped and no error; a completion still ends it at once. A pipe read
+ * with no writer stays pending, as on a slow device. */
+static void test_fine_wake_of_queue_waits(void** state) {
+  (void)state;
+  iospd_err_t err;
+  iospd_run_needs_t fine = {false, true};
+  assert_int_equal(iospd_plat_run_begin(&fine, &err), 0);
+  /* Short waits get the APC, polls (50 ms and more) do not. */
+  HANDLE armed = iospd_win_fine_wake_arm(5);
+  assert_non_null(armed);
+  CancelWaitableTimer(armed);
+  assert_null(iospd_win_fine_wake_arm(100));
+  assert_null(iospd_win_fine_wake_arm(0));
+  for (int routines = 0; routines < 2; routines++) {
+    WCHAR name[64];
+    swprintf(name, 64, L"\\\\.\\pipe\\iospd-fine-%lu-%d",
+             (unsigned long)GetCurrentProcessId(), routines);
+    HANDLE srv = CreateNamedPipeW(name, PIPE_ACCESS_DUPLEX, PIPE_TYPE_BYTE, 1,
+                                  4096, 4096, 0, NULL);
+    assert_true(srv != INVALID_HANDLE_VALUE);
+    char path[96];
+    assert_true(iospd_win_wide_to_utf8(name, path, sizeof path) > 0);
+    iospd_plat_file_t* f;
+    iospd_open_opts_t o = {path, IOSPD_OPEN_READ | IOSPD_OPEN_ASYNC};
+    assert_int_equal(iospd_plat_file_open(&f, &o, &err), 0);
+    iospd_plat_queue_t* q;
+    assert_int_equal(
+        iospd_plat_queue_create(
+            &q, 2, routines ? IOSPD_QUEUE_COMPLETION_ROUTINES : 0, 0, &err),
+        0);
+    uint32_t fi, acc, got = 9;
+    assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
+    static uint8_t buf[64];
+    iospd_io_t io = {.tag = 3, .op = IOSPD_OP_READ, .file_index = fi,
+                     .offset = 0, .length = sizeof buf, .buf = buf};
+    assert_int_equal(iospd_plat_queue_submit(q, &io, 1, &acc), 0);
+    assert_int_equal(acc, 1);
+    iospd_cqe_t c[2];
+    /* The wait itself is armed 20 ms longer, as a backstop: ending well
+     * before that shows the APC ended it (the best of three, as the CPU
+     * is shared). */
+    double best = 1e9;
+    for (int i = 0; i < 3; i++) {
+      uint64_t t0 = iospd_plat_ticks();
+      assert_int_equal(iospd_plat_queue_reap(q, c, 2, 1, 5, &got), 0);
+      double el = ms_since(t0);
+      assert_int_equal(got, 0);
+      assert_true(el >= 4.0);
+      if (el < best) best = el;
+    }
+    assert_true(best < 20.0);
+    DWORD wrote = 0;
+    assert_true(WriteFile(srv, "hello", 5, &wrote, NULL));
+    assert_int_equal(iospd_plat_queue_reap(q, c, 2, 1, 5000, &got), 0);
+    assert_int_equal(got, 1);
+    assert_int_equal(c[0].tag, 3);
+    assert_int_equal(c[0].result, 5);
+    assert_int_equal(memcmp(buf, "hello", 5), 0);
+    assert_int_equal(iospd_plat_queue_destroy(q), 0);
+    iospd_plat_file_close(f);
+    CloseHandle(srv);
+  }
+  iospd_plat_run_end();
+}
+
 /* Once Ctrl-C has latched iospd_plat_wait (it returns at once from then
  * on), polling loops sleep with iospd_plat_sleep, which still sleeps: they
  * cannot spin a CPU at 100 % while the run winds down. Last: the latch
@@ -248,6 +315,7 @@ int main(void) {
       cmocka_unit_test(test_priority_hint_checked),
       cmocka_unit_test(test_large_pages_without_privilege),
       cmocka_unit_test(test_fine_wait_selection),
+      cmocka_unit_test(test_fine_wake_of_queue_waits),
       cmocka_unit_test(test_sleep_after_interrupt),
   };
   return cmocka_run_group_tests_name("plat_win_run", tests, setup, NULL);

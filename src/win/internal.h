@@ -63,6 +63,12 @@ HANDLE iospd_win_thread_timer(void);
 void iospd_win_thread_timer_free(void);
 /* Arms timer to expire in ms, with apc (may be NULL) queued then. */
 bool iospd_win_timer_arm(HANDLE timer, uint32_t ms, PTIMERAPCROUTINE apc);
+/* For a short wait (under 50 ms) of a thread with a fine timer: arms it to
+ * queue a no-op APC in ms, so an alertable wait (the completion port's,
+ * SleepEx for -x) ends on time rather than a system tick late. Returns the
+ * timer (CancelWaitableTimer it after the wait; an APC already queued only
+ * ends the next alertable wait early), or NULL: wait as usual. */
+HANDLE iospd_win_fine_wake_arm(uint32_t ms);
 
 /* ---- -I priority hints (priority.c) --------------------------------------- */
 

@@ -78,6 +78,20 @@ bool iospd_win_timer_arm(HANDLE timer, uint32_t ms, PTIMERAPCROUTINE apc) {
   return SetWaitableTimer(timer, &due, 0, apc, NULL, FALSE) != 0;
 }
 
+/* Does nothing: its only job is to end the alertable wait it lands in. */
+static VOID CALLBACK wake_apc(LPVOID arg, DWORD low, DWORD high) {
+  (void)arg;
+  (void)low;
+  (void)high;
+}
+
+HANDLE iospd_win_fine_wake_arm(uint32_t ms) {
+  /* Longer waits are polls (the phase re-read); a tick late is fine. */
+  if (ms == 0 || ms >= 50) return NULL;
+  HANDLE t = iospd_win_thread_timer();
+  return t != NULL && iospd_win_timer_arm(t, ms, wake_apc) ? t : NULL;
+}
+
 void iospd_plat_sleep(uint32_t ms) {
   HANDLE t = ms > 0 ? iospd_win_thread_timer() : NULL;
   if (t != NULL && iospd_win_timer_arm(t, ms, NULL) &&
