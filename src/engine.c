@@ -2,8 +2,10 @@
 /* The worker: setup before the start barrier (handles, sizes, generators,
  * buffers, statistics, queue) and the batch loop of architecture B.8:
  * issue what the throttle allows, submit and reap up to reap_max in
- * one platform call (one kernel entry on io_uring), read the clock once for
- * the batch, record while measuring, reissue.
+ * one platform call (one kernel entry on io_uring; where each I/O is its
+ * own OS call, as on Windows, one submit and one issue stamp per I/O),
+ * read the clock once for the reaped batch, record while measuring,
+ * reissue.
  * Model: fio t/io_uring.c's submitter loop; written from scratch. */
 #include "iospd/engine.h"
 
