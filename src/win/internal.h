@@ -28,6 +28,11 @@ typedef ULONG(NTAPI* iospd_win_nt_to_dos_fn)(NTSTATUS status);
 extern iospd_win_nt_qsi_fn iospd_win_NtQuerySystemInformation;
 extern iospd_win_nt_qsi_ex_fn iospd_win_NtQuerySystemInformationEx;
 extern iospd_win_nt_to_dos_fn iospd_win_RtlNtStatusToDosError;
+typedef NTSTATUS(NTAPI* iospd_win_nt_query_file_fn)(HANDLE h,
+                                                    IO_STATUS_BLOCK* iosb,
+                                                    void* info, ULONG len,
+                                                    int cls);
+extern iospd_win_nt_query_file_fn iospd_win_NtQueryInformationFile;
 
 /* Manual-reset event set by Ctrl-C and iospd_plat_interrupt. */
 extern HANDLE iospd_win_interrupt_event;

@@ -11,9 +11,6 @@
  * read it back. */
 #define FILE_IO_PRIORITY_HINT_INFORMATION_CLASS 43
 
-typedef NTSTATUS(NTAPI* query_info_fn)(HANDLE h, IO_STATUS_BLOCK* iosb,
-                                       void* info, ULONG len, int cls);
-
 static const char* hint_name(int hint) {
   return hint == IoPriorityHintVeryLow ? "very low (-I1)"
          : hint == IoPriorityHintLow   ? "low (-I2)"
@@ -22,13 +19,8 @@ static const char* hint_name(int hint) {
 }
 
 int iospd_win_priority_hint_read(HANDLE h, int* hint) {
-  static query_info_fn query;
-  if (query == NULL) {
-    HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
-    if (ntdll != NULL)
-      query = (query_info_fn)(void (*)(void))GetProcAddress(
-          ntdll, "NtQueryInformationFile");
-  }
+  iospd_win_once();
+  iospd_win_nt_query_file_fn query = iospd_win_NtQueryInformationFile;
   if (query == NULL) return 0;
   _Alignas(8) FILE_IO_PRIORITY_HINT_INFO info;
   IO_STATUS_BLOCK iosb;
