@@ -2,8 +2,10 @@
 /* The worker: setup before the start barrier (handles, sizes, generators,
  * buffers, statistics, queue) and the batch loop of architecture B.8:
  * issue what the throttle allows, submit and reap up to reap_max in
- * one platform call (one kernel entry on io_uring), read the clock once for
- * the batch, record while measuring, reissue.
+ * one platform call (one kernel entry on io_uring; where each I/O is its
+ * own OS call, as on Windows, one submit and one issue stamp per I/O),
+ * read the clock once for the reaped batch, record while measuring,
+ * reissue.
  * Model: fio t/io_uring.c's submitter loop; written from scratch. */
 #include "iospd/engine.h"
 
@@ -136,22 +138,6 @@ int iospd_worker_setup(iospd_worker_t* w, iospd_err_t* err) {
     rc = setup_target(w, &w->targets[k], err);
   if (rc < 0) return w->setup_rc = rc;
 
-  /* How many completions a pass takes before it issues their replacements.
-   * With a device behind the queue (any unbuffered target) it is two: each
-   * pair of completions starts the next two I/Os at once, so the device
-   * sees a near-steady stream, much as DISKSPD's one completion per
-   * GetQueuedCompletionStatus gives it. Measured on a 2-CPU VM (virtio-blk,
-   * 4K random reads at QD32, against fio): batches of 16 cost 10-15 % of
-   * the IOPS (fio loses the same with iodepth_batch_submit=32), 4 a few
-   * percent, while 1 and 2 match fio; 2 needs half the kernel entries of 1,
-   * about 15 % less CPU per I/O. Buffered I/O mostly completes inside the
-   * submit call (page cache), so there batching only saves kernel entries
-   * and changes nothing the target sees. */
-  w->reap_max = IOSPD_REAP_MAX;
-  for (uint32_t k = 0; k < w->target_count; k++)
-    if (w->targets[k].t->cache_mode == IOSPD_CACHE_DISABLE_OS)
-      w->reap_max = IOSPD_REAP_UNBUFFERED;
-
   uint32_t n = w->slot_count;
   w->slots = iospd_calloc(n ? n : 1, sizeof(*w->slots));
   w->ready = iospd_calloc(n ? n : 1, sizeof(*w->ready));
@@ -183,6 +169,20 @@ int iospd_worker_setup(iospd_worker_t* w, iospd_err_t* err) {
                    e.msg[0] ? e.msg : iospd_strerror(rc));
     }
   }
+
+  /* How many completions a pass takes before it issues their
+   * replacements, and whether each I/O is its own OS call, are the
+   * platform's (iospd_plat_queue_traits): io_uring reissues two at a time
+   * for a device, Windows takes 16 per GetQueuedCompletionStatusEx as
+   * DISKSPD does. */
+  iospd_queue_traits_t tr = {false, IOSPD_REAP_MAX, IOSPD_REAP_MAX};
+  if (w->q != NULL) iospd_plat_queue_traits(w->q, &tr);
+  uint32_t batch = tr.reap_batch;
+  for (uint32_t k = 0; k < w->target_count; k++)
+    if (w->targets[k].t->cache_mode == IOSPD_CACHE_DISABLE_OS)
+      batch = tr.reap_batch_unbuffered;
+  w->reap_max = batch == 0 ? 1 : IOSPD_MIN(batch, IOSPD_REAP_MAX);
+  w->submit_each = tr.submit_each;
 
   /* One target (the -t layout): its buffer is the worker's only I/O
    * memory, so register it (io_uring fixed buffers). Optional: a refusal
@@ -385,11 +385,30 @@ static bool short_is_failure(iospd_worker_t* w, const iospd_slot_t* s,
   return true;
 }
 
-/* One issue stamp for the batch, taken right before the platform call. */
+/* One issue stamp for the batch, taken right before the platform call
+ * that hands the whole batch to the kernel at once. */
 static void stamp_pending(iospd_worker_t* w) {
   uint64_t stamp = iospd_plat_ticks();
   for (uint32_t i = 0; i < w->pending_count; i++)
     w->slots[w->pending[i].tag].issue_ticks = stamp;
+}
+
+/* Where each I/O is its own OS call (Windows ReadFile, a cached read that
+ * copies inside it): one submit per I/O, each stamped right before its own
+ * call, so the k-th is not charged for the k-1 calls before it. Stops at
+ * the first refusal; *acc says how many were taken. */
+static int submit_each(iospd_worker_t* w, uint32_t* acc) {
+  uint32_t i = 0;
+  int rc = 0;
+  for (; i < w->pending_count; i++) {
+    const iospd_io_t* io = &w->pending[i];
+    uint32_t one = 0;
+    w->slots[io->tag].issue_ticks = iospd_plat_ticks();
+    rc = iospd_plat_queue_submit(w->q, io, 1, &one);
+    if (rc < 0 || one == 0) break;
+  }
+  *acc = i;
+  return rc;
 }
 
 /* After a submit: acc of the pending I/Os are in flight; a short submit
@@ -429,11 +448,22 @@ static void reap_failed(iospd_worker_t* w, int rc) {
 static uint32_t submit_and_reap(iospd_worker_t* w, uint32_t throttle_ms) {
   uint32_t timeout = reap_timeout(w, throttle_ms, 0);
   uint32_t n = w->pending_count, acc = 0, got = 0;
-  stamp_pending(w);
-  int rc = iospd_plat_queue_submit_and_reap(w->q, w->pending, n, &acc, w->cqe,
-                                            w->reap_max, 1, timeout, &got);
-  if (acc > n) acc = n;
-  if (rc < 0 && acc < n) {
+  int rc;
+  bool handing_over; /* a failure is the submit's, not the wait's */
+  if (w->submit_each) {
+    rc = submit_each(w, &acc);
+    handing_over = rc < 0;
+    /* Like submit_and_reap, never wait when nothing is in flight. */
+    if (rc == 0 && w->inflight + acc > 0)
+      rc = iospd_plat_queue_reap(w->q, w->cqe, w->reap_max, 1, timeout, &got);
+  } else {
+    stamp_pending(w);
+    rc = iospd_plat_queue_submit_and_reap(w->q, w->pending, n, &acc, w->cqe,
+                                          w->reap_max, 1, timeout, &got);
+    if (acc > n) acc = n;
+    handing_over = rc < 0 && acc < n;
+  }
+  if (handing_over) {
     /* Refused while handing the I/Os over. */
     const iospd_io_t* io = &w->pending[acc];
     fail(w, rc, 2, io->op, w->slots[io->tag].target, io->offset);
@@ -449,7 +479,7 @@ static uint32_t submit_and_reap(iospd_worker_t* w, uint32_t throttle_ms) {
   if (acc == 0 && got == 0 && w->inflight == 0) {
     /* Nothing taken and nothing to wait for: do not spin. */
     if (w->wait) w->wait->throttle_sleep++;
-    (void)iospd_plat_wait(1);
+    iospd_plat_sleep(1);
   }
   return got;
 }
@@ -460,7 +490,7 @@ static uint64_t to_ns(const iospd_worker_t* w, uint64_t ticks) {
 }
 
 static void complete(iospd_worker_t* w, const iospd_cqe_t* c, uint64_t now,
-                     bool measuring, uint64_t measure_start) {
+                     bool measuring, uint64_t measure_start, bool stopped) {
   if (c->tag >= w->slot_count) return; /* not ours: platform bug */
   iospd_slot_t* s = &w->slots[c->tag];
   iospd_wtarget_t* tg = &w->targets[s->target];
@@ -468,7 +498,10 @@ static void complete(iospd_worker_t* w, const iospd_cqe_t* c, uint64_t now,
   bool failed = c->result < 0;
   if (IOSPD_UNLIKELY(!failed && (uint32_t)c->result != s->io.length))
     failed = short_is_failure(w, s, tg, (uint32_t)c->result);
-  if (failed) {
+  if (c->result == IOSPD_ECANCELED && stopped) {
+    /* The controller cancelled a call that outlived the drain time. */
+    w->abandoned++;
+  } else if (failed) {
     iospd_target_stats_t* st = tg->stats;
     int code = c->result < 0 ? c->result : IOSPD_EIO;
     st->errors[s->io.op]++;
@@ -523,8 +556,10 @@ bool iospd_worker_pass(iospd_worker_t* w) {
     /* An I/O that never completes must not hang the run: after the drain
      * timeout, teardown's queue destroy cancels what is left. */
     if (w->inflight > 0 &&
-        w->now - w->stop_ticks >= (uint64_t)IOSPD_DRAIN_MS * w->ticks_per_ms)
+        w->now - w->stop_ticks >= (uint64_t)IOSPD_DRAIN_MS * w->ticks_per_ms) {
+      w->abandoned += w->inflight;
       w->inflight = 0;
+    }
     if (w->inflight == 0) {
       w->finished = true;
       iospd_hot_leave();
@@ -539,7 +574,7 @@ bool iospd_worker_pass(iospd_worker_t* w) {
      * sleep, DISKSPD's "throttle sleep". */
     uint32_t ms = throttle_ms == UINT32_MAX ? 1 : throttle_ms;
     if (w->wait) w->wait->throttle_sleep++;
-    (void)iospd_plat_wait(ms);
+    iospd_plat_sleep(ms);
   } else {
     uint32_t timeout = reap_timeout(w, throttle_ms, w->pending_count);
     int rc = iospd_plat_queue_reap(w->q, w->cqe, w->reap_max, 1, timeout, &got);
@@ -556,8 +591,9 @@ bool iospd_worker_pass(iospd_worker_t* w) {
   bool measuring = phase == IOSPD_PHASE_MEASURE;
   /* Only read once MEASURE has been seen: the acquire above orders it. */
   uint64_t start = measuring ? w->ctl->measure_start_ticks : 0;
+  bool stopped = phase == IOSPD_PHASE_STOP;
   for (uint32_t i = 0; i < got; i++)
-    complete(w, &w->cqe[i], now, measuring, start);
+    complete(w, &w->cqe[i], now, measuring, start, stopped);
   if (phase == IOSPD_PHASE_STOP ||
       atomic_load_explicit(&w->ctl->failed, memory_order_relaxed))
     w->stopping = true;

@@ -67,6 +67,12 @@ static void* g_int_arg;
 static uint32_t g_cpu_snaps;
 static uint32_t g_nqueues;
 static uint32_t g_qdepth[MAX_QUEUES];
+/* iospd_plat_queue_traits' answer, and what each I/O's own call costs. */
+static iospd_queue_traits_t g_traits = {false, 16, 2};
+static uint64_t g_submit_cost_ns;
+static iospd_run_needs_t g_needs;
+static uint32_t g_run_begins, g_run_ends;
+static int g_run_begin_rc;
 /* A warning line file creation hands to progress->warn ("" = none). */
 static char g_create_warning[160];
 /* One scripted truncation: the file shrinks (or grows) to g_resize_size when
@@ -108,7 +114,30 @@ void fake_reset(void) {
   g_now = START_NS;
   memset(g_events, 0, sizeof(g_events));
   g_create_warning[0] = '\0';
+  g_traits = (iospd_queue_traits_t){false, 16, 2};
+  g_submit_cost_ns = 0;
+  memset(&g_needs, 0, sizeof g_needs);
+  g_run_begins = g_run_ends = 0;
+  g_run_begin_rc = 0;
 }
+
+void fake_set_queue_traits(bool submit_each, uint32_t reap_batch,
+                           uint32_t reap_batch_unbuffered) {
+  g_traits.submit_each = submit_each;
+  g_traits.reap_batch = reap_batch;
+  g_traits.reap_batch_unbuffered = reap_batch_unbuffered;
+}
+
+void fake_set_submit_cost(uint64_t ns_per_io) { g_submit_cost_ns = ns_per_io; }
+
+void fake_run_needs(iospd_run_needs_t* needs, uint32_t* begins,
+                    uint32_t* ends) {
+  *needs = g_needs;
+  *begins = g_run_begins;
+  *ends = g_run_ends;
+}
+
+void fake_fail_run_begin(int rc) { g_run_begin_rc = rc; }
 
 void fake_set_create_warning(const char* line) {
   snprintf(g_create_warning, sizeof g_create_warning, "%s", line);
@@ -272,6 +301,20 @@ int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg,
 
 void iospd_plat_interrupt(void) { g_int_pending = true; }
 
+void iospd_plat_sleep(uint32_t ms) {
+  advance(g_now + (uint64_t)ms * 1000000u);
+}
+
+int iospd_plat_run_begin(const iospd_run_needs_t* needs, iospd_err_t* err) {
+  g_needs = *needs;
+  g_run_begins++;
+  if (g_run_begin_rc < 0)
+    return iospd_err_set(err, g_run_begin_rc, "fake: run_begin refused");
+  return 0;
+}
+
+void iospd_plat_run_end(void) { g_run_ends++; }
+
 /* ---- system ---------------------------------------------------------------
  */
 
@@ -360,6 +403,14 @@ int iospd_plat_thread_join(iospd_plat_thread_t* t) {
   (void)t;
   return 0;
 }
+
+int iospd_plat_thread_wait(iospd_plat_thread_t* t, uint32_t ms) {
+  (void)t;
+  (void)ms;
+  return 1;
+}
+
+void iospd_plat_thread_cancel_io(iospd_plat_thread_t* t) { (void)t; }
 
 int iospd_plat_barrier_init(iospd_plat_barrier_t** b, uint32_t n,
                             iospd_err_t* err) {
@@ -519,6 +570,12 @@ const char* iospd_plat_queue_engine(const iospd_plat_queue_t* q) {
   return "fake";
 }
 
+void iospd_plat_queue_traits(const iospd_plat_queue_t* q,
+                             iospd_queue_traits_t* out) {
+  (void)q;
+  *out = g_traits;
+}
+
 int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
                             uint32_t* idx, iospd_err_t* err) {
   if (q->nfiles >= MAX_QFILES)
@@ -566,6 +623,9 @@ int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
     e->offset = io->offset;
     e->length = io->length;
     e->submit_ns = g_now;
+    /* Each I/O's own call takes this long (a cached read copies inside
+     * ReadFile); the device's latency runs from the call's end. */
+    advance(g_now + g_submit_cost_ns);
     e->done_ns = g_now + (g_lat_n ? g_lat[idx % g_lat_n] : 1000u);
     if (idx == g_fail_n) {
       e->result = g_fail_result;

@@ -68,6 +68,20 @@ uint64_t fake_event_set_time(const char* name);
  * dead processes and reset it (iospd_plat_event_was_stale). */
 void fake_event_left_stale(const char* name);
 
+/* iospd_plat_queue_traits of every queue (default: false, 16, 2). */
+void fake_set_queue_traits(bool submit_each, uint32_t reap_batch,
+                           uint32_t reap_batch_unbuffered);
+/* Each submitted I/O moves the clock on by ns inside the submit call, as
+ * a Windows ReadFile that copies from the cache does; its latency starts
+ * when its call ends. */
+void fake_set_submit_cost(uint64_t ns_per_io);
+/* What the last iospd_plat_run_begin was asked, and how often run_begin
+ * and run_end were called since fake_reset. */
+void fake_run_needs(iospd_run_needs_t* needs, uint32_t* begins,
+                    uint32_t* ends);
+/* The next run_begin fails with rc (0 = succeeds). */
+void fake_fail_run_begin(int rc);
+
 uint64_t fake_now(void);
 const fake_io_t* fake_log(uint32_t* count);
 uint32_t fake_queues_created(void);

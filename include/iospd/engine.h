@@ -18,8 +18,10 @@
 #include "iospd/rand.h"
 #include "iospd/stats.h"
 
-#define IOSPD_REAP_MAX 16u       /* completions per reap, as DISKSPD dequeues */
-#define IOSPD_REAP_UNBUFFERED 2u /* the same for unbuffered targets */
+/* Room for the completions of one reap: DISKSPD dequeues up to 16 per
+ * GetQueuedCompletionStatusEx. How many a pass takes is the platform's
+ * iospd_queue_traits_t reap_batch, at most this. */
+#define IOSPD_REAP_MAX 16u
 #define IOSPD_POLL_MS 100u       /* longest wait before the phase is re-read */
 #define IOSPD_DRAIN_MS 10000u    /* stop waiting for in-flight I/O after this */
 
@@ -75,7 +77,7 @@ typedef struct iospd_wtarget_s {
 
 typedef struct iospd_slot_s {
   iospd_io_t io;        /* tag = slot index */
-  uint64_t issue_ticks; /* one stamp per submitted batch */
+  uint64_t issue_ticks; /* right before the OS call that took it */
   uint64_t cursor;      /* -p: this slot's own sequential cursor */
   uint32_t target;      /* index into the worker's targets */
   uint32_t index;       /* position of its buffers in the target's buffer */
@@ -119,6 +121,7 @@ typedef struct iospd_worker_s {
   iospd_plat_queue_t* q;
   iospd_cqe_t cqe[IOSPD_REAP_MAX];
   uint32_t reap_max; /* completions per pass (see iospd_worker_setup) */
+  bool submit_each;  /* hand I/Os over one per call (queue traits) */
   uint32_t inflight;
   uint64_t now; /* tick of the last reaped batch */
   uint64_t ticks_per_ms;
@@ -130,6 +133,10 @@ typedef struct iospd_worker_s {
   bool begun, stopping, finished;
   uint64_t stop_ticks; /* when stopping began (drain timeout) */
   iospd_worker_fail_t fail;
+  /* I/Os given up after the stop: still in flight at the drain timeout,
+   * or cancelled out of a blocking call by the controller (warned about
+   * after the run; not a failure of the run). */
+  uint64_t abandoned;
   /* I/Os that moved fewer bytes than asked but all the bytes up to the
    * end the target had at the start (an I/O that runs past it, as a
    * trimmed -rdabs range allows): counted with the bytes moved and reported

@@ -104,6 +104,24 @@ int iospd_plat_wait(uint32_t ms);
 int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg, iospd_err_t* err);
 /* Wakes iospd_plat_wait as Ctrl-C would (used by -yp and tests). */
 void iospd_plat_interrupt(void);
+/* Sleeps ms, whatever Ctrl-C does: for polling loops and throttle sleeps,
+ * which must not spin once an interrupt has latched iospd_plat_wait. As
+ * precise as iospd_plat_run_begin's fine_waits made the platform's waits. */
+void iospd_plat_sleep(uint32_t ms);
+
+/* What a run needs from the process, asked for by the controller (the
+ * thread that calls this, whose priority the platform may raise so phase
+ * switches and CPU snapshots are not delayed by busy workers, as DISKSPD
+ * does) before any worker starts. Given back by iospd_plat_run_end. */
+typedef struct iospd_run_needs_s {
+  bool large_pages; /* -l: Windows enables SeLockMemoryPrivilege and fails
+                       the run if the account does not hold it */
+  bool fine_waits;  /* -g or -j: millisecond waits must last about a
+                       millisecond (Windows: high-resolution timers, else
+                       timeBeginPeriod(1) until iospd_plat_run_end) */
+} iospd_run_needs_t;
+int iospd_plat_run_begin(const iospd_run_needs_t* needs, iospd_err_t* err);
+void iospd_plat_run_end(void);
 
 /* ---- threads -------------------------------------------------------------- */
 
@@ -122,6 +140,14 @@ int iospd_plat_thread_start(iospd_plat_thread_t** t,
                             void* arg, iospd_err_t* err);
 /* Waits for the thread and frees it. */
 int iospd_plat_thread_join(iospd_plat_thread_t* t);
+/* Waits up to ms for the thread to end: 1 if it has (join it next), 0 if
+ * it still runs. */
+int iospd_plat_thread_wait(iospd_plat_thread_t* t, uint32_t ms);
+/* Cancels the blocking I/O call the thread is inside, if any (Windows:
+ * CancelSynchronousIo, so a depth-1 worker stuck on a hung device returns
+ * with IOSPD_ECANCELED). Where I/O calls cannot be cancelled (Linux
+ * pread), nothing happens. */
+void iospd_plat_thread_cancel_io(iospd_plat_thread_t* t);
 int iospd_plat_barrier_init(iospd_plat_barrier_t** b, uint32_t n,
                             iospd_err_t* err);
 void iospd_plat_barrier_wait(iospd_plat_barrier_t* b);
@@ -275,6 +301,20 @@ enum {
 int iospd_plat_queue_create(iospd_plat_queue_t** q, uint32_t depth,
                             unsigned flags, int engine, iospd_err_t* err);
 const char* iospd_plat_queue_engine(const iospd_plat_queue_t* q);
+/* How the queue's engine takes I/Os, for the core's batch loop. */
+typedef struct iospd_queue_traits_s {
+  /* Each I/O is its own OS call (Windows ReadFile/WriteFile, psync): the
+   * core then hands I/Os over one by one and stamps each right before its
+   * own call, so an I/O is not charged for the calls before it. False
+   * where a batch goes to the kernel at once (io_uring). */
+  bool submit_each;
+  /* Completions one pass takes (at most IOSPD_REAP_MAX, engine.h), for a
+   * worker with only buffered targets, and with an unbuffered one. */
+  uint32_t reap_batch;
+  uint32_t reap_batch_unbuffered;
+} iospd_queue_traits_t;
+void iospd_plat_queue_traits(const iospd_plat_queue_t* q,
+                             iospd_queue_traits_t* out);
 /* Binds an open file to this queue (Windows: a handle binds to one port for
  * good, so open one handle per worker and target). */
 int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,

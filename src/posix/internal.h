@@ -93,6 +93,9 @@ int iospd_posix_write_pattern(int fd, uint64_t size, bool zero_fill,
  * kept private and static: one table per engine file). */
 typedef struct iospd_posix_queue_ops_s {
   const char* name;
+  /* Each I/O is its own system call (psync), so the core stamps each at
+   * its own submit; iospd_plat_queue_traits. */
+  bool submit_each;
   int (*attach)(iospd_plat_queue_t* q, iospd_plat_file_t* f,
                 uint32_t* file_index, iospd_err_t* err);
   int (*register_buffers)(iospd_plat_queue_t* q, void* base, size_t len,

@@ -29,6 +29,7 @@ struct iospd_plat_thread_s {
   pthread_t th;
   void (*fn)(void*);
   void* arg;
+  bool joined; /* by iospd_plat_thread_wait */
 };
 
 static void* thread_main(void* p) {
@@ -112,10 +113,31 @@ int iospd_plat_thread_start(iospd_plat_thread_t** out,
 
 int iospd_plat_thread_join(iospd_plat_thread_t* t) {
   if (t == NULL) return 0;
-  int rc = pthread_join(t->th, NULL);
+  int rc = t->joined ? 0 : pthread_join(t->th, NULL);
   iospd_free(t);
   return rc == 0 ? 0 : iospd_posix_translate(rc);
 }
+
+int iospd_plat_thread_wait(iospd_plat_thread_t* t, uint32_t ms) {
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += ms / 1000;
+  until.tv_nsec += (long)(ms % 1000) * 1000000L;
+  if (until.tv_nsec >= 1000000000L) {
+    until.tv_sec++;
+    until.tv_nsec -= 1000000000L;
+  }
+  /* Joined here already: iospd_plat_thread_join then only frees. */
+  if (t->joined || pthread_timedjoin_np(t->th, NULL, &until) == 0) {
+    t->joined = true;
+    return 1;
+  }
+  return 0;
+}
+
+/* A pread blocked on a hung device cannot be cancelled from outside (a
+ * signal does not interrupt an uninterruptible sleep). */
+void iospd_plat_thread_cancel_io(iospd_plat_thread_t* t) { (void)t; }
 
 struct iospd_plat_barrier_s {
   pthread_barrier_t b;

@@ -43,20 +43,6 @@ static DWORD open_attributes(unsigned flags) {
   return a;
 }
 
-static void set_priority_hint(HANDLE h, unsigned flags) {
-  FILE_IO_PRIORITY_HINT_INFO hint;
-  if (flags & IOSPD_OPEN_PRIORITY_VERY_LOW)
-    hint.PriorityHint = IoPriorityHintVeryLow;
-  else if (flags & IOSPD_OPEN_PRIORITY_LOW)
-    hint.PriorityHint = IoPriorityHintLow;
-  else
-    return;
-  /* Advisory: file systems without priority support refuse it, and DISKSPD
-   * runs on regardless. */
-  (void)SetFileInformationByHandle(h, FileIoPriorityHintInfo, &hint,
-                                   sizeof hint);
-}
-
 static int open_error(iospd_err_t* err, DWORD e, const char* path,
                       bool is_device) {
   if (is_device && e == ERROR_ACCESS_DENIED)
@@ -126,7 +112,8 @@ int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
       goto fail;
     }
   }
-  set_priority_hint(f->h, o->flags);
+  rc = iospd_win_set_priority_hint(f->h, o->flags, o->path, err);
+  if (rc) goto fail;
   if (o->flags & IOSPD_OPEN_MAPPED) {
     rc = iospd_win_map(f, err);
     if (rc) goto fail;

@@ -28,6 +28,11 @@ typedef ULONG(NTAPI* iospd_win_nt_to_dos_fn)(NTSTATUS status);
 extern iospd_win_nt_qsi_fn iospd_win_NtQuerySystemInformation;
 extern iospd_win_nt_qsi_ex_fn iospd_win_NtQuerySystemInformationEx;
 extern iospd_win_nt_to_dos_fn iospd_win_RtlNtStatusToDosError;
+typedef NTSTATUS(NTAPI* iospd_win_nt_query_file_fn)(HANDLE h,
+                                                    IO_STATUS_BLOCK* iosb,
+                                                    void* info, ULONG len,
+                                                    int cls);
+extern iospd_win_nt_query_file_fn iospd_win_NtQueryInformationFile;
 
 /* Manual-reset event set by Ctrl-C and iospd_plat_interrupt. */
 extern HANDLE iospd_win_interrupt_event;
@@ -44,6 +49,45 @@ DWORD iospd_win_enable_privilege(const WCHAR* name);
  * DISKSPD's messages: 1 opening the token, 2 looking the name up, 3
  * adjusting the token. */
 DWORD iospd_win_enable_privilege_at(const WCHAR* name, int* step);
+
+/* ---- waits and the run (run_env.c) ---------------------------------------- */
+
+/* How millisecond waits are made precise while a run with -g/-j lasts. */
+enum {
+  IOSPD_WIN_FINE_OFF = 0, /* no -g/-j, or nothing available: system timer */
+  IOSPD_WIN_FINE_TIMER,   /* high-resolution waitable timers */
+  IOSPD_WIN_FINE_PERIOD   /* timeBeginPeriod(1) (before Windows 10 1803) */
+};
+extern int iospd_win_fine_mode;
+/* Tests: act as if high-resolution timers did not exist. */
+extern bool iospd_win_fine_force_fallback;
+/* The calling thread's high-resolution timer (made on first use), or NULL
+ * when the mode is not IOSPD_WIN_FINE_TIMER. */
+HANDLE iospd_win_thread_timer(void);
+/* Closes the calling thread's timer (at thread end). */
+void iospd_win_thread_timer_free(void);
+/* Arms timer to expire in ms, with apc (may be NULL) queued then. */
+bool iospd_win_timer_arm(HANDLE timer, uint32_t ms, PTIMERAPCROUTINE apc);
+/* For a short wait (under 50 ms) of a thread with a fine timer: arms it to
+ * queue a no-op APC in ms, so an alertable wait (the completion port's,
+ * SleepEx for -x) ends on time rather than a system tick late. Returns the
+ * timer (CancelWaitableTimer it after the wait; an APC already queued only
+ * ends the next alertable wait early), or NULL: wait as usual. */
+HANDLE iospd_win_fine_wake_arm(uint32_t ms);
+
+/* ---- -I priority hints (priority.c) --------------------------------------- */
+
+/* Sets the hint -I asked for (IOSPD_OPEN_PRIORITY_* in flags; none: 0) and
+ * checks it took: a refusal or a different hint read back fails, with a
+ * message naming path. */
+int iospd_win_set_priority_hint(HANDLE h, unsigned flags, const char* path,
+                                iospd_err_t* err);
+/* The same for one PRIORITY_HINT value. */
+int iospd_win_apply_priority_hint(HANDLE h, int hint, const char* path,
+                                  iospd_err_t* err);
+/* The handle's hint as NtQueryInformationFile reads it: 1 and *hint, or 0
+ * where it cannot be read (wine). */
+int iospd_win_priority_hint_read(HANDLE h, int* hint);
 
 /* ---- errors (error.c) ---------------------------------------------------- */
 

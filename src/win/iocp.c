@@ -144,6 +144,19 @@ const char* iospd_plat_queue_engine(const iospd_plat_queue_t* q) {
              : "I/O Completion Ports";
 }
 
+/* Every ReadFile/WriteFile (and every -Sm copy) is its own call, so the
+ * core stamps each I/O at its own submit. Completions come up to 16 per
+ * GetQueuedCompletionStatusEx, as in DISKSPD 2.2, whatever the caching:
+ * submitting costs a call per I/O anyway, so smaller batches would only add
+ * calls to the port. */
+void iospd_plat_queue_traits(const iospd_plat_queue_t* q,
+                             iospd_queue_traits_t* out) {
+  (void)q;
+  out->submit_each = true;
+  out->reap_batch = 16;
+  out->reap_batch_unbuffered = 16;
+}
+
 int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
                             uint32_t* file_index, iospd_err_t* err) {
   if (q->nfiles == q->files_cap) {
@@ -277,11 +290,17 @@ static int reap_port(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
     OVERLAPPED_ENTRY ents[REAP_BATCH];
     ULONG want = (ULONG)IOSPD_MIN((uint32_t)REAP_BATCH, max - n);
     ULONG cnt = 0;
-    if (!GetQueuedCompletionStatusEx(q->port, ents, want, &cnt, wait, FALSE)) {
-      DWORD e = GetLastError();
-      if (e == WAIT_TIMEOUT) break;
+    /* -g/-j: a throttled slot's short wait ends on a high-resolution
+     * timer's APC, not a system tick (15.6 ms) late. */
+    HANDLE fine = iospd_win_fine_wake_arm(wait);
+    BOOL ok = GetQueuedCompletionStatusEx(q->port, ents, want, &cnt,
+                                          fine ? wait + 20 : wait, fine != NULL);
+    DWORD werr = ok ? ERROR_SUCCESS : GetLastError();
+    if (fine != NULL) CancelWaitableTimer(fine);
+    if (!ok) {
+      if (werr == WAIT_TIMEOUT || werr == WAIT_IO_COMPLETION) break;
       *got = n;
-      return iospd_win_translate(e);
+      return iospd_win_translate(werr);
     }
     for (ULONG i = 0; i < cnt; i++) {
       if (ents[i].lpOverlapped == NULL) continue; /* a posted wake-up */
@@ -314,10 +333,16 @@ static int reap_routines(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
     if (n >= max || (n >= min && polled) || q->inflight == 0) break;
     DWORD wait = n >= min ? 0 : remaining_ms(timeout_ms, deadline);
     /* Completion routines run only inside an alertable wait on the thread
-     * that issued the I/O; they fill the ring. */
-    DWORD r = SleepEx(wait, TRUE);
+     * that issued the I/O; they fill the ring. With -g/-j a short wait
+     * ends on a high-resolution timer's APC, which leaves the timer
+     * signalled. */
+    HANDLE fine = iospd_win_fine_wake_arm(wait);
+    DWORD r = SleepEx(fine ? wait + 20 : wait, TRUE);
+    bool expired = fine != NULL && r == WAIT_IO_COMPLETION &&
+                   WaitForSingleObject(fine, 0) == WAIT_OBJECT_0;
+    if (fine != NULL) CancelWaitableTimer(fine);
     polled = true;
-    if (r != WAIT_IO_COMPLETION) {
+    if (r != WAIT_IO_COMPLETION || expired) {
       n += pop_pending(q, out + n, max - n);
       break; /* timed out */
     }

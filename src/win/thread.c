@@ -17,6 +17,7 @@
 static unsigned __stdcall trampoline(void* p) {
   iospd_plat_thread_t* t = p;
   if (!InterlockedCompareExchange(&t->cancelled, 0, 0)) t->fn(t->arg);
+  iospd_win_thread_timer_free();
   return 0;
 }
 
@@ -95,6 +96,19 @@ int iospd_plat_thread_join(iospd_plat_thread_t* t) {
   return w == WAIT_OBJECT_0 ? 0 : IOSPD_EOS;
 }
 
+int iospd_plat_thread_wait(iospd_plat_thread_t* t, uint32_t ms) {
+  return WaitForSingleObject(t->h, ms == UINT32_MAX ? INFINITE : ms) ==
+                 WAIT_OBJECT_0
+             ? 1
+             : 0;
+}
+
+void iospd_plat_thread_cancel_io(iospd_plat_thread_t* t) {
+  /* Fails with ERROR_NOT_FOUND when the thread is in no I/O call; the
+   * handle from _beginthreadex has THREAD_TERMINATE, which it needs. */
+  (void)CancelSynchronousIo(t->h);
+}
+
 /* ---- barrier ------------------------------------------------------------- */
 
 int iospd_plat_barrier_init(iospd_plat_barrier_t** out, uint32_t n,
@@ -158,14 +172,18 @@ void iospd_plat_interrupt(void) {
   if (iospd_win_interrupt_event != NULL) SetEvent(iospd_win_interrupt_event);
 }
 
-/* Runs on a thread the system creates for the console event. */
+/* Runs on a thread the system creates for the console event. The first
+ * Ctrl-C or Ctrl-Break stops the run; any later one is left to the next
+ * handler, the system's default, which ends the process (DISKSPD removes
+ * its handler after the first Ctrl-C): a run that does not stop, say on a
+ * hung device, can still be ended from the keyboard. */
 BOOL WINAPI iospd_win_ctrl_handler(DWORD type) {
   if (type != CTRL_C_EVENT && type != CTRL_BREAK_EVENT) return FALSE;
+  if (InterlockedExchange(&interrupt_fired, 1) != 0) return FALSE;
   void (*cb)(void*) = interrupt_cb;
-  if (cb != NULL && InterlockedExchange(&interrupt_fired, 1) == 0)
-    cb(interrupt_arg);
+  if (cb != NULL) cb(interrupt_arg);
   iospd_plat_interrupt();
-  return TRUE; /* handled: do not let the default handler kill us */
+  return TRUE; /* handled: the run stops and reports */
 }
 
 int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg,
