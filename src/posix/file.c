@@ -464,6 +464,10 @@ int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
   return rc;
 }
 
+bool iospd_plat_same_path(const char* a, const char* b) {
+  return strcmp(a, b) == 0; /* names are byte strings here */
+}
+
 int iospd_plat_read_file(const char* path, void* buf, size_t size, size_t* got,
                          iospd_err_t* err) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);
