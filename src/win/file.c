@@ -89,6 +89,17 @@ static bool handle_is_device(HANDLE h) {
                          sizeof li, &ret) != 0;
 }
 
+/* On a volume handle: let reads and writes reach every sector of the
+ * partition, including those past the file system's last cluster (the
+ * backup boot sector, the tail the write guard reads), which the file
+ * system would otherwise refuse; the disk driver still keeps I/O inside the
+ * partition. Disks do not take it, which is harmless. */
+static void allow_extended_dasd(HANDLE h) {
+  DWORD ret;
+  (void)iospd_win_ioctl(h, FSCTL_ALLOW_EXTENDED_DASD_IO, NULL, 0, NULL, 0,
+                        &ret);
+}
+
 int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
                          iospd_err_t* err) {
   *out = NULL;
@@ -117,6 +128,7 @@ int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
     goto fail;
   }
   if (!f->is_device && handle_is_device(f->h)) f->is_device = true;
+  if (f->is_device) allow_extended_dasd(f->h);
 
   if (o->flags & IOSPD_OPEN_DISABLE_LOCAL_CACHE) {
     DWORD ret;
@@ -379,6 +391,7 @@ static int describe_device(const WCHAR* wpath, const char* path,
   if (h == INVALID_HANDLE_VALUE)
     return open_error(err, GetLastError(), path, true);
   info->is_device = true;
+  allow_extended_dasd(h);
   device_size_and_sectors(h, info);
 
   /* A volume (\\.\X:) forwards the layout ioctl to its disk, whose
