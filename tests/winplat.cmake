@@ -4,3 +4,6 @@
 if(WIN32)
   iospd_add_test(test_plat_win SOURCES test_plat_win.c TIMEOUT 120)
 endif()
+if(WIN32)
+  iospd_add_test(test_win_paths SOURCES test_win_paths.c TIMEOUT 120)
+endif()
