@@ -7,3 +7,16 @@ endif()
 if(WIN32)
   iospd_add_test(test_win_paths SOURCES test_win_paths.c TIMEOUT 120)
 endif()
+# Console output needs a console: wine gives one only to a process on a
+# terminal, so the test runs under script(1) (util-linux) when it can.
+if(WIN32)
+  iospd_add_test(test_win_console SOURCES test_win_console.c TIMEOUT 60)
+  find_program(IOSPD_SCRIPT script)
+  if(CMAKE_CROSSCOMPILING_EMULATOR AND IOSPD_SCRIPT)
+    add_test(NAME test_win_console_tty COMMAND ${IOSPD_SCRIPT} -qec
+             "${CMAKE_CROSSCOMPILING_EMULATOR} $<TARGET_FILE:test_win_console>"
+             /dev/null)
+    set_tests_properties(test_win_console_tty PROPERTIES TIMEOUT 60
+      SKIP_RETURN_CODE 77 ENVIRONMENT "${iospd_test_env}")
+  endif()
+endif()
