@@ -178,13 +178,16 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
   iospd_err_clear(&e);
   memset(&info, 0, sizeof(info));
   int rc = iospd_plat_path_info(t->path, &info, &e);
-  if (rc == IOSPD_ENOENT && t->create)
+  /* A missing disk or volume is no file -c could make: the platform's
+   * words (with the OS's code) say what is wrong. */
+  bool file = iospd_target_kind(t->path) == IOSPD_TARGET_FILE;
+  if (rc == IOSPD_ENOENT && file && t->create)
     return iospd_err_set(err, rc,
                          "target '%s' does not exist and -c0 creates "
                          "nothing; give -c a size (for example -c64M) to "
                          "create it",
                          t->path);
-  if (rc == IOSPD_ENOENT)
+  if (rc == IOSPD_ENOENT && file)
     return iospd_err_set(err, rc,
                          "target '%s' does not exist; create it with "
                          "-c<size>",

@@ -20,3 +20,13 @@ if(WIN32)
       SKIP_RETURN_CODE 77 ENVIRONMENT "${iospd_test_env}")
   endif()
 endif()
+# iospd.exe itself under wine: PE flags, manifest, long and two-case names,
+# Win32 error numbers, -t1000 on x86 (tests/e2e/win_names_test.sh).
+find_program(IOSPD_BASH bash)
+if(WIN32 AND CMAKE_CROSSCOMPILING_EMULATOR AND IOSPD_BASH AND CMAKE_OBJDUMP)
+  add_test(NAME e2e_win_names COMMAND ${IOSPD_BASH}
+           ${PROJECT_SOURCE_DIR}/tests/e2e/win_names_test.sh
+           $<TARGET_FILE:iospd> ${CMAKE_OBJDUMP})
+  set_tests_properties(e2e_win_names PROPERTIES TIMEOUT 300
+    ENVIRONMENT "${iospd_test_env}")
+endif()

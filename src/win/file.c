@@ -70,6 +70,11 @@ static int open_error(iospd_err_t* err, DWORD e, const char* path,
                             "volumes need an elevated (administrator) "
                             "prompt",
                             path);
+  if (is_device && (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND))
+    return iospd_err_set_os(err, IOSPD_ENOENT, (int64_t)e,
+                            "cannot open '%s': no such disk or volume "
+                            "(error %lu)",
+                            path, (unsigned long)e);
   if (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND)
     return iospd_err_set_os(err, IOSPD_ENOENT, (int64_t)e,
                             "cannot open '%s': no such file (error %lu; "
