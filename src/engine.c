@@ -54,6 +54,11 @@ static void fill_pattern(uint8_t* p, size_t n) {
   for (size_t i = 0; i < n; i++) p[i] = (uint8_t)(i & 0xff);
 }
 
+uint32_t iospd_rnd_window_align(const iospd_file_info_t* info) {
+  uint32_t a = info->buffer_align ? info->buffer_align : info->logical_sector;
+  return a > 512u ? a : 512u;
+}
+
 static int setup_target(iospd_worker_t* w, iospd_wtarget_t* tg,
                         iospd_err_t* err) {
   const iospd_target_t* t = tg->t;
@@ -80,6 +85,9 @@ static int setup_target(iospd_worker_t* w, iospd_wtarget_t* tg,
                          "empty; create it with -c<size>",
                          tpath(tg));
   tg->file_size = info.size;
+  tg->rnd_align = t->cache_mode == IOSPD_CACHE_DISABLE_OS
+                      ? iospd_rnd_window_align(&info)
+                      : 1u;
   tg->throttled =
       t->throughput_bpms > 0 || (t->think_time > 0 && t->burst_size > 0);
   rc = iospd_gen_init(&tg->gen, t, tg->relative_thread, info.size, &w->rng,
@@ -292,7 +300,7 @@ static void* write_buffer(iospd_worker_t* w, iospd_wtarget_t* tg,
     /* A random window of the shared source (2.8). */
     uint64_t span = tg->rnd_src_size - t->block_size + 1;
     uint64_t off = iospd_rand32(&w->rng) % span;
-    if (t->cache_mode == IOSPD_CACHE_DISABLE_OS) off -= off % 512u;
+    off -= off % tg->rnd_align; /* 1 unless unbuffered (-Su/-Sh) */
     return (void*)(tg->rnd_src + off);
   }
   uint8_t* p = tg->buf + tg->buf_len / 2 + (size_t)s->index * t->block_size;
@@ -343,6 +351,12 @@ static bool fail(iospd_worker_t* w, int code, int in_io, uint8_t op,
     w->fail.op = op;
     w->fail.target = target;
     w->fail.offset = offset;
+    /* The raw code says what the IOSPD_E* class cannot (a paused CSV, a
+     * device that is not ready, an SMB session lost). */
+    w->fail.os_code =
+        w->q != NULL ? iospd_plat_queue_os_error(w->q, w->fail.os_text,
+                                                 sizeof w->fail.os_text)
+                     : 0;
   }
   w->stopping = true;
   atomic_store_explicit(&w->ctl->failed, 1, memory_order_release);
@@ -696,6 +710,9 @@ int iospd_worker_error(const iospd_worker_t* w, iospd_err_t* err) {
   const char* path =
       f->target < w->target_count ? tpath(&w->targets[f->target]) : "";
   const char* what = f->op == IOSPD_OP_WRITE ? "write" : "read";
+  const char* why = f->os_code != 0 && f->os_text[0] != '\0'
+                        ? f->os_text
+                        : iospd_strerror(f->code);
   switch (f->in_io) {
     case 1:
       if (f->code == IOSPD_EMAPFAULT)
@@ -704,7 +721,7 @@ int iospd_worker_error(const iospd_worker_t* w, iospd_err_t* err) {
                            "%s at offset %llu of target '%s' failed "
                            "(thread %u): %s",
                            what, (unsigned long long)f->offset, path, w->id,
-                           iospd_strerror(f->code));
+                           why);
     case 4:
       return short_error(w, f, what, path, err);
     case 2:
@@ -712,11 +729,11 @@ int iospd_worker_error(const iospd_worker_t* w, iospd_err_t* err) {
                            "submitting a %s at offset %llu of target '%s' "
                            "failed (thread %u): %s",
                            what, (unsigned long long)f->offset, path, w->id,
-                           iospd_strerror(f->code));
+                           why);
     default:
       return iospd_err_set(err, f->code,
                            "waiting for I/O completions failed (thread %u): "
                            "%s",
-                           w->id, iospd_strerror(f->code));
+                           w->id, why);
   }
 }

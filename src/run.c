@@ -196,7 +196,7 @@ static int make_sources(run_t* r, iospd_err_t* err) {
                            t->path, (unsigned long long)t->random_data_size);
     size_t size = (size_t)t->random_data_size;
     uint8_t* b = iospd_plat_buf_alloc(
-        size, 4096, t->large_pages ? IOSPD_BUF_LARGE_PAGES : 0);
+        size, IOSPD_RND_SRC_ALIGN, t->large_pages ? IOSPD_BUF_LARGE_PAGES : 0);
     if (b == NULL)
       return iospd_err_set(err, IOSPD_ENOMEM,
                            "cannot allocate the %llu-byte write source "

@@ -33,10 +33,12 @@ uint32_t iospd_run_max_relative_thread(const iospd_timespan_t* ts,
   return m;
 }
 
+/* Paths are compared as the OS compares names (on Windows "C:\x.dat" and
+ * "c:\X.DAT" are one file), so one file is created once. */
 static bool created_before(const iospd_timespan_t* ts, uint32_t i) {
   for (uint32_t j = 0; j < i; j++)
     if (ts->targets[j].create && ts->targets[j].file_size > 0 &&
-        strcmp(ts->targets[j].path, ts->targets[i].path) == 0)
+        iospd_plat_same_path(ts->targets[j].path, ts->targets[i].path))
       return true;
   return false;
 }
@@ -142,7 +144,8 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
 }
 
 static int check_sector(const iospd_target_t* t, uint32_t sector,
-                        uint64_t size, iospd_err_t* err) {
+                        const iospd_file_info_t* info, iospd_err_t* err) {
+  uint64_t size = info->size;
   struct {
     const char* what;
     uint64_t v;
@@ -178,13 +181,17 @@ static int check_sector(const iospd_target_t* t, uint32_t sector,
           "%u or drop -Su/-Sh",
           t->path, i + 1, (unsigned long long)d->span_base, sector, sector);
     }
-  if (t->random_data_size > 0 && 512u % sector != 0)
+  /* -Z windows are buffer addresses: they follow the device's buffer
+   * alignment (engine.c), which the source's own alignment must cover. */
+  uint32_t window = iospd_rnd_window_align(info);
+  if (t->random_data_size > 0 &&
+      ((window & (window - 1)) != 0 || window > IOSPD_RND_SRC_ALIGN))
     return iospd_err_set(
         err, IOSPD_EALIGN,
-        "target '%s': -Z<size> write windows are placed at multiples of 512 "
-        "bytes, but unbuffered I/O on this target needs multiples of its "
-        "logical sector size (%u bytes); drop -Z<size> or -Su/-Sh",
-        t->path, sector);
+        "target '%s': unbuffered I/O (-Su/-Sh) on this target needs buffers "
+        "aligned to %u bytes, which -Z<size> write windows cannot be (at "
+        "most %u); drop -Z<size> or -Su/-Sh",
+        t->path, window, IOSPD_RND_SRC_ALIGN);
   return 0;
 }
 
@@ -227,13 +234,16 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
   iospd_err_clear(&e);
   memset(&info, 0, sizeof(info));
   int rc = iospd_plat_path_info(t->path, &info, &e);
-  if (rc == IOSPD_ENOENT && t->create)
+  /* A missing disk or volume is no file -c could make: the platform's
+   * words (with the OS's code) say what is wrong. */
+  bool file = iospd_target_kind(t->path) == IOSPD_TARGET_FILE;
+  if (rc == IOSPD_ENOENT && file && t->create)
     return iospd_err_set(err, rc,
                          "target '%s' does not exist and -c0 creates "
                          "nothing; give -c a size (for example -c64M) to "
                          "create it",
                          t->path);
-  if (rc == IOSPD_ENOENT)
+  if (rc == IOSPD_ENOENT && file)
     return iospd_err_set(err, rc,
                          "target '%s' does not exist; create it with "
                          "-c<size>",
@@ -262,7 +272,7 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
   }
   if (t->cache_mode == IOSPD_CACHE_DISABLE_OS) {
     uint32_t sector = info.logical_sector ? info.logical_sector : 512;
-    rc = check_sector(t, sector, info.size, err);
+    rc = check_sector(t, sector, &info, err);
     if (rc < 0) return rc;
   }
   if (t->max_file_size != 0 && info.size != 0 && info.size < t->max_file_size &&
@@ -348,7 +358,21 @@ static void pre_clear(void) {
 bool iospd_run_precreated(const iospd_profile_t* p, const char* path) {
   if (p->precreate == IOSPD_PRECREATE_NONE) return false;
   for (uint32_t i = 0; i < g_pre_n; i++)
-    if (strcmp(g_pre[i], path) == 0) return true;
+    if (iospd_plat_same_path(g_pre[i], path)) return true;
+  return false;
+}
+
+/* Whether a smaller spelling of the same file (by the OS's rules) is among
+ * the targets: then that spelling stands for the file in precreation. */
+static bool spelled_before(const iospd_profile_t* p, const char* path) {
+  for (uint32_t s = 0; s < p->timespan_count; s++)
+    for (uint32_t i = 0; i < p->timespans[s].target_count; i++) {
+      const char* x = p->timespans[s].targets[i].path;
+      if (x != NULL && strcmp(x, path) < 0 &&
+          iospd_target_kind(x) == IOSPD_TARGET_FILE &&
+          iospd_plat_same_path(x, path))
+        return true;
+    }
   return false;
 }
 
@@ -372,13 +396,14 @@ int iospd_run_precreate(const iospd_profile_t* p,
   if (p->precreate == IOSPD_PRECREATE_NONE) return 0;
   for (const char* path = next_path(p, NULL); path != NULL;
        path = next_path(p, path)) {
+    if (spelled_before(p, path)) continue;
     const iospd_target_t* first = NULL;
     uint64_t max = 0, nonzero = 0;
     bool zero_mixed = false, sizes_differ = false, has_zero = false;
     for (uint32_t s = 0; s < p->timespan_count; s++)
       for (uint32_t i = 0; i < p->timespans[s].target_count; i++) {
         const iospd_target_t* t = &p->timespans[s].targets[i];
-        if (t->path == NULL || strcmp(t->path, path) != 0) continue;
+        if (t->path == NULL || !iospd_plat_same_path(t->path, path)) continue;
         uint64_t size = t->create ? t->file_size : 0;
         if (first == NULL) first = t;
         if ((t->pattern == IOSPD_PATTERN_ZERO) !=

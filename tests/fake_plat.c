@@ -23,6 +23,7 @@ typedef struct {
   uint8_t* data;
   uint64_t size;
   uint32_t sector;
+  uint32_t buffer_align;
   bool device, parts, fs;
   char content[128];
   int creates;
@@ -94,7 +95,12 @@ static struct iospd_plat_event_s g_events[MAX_EVENTS];
 
 /* ---- test controls ------------------------------------------------------ */
 
+static int64_t g_os_error; /* fake_set_os_error */
+static char g_os_error_text[160];
+
 void fake_reset(void) {
+  g_os_error = 0;
+  g_os_error_text[0] = '\0';
   for (int i = 0; i < MAX_FILES; i++) free(g_files[i].data);
   memset(g_files, 0, sizeof(g_files));
   free(g_log);
@@ -201,6 +207,15 @@ void fake_set_device(const char* path, bool has_partitions, bool has_filesystem,
 
 void fake_set_sector(const char* path, uint32_t logical) {
   find(path)->sector = logical;
+}
+
+void fake_set_os_error(int64_t code, const char* text) {
+  g_os_error = code;
+  snprintf(g_os_error_text, sizeof g_os_error_text, "%s", text ? text : "");
+}
+
+void fake_set_buffer_align(const char* path, uint32_t align) {
+  find(path)->buffer_align = align;
 }
 
 const uint8_t* fake_file_data(const char* path, uint64_t* size) {
@@ -451,6 +466,7 @@ static void info_of(const ffile_t* f, iospd_file_info_t* info) {
   info->size = f->size;
   info->logical_sector = f->sector;
   info->physical_sector = f->sector;
+  info->buffer_align = f->buffer_align;
   info->is_device = f->device;
   info->has_filesystem = f->fs;
   info->has_partitions = f->parts;
@@ -565,6 +581,10 @@ int iospd_plat_queue_create(iospd_plat_queue_t** out, uint32_t depth,
   return 0;
 }
 
+bool iospd_plat_same_path(const char* a, const char* b) {
+  return strcmp(a, b) == 0;
+}
+
 const char* iospd_plat_queue_engine(const iospd_plat_queue_t* q) {
   (void)q;
   return "fake";
@@ -574,6 +594,14 @@ void iospd_plat_queue_traits(const iospd_plat_queue_t* q,
                              iospd_queue_traits_t* out) {
   (void)q;
   *out = g_traits;
+}
+
+int64_t iospd_plat_queue_os_error(const iospd_plat_queue_t* q, char* text,
+                                  size_t size) {
+  (void)q;
+  if (text != NULL && size > 0)
+    snprintf(text, size, "%s", g_os_error ? g_os_error_text : "");
+  return g_os_error;
 }
 
 int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
@@ -622,6 +650,7 @@ int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
     e->file = (uint32_t)(f - g_files);
     e->offset = io->offset;
     e->length = io->length;
+    e->buf = io->buf;
     e->submit_ns = g_now;
     /* Each I/O's own call takes this long (a cached read copies inside
      * ReadFile); the device's latency runs from the call's end. */

@@ -14,6 +14,7 @@ typedef struct fake_io_s {
   uint32_t file; /* fake file number */
   uint64_t offset;
   uint32_t length;
+  const void* buf; /* the buffer the engine handed over */
   uint64_t submit_ns;
   uint64_t done_ns;   /* when it completes */
   uint64_t reaped_ns; /* when the engine reaped it; 0 = never */
@@ -30,6 +31,8 @@ int fake_add_file(const char* path, uint64_t size, bool pattern);
 void fake_set_device(const char* path, bool has_partitions, bool has_filesystem,
                      const char* content);
 void fake_set_sector(const char* path, uint32_t logical);
+/* The buffer alignment the file reports (iospd_file_info_t.buffer_align). */
+void fake_set_buffer_align(const char* path, uint32_t align);
 const uint8_t* fake_file_data(const char* path, uint64_t* size);
 int fake_file_creates(const char* path); /* times file_create was called */
 /* File creation reports this warning line, as Windows does its fallbacks. */
@@ -43,6 +46,9 @@ void fake_set_unwritten(const char* path, bool known, uint64_t holes,
  * empty) to progress->note and, with interrupt, plays Ctrl-C during the
  * fill: IOSPD_EINTR, the file left as it was. */
 void fake_create_script(const char* path, bool interrupt, const char* note);
+
+/* What iospd_plat_queue_os_error answers for every queue (0: none). */
+void fake_set_os_error(int64_t code, const char* text);
 
 /* Latency of the n-th submitted I/O (0-based) = lat[n % count] ns. */
 void fake_set_latencies(const uint64_t* lat, uint32_t count);

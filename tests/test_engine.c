@@ -325,6 +325,21 @@ static void test_io_error(void** state) {
   assert_int_equal(n, 11);
   assert_int_equal(r.res.timespan_count, 1);
   done(&r);
+
+  /* The platform kept the raw OS code: the message gives it, with the
+   * system's words, instead of the IOSPD_E* class ("no such file" was
+   * what ERROR_NOT_READY read as). */
+  t = setup(&r, "e.dat", 0, 1, 0);
+  t->request_count = 1;
+  fake_add_file("e.dat", 64 * KB, true);
+  fake_fail_io(3, IOSPD_EIO);
+  fake_set_os_error(21, "The device is not ready (error 21)");
+  go(&r);
+  assert_int_equal(r.rc, IOSPD_EIO);
+  assert_string_equal(r.err.msg,
+                      "read at offset 12288 of target 'e.dat' failed "
+                      "(thread 0): The device is not ready (error 21)");
+  done(&r);
 }
 
 /* A completion that moves 0 bytes although the target is as large as at
@@ -655,7 +670,8 @@ static void test_unbuffered_alignment(void** state) {
   assert_non_null(strstr(r.err.msg, "base offset (-B) of 1000 bytes"));
   done(&r);
 
-  /* -Z<size> windows sit on 512-byte steps: too coarse for 4K sectors. */
+  /* -Z<size> windows need a buffer alignment beyond the source's own
+   * (4 KiB): refused, naming both. */
   t = setup(&r, "a.dat", 0, 1, 0);
   t->cache_mode = IOSPD_CACHE_DISABLE_OS;
   t->write_ratio = 10;
@@ -663,9 +679,14 @@ static void test_unbuffered_alignment(void** state) {
   t->random_data_size = 64 * KB;
   fake_add_file("a.dat", 1024 * KB, true);
   fake_set_sector("a.dat", 4096);
+  fake_set_buffer_align("a.dat", 8192);
   go(&r);
   assert_int_equal(r.rc, IOSPD_EALIGN);
-  assert_non_null(strstr(r.err.msg, "-Z<size> write windows"));
+  assert_string_equal(r.err.msg,
+                      "target 'a.dat': unbuffered I/O (-Su/-Sh) on this "
+                      "target needs buffers aligned to 8192 bytes, which "
+                      "-Z<size> write windows cannot be (at most 4096); "
+                      "drop -Z<size> or -Su/-Sh");
   done(&r);
 
   /* -rdabs3000/1000:97/1M: the second range starts at 1000 bytes, off a
@@ -703,6 +724,51 @@ static void test_unbuffered_alignment(void** state) {
                    IOSPD_OPEN_READ | IOSPD_OPEN_NO_BUFFERING |
                        IOSPD_OPEN_WRITE_THROUGH | IOSPD_OPEN_ASYNC);
   done(&r);
+}
+
+/* Runs -Z64K -w100 -Su on a 4Kn target whose device asks for buffer
+ * alignment `align` (0: does not say) and returns the largest power of two
+ * that every write buffer's offset in the 4 KiB-aligned source divides. */
+static uintptr_t zwindow_steps(uint32_t align, uint32_t* writes) {
+  run_t r;
+  iospd_target_t* t = setup(&r, "z.dat", 0, 1, 0);
+  t->cache_mode = IOSPD_CACHE_DISABLE_OS;
+  t->write_ratio = 100;
+  t->random_ratio = 100;
+  t->random_data_size = 64 * KB;
+  fake_add_file("z.dat", 1024 * KB, true);
+  fake_set_sector("z.dat", 4096);
+  fake_set_buffer_align("z.dat", align);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  uint32_t n = 0;
+  const fake_io_t* log = fake_log(&n);
+  uintptr_t all = 0;
+  *writes = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    if (log[i].op != IOSPD_OP_WRITE) continue;
+    (*writes)++;
+    all |= (uintptr_t)log[i].buf & (IOSPD_RND_SRC_ALIGN - 1);
+  }
+  done(&r);
+  uintptr_t step = IOSPD_RND_SRC_ALIGN;
+  while (step > 1 && (all & (step - 1)) != 0) step >>= 1;
+  return step;
+}
+
+/* 4Kn disks: Windows checks buffer addresses against the device's
+ * alignment requirement, not the logical sector, so -Z windows follow the
+ * former (512-byte steps as in DISKSPD when it allows them) and are no
+ * longer refused; a device that does not say gets 4 KiB windows. */
+static void test_zwindows_4kn(void** state) {
+  (void)state;
+  uint32_t writes = 0;
+  /* Over 1000 random windows in 64 KiB: some start off 1 KiB boundaries. */
+  assert_int_equal(zwindow_steps(512, &writes), 512);
+  assert_true(writes > 1000);
+  assert_int_equal(zwindow_steps(4, &writes), 512);
+  assert_int_equal(zwindow_steps(0, &writes), 4096);
+  assert_true(writes > 1000);
 }
 
 static void test_refusals(void** state) {
@@ -1310,6 +1376,7 @@ int main(void) {
       cmocka_unit_test(test_too_small),
       cmocka_unit_test(test_raw_write_safety),
       cmocka_unit_test(test_unbuffered_alignment),
+      cmocka_unit_test(test_zwindows_4kn),
       cmocka_unit_test(test_refusals),
       cmocka_unit_test(test_write_pattern),
       cmocka_unit_test(test_random_source_windows),

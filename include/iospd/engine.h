@@ -59,6 +59,7 @@ typedef struct iospd_wtarget_s {
   iospd_gen_shared_t* shared; /* -si cursor of the target */
   const uint8_t* rnd_src;     /* -Z<size> source buffer, or NULL */
   uint64_t rnd_src_size;
+  uint32_t rnd_align; /* -Z windows start at multiples of this (setup) */
   iospd_target_stats_t* stats; /* results entry; init by setup */
   /* Set up by iospd_worker_setup. */
   iospd_plat_file_t* file;
@@ -97,6 +98,8 @@ typedef struct iospd_worker_fail_s {
   uint32_t bytes, length;
   uint64_t size_start, size_now;
   bool size_now_known;
+  int64_t os_code;   /* the queue's native code for it, or 0 */
+  char os_text[192]; /* its system text and number (platform's words) */
 } iospd_worker_fail_t;
 
 typedef struct iospd_worker_s {
@@ -180,5 +183,14 @@ int iospd_worker_error(const iospd_worker_t* w, iospd_err_t* err);
 /* Open flags for a target (2.4): access from -w, caching, hints, priority;
  * async when the worker has more than one slot. */
 unsigned iospd_open_flags(const iospd_target_t* t, uint32_t worker_slots);
+
+/* -Z<size> write sources are allocated at this alignment (run.c). */
+#define IOSPD_RND_SRC_ALIGN 4096u
+/* Where -Z windows may start under unbuffered I/O (-Su/-Sh): the buffer
+ * alignment the device asks for (the logical sector when it does not
+ * say), never less than DISKSPD's 512 bytes. Windows checks buffer
+ * addresses against the device's alignment requirement, not the sector
+ * size, so a 4Kn disk usually still takes 512-byte windows. */
+uint32_t iospd_rnd_window_align(const iospd_file_info_t* info);
 
 #endif

@@ -199,6 +199,11 @@ typedef struct iospd_file_info_s {
   uint64_t size;            /* bytes (device size for disks/volumes) */
   uint32_t logical_sector;  /* 0 if unknown */
   uint32_t physical_sector; /* 0 if unknown */
+  /* Unbuffered I/O: the alignment the device requires of buffer addresses
+   * (Windows: FileAlignmentInfo, often 4 or 512 even on a 4Kn disk; Linux:
+   * STATX_DIOALIGN's dio_mem_align); 0 if unknown, and then the logical
+   * sector size is assumed. */
+  uint32_t buffer_align;
   bool is_device;           /* disk or volume rather than a regular file */
   bool has_filesystem;      /* device: a file system signature was found */
   bool has_partitions;      /* device: a partition table was found */
@@ -263,6 +268,12 @@ typedef struct iospd_unwritten_s {
 } iospd_unwritten_t;
 int iospd_plat_file_unwritten(const char* path, iospd_unwritten_t* out,
                               iospd_err_t* err);
+/* Whether two target paths name the same file by the OS's rules for names.
+ * Windows resolves both (relative paths, "..", '/', "#N", "X:") and
+ * compares them ignoring case as NTFS does (CompareStringOrdinal), so
+ * "C:\x.dat" and "c:\X.DAT" are one target; Linux compares the strings.
+ * Controller only (it allocates). */
+bool iospd_plat_same_path(const char* a, const char* b);
 /* Synchronous whole-buffer read of a small file (-Z<size>,<file>). */
 int iospd_plat_read_file(const char* path, void* buf, size_t size,
                          size_t* got, iospd_err_t* err);
@@ -315,6 +326,13 @@ typedef struct iospd_queue_traits_s {
 } iospd_queue_traits_t;
 void iospd_plat_queue_traits(const iospd_plat_queue_t* q,
                              iospd_queue_traits_t* out);
+/* The native code (a Win32 error) of the first failure this queue saw, if
+ * that failure came from the OS; 0 otherwise, or where the platform keeps
+ * none. text (size bytes, may be NULL) receives the system's description
+ * with the number, plus advice where there is some, e.g. "The device is
+ * not ready (error 21)". Not on the hot path: read once, after a failure. */
+int64_t iospd_plat_queue_os_error(const iospd_plat_queue_t* q, char* text,
+                                  size_t size);
 /* Binds an open file to this queue (Windows: a handle binds to one port for
  * good, so open one handle per worker and target). */
 int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,

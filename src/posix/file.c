@@ -363,6 +363,10 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
 
 /* ---- whole-file reads ------------------------------------------------- */
 
+bool iospd_plat_same_path(const char* a, const char* b) {
+  return strcmp(a, b) == 0; /* names are byte strings here */
+}
+
 int iospd_plat_read_file(const char* path, void* buf, size_t size, size_t* got,
                          iospd_err_t* err) {
   int fd = open(path, O_RDONLY | O_CLOEXEC);

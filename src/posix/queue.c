@@ -80,6 +80,14 @@ void iospd_plat_queue_traits(const iospd_plat_queue_t* q,
   out->reap_batch_unbuffered = 2;
 }
 
+int64_t iospd_plat_queue_os_error(const iospd_plat_queue_t* q, char* text,
+                                  size_t size) {
+  /* errno values map one to one onto IOSPD_E* here; nothing is lost. */
+  (void)q;
+  if (text != NULL && size > 0) text[0] = '\0';
+  return 0;
+}
+
 int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
                             uint32_t* file_index, iospd_err_t* err) {
   /* -Sm files never reach the engine: mapped.c serves them. */

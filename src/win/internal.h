@@ -93,11 +93,23 @@ int iospd_win_priority_hint_read(HANDLE h, int* hint);
 
 /* GetLastError-style code -> IOSPD_E* (the only place that knows them). */
 int iospd_win_translate(DWORD code);
+/* "<FormatMessage text> (error N)" in UTF-8, "system error (error N)"
+ * when the system has no text for it. */
+void iospd_win_error_text(DWORD code, char* out, size_t size);
 /* Fills err with "<what>: <FormatMessage text> (error N)". */
 int iospd_win_err(iospd_err_t* err, DWORD code, const char* fmt, ...)
     IOSPD_PRINTF(3, 4);
 /* An OVERLAPPED status (NTSTATUS in ov.Internal) -> Win32 error code. */
 DWORD iospd_win_ntstatus_to_win32(NTSTATUS status);
+
+/* ---- device control (ioctl.c) ------------------------------------------- */
+
+/* DeviceIoControl with an OVERLAPPED and its own event, waited for with
+ * GetOverlappedResult: correct on overlapped and synchronous handles alike,
+ * and never posted to a completion port the handle is bound to. Same
+ * result as DeviceIoControl; GetLastError() says why it failed. */
+BOOL iospd_win_ioctl(HANDLE h, DWORD code, void* in, DWORD in_len, void* out,
+                     DWORD out_len, DWORD* returned);
 
 /* ---- paths (path.c) ------------------------------------------------------ */
 
@@ -107,9 +119,17 @@ WCHAR* iospd_win_utf8_to_wide(const char* s);
 /* UTF-16 -> UTF-8 into out (always NUL-terminated). Returns the length, or
  * -1 if it did not fit (out then holds a truncated, valid prefix). */
 int iospd_win_wide_to_utf8(const WCHAR* w, char* out, size_t size);
+/* GetFullPathNameW into a fresh buffer of the size needed (iospd_free
+ * it), or NULL. */
+WCHAR* iospd_win_full_path(const WCHAR* w);
+/* The full path (relative, ".." and '/' resolved), in the extended-length
+ * form (\\?\X:\... or \\?\UNC\server\share\...) when it is too long
+ * for the plain one; NULL on failure. */
+WCHAR* iospd_win_long_form(const WCHAR* w);
 /* Resolves a target as the user wrote it: "#N" -> \\.\PhysicalDriveN,
- * "X:" -> \\.\X:, anything else converted as is (long absolute paths get
- * the \\?\ prefix). *is_device says whether it names a disk or volume. */
+ * "X:" -> \\.\X:, other device spellings as they are, a path written
+ * with \\?\ as it is, any other path by iospd_win_long_form. *is_device
+ * says whether it names a disk or volume by its spelling. */
 int iospd_win_target_path(const char* utf8, WCHAR** out, bool* is_device,
                           iospd_err_t* err);
 

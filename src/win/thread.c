@@ -12,6 +12,14 @@
 /* 64 on 64-bit Windows, 32 for 32-bit processes. */
 #define KAFFINITY_BITS (sizeof(KAFFINITY) * 8)
 
+/* Address space reserved for each worker's stack (pages are committed only
+ * as they are touched). The image's default is 2 MiB, which lets a 32-bit
+ * iospd start fewer than 1000 threads before its address space runs out.
+ * A worker's deepest path, looking at a disk's partition table, needs
+ * about 25 KiB (gcc -fstack-usage) plus what the system calls under it
+ * use; 256 KiB leaves ample room, and 1000 threads reserve 256 MiB. */
+#define WORKER_STACK_RESERVE (256u * 1024u)
+
 /* ---- threads ------------------------------------------------------------- */
 
 static unsigned __stdcall trampoline(void* p) {
@@ -65,11 +73,19 @@ int iospd_plat_thread_start(iospd_plat_thread_t** out,
   if (t == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   t->fn = fn;
   t->arg = arg;
-  /* _beginthreadex, not CreateThread: the thread uses the C runtime. */
-  uintptr_t h = _beginthreadex(NULL, 0, trampoline, t, CREATE_SUSPENDED, NULL);
+  /* _beginthreadex, not CreateThread: the thread uses the C runtime. It
+   * hands its flags to CreateThread, where STACK_SIZE_PARAM_IS_A_RESERVATION
+   * makes the size the reservation (without it, the size is what is
+   * committed up front and the reservation stays the image's 2 MiB). */
+  uintptr_t h = _beginthreadex(NULL, WORKER_STACK_RESERVE, trampoline, t,
+                               CREATE_SUSPENDED |
+                                   STACK_SIZE_PARAM_IS_A_RESERVATION,
+                               NULL);
   if (h == 0) {
+    DWORD e = GetLastError();
     iospd_free(t);
-    return iospd_err_set(err, IOSPD_EOS, "cannot start a worker thread");
+    return iospd_win_err(err, e ? e : ERROR_NOT_ENOUGH_MEMORY,
+                         "cannot start a worker thread");
   }
   t->h = (HANDLE)h;
   int rc = 0;
