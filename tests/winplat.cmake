@@ -14,6 +14,7 @@ if(WIN32 AND IOSPD_BASH AND CMAKE_CROSSCOMPILING_EMULATOR)
            ${PROJECT_SOURCE_DIR}/tests/e2e/win_run_test.sh $<TARGET_FILE:iospd> ${PROJECT_SOURCE_DIR})
   set_tests_properties(e2e_win_run_wine PROPERTIES TIMEOUT 120 ENVIRONMENT "${iospd_test_env}")
 endif()
+if(WIN32)
   iospd_add_test(test_win_paths SOURCES test_win_paths.c TIMEOUT 120)
 endif()
 # Console output needs a console: wine gives one only to a process on a
