@@ -800,7 +800,7 @@ function Test-SelfCheckSectors {
   $sizes = if ($si.LogicalSector -gt 0) { "logical $($si.LogicalSector), physical $($si.PhysicalSector), buffer alignment $($si.AlignmentBytes)" }
            else { "FileStorageInfo failed (error $($si.StorageError))" }
   $block = [Math]::Max([int64]4096, [Math]::Max($si.LogicalSector, $si.AlignmentBytes))
-  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @("-b$block", '-d1', '-W0', '-C0', '-w0', '-Su', '-Z1M', '-t1', '-o2', '-Rxml', $file)
+  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @("-b$block", '-d1', '-W0', '-C0', '-w50', '-Su', '-Z1M', '-t1', '-o2', '-Rxml', $file)
   $data['Block'] = $block
   $data['ExitCode'] = $run.ExitCode
   if ($run.ExitCode -ne 0) {

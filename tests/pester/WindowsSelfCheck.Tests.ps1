@@ -159,7 +159,7 @@ Describe 'Test-SelfCheckSectors' {
     $r.Detail | Should -Match "logical $Logical, physical 4096, buffer alignment $Align"
     ($r.Detail -match 'alignment larger than the logical sector') | Should -Be $Note
     Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter {
-      ($ArgumentList -join ' ') -match "^-b$Block -d1 -W0 -C0 -w0 -Su -Z1M "
+      ($ArgumentList -join ' ') -match "^-b$Block -d1 -W0 -C0 -w50 -Su -Z1M "
     }
   }
   It 'FAIL with the refusal when iospd will not run unbuffered with -Z' {
@@ -680,6 +680,14 @@ Describe 'Checks against the real Linux iospd' -Skip:(-not $script:haveLinuxIoSp
     $r = Test-SelfCheckFileLength -Context $script:real -Target $t
     $r.Result | Should -Be 'PASS' -Because $r.Detail
     $r.Data.IoSpdFileSize | Should -Be 1048576
+  }
+  It 'sectors: -Su -Z1M with half writes runs on a 4096-byte-sector file (storage info mocked)' {
+    Mock Get-SelfCheckStorageInfo { [pscustomobject]@{ LogicalSector = 4096; PhysicalSector = 4096; PhysicalSectorPerformance = 4096; FileSystemSector = 4096; AlignmentBytes = 4096; StorageError = 0; AlignmentError = 0 } }
+    $t = [pscustomobject]@{ Root = '/'; FileSystem = 'ext4'; Kind = 'local'; IsWork = $true; Scratch = (New-Item -ItemType Directory -Path (Join-Path $script:realDir 'sec')).FullName }
+    $r = Test-SelfCheckSectors -Context $script:real -Target $t
+    $r.Result | Should -Be 'PASS' -Because $r.Detail
+    $r.Data.Block | Should -Be 4096
+    $r.Data.ExitCode | Should -Be 0
   }
   It 'a run that exceeds its time is killed and reported' {
     $saved = $script:SelfCheckExpect.RunGraceSeconds
