@@ -15,7 +15,8 @@ confirm. It checks:
                 that iospd still sizes the file as a file
   sectors       logical/physical sector size and FileAlignmentInfo per volume,
                 and an unbuffered (-Su) run with a -Z1M buffer there
-  long-path     iospd -c on a path longer than 260 characters
+  long-path     iospd -c on a path longer than 260 characters, given in full
+                and as a relative path with '..' in it
   large-pages   the "Lock pages in memory" privilege and what iospd -l does
   valid-data    iospd -c as administrator (SetFileValidData) and who can read
                 the created file (Get-Acl)
@@ -283,9 +284,11 @@ function Invoke-SelfCheckProcess {
   param(
     [Parameter(Mandatory)] [string] $FilePath,
     [string[]] $ArgumentList = @(),
-    [int] $TimeoutSeconds = 120
+    [int] $TimeoutSeconds = 120,
+    [string] $WorkingDirectory
   )
   $psi = [Diagnostics.ProcessStartInfo]::new($FilePath)
+  if ($WorkingDirectory) { $psi.WorkingDirectory = $WorkingDirectory }
   if ($null -ne $psi.PSObject.Properties['ArgumentList']) {
     foreach ($a in $ArgumentList) { $psi.ArgumentList.Add($a) }
   } else {
@@ -653,8 +656,10 @@ function Stop-SelfCheckProcess {
 # ---------------------------------------------------------------------------
 function Invoke-SelfCheckTool {
   # Runs iospd (or DISKSPD) with a timeout of the run's length plus grace.
-  param([Parameter(Mandatory)] [string] $FilePath, [Parameter(Mandatory)] [string[]] $ArgumentList, [int] $Seconds = 1)
-  Invoke-SelfCheckProcess -FilePath $FilePath -ArgumentList $ArgumentList -TimeoutSeconds ($Seconds + $script:SelfCheckExpect.RunGraceSeconds)
+  param([Parameter(Mandatory)] [string] $FilePath, [Parameter(Mandatory)] [string[]] $ArgumentList, [int] $Seconds = 1, [string] $WorkingDirectory)
+  $splat = @{ FilePath = $FilePath; ArgumentList = $ArgumentList; TimeoutSeconds = ($Seconds + $script:SelfCheckExpect.RunGraceSeconds) }
+  if ($WorkingDirectory) { $splat["WorkingDirectory"] = $WorkingDirectory }
+  Invoke-SelfCheckProcess @splat
 }
 
 function Get-SelfCheckRunMessage {
@@ -822,21 +827,38 @@ function Get-SelfCheckLongPathName {
 }
 
 function Test-SelfCheckLongPath {
-  param([Parameter(Mandatory)] $Context)
-  $path = Get-SelfCheckLongPathName -Root $Context.WorkDir
-  $data = [ordered]@{ Path = $path; Length = $path.Length }
-  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @('-c1M', '-b4K', '-d1', '-W0', '-C0', '-w0', '-Rxml', $path)
+  # -c on a path of more than 260 characters whose folders do not exist yet.
+  # -Relative gives iospd a relative path with a '..' in it, run from the
+  # scratch folder (Windows needs GetFullPathNameW before the \\?\ prefix).
+  param([Parameter(Mandatory)] $Context, [switch] $Relative)
+  $check = 'long-path'
+  $sub = 'abs'
+  if ($Relative) { $check = 'long-path relative'; $sub = 'rel' }
+  $path = Get-SelfCheckLongPathName -Root ([IO.Path]::Combine($Context.WorkDir, $sub))
+  $given = $path
+  $cwd = $null
+  if ($Relative) {
+    $sep = [IO.Path]::DirectorySeparatorChar
+    $given = '.' + $sep + 'up' + $sep + '..' + $sep + $path.Substring($Context.WorkDir.TrimEnd($sep).Length + 1)
+    $cwd = $Context.WorkDir
+    # Windows folds 'up\..' away by name; POSIX needs 'up' to exist.
+    $null = New-Item -ItemType Directory -Path ([IO.Path]::Combine($Context.WorkDir, 'up')) -Force
+  }
+  $data = [ordered]@{ Path = $path; Length = $path.Length; Given = $given }
+  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @('-c1M', '-b4K', '-d1', '-W0', '-C0', '-w0', '-Rxml', $given) -WorkingDirectory $cwd
   $data['ExitCode'] = $run.ExitCode
   $len = Get-SelfCheckFileLength -Path $path
   $data['CreatedBytes'] = $len
+  $what = "a $($path.Length)-character path"
+  if ($Relative) { $what = "a relative path with '..' ($($path.Length) characters in full)" }
   if ($run.ExitCode -ne 0) {
     $data['IoSpdMessage'] = Get-SelfCheckRunMessage -Run $run
-    return New-SelfCheckResult -Check 'long-path' -Result FAIL -Detail "iospd -c on a $($path.Length)-character path failed (exit $($run.ExitCode)): $($data.IoSpdMessage)" -Data $data
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "iospd -c on $what failed (exit $($run.ExitCode)): $($data.IoSpdMessage)" -Data $data
   }
   if ($len -ne 1MB) {
-    return New-SelfCheckResult -Check 'long-path' -Result FAIL -Detail "iospd -c1M exited 0 but the $($path.Length)-character path holds $(if ($null -eq $len) { 'no file' } else { "$len bytes" })" -Data $data
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "iospd -c1M exited 0 but $what holds $(if ($null -eq $len) { 'no file' } else { "$len bytes" })" -Data $data
   }
-  New-SelfCheckResult -Check 'long-path' -Result PASS -Detail "iospd -c1M created and ran on a $($path.Length)-character path (folders created too)" -Data $data
+  New-SelfCheckResult -Check $check -Result PASS -Detail "iospd -c1M created and ran on $what (folders created too)" -Data $data
 }
 
 function Test-SelfCheckLargePages {
@@ -1177,6 +1199,7 @@ function Invoke-WindowsSelfCheck {
       $results.AddRange(@(Invoke-SelfCheckStep "sectors $($t.Root)" { Test-SelfCheckSectors -Context $ctx -Target $t }))
     }
     $results.AddRange(@(Invoke-SelfCheckStep 'long-path' { Test-SelfCheckLongPath -Context $ctx }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'long-path relative' { Test-SelfCheckLongPath -Context $ctx -Relative }))
     $results.AddRange(@(Invoke-SelfCheckStep 'large-pages' { Test-SelfCheckLargePages -Context $ctx }))
     $results.AddRange(@(Invoke-SelfCheckStep 'valid-data' { Test-SelfCheckValidData -Context $ctx }))
     $results.AddRange(@(Invoke-SelfCheckStep 'timer-resolution' { Test-SelfCheckTimerResolution }))

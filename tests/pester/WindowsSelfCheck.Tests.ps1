@@ -150,8 +150,8 @@ Describe 'Test-SelfCheckSectors' {
     @{ Logical = 4096; Align = 4096; Block = 4096; Note = $false }
     @{ Logical = 4096; Align = 8192; Block = 8192; Note = $true }
   ) {
-    $l = $Logical; $a = $Align
-    Mock Get-SelfCheckStorageInfo { [pscustomobject]@{ LogicalSector = $l; PhysicalSector = 4096; PhysicalSectorPerformance = 4096; FileSystemSector = 4096; AlignmentBytes = $a; StorageError = 0; AlignmentError = 0 } }
+    $mockLogical = $Logical; $mockAlign = $Align
+    Mock Get-SelfCheckStorageInfo { [pscustomobject]@{ LogicalSector = $mockLogical; PhysicalSector = 4096; PhysicalSectorPerformance = 4096; FileSystemSector = 4096; AlignmentBytes = $mockAlign; StorageError = 0; AlignmentError = 0 } }
     Mock Invoke-SelfCheckProcess { New-FakeRun -StdOut (New-FakeXml) }
     $r = Test-SelfCheckSectors -Context $script:ctx -Target $script:tgt
     $r.Result | Should -Be 'PASS'
@@ -186,6 +186,19 @@ Describe 'Test-SelfCheckLongPath' {
     $r.Data.Length | Should -BeGreaterThan 260
     Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList[0] -eq '-c1M' -and $ArgumentList[-1].Length -gt 260 }
   }
+  It 'relative: gives iospd ./up/../ plus the path below the scratch folder, run from there' {
+    Mock Invoke-SelfCheckProcess { New-FakeRun -StdOut (New-FakeXml) }
+    Mock Get-SelfCheckFileLength { [int64]1048576 }
+    $ctx = New-Context
+    $r = Test-SelfCheckLongPath -Context $ctx -Relative
+    $r.Check | Should -Be 'long-path relative'
+    $r.Result | Should -Be 'PASS'
+    $sep = [IO.Path]::DirectorySeparatorChar
+    $r.Data.Given | Should -BeLike ".${sep}up${sep}..${sep}rel${sep}long${sep}segment01-*long-path.dat"
+    $r.Data.Path | Should -Be ([IO.Path]::GetFullPath([IO.Path]::Combine($ctx.WorkDir, $r.Data.Given)))
+    $r.Data.Length | Should -BeGreaterThan 260
+    Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { $WorkingDirectory -eq $ctx.WorkDir -and $ArgumentList[-1] -eq $r.Data.Given }
+  }
   It 'FAIL when iospd exits 0 but no file was made' {
     Mock Invoke-SelfCheckProcess { New-FakeRun -StdOut (New-FakeXml) }
     Mock Get-SelfCheckFileLength { $null }
@@ -212,9 +225,9 @@ Describe 'Test-SelfCheckLargePages' {
     @{ State = 'Enabled'; Exit = 1; Err = 'error: VirtualAlloc failed (1450)'; Want = 'FAIL'; Why = 'held, failed' }
     @{ State = 'Unknown'; Exit = 0; Err = ''; Want = 'INFO'; Why = 'state unreadable' }
   ) {
-    $s = $State; $e = $Exit; $t = $Err
-    Mock Get-SelfCheckPrivilegeState { $s } -ParameterFilter { $Name -eq 'SeLockMemoryPrivilege' }
-    Mock Invoke-SelfCheckProcess { New-FakeRun -ExitCode $e -StdErr $t -StdOut $(if ($e -eq 0) { New-FakeXml -UseLargePages 'true' } else { '' }) }
+    $mockState = $State; $mockExit = $Exit; $mockErr = $Err
+    Mock Get-SelfCheckPrivilegeState { $mockState } -ParameterFilter { $Name -eq 'SeLockMemoryPrivilege' }
+    Mock Invoke-SelfCheckProcess { New-FakeRun -ExitCode $mockExit -StdErr $mockErr -StdOut $(if ($mockExit -eq 0) { New-FakeXml -UseLargePages 'true' } else { '' }) }
     $r = Test-SelfCheckLargePages -Context (New-Context)
     $r.Check | Should -Be 'large-pages'
     $r.Result | Should -Be $Want
@@ -346,8 +359,8 @@ Describe 'Pacing (-g with -D10)' {
     @{ Name = 'a rate 40 % low'; Buckets = @(600) * 50; Want = 'FAIL'; Match = '^rate off by 40 %' }
     @{ Name = 'no -D output'; Buckets = @(); Want = 'FAIL'; Match = 'had 0 usable intervals' }
   ) {
-    $b = $Buckets
-    Mock Invoke-SelfCheckProcess { New-FakeRun -StdOut (New-FakeXml -Buckets $b) }
+    $mockBuckets = $Buckets
+    Mock Invoke-SelfCheckProcess { New-FakeRun -StdOut (New-FakeXml -Buckets $mockBuckets) }
     $r = Test-SelfCheckPacing -Context (New-Context)
     $r.Check | Should -Be 'pacing -g1000i'
     $r.Result | Should -Be $Want
@@ -367,8 +380,8 @@ Describe 'Test-SelfCheckPriority' {
     @{ Name = 'a clear refusal'; Exit = 1; Prio = 1; Err = 'error: -I1: the I/O priority hint did not take effect (error 87)'; Want = 'INFO' }
     @{ Name = 'an unclear failure'; Exit = 1; Prio = 1; Err = 'error: access violation'; Want = 'FAIL' }
   ) {
-    $e = $Exit; $p = $Prio; $t = $Err
-    Mock Invoke-SelfCheckProcess { New-FakeRun -ExitCode $e -StdErr $t -StdOut $(if ($e -eq 0) { New-FakeXml -IOPriority $p } else { '' }) }
+    $mockExit = $Exit; $mockPrio = $Prio; $mockErr = $Err
+    Mock Invoke-SelfCheckProcess { New-FakeRun -ExitCode $mockExit -StdErr $mockErr -StdOut $(if ($mockExit -eq 0) { New-FakeXml -IOPriority $mockPrio } else { '' }) }
     $r = Test-SelfCheckPriority -Context (New-Context)
     $r.Result | Should -Be $Want
     Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList[0] -eq '-I1' }
@@ -476,10 +489,10 @@ Describe 'Spare disk' {
     @{ Name = 'a disk with partitions'; Confirm = $true; Disk = @{ PartitionCount = 2 }; Msg = '*has 2 partition(s); refused*' }
     @{ Name = 'the boot disk'; Confirm = $true; Disk = @{ PartitionCount = 0; IsBoot = $true }; Msg = '*system or boot disk; refused*' }
   ) {
-    $d = $Disk
+    $mockDisk = $Disk
     Mock Get-SelfCheckDiskInfo {
       $o = [pscustomobject]@{ Number = 3; FriendlyName = 'Msft Virtual Disk'; Size = 10GB; PartitionStyle = 'RAW'; PartitionCount = 0; IsSystem = $false; IsBoot = $false; IsOffline = $false }
-      foreach ($k in $d.Keys) { $o.$k = $d[$k] }
+      foreach ($k in $mockDisk.Keys) { $o.$k = $mockDisk[$k] }
       $o
     }
     { Assert-SelfCheckSpareDisk -Number 3 -Confirmed:$Confirm } | Should -Throw $Msg
@@ -555,7 +568,7 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
       New-SelfCheckResult -Check "file-length $($Target.Root)" -Result PASS -Detail 'ok' -Data ([ordered]@{ IoctlAnswered = $false; IoSpdFileSize = 1048576 })
     }
     Mock Test-SelfCheckSectors { New-SelfCheckResult -Check "sectors $($Target.Root)" -Result PASS -Detail 'ok' }
-    Mock Test-SelfCheckLongPath { New-SelfCheckResult -Check 'long-path' -Result PASS -Detail 'ok' }
+    Mock Test-SelfCheckLongPath { New-SelfCheckResult -Check $(if ($Relative) { 'long-path relative' } else { 'long-path' }) -Result PASS -Detail 'ok' }
     Mock Test-SelfCheckLargePages { New-SelfCheckResult -Check 'large-pages' -Result FAIL -Detail 'silently used small pages' }
     Mock Test-SelfCheckValidData { New-SelfCheckResult -Check 'valid-data' -Result SKIP -Detail 'needs an elevated prompt' }
     Mock Test-SelfCheckTimerResolution { New-SelfCheckResult -Check 'timer-resolution' -Result INFO -Detail 'current 15.625 ms' -Data ([ordered]@{ CurrentMs = 15.625 }) }
@@ -584,9 +597,9 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
     $j.Expectations.PacingMaxCv | Should -Be 0.5
     $checks = @($j.Results | ForEach-Object Check)
     $checks | Should -Be @('host', 'file-length /', 'sectors /', "file-length $script:otherVol", "sectors $script:otherVol",
-      'long-path', 'large-pages', 'valid-data', 'timer-resolution', 'pacing', 'priority -I1', 'ctrl-c twice',
+      'long-path', 'long-path relative', 'large-pages', 'valid-data', 'timer-resolution', 'pacing', 'priority -I1', 'ctrl-c twice',
       'cache -Sb', 'cache -Su', 'cache -Sh', 'cache -Sw')
-    $j.Summary.PASS | Should -Be 11
+    $j.Summary.PASS | Should -Be 12
     $j.Summary.FAIL | Should -Be 2
     $j.Summary.INFO | Should -Be 2
     $j.Summary.SKIP | Should -Be 1
@@ -664,6 +677,12 @@ Describe 'Checks against the real Linux iospd' -Skip:(-not $script:haveLinuxIoSp
   }
   It 'long-path: iospd -c1M makes the file and its folders' {
     $r = Test-SelfCheckLongPath -Context $script:real
+    $r.Result | Should -Be 'PASS' -Because $r.Detail
+    $r.Data.CreatedBytes | Should -Be 1048576
+    (Get-Item -LiteralPath $r.Data.Path).Length | Should -Be 1048576
+  }
+  It 'long-path relative: iospd -c1M on ./up/../rel/... from the scratch folder' {
+    $r = Test-SelfCheckLongPath -Context $script:real -Relative
     $r.Result | Should -Be 'PASS' -Because $r.Detail
     $r.Data.CreatedBytes | Should -Be 1048576
     (Get-Item -LiteralPath $r.Data.Path).Length | Should -Be 1048576
