@@ -16,7 +16,8 @@ confirm. It checks:
   sectors       logical/physical sector size and FileAlignmentInfo per volume,
                 and an unbuffered (-Su) run with a -Z1M buffer there
   long-path     iospd -c on a path longer than 260 characters, given in full
-                and as a relative path with '..' in it
+                and as a relative path with '..' in it (and as a UNC path
+                on -SmbPath)
   large-pages   the "Lock pages in memory" privilege and what iospd -l does
   valid-data    iospd -c as administrator (SetFileValidData) and who can read
                 the created file (Get-Acl)
@@ -830,11 +831,14 @@ function Test-SelfCheckLongPath {
   # -c on a path of more than 260 characters whose folders do not exist yet.
   # -Relative gives iospd a relative path with a '..' in it, run from the
   # scratch folder (Windows needs GetFullPathNameW before the \\?\ prefix).
-  param([Parameter(Mandatory)] $Context, [switch] $Relative)
+  # -Target puts it in that target's scratch folder (the SMB share: a long UNC path).
+  param([Parameter(Mandatory)] $Context, [switch] $Relative, $Target)
   $check = 'long-path'
   $sub = 'abs'
+  $base = $Context.WorkDir
   if ($Relative) { $check = 'long-path relative'; $sub = 'rel' }
-  $path = Get-SelfCheckLongPathName -Root ([IO.Path]::Combine($Context.WorkDir, $sub))
+  if ($Target) { $check = "long-path $($Target.Root)"; $base = $Target.Scratch }
+  $path = Get-SelfCheckLongPathName -Root ([IO.Path]::Combine($base, $sub))
   $given = $path
   $cwd = $null
   if ($Relative) {
@@ -1197,6 +1201,7 @@ function Invoke-WindowsSelfCheck {
       }
       $results.AddRange(@(Invoke-SelfCheckStep "file-length $($t.Root)" { Test-SelfCheckFileLength -Context $ctx -Target $t }))
       $results.AddRange(@(Invoke-SelfCheckStep "sectors $($t.Root)" { Test-SelfCheckSectors -Context $ctx -Target $t }))
+      if ($t.Kind -eq 'smb') { $results.AddRange(@(Invoke-SelfCheckStep "long-path $($t.Root)" { Test-SelfCheckLongPath -Context $ctx -Target $t })) }
     }
     $results.AddRange(@(Invoke-SelfCheckStep 'long-path' { Test-SelfCheckLongPath -Context $ctx }))
     $results.AddRange(@(Invoke-SelfCheckStep 'long-path relative' { Test-SelfCheckLongPath -Context $ctx -Relative }))

@@ -199,6 +199,16 @@ Describe 'Test-SelfCheckLongPath' {
     $r.Data.Length | Should -BeGreaterThan 260
     Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { $WorkingDirectory -eq $ctx.WorkDir -and $ArgumentList[-1] -eq $r.Data.Given }
   }
+  It 'on a target (the SMB share): a long path in that target''s scratch folder' {
+    Mock Invoke-SelfCheckProcess { New-FakeRun -StdOut (New-FakeXml) }
+    Mock Get-SelfCheckFileLength { [int64]1048576 }
+    $t = [pscustomobject]@{ Root = '\\fs1\bench'; FileSystem = 'SMB'; Kind = 'smb'; IsWork = $false; Scratch = (Join-Path $TestDrive 'smb-scratch') }
+    $r = Test-SelfCheckLongPath -Context (New-Context) -Target $t
+    $r.Check | Should -Be 'long-path \\fs1\bench'
+    $r.Result | Should -Be 'PASS'
+    $r.Data.Path | Should -BeLike "$($t.Scratch)*long-path.dat"
+    $r.Data.Length | Should -BeGreaterThan 300
+  }
   It 'FAIL when iospd exits 0 but no file was made' {
     Mock Invoke-SelfCheckProcess { New-FakeRun -StdOut (New-FakeXml) }
     Mock Get-SelfCheckFileLength { $null }
@@ -568,7 +578,10 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
       New-SelfCheckResult -Check "file-length $($Target.Root)" -Result PASS -Detail 'ok' -Data ([ordered]@{ IoctlAnswered = $false; IoSpdFileSize = 1048576 })
     }
     Mock Test-SelfCheckSectors { New-SelfCheckResult -Check "sectors $($Target.Root)" -Result PASS -Detail 'ok' }
-    Mock Test-SelfCheckLongPath { New-SelfCheckResult -Check $(if ($Relative) { 'long-path relative' } else { 'long-path' }) -Result PASS -Detail 'ok' }
+    Mock Test-SelfCheckLongPath {
+      $name = if ($Target) { "long-path $($Target.Root)" } elseif ($Relative) { 'long-path relative' } else { 'long-path' }
+      New-SelfCheckResult -Check $name -Result PASS -Detail 'ok'
+    }
     Mock Test-SelfCheckLargePages { New-SelfCheckResult -Check 'large-pages' -Result FAIL -Detail 'silently used small pages' }
     Mock Test-SelfCheckValidData { New-SelfCheckResult -Check 'valid-data' -Result SKIP -Detail 'needs an elevated prompt' }
     Mock Test-SelfCheckTimerResolution { New-SelfCheckResult -Check 'timer-resolution' -Result INFO -Detail 'current 15.625 ms' -Data ([ordered]@{ CurrentMs = 15.625 }) }
@@ -619,6 +632,14 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
     $j.Summary.FAIL | Should -Be 0
     @($j.Results | Where-Object { $_.Check -like 'file-length*' }).Count | Should -Be 1
     @(Get-ChildItem -LiteralPath $script:scratch -Force).Count | Should -Be 0
+  }
+  It 'checks -SmbPath like a volume, with a long UNC path, and cleans its scratch folder there' {
+    $share = Join-Path $TestDrive ('share' + [guid]::NewGuid().ToString('N').Substring(0, 6))
+    $null = New-Item -ItemType Directory -Path $share
+    $o = Invoke-WindowsSelfCheck -ScratchPath $script:scratch -ScratchVolumeOnly -CsvPath @() -SmbPath $share
+    @($o.Results | Where-Object { $_.Check -in @("file-length $share (SMB)", "file-length $share", "sectors $share", "long-path $share") }).Count | Should -Be 3
+    Should -Invoke Test-SelfCheckLongPath -Times 1 -Exactly -ParameterFilter { $Target.Kind -eq 'smb' -and $Target.Scratch -like (Join-Path $share 'iospd-selfcheck-*') }
+    @(Get-ChildItem -LiteralPath $share -Force).Count | Should -Be 0
   }
   It 'leaves an existing scratch folder on a volume alone and says SKIP' {
     Mock New-SelfCheckScratchFolder -ParameterFilter { $Path -like "$script:otherVol*" } { throw "The scratch folder '$Path' already exists; it is left alone." }
