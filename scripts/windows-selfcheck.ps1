@@ -862,7 +862,7 @@ function Test-SelfCheckLongPath {
   if ($len -ne 1MB) {
     return New-SelfCheckResult -Check $check -Result FAIL -Detail "iospd -c1M exited 0 but $what holds $(if ($null -eq $len) { 'no file' } else { "$len bytes" })" -Data $data
   }
-  New-SelfCheckResult -Check $check -Result PASS -Detail "iospd -c1M created and ran on $what (folders created too)" -Data $data
+  New-SelfCheckResult -Check $check -Result PASS -Detail "iospd -c1M created the file and its folders on $what, and ran" -Data $data
 }
 
 function Test-SelfCheckLargePages {
