@@ -327,7 +327,7 @@ int iospd_posix_uring_create(iospd_plat_queue_t** q, uint32_t depth,
           err, IOSPD_ENOTSUP, -rc,
           "io_uring is not available (io_uring_setup: %s); it may be disabled "
           "by kernel.io_uring_disabled, a seccomp policy or a container "
-          "runtime; use --engine=psync or --engine=auto",
+          "runtime",
           why);
     return iospd_posix_err(err, -rc, "io_uring_queue_init_params(%u)", depth);
   }
