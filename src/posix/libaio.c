@@ -154,8 +154,11 @@ static int aio_submit(iospd_plat_queue_t* q, const iospd_io_t* ios, uint32_t n,
           (uint32_t)(a->batch[j - 1] - a->iocbs);
     a->inflight += took;
     done += took;
-    if (r >= 0 && took == k) break;
-    if (r >= 0 || errno == EAGAIN) break; /* kernel short: resubmit later */
+    if (took == k) break;
+    /* Part of the batch went: submit again from the first one left, which
+     * then fails on its own if it was the reason. */
+    if (r > 0) continue;
+    if (errno == EAGAIN) break; /* kernel short: resubmit later */
     int e = errno;
     if (e == EINVAL && !a->no_ioprio &&
         (a->batch[0]->aio_flags & IOCB_FLAG_IOPRIO)) {
