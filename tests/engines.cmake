@@ -14,3 +14,10 @@ if(NOT WIN32 AND NOT CMAKE_CROSSCOMPILING)
       SKIP_RETURN_CODE 77)
   endif()
 endif()
+if(NOT WIN32 AND NOT CMAKE_CROSSCOMPILING AND IOSPD_BASH_ENG)
+  add_test(NAME e2e_engine_depth COMMAND ${IOSPD_BASH_ENG}
+           ${PROJECT_SOURCE_DIR}/tests/e2e/depth_loop_test.sh
+           $<TARGET_FILE:iospd>)
+  set_tests_properties(e2e_engine_depth PROPERTIES TIMEOUT 120
+    SKIP_RETURN_CODE 77)
+endif()
