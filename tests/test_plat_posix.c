@@ -456,6 +456,58 @@ static void test_queue_created_elsewhere(void** state) {
   iospd_plat_buf_free(c.buf, 4 * BLOCK);
 }
 
+/* Write then read back through the engine in every cache mode: buffered,
+ * write-through (-Sw, O_DSYNC), unbuffered (-Su, O_DIRECT) and both (-Sh). */
+static void test_roundtrip_every_cache_mode(void** state) {
+  (void)state;
+  static const unsigned modes[] = {
+      0, IOSPD_OPEN_WRITE_THROUGH, IOSPD_OPEN_NO_BUFFERING,
+      IOSPD_OPEN_NO_BUFFERING | IOSPD_OPEN_WRITE_THROUGH};
+  uint8_t* buf = iospd_plat_buf_alloc(NBLOCKS * BLOCK, BLOCK, 0);
+  for (size_t m = 0; m < IOSPD_ARRAY_SIZE(modes); m++) {
+    create_tmp(NBLOCKS * BLOCK);
+    unsigned fl = IOSPD_OPEN_READ | IOSPD_OPEN_WRITE | modes[m];
+    iospd_plat_file_t* f = (modes[m] & IOSPD_OPEN_NO_BUFFERING)
+                               ? open_tmp_direct(fl)
+                               : open_tmp(fl);
+    iospd_err_t err;
+    iospd_plat_queue_t* q = NULL;
+    unsigned qf = (modes[m] & IOSPD_OPEN_NO_BUFFERING) ? IOSPD_QUEUE_UNBUFFERED
+                                                        : 0;
+    assert_int_equal(iospd_plat_queue_create(&q, NBLOCKS, qf, engine, &err),
+                     0);
+    uint32_t fi;
+    assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
+    iospd_io_t ios[NBLOCKS];
+    for (uint32_t b = 0; b < NBLOCKS; b++) {
+      memset(buf + b * BLOCK, (int)(0x11 * (m + 1) + b), BLOCK);
+      ios[b] = (iospd_io_t){b,     IOSPD_OP_WRITE, fi, (uint64_t)b * BLOCK,
+                            BLOCK, buf + b * BLOCK};
+    }
+    uint32_t acc = 0;
+    iospd_cqe_t cqe[NBLOCKS];
+    assert_int_equal(iospd_plat_queue_submit(q, ios, NBLOCKS, &acc), 0);
+    assert_int_equal(acc, NBLOCKS);
+    reap_all(q, cqe, NBLOCKS);
+    for (uint32_t i = 0; i < NBLOCKS; i++)
+      assert_int_equal(cqe[i].result, BLOCK);
+    memset(buf, 0, NBLOCKS * BLOCK);
+    for (uint32_t b = 0; b < NBLOCKS; b++) ios[b].op = IOSPD_OP_READ;
+    assert_int_equal(iospd_plat_queue_submit(q, ios, NBLOCKS, &acc), 0);
+    assert_int_equal(acc, NBLOCKS);
+    reap_all(q, cqe, NBLOCKS);
+    for (uint32_t i = 0; i < NBLOCKS; i++)
+      assert_int_equal(cqe[i].result, BLOCK);
+    for (uint32_t b = 0; b < NBLOCKS; b++) {
+      assert_int_equal(buf[b * BLOCK], 0x11 * (m + 1) + b);
+      assert_int_equal(buf[b * BLOCK + BLOCK - 1], 0x11 * (m + 1) + b);
+    }
+    iospd_plat_queue_destroy(q);
+    iospd_plat_file_close(f);
+  }
+  iospd_plat_buf_free(buf, NBLOCKS * BLOCK);
+}
+
 /* The depth each engine reports as really kept: io_uring, and the thread
  * pool, all of it; psync one; kernel AIO all of it only when the queue is
  * told every file is unbuffered, and one once a buffered file joins (the
@@ -976,6 +1028,7 @@ int main(int argc, char** argv) {
       cmocka_unit_test(test_destroy_with_inflight_io),
       cmocka_unit_test(test_polling_reap_completes),
       cmocka_unit_test(test_queue_created_elsewhere),
+      cmocka_unit_test(test_roundtrip_every_cache_mode),
       cmocka_unit_test(test_depth_kept),
       cmocka_unit_test(test_threads_keep_depth_in_flight),
   };
