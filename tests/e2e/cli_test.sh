@@ -100,7 +100,7 @@ expect_err "9223372036854775807" "-T past the largest offset"
 if [ $wine = 0 ]; then
   iospd -c1M -d1 -W0 -o4 "$work/engine.dat"
   expect_rc 0 "short run for the engine line"
-  engine_re=$'^\t\tusing (io_uring|psync|the psync)'
+  engine_re=$'^\t\tusing (io_uring|libaio|threads|psync|the psync)'
   ran=$(grep -m1 -E "$engine_re" "$work/out")
   iospd -o4 -Rp "$work/engine.dat"
   expect_rc 0 "-Rp engine line"
@@ -141,7 +141,7 @@ check_profile_text() { # sample.txt args...
   if [ $wine = 0 ]; then
     # On Linux the engine line names what would run instead of IOCP.
     sed -i '/using I\/O Completion Ports/d' "$work/want"
-    sed -i '/using io_uring/d; /using the psync/d' "$work/out"
+    sed -i '/using io_uring/d; /using the psync/d; /using libaio/d; /using threads/d' "$work/out"
   fi
   if diff -u "$work/want" "$work/out" >"$work/diff"; then ok; else
     bad "-Rptext $* differs from $sample"; head -30 "$work/diff"; fi
