@@ -92,7 +92,11 @@ static void futex_wake(_Atomic uint32_t* addr, int n) {
 }
 
 static void publish(th_queue_t* q, th_cell_t* c, int32_t result) {
-  uint32_t pos = atomic_fetch_add_explicit(&q->tail, 1, memory_order_relaxed);
+  /* acq_rel: the reaper read this entry (position pos - size) before it
+   * handed some thread the work whose fetch-add came earlier in this chain;
+   * the chain of acq_rel fetch-adds orders that read before the writes
+   * below (ThreadSanitizer agrees; free on x86, a lock xadd either way). */
+  uint32_t pos = atomic_fetch_add_explicit(&q->tail, 1, memory_order_acq_rel);
   th_done_t* d = &q->ring[pos & q->mask];
   d->tag = c->req.tag;
   d->result = result;
