@@ -110,6 +110,15 @@ if [ $wine = 0 ]; then
   iospd --engine=psync -o4 -Rp "$work/engine.dat"
   grep -qF $'\t\tusing psync (pread/pwrite, chosen with --engine=psync)' "$work/out" &&
     ok || bad "--engine=psync -Rp: $(grep using "$work/out")"
+else
+  # Windows has completion ports only: the Linux engines are refused.
+  ef=$(winepath -w "$work/engine.dat" 2>/dev/null)
+  iospd -c1M -d1 -W0 -o4 "$ef"
+  for e in io_uring libaio threads; do
+    iospd --engine=$e -d1 -W0 -o4 "$ef"
+    expect_rc 1 "--engine=$e on Windows"
+    expect_err "the $e engine exists only on Linux" "--engine=$e on Windows"
+  done
 fi
 
 # --- profile output against DISKSPD 2.2 samples ------------------------------
