@@ -79,6 +79,7 @@ hasnt err "WARNING" "auto -o1: no warning"
 run "$jail" "$exe" -b4K -r -o8 -d1 -W0 -C0 --engine=io_uring t.dat
 code 1 "--engine=io_uring under seccomp"
 has err "io_uring_setup: Operation not permitted" "--engine=io_uring: the kernel's reason"
+has err "a seccomp policy refuses it" "--engine=io_uring: the cause"
 has err "--engine=threads would work" "--engine=io_uring buffered: what works"
 if [ $direct = 1 ]; then
   run "$jail" "$exe" -b4K -r -Su -o8 -d1 -W0 -C0 --engine=io_uring t.dat
