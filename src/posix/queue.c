@@ -8,14 +8,6 @@
 #include "iospd/profile.h"
 #include "posix/internal.h"
 
-/* The engines a forced --engine failed over to, for its error message. */
-static const char* fallback_hint(unsigned flags) {
-  return (flags & IOSPD_QUEUE_UNBUFFERED)
-             ? "--engine=libaio or --engine=threads would work; "
-               "--engine=auto picks the first that does"
-             : "--engine=threads would work (--engine=auto picks it)";
-}
-
 static int create_uring(iospd_plat_queue_t** q, uint32_t depth,
                         unsigned flags, iospd_err_t* err) {
 #ifdef IOSPD_HAVE_URING
@@ -30,13 +22,23 @@ static int create_uring(iospd_plat_queue_t** q, uint32_t depth,
 #endif
 }
 
-/* A forced engine that cannot start: the kernel's reason and what would
- * work instead (the run then exits 1). */
-static int forced_failed(int rc, unsigned flags, iospd_err_t* err) {
+/* A forced engine that cannot start: the kernel's reason, then the engine
+ * that would work, found by making (and dropping) one: kernel AIO for
+ * unbuffered files, else the thread pool. The run then exits 1. */
+static int forced_failed(int rc, int engine, uint32_t depth, unsigned flags,
+                         iospd_err_t* err) {
   if (rc != IOSPD_ENOTSUP || err == NULL) return rc;
   iospd_err_t why = *err;
-  return iospd_err_set_os(err, rc, why.os_code, "%s; %s", why.msg,
-                          fallback_hint(flags));
+  const char* works = "--engine=threads";
+  iospd_plat_queue_t* probe = NULL;
+  if (engine != IOSPD_ENGINE_LIBAIO && (flags & IOSPD_QUEUE_UNBUFFERED) &&
+      iospd_posix_libaio_create(&probe, depth, flags, NULL) == 0) {
+    works = "--engine=libaio";
+    (void)probe->ops->destroy(probe);
+  }
+  return iospd_err_set_os(err, rc, why.os_code,
+                          "%s; %s would work (--engine=auto picks it)",
+                          why.msg, works);
 }
 
 static int create_engine(iospd_plat_queue_t** q, uint32_t depth,
@@ -48,10 +50,11 @@ static int create_engine(iospd_plat_queue_t** q, uint32_t depth,
     case IOSPD_ENGINE_PSYNC:
       return iospd_posix_psync_create(q, depth, flags, err);
     case IOSPD_ENGINE_URING:
-      return forced_failed(create_uring(q, depth, flags, err), flags, err);
+      return forced_failed(create_uring(q, depth, flags, err), engine, depth,
+                           flags, err);
     case IOSPD_ENGINE_LIBAIO:
       return forced_failed(iospd_posix_libaio_create(q, depth, flags, err),
-                           flags & ~(unsigned)IOSPD_QUEUE_UNBUFFERED, err);
+                           engine, depth, flags, err);
     case IOSPD_ENGINE_THREADS:
       return iospd_posix_threads_create(q, depth, flags, err);
     case IOSPD_ENGINE_AUTO: {

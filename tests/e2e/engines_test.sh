@@ -84,7 +84,10 @@ has err "--engine=threads would work" "--engine=io_uring buffered: what works"
 if [ $direct = 1 ]; then
   run "$jail" "$exe" -b4K -r -Su -o8 -d1 -W0 -C0 --engine=io_uring t.dat
   code 1 "--engine=io_uring -Su under seccomp"
-  has err "--engine=libaio or --engine=threads would work" "--engine=io_uring -Su: what works"
+  has err "--engine=libaio would work" "--engine=io_uring -Su: what works"
+  run "$jail" --no-aio "$exe" -b4K -r -Su -o8 -d1 -W0 -C0 --engine=io_uring t.dat
+  code 1 "--engine=io_uring -Su without io_uring and kernel AIO"
+  has err "--engine=threads would work" "--engine=io_uring -Su, no AIO: what works"
   run "$jail" --no-aio "$exe" -b4K -r -Su -o8 -d1 -W0 -C0 --engine=libaio t.dat
   code 1 "--engine=libaio without kernel AIO"
   has err "kernel AIO is not available (io_setup: Operation not permitted)" "--engine=libaio: the kernel's reason"
