@@ -73,6 +73,16 @@ static void on_interrupted(void* ctx) {
 
 static void on_progress_dot(void* ctx) { notice_write(ctx, ".", 1); }
 
+/* The --engine= value as the user wrote it. */
+static const char* engine_name(int engine) {
+  switch (engine) {
+    case IOSPD_ENGINE_PSYNC: return "psync";
+    case IOSPD_ENGINE_LIBAIO: return "libaio";
+    case IOSPD_ENGINE_THREADS: return "threads";
+    default: return "io_uring";
+  }
+}
+
 /* -Rp on Linux: the engine each target's threads would use and the I/Os it
  * would keep in flight, from a queue made (and dropped) the way a worker
  * makes it. */
@@ -88,8 +98,16 @@ static bool profile_engine(void* ctx, uint32_t timespan, uint32_t target,
   if (t->cache_mode == IOSPD_CACHE_DISABLE_OS) flags |= IOSPD_QUEUE_UNBUFFERED;
   iospd_plat_queue_t* q = NULL;
   iospd_err_t err;
-  if (iospd_plat_queue_create(&q, depth, flags, p->ext.engine, &err) != 0)
-    return false;
+  iospd_err_clear(&err);
+  if (iospd_plat_queue_create(&q, depth, flags, p->ext.engine, &err) != 0) {
+    /* A forced engine the kernel refuses: say so, as the run would. */
+    static char refused[IOSPD_ERR_MSG_MAX + 64];
+    snprintf(refused, sizeof refused, "%s, which cannot start here: %s",
+             engine_name(p->ext.engine), err.msg);
+    use->name = refused;
+    use->asked = use->kept = 0;
+    return true;
+  }
   use->name = iospd_plat_queue_engine(q); /* static storage */
   use->asked = depth;
   use->kept = iospd_plat_queue_depth(q);
@@ -105,10 +123,7 @@ static int print_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
    * profile asks for. */
   const char* engine = NULL;
   if (on_linux)
-    engine = p->ext.engine == IOSPD_ENGINE_PSYNC     ? "psync"
-             : p->ext.engine == IOSPD_ENGINE_LIBAIO  ? "libaio"
-             : p->ext.engine == IOSPD_ENGINE_THREADS ? "threads"
-                                                     : "io_uring";
+    engine = engine_name(p->ext.engine);
   if (p->format == IOSPD_FORMAT_XML)
     iospd_xml_profile_write(&out, p, 0);
   else
