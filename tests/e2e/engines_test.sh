@@ -80,9 +80,9 @@ run "$jail" "$exe" -b4K -r -o8 -d1 -W0 -C0 --engine=io_uring t.dat
 code 1 "--engine=io_uring under seccomp"
 has err "io_uring_setup: Operation not permitted" "--engine=io_uring: the kernel's reason"
 has err "a seccomp policy refuses it" "--engine=io_uring: the cause"
+has err "--engine=threads would work" "--engine=io_uring buffered: what works"
 run "$jail" "$exe" -Rp -b4K -o8 --engine=io_uring t.dat
 has out "${tab}${tab}using io_uring, which cannot start here: io_uring is not available" "-Rp --engine=io_uring under seccomp"
-has err "--engine=threads would work" "--engine=io_uring buffered: what works"
 if [ $direct = 1 ]; then
   run "$jail" "$exe" -b4K -r -Su -o8 -d1 -W0 -C0 --engine=io_uring t.dat
   code 1 "--engine=io_uring -Su under seccomp"
