@@ -321,8 +321,9 @@ int iospd_posix_threads_create(iospd_plat_queue_t** out, uint32_t depth,
     /* Cache-line aligned cells (their state words are written by two
      * threads); posix_memalign, as malloc only promises 16 bytes. */
     void* cells = NULL;
-    if (posix_memalign(&cells, IOSPD_CACHELINE, depth * sizeof *q->cells) == 0) {
-      memset(cells, 0, depth * sizeof *q->cells);
+    size_t bytes = depth * sizeof *q->cells;
+    if (posix_memalign(&cells, IOSPD_CACHELINE, bytes) == 0) {
+      memset(cells, 0, bytes);
       q->cells = cells;
     }
     q->idle = iospd_calloc(depth, sizeof *q->idle);
