@@ -158,6 +158,12 @@ int iospd_worker_setup(iospd_worker_t* w, iospd_err_t* err) {
     unsigned qflags = 0;
     if (n == 1) qflags |= IOSPD_QUEUE_SYNC;
     if (w->ts->completion_routines) qflags |= IOSPD_QUEUE_COMPLETION_ROUTINES;
+    /* All targets unbuffered: kernel AIO would be truly asynchronous. */
+    bool all_direct = w->target_count > 0;
+    for (uint32_t k = 0; k < w->target_count; k++)
+      if (w->targets[k].t->cache_mode != IOSPD_CACHE_DISABLE_OS)
+        all_direct = false;
+    if (all_direct) qflags |= IOSPD_QUEUE_UNBUFFERED;
     rc = iospd_plat_queue_create(&w->q, n, qflags, w->profile->ext.engine, &e);
     if (rc < 0) {
       w->q = NULL;

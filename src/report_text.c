@@ -368,6 +368,47 @@ static void wait_stats(iospd_strbuf_t* out,
   }
 }
 
+/* Before the results: the engine of every thread and the I/Os it kept in
+ * flight, one line per run of threads that agree, and a WARNING for each
+ * thread that kept fewer than asked. Nothing when no engine is known. */
+static void engine_lines(iospd_strbuf_t* out,
+                         const iospd_timespan_result_t* tr) {
+  const iospd_thread_result_t* th = tr->threads;
+  uint32_t n = tr->thread_count_alloc;
+  bool any = false;
+  for (uint32_t t = 0; t < n; t++) any = any || th[t].engine != NULL;
+  if (!any) return;
+  for (uint32_t t = 0; t < n;) {
+    uint32_t e = t + 1;
+    while (e < n && th[e].engine != NULL && th[t].engine != NULL &&
+           strcmp(th[e].engine, th[t].engine) == 0 &&
+           th[e].depth_kept == th[t].depth_kept &&
+           th[e].depth_asked == th[t].depth_asked)
+      e++;
+    if (th[t].engine != NULL) {
+      if (e - t == n)
+        ap(out, "I/O engine:\t\t%s, %u I/O%s in flight per thread\n",
+           th[t].engine, th[t].depth_kept, th[t].depth_kept == 1 ? "" : "s");
+      else if (e - t == 1)
+        ap(out, "I/O engine (thread %u):\t%s, %u I/O%s in flight\n",
+           th[t].id, th[t].engine, th[t].depth_kept,
+           th[t].depth_kept == 1 ? "" : "s");
+      else
+        ap(out, "I/O engine (threads %u-%u):\t%s, %u I/O%s in flight each\n",
+           th[t].id, th[e - 1].id, th[t].engine, th[t].depth_kept,
+           th[t].depth_kept == 1 ? "" : "s");
+    }
+    t = e;
+  }
+  for (uint32_t t = 0; t < n; t++)
+    if (th[t].engine != NULL && th[t].depth_kept < th[t].depth_asked)
+      ap(out,
+         "WARNING: thread %u: the %s engine kept %u I/O%s in flight, not "
+         "the %u asked for\n",
+         th[t].id, th[t].engine, th[t].depth_kept,
+         th[t].depth_kept == 1 ? "" : "s", th[t].depth_asked);
+}
+
 static void timespan_results(iospd_strbuf_t* out, const iospd_results_t* r,
                              uint32_t idx) {
   const iospd_timespan_result_t* tr = &r->timespans[idx];
@@ -387,6 +428,7 @@ static void timespan_results(iospd_strbuf_t* out, const iospd_results_t* r,
   ap(out, "thread count:\t\t%u\n", tr->thread_count);
   if (ts->thread_count > 0 && ts->request_count > 0)
     ap(out, "request count:\t\t%u\n", ts->request_count);
+  engine_lines(out, tr);
   cpu_table(out, r, tr);
   effective_distributions(out, tr);
 
@@ -433,9 +475,35 @@ static void totals(iospd_strbuf_t* out, const iospd_results_t* r) {
   ap(out, "total test time:\t%.2fs\n", secs);
 }
 
+/* The engine the threads of one target used: the first name, the largest
+ * depth asked and the smallest kept (a shortfall anywhere shows). */
+static bool target_engine(void* ctx, uint32_t timespan, uint32_t target,
+                          iospd_engine_use_t* use) {
+  const iospd_results_t* r = ctx;
+  if (timespan >= r->timespan_count) return false;
+  const iospd_timespan_result_t* tr = &r->timespans[timespan];
+  bool found = false;
+  for (uint32_t t = 0; t < tr->thread_count_alloc; t++) {
+    const iospd_thread_result_t* th = &tr->threads[t];
+    if (th->engine == NULL) continue;
+    for (uint32_t k = 0; k < th->target_count; k++) {
+      if (th->targets[k].target_index != target) continue;
+      if (!found) {
+        *use = (iospd_engine_use_t){th->engine, th->depth_asked,
+                                    th->depth_kept};
+        found = true;
+      }
+      if (th->depth_asked > use->asked) use->asked = th->depth_asked;
+      if (th->depth_kept < use->kept) use->kept = th->depth_kept;
+    }
+  }
+  return found;
+}
+
 void iospd_report_text(iospd_strbuf_t* out, const iospd_results_t* r) {
   if (r->profile != NULL)
-    iospd_report_profile_text_ex(out, r->profile, r->engine_name);
+    iospd_report_profile_text_uses(out, r->profile, r->engine_name,
+                                   target_engine, (void*)r);
   system_info(out, r);
   for (uint32_t i = 0; i < r->timespan_count; i++) timespan_results(out, r, i);
   if (r->timespan_count > 1) totals(out, r);

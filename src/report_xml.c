@@ -396,6 +396,11 @@ static void timespan_xml(iospd_strbuf_t* out, const iospd_results_t* r,
     ind(out, 2);
     ap(out, "<Thread>\n");
     elem_u(out, 3, "Id", th->id);
+    if (th->engine != NULL) {
+      /* iospd: the engine and the I/Os it really kept in flight. */
+      elem_s(out, 3, "IoEngine", th->engine);
+      elem_u(out, 3, "IoEngineDepth", th->depth_kept);
+    }
     for (uint32_t i = 0; i < th->target_count; i++)
       target_xml(out, tr, &th->targets[i]);
     if (r->profile != NULL && r->profile->verbose_stats)

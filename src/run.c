@@ -419,6 +419,28 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
  * one, because --engine=auto runs depth-1 workers synchronously and the
  * report's engine line describes the asynchronous ones. */
 static void note_engine(run_t* r) {
+  /* Each thread's engine and the depth it really keeps; a shortfall is
+   * said on stderr now, before any result (the report says it again). */
+  for (uint32_t i = 0; i < r->nworkers; i++) {
+    const iospd_worker_t* w = r->workers[i];
+    if (w->q == NULL) continue;
+    iospd_thread_result_t* tr = &r->tsr->threads[w->id];
+    tr->engine = iospd_plat_queue_engine(w->q);
+    tr->depth_asked = w->slot_count;
+    tr->depth_kept = iospd_plat_queue_depth(w->q);
+    if (tr->depth_kept >= tr->depth_asked || r->hooks == NULL ||
+        r->hooks->message == NULL)
+      continue;
+    iospd_strbuf_t line;
+    iospd_strbuf_init(&line);
+    iospd_strbuf_appendf(&line,
+                         "WARNING: thread %u: the %s engine keeps %u I/O%s in "
+                         "flight, not the %u asked for",
+                         w->id, tr->engine, tr->depth_kept,
+                         tr->depth_kept == 1 ? "" : "s", tr->depth_asked);
+    r->hooks->message(r->hooks->ctx, iospd_strbuf_cstr(&line));
+    iospd_strbuf_destroy(&line);
+  }
   uint32_t first = 0;
   for (; first < r->nworkers; first++)
     if (r->workers[first]->q != NULL && r->workers[first]->slot_count > 1)

@@ -61,6 +61,7 @@ static uint32_t g_lat_n;
 static uint64_t g_fail_n = UINT64_MAX;
 static int32_t g_fail_result;
 static uint32_t g_short_max, g_refuse_calls, g_submit_calls;
+static uint32_t g_kept;
 static uint64_t g_int_at;
 static bool g_int_fired, g_int_pending;
 static void (*g_int_cb)(void*);
@@ -111,6 +112,7 @@ void fake_reset(void) {
   g_lat_n = 0;
   g_fail_n = UINT64_MAX;
   g_short_max = g_refuse_calls = g_submit_calls = 0;
+  g_kept = 0;
   g_int_at = 0;
   g_int_fired = g_int_pending = false;
   g_cpu_snaps = 0;
@@ -583,6 +585,12 @@ int iospd_plat_queue_create(iospd_plat_queue_t** out, uint32_t depth,
 
 bool iospd_plat_same_path(const char* a, const char* b) {
   return strcmp(a, b) == 0;
+}
+
+void fake_set_kept_depth(uint32_t kept) { g_kept = kept; }
+
+uint32_t iospd_plat_queue_depth(const iospd_plat_queue_t* q) {
+  return g_kept != 0 && g_kept < q->depth ? g_kept : q->depth;
 }
 
 const char* iospd_plat_queue_engine(const iospd_plat_queue_t* q) {

@@ -303,7 +303,10 @@ enum {
                                       with IOSPD_ENGINE_AUTO the platform may
                                       pick a synchronous engine (Linux:
                                       psync, the cheapest at depth 1) */
-  IOSPD_QUEUE_COMPLETION_ROUTINES = 1u << 1 /* -x (Windows) */
+  IOSPD_QUEUE_COMPLETION_ROUTINES = 1u << 1, /* -x (Windows) */
+  IOSPD_QUEUE_UNBUFFERED = 1u << 2 /* every file attached will be unbuffered
+                                      (-Su/-Sh): with IOSPD_ENGINE_AUTO,
+                                      Linux may pick kernel AIO */
 };
 
 /* Creates a queue for up to depth in-flight I/Os. engine: IOSPD_ENGINE_*.
@@ -333,6 +336,10 @@ void iospd_plat_queue_traits(const iospd_plat_queue_t* q,
  * not ready (error 21)". Not on the hot path: read once, after a failure. */
 int64_t iospd_plat_queue_os_error(const iospd_plat_queue_t* q, char* text,
                                   size_t size);
+/* How many I/Os the engine really keeps in flight at once, at most depth
+ * (psync: 1; kernel AIO with a buffered file attached: 1; a thread pool
+ * that could start fewer threads: that many). Valid after the attaches. */
+uint32_t iospd_plat_queue_depth(const iospd_plat_queue_t* q);
 /* Binds an open file to this queue (Windows: a handle binds to one port for
  * good, so open one handle per worker and target). */
 int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
