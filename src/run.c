@@ -46,6 +46,8 @@ typedef struct run_s {
   uint32_t nworkers;
   int ev_rc; /* first failure to set -ys/-yf, reported after the run */
   iospd_err_t ev_err;
+  int grow_rc; /* no memory for more -D intervals, reported after the run */
+  iospd_err_t grow_err;
   iospd_gen_shared_t* shared; /* one -si cursor per target */
   size_t shared_len;
   uint8_t** rnd_src; /* -Z<size> source per target, or NULL */
@@ -338,16 +340,46 @@ static bool step_all(run_t* r) {
   return any;
 }
 
+/* While measuring, keeps every -D series' chunks ahead of the workers
+ * (buckets.h says why the controller does this and not the workers). Runs
+ * at every slice of wait_phase, so at least every IOSPD_POLL_MS. */
+static void grow_buckets(run_t* r, uint64_t now) {
+  uint64_t tps = r->ctl->ticks_per_second ? r->ctl->ticks_per_second : 1;
+  uint64_t t = now > r->ctl->measure_start_ticks
+                   ? now - r->ctl->measure_start_ticks
+                   : 0;
+  uint64_t ns = t / tps * 1000000000u + t % tps * 1000000000u / tps;
+  for (uint32_t i = 0; i < r->nworkers; i++) {
+    iospd_worker_t* w = r->workers[i];
+    for (uint32_t k = 0; k < w->target_count; k++)
+      for (int op = 0; op < 2; op++) {
+        if (iospd_buckets_grow(&w->targets[k].stats->iops[op], ns) == 0)
+          continue;
+        if (r->grow_rc == 0)
+          r->grow_rc = iospd_err_set(
+              &r->grow_err, IOSPD_ENOMEM,
+              "out of memory for the per-interval IOPS records (-D) of "
+              "thread %u after %.1f s; use a coarser -D or a shorter -d",
+              w->id, (double)ns / 1e9);
+        atomic_store_explicit(&r->ctl->failed, 1, memory_order_release);
+        return;
+      }
+  }
+}
+
 /* Waits for one phase. Returns 1 if interrupted (Ctrl-C), 2 if a worker
  * failed, 0 when the time is up. */
 static int wait_phase(run_t* r, uint32_t seconds) {
   uint64_t tpms = r->ctl->ticks_per_second / 1000;
   if (tpms == 0) tpms = 1;
   uint64_t end = iospd_plat_ticks() + (uint64_t)seconds * 1000 * tpms;
+  bool measuring = atomic_load(&r->ctl->phase) == IOSPD_PHASE_MEASURE &&
+                   r->ts->calc_iops_stddev;
   for (;;) {
     if (interrupted(r)) return 1;
     if (failed(r)) return 2;
     uint64_t now = iospd_plat_ticks();
+    if (measuring) grow_buckets(r, now);
     if (now >= end) return 0;
     uint64_t left = (end - now + tpms - 1) / tpms;
     uint32_t slice = left > IOSPD_POLL_MS ? IOSPD_POLL_MS : (uint32_t)left;
@@ -543,6 +575,27 @@ static int run_cooperative(run_t* r, iospd_cpu_times_t* c0,
   return 0;
 }
 
+/* After the join: a worker that found no memory for an interval record
+ * dropped completions from the -D series, so the series would understate
+ * the rate; fail rather than print it. */
+static int lost_buckets(const run_t* r, iospd_err_t* err) {
+  for (uint32_t i = 0; i < r->nworkers; i++) {
+    const iospd_worker_t* w = r->workers[i];
+    for (uint32_t k = 0; k < w->target_count; k++)
+      for (int op = 0; op < 2; op++) {
+        uint64_t lost = w->targets[k].stats->iops[op].lost;
+        if (lost > 0)
+          return iospd_err_set(
+              err, IOSPD_ENOMEM,
+              "out of memory for the per-interval IOPS records (-D) of "
+              "thread %u: %llu completions could not be recorded; use a "
+              "coarser -D or a shorter -d",
+              w->id, (unsigned long long)lost);
+      }
+  }
+  return 0;
+}
+
 static void free_run(run_t* r) {
   if (r->workers != NULL) {
     for (uint32_t i = 0; i < r->nworkers; i++) {
@@ -620,6 +673,11 @@ static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
     rc = iospd_worker_error(r.workers[i], err);
     if (rc < 0) goto out;
   }
+  rc = lost_buckets(&r, err);
+  if (rc < 0) goto out;
+  rc = r.grow_rc;
+  if (rc < 0 && err != NULL) *err = r.grow_err;
+  if (rc < 0) goto out;
   rc = r.ev_rc;
   if (rc < 0 && err != NULL) *err = r.ev_err;
 out:
