@@ -51,11 +51,12 @@ typedef struct run_s {
   iospd_gen_shared_t* shared; /* one -si cursor per target */
   size_t shared_len;
   uint8_t** rnd_src; /* -Z<size> source per target, or NULL */
-  /* Start gate: 0 until the controller has created the barrier for the
-   * threads that did start; 1 = no barrier (start failed); else the
-   * barrier's address. Lets a failed thread start release the others. */
-  _Atomic uintptr_t gate;
-  _Atomic uint32_t set_up; /* workers done with their set-up (-yr) */
+  /* Start gates. set_up opens when every worker has set itself up (or one
+   * failed: it aborts the gate); go is opened by the controller to start
+   * I/O, or aborted to send the workers home. Both let everybody sleep. */
+  iospd_plat_latch_t* set_up;
+  iospd_plat_latch_t* go;
+  _Atomic uint32_t cancel; /* set before go is aborted: skip the set-up */
 } run_t;
 
 typedef struct worker_arg_s {
@@ -249,17 +250,21 @@ static void worker_main(void* arg) {
   worker_arg_t* a = arg;
   run_t* r = a->run;
   iospd_worker_t* w = a->w;
-  int rc = iospd_worker_setup(w, &w->setup_err);
-  if (rc < 0)
-    atomic_store_explicit(&r->ctl->failed, 1, memory_order_release);
-  else
-    publish_setup(r, w);
-  atomic_fetch_add_explicit(&r->set_up, 1, memory_order_release);
-  uintptr_t g;
-  while ((g = atomic_load_explicit(&r->gate, memory_order_acquire)) == 0)
-    (void)iospd_plat_wait(1);
-  if (g != 1) iospd_plat_barrier_wait((iospd_plat_barrier_t*)g);
-  if (rc == 0 && !failed(r)) iospd_worker_run(w);
+  int rc = 0;
+  /* Ctrl-C during the set-up of many threads: the late ones skip it. */
+  if (!atomic_load(&r->cancel) && !atomic_load(&g_interrupted)) {
+    rc = iospd_worker_setup(w, &w->setup_err);
+    if (rc < 0) {
+      atomic_store_explicit(&r->ctl->failed, 1, memory_order_release);
+      iospd_plat_latch_abort(r->set_up); /* no need to wait for the rest */
+    } else {
+      publish_setup(r, w);
+    }
+  }
+  iospd_plat_latch_arrive(r->set_up);
+  if (iospd_plat_latch_wait(r->go) == 0 && rc == 0 && !failed(r) &&
+      !atomic_load(&r->cancel))
+    iospd_worker_run(w);
   iospd_worker_teardown(w);
 }
 
@@ -484,7 +489,15 @@ static void warn_short_transfers(run_t* r) {
   }
 }
 
-/* Threads: start, gate, phases, stop, join. */
+/* Stops the start: no more set-ups, and the workers leave the gates. */
+static void cancel_start(run_t* r) {
+  atomic_store(&r->cancel, 1);
+  iospd_plat_latch_abort(r->set_up);
+  iospd_plat_latch_abort(r->go);
+}
+
+/* Threads: start, gates, phases, stop, join. The threads sleep at the gates
+ * (no polling): with -t1000 polling threads alone took seconds of CPU. */
 static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
                         iospd_err_t* err) {
   int rc = 0;
@@ -497,8 +510,22 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
     iospd_free(th);
     return iospd_err_set(err, IOSPD_ENOMEM, "out of memory starting threads");
   }
+  rc = iospd_plat_latch_create(&r->set_up, r->nworkers, err);
+  if (rc == 0) rc = iospd_plat_latch_create(&r->go, 1, err);
+  if (rc < 0) {
+    iospd_plat_latch_destroy(r->set_up);
+    r->set_up = NULL;
+    iospd_free(args);
+    iospd_free(th);
+    return rc;
+  }
   uint32_t started = 0;
+  bool stopped = false; /* Ctrl-C (or -yp) before every thread started */
   for (; started < r->nworkers; started++) {
+    if (interrupted(r)) {
+      stopped = true;
+      break;
+    }
     iospd_worker_t* w = r->workers[started];
     args[started].run = r;
     args[started].w = w;
@@ -515,35 +542,37 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
       break;
     }
   }
-  if (rc == 0) {
-    /* Every worker sets up (its queue exists) before any starts I/O. Read
-     * the engine name now: after the gate a worker whose first I/O fails
-     * may already be tearing its queue down. */
-    while (atomic_load_explicit(&r->set_up, memory_order_acquire) < started &&
-           !failed(r))
-      (void)iospd_plat_wait(1);
-    if (!failed(r)) note_engine(r);
-  }
-  if (rc == 0 && g_ev.ready != NULL) {
-    /* -yr (2.1 step 5): the threads are created and set up, and wait at
-     * the gate until the event is set. */
+  bool go = false;
+  if (started < r->nworkers) {
+    cancel_start(r);
+  } else if (iospd_plat_latch_wait(r->set_up) == 0 && !failed(r) &&
+             !interrupted(r)) {
+    /* Every worker is set up (its queue exists) before any starts I/O.
+     * Read the engine name now: after the gate a worker whose first I/O
+     * fails may already be tearing its queue down. */
+    note_engine(r);
+    /* -yr (2.1 step 5): the threads are set up and wait at the gate until
+     * the event is set. */
     wait_ready_event(r);
+    go = !failed(r) && !interrupted(r);
   }
-  iospd_plat_barrier_t* b = NULL;
-  if (rc == 0 && iospd_plat_barrier_init(&b, started + 1, err) == 0) {
-    atomic_store_explicit(&r->gate, (uintptr_t)b, memory_order_release);
-    iospd_plat_barrier_wait(b);
+  if (go) {
+    iospd_plat_latch_arrive(r->go);
+    run_phases(r, c0, c1);
   } else {
-    if (rc == 0) rc = err ? err->code : IOSPD_ENOMEM;
-    atomic_store(&r->ctl->failed, 1);
-    atomic_store_explicit(&r->gate, (uintptr_t)1, memory_order_release);
+    cancel_start(r);
+    if (stopped || interrupted(r)) {
+      r->tsr->interrupted_before_measure = true;
+      r->tsr->seconds = 0;
+    }
   }
-  if (!failed(r)) run_phases(r, c0, c1);
   set_phase(r, IOSPD_PHASE_STOP);
   say(r, "stopping threads...");
   for (uint32_t i = 0; i < started; i++) iospd_plat_thread_join(th[i]);
   warn_short_transfers(r);
-  if (b != NULL) iospd_plat_barrier_destroy(b);
+  iospd_plat_latch_destroy(r->set_up);
+  iospd_plat_latch_destroy(r->go);
+  r->set_up = r->go = NULL;
   iospd_free(args);
   iospd_free(th);
   return rc;
@@ -635,7 +664,6 @@ static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
   r.res = res;
   r.tsr = tsr;
   r.ctl = &ctl;
-  atomic_store(&r.gate, (uintptr_t)0);
   tsr->ts = ts;
 
   int rc = iospd_run_check_affinity(ts, &res->topo, err);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Threads (pthreads, pinned before the thread function runs), the start
- * barrier, and the interruptible wait: a latched eventfd that Ctrl-C (through
- * a self-pipe and a watcher thread) or iospd_plat_interrupt makes readable. */
+ * gates (latches), and the interruptible wait: a latched eventfd that
+ * Ctrl-C (through a self-pipe and a watcher thread) or iospd_plat_interrupt
+ * makes readable. */
 #include <limits.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/eventfd.h>
 
@@ -104,37 +106,6 @@ int iospd_plat_thread_join(iospd_plat_thread_t* t) {
   int rc = pthread_join(t->th, NULL);
   iospd_free(t);
   return rc == 0 ? 0 : iospd_posix_translate(rc);
-}
-
-struct iospd_plat_barrier_s {
-  pthread_barrier_t b;
-};
-
-int iospd_plat_barrier_init(iospd_plat_barrier_t** out, uint32_t n,
-                            iospd_err_t* err) {
-  if (n == 0)
-    return iospd_err_set(err, IOSPD_EINVAL,
-                         "a barrier needs at least 1 thread");
-  iospd_plat_barrier_t* b = iospd_calloc(1, sizeof *b);
-  if (b == NULL)
-    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory (barrier)");
-  int rc = pthread_barrier_init(&b->b, NULL, n);
-  if (rc != 0) {
-    iospd_free(b);
-    return iospd_posix_err(err, rc, "pthread_barrier_init");
-  }
-  *out = b;
-  return 0;
-}
-
-void iospd_plat_barrier_wait(iospd_plat_barrier_t* b) {
-  pthread_barrier_wait(&b->b);
-}
-
-void iospd_plat_barrier_destroy(iospd_plat_barrier_t* b) {
-  if (b == NULL) return;
-  pthread_barrier_destroy(&b->b);
-  iospd_free(b);
 }
 
 /* ---- interruptible wait and Ctrl-C ------------------------------------ */
@@ -314,4 +285,76 @@ void iospd_posix_wake_shutdown(void) {
   sig_cb = NULL;
   sig_cb_arg = NULL;
   pthread_mutex_unlock(&sig_lock);
+}
+
+/* ---- start gates -------------------------------------------------------- */
+
+/* The latch is an eventfd that becomes readable (and stays so: nobody reads
+ * it) when the last arrival is made or on abort. Waiters poll it together
+ * with the interrupt descriptor, so they sleep until either fires: a
+ * thousand workers at the gate cost nothing until it opens, and Ctrl-C
+ * releases them at once. (pthread_barrier_t can be neither aborted nor
+ * interrupted.) */
+struct iospd_plat_latch_s {
+  int fd;
+  _Atomic uint32_t left; /* arrivals still missing */
+  _Atomic uint32_t aborted;
+};
+
+static void latch_open(iospd_plat_latch_t* l) {
+  uint64_t one = 1;
+  /* Cannot fail in a way that matters: EAGAIN still leaves it readable. */
+  ssize_t w = write(l->fd, &one, sizeof one);
+  (void)w;
+}
+
+int iospd_plat_latch_create(iospd_plat_latch_t** out, uint32_t count,
+                            iospd_err_t* err) {
+  iospd_plat_latch_t* l = iospd_calloc(1, sizeof *l);
+  if (l == NULL)
+    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory (start gate)");
+  l->fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (l->fd < 0) {
+    int e = errno;
+    iospd_free(l);
+    return iospd_posix_err(err, e, "eventfd (start gate)");
+  }
+  atomic_init(&l->left, count);
+  atomic_init(&l->aborted, 0);
+  if (count == 0) latch_open(l);
+  *out = l;
+  return 0;
+}
+
+void iospd_plat_latch_arrive(iospd_plat_latch_t* l) {
+  uint32_t left = atomic_load(&l->left);
+  while (left > 0 &&
+         !atomic_compare_exchange_weak(&l->left, &left, left - 1)) {
+  }
+  if (left == 1) latch_open(l);
+}
+
+void iospd_plat_latch_abort(iospd_plat_latch_t* l) {
+  atomic_store(&l->aborted, 1);
+  latch_open(l);
+}
+
+int iospd_plat_latch_wait(iospd_plat_latch_t* l) {
+  pthread_once(&wake_once, wake_create);
+  struct pollfd p[2] = {{.fd = l->fd, .events = POLLIN},
+                        {.fd = wake_fd, .events = POLLIN}};
+  nfds_t n = wake_fd >= 0 ? 2 : 1;
+  for (;;) {
+    int rc = poll(p, n, -1);
+    if (rc < 0 && errno != EINTR) return 1; /* cannot wait: do not start */
+    if (rc <= 0) continue;
+    if (p[0].revents != 0) return atomic_load(&l->aborted) ? 1 : 0;
+    if (n == 2 && p[1].revents != 0) return 1;
+  }
+}
+
+void iospd_plat_latch_destroy(iospd_plat_latch_t* l) {
+  if (l == NULL) return;
+  close(l->fd);
+  iospd_free(l);
 }
