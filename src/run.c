@@ -372,12 +372,11 @@ static void grow_buckets(run_t* r, uint64_t now) {
   }
 }
 
-/* Waits for one phase. Returns 1 if interrupted (Ctrl-C), 2 if a worker
- * failed, 0 when the time is up. */
-static int wait_phase(run_t* r, uint32_t seconds) {
+/* Waits until the tick `end`. Returns 1 if interrupted (Ctrl-C), 2 if a
+ * worker failed, 0 when the time is up. */
+static int wait_phase(run_t* r, uint64_t end) {
   uint64_t tpms = r->ctl->ticks_per_second / 1000;
   if (tpms == 0) tpms = 1;
-  uint64_t end = iospd_plat_ticks() + (uint64_t)seconds * 1000 * tpms;
   bool measuring = atomic_load(&r->ctl->phase) == IOSPD_PHASE_MEASURE &&
                    r->ts->calc_iops_stddev;
   for (;;) {
@@ -416,11 +415,16 @@ static void snapshot_cpu(run_t* r, iospd_cpu_times_t* t) {
   if (iospd_plat_cpu_times(t, n, NULL) < 0) memset(t, 0, n * sizeof(*t));
 }
 
+static uint64_t seconds_to_ticks(const run_t* r, uint32_t seconds) {
+  return (uint64_t)seconds * r->ctl->ticks_per_second;
+}
+
 static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
   const iospd_timespan_t* ts = r->ts;
   iospd_timespan_result_t* tsr = r->tsr;
+  iospd_engine_ctl_t* ctl = r->ctl;
   say(r, "starting warm up...");
-  int w = wait_phase(r, ts->warmup);
+  int w = wait_phase(r, iospd_plat_ticks() + seconds_to_ticks(r, ts->warmup));
   if (w != 0) {
     /* Interrupted (or failed) before measuring: nothing to report. */
     tsr->interrupted_before_measure = w == 1;
@@ -429,22 +433,33 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
   }
   set_event(r, g_ev.start, r->p->events.start_name);
   snapshot_cpu(r, c0);
-  r->ctl->measure_start_ticks = iospd_plat_ticks();
+  uint64_t start = iospd_plat_ticks();
+  /* The workers leave the measured phase, and stop, by these deadlines on
+   * their own clocks: with many busy threads on few CPUs this thread may
+   * get the CPU seconds late (-t1000 on two cores), and must not stretch
+   * the run or the measured window. Published before MEASURE (release). */
+  uint64_t measure_end = start + seconds_to_ticks(r, ts->duration);
+  ctl->measure_start_ticks = start;
+  atomic_store_explicit(&ctl->measure_end_ticks, measure_end,
+                        memory_order_relaxed);
+  atomic_store_explicit(&ctl->stop_ticks,
+                        measure_end + seconds_to_ticks(r, ts->cooldown),
+                        memory_order_relaxed);
   set_phase(r, IOSPD_PHASE_MEASURE);
   say(r, "starting measurements...");
-  int m = wait_phase(r, ts->duration);
+  int m = wait_phase(r, measure_end);
   uint64_t end = iospd_plat_ticks();
+  if (end > measure_end) end = measure_end; /* the workers stopped there */
   set_phase(r, IOSPD_PHASE_COOLDOWN);
   snapshot_cpu(r, c1);
   set_event(r, g_ev.end, r->p->events.end_name);
-  tsr->seconds = (double)(end - r->ctl->measure_start_ticks) /
-                 (double)r->ctl->ticks_per_second;
+  tsr->seconds = (double)(end - start) / (double)ctl->ticks_per_second;
   if (c0 != NULL && c1 != NULL && tsr->cpu != NULL)
     iospd_cpu_usage_compute(c0, c1, r->res->topo.cpu_count, tsr->cpu);
   say(r, "measurements finished");
   if (m != 0) return; /* cool-down is skipped after an interruption */
   say(r, "starting cool down...");
-  (void)wait_phase(r, ts->cooldown);
+  (void)wait_phase(r, atomic_load(&ctl->stop_ticks));
 }
 
 /* The engine the report names: a worker with more than one slot if there is
@@ -650,6 +665,8 @@ static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
   iospd_engine_ctl_t ctl;
   memset(&ctl, 0, sizeof(ctl));
   atomic_store(&ctl.phase, IOSPD_PHASE_WARMUP);
+  atomic_store(&ctl.measure_end_ticks, UINT64_MAX);
+  atomic_store(&ctl.stop_ticks, UINT64_MAX);
   ctl.ticks_per_second = res->sys.ticks_per_second;
   ctl.experiment_flags = p->experiment_flags;
   ctl.progress = p->progress;

@@ -31,13 +31,18 @@ enum iospd_phase {
 };
 
 /* Written by the controller, read by every worker once per reaped batch.
- * measure_start_ticks is stored before phase becomes MEASURE (release), so
- * a worker that sees MEASURE (acquire) sees the start. */
+ * measure_start_ticks and the deadlines are stored before phase becomes
+ * MEASURE (release), so a worker that sees MEASURE (acquire) sees them. */
 typedef struct iospd_engine_ctl_s {
   _Alignas(IOSPD_CACHELINE) _Atomic uint32_t phase;
   _Atomic uint32_t failed;      /* a worker failed: all stop issuing */
   _Atomic uint32_t interrupted; /* Ctrl-C seen (set from any thread) */
   uint64_t measure_start_ticks;
+  /* Once MEASURE is set, a worker whose clock passes measure_end_ticks
+   * counts no more (cool-down), and past stop_ticks stops, whether or not
+   * the controller has woken up to say so. UINT64_MAX until then. */
+  _Atomic uint64_t measure_end_ticks;
+  _Atomic uint64_t stop_ticks;
   uint64_t ticks_per_second;
   uint32_t experiment_flags; /* -: (bit 0: longer throttle waits) */
   uint32_t progress;         /* -P: a dot every n completions, 0 = off */

@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 
 #include "iospd/alloc.h"
 #include "posix/internal.h"
@@ -20,7 +21,45 @@ struct iospd_plat_thread_s {
   pthread_t th;
   void (*fn)(void*);
   void* arg;
+  void* stack; /* our own mapping, guard page first */
+  size_t stack_len;
 };
+
+/* Worker stacks are mapped here, not by glibc: a thread on a stack of its
+ * own making skips glibc's madvise of the stack at exit and its munmap at
+ * join. With -t1000 those two calls per thread, all at once at the end of
+ * the run, queue on the process's address-space lock for seconds. The
+ * stack is unmapped at join. 1 MiB is far more than a worker uses. */
+#define STACK_LEN ((size_t)1 << 20)
+
+static int stack_map(iospd_plat_thread_t* t, pthread_attr_t* attr,
+                     iospd_err_t* err) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  t->stack_len = STACK_LEN + page;
+  void* p = mmap(NULL, t->stack_len, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1,
+                 0);
+  if (p == MAP_FAILED)
+    return iospd_posix_err(err, errno, "mmap (a thread's stack)");
+  /* Stacks grow down: an overflow hits this page instead of memory. */
+  if (mprotect(p, page, PROT_NONE) != 0) {
+    int e = errno;
+    munmap(p, t->stack_len);
+    return iospd_posix_err(err, e, "mprotect (a thread's stack guard)");
+  }
+  int rc = pthread_attr_setstack(attr, (char*)p + page, STACK_LEN);
+  if (rc != 0) {
+    munmap(p, t->stack_len);
+    return iospd_posix_err(err, rc, "pthread_attr_setstack");
+  }
+  t->stack = p;
+  return 0;
+}
+
+static void stack_unmap(iospd_plat_thread_t* t) {
+  if (t->stack != NULL) munmap(t->stack, t->stack_len);
+  t->stack = NULL;
+}
 
 static void* thread_main(void* p) {
   iospd_plat_thread_t* t = p;
@@ -43,6 +82,12 @@ int iospd_plat_thread_start(iospd_plat_thread_t** out,
     iospd_free(t);
     return iospd_posix_err(err, rc, "pthread_attr_init");
   }
+  rc = stack_map(t, &attr, err);
+  if (rc < 0) {
+    pthread_attr_destroy(&attr);
+    iospd_free(t);
+    return rc;
+  }
   cpu_set_t* set = NULL;
   uint32_t linux_cpu = 0;
   bool pin = o != NULL && o->pin && o->cpu != IOSPD_CPU_ANY;
@@ -53,6 +98,7 @@ int iospd_plat_thread_start(iospd_plat_thread_t** out,
     linux_cpu = (uint32_t)o->group * IOSPD_POSIX_GROUP_CPUS + o->cpu;
     if (linux_cpu >= IOSPD_MAX_CPUS) {
       pthread_attr_destroy(&attr);
+      stack_unmap(t);
       iospd_free(t);
       return iospd_err_set(err, IOSPD_EINVAL,
                            "cannot pin a thread to CPU %u in group %u: iospd "
@@ -62,6 +108,7 @@ int iospd_plat_thread_start(iospd_plat_thread_t** out,
     set = CPU_ALLOC(IOSPD_MAX_CPUS);
     if (set == NULL) {
       pthread_attr_destroy(&attr);
+      stack_unmap(t);
       iospd_free(t);
       return iospd_err_set(err, IOSPD_ENOMEM, "out of memory (CPU set)");
     }
@@ -72,6 +119,7 @@ int iospd_plat_thread_start(iospd_plat_thread_t** out,
     if (rc != 0) {
       CPU_FREE(set);
       pthread_attr_destroy(&attr);
+      stack_unmap(t);
       iospd_free(t);
       return iospd_posix_err(err, rc, "cannot pin a thread to CPU %u",
                              linux_cpu);
@@ -89,6 +137,7 @@ int iospd_plat_thread_start(iospd_plat_thread_t** out,
   if (set != NULL) CPU_FREE(set);
   pthread_attr_destroy(&attr);
   if (rc != 0) {
+    stack_unmap(t);
     iospd_free(t);
     if (pin && rc == EINVAL)
       return iospd_posix_err(err, rc,
@@ -104,6 +153,7 @@ int iospd_plat_thread_start(iospd_plat_thread_t** out,
 int iospd_plat_thread_join(iospd_plat_thread_t* t) {
   if (t == NULL) return 0;
   int rc = pthread_join(t->th, NULL);
+  if (rc == 0) stack_unmap(t); /* else it may still run on it: leak */
   iospd_free(t);
   return rc == 0 ? 0 : iospd_posix_translate(rc);
 }
