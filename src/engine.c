@@ -381,6 +381,7 @@ static void reap_failed(iospd_worker_t* w, int rc) {
   fail(w, rc, 3, 0, 0, 0);
   /* The queue cannot tell us more; teardown cancels what is left. */
   w->inflight = 0;
+  w->abandoned = true;
 }
 
 /* The steady state: new I/Os to start and nothing stopping. Submit and reap
@@ -477,8 +478,10 @@ bool iospd_worker_pass(iospd_worker_t* w) {
     /* An I/O that never completes must not hang the run: after the drain
      * timeout, teardown's queue destroy cancels what is left. */
     if (w->inflight > 0 &&
-        w->now - w->stop_ticks >= (uint64_t)IOSPD_DRAIN_MS * w->ticks_per_ms)
+        w->now - w->stop_ticks >= (uint64_t)IOSPD_DRAIN_MS * w->ticks_per_ms) {
       w->inflight = 0;
+      w->abandoned = true;
+    }
     if (w->inflight == 0) {
       w->finished = true;
       iospd_hot_leave();

@@ -265,7 +265,11 @@ static void worker_main(void* arg) {
   if (iospd_plat_latch_wait(r->go) == 0 && rc == 0 && !failed(r) &&
       !atomic_load(&r->cancel))
     iospd_worker_run(w);
-  iospd_worker_teardown(w);
+  /* Nothing in flight: the controller tears down after the join, one
+   * worker after another. A thousand threads unmapping rings and buffers
+   * at once queue on the address-space lock for seconds (after Ctrl-C,
+   * before anything is reported). */
+  if (w->abandoned) iospd_worker_teardown(w);
 }
 
 /* ---- phases -------------------------------------------------------------- */
@@ -584,6 +588,7 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
   set_phase(r, IOSPD_PHASE_STOP);
   say(r, "stopping threads...");
   for (uint32_t i = 0; i < started; i++) iospd_plat_thread_join(th[i]);
+  for (uint32_t i = 0; i < started; i++) iospd_worker_teardown(r->workers[i]);
   warn_short_transfers(r);
   iospd_plat_latch_destroy(r->set_up);
   iospd_plat_latch_destroy(r->go);

@@ -126,6 +126,9 @@ typedef struct iospd_worker_s {
   bool weights_equal;
   uint64_t progress_left;
   bool begun, stopping, finished;
+  /* I/O may still be in the kernel (drain timeout, broken queue): only
+   * this thread may cancel and drain it, so it tears down itself. */
+  bool abandoned;
   uint64_t stop_ticks; /* when stopping began (drain timeout) */
   iospd_worker_fail_t fail;
   /* I/Os that moved fewer bytes than asked (reported after the run, as
@@ -158,7 +161,8 @@ void iospd_worker_run(iospd_worker_t* w);
 
 /* Releases the queue (which cancels and drains), handles, buffers and
  * generators. Statistics stay (they belong to the results). Safe after a
- * failed setup. */
+ * failed setup, and a second call does nothing. With nothing in flight
+ * (!abandoned) any thread may call it once the worker's thread is done. */
 void iospd_worker_teardown(iospd_worker_t* w);
 
 /* Formats the worker's first failure into err (target, call, offset).
