@@ -92,14 +92,20 @@ secs=$(awk -F'\t' '/actual test time/ { sub(/s$/, "", $2); print $2 }' out)
 le 1.5 "$secs" && le "$secs" 3.5 && ok || bad "measured $secs s, not about 2"
 echo "memory: -d3600 -D1 -t8 stopped after 2 s: peak RSS $rss KiB, report $after s after Ctrl-C"
 
-# The XML report holds one <Bucket> per 1 ms interval actually run (about
-# 2000 per row), not 3.6 million.
-read -r rc wall after cpu rss < <(python3 run.py 2 out.xml "$exe" -W0 -d3600 \
+# The XML report holds one <Bucket> per 1 ms interval actually run, in
+# three series (the timespan total and one per thread), not 3.6 million.
+read -r rc wall after cpu rss < <(python3 run.py 3 out.xml "$exe" -W0 -d3600 \
   -D1 -t2 -o2 -b4K -Rxml t.dat)
 [ "$rc" = 0 ] && ok || bad "-Rxml interrupted: exit $rc"
 n=$(grep -c '<Bucket SampleMillisecond=' out.xml)
-# rows: timespan total, and one per thread (2) -> 3 series of ~2000
-[ "$n" -gt 3000 ] && [ "$n" -lt 12000 ] && ok || bad "$n XML interval buckets"
+secs=$(sed -n 's:.*<TestTimeSeconds>\(.*\)</TestTimeSeconds>.*:\1:p' out.xml)
+if [ -n "$secs" ]; then
+  want=$(awk -v s="$secs" 'BEGIN { printf "%d", 3 * s * 1000 }')
+  [ $((n - want)) -le 60 ] && [ $((want - n)) -le 60 ] && ok ||
+    bad "$n XML interval buckets for $secs s measured (want about $want)"
+else
+  bad "-Rxml: no TestTimeSeconds (measuring never began?): $(grep -m1 Error out.xml)"
+fi
 [ "$rss" -lt 65536 ] && ok || bad "-Rxml: peak RSS $rss KiB"
 
 # ---- many threads ------------------------------------------------------------
