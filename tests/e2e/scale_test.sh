@@ -116,9 +116,9 @@ read -r rc wall after cpu rss < <(python3 run.py 0 out "$exe" -W0 -d1 -t1000 \
 [ "$rc" = 0 ] && ok || bad "-t1000 -d1: exit $rc"
 grep -q 'thread count:.*1000' out && ok || bad "-t1000: thread count"
 le "$wall" "$(bound 6)" && ok || bad "-t1000 -d1 took $wall s (limit $(bound 6) s)"
-# One second of I/O on every CPU, plus set-up and teardown: well under 6 s
-# of CPU time (the polling gate alone burned more than that).
-le "$cpu" 6 && ok || bad "-t1000 -d1 used $cpu s of CPU (limit 6 s)"
+# One second of I/O on every CPU, plus set-up and teardown: well under 8 s
+# of CPU time (the polling gate alone burned 12 to 60 s).
+le "$cpu" 8 && ok || bad "-t1000 -d1 used $cpu s of CPU (limit 8 s)"
 echo "threads: -t1000 -d1: $wall s wall, $cpu s CPU"
 
 # Ctrl-C 0.3 s into a -t2000 run that cannot start I/O (its -yr event is
