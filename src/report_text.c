@@ -216,14 +216,15 @@ out:
 
 /* ---- Total / Read / Write tables ---------------------------------------- */
 
+/* iops_sd: the row's IOPS standard deviation, printed with D. */
 static void cells(iospd_strbuf_t* out, uint64_t bytes, uint64_t ios,
-                  double secs, const iospd_hist_t* lat,
-                  const iospd_buckets_t* iops, bool L, bool D) {
+                  double secs, const iospd_hist_t* lat, double iops_sd,
+                  bool L, bool D) {
   ap(out, " %15llu | %12llu | %10.2f | %10.2f", (unsigned long long)bytes,
      (unsigned long long)ios, (double)bytes / 1048576.0 / secs,
      (double)ios / secs);
   if (L) ap(out, " | %8.3f", iospd_rpt_mean_ms(lat));
-  if (D) ap(out, " | %10.2f", iospd_buckets_iops_stddev(iops));
+  if (D) ap(out, " | %10.2f", iops_sd);
   if (L) {
     if (iospd_rpt_has_lat(lat))
       ap(out, " |  %8.3f", iospd_rpt_stddev_ms(lat));
@@ -233,7 +234,7 @@ static void cells(iospd_strbuf_t* out, uint64_t bytes, uint64_t ios,
 }
 
 static void io_table(iospd_strbuf_t* out, const iospd_timespan_result_t* tr,
-                     const rpt_agg_t* all, int k) {
+                     rpt_agg_t* all, int k) {
   static const char* const titles[] = {"Read IO", "Write IO", "Total IO"};
   bool L = tr->ts->measure_latency, D = tr->ts->calc_iops_stddev;
   unsigned width = 78u + (L ? 23u : 0u) + (D ? 13u : 0u);
@@ -254,14 +255,14 @@ static void io_table(iospd_strbuf_t* out, const iospd_timespan_result_t* tr,
       ap(out, "%6u |", th->id);
       if (k < 2) {
         cells(out, s->bytes[k], s->ios[k], tr->seconds, s->lat[k],
-              &s->iops[k], L, D);
+              D ? iospd_buckets_iops_stddev(&s->iops[k]) : 0.0, L, D);
       } else {
         rpt_agg_t row;
         iospd_rpt_agg_init(&row);
         iospd_rpt_agg_add(&row, s);
         if (row.failed) out->failed = true;
         cells(out, row.bytes[2], row.ios[2], tr->seconds, row.lat[2],
-              &row.iops[2], L, D);
+              D ? iospd_buckets_sum_iops_stddev(&row.iops[2]) : 0.0, L, D);
         iospd_rpt_agg_destroy(&row);
       }
       ap(out, " | %s (%s)\n", iospd_rpt_target_path(tr, tt),
@@ -271,7 +272,7 @@ static void io_table(iospd_strbuf_t* out, const iospd_timespan_result_t* tr,
   repeat(out, '-', width);
   ap(out, "\ntotal:  ");
   cells(out, all->bytes[k], all->ios[k], tr->seconds, all->lat[k],
-        &all->iops[k], L, D);
+        D ? iospd_buckets_sum_iops_stddev(&all->iops[k]) : 0.0, L, D);
   ap(out, "\n");
 }
 

@@ -48,8 +48,9 @@ struct iospd_plat_queue_s {
   uint32_t ninflight;
 };
 
-struct iospd_plat_barrier_s {
-  uint32_t n;
+struct iospd_plat_latch_s {
+  uint32_t left;
+  bool aborted;
 };
 
 static ffile_t g_files[MAX_FILES];
@@ -429,16 +430,27 @@ int iospd_plat_thread_wait(iospd_plat_thread_t* t, uint32_t ms) {
 
 void iospd_plat_thread_cancel_io(iospd_plat_thread_t* t) { (void)t; }
 
-int iospd_plat_barrier_init(iospd_plat_barrier_t** b, uint32_t n,
+/* Cooperative runs use no gates; these only count, and a wait never
+ * blocks (there is no second thread to open it). */
+int iospd_plat_latch_create(iospd_plat_latch_t** l, uint32_t count,
                             iospd_err_t* err) {
   (void)err;
-  *b = malloc(sizeof(**b));
-  (*b)->n = n;
+  *l = calloc(1, sizeof(**l));
+  (*l)->left = count;
   return 0;
 }
 
-void iospd_plat_barrier_wait(iospd_plat_barrier_t* b) { (void)b; }
-void iospd_plat_barrier_destroy(iospd_plat_barrier_t* b) { free(b); }
+void iospd_plat_latch_arrive(iospd_plat_latch_t* l) {
+  if (l->left > 0) l->left--;
+}
+
+void iospd_plat_latch_abort(iospd_plat_latch_t* l) { l->aborted = true; }
+
+int iospd_plat_latch_wait(iospd_plat_latch_t* l) {
+  return l->aborted || l->left > 0 || g_int_pending ? 1 : 0;
+}
+
+void iospd_plat_latch_destroy(iospd_plat_latch_t* l) { free(l); }
 
 /* ---- memory ---------------------------------------------------------------
  */

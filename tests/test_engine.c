@@ -180,7 +180,7 @@ static void test_counts_and_latencies(void** state) {
   uint64_t in_buckets = 0;
   for (int op = 0; op < 2; op++)
     for (uint32_t b = 0; b < s->iops[op].used; b++)
-      in_buckets += s->iops[op].b[b].count;
+      in_buckets += iospd_buckets_get(&s->iops[op], b)->count;
   assert_int_equal(s->iops[0].capacity, 2);
   assert_int_equal(in_buckets, bucketed);
   assert_true(bucketed + 10 > ios[0] + ios[1]);
