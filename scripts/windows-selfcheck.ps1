@@ -32,7 +32,8 @@ confirm. It checks:
   valid-data    elevated: iospd -c -v says "created with SetFileValidData"
                 and the file's DACL is D:P(A;;FA;;;BA)(A;;FA;;;OW), protected,
                 for a new and for an existing file; a file held open
-                elsewhere is written with the pattern instead, and says so
+                elsewhere is written with the pattern instead, and says so;
+                on other volumes, FAT/exFAT and SMB say which fallback ran
   timer         the timer resolution (NtQueryTimerResolution) and whether
                 -g1000i, -g400 and -i1 -j1 come at their rate, evenly per -D
                 interval
@@ -47,8 +48,9 @@ confirm. It checks:
                 on #N, the raw-write guard (data, all zeros, a partition
                 table, share mode 0), -Su -Z1M -w50 on a 4Kn disk, and on an
                 NTFS volume made there: --allow-raw-write fails with error 5
-                and advice, the last MiB reads (the disk is overwritten and
-                left empty; a disk with partitions is refused)
+                and advice, the last MiB reads, and on 4Kn -c5000000 is exact
+                (the disk is overwritten and left empty; a disk with
+                partitions is refused)
 
 Each check reports PASS, FAIL, INFO or SKIP with the reason. The table goes
 to the console and everything (with raw numbers and iospd's messages) to a
@@ -993,19 +995,24 @@ function Test-SelfCheckValidData {
   # iospd -c -v as administrator: the NOTE naming SetFileValidData, and a
   # protected owner/Administrators-only DACL (old disk contents are in the
   # file). -PreExisting: over a file that already exists with the parent's
-  # inherited ACL, which must be replaced just the same.
-  param([Parameter(Mandatory)] $Context, [switch] $PreExisting)
+  # inherited ACL, which must be replaced just the same. -Target: on that
+  # volume, where FAT/exFAT must say the ACL cannot be kept and SMB must
+  # give DISKSPD's "Could not set valid file size" with the old ACL back.
+  param([Parameter(Mandatory)] $Context, [switch] $PreExisting, $Target)
   $check = if ($PreExisting) { 'valid-data existing' } else { 'valid-data' }
+  $dir = $Context.WorkDir
+  $fs = $null
+  if ($Target) { $fs = $Target.FileSystem; $check = "valid-data $($Target.Root) ($fs)"; $dir = $Target.Scratch }
   if (-not $Context.Elevated) {
     return New-SelfCheckResult -Check $check -Result SKIP -Detail 'needs an elevated prompt (SetFileValidData needs "Perform volume maintenance tasks", held by Administrators)'
   }
   $x = $script:SelfCheckExpect
   $bytes = [int64]$x.ValidDataFileBytes
-  if ($null -ne $Context.WorkFreeBytes -and $Context.WorkFreeBytes -lt 2 * $bytes) {
+  if (-not $Target -and $null -ne $Context.WorkFreeBytes -and $Context.WorkFreeBytes -lt 2 * $bytes) {
     return New-SelfCheckResult -Check $check -Result SKIP -Detail "needs $([int64](2 * $bytes / 1MB)) MiB free beside the scratch folder; $([int64]($Context.WorkFreeBytes / 1MB)) MiB are"
   }
   $state = Get-SelfCheckPrivilegeState -Name 'SeManageVolumePrivilege'
-  $file = Join-Path $Context.WorkDir "$($check -replace ' ', '-').dat"
+  $file = Join-Path $dir $(if ($PreExisting) { 'valid-data-existing.dat' } else { 'valid-data.dat' })
   if ($PreExisting) { New-SelfCheckFile -Path $file -Size ([int64]1MB) }
   $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @("-c$bytes", '-v', '-b64K', '-d1', '-W0', '-C0', '-w0', '-t1', '-o1', '-Rxml', $file) -Seconds 120
   $said = ([string]$run.StdErr + "`n" + [string]$run.StdOut)
@@ -1025,6 +1032,14 @@ function Test-SelfCheckValidData {
   Remove-SelfCheckTree -Path $file
   if ($path -eq 'not stated') {
     return New-SelfCheckResult -Check $check -Result FAIL -Detail "iospd -c -v printed no note on how the file was made ('$($x.CreateByValidData)' or a fallback); privilege $state" -Data $data
+  }
+  if ($fs -in @('FAT', 'FAT32', 'exFAT')) {
+    if ($path -eq 'written (ACL not kept)') { return New-SelfCheckResult -Check $check -Result PASS -Detail "$($fs) keeps no ACL: '$($x.CreateAclNotKept)' noted, every block written" -Data $data }
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "on $fs the NOTE '$($x.CreateAclNotKept)' was expected; creation: $path" -Data $data
+  }
+  if ($fs -eq 'SMB') {
+    if ($path -eq 'written (SetFileValidData failed)' -and -not $acl.Protected) { return New-SelfCheckResult -Check $check -Result PASS -Detail "SMB: DISKSPD's 'Could not set valid file size' warning, every block written, the old (unprotected) ACL back" -Data $data }
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "on SMB DISKSPD's 'Could not set valid file size' and an unprotected ACL were expected; creation: $path, protected: $($acl.Protected)" -Data $data
   }
   if ($path -eq 'SetFileValidData') {
     $exact = ([string]$acl.Sddl).Contains($x.ValidDataDacl)
@@ -1633,6 +1648,14 @@ function Test-SelfCheckSpareDiskGuard {
     $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList (@('-b1M', '-s', "-B$($v.Size - 1MB)", '-w0', '-Su') + $base + @($v.Drive))
     $res = ConvertFrom-SelfCheckRun -Run $run
     & $row 'volume last MiB' $run ($null -ne $res -and $res.TotalIOs -gt 0) "read the last MiB of $($v.Drive) ($($v.Size) bytes)" "could not read the last MiB of $($v.Drive) ($($v.Size) bytes)"
+    if ($d.LogicalSectorSize -eq 4096) {
+      # -c of a size that is no multiple of the sector: exact size, pattern to the last byte (4999999 & 0xff = 63).
+      $cf = "$($v.Drive)\iospd-c5000000.dat"
+      $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList (@('-c5000000', '-b4K', '-w0') + $base + @($cf))
+      $len = Get-SelfCheckFileLength -Path $cf
+      $ok = $run.ExitCode -eq 0 -and $len -eq 5000000 -and (Get-SelfCheckPatternMismatch -Path $cf -Offset 4995904 -Length 4096) -eq -1
+      & $row 'volume 4Kn -c5000000' $run $ok '-c5000000 on the 4Kn volume: 5000000 bytes, the pattern to the last byte (63)' "-c5000000 on the 4Kn volume gave $len bytes or a wrong tail"
+    }
   } catch {
     New-SelfCheckResult -Check "spare-disk $t volume" -Result SKIP -Detail "no volume could be made on the disk: $($_.Exception.Message)"
   } finally {
@@ -1733,6 +1756,7 @@ function Invoke-WindowsSelfCheck {
       foreach ($lv in 1, 2) {
         $results.AddRange(@(Invoke-SelfCheckStep "priority -I$lv $($t.Root)" { Test-SelfCheckPriority -Context $ctx -Level $lv -Target $t }))
       }
+      if (-not $t.IsWork) { $results.AddRange(@(Invoke-SelfCheckStep "valid-data $($t.Root)" { Test-SelfCheckValidData -Context $ctx -Target $t })) }
       if ($t.Kind -eq 'smb') { $results.AddRange(@(Invoke-SelfCheckStep "long-path $($t.Root)" { Test-SelfCheckLongPath -Context $ctx -Target $t })) }
     }
     $results.AddRange(@(Invoke-SelfCheckStep 'long-path' { Test-SelfCheckLongPath -Context $ctx }))

@@ -353,6 +353,25 @@ Describe 'Test-SelfCheckValidData' {
     $r.Result | Should -Be $Want
     $r.Data.CreationPath | Should -Be $Path
   }
+  It 'on a <Fs> volume: <Want> for <Name>' -ForEach @(
+    @{ Fs = 'exFAT'; Name = 'the cannot-keep NOTE'; Err = "NOTE: 'x' cannot keep an owner- and Administrators-only ACL (error code: 1), so every block is written rather than SetFileValidData used, which would leave old disk contents readable in it"; Acl = 'inherited'; Want = 'PASS' }
+    @{ Fs = 'FAT32'; Name = 'SetFileValidData'; Err = 'vdNote'; Acl = 'inherited'; Want = 'FAIL' }
+    @{ Fs = 'SMB'; Name = 'DISKSPD''s warning and the old ACL'; Err = 'WARNING: Could not set valid file size (error code: 50); trying a slower method of filling the file (this does not affect performance, just makes the test preparation longer)'; Acl = 'inherited'; Want = 'PASS' }
+    @{ Fs = 'SMB'; Name = 'the warning but a protected ACL left'; Err = 'WARNING: Could not set valid file size (error code: 50); trying a slower method'; Acl = 'ownerOnly'; Want = 'FAIL' }
+    @{ Fs = 'ReFS'; Name = 'SetFileValidData with the exact DACL'; Err = 'vdNote'; Acl = 'ownerOnly'; Want = 'PASS' }
+  ) {
+    $t = [pscustomobject]@{ Root = 'F:\'; FileSystem = $Fs; Kind = 'local'; IsWork = $false; Scratch = $script:vdDir }
+    $mockErr = $(if ($Err -eq 'vdNote') { $script:vdNote } else { $Err }); $mockAcl = (Get-Variable -Scope Script -Name $Acl).Value
+    Mock Invoke-SelfCheckProcess { & $script:fakeCreate $mockErr }
+    Mock Get-SelfCheckAclRules { $mockAcl }
+    # The scratch folder's volume has no room: a target's check does not depend on it.
+    $work = Join-Path $TestDrive 'elsewhere'
+    $null = New-Item -ItemType Directory -Path $work -Force
+    $r = Test-SelfCheckValidData -Context (New-Context -Dir $work -FreeBytes 1) -Target $t
+    $r.Check | Should -Be "valid-data F:\ ($Fs)"
+    $r.Result | Should -Be $Want -Because $r.Detail
+    Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList[-1] -eq (Join-Path $script:vdDir 'valid-data.dat') }
+  }
   It 'FAIL when iospd -c -v says nothing on how the file was made' {
     Mock Invoke-SelfCheckProcess { & $script:fakeCreate '' }
     Mock Get-SelfCheckAclRules { $script:ownerOnly }
@@ -680,7 +699,7 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
       New-SelfCheckResult -Check $name -Result PASS -Detail 'ok'
     }
     Mock Test-SelfCheckLargePages { New-SelfCheckResult -Check 'large-pages' -Result FAIL -Detail 'silently used small pages' }
-    Mock Test-SelfCheckValidData { New-SelfCheckResult -Check $(if ($PreExisting) { 'valid-data existing' } else { 'valid-data' }) -Result SKIP -Detail 'needs an elevated prompt' }
+    Mock Test-SelfCheckValidData { New-SelfCheckResult -Check $(if ($Target) { "valid-data $($Target.Root)" } elseif ($PreExisting) { 'valid-data existing' } else { 'valid-data' }) -Result SKIP -Detail 'needs an elevated prompt' }
     Mock Test-SelfCheckTimerResolution { New-SelfCheckResult -Check 'timer-resolution' -Result INFO -Detail 'current 15.625 ms' -Data ([ordered]@{ CurrentMs = 15.625 }) }
     Mock Test-SelfCheckPacing { throw 'boom' }
     Mock Test-SelfCheckPriority { New-SelfCheckResult -Check "priority -I$Level $($Target.Root)" -Result PASS -Detail 'ok' }
@@ -722,7 +741,7 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
     $j.Expectations.LargePagesRefused | Should -Be 'SeLockMemoryPrivilege \(error code: 1300\)'
     $checks = @($j.Results | ForEach-Object Check)
     $checks | Should -Be @('host', 'file-length /', 'sectors /', 'priority -I1 /', 'priority -I2 /',
-      "file-length $script:otherVol", "sectors $script:otherVol", "priority -I1 $script:otherVol", "priority -I2 $script:otherVol",
+      "file-length $script:otherVol", "sectors $script:otherVol", "priority -I1 $script:otherVol", "priority -I2 $script:otherVol", "valid-data $script:otherVol",
       'long-path', 'long-path relative', 'case-fold', 'code-page', 'missing-drive', 'device-info \\.\C:', 'x86',
       'large-pages', 'valid-data', 'valid-data existing', 'valid-data held-open', 'timer-resolution',
       'pacing -g1000i', 'pacing -g400', 'pacing -i1 -j1', 'ctrl-c once', 'ctrl-c twice',
@@ -730,7 +749,8 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
     $j.Summary.PASS | Should -Be 20
     $j.Summary.FAIL | Should -Be 4
     $j.Summary.INFO | Should -Be 2
-    $j.Summary.SKIP | Should -Be 4
+    $j.Summary.SKIP | Should -Be 5
+    Should -Invoke Test-SelfCheckValidData -Times 1 -Exactly -ParameterFilter { $Target.Root -eq $script:otherVol }
     ($j.Results | Where-Object Check -eq 'pacing -g400').Detail | Should -Be 'the check itself failed: boom'
     $j.Parameters.Long | Should -BeFalse
     ($j.Results | Where-Object Check -eq 'timer-resolution').Data.CurrentMs | Should -Be 15.625
@@ -1053,11 +1073,17 @@ Describe 'Test-SelfCheckSpareDiskGuard' {
     Mock Initialize-SelfCheckDiskTable { $script:tableOn = $true }
     Mock Clear-SelfCheckDisk { $script:tableOn = $false }
     Mock New-SelfCheckSpareVolume { $script:tableOn = $true; [pscustomobject]@{ Drive = 'E:'; Size = [int64]10GB - 2MB } }
+    # The -c file on the spare volume lives in TestDrive.
+    $script:cfile = Join-Path $TestDrive 'iospd-c5000000.dat'
+    Mock Get-SelfCheckFileLength { if (Test-Path -LiteralPath $script:cfile) { (Get-Item -LiteralPath $script:cfile).Length } else { $null } } -ParameterFilter { $Path -like 'E:*' }
+    Mock Get-SelfCheckPatternMismatch { if ($script:cfileGood) { -1 } else { 4999999 } } -ParameterFilter { $Path -like 'E:*' }
+    $script:cfileGood = $true
     # A model of Windows and iospd: what each spare-disk run answers.
     $script:model = {
       param($argv)
       $raw = $argv -contains '--allow-raw-write'
       $t = $argv[-1]
+      if ($t -like 'E:\*') { [IO.File]::WriteAllBytes($script:cfile, [byte[]]::new(5000000)); return New-FakeRun -StdOut (New-FakeXml) }
       if ($t -eq 'E:') {
         if ($argv -contains '-w100') { return New-FakeRun -ExitCode 1 -StdErr "error: cannot write 'E:': Access is denied (error 5); Windows refuses writes inside a mounted file system: take the disk offline (Set-Disk -IsOffline `$true) and target it as #N" }
         return New-FakeRun -StdOut (New-FakeXml -IOs 1)
@@ -1070,13 +1096,20 @@ Describe 'Test-SelfCheckSpareDiskGuard' {
   It 'PASS for every case when Windows and iospd answer as they should, and leaves the disk empty' {
     Mock Invoke-SelfCheckProcess { & $script:model $ArgumentList }
     $r = @(Test-SelfCheckSpareDiskGuard -Context (New-Context -SpareDisk $script:disk))
-    @($r | ForEach-Object Check) | Should -Be @('spare-disk #3 zeros', 'spare-disk #3 share-mode-0', 'spare-disk #3 partition-table', 'spare-disk #3 4Kn', 'spare-disk #3 volume raw-write', 'spare-disk #3 volume last MiB')
+    @($r | ForEach-Object Check) | Should -Be @('spare-disk #3 zeros', 'spare-disk #3 share-mode-0', 'spare-disk #3 partition-table', 'spare-disk #3 4Kn', 'spare-disk #3 volume raw-write', 'spare-disk #3 volume last MiB', 'spare-disk #3 volume 4Kn -c5000000')
     @($r | Where-Object Result -ne 'PASS' | ForEach-Object { "$($_.Check): $($_.Detail)" }) | Should -BeNullOrEmpty
     $script:tableOn | Should -BeFalse
     $script:disposed | Should -BeTrue
     Should -Invoke Clear-SelfCheckDisk -Times 2 -Exactly
     Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { ($ArgumentList -join ' ') -match '^-b1M -s -B10734272512 -w0 -Su ' -and $ArgumentList[-1] -eq 'E:' }
     Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { ($ArgumentList -join ' ') -match '^--allow-raw-write -b4K -r -Su -Z1M -w50 ' }
+  }
+  It 'volume 4Kn -c5000000: FAIL when the tail is off the pattern' {
+    $script:cfileGood = $false
+    Mock Invoke-SelfCheckProcess { & $script:model $ArgumentList }
+    $r = @(Test-SelfCheckSpareDiskGuard -Context (New-Context -SpareDisk $script:disk))
+    ($r | Where-Object Check -eq 'spare-disk #3 volume 4Kn -c5000000').Result | Should -Be 'FAIL'
+    Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList[0] -eq '-c5000000' -and $ArgumentList[-1] -eq 'E:\iospd-c5000000.dat' }
   }
   It 'FAIL where the guard lets writes through or refuses zeros; SKIP 4Kn on a 512-byte disk' {
     $script:disk.LogicalSectorSize = 512
