@@ -18,19 +18,39 @@ confirm. It checks:
   long-path     iospd -c on a path longer than 260 characters, given in full
                 and as a relative path with '..' in it (and as a UNC path
                 on -SmbPath)
-  large-pages   the "Lock pages in memory" privilege and what iospd -l does
-  valid-data    iospd -c as administrator (SetFileValidData) and who can read
-                the created file (Get-Acl)
+  priority      -I1 and -I2 on each of those file systems: the hint takes
+                effect, or iospd fails saying so (INFO: that file system
+                refuses hints)
+  case-fold     iospd -v -c64K x.dat X.DAT creates the one file once
+  code-page     the console's code page is the same before and after a run
+  missing-drive an unused drive letter gives "no such disk or volume (error 2)"
+  device-info   FileStandardInfo fails on \\.\C: and \\.\PhysicalDrive0
+  x86           x86\iospd.exe (if beside the script) is large-address-aware
+                and runs -t1000
+  large-pages   without "Lock pages in memory", -l fails with
+                "SeLockMemoryPrivilege (error code: 1300)"; with it, -l runs
+  valid-data    elevated: iospd -c -v says "created with SetFileValidData"
+                and the file's DACL is D:P(A;;FA;;;BA)(A;;FA;;;OW), protected,
+                for a new and for an existing file; a file held open
+                elsewhere is written with the pattern instead, and says so;
+                on other volumes, FAT/exFAT and SMB say which fallback ran
   timer         the timer resolution (NtQueryTimerResolution) and whether
-                -g rate limiting is even per 10 ms interval (-D10)
-  priority      whether -I1 takes effect or fails clearly
-  ctrl-c        whether iospd in its own console exits after Ctrl-C twice
+                -g1000i, -g400 and -i1 -j1 come at their rate, evenly per -D
+                interval
+  ctrl-c        iospd in its own console: one Ctrl-C prints the Ctrl-C line
+                and exits 0; two end it with 0xC000013A
   cache         a short IOCP run per cache mode (-Sb, -Su, -Sh, -Sw) with its
                 latency, beside DISKSPD with the same switches when
                 diskspd.exe is on PATH (or -DiskSpdPath)
+  -Long         non-elevated -c1G must not fill the Modified Page List; Ctrl-C
+                during a large -c removes the partial file
   spare-disk    with -SpareDisk N -ConfirmSpareDiskOverwrite only: a read run
-                on #N and the raw-write guard (the disk's content is
-                overwritten; a disk with partitions is refused)
+                on #N, the raw-write guard (data, all zeros, a partition
+                table, share mode 0), -Su -Z1M -w50 on a 4Kn disk, and on an
+                NTFS volume made there: --allow-raw-write fails with error 5
+                and advice, the last MiB reads, and on 4Kn -c5000000 is exact
+                (the disk is overwritten and left empty; a disk with
+                partitions is refused)
 
 Each check reports PASS, FAIL, INFO or SKIP with the reason. The table goes
 to the console and everything (with raw numbers and iospd's messages) to a
@@ -78,6 +98,10 @@ Required with -SpareDisk: confirms that the disk's content may be destroyed.
 .PARAMETER RunSeconds
 Length of the measured runs (timer pacing and cache modes); default 3.
 
+.PARAMETER Long
+Adds the slow checks: a non-elevated -c1G against the Modified Page List,
+and Ctrl-C during a -c of up to 20 GiB (half the free space at most).
+
 .EXAMPLE
 .\windows-selfcheck.ps1
 
@@ -100,43 +124,77 @@ param(
   [string] $SmbPath,
   [int] $SpareDisk = -1,
   [switch] $ConfirmSpareDiskOverwrite,
-  [ValidateRange(1, 60)] [int] $RunSeconds = 3
+  [ValidateRange(1, 60)] [int] $RunSeconds = 3,
+  [switch] $Long
 )
 
 Set-StrictMode -Version 3.0
 
 # ---------------------------------------------------------------------------
-# What iospd is expected to say. iospd's Windows messages are still being
-# changed; every pattern and threshold the verdicts depend on is here.
+# What iospd is expected to say: every pattern and threshold the verdicts
+# depend on. Each message pattern is checked against the C source's own
+# string by tests/pester/WindowsSelfCheck.Tests.ps1 ("matches the C
+# source"), so rewording a message breaks that test, not the field check.
 # ---------------------------------------------------------------------------
 $script:SelfCheckExpect = @{
-  # -l without "Lock pages in memory": iospd must fail, naming the privilege
-  # (or, failing that, at least warn that large pages were not used).
-  LargePagesRefused   = '(?i)large pages|lock pages in memory|SeLockMemoryPrivilege'
-  LargePagesNotUsed   = '(?i)large pages (were|are) not used|without large pages'
-  # -c names the creation path it took.
-  CreateByValidData   = '(?i)SetFileValidData|valid data length'
-  CreateByWriting     = '(?i)every block is written|writ(es|ing) every block'
-  # -I that cannot take effect fails and names the switch.
-  PriorityRefused     = '(?i)(^|\W)-I\d?\b|I/O priority'
-  # A write to a disk that holds data, without --allow-raw-write.
-  RawWriteRefused     = '(?i)--allow-raw-write'
-  # -c size for the SetFileValidData check: 1 GiB and more always prints the
-  # creation note (smaller files only with -v).
-  ValidDataFileBytes  = 1GB
-  # -g pacing: coefficient of variation of the per-10 ms I/O counts, and
-  # how far the mean may be from the asked rate.
-  PacingIops          = 1000
-  PacingBucketMs      = 10
+  # -l without "Lock pages in memory" (src/win/run_env.c): exit 1 with
+  # DISKSPD's words and the Win32 code ERROR_NOT_ALL_ASSIGNED.
+  LargePagesRefused   = 'SeLockMemoryPrivilege \(error code: 1300\)'
+  # -c (src/win/create.c, shown with -v): which way the file was made.
+  CreateByValidData   = 'was created with SetFileValidData'
+  CreateHeldOpen      = 'cannot be opened for exclusive use'
+  CreateAclNotKept    = 'cannot keep an owner- and Administrators-only ACL'
+  CreateNoPrivilege   = 'Could not set privileges for setting valid file size'
+  CreateValidDataFail = 'Could not set valid file size \(error code: \d+\)'
+  # DACL of a SetFileValidData file: protected, Administrators and OWNER RIGHTS.
+  ValidDataDacl       = 'D:P(A;;FA;;;BA)(A;;FA;;;OW)'
+  # -c with -v: the line each created target gets once (src/run_files.c).
+  CreatingFileLine    = "Creating file '"
+  # -c interrupted (src/win/create.c): the partial file is gone.
+  CreateInterrupted   = 'the partial file was removed'
+  # -I (src/win/priority.c): the call failed, or the handle reads back another hint.
+  PriorityRefused     = 'Error setting IO priority|did not take effect'
+  # The text report's priority line (src/report_profile_text.c), by -I level.
+  PriorityLine        = @{ '1' = 'IO priority: very low'; '2' = 'IO priority: low' }
+  # A write to a disk that holds data, without --allow-raw-write (src/run_files.c).
+  RawWriteRefused     = "refusing to write to '.*--allow-raw-write"
+  # The raw-write guard cannot open the disk (src/win/file.c): held with share mode 0.
+  RawGuardShareDenied = 'cannot be opened for reading: Win32 error 32'
+  # --allow-raw-write inside a mounted volume (src/win/iocp.c, src/win/error.c).
+  RawWriteInVolume    = '\(error 5\).*take the disk offline'
+  # An unused drive letter (src/win/file.c): ERROR_FILE_NOT_FOUND.
+  MissingDrive        = 'no such disk or volume \(error 2\)'
+  # Ctrl-C (src/main.c): the line printed before the partial results.
+  CtrlCLine           = 'Ctrl-C: stopping I/O'
+  # The second Ctrl-C ends the process through the default handler.
+  CtrlCSecondExitCode = [int]-1073741510   # 0xC000013A, STATUS_CONTROL_C_EXIT
+  # -c size for the SetFileValidData checks (run with -v for the notes).
+  ValidDataFileBytes  = 64MB
+  # -g/-j pacing runs: name, switches, the rate asked for, -D interval.
+  # -g400 is 400 bytes per ms per thread: 400000 / 4096 = 97.66 reads/s.
+  Pacing              = @(
+    @{ Name = 'pacing -g1000i'; Switches = @('-b4K', '-g1000i', '-o1'); Iops = 1000.0; BucketMs = 10 }
+    @{ Name = 'pacing -g400'; Switches = @('-b4K', '-g400', '-o4'); Iops = 400000.0 / 4096; BucketMs = 100 }
+    @{ Name = 'pacing -i1 -j1'; Switches = @('-b4K', '-i1', '-j1', '-o1'); Iops = 1000.0; BucketMs = 100 }
+  )
   PacingMaxCv         = 0.5
   PacingRateTolerance = 0.25
   # Ctrl-C: events sent, the gap between them, how long iospd may take.
   CtrlCCount          = 2
-  CtrlCGapMs          = 500
+  CtrlCGapMs          = 0
   CtrlCExitSeconds    = 15
   # Cache modes: iospd's average latency above this multiple of DISKSPD's
   # (same switches, same file) is a FAIL.
   DiskSpdLatencyRatio = 2.0
+  # -Long: a non-elevated -c of this size must grow the Modified Page List
+  # by less than ModifiedGrowthMax (a buffered fill would leave it all dirty).
+  ModifiedFileBytes   = 1GB
+  ModifiedGrowthMax   = 256MB
+  # -Long: Ctrl-C this many seconds into a -c of up to InterruptFileBytes.
+  InterruptFileBytes  = 20GB
+  InterruptAfterSec   = 3
+  # x86 build: threads for the address-space check.
+  X86Threads          = 1000
   # Extra seconds a run may take beyond its -d before it is killed.
   RunGraceSeconds     = 60
 }
@@ -428,6 +486,8 @@ function Get-SelfCheckDiskInfo {
     IsSystem       = [bool]$d.IsSystem
     IsBoot         = [bool]$d.IsBoot
     IsOffline      = [bool]$d.IsOffline
+    LogicalSectorSize  = [int64]$d.LogicalSectorSize
+    PhysicalSectorSize = [int64]$d.PhysicalSectorSize
   }
 }
 
@@ -508,6 +568,31 @@ namespace IoSpdSelfCheck {
           ok2 ? (long)align + 1 : 0, e1, e2 };
       }
     }
+
+    // { opened (1/0), FileStandardInfo answered (1/0), win32 error }: a
+    // handle opened with no access, so volumes and disks open unelevated.
+    [DllImport("kernel32.dll", SetLastError = true)]
+    static extern bool GetFileInformationByHandleEx(SafeFileHandle h, int cls, byte[] info, uint size);
+    public static long[] GetStandardInfo(string path) {
+      using (SafeFileHandle h = CreateFileW(path, 0, SHARE_ALL, IntPtr.Zero, OPEN_EXISTING, 0, IntPtr.Zero)) {
+        if (h.IsInvalid) return new long[] { 0, 0, Marshal.GetLastWin32Error() };
+        byte[] buf = new byte[24];   // FILE_STANDARD_INFO
+        bool ok = GetFileInformationByHandleEx(h, 1, buf, (uint)buf.Length);
+        return new long[] { 1, ok ? 1 : 0, ok ? 0 : Marshal.GetLastWin32Error() };
+      }
+    }
+
+    // A read handle with share mode 0 (nobody else may open it), or an invalid one.
+    public static SafeFileHandle OpenExclusive(string path) {
+      return CreateFileW(path, GENERIC_READ, 0, IntPtr.Zero, OPEN_EXISTING, 0, IntPtr.Zero);
+    }
+
+    [DllImport("kernel32.dll")]
+    static extern uint GetConsoleOutputCP();
+    [DllImport("kernel32.dll")]
+    static extern uint GetConsoleCP();
+    // { output code page, input code page }; 0 when there is no console.
+    public static uint[] GetCodePages() { return new uint[] { GetConsoleOutputCP(), GetConsoleCP() }; }
 
     // { coarsest, finest, current } in 100 ns units, or null.
     public static uint[] GetTimerResolution() {
@@ -611,7 +696,7 @@ function Get-SelfCheckAclRules {
   $rules = foreach ($r in $acl.GetAccessRules($true, $true, [Security.Principal.SecurityIdentifier])) {
     [pscustomobject]@{ Sid = $r.IdentityReference.Value; Rights = [int64]$r.FileSystemRights; Type = [string]$r.AccessControlType }
   }
-  [pscustomobject]@{ Owner = $owner; Rules = @($rules); Sddl = $acl.Sddl }
+  [pscustomobject]@{ Owner = $owner; Rules = @($rules); Sddl = $acl.Sddl; Protected = [bool]$acl.AreAccessRulesProtected }
 }
 
 function Resolve-SelfCheckSidName {
@@ -622,9 +707,11 @@ function Resolve-SelfCheckSidName {
 
 function Start-SelfCheckConsoleProcess {
   # Starts a console program in a new (hidden) console of its own; stderr to a file.
-  param([Parameter(Mandatory)] [string] $FilePath, [string[]] $ArgumentList, [Parameter(Mandatory)] [string] $StdErrPath)
+  param([Parameter(Mandatory)] [string] $FilePath, [string[]] $ArgumentList, [Parameter(Mandatory)] [string] $StdErrPath, [string] $StdOutPath)
   $quoted = @($ArgumentList | ForEach-Object { if ($_ -match '\s') { '"' + $_ + '"' } else { $_ } })
-  Start-Process -FilePath $FilePath -ArgumentList $quoted -PassThru -WindowStyle Hidden -RedirectStandardError $StdErrPath
+  $splat = @{ FilePath = $FilePath; ArgumentList = $quoted; PassThru = $true; WindowStyle = 'Hidden'; RedirectStandardError = $StdErrPath }
+  if ($StdOutPath) { $splat['RedirectStandardOutput'] = $StdOutPath }
+  Start-Process @splat
 }
 
 function Send-SelfCheckCtrlC {
@@ -866,8 +953,8 @@ function Test-SelfCheckLongPath {
 }
 
 function Test-SelfCheckLargePages {
-  # Without "Lock pages in memory" -l must fail (or at least say large pages
-  # were not used); with it, -l must run.
+  # Without "Lock pages in memory" -l must fail as DISKSPD does, naming the
+  # privilege and error 1300; with it, -l must run.
   param([Parameter(Mandatory)] $Context)
   $state = Get-SelfCheckPrivilegeState -Name 'SeLockMemoryPrivilege'
   $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @('-l', '-b64K', '-d1', '-W0', '-C0', '-w0', '-t1', '-o2', '-Rxml', $Context.DataFile)
@@ -875,16 +962,13 @@ function Test-SelfCheckLargePages {
   $data = [ordered]@{ SeLockMemoryPrivilege = $state; ExitCode = $run.ExitCode; IoSpdMessage = $msg; UseLargePages = (Get-SelfCheckProfileValue -Text ([string]$run.StdOut) -Name 'UseLargePages') }
   $x = $script:SelfCheckExpect
   if ($state -eq 'Absent') {
-    if ($run.ExitCode -ne 0 -and $msg -match $x.LargePagesRefused) {
-      return New-SelfCheckResult -Check 'large-pages' -Result PASS -Detail "SeLockMemoryPrivilege not granted; iospd -l failed and said why: $msg" -Data $data
-    }
-    if ($run.ExitCode -eq 0 -and ([string]$run.StdErr) -match $x.LargePagesNotUsed) {
-      return New-SelfCheckResult -Check 'large-pages' -Result PASS -Detail "SeLockMemoryPrivilege not granted; iospd -l ran and warned that large pages were not used" -Data $data
+    if ($run.ExitCode -eq 1 -and $msg -match $x.LargePagesRefused) {
+      return New-SelfCheckResult -Check 'large-pages' -Result PASS -Detail "SeLockMemoryPrivilege not granted; iospd -l failed (exit 1) and said why: $msg" -Data $data
     }
     if ($run.ExitCode -eq 0) {
-      return New-SelfCheckResult -Check 'large-pages' -Result FAIL -Detail 'SeLockMemoryPrivilege not granted, yet iospd -l ran with UseLargePages and no warning: it silently used small pages' -Data $data
+      return New-SelfCheckResult -Check 'large-pages' -Result FAIL -Detail 'SeLockMemoryPrivilege not granted, yet iospd -l ran: it silently used small pages' -Data $data
     }
-    return New-SelfCheckResult -Check 'large-pages' -Result FAIL -Detail "SeLockMemoryPrivilege not granted; iospd -l failed without naming large pages or the privilege (exit $($run.ExitCode)): $msg" -Data $data
+    return New-SelfCheckResult -Check 'large-pages' -Result FAIL -Detail "SeLockMemoryPrivilege not granted; iospd -l failed (exit $($run.ExitCode)) without '$($x.LargePagesRefused -replace '\\', '')': $msg" -Data $data
   }
   if ($state -notin @('Enabled', 'Disabled')) {
     return New-SelfCheckResult -Check 'large-pages' -Result INFO -Detail "the privilege state could not be read; iospd -l exit $($run.ExitCode): $msg" -Data $data
@@ -895,48 +979,83 @@ function Test-SelfCheckLargePages {
   New-SelfCheckResult -Check 'large-pages' -Result FAIL -Detail "SeLockMemoryPrivilege held ($state), yet iospd -l failed (exit $($run.ExitCode)): $msg" -Data $data
 }
 
+function Get-SelfCheckCreationPath {
+  # Which way iospd -c -v says it made the file (src/win/create.c's notes).
+  param([AllowEmptyString()] [string] $Text)
+  $x = $script:SelfCheckExpect
+  if ($Text -match $x.CreateHeldOpen) { return 'written (held open elsewhere)' }
+  if ($Text -match $x.CreateAclNotKept) { return 'written (ACL not kept)' }
+  if ($Text -match $x.CreateValidDataFail) { return 'written (SetFileValidData failed)' }
+  if ($Text -match $x.CreateNoPrivilege) { return 'written (no privilege)' }
+  if ($Text -match $x.CreateByValidData) { return 'SetFileValidData' }
+  'not stated'
+}
+
 function Test-SelfCheckValidData {
-  # iospd -c as administrator: which creation path ran, and who may read the
-  # result. A SetFileValidData file exposes old disk contents, so only its
-  # owner, Administrators and SYSTEM may read it.
-  param([Parameter(Mandatory)] $Context)
+  # iospd -c -v as administrator: the NOTE naming SetFileValidData, and a
+  # protected owner/Administrators-only DACL (old disk contents are in the
+  # file). -PreExisting: over a file that already exists with the parent's
+  # inherited ACL, which must be replaced just the same. -Target: on that
+  # volume, where FAT/exFAT must say the ACL cannot be kept and SMB must
+  # give DISKSPD's "Could not set valid file size" with the old ACL back.
+  param([Parameter(Mandatory)] $Context, [switch] $PreExisting, $Target)
+  $check = if ($PreExisting) { 'valid-data existing' } else { 'valid-data' }
+  $dir = $Context.WorkDir
+  $fs = $null
+  if ($Target) { $fs = $Target.FileSystem; $check = "valid-data $($Target.Root) ($fs)"; $dir = $Target.Scratch }
   if (-not $Context.Elevated) {
-    return New-SelfCheckResult -Check 'valid-data' -Result SKIP -Detail 'needs an elevated prompt (SetFileValidData needs "Perform volume maintenance tasks", held by Administrators)'
+    return New-SelfCheckResult -Check $check -Result SKIP -Detail 'needs an elevated prompt (SetFileValidData needs "Perform volume maintenance tasks", held by Administrators)'
   }
-  $bytes = [int64]$script:SelfCheckExpect.ValidDataFileBytes
-  if ($null -ne $Context.WorkFreeBytes -and $Context.WorkFreeBytes -lt 2 * $bytes) {
-    return New-SelfCheckResult -Check 'valid-data' -Result SKIP -Detail "needs $([int64](2 * $bytes / 1MB)) MiB free beside the scratch folder; $([int64]($Context.WorkFreeBytes / 1MB)) MiB are"
+  $x = $script:SelfCheckExpect
+  $bytes = [int64]$x.ValidDataFileBytes
+  if (-not $Target -and $null -ne $Context.WorkFreeBytes -and $Context.WorkFreeBytes -lt 2 * $bytes) {
+    return New-SelfCheckResult -Check $check -Result SKIP -Detail "needs $([int64](2 * $bytes / 1MB)) MiB free beside the scratch folder; $([int64]($Context.WorkFreeBytes / 1MB)) MiB are"
   }
   $state = Get-SelfCheckPrivilegeState -Name 'SeManageVolumePrivilege'
-  $file = Join-Path $Context.WorkDir 'valid-data.dat'
-  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @("-c$bytes", '-b64K', '-d1', '-W0', '-C0', '-w0', '-t1', '-o1', '-Rxml', $file) -Seconds 120
+  $file = Join-Path $dir $(if ($PreExisting) { 'valid-data-existing.dat' } else { 'valid-data.dat' })
+  if ($PreExisting) { New-SelfCheckFile -Path $file -Size ([int64]1MB) }
+  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @("-c$bytes", '-v', '-b64K', '-d1', '-W0', '-C0', '-w0', '-t1', '-o1', '-Rxml', $file) -Seconds 120
   $said = ([string]$run.StdErr + "`n" + [string]$run.StdOut)
-  $x = $script:SelfCheckExpect
-  $path = if ($said -match $x.CreateByValidData) { 'SetFileValidData' } elseif ($said -match $x.CreateByWriting) { 'written' } else { 'not stated' }
+  $path = Get-SelfCheckCreationPath -Text $said
   $data = [ordered]@{ SeManageVolumePrivilege = $state; ExitCode = $run.ExitCode; CreationPath = $path; Seconds = $run.Seconds }
   if ($run.ExitCode -ne 0) {
     $data['IoSpdMessage'] = Get-SelfCheckRunMessage -Run $run
-    return New-SelfCheckResult -Check 'valid-data' -Result FAIL -Detail "iospd -c$bytes failed (exit $($run.ExitCode)): $($data.IoSpdMessage)" -Data $data
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "iospd -c$bytes failed (exit $($run.ExitCode)): $($data.IoSpdMessage)" -Data $data
   }
   $acl = Get-SelfCheckAclRules -Path $file
   $readers = Get-SelfCheckReaders -Acl $acl -TrustedSids @(Get-SelfCheckCurrentSid)
   $names = @($readers | ForEach-Object { Resolve-SelfCheckSidName -Sid $_ })
   $data['Owner'] = $acl.Owner
   $data['Sddl'] = $acl.Sddl
+  $data['Protected'] = $acl.Protected
   $data['OtherReaders'] = $names
-  Remove-SelfCheckTree -Path $file   # 1 GiB: do not keep it until the end
+  Remove-SelfCheckTree -Path $file
   if ($path -eq 'not stated') {
-    return New-SelfCheckResult -Check 'valid-data' -Result FAIL -Detail "iospd -c did not say which creation path ran (SetFileValidData or writing every block); privilege $state" -Data $data
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "iospd -c -v printed no note on how the file was made ('$($x.CreateByValidData)' or a fallback); privilege $state" -Data $data
   }
-  if ($path -eq 'SetFileValidData' -and $names.Count -gt 0) {
-    return New-SelfCheckResult -Check 'valid-data' -Result FAIL -Detail "created with SetFileValidData (old disk contents readable) and readable by: $($names -join ', ')" -Data $data
+  if ($fs -in @('FAT', 'FAT32', 'exFAT')) {
+    if ($path -eq 'written (ACL not kept)') { return New-SelfCheckResult -Check $check -Result PASS -Detail "$($fs) keeps no ACL: '$($x.CreateAclNotKept)' noted, every block written" -Data $data }
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "on $fs the NOTE '$($x.CreateAclNotKept)' was expected; creation: $path" -Data $data
+  }
+  if ($fs -eq 'SMB') {
+    if ($path -eq 'written (SetFileValidData failed)' -and -not $acl.Protected) { return New-SelfCheckResult -Check $check -Result PASS -Detail "SMB: DISKSPD's 'Could not set valid file size' warning, every block written, the old (unprotected) ACL back" -Data $data }
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "on SMB DISKSPD's 'Could not set valid file size' and an unprotected ACL were expected; creation: $path, protected: $($acl.Protected)" -Data $data
   }
   if ($path -eq 'SetFileValidData') {
-    return New-SelfCheckResult -Check 'valid-data' -Result PASS -Detail "created with SetFileValidData in $($run.Seconds) s; only the owner, Administrators and SYSTEM can read it" -Data $data
+    $exact = ([string]$acl.Sddl).Contains($x.ValidDataDacl)
+    if (-not $exact -or -not $acl.Protected -or $names.Count -gt 0) {
+      $why = @()
+      if (-not $exact) { $why += "the SDDL lacks $($x.ValidDataDacl)" }
+      if (-not $acl.Protected) { $why += 'AreAccessRulesProtected is False' }
+      if ($names.Count -gt 0) { $why += "readable by: $($names -join ', ')" }
+      return New-SelfCheckResult -Check $check -Result FAIL -Detail "created with SetFileValidData (old disk contents in it) but $($why -join '; '); SDDL $($acl.Sddl)" -Data $data
+    }
+    return New-SelfCheckResult -Check $check -Result PASS -Detail "created with SetFileValidData in $($run.Seconds) s; DACL $($x.ValidDataDacl), protected" -Data $data
   }
-  $who = if ($names.Count) { "also readable by $($names -join ', ') (harmless: every block was written)" } else { 'owner-only' }
-  $result = if ($state -eq 'Absent') { 'PASS' } else { 'INFO' }
-  New-SelfCheckResult -Check 'valid-data' -Result $result -Detail "every block written in $($run.Seconds) s (privilege $state); $who" -Data $data
+  if ($path -eq 'written (no privilege)' -and $state -ne 'Absent') {
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "SeManageVolumePrivilege is $state, yet iospd said it could not set it: every block written" -Data $data
+  }
+  New-SelfCheckResult -Check $check -Result INFO -Detail "$path in $($run.Seconds) s (SeManageVolumePrivilege $state); no SetFileValidData, so no old contents to protect" -Data $data
 }
 
 function Test-SelfCheckTimerResolution {
@@ -947,26 +1066,26 @@ function Test-SelfCheckTimerResolution {
 }
 
 function Test-SelfCheckPacing {
-  # -g at 1000 IOPS with 10 ms intervals: a 15.6 ms wait makes every other
-  # interval empty and the next one double.
-  param([Parameter(Mandatory)] $Context)
+  # One row of $SelfCheckExpect.Pacing: the rate asked for must come evenly
+  # over -D intervals; a 15.6 ms wait makes intervals empty and the next
+  # ones double (-g), or stretches each 1 ms think time (-j).
+  param([Parameter(Mandatory)] $Context, [Parameter(Mandatory)] [System.Collections.IDictionary] $Spec)
   $x = $script:SelfCheckExpect
-  $iops = [int]$x.PacingIops
-  $argv = @('-b4K', "-g$($iops)i", "-D$($x.PacingBucketMs)", "-d$($Context.RunSeconds)", '-W0', '-C0', '-w0', '-t1', '-o1', '-Rxml', $Context.DataFile)
+  $check = $Spec.Name
+  $argv = @($Spec.Switches) + @("-D$($Spec.BucketMs)", "-d$($Context.RunSeconds)", '-W0', '-C0', '-w0', '-t1', '-Rxml', $Context.DataFile)
   $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList $argv -Seconds $Context.RunSeconds
-  $check = "pacing -g$($iops)i"
   if ($run.ExitCode -ne 0) {
     return New-SelfCheckResult -Check $check -Result FAIL -Detail "iospd failed (exit $($run.ExitCode)): $(Get-SelfCheckRunMessage -Run $run)" -Data @{ ExitCode = $run.ExitCode }
   }
   $totals = Get-SelfCheckIopsBuckets -Text ([string]$run.StdOut)
-  $m = Measure-SelfCheckPacing -Totals $totals -TargetIops $iops
-  $data = [ordered]@{ TargetIops = $iops; BucketMs = $x.PacingBucketMs; Intervals = $m.Intervals; MeanIops = $m.Mean; Cv = $m.Cv; EmptyShare = $m.EmptyShare; RateError = $m.RateError }
+  $m = Measure-SelfCheckPacing -Totals $totals -TargetIops $Spec.Iops
+  $data = [ordered]@{ Arguments = ($argv -join ' '); TargetIops = [Math]::Round($Spec.Iops, 2); BucketMs = $Spec.BucketMs; Intervals = $m.Intervals; MeanIops = $m.Mean; Cv = $m.Cv; EmptyShare = $m.EmptyShare; RateError = $m.RateError }
   if ($m.Intervals -lt 3 -or $null -eq $m.Cv) {
-    return New-SelfCheckResult -Check $check -Result FAIL -Detail "the -D$($x.PacingBucketMs) output had $($m.Intervals) usable intervals" -Data $data
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "the -D$($Spec.BucketMs) output had $($m.Intervals) usable intervals" -Data $data
   }
-  $stats = "mean $($m.Mean) IOPS over $($m.Intervals) intervals of $($x.PacingBucketMs) ms, CV $($m.Cv), $([Math]::Round(100 * $m.EmptyShare)) % empty"
+  $stats = "mean $($m.Mean) IOPS (asked $([Math]::Round($Spec.Iops, 1))) over $($m.Intervals) intervals of $($Spec.BucketMs) ms, CV $($m.Cv), $([Math]::Round(100 * $m.EmptyShare)) % empty"
   if ($m.Cv -gt $x.PacingMaxCv) {
-    return New-SelfCheckResult -Check $check -Result FAIL -Detail "bursty: $stats (waits are coarser than $($x.PacingBucketMs) ms)" -Data $data
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "bursty: $stats (waits are coarser than $($Spec.BucketMs) ms)" -Data $data
   }
   if ($m.RateError -gt $x.PacingRateTolerance) {
     return New-SelfCheckResult -Check $check -Result FAIL -Detail "rate off by $([Math]::Round(100 * $m.RateError)) %: $stats" -Data $data
@@ -975,46 +1094,85 @@ function Test-SelfCheckPacing {
 }
 
 function Test-SelfCheckPriority {
-  param([Parameter(Mandatory)] $Context)
-  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @('-I1', '-b4K', '-d1', '-W0', '-C0', '-w0', '-t1', '-o1', '-Rxml', $Context.DataFile)
+  # -I<Level> on a file (of -Target's file system, else the scratch one):
+  # exit 0 with the hint in the profile, or exit 1 saying the hint failed
+  # (INFO: that file system refuses hints); anything else is a FAIL.
+  param([Parameter(Mandatory)] $Context, [ValidateSet(1, 2)] [int] $Level = 1, $Target)
+  $file = $Context.DataFile
+  $fs = 'scratch'
+  $check = "priority -I$Level"
+  if ($Target) {
+    $fs = $Target.FileSystem
+    $check = "priority -I$Level $($Target.Root)"
+    $file = Join-Path $Target.Scratch 'priority.dat'
+    if (-not (Test-Path -LiteralPath $file)) { New-SelfCheckFile -Path $file -Size ([int64]1MB) }
+  }
+  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @("-I$Level", '-b4K', '-d1', '-W0', '-C0', '-w0', '-t1', '-o1', '-Rxml', $file)
   $msg = Get-SelfCheckRunMessage -Run $run
   $prio = Get-SelfCheckProfileValue -Text ([string]$run.StdOut) -Name 'IOPriority'
-  $data = [ordered]@{ ExitCode = $run.ExitCode; IOPriority = $prio; IoSpdMessage = $msg }
-  if ($run.ExitCode -eq 0 -and $prio -eq '1') {
-    return New-SelfCheckResult -Check 'priority -I1' -Result PASS -Detail 'iospd -I1 ran with IOPriority 1 (the hint was accepted)' -Data $data
+  $data = [ordered]@{ FileSystem = $fs; ExitCode = $run.ExitCode; IOPriority = $prio; IoSpdMessage = $msg }
+  $line = $script:SelfCheckExpect.PriorityLine["$Level"]
+  if ($run.ExitCode -eq 0 -and $prio -eq "$Level") {
+    return New-SelfCheckResult -Check $check -Result PASS -Detail "iospd -I$Level ran on $fs with IOPriority $Level ('$line')" -Data $data
   }
   if ($run.ExitCode -eq 0) {
-    return New-SelfCheckResult -Check 'priority -I1' -Result FAIL -Detail "iospd -I1 ran but its profile shows IOPriority '$prio'" -Data $data
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "iospd -I$Level ran on $fs but its profile shows IOPriority '$prio'" -Data $data
   }
-  if ($msg -match $script:SelfCheckExpect.PriorityRefused) {
-    return New-SelfCheckResult -Check 'priority -I1' -Result INFO -Detail "iospd -I1 refused clearly (exit $($run.ExitCode)): $msg" -Data $data
+  if ($run.ExitCode -eq 1 -and $msg -match $script:SelfCheckExpect.PriorityRefused) {
+    return New-SelfCheckResult -Check $check -Result INFO -Detail "$fs refused the -I$Level hint (exit 1): $msg" -Data $data
   }
-  New-SelfCheckResult -Check 'priority -I1' -Result FAIL -Detail "iospd -I1 failed without naming -I (exit $($run.ExitCode)): $msg" -Data $data
+  New-SelfCheckResult -Check $check -Result FAIL -Detail "iospd -I$Level on $fs failed without '$($script:SelfCheckExpect.PriorityRefused)' (exit $($run.ExitCode)): $msg" -Data $data
+}
+
+function Read-SelfCheckText {
+  param([Parameter(Mandatory)] [string] $Path)
+  if (Test-Path -LiteralPath $Path) { return [IO.File]::ReadAllText($Path) }
+  ''
 }
 
 function Test-SelfCheckCtrlC {
-  # iospd in a console of its own, a 60 s run, Ctrl-C twice: it must end.
-  param([Parameter(Mandatory)] $Context)
+  # iospd -d60 in a console of its own. One Ctrl-C: the Ctrl-C line, the
+  # results so far and exit 0. Two at once: the first stops the run, the
+  # second finds no handler and ends the process with 0xC000013A.
+  param([Parameter(Mandatory)] $Context, [ValidateSet(1, 2)] [int] $Count = 2)
   $x = $script:SelfCheckExpect
-  $errFile = Join-Path $Context.WorkDir 'ctrl-c.stderr.txt'
-  $p = Start-SelfCheckConsoleProcess -FilePath $Context.IoSpd -ArgumentList @('-b4K', '-d60', '-W0', '-C0', '-w0', '-t1', '-o1', $Context.DataFile) -StdErrPath $errFile
+  $check = if ($Count -eq 1) { 'ctrl-c once' } else { 'ctrl-c twice' }
+  $errFile = Join-Path $Context.WorkDir "ctrl-c-$Count.stderr.txt"
+  $outFile = Join-Path $Context.WorkDir "ctrl-c-$Count.stdout.txt"
+  $p = Start-SelfCheckConsoleProcess -FilePath $Context.IoSpd -ArgumentList @('-b4K', '-d60', '-W0', '-C0', '-w0', '-t1', '-o1', $Context.DataFile) -StdErrPath $errFile -StdOutPath $outFile
   try {
     if (Wait-SelfCheckProcessExit -Process $p -TimeoutSeconds 2) {
-      return New-SelfCheckResult -Check 'ctrl-c twice' -Result FAIL -Detail "iospd -d60 ended by itself within 2 s (exit $($p.ExitCode)) before any Ctrl-C" -Data @{ ExitCode = $p.ExitCode }
+      return New-SelfCheckResult -Check $check -Result FAIL -Detail "iospd -d60 ended by itself within 2 s (exit $($p.ExitCode)) before any Ctrl-C" -Data @{ ExitCode = $p.ExitCode }
     }
-    $sender = Send-SelfCheckCtrlC -ProcessId $p.Id -Count $x.CtrlCCount -GapMilliseconds $x.CtrlCGapMs
+    $sender = Send-SelfCheckCtrlC -ProcessId $p.Id -Count $Count -GapMilliseconds $x.CtrlCGapMs
     $sw = [Diagnostics.Stopwatch]::StartNew()
     $ended = Wait-SelfCheckProcessExit -Process $p -TimeoutSeconds $x.CtrlCExitSeconds
     $data = [ordered]@{ SenderExitCode = $sender; Ended = [bool]$ended; SecondsAfterLastEvent = [Math]::Round($sw.Elapsed.TotalSeconds, 2) }
     if ($sender -ne 0) {
       $why = switch ($sender) { 10 { 'could not attach to its console' } 11 { 'GenerateConsoleCtrlEvent failed' } default { "exit $sender" } }
-      return New-SelfCheckResult -Check 'ctrl-c twice' -Result SKIP -Detail "the Ctrl-C sender $why" -Data $data
+      return New-SelfCheckResult -Check $check -Result SKIP -Detail "the Ctrl-C sender $why" -Data $data
     }
     if (-not $ended) {
-      return New-SelfCheckResult -Check 'ctrl-c twice' -Result FAIL -Detail "iospd still ran $($x.CtrlCExitSeconds) s after $($x.CtrlCCount) Ctrl-C events (killed)" -Data $data
+      return New-SelfCheckResult -Check $check -Result FAIL -Detail "iospd still ran $($x.CtrlCExitSeconds) s after $Count Ctrl-C event(s) (killed)" -Data $data
     }
-    $data['ExitCode'] = $p.ExitCode
-    New-SelfCheckResult -Check 'ctrl-c twice' -Result PASS -Detail "iospd ended (exit $($p.ExitCode)) after $($x.CtrlCCount) Ctrl-C events" -Data $data
+    $code = [int]$p.ExitCode
+    $said = (Read-SelfCheckText -Path $outFile) + "`n" + (Read-SelfCheckText -Path $errFile)
+    $data['ExitCode'] = $code
+    $data['ExitCodeHex'] = '0x{0:X8}' -f $code
+    $data['CtrlCLine'] = [bool]($said -match $x.CtrlCLine)
+    if ($Count -eq 1) {
+      if ($code -eq 0 -and $data.CtrlCLine) {
+        return New-SelfCheckResult -Check $check -Result PASS -Detail "iospd stopped, printed '$($x.CtrlCLine)' and exited 0" -Data $data
+      }
+      return New-SelfCheckResult -Check $check -Result FAIL -Detail "after one Ctrl-C iospd exited $($data.ExitCodeHex); the Ctrl-C line was $(if ($data.CtrlCLine) { '' } else { 'not ' })printed" -Data $data
+    }
+    if ($code -eq $x.CtrlCSecondExitCode) {
+      return New-SelfCheckResult -Check $check -Result PASS -Detail "the second Ctrl-C ended iospd at once (exit 0xC000013A, $($data.SecondsAfterLastEvent) s)" -Data $data
+    }
+    if ($code -eq 0 -and $data.CtrlCLine) {
+      return New-SelfCheckResult -Check $check -Result INFO -Detail 'the first Ctrl-C stopped the run and it exited 0 before the second arrived; the second was not tested' -Data $data
+    }
+    New-SelfCheckResult -Check $check -Result FAIL -Detail "after two Ctrl-C iospd exited $($data.ExitCodeHex), not 0xC000013A" -Data $data
   } finally {
     Stop-SelfCheckProcess -Process $p
   }
@@ -1058,6 +1216,295 @@ function Test-SelfCheckCacheMode {
     return New-SelfCheckResult -Check $check -Result FAIL -Detail "$mine; $theirs; iospd's average latency is $($ratio)x DISKSPD's" -Data $data
   }
   New-SelfCheckResult -Check $check -Result PASS -Detail "$mine; $theirs" -Data $data
+}
+
+# ---------------------------------------------------------------------------
+# Checks added with the Windows fixes of issue #11 (console, paths, x86,
+# errors, device handles, -c safety; -Long and spare-disk ones are opt-in)
+# ---------------------------------------------------------------------------
+function Get-SelfCheckCodePage {
+  # The console's output and input code pages; 0 when there is no console.
+  Initialize-SelfCheckNative
+  $r = [IoSpdSelfCheck.Native]::GetCodePages()
+  [pscustomobject]@{ Output = [int]$r[0]; Input = [int]$r[1] }
+}
+
+function Invoke-SelfCheckInConsole {
+  # Runs a program in this session's console (stdout to a file, so the
+  # console sees no output); returns its exit code.
+  param([Parameter(Mandatory)] [string] $FilePath, [string[]] $ArgumentList, [Parameter(Mandatory)] [string] $StdOutPath)
+  $quoted = @($ArgumentList | ForEach-Object { if ($_ -match '\s') { '"' + $_ + '"' } else { $_ } })
+  $p = Start-Process -FilePath $FilePath -ArgumentList $quoted -NoNewWindow -Wait -PassThru -RedirectStandardOutput $StdOutPath
+  $p.ExitCode
+}
+
+function Test-SelfCheckCodePage {
+  # iospd writes UTF-16 to consoles and never changes the code page, so
+  # the shell keeps its own after a run in the same console.
+  param([Parameter(Mandatory)] $Context)
+  $before = Get-SelfCheckCodePage
+  if ($before.Output -eq 0) {
+    return New-SelfCheckResult -Check 'code-page' -Result SKIP -Detail 'this session has no console; run the script in a console window (not the ISE or a remote session)'
+  }
+  $code = Invoke-SelfCheckInConsole -FilePath $Context.IoSpd -ArgumentList @('-b4K', '-d1', '-W0', '-C0', '-w0', '-t1', '-o1', $Context.DataFile) -StdOutPath (Join-Path $Context.WorkDir 'code-page.txt')
+  $after = Get-SelfCheckCodePage
+  $data = [ordered]@{ Before = $before.Output; After = $after.Output; InputBefore = $before.Input; InputAfter = $after.Input; ExitCode = $code }
+  if ($code -ne 0) {
+    return New-SelfCheckResult -Check 'code-page' -Result FAIL -Detail "iospd failed in this console (exit $code)" -Data $data
+  }
+  if ($before.Output -ne $after.Output -or $before.Input -ne $after.Input) {
+    return New-SelfCheckResult -Check 'code-page' -Result FAIL -Detail "the console's code page was $($before.Output)/$($before.Input) (output/input) before the run and $($after.Output)/$($after.Input) after it" -Data $data
+  }
+  New-SelfCheckResult -Check 'code-page' -Result PASS -Detail "the console's code page stayed $($before.Output) (input $($before.Input)) across a run" -Data $data
+}
+
+function Test-SelfCheckCaseFold {
+  # Windows paths are case-insensitive: x.dat and X.DAT are one target, so
+  # -c creates it once.
+  param([Parameter(Mandatory)] $Context)
+  $dir = Join-Path $Context.WorkDir 'case'
+  $null = New-Item -ItemType Directory -Path $dir -Force
+  $argv = @('-v', '-c64K', '-b4K', '-d1', '-W0', '-C0', '-w0', '-t1', '-o1', '-Rxml', 'x.dat', 'X.DAT')
+  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList $argv -WorkingDirectory $dir
+  $said = [string]$run.StdErr + "`n" + [string]$run.StdOut
+  $n = [regex]::Matches($said, [regex]::Escape($script:SelfCheckExpect.CreatingFileLine)).Count
+  $len = Get-SelfCheckFileLength -Path (Join-Path $dir 'x.dat')
+  $data = [ordered]@{ ExitCode = $run.ExitCode; CreatingLines = $n; Bytes = $len }
+  if ($run.ExitCode -ne 0) {
+    $data['IoSpdMessage'] = Get-SelfCheckRunMessage -Run $run
+    return New-SelfCheckResult -Check 'case-fold' -Result FAIL -Detail "iospd -v -c64K x.dat X.DAT failed (exit $($run.ExitCode)): $($data.IoSpdMessage)" -Data $data
+  }
+  if ($n -ne 1 -or $len -ne 64KB) {
+    return New-SelfCheckResult -Check 'case-fold' -Result FAIL -Detail "iospd -v -c64K x.dat X.DAT printed '$($script:SelfCheckExpect.CreatingFileLine)' $n time(s); x.dat holds $len bytes" -Data $data
+  }
+  New-SelfCheckResult -Check 'case-fold' -Result PASS -Detail 'x.dat and X.DAT were one target: created once, 65536 bytes' -Data $data
+}
+
+function Get-SelfCheckPeInfo {
+  # Machine and the large-address-aware flag from a PE file's COFF header.
+  param([Parameter(Mandatory)] [string] $Path)
+  $b = [IO.File]::ReadAllBytes($Path)
+  if ($b.Length -lt 0x40 -or $b[0] -ne 0x4D -or $b[1] -ne 0x5A) { return $null }
+  $pe = [BitConverter]::ToInt32($b, 0x3C)
+  if ($pe -lt 0 -or $pe + 24 -gt $b.Length -or [BitConverter]::ToUInt32($b, $pe) -ne 0x00004550) { return $null }
+  $machine = [BitConverter]::ToUInt16($b, $pe + 4)
+  $chars = [BitConverter]::ToUInt16($b, $pe + 22)
+  [pscustomobject]@{ Machine = [int]$machine; Is32Bit = ($machine -eq 0x14C); LargeAddressAware = (($chars -band 0x20) -ne 0) }
+}
+
+function Resolve-SelfCheckIoSpdX86 {
+  # The release zip's x86\iospd.exe beside this script, or $null.
+  param([string] $ScriptRoot = $PSScriptRoot)
+  $p = Join-Path (Join-Path $ScriptRoot 'x86') 'iospd.exe'
+  if (Test-Path -LiteralPath $p -PathType Leaf) { return $p }
+  $null
+}
+
+function Test-SelfCheckX86 {
+  # The 32-bit build: linked large-address-aware, and -t1000 fits in its
+  # address space (smaller thread stacks).
+  param([Parameter(Mandatory)] $Context)
+  $exe = $Context.IoSpdX86
+  if (-not $exe) { return New-SelfCheckResult -Check 'x86' -Result SKIP -Detail 'no x86\iospd.exe beside the script' }
+  $pe = Get-SelfCheckPeInfo -Path $exe
+  $data = [ordered]@{ Path = $exe; Machine = $(if ($pe) { '0x{0:X}' -f $pe.Machine } else { $null }); LargeAddressAware = $(if ($pe) { $pe.LargeAddressAware } else { $null }) }
+  if ($null -eq $pe -or -not $pe.Is32Bit) {
+    return New-SelfCheckResult -Check 'x86' -Result FAIL -Detail "$exe is not an x86 PE image (machine $($data.Machine))" -Data $data
+  }
+  if (-not $pe.LargeAddressAware) {
+    return New-SelfCheckResult -Check 'x86' -Result FAIL -Detail "$exe is not linked large-address-aware (IMAGE_FILE_LARGE_ADDRESS_AWARE missing)" -Data $data
+  }
+  $t = $script:SelfCheckExpect.X86Threads
+  $run = Invoke-SelfCheckTool -FilePath $exe -ArgumentList @("-t$t", '-b4K', '-d1', '-W0', '-C0', '-w0', '-o1', '-Rxml', $Context.DataFile) -Seconds 30
+  $data['ExitCode'] = $run.ExitCode
+  if ($run.ExitCode -ne 0) {
+    $data['IoSpdMessage'] = Get-SelfCheckRunMessage -Run $run
+    return New-SelfCheckResult -Check 'x86' -Result FAIL -Detail "large-address-aware, but -t$t failed (exit $($run.ExitCode)): $($data.IoSpdMessage)" -Data $data
+  }
+  New-SelfCheckResult -Check 'x86' -Result PASS -Detail "large-address-aware, and -t$t ran" -Data $data
+}
+
+function Get-SelfCheckUnusedDriveLetter {
+  # A drive letter nothing uses (from Z: down), or $null.
+  $used = @([IO.DriveInfo]::GetDrives() | ForEach-Object { $_.Name.Substring(0, 1).ToUpperInvariant() })
+  foreach ($c in [char[]]'ZYXWVUTSRQPONMLKJIHGFED') { if ("$c" -notin $used) { return "${c}:" } }
+  $null
+}
+
+function Test-SelfCheckMissingDrive {
+  # An unused drive letter: iospd must say "no such disk or volume (error 2)".
+  param([Parameter(Mandatory)] $Context)
+  $l = Get-SelfCheckUnusedDriveLetter
+  if (-not $l) { return New-SelfCheckResult -Check 'missing-drive' -Result SKIP -Detail 'every drive letter is in use' }
+  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @('-b4K', '-d1', '-W0', '-C0', '-w0', '-Rxml', $l)
+  $msg = Get-SelfCheckRunMessage -Run $run
+  $data = [ordered]@{ Drive = $l; ExitCode = $run.ExitCode; IoSpdMessage = $msg }
+  if ($run.ExitCode -ne 0 -and $msg -match $script:SelfCheckExpect.MissingDrive) {
+    return New-SelfCheckResult -Check 'missing-drive' -Result PASS -Detail "iospd $l (unused): exit $($run.ExitCode), $msg" -Data $data
+  }
+  New-SelfCheckResult -Check 'missing-drive' -Result FAIL -Detail "iospd $l (unused) gave exit $($run.ExitCode) without '$($script:SelfCheckExpect.MissingDrive -replace '\\', '')': $msg" -Data $data
+}
+
+function Get-SelfCheckStandardInfo {
+  # Whether GetFileInformationByHandleEx(FileStandardInfo) answers on $Path.
+  param([Parameter(Mandatory)] [string] $Path)
+  Initialize-SelfCheckNative
+  $r = [IoSpdSelfCheck.Native]::GetStandardInfo($Path)
+  [pscustomobject]@{ Opened = [bool]$r[0]; Answered = [bool]$r[1]; Error = [int]$r[2] }
+}
+
+function Test-SelfCheckDeviceStandardInfo {
+  # iospd tells a file from a device partly by FileStandardInfo, which a
+  # volume or disk handle must refuse. One row per device path.
+  param([string[]] $Path = @("\\.\$($env:SystemDrive)", '\\.\PhysicalDrive0'))
+  foreach ($p in $Path) {
+    $r = Get-SelfCheckStandardInfo -Path $p
+    $data = [ordered]@{ Path = $p; Opened = $r.Opened; Answered = $r.Answered; Error = $r.Error }
+    if (-not $r.Opened) {
+      New-SelfCheckResult -Check "device-info $p" -Result SKIP -Detail "cannot open $p (error $($r.Error))" -Data $data
+    } elseif ($r.Answered) {
+      New-SelfCheckResult -Check "device-info $p" -Result FAIL -Detail "FileStandardInfo answers on $p; iospd's file-or-device test assumes it fails there" -Data $data
+    } else {
+      New-SelfCheckResult -Check "device-info $p" -Result PASS -Detail "FileStandardInfo fails on $p (error $($r.Error)), as iospd's file-or-device test assumes" -Data $data
+    }
+  }
+}
+
+function Open-SelfCheckSharedHandle {
+  # Holds $Path open for reading, sharing read, write and delete (so iospd
+  # can open it, but not exclusively). Dispose() the result.
+  param([Parameter(Mandatory)] [string] $Path)
+  [IO.FileStream]::new($Path, [IO.FileMode]::Open, [IO.FileAccess]::Read, [IO.FileShare]::ReadWrite -bor [IO.FileShare]::Delete)
+}
+
+function Get-SelfCheckPatternMismatch {
+  # First offset in [Offset, Offset+Length) whose byte is not (offset & 0xff),
+  # the -c fill pattern; -1 when all match (or the file ends first).
+  param([Parameter(Mandatory)] [string] $Path, [int64] $Offset = 0, [int] $Length = 4096)
+  $fs = [IO.FileStream]::new($Path, [IO.FileMode]::Open, [IO.FileAccess]::Read, [IO.FileShare]::ReadWrite -bor [IO.FileShare]::Delete)
+  try {
+    $buf = [byte[]]::new($Length)
+    $null = $fs.Seek($Offset, [IO.SeekOrigin]::Begin)
+    $n = $fs.Read($buf, 0, $Length)
+    for ($i = 0; $i -lt $n; $i++) { if ($buf[$i] -ne (($Offset + $i) -band 0xff)) { return $Offset + $i } }
+    -1
+  } finally { $fs.Dispose() }
+}
+
+function Test-SelfCheckHeldOpen {
+  # -c over a file another process holds open: iospd cannot lock its ACL,
+  # so it must not use SetFileValidData; it says so, and writes the pattern.
+  param([Parameter(Mandatory)] $Context)
+  if (-not $Context.Elevated) {
+    return New-SelfCheckResult -Check 'valid-data held-open' -Result SKIP -Detail 'needs an elevated prompt (unelevated, -c writes every block anyway)'
+  }
+  $x = $script:SelfCheckExpect
+  $bytes = [int64]$x.ValidDataFileBytes
+  $file = Join-Path $Context.WorkDir 'held-open.dat'
+  New-SelfCheckFile -Path $file -Size ([int64]1MB)
+  $h = Open-SelfCheckSharedHandle -Path $file
+  try {
+    $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @("-c$bytes", '-v', '-b64K', '-d1', '-W0', '-C0', '-w0', '-t1', '-o1', '-Rxml', $file) -Seconds 120
+  } finally { $h.Dispose() }
+  $said = [string]$run.StdErr + "`n" + [string]$run.StdOut
+  $data = [ordered]@{ ExitCode = $run.ExitCode; CreationPath = (Get-SelfCheckCreationPath -Text $said) }
+  if ($run.ExitCode -ne 0) {
+    $data['IoSpdMessage'] = Get-SelfCheckRunMessage -Run $run
+    return New-SelfCheckResult -Check 'valid-data held-open' -Result FAIL -Detail "iospd -c over a file held open elsewhere failed (exit $($run.ExitCode)): $($data.IoSpdMessage)" -Data $data
+  }
+  $first = Get-SelfCheckPatternMismatch -Path $file -Offset 0
+  $last = Get-SelfCheckPatternMismatch -Path $file -Offset ($bytes - 4096)
+  $data['Bytes'] = Get-SelfCheckFileLength -Path $file
+  $data['FirstMismatch'] = $(if ($first -ge 0) { $first } elseif ($last -ge 0) { $last } else { $null })
+  if ($said -notmatch $x.CreateHeldOpen) {
+    return New-SelfCheckResult -Check 'valid-data held-open' -Result FAIL -Detail "no NOTE '$($x.CreateHeldOpen)' (creation: $($data.CreationPath))" -Data $data
+  }
+  if ($data.Bytes -ne $bytes -or $null -ne $data.FirstMismatch) {
+    return New-SelfCheckResult -Check 'valid-data held-open' -Result FAIL -Detail "the NOTE came, but the file holds $($data.Bytes) bytes, first byte off the k & 0xff pattern at $($data.FirstMismatch)" -Data $data
+  }
+  New-SelfCheckResult -Check 'valid-data held-open' -Result PASS -Detail "'$($x.CreateHeldOpen)' noted; every block written with the k & 0xff pattern" -Data $data
+}
+
+function Get-SelfCheckModifiedPageBytes {
+  # \Memory\Modified Page List Bytes, by its non-localized WMI name.
+  [int64](Get-CimInstance -ClassName Win32_PerfFormattedData_PerfOS_Memory -ErrorAction Stop).ModifiedPageListBytes
+}
+
+function Measure-SelfCheckModifiedGrowth {
+  # Runs a console process, sampling the Modified Page List every
+  # $IntervalMs until it ends; returns ExitCode, Before, Peak, Growth, TimedOut.
+  param([Parameter(Mandatory)] [string] $FilePath, [string[]] $ArgumentList, [Parameter(Mandatory)] [string] $StdErrPath, [int] $TimeoutSeconds = 600, [int] $IntervalMs = 250)
+  $before = Get-SelfCheckModifiedPageBytes
+  $peak = $before
+  $p = Start-SelfCheckConsoleProcess -FilePath $FilePath -ArgumentList $ArgumentList -StdErrPath $StdErrPath
+  $sw = [Diagnostics.Stopwatch]::StartNew()
+  try {
+    while (-not (Wait-SelfCheckProcessExit -Process $p -TimeoutSeconds ($IntervalMs / 1000.0))) {
+      $peak = [Math]::Max($peak, (Get-SelfCheckModifiedPageBytes))
+      if ($sw.Elapsed.TotalSeconds -gt $TimeoutSeconds) { break }
+    }
+    $peak = [Math]::Max($peak, (Get-SelfCheckModifiedPageBytes))
+    $timedOut = -not $p.HasExited
+    [pscustomobject]@{ ExitCode = $(if ($timedOut) { -1 } else { $p.ExitCode }); Before = $before; Peak = $peak; Growth = $peak - $before; TimedOut = $timedOut }
+  } finally { Stop-SelfCheckProcess -Process $p }
+}
+
+function Test-SelfCheckModifiedPages {
+  # -Long. A non-elevated -c1G writes every block unbuffered and flushes:
+  # the Modified Page List (dirty cache waiting for the lazy writer) must
+  # not grow by anything near the file's size.
+  param([Parameter(Mandatory)] $Context)
+  $x = $script:SelfCheckExpect
+  if ($Context.Elevated) {
+    return New-SelfCheckResult -Check 'fill-cache' -Result SKIP -Detail 'run from a non-elevated prompt: elevated, -c uses SetFileValidData and writes nothing'
+  }
+  $bytes = [int64]$x.ModifiedFileBytes
+  if ($null -ne $Context.WorkFreeBytes -and $Context.WorkFreeBytes -lt 2 * $bytes) {
+    return New-SelfCheckResult -Check 'fill-cache' -Result SKIP -Detail "needs $([int64](2 * $bytes / 1MB)) MiB free beside the scratch folder"
+  }
+  $file = Join-Path $Context.WorkDir 'fill-cache.dat'
+  $m = Measure-SelfCheckModifiedGrowth -FilePath $Context.IoSpd -ArgumentList @("-c$bytes", '-b64K', '-d1', '-W0', '-C0', '-w0', '-t1', '-o1', $file) -StdErrPath (Join-Path $Context.WorkDir 'fill-cache.stderr.txt')
+  Remove-SelfCheckTree -Path $file
+  $data = [ordered]@{ ExitCode = $m.ExitCode; BeforeBytes = $m.Before; PeakBytes = $m.Peak; GrowthBytes = $m.Growth; LimitBytes = [int64]$x.ModifiedGrowthMax }
+  $mib = [Math]::Round($m.Growth / 1MB)
+  if ($m.ExitCode -ne 0) {
+    return New-SelfCheckResult -Check 'fill-cache' -Result FAIL -Detail "iospd -c$bytes failed (exit $($m.ExitCode))" -Data $data
+  }
+  if ($m.Growth -ge $x.ModifiedGrowthMax) {
+    return New-SelfCheckResult -Check 'fill-cache' -Result FAIL -Detail "the Modified Page List grew by $mib MiB during -c$([int64]($bytes / 1MB))M: the fill left dirty cache for the lazy writer" -Data $data
+  }
+  New-SelfCheckResult -Check 'fill-cache' -Result PASS -Detail "the Modified Page List grew by $mib MiB at most during -c$([int64]($bytes / 1MB))M (limit $([int64]($x.ModifiedGrowthMax / 1MB)) MiB)" -Data $data
+}
+
+function Test-SelfCheckCreateInterrupt {
+  # -Long. Ctrl-C while -c fills a large file: iospd stops, removes the
+  # partial file and says so.
+  param([Parameter(Mandatory)] $Context)
+  $x = $script:SelfCheckExpect
+  $bytes = [int64]$x.InterruptFileBytes
+  if ($null -ne $Context.WorkFreeBytes) { $bytes = [Math]::Min($bytes, [int64]([Math]::Floor($Context.WorkFreeBytes / 2 / 1MB)) * 1MB) }
+  if ($bytes -lt 2GB) { return New-SelfCheckResult -Check 'ctrl-c during -c' -Result SKIP -Detail 'needs 4 GiB free beside the scratch folder' }
+  $file = Join-Path $Context.WorkDir 'interrupt.dat'
+  $errFile = Join-Path $Context.WorkDir 'interrupt.stderr.txt'
+  $p = Start-SelfCheckConsoleProcess -FilePath $Context.IoSpd -ArgumentList @("-c$bytes", '-b64K', '-d1', '-W0', '-C0', '-w0', '-t1', '-o1', $file) -StdErrPath $errFile
+  try {
+    if (Wait-SelfCheckProcessExit -Process $p -TimeoutSeconds $x.InterruptAfterSec) {
+      return New-SelfCheckResult -Check 'ctrl-c during -c' -Result SKIP -Detail "-c$bytes finished within $($x.InterruptAfterSec) s (SetFileValidData when elevated): nothing to interrupt" -Data @{ ExitCode = $p.ExitCode }
+    }
+    $sender = Send-SelfCheckCtrlC -ProcessId $p.Id -Count 1
+    $ended = Wait-SelfCheckProcessExit -Process $p -TimeoutSeconds $x.CtrlCExitSeconds
+    $said = Read-SelfCheckText -Path $errFile
+    $left = Get-SelfCheckFileLength -Path $file
+    $data = [ordered]@{ Bytes = $bytes; SenderExitCode = $sender; Ended = [bool]$ended; ExitCode = $(if ($ended) { $p.ExitCode } else { $null }); LeftBytes = $left; Said = ($said -replace '\s+', ' ').Trim() }
+    if ($sender -ne 0) { return New-SelfCheckResult -Check 'ctrl-c during -c' -Result SKIP -Detail "the Ctrl-C sender failed (exit $sender)" -Data $data }
+    if (-not $ended) { return New-SelfCheckResult -Check 'ctrl-c during -c' -Result FAIL -Detail "iospd still filled $($x.CtrlCExitSeconds) s after Ctrl-C (killed)" -Data $data }
+    if ($null -ne $left) { return New-SelfCheckResult -Check 'ctrl-c during -c' -Result FAIL -Detail "after Ctrl-C the partial file is still there ($left bytes)" -Data $data }
+    if ($said -notmatch $x.CreateInterrupted) { return New-SelfCheckResult -Check 'ctrl-c during -c' -Result FAIL -Detail "the partial file is gone but iospd did not say '$($x.CreateInterrupted)': $($data.Said)" -Data $data }
+    New-SelfCheckResult -Check 'ctrl-c during -c' -Result PASS -Detail "Ctrl-C stopped -c$bytes; '$($x.CreateInterrupted)' (exit $($p.ExitCode))" -Data $data
+  } finally {
+    Stop-SelfCheckProcess -Process $p
+    if ($null -ne (Get-SelfCheckFileLength -Path $file)) { Remove-SelfCheckTree -Path $file }
+  }
 }
 
 function Assert-SelfCheckSpareDisk {
@@ -1112,6 +1559,110 @@ function Test-SelfCheckSpareDisk {
   New-SelfCheckResult -Check "spare-disk $t raw-guard" -Result PASS -Detail "with data on it, a write without --allow-raw-write was refused (exit $($guard.ExitCode))" -Data $gd
 }
 
+function Open-SelfCheckExclusive {
+  # A read handle on $Path with share mode 0; Dispose() it.
+  param([Parameter(Mandatory)] [string] $Path)
+  Initialize-SelfCheckNative
+  $h = [IoSpdSelfCheck.Native]::OpenExclusive($Path)
+  if ($h.IsInvalid) { $e = [Runtime.InteropServices.Marshal]::GetLastWin32Error(); $h.Dispose(); throw "cannot open $Path exclusively (error $e)" }
+  $h
+}
+
+function Initialize-SelfCheckDiskTable {
+  param([Parameter(Mandatory)] [int] $Number)
+  Initialize-Disk -Number $Number -PartitionStyle GPT -ErrorAction Stop
+}
+
+function Clear-SelfCheckDisk {
+  param([Parameter(Mandatory)] [int] $Number)
+  Clear-Disk -Number $Number -RemoveData -RemoveOEM -Confirm:$false -ErrorAction Stop
+}
+
+function New-SelfCheckSpareVolume {
+  # A GPT partition over the whole spare disk, NTFS, with a drive letter.
+  param([Parameter(Mandatory)] [int] $Number)
+  Initialize-Disk -Number $Number -PartitionStyle GPT -ErrorAction Stop
+  $p = New-Partition -DiskNumber $Number -UseMaximumSize -AssignDriveLetter -ErrorAction Stop
+  $null = Format-Volume -Partition $p -FileSystem NTFS -Confirm:$false -ErrorAction Stop
+  [pscustomobject]@{ Drive = "$($p.DriveLetter):"; Size = [int64]$p.Size }
+}
+
+function Test-SelfCheckSpareDiskGuard {
+  # On the confirmed spare disk, the raw-write guard's other answers: all
+  # zeros is empty (a write goes ahead), a partition table and a disk held
+  # with share mode 0 are refused; a 4Kn disk takes -Su -Z1M -w50; on a
+  # volume made there, --allow-raw-write still gets error 5 with advice,
+  # and the volume's last MiB is readable. The disk is left empty.
+  param([Parameter(Mandatory)] $Context)
+  $x = $script:SelfCheckExpect
+  $d = $Context.SpareDisk
+  $n = $d.Number
+  $t = "#$n"
+  $base = @('-d1', '-W0', '-C0', '-t1', '-o1', '-Rxml')
+  $row = {
+    param($name, $run, [bool] $ok, $pass, $fail)
+    $msg = Get-SelfCheckRunMessage -Run $run
+    $data = [ordered]@{ Disk = $n; ExitCode = $run.ExitCode; IoSpdMessage = $msg }
+    if ($ok) { New-SelfCheckResult -Check "spare-disk $t $name" -Result PASS -Detail $pass -Data $data }
+    else { New-SelfCheckResult -Check "spare-disk $t $name" -Result FAIL -Detail "$fail (exit $($run.ExitCode)): $msg" -Data $data }
+  }
+
+  # All zeros: zero the first MiB (with the switch), then write zeros without it.
+  $zero = @('-b1M', '-s', '-f1M', '-Z', '-w100', '-Su') + $base
+  $null = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList (@('--allow-raw-write') + $zero + @($t))
+  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList ($zero + @($t))
+  & $row 'zeros' $run ($run.ExitCode -eq 0) 'an all-zero disk is taken as empty: -w100 ran without --allow-raw-write' 'an all-zero disk was refused without --allow-raw-write'
+
+  # Share mode 0: the guard cannot read the disk, so its content is unknown.
+  try {
+    $h = Open-SelfCheckExclusive -Path "\\.\PhysicalDrive$n"
+    try { $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList ($zero + @($t)) } finally { $h.Dispose() }
+    & $row 'share-mode-0' $run ($run.ExitCode -ne 0 -and (Get-SelfCheckRunMessage -Run $run) -match $x.RawGuardShareDenied) "held with share mode 0 elsewhere, the write was refused: '$($x.RawGuardShareDenied)'" "held with share mode 0, not refused with '$($x.RawGuardShareDenied)'"
+  } catch {
+    New-SelfCheckResult -Check "spare-disk $t share-mode-0" -Result SKIP -Detail $_.Exception.Message
+  }
+
+  # A partition table: refused without the switch.
+  try {
+    Initialize-SelfCheckDiskTable -Number $n
+    try { $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList (@('-b64K', '-w100', '-Su') + $base + @($t)) } finally { Clear-SelfCheckDisk -Number $n }
+    $msg = Get-SelfCheckRunMessage -Run $run
+    & $row 'partition-table' $run ($run.ExitCode -ne 0 -and $msg -match $x.RawWriteRefused -and $msg -match 'partition table') 'with a GPT partition table, the write was refused naming it and --allow-raw-write' 'with a GPT partition table, not refused naming the partition table and --allow-raw-write'
+  } catch {
+    New-SelfCheckResult -Check "spare-disk $t partition-table" -Result SKIP -Detail "Initialize-Disk/Clear-Disk failed: $($_.Exception.Message)"
+  }
+
+  # 4Kn: the -Z buffer aligned to the device's requirement, not 512.
+  if ($d.LogicalSectorSize -eq 4096) {
+    $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList (@('--allow-raw-write', '-b4K', '-r', '-Su', '-Z1M', '-w50') + $base + @($t))
+    & $row '4Kn' $run ($run.ExitCode -eq 0) '-Su -Z1M -w50 ran on the 4Kn disk' '-Su -Z1M -w50 failed on the 4Kn disk'
+  } else {
+    New-SelfCheckResult -Check "spare-disk $t 4Kn" -Result SKIP -Detail "logical sector $($d.LogicalSectorSize) bytes, not a 4Kn disk" -Data @{ LogicalSectorSize = $d.LogicalSectorSize; PhysicalSectorSize = $d.PhysicalSectorSize }
+  }
+
+  # A mounted volume: writes inside it fail even with the switch; its end is readable.
+  try {
+    $v = New-SelfCheckSpareVolume -Number $n
+    $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList (@('--allow-raw-write', '-b64K', '-w100', '-Su') + $base + @($v.Drive))
+    & $row 'volume raw-write' $run ($run.ExitCode -ne 0 -and (Get-SelfCheckRunMessage -Run $run) -match $x.RawWriteInVolume) "$($v.Drive) --allow-raw-write -w100 failed with error 5 and the offline advice" "$($v.Drive) --allow-raw-write -w100 did not fail with '$($x.RawWriteInVolume)'"
+    $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList (@('-b1M', '-s', "-B$($v.Size - 1MB)", '-w0', '-Su') + $base + @($v.Drive))
+    $res = ConvertFrom-SelfCheckRun -Run $run
+    & $row 'volume last MiB' $run ($null -ne $res -and $res.TotalIOs -gt 0) "read the last MiB of $($v.Drive) ($($v.Size) bytes)" "could not read the last MiB of $($v.Drive) ($($v.Size) bytes)"
+    if ($d.LogicalSectorSize -eq 4096) {
+      # -c of a size that is no multiple of the sector: exact size, pattern to the last byte (4999999 & 0xff = 63).
+      $cf = "$($v.Drive)\iospd-c5000000.dat"
+      $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList (@('-c5000000', '-b4K', '-w0') + $base + @($cf))
+      $len = Get-SelfCheckFileLength -Path $cf
+      $ok = $run.ExitCode -eq 0 -and $len -eq 5000000 -and (Get-SelfCheckPatternMismatch -Path $cf -Offset 4995904 -Length 4096) -eq -1
+      & $row 'volume 4Kn -c5000000' $run $ok '-c5000000 on the 4Kn volume: 5000000 bytes, the pattern to the last byte (63)' "-c5000000 on the 4Kn volume gave $len bytes or a wrong tail"
+    }
+  } catch {
+    New-SelfCheckResult -Check "spare-disk $t volume" -Result SKIP -Detail "no volume could be made on the disk: $($_.Exception.Message)"
+  } finally {
+    try { Clear-SelfCheckDisk -Number $n } catch { New-SelfCheckResult -Check "spare-disk $t clear" -Result FAIL -Detail "Clear-Disk -Number $n failed: $($_.Exception.Message)" }
+  }
+}
+
 # ---------------------------------------------------------------------------
 # The run
 # ---------------------------------------------------------------------------
@@ -1157,7 +1708,8 @@ function Invoke-WindowsSelfCheck {
     [string] $SmbPath,
     [int] $SpareDisk = -1,
     [switch] $ConfirmSpareDiskOverwrite,
-    [int] $RunSeconds = 3
+    [int] $RunSeconds = 3,
+    [switch] $Long
   )
   $fail = { param($m) [pscustomobject]@{ ExitCode = 3; Error = $m; Results = @(); JsonPath = $null; Table = $null } }
   if (-not (Test-SelfCheckWindows)) { return & $fail 'windows-selfcheck.ps1 checks a Windows host; run it in PowerShell on Windows (the Linux build has its own tests).' }
@@ -1188,7 +1740,7 @@ function Invoke-WindowsSelfCheck {
     $data = Join-Path $work 'data.dat'
     New-SelfCheckFile -Path $data -Size ([int64]64MB)
     $ctx = [pscustomobject]@{
-      IoSpd = $iospd; IoSpdVersion = (Get-SelfCheckToolVersion -Path $iospd); DiskSpd = $diskspd; Elevated = $elevated
+      IoSpd = $iospd; IoSpdVersion = (Get-SelfCheckToolVersion -Path $iospd); IoSpdX86 = (Resolve-SelfCheckIoSpdX86); DiskSpd = $diskspd; Elevated = $elevated
       WorkDir = $work; WorkFreeBytes = $free; DataFile = $data; RunSeconds = $RunSeconds; SpareDisk = $disk
     }
     $results.AddRange(@(Invoke-SelfCheckStep 'host' { Test-SelfCheckHost -Context $ctx }))
@@ -1201,20 +1753,40 @@ function Invoke-WindowsSelfCheck {
       }
       $results.AddRange(@(Invoke-SelfCheckStep "file-length $($t.Root)" { Test-SelfCheckFileLength -Context $ctx -Target $t }))
       $results.AddRange(@(Invoke-SelfCheckStep "sectors $($t.Root)" { Test-SelfCheckSectors -Context $ctx -Target $t }))
+      foreach ($lv in 1, 2) {
+        $results.AddRange(@(Invoke-SelfCheckStep "priority -I$lv $($t.Root)" { Test-SelfCheckPriority -Context $ctx -Level $lv -Target $t }))
+      }
+      if (-not $t.IsWork) { $results.AddRange(@(Invoke-SelfCheckStep "valid-data $($t.Root)" { Test-SelfCheckValidData -Context $ctx -Target $t })) }
       if ($t.Kind -eq 'smb') { $results.AddRange(@(Invoke-SelfCheckStep "long-path $($t.Root)" { Test-SelfCheckLongPath -Context $ctx -Target $t })) }
     }
     $results.AddRange(@(Invoke-SelfCheckStep 'long-path' { Test-SelfCheckLongPath -Context $ctx }))
     $results.AddRange(@(Invoke-SelfCheckStep 'long-path relative' { Test-SelfCheckLongPath -Context $ctx -Relative }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'case-fold' { Test-SelfCheckCaseFold -Context $ctx }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'code-page' { Test-SelfCheckCodePage -Context $ctx }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'missing-drive' { Test-SelfCheckMissingDrive -Context $ctx }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'device-info' { Test-SelfCheckDeviceStandardInfo }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'x86' { Test-SelfCheckX86 -Context $ctx }))
     $results.AddRange(@(Invoke-SelfCheckStep 'large-pages' { Test-SelfCheckLargePages -Context $ctx }))
     $results.AddRange(@(Invoke-SelfCheckStep 'valid-data' { Test-SelfCheckValidData -Context $ctx }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'valid-data existing' { Test-SelfCheckValidData -Context $ctx -PreExisting }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'valid-data held-open' { Test-SelfCheckHeldOpen -Context $ctx }))
     $results.AddRange(@(Invoke-SelfCheckStep 'timer-resolution' { Test-SelfCheckTimerResolution }))
-    $results.AddRange(@(Invoke-SelfCheckStep 'pacing' { Test-SelfCheckPacing -Context $ctx }))
-    $results.AddRange(@(Invoke-SelfCheckStep 'priority -I1' { Test-SelfCheckPriority -Context $ctx }))
-    $results.AddRange(@(Invoke-SelfCheckStep 'ctrl-c twice' { Test-SelfCheckCtrlC -Context $ctx }))
+    foreach ($spec in $script:SelfCheckExpect.Pacing) {
+      $results.AddRange(@(Invoke-SelfCheckStep $spec.Name { Test-SelfCheckPacing -Context $ctx -Spec $spec }))
+    }
+    $results.AddRange(@(Invoke-SelfCheckStep 'ctrl-c once' { Test-SelfCheckCtrlC -Context $ctx -Count 1 }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'ctrl-c twice' { Test-SelfCheckCtrlC -Context $ctx -Count 2 }))
     foreach ($mode in '-Sb', '-Su', '-Sh', '-Sw') {
       $results.AddRange(@(Invoke-SelfCheckStep "cache $mode" { Test-SelfCheckCacheMode -Context $ctx -Mode $mode }))
     }
-    if ($disk) { $results.AddRange(@(Invoke-SelfCheckStep "spare-disk #$SpareDisk" { Test-SelfCheckSpareDisk -Context $ctx })) }
+    if ($Long) {
+      $results.AddRange(@(Invoke-SelfCheckStep 'fill-cache' { Test-SelfCheckModifiedPages -Context $ctx }))
+      $results.AddRange(@(Invoke-SelfCheckStep 'ctrl-c during -c' { Test-SelfCheckCreateInterrupt -Context $ctx }))
+    }
+    if ($disk) {
+      $results.AddRange(@(Invoke-SelfCheckStep "spare-disk #$SpareDisk" { Test-SelfCheckSpareDisk -Context $ctx }))
+      $results.AddRange(@(Invoke-SelfCheckStep "spare-disk #$SpareDisk guard" { Test-SelfCheckSpareDiskGuard -Context $ctx }))
+    }
   } catch {
     $results.Add((New-SelfCheckResult -Check 'self-check' -Result FAIL -Detail "stopped early: $($_.Exception.Message)"))
   } finally {
@@ -1231,7 +1803,7 @@ function Invoke-WindowsSelfCheck {
     SchemaVersion = 1
     StartedUtc    = $started.ToString('o')
     Seconds       = [Math]::Round(([DateTime]::UtcNow - $started).TotalSeconds, 1)
-    Parameters    = [ordered]@{ ScratchPath = $ScratchPath; SmbPath = $SmbPath; SpareDisk = $SpareDisk; RunSeconds = $RunSeconds; Volume = $Volume }
+    Parameters    = [ordered]@{ ScratchPath = $ScratchPath; SmbPath = $SmbPath; SpareDisk = $SpareDisk; RunSeconds = $RunSeconds; Volume = $Volume; Long = [bool]$Long }
     Expectations  = $script:SelfCheckExpect
     Summary       = $summary
     Results       = $all

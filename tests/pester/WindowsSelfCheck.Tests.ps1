@@ -73,7 +73,7 @@ Describe 'windows-selfcheck.ps1 as a file' {
     $help = Get-Help $script:selfCheck -Full
     $help.Synopsis | Should -Match 'real Windows host'
     $names = @($help.parameters.parameter | ForEach-Object name)
-    foreach ($p in 'ScratchPath', 'JsonPath', 'IoSpdPath', 'DiskSpdPath', 'Volume', 'SmbPath', 'CsvPath', 'SpareDisk', 'ConfirmSpareDiskOverwrite', 'RunSeconds') {
+    foreach ($p in 'ScratchPath', 'JsonPath', 'IoSpdPath', 'DiskSpdPath', 'Volume', 'SmbPath', 'CsvPath', 'SpareDisk', 'ConfirmSpareDiskOverwrite', 'RunSeconds', 'Long') {
       $names | Should -Contain $p
     }
     @($help.examples.example).Count | Should -BeGreaterOrEqual 2
@@ -81,7 +81,7 @@ Describe 'windows-selfcheck.ps1 as a file' {
   It 'compiles its P/Invoke layer and the Ctrl-C sender (C# for Add-Type)' {
     Initialize-SelfCheckNative
     $m = @([IoSpdSelfCheck.Native].GetMethods() | ForEach-Object Name)
-    foreach ($n in 'GetLengthInfo', 'GetStorageInfo', 'GetTimerResolution', 'GetPrivilegeState') { $m | Should -Contain $n }
+    foreach ($n in 'GetLengthInfo', 'GetStorageInfo', 'GetTimerResolution', 'GetPrivilegeState', 'GetStandardInfo', 'OpenExclusive', 'GetCodePages') { $m | Should -Contain $n }
     $text = $script:SelfCheckCtrlCSender.Replace('__PID__', '1').Replace('__COUNT__', '2').Replace('__GAP__', '500')
     $errors = $null
     $null = [Management.Automation.Language.Parser]::ParseInput($text, [ref]$null, [ref]$errors)
@@ -90,7 +90,7 @@ Describe 'windows-selfcheck.ps1 as a file' {
     $text | Should -Match 'i -lt 2'
   }
   It 'keeps the expected iospd messages and thresholds in one table' {
-    foreach ($k in 'LargePagesRefused', 'CreateByValidData', 'CreateByWriting', 'PriorityRefused', 'RawWriteRefused', 'PacingMaxCv', 'DiskSpdLatencyRatio') {
+    foreach ($k in 'LargePagesRefused', 'CreateByValidData', 'CreateHeldOpen', 'ValidDataDacl', 'PriorityRefused', 'RawWriteRefused', 'MissingDrive', 'CtrlCSecondExitCode', 'Pacing', 'PacingMaxCv', 'DiskSpdLatencyRatio') {
       $script:SelfCheckExpect.ContainsKey($k) | Should -BeTrue
     }
   }
@@ -226,16 +226,20 @@ Describe 'Test-SelfCheckLongPath' {
 }
 
 Describe 'Test-SelfCheckLargePages' {
+  BeforeAll {
+    $script:lpRefusal = 'error: Error adjusting token privileges for SeLockMemoryPrivilege (error code: 1300): large pages (-l) need the "Lock pages in memory" user right'
+  }
   It '<Want> when the privilege is <State> and iospd -l exits <Exit>: <Why>' -ForEach @(
-    @{ State = 'Absent'; Exit = 1; Err = "error: -l: large pages need the 'Lock pages in memory' privilege (SeLockMemoryPrivilege)"; Want = 'PASS'; Why = 'refused, naming it' }
-    @{ State = 'Absent'; Exit = 0; Err = 'WARNING: large pages are not used: no SeLockMemoryPrivilege'; Want = 'PASS'; Why = 'ran and warned' }
-    @{ State = 'Absent'; Exit = 0; Err = ''; Want = 'FAIL'; Why = 'silent fallback' }
+    @{ State = 'Absent'; Exit = 1; Err = 'refusal'; Want = 'PASS'; Why = 'refused with DISKSPD''s words and 1300' }
+    @{ State = 'Absent'; Exit = 1; Err = 'error: large pages need the Lock pages in memory privilege (SeLockMemoryPrivilege)'; Want = 'FAIL'; Why = 'refused without the error code' }
+    @{ State = 'Absent'; Exit = 3; Err = 'refusal'; Want = 'FAIL'; Why = 'wrong exit code' }
+    @{ State = 'Absent'; Exit = 0; Err = 'WARNING: large pages are not used'; Want = 'FAIL'; Why = 'ran (small pages)' }
     @{ State = 'Absent'; Exit = 1; Err = 'error: out of memory'; Want = 'FAIL'; Why = 'unclear refusal' }
     @{ State = 'Disabled'; Exit = 0; Err = ''; Want = 'PASS'; Why = 'held, ran' }
     @{ State = 'Enabled'; Exit = 1; Err = 'error: VirtualAlloc failed (1450)'; Want = 'FAIL'; Why = 'held, failed' }
     @{ State = 'Unknown'; Exit = 0; Err = ''; Want = 'INFO'; Why = 'state unreadable' }
   ) {
-    $mockState = $State; $mockExit = $Exit; $mockErr = $Err
+    $mockState = $State; $mockExit = $Exit; $mockErr = $(if ($Err -eq 'refusal') { $script:lpRefusal } else { $Err })
     Mock Get-SelfCheckPrivilegeState { $mockState } -ParameterFilter { $Name -eq 'SeLockMemoryPrivilege' }
     Mock Invoke-SelfCheckProcess { New-FakeRun -ExitCode $mockExit -StdErr $mockErr -StdOut $(if ($mockExit -eq 0) { New-FakeXml -UseLargePages 'true' } else { '' }) }
     $r = Test-SelfCheckLargePages -Context (New-Context)
@@ -245,10 +249,12 @@ Describe 'Test-SelfCheckLargePages' {
     if ($Exit -eq 0) { $r.Data.UseLargePages | Should -Be 'true' }
     Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList[0] -eq '-l' }
   }
-  It 'says "silently used small pages" for the fallback' {
+  It 'names what was missing: the silent fallback, or the expected words' {
     Mock Get-SelfCheckPrivilegeState { 'Absent' }
     Mock Invoke-SelfCheckProcess { New-FakeRun -StdOut (New-FakeXml -UseLargePages 'true') }
     (Test-SelfCheckLargePages -Context (New-Context)).Detail | Should -Match 'silently used small pages'
+    Mock Invoke-SelfCheckProcess { New-FakeRun -ExitCode 1 -StdErr 'error: no' }
+    (Test-SelfCheckLargePages -Context (New-Context)).Detail | Should -Match "without 'SeLockMemoryPrivilege \(error code: 1300\)'"
   }
 }
 
@@ -276,15 +282,17 @@ Describe 'Test-SelfCheckValidData' {
     Mock Get-SelfCheckPrivilegeState { 'Disabled' } -ParameterFilter { $Name -eq 'SeManageVolumePrivilege' }
     Mock Get-SelfCheckCurrentSid { 'S-1-5-21-1-2-3-1001' }
     Mock Resolve-SelfCheckSidName { if ($Sid -eq 'S-1-5-32-545') { 'BUILTIN\Users' } else { $Sid } }
-    $script:ownerOnly = [pscustomobject]@{ Owner = 'S-1-5-32-544'; Sddl = 'O:BAD:P(A;;FA;;;SY)(A;;FA;;;BA)'; Rules = @(
-        [pscustomobject]@{ Sid = 'S-1-5-18'; Rights = 2032127; Type = 'Allow' }
+    # What create.c sets: protected, Administrators and OWNER RIGHTS.
+    $script:ownerOnly = [pscustomobject]@{ Owner = 'S-1-5-32-544'; Sddl = 'O:BAG:SYD:P(A;;FA;;;BA)(A;;FA;;;OW)'; Protected = $true; Rules = @(
         [pscustomobject]@{ Sid = 'S-1-5-32-544'; Rights = 2032127; Type = 'Allow' }
-        [pscustomobject]@{ Sid = 'S-1-5-21-1-2-3-1001'; Rights = 2032127; Type = 'Allow' }) }
-    $script:inherited = [pscustomobject]@{ Owner = 'S-1-5-32-544'; Sddl = 'O:BAD:AI(A;ID;FA;;;BA)(A;ID;0x1200a9;;;BU)'; Rules = @(
+        [pscustomobject]@{ Sid = 'S-1-3-4'; Rights = 2032127; Type = 'Allow' }) }
+    $script:unprotected = [pscustomobject]@{ Owner = 'S-1-5-32-544'; Sddl = 'O:BAG:SYD:(A;;FA;;;BA)(A;;FA;;;OW)'; Protected = $false; Rules = $script:ownerOnly.Rules }
+    $script:inherited = [pscustomobject]@{ Owner = 'S-1-5-32-544'; Sddl = 'O:BAD:AI(A;ID;FA;;;BA)(A;ID;0x1200a9;;;BU)'; Protected = $false; Rules = @(
         [pscustomobject]@{ Sid = 'S-1-5-32-544'; Rights = 2032127; Type = 'Allow' }
         [pscustomobject]@{ Sid = 'S-1-5-32-545'; Rights = 1179817; Type = 'Allow' }) }
+    $script:vdNote = "NOTE: 'x' was created with SetFileValidData: its 67108864 bytes were not written and hold what the volume held there before, so only its owner and Administrators may open it"
     # iospd "creates" the file so the check can remove it.
-    $script:fakeCreate = { param($err) Set-Content -LiteralPath (Join-Path $script:vdDir 'valid-data.dat') -Value 'x'; New-FakeRun -StdErr $err -StdOut (New-FakeXml) }
+    $script:fakeCreate = { param($err, $name = 'valid-data.dat') Set-Content -LiteralPath (Join-Path $script:vdDir $name) -Value 'x'; New-FakeRun -StdErr $err -StdOut (New-FakeXml) }
   }
   It 'SKIP without elevation, running nothing' {
     Mock Invoke-SelfCheckProcess { throw 'must not run' }
@@ -293,45 +301,83 @@ Describe 'Test-SelfCheckValidData' {
     $r.Detail | Should -Match 'elevated'
     Should -Invoke Invoke-SelfCheckProcess -Times 0
   }
-  It 'SKIP when there is no room for the 1 GiB file' {
+  It 'SKIP when there is no room for the 64 MiB file' {
     Mock Invoke-SelfCheckProcess { throw 'must not run' }
-    $r = Test-SelfCheckValidData -Context (New-Context -Dir $script:vdDir -FreeBytes ([int64]1GB))
+    $r = Test-SelfCheckValidData -Context (New-Context -Dir $script:vdDir -FreeBytes ([int64]64MB))
     $r.Result | Should -Be 'SKIP'
-    $r.Detail | Should -Match 'needs 2048 MiB free'
+    $r.Detail | Should -Match 'needs 128 MiB free'
   }
-  It 'PASS for SetFileValidData with an owner-only DACL, and removes the file' {
-    Mock Invoke-SelfCheckProcess { & $script:fakeCreate "NOTE: creating 'x' (1073741824 bytes, -c) with SetFileValidData; its DACL allows only the owner and Administrators" }
+  It 'PASS for the SetFileValidData NOTE with the exact protected DACL, and removes the file' {
+    Mock Invoke-SelfCheckProcess { & $script:fakeCreate $script:vdNote }
     Mock Get-SelfCheckAclRules { $script:ownerOnly }
     $r = Test-SelfCheckValidData -Context (New-Context -Dir $script:vdDir)
-    $r.Result | Should -Be 'PASS'
+    $r.Result | Should -Be 'PASS' -Because $r.Detail
+    $r.Detail | Should -Match 'DACL D:P\(A;;FA;;;BA\)\(A;;FA;;;OW\), protected'
     $r.Data.CreationPath | Should -Be 'SetFileValidData'
-    @($r.Data.OtherReaders).Count | Should -Be 0
+    $r.Data.Protected | Should -BeTrue
     Test-Path (Join-Path $script:vdDir 'valid-data.dat') | Should -BeFalse
-    Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList[0] -eq '-c1073741824' -and $TimeoutSeconds -eq 180 }
+    Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList[0] -eq '-c67108864' -and $ArgumentList[1] -eq '-v' -and $TimeoutSeconds -eq 180 }
+  }
+  It 'over an existing file: the file is there before iospd runs, and the DACL is checked the same' {
+    Mock Invoke-SelfCheckProcess {
+      $f = Join-Path $script:vdDir 'valid-data-existing.dat'
+      if ((Get-Item -LiteralPath $f).Length -ne 1MB) { throw 'no pre-existing 1 MiB file' }
+      New-FakeRun -StdErr $script:vdNote -StdOut (New-FakeXml)
+    }
+    Mock Get-SelfCheckAclRules { $script:unprotected }
+    $r = Test-SelfCheckValidData -Context (New-Context -Dir $script:vdDir) -PreExisting
+    $r.Check | Should -Be 'valid-data existing'
+    $r.Result | Should -Be 'FAIL'
+    $r.Detail | Should -Match 'the SDDL lacks D:P\(A;;FA;;;BA\)\(A;;FA;;;OW\); AreAccessRulesProtected is False'
+    Test-Path (Join-Path $script:vdDir 'valid-data-existing.dat') | Should -BeFalse
   }
   It 'FAIL for SetFileValidData with the parent''s ACL, naming who can read' {
-    Mock Invoke-SelfCheckProcess { & $script:fakeCreate 'NOTE: created with SetFileValidData' }
+    Mock Invoke-SelfCheckProcess { & $script:fakeCreate $script:vdNote }
     Mock Get-SelfCheckAclRules { $script:inherited }
     $r = Test-SelfCheckValidData -Context (New-Context -Dir $script:vdDir)
     $r.Result | Should -Be 'FAIL'
     $r.Detail | Should -Match 'readable by: BUILTIN\\Users'
     $r.Data.Sddl | Should -Match 'BU\)$'
   }
-  It 'PASS when the privilege is absent and every block was written' {
-    Mock Get-SelfCheckPrivilegeState { 'Absent' } -ParameterFilter { $Name -eq 'SeManageVolumePrivilege' }
-    Mock Invoke-SelfCheckProcess { & $script:fakeCreate "NOTE: creating 'x' (1073741824 bytes, -c); every block is written, which can take a while" }
+  It '<Want> for the fallback <Path>' -ForEach @(
+    @{ Err = 'WARNING: Could not set privileges for setting valid file size; will use a slower method of preparing the file'; State = 'Absent'; Path = 'written (no privilege)'; Want = 'INFO' }
+    @{ Err = 'WARNING: Could not set privileges for setting valid file size; will use a slower method of preparing the file'; State = 'Disabled'; Path = 'written (no privilege)'; Want = 'FAIL' }
+    @{ Err = "NOTE: 'x' cannot keep an owner- and Administrators-only ACL (error code: 1), so every block is written rather than SetFileValidData used"; State = 'Disabled'; Path = 'written (ACL not kept)'; Want = 'INFO' }
+    @{ Err = 'WARNING: Could not set valid file size (error code: 87); trying a slower method of filling the file'; State = 'Disabled'; Path = 'written (SetFileValidData failed)'; Want = 'INFO' }
+  ) {
+    $mockState = $State; $mockErr = $Err
+    Mock Get-SelfCheckPrivilegeState { $mockState } -ParameterFilter { $Name -eq 'SeManageVolumePrivilege' }
+    Mock Invoke-SelfCheckProcess { & $script:fakeCreate $mockErr }
     Mock Get-SelfCheckAclRules { $script:inherited }
     $r = Test-SelfCheckValidData -Context (New-Context -Dir $script:vdDir)
-    $r.Result | Should -Be 'PASS'
-    $r.Data.CreationPath | Should -Be 'written'
-    $r.Detail | Should -Match 'harmless'
+    $r.Result | Should -Be $Want
+    $r.Data.CreationPath | Should -Be $Path
   }
-  It 'FAIL when iospd does not say which creation path ran' {
+  It 'on a <Fs> volume: <Want> for <Name>' -ForEach @(
+    @{ Fs = 'exFAT'; Name = 'the cannot-keep NOTE'; Err = "NOTE: 'x' cannot keep an owner- and Administrators-only ACL (error code: 1), so every block is written rather than SetFileValidData used, which would leave old disk contents readable in it"; Acl = 'inherited'; Want = 'PASS' }
+    @{ Fs = 'FAT32'; Name = 'SetFileValidData'; Err = 'vdNote'; Acl = 'inherited'; Want = 'FAIL' }
+    @{ Fs = 'SMB'; Name = 'DISKSPD''s warning and the old ACL'; Err = 'WARNING: Could not set valid file size (error code: 50); trying a slower method of filling the file (this does not affect performance, just makes the test preparation longer)'; Acl = 'inherited'; Want = 'PASS' }
+    @{ Fs = 'SMB'; Name = 'the warning but a protected ACL left'; Err = 'WARNING: Could not set valid file size (error code: 50); trying a slower method'; Acl = 'ownerOnly'; Want = 'FAIL' }
+    @{ Fs = 'ReFS'; Name = 'SetFileValidData with the exact DACL'; Err = 'vdNote'; Acl = 'ownerOnly'; Want = 'PASS' }
+  ) {
+    $t = [pscustomobject]@{ Root = 'F:\'; FileSystem = $Fs; Kind = 'local'; IsWork = $false; Scratch = $script:vdDir }
+    $mockErr = $(if ($Err -eq 'vdNote') { $script:vdNote } else { $Err }); $mockAcl = (Get-Variable -Scope Script -Name $Acl).Value
+    Mock Invoke-SelfCheckProcess { & $script:fakeCreate $mockErr }
+    Mock Get-SelfCheckAclRules { $mockAcl }
+    # The scratch folder's volume has no room: a target's check does not depend on it.
+    $work = Join-Path $TestDrive 'elsewhere'
+    $null = New-Item -ItemType Directory -Path $work -Force
+    $r = Test-SelfCheckValidData -Context (New-Context -Dir $work -FreeBytes 1) -Target $t
+    $r.Check | Should -Be "valid-data F:\ ($Fs)"
+    $r.Result | Should -Be $Want -Because $r.Detail
+    Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList[-1] -eq (Join-Path $script:vdDir 'valid-data.dat') }
+  }
+  It 'FAIL when iospd -c -v says nothing on how the file was made' {
     Mock Invoke-SelfCheckProcess { & $script:fakeCreate '' }
     Mock Get-SelfCheckAclRules { $script:ownerOnly }
     $r = Test-SelfCheckValidData -Context (New-Context -Dir $script:vdDir)
     $r.Result | Should -Be 'FAIL'
-    $r.Detail | Should -Match 'did not say which creation path ran'
+    $r.Detail | Should -Match 'printed no note'
   }
 }
 
@@ -364,37 +410,81 @@ Describe 'Pacing (-g with -D10)' {
     $m.EmptyShare | Should -BeGreaterThan 0.3
   }
   It '<Want> for <Name>' -ForEach @(
-    @{ Name = 'even intervals'; Buckets = @(1000) * 50; Want = 'PASS'; Match = '^even: mean 1000 IOPS over 48 intervals of 10 ms, CV 0,' }
+    @{ Name = 'even intervals'; Buckets = @(1000) * 50; Want = 'PASS'; Match = '^even: mean 1000 IOPS \(asked 1000\) over 48 intervals of 10 ms, CV 0,' }
     @{ Name = 'bursts'; Buckets = @(0, 2000) * 25; Want = 'FAIL'; Match = '^bursty: .*CV 1, 50 % empty' }
     @{ Name = 'a rate 40 % low'; Buckets = @(600) * 50; Want = 'FAIL'; Match = '^rate off by 40 %' }
     @{ Name = 'no -D output'; Buckets = @(); Want = 'FAIL'; Match = 'had 0 usable intervals' }
   ) {
     $mockBuckets = $Buckets
     Mock Invoke-SelfCheckProcess { New-FakeRun -StdOut (New-FakeXml -Buckets $mockBuckets) }
-    $r = Test-SelfCheckPacing -Context (New-Context)
+    $r = Test-SelfCheckPacing -Context (New-Context) -Spec $script:SelfCheckExpect.Pacing[0]
     $r.Check | Should -Be 'pacing -g1000i'
     $r.Result | Should -Be $Want
     $r.Detail | Should -Match $Match
-    Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { ($ArgumentList -join ' ') -match '^-b4K -g1000i -D10 -d3 ' -and $TimeoutSeconds -eq 63 }
+    Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { ($ArgumentList -join ' ') -match '^-b4K -g1000i -o1 -D10 -d3 ' -and $TimeoutSeconds -eq 63 }
+  }
+  It 'the three pacing runs: -g1000i, -g400 -o4 (97.66/s) and -i1 -j1 (1000/s)' {
+    $p = $script:SelfCheckExpect.Pacing
+    @($p | ForEach-Object Name) | Should -Be @('pacing -g1000i', 'pacing -g400', 'pacing -i1 -j1')
+    [Math]::Round($p[1].Iops, 2) | Should -Be 97.66
+    $p[1].BucketMs | Should -Be 100
+    $p[2].Iops | Should -Be 1000
+  }
+  It '-g400 in 100 ms intervals: <Want> for <Name>' -ForEach @(
+    @{ Name = '~9.8 reads per interval'; Buckets = @(97.66) * 30; Want = 'PASS' }
+    @{ Name = 'a 15.6 ms tick: 64 per second'; Buckets = @(64) * 30; Want = 'FAIL' }
+    @{ Name = 'bursts of two intervals'; Buckets = @(0, 195) * 15; Want = 'FAIL' }
+  ) {
+    $mockBuckets = $Buckets
+    Mock Invoke-SelfCheckProcess { New-FakeRun -StdOut (New-FakeXml -Buckets $mockBuckets) }
+    $r = Test-SelfCheckPacing -Context (New-Context) -Spec $script:SelfCheckExpect.Pacing[1]
+    $r.Result | Should -Be $Want
+    $r.Data.TargetIops | Should -Be 97.66
+    Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { ($ArgumentList -join ' ') -match '^-b4K -g400 -o4 -D100 -d3 ' }
+  }
+  It '-i1 -j1: ~1000/s PASS, 64/s (the default tick) FAIL' {
+    Mock Invoke-SelfCheckProcess { New-FakeRun -StdOut (New-FakeXml -Buckets (@(960) * 30)) }
+    (Test-SelfCheckPacing -Context (New-Context) -Spec $script:SelfCheckExpect.Pacing[2]).Result | Should -Be 'PASS'
+    Mock Invoke-SelfCheckProcess { New-FakeRun -StdOut (New-FakeXml -Buckets (@(64) * 30)) }
+    $r = Test-SelfCheckPacing -Context (New-Context) -Spec $script:SelfCheckExpect.Pacing[2]
+    $r.Result | Should -Be 'FAIL'
+    $r.Detail | Should -Match '^rate off by 94 %'
+    Should -Invoke Invoke-SelfCheckProcess -ParameterFilter { ($ArgumentList -join ' ') -match '^-b4K -i1 -j1 -o1 -D100 ' }
   }
   It 'FAIL when the run fails' {
     Mock Invoke-SelfCheckProcess { New-FakeRun -ExitCode 3 -StdErr 'error: bad -g' }
-    (Test-SelfCheckPacing -Context (New-Context)).Detail | Should -Match 'exit 3\): error: bad -g'
+    (Test-SelfCheckPacing -Context (New-Context) -Spec $script:SelfCheckExpect.Pacing[0]).Detail | Should -Match 'exit 3\): error: bad -g'
   }
 }
 
 Describe 'Test-SelfCheckPriority' {
   It '<Want> for <Name>' -ForEach @(
-    @{ Name = 'a run with IOPriority 1'; Exit = 0; Prio = 1; Err = ''; Want = 'PASS' }
-    @{ Name = 'a run that dropped the hint'; Exit = 0; Prio = 3; Err = ''; Want = 'FAIL' }
-    @{ Name = 'a clear refusal'; Exit = 1; Prio = 1; Err = 'error: -I1: the I/O priority hint did not take effect (error 87)'; Want = 'INFO' }
-    @{ Name = 'an unclear failure'; Exit = 1; Prio = 1; Err = 'error: access violation'; Want = 'FAIL' }
+    @{ Name = 'a run with IOPriority 1'; Level = 1; Exit = 0; Prio = 1; Err = ''; Want = 'PASS' }
+    @{ Name = 'a run with IOPriority 2'; Level = 2; Exit = 0; Prio = 2; Err = ''; Want = 'PASS' }
+    @{ Name = 'a run that dropped the hint'; Level = 1; Exit = 0; Prio = 3; Err = ''; Want = 'FAIL' }
+    @{ Name = 'the set call refused'; Level = 1; Exit = 1; Prio = 1; Err = "error: Error setting IO priority for file: D:\priority.dat (-I; if its file system or driver takes no priority hints, run without -I): The request is not supported (error 50)"; Want = 'INFO' }
+    @{ Name = 'the hint read back differently'; Level = 2; Exit = 1; Prio = 2; Err = "error: the I/O priority hint low of 'D:\priority.dat' did not take effect: the handle reports normal; run without -I"; Want = 'INFO' }
+    @{ Name = 'a refusal with exit 3'; Level = 1; Exit = 3; Prio = 1; Err = 'error: Error setting IO priority for file: x'; Want = 'FAIL' }
+    @{ Name = 'an unclear failure'; Level = 1; Exit = 1; Prio = 1; Err = 'error: access violation'; Want = 'FAIL' }
   ) {
     $mockExit = $Exit; $mockPrio = $Prio; $mockErr = $Err
     Mock Invoke-SelfCheckProcess { New-FakeRun -ExitCode $mockExit -StdErr $mockErr -StdOut $(if ($mockExit -eq 0) { New-FakeXml -IOPriority $mockPrio } else { '' }) }
-    $r = Test-SelfCheckPriority -Context (New-Context)
+    $t = New-Target -Name ('p' + [guid]::NewGuid().ToString('N').Substring(0, 6))
+    $r = Test-SelfCheckPriority -Context (New-Context) -Level $Level -Target $t
+    $r.Check | Should -Be "priority -I$Level D:\"
     $r.Result | Should -Be $Want
-    Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList[0] -eq '-I1' }
+    $r.Data.FileSystem | Should -Be 'ReFS'
+    if ($Want -eq 'INFO') { $r.Detail | Should -Match "^ReFS refused the -I$Level hint" }
+    (Get-Item (Join-Path $t.Scratch 'priority.dat')).Length | Should -Be 1048576
+    $lv = $Level
+    Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList[0] -eq "-I$lv" -and $ArgumentList[-1] -like '*priority.dat' }
+  }
+  It 'without a target: the scratch data file' {
+    Mock Invoke-SelfCheckProcess { New-FakeRun -StdOut (New-FakeXml -IOPriority 1) }
+    $r = Test-SelfCheckPriority -Context (New-Context)
+    $r.Check | Should -Be 'priority -I1'
+    $r.Result | Should -Be 'PASS'
+    $r.Detail | Should -Match "IO priority: very low"
   }
 }
 
@@ -404,21 +494,47 @@ Describe 'Test-SelfCheckCtrlC' {
     Mock Start-SelfCheckConsoleProcess { $script:proc }
     Mock Stop-SelfCheckProcess { }
   }
-  It 'PASS when iospd ends after two Ctrl-C events' {
+  It 'twice: PASS when the second Ctrl-C ends iospd with 0xC000013A' {
+    $script:proc.ExitCode = -1073741510
     Mock Wait-SelfCheckProcessExit { $TimeoutSeconds -ne 2 }   # still running at 2 s, ended after the events
     Mock Send-SelfCheckCtrlC { 0 }
     $r = Test-SelfCheckCtrlC -Context (New-Context)
+    $r.Check | Should -Be 'ctrl-c twice'
     $r.Result | Should -Be 'PASS'
-    $r.Detail | Should -Be 'iospd ended (exit 1) after 2 Ctrl-C events'
-    Should -Invoke Send-SelfCheckCtrlC -Times 1 -Exactly -ParameterFilter { $ProcessId -eq 4242 -and $Count -eq 2 -and $GapMilliseconds -eq 500 }
-    Should -Invoke Start-SelfCheckConsoleProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList -contains '-d60' }
+    $r.Detail | Should -Match '^the second Ctrl-C ended iospd at once \(exit 0xC000013A'
+    $r.Data.ExitCodeHex | Should -Be '0xC000013A'
+    Should -Invoke Send-SelfCheckCtrlC -Times 1 -Exactly -ParameterFilter { $ProcessId -eq 4242 -and $Count -eq 2 -and $GapMilliseconds -eq 0 }
+    Should -Invoke Start-SelfCheckConsoleProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList -contains '-d60' -and $StdOutPath -like '*ctrl-c-2.stdout.txt' }
+  }
+  It 'twice: INFO when the first one had already ended the run with exit 0; FAIL for another code' {
+    Mock Wait-SelfCheckProcessExit { $TimeoutSeconds -ne 2 }
+    Mock Send-SelfCheckCtrlC { Set-Content -LiteralPath (Join-Path $TestDrive 'ctrl-c-2.stdout.txt') -Value "`n*** Ctrl-C: stopping I/O; the results measured so far follow. ***"; 0 }
+    $script:proc.ExitCode = 0
+    (Test-SelfCheckCtrlC -Context (New-Context)).Result | Should -Be 'INFO'
+    $script:proc.ExitCode = 1
+    $r = Test-SelfCheckCtrlC -Context (New-Context)
+    $r.Result | Should -Be 'FAIL'
+    $r.Detail | Should -Be 'after two Ctrl-C iospd exited 0x00000001, not 0xC000013A'
+  }
+  It 'once: PASS for exit 0 with the Ctrl-C line, FAIL without it' {
+    Mock Wait-SelfCheckProcessExit { $TimeoutSeconds -ne 2 }
+    $script:proc.ExitCode = 0
+    Mock Send-SelfCheckCtrlC { Set-Content -LiteralPath (Join-Path $TestDrive 'ctrl-c-1.stdout.txt') -Value "`n*** Ctrl-C: stopping I/O; the results measured so far follow. ***`nCommand Line: ..."; 0 }
+    $r = Test-SelfCheckCtrlC -Context (New-Context) -Count 1
+    $r.Check | Should -Be 'ctrl-c once'
+    $r.Result | Should -Be 'PASS'
+    Should -Invoke Send-SelfCheckCtrlC -Times 1 -Exactly -ParameterFilter { $Count -eq 1 }
+    Mock Send-SelfCheckCtrlC { Set-Content -LiteralPath (Join-Path $TestDrive 'ctrl-c-1.stdout.txt') -Value 'Command Line: ...'; 0 }
+    $r = Test-SelfCheckCtrlC -Context (New-Context) -Count 1
+    $r.Result | Should -Be 'FAIL'
+    $r.Detail | Should -Match 'the Ctrl-C line was not printed'
   }
   It 'FAIL and kill when iospd keeps running' {
     Mock Wait-SelfCheckProcessExit { $false }
     Mock Send-SelfCheckCtrlC { 0 }
     $r = Test-SelfCheckCtrlC -Context (New-Context)
     $r.Result | Should -Be 'FAIL'
-    $r.Detail | Should -Match 'still ran 15 s after 2 Ctrl-C events'
+    $r.Detail | Should -Match 'still ran 15 s after 2 Ctrl-C event'
     Should -Invoke Stop-SelfCheckProcess -Times 1 -Exactly
   }
   It 'SKIP when the sender cannot attach to the console' {
@@ -516,7 +632,7 @@ Describe 'Spare disk' {
     Mock Invoke-SelfCheckProcess {
       if ($ArgumentList -ccontains '-w0') { return New-FakeRun -StdOut (New-FakeXml -FileSize 10GB) }
       if ($ArgumentList -contains '--allow-raw-write') { return New-FakeRun -StdOut (New-FakeXml -FileSize 10GB) }
-      New-FakeRun -ExitCode 3 -StdErr "error: '#3' holds data (non-zero bytes in its first MiB); add --allow-raw-write to write to it anyway"
+      New-FakeRun -ExitCode 3 -StdErr "error: refusing to write to '#3': it holds a partition table, which writing (-w100) would destroy; pass --allow-raw-write to write to it anyway"
     }
     $r = @(Test-SelfCheckSpareDisk -Context (New-Context -SpareDisk $disk))
     $r.Count | Should -Be 2
@@ -583,11 +699,20 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
       New-SelfCheckResult -Check $name -Result PASS -Detail 'ok'
     }
     Mock Test-SelfCheckLargePages { New-SelfCheckResult -Check 'large-pages' -Result FAIL -Detail 'silently used small pages' }
-    Mock Test-SelfCheckValidData { New-SelfCheckResult -Check 'valid-data' -Result SKIP -Detail 'needs an elevated prompt' }
+    Mock Test-SelfCheckValidData { New-SelfCheckResult -Check $(if ($Target) { "valid-data $($Target.Root)" } elseif ($PreExisting) { 'valid-data existing' } else { 'valid-data' }) -Result SKIP -Detail 'needs an elevated prompt' }
     Mock Test-SelfCheckTimerResolution { New-SelfCheckResult -Check 'timer-resolution' -Result INFO -Detail 'current 15.625 ms' -Data ([ordered]@{ CurrentMs = 15.625 }) }
     Mock Test-SelfCheckPacing { throw 'boom' }
-    Mock Test-SelfCheckPriority { New-SelfCheckResult -Check 'priority -I1' -Result PASS -Detail 'ok' }
-    Mock Test-SelfCheckCtrlC { New-SelfCheckResult -Check 'ctrl-c twice' -Result PASS -Detail 'ok' }
+    Mock Test-SelfCheckPriority { New-SelfCheckResult -Check "priority -I$Level $($Target.Root)" -Result PASS -Detail 'ok' }
+    Mock Test-SelfCheckCtrlC { New-SelfCheckResult -Check $(if ($Count -eq 1) { 'ctrl-c once' } else { 'ctrl-c twice' }) -Result PASS -Detail 'ok' }
+    Mock Resolve-SelfCheckIoSpdX86 { $null }
+    Mock Test-SelfCheckCaseFold { New-SelfCheckResult -Check 'case-fold' -Result PASS -Detail 'ok' }
+    Mock Test-SelfCheckCodePage { New-SelfCheckResult -Check 'code-page' -Result PASS -Detail 'ok' }
+    Mock Test-SelfCheckMissingDrive { New-SelfCheckResult -Check 'missing-drive' -Result PASS -Detail 'ok' }
+    Mock Test-SelfCheckDeviceStandardInfo { New-SelfCheckResult -Check 'device-info \\.\C:' -Result PASS -Detail 'ok' }
+    Mock Test-SelfCheckX86 { New-SelfCheckResult -Check 'x86' -Result SKIP -Detail 'no x86' }
+    Mock Test-SelfCheckHeldOpen { New-SelfCheckResult -Check 'valid-data held-open' -Result SKIP -Detail 'needs an elevated prompt' }
+    Mock Test-SelfCheckModifiedPages { New-SelfCheckResult -Check 'fill-cache' -Result PASS -Detail 'ok' }
+    Mock Test-SelfCheckCreateInterrupt { New-SelfCheckResult -Check 'ctrl-c during -c' -Result PASS -Detail 'ok' }
     Mock Test-SelfCheckCacheMode { New-SelfCheckResult -Check "cache $Mode" -Result PASS -Detail 'ok' }
   }
 
@@ -601,22 +726,33 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
     Should -Invoke Test-SelfCheckFileLength -Times 2 -Exactly
     Should -Invoke Test-SelfCheckFileLength -Times 1 -Exactly -ParameterFilter { $Target.Scratch -like (Join-Path $script:otherVol 'iospd-selfcheck-*') }
     Should -Invoke Test-SelfCheckCacheMode -Times 4 -Exactly
-    Should -Invoke Test-SelfCheckPacing -Times 1 -Exactly -ParameterFilter { $Context.RunSeconds -eq 2 -and $Context.IoSpd -eq '/fake/iospd.exe' }
+    Should -Invoke Test-SelfCheckPacing -Times 3 -Exactly -ParameterFilter { $Context.RunSeconds -eq 2 -and $Context.IoSpd -eq '/fake/iospd.exe' }
+    Should -Invoke Test-SelfCheckPacing -Times 1 -Exactly -ParameterFilter { $Spec.Name -eq 'pacing -g400' }
+    Should -Invoke Test-SelfCheckPriority -Times 4 -Exactly
+    Should -Invoke Test-SelfCheckPriority -Times 1 -Exactly -ParameterFilter { $Level -eq 2 -and $Target.Root -eq $script:otherVol }
+    Should -Invoke Test-SelfCheckModifiedPages -Times 0
+    Should -Invoke Test-SelfCheckCreateInterrupt -Times 0
 
     $j = Get-Content -LiteralPath $o.JsonPath -Raw | ConvertFrom-Json
     $j.Tool | Should -Be 'iospd windows-selfcheck'
     $j.SchemaVersion | Should -Be 1
     $j.Parameters.RunSeconds | Should -Be 2
     $j.Expectations.PacingMaxCv | Should -Be 0.5
+    $j.Expectations.LargePagesRefused | Should -Be 'SeLockMemoryPrivilege \(error code: 1300\)'
     $checks = @($j.Results | ForEach-Object Check)
-    $checks | Should -Be @('host', 'file-length /', 'sectors /', "file-length $script:otherVol", "sectors $script:otherVol",
-      'long-path', 'long-path relative', 'large-pages', 'valid-data', 'timer-resolution', 'pacing', 'priority -I1', 'ctrl-c twice',
+    $checks | Should -Be @('host', 'file-length /', 'sectors /', 'priority -I1 /', 'priority -I2 /',
+      "file-length $script:otherVol", "sectors $script:otherVol", "priority -I1 $script:otherVol", "priority -I2 $script:otherVol", "valid-data $script:otherVol",
+      'long-path', 'long-path relative', 'case-fold', 'code-page', 'missing-drive', 'device-info \\.\C:', 'x86',
+      'large-pages', 'valid-data', 'valid-data existing', 'valid-data held-open', 'timer-resolution',
+      'pacing -g1000i', 'pacing -g400', 'pacing -i1 -j1', 'ctrl-c once', 'ctrl-c twice',
       'cache -Sb', 'cache -Su', 'cache -Sh', 'cache -Sw')
-    $j.Summary.PASS | Should -Be 12
-    $j.Summary.FAIL | Should -Be 2
+    $j.Summary.PASS | Should -Be 20
+    $j.Summary.FAIL | Should -Be 4
     $j.Summary.INFO | Should -Be 2
-    $j.Summary.SKIP | Should -Be 1
-    ($j.Results | Where-Object Check -eq 'pacing').Detail | Should -Be 'the check itself failed: boom'
+    $j.Summary.SKIP | Should -Be 5
+    Should -Invoke Test-SelfCheckValidData -Times 1 -Exactly -ParameterFilter { $Target.Root -eq $script:otherVol }
+    ($j.Results | Where-Object Check -eq 'pacing -g400').Detail | Should -Be 'the check itself failed: boom'
+    $j.Parameters.Long | Should -BeFalse
     ($j.Results | Where-Object Check -eq 'timer-resolution').Data.CurrentMs | Should -Be 15.625
     ($j.Results | Where-Object Check -eq 'file-length /').Data.IoSpdFileSize | Should -Be 1048576
     $o.Table | Should -Match '(?m)^large-pages\s+FAIL\s+silently used small pages$'
@@ -648,6 +784,12 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
     $row.Result | Should -Be 'SKIP'
     $row.Detail | Should -Match 'already exists; it is left alone'
   }
+  It '-Long adds the Modified Page List and the Ctrl-C-during--c checks at the end' {
+    $o = Invoke-WindowsSelfCheck -ScratchPath $script:scratch -ScratchVolumeOnly -CsvPath @() -Long
+    $names = @($o.Results | ForEach-Object Check)
+    $names[-2..-1] | Should -Be @('fill-cache', 'ctrl-c during -c')
+    Should -Invoke Test-SelfCheckModifiedPages -Times 1 -Exactly
+  }
   It 'exits 3 before touching anything when the spare disk is refused' {
     Mock Test-SelfCheckElevated { $true }
     Mock Get-SelfCheckDiskInfo { [pscustomobject]@{ Number = 1; FriendlyName = 'data'; Size = 1TB; PartitionStyle = 'GPT'; PartitionCount = 3; IsSystem = $false; IsBoot = $false; IsOffline = $false } }
@@ -666,9 +808,332 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
     Mock Test-SelfCheckElevated { $true }
     Mock Get-SelfCheckDiskInfo { [pscustomobject]@{ Number = 4; FriendlyName = 'spare'; Size = 1TB; PartitionStyle = 'RAW'; PartitionCount = 0; IsSystem = $false; IsBoot = $false; IsOffline = $false } }
     Mock Test-SelfCheckSpareDisk { New-SelfCheckResult -Check 'spare-disk #4 read' -Result PASS -Detail 'ok' }
+    Mock Test-SelfCheckSpareDiskGuard { New-SelfCheckResult -Check 'spare-disk #4 zeros' -Result PASS -Detail 'ok' }
     $o = Invoke-WindowsSelfCheck -ScratchPath $script:scratch -SpareDisk 4 -ConfirmSpareDiskOverwrite -ScratchVolumeOnly
     Should -Invoke Test-SelfCheckSpareDisk -Times 1 -Exactly -ParameterFilter { $Context.SpareDisk.Number -eq 4 }
+    Should -Invoke Test-SelfCheckSpareDiskGuard -Times 1 -Exactly -ParameterFilter { $Context.SpareDisk.Number -eq 4 }
     ($o.Results | Where-Object Check -eq 'spare-disk #4 read').Result | Should -Be 'PASS'
+  }
+}
+
+Describe 'Test-SelfCheckCodePage' {
+  It '<Want> when the code page is <Before> before and <After> after' -ForEach @(
+    @{ Before = 437; After = 437; Exit = 0; Want = 'PASS' }
+    @{ Before = 437; After = 65001; Exit = 0; Want = 'FAIL' }
+    @{ Before = 850; After = 850; Exit = 1; Want = 'FAIL' }
+  ) {
+    $script:cpCalls = 0; $b = $Before; $a = $After; $e = $Exit
+    Mock Get-SelfCheckCodePage { $script:cpCalls++; if ($script:cpCalls -eq 1) { [pscustomobject]@{ Output = $b; Input = $b } } else { [pscustomobject]@{ Output = $a; Input = $b } } }
+    Mock Invoke-SelfCheckInConsole { $e }
+    $r = Test-SelfCheckCodePage -Context (New-Context)
+    $r.Result | Should -Be $Want
+    $r.Data.Before | Should -Be $Before
+    $r.Data.After | Should -Be $After
+    Should -Invoke Invoke-SelfCheckInConsole -Times 1 -Exactly -ParameterFilter { $ArgumentList -notcontains '-Rxml' -and $StdOutPath -like '*code-page.txt' }
+  }
+  It 'SKIP without a console, running nothing' {
+    Mock Get-SelfCheckCodePage { [pscustomobject]@{ Output = 0; Input = 0 } }
+    Mock Invoke-SelfCheckInConsole { throw 'must not run' }
+    (Test-SelfCheckCodePage -Context (New-Context)).Result | Should -Be 'SKIP'
+  }
+}
+
+Describe 'Test-SelfCheckCaseFold' {
+  It '<Want> when "Creating file" comes <N> time(s) and x.dat holds <Bytes> bytes' -ForEach @(
+    @{ N = 1; Bytes = 65536; Want = 'PASS' }
+    @{ N = 2; Bytes = 65536; Want = 'FAIL' }
+    @{ N = 1; Bytes = 4096; Want = 'FAIL' }
+  ) {
+    $n = $N; $bytes = $Bytes
+    $ctx = New-Context -Dir (New-Item -ItemType Directory -Path (Join-Path $TestDrive ([guid]::NewGuid().ToString('N')))).FullName
+    Mock Invoke-SelfCheckProcess {
+      [IO.File]::WriteAllBytes((Join-Path $WorkingDirectory 'x.dat'), [byte[]]::new($bytes))
+      New-FakeRun -StdErr ((1..$n | ForEach-Object { "Creating file '$WorkingDirectory/x.dat' of size 65536." }) -join "`n") -StdOut (New-FakeXml)
+    }
+    $r = Test-SelfCheckCaseFold -Context $ctx
+    $r.Result | Should -Be $Want
+    $r.Data.CreatingLines | Should -Be $N
+    $r.Data.Bytes | Should -Be $Bytes
+    Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter {
+      $ArgumentList[0] -eq '-v' -and $ArgumentList -contains '-c64K' -and ($ArgumentList[-2..-1] -join ' ') -ceq 'x.dat X.DAT' -and $WorkingDirectory -like '*case'
+    }
+  }
+  It 'FAIL with the message when the run fails' {
+    Mock Invoke-SelfCheckProcess { New-FakeRun -ExitCode 3 -StdErr 'error: x.dat named twice' }
+    (Test-SelfCheckCaseFold -Context (New-Context)).Detail | Should -Match 'exit 3\): error: x.dat named twice'
+  }
+}
+
+Describe 'x86 build' {
+  BeforeAll {
+    # A minimal PE header: MZ, e_lfanew 0x40, "PE\0\0", machine, characteristics.
+    function script:New-FakePe {
+      param([string] $Path, [uint16] $Machine = 0x14C, [uint16] $Characteristics = 0x0122)
+      $b = [byte[]]::new(0x80)
+      $b[0] = 0x4D; $b[1] = 0x5A
+      [BitConverter]::GetBytes([int]0x40).CopyTo($b, 0x3C)
+      [BitConverter]::GetBytes([uint32]0x00004550).CopyTo($b, 0x40)
+      [BitConverter]::GetBytes($Machine).CopyTo($b, 0x44)
+      [BitConverter]::GetBytes($Characteristics).CopyTo($b, 0x40 + 22)
+      [IO.File]::WriteAllBytes($Path, $b)
+      $Path
+    }
+  }
+  It 'Get-SelfCheckPeInfo reads the machine and the large-address-aware flag' {
+    $i = Get-SelfCheckPeInfo -Path (New-FakePe -Path (Join-Path $TestDrive 'laa.exe'))
+    $i.Is32Bit | Should -BeTrue
+    $i.LargeAddressAware | Should -BeTrue
+    $i = Get-SelfCheckPeInfo -Path (New-FakePe -Path (Join-Path $TestDrive 'nolaa.exe') -Characteristics 0x0102)
+    $i.LargeAddressAware | Should -BeFalse
+    (Get-SelfCheckPeInfo -Path (New-FakePe -Path (Join-Path $TestDrive 'x64.exe') -Machine 0x8664)).Is32Bit | Should -BeFalse
+    Set-Content -LiteralPath (Join-Path $TestDrive 'text.exe') -Value 'not a PE'
+    Get-SelfCheckPeInfo -Path (Join-Path $TestDrive 'text.exe') | Should -BeNullOrEmpty
+  }
+  It 'reads the real i686 build when there is one' -Skip:(-not (Test-Path (Join-Path $PSScriptRoot '../../build/win32/iospd.exe'))) {
+    (Get-SelfCheckPeInfo -Path (Join-Path $PSScriptRoot '../../build/win32/iospd.exe')).LargeAddressAware | Should -BeTrue
+  }
+  It '<Want> for <Name>' -ForEach @(
+    @{ Name = 'a large-address-aware exe that runs -t1000'; Chars = 0x0122; Machine = 0x14C; Exit = 0; Want = 'PASS'; Match = 'large-address-aware, and -t1000 ran' }
+    @{ Name = 'a large-address-aware exe that fails -t1000'; Chars = 0x0122; Machine = 0x14C; Exit = 1; Want = 'FAIL'; Match = '-t1000 failed \(exit 1\): error: cannot create thread' }
+    @{ Name = 'an exe without the flag'; Chars = 0x0102; Machine = 0x14C; Exit = 0; Want = 'FAIL'; Match = 'not linked large-address-aware' }
+    @{ Name = 'an x64 exe in x86\'; Chars = 0x0122; Machine = 0x8664; Exit = 0; Want = 'FAIL'; Match = 'not an x86 PE image \(machine 0x8664\)' }
+  ) {
+    $ctx = New-Context
+    $ctx | Add-Member -NotePropertyName IoSpdX86 -NotePropertyValue (New-FakePe -Path (Join-Path $TestDrive ([guid]::NewGuid().ToString('N') + '.exe')) -Machine $Machine -Characteristics $Chars)
+    $e = $Exit
+    Mock Invoke-SelfCheckProcess { New-FakeRun -ExitCode $e -StdErr $(if ($e) { 'error: cannot create thread' } else { '' }) -StdOut (New-FakeXml) }
+    $r = Test-SelfCheckX86 -Context $ctx
+    $r.Result | Should -Be $Want
+    $r.Detail | Should -Match $Match
+  }
+  It 'SKIP without x86\iospd.exe' {
+    $ctx = New-Context; $ctx | Add-Member -NotePropertyName IoSpdX86 -NotePropertyValue $null
+    (Test-SelfCheckX86 -Context $ctx).Result | Should -Be 'SKIP'
+  }
+}
+
+Describe 'Test-SelfCheckMissingDrive' {
+  It '<Want> for <Name>' -ForEach @(
+    @{ Name = 'no such disk or volume (error 2)'; Exit = 1; Err = "error: cannot open 'Q:': no such disk or volume (error 2)"; Want = 'PASS' }
+    @{ Name = 'the old "no such file"'; Exit = 1; Err = "error: cannot open 'Q:': no such file (error 2; give a size with -c to create it)"; Want = 'FAIL' }
+    @{ Name = 'another code'; Exit = 1; Err = "error: cannot open 'Q:': no such disk or volume (error 3)"; Want = 'FAIL' }
+    @{ Name = 'a run that succeeds'; Exit = 0; Err = ''; Want = 'FAIL' }
+  ) {
+    $e = $Exit; $m = $Err
+    Mock Get-SelfCheckUnusedDriveLetter { 'Q:' }
+    Mock Invoke-SelfCheckProcess { New-FakeRun -ExitCode $e -StdErr $m }
+    $r = Test-SelfCheckMissingDrive -Context (New-Context)
+    $r.Result | Should -Be $Want
+    $r.Data.Drive | Should -Be 'Q:'
+    Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList[-1] -eq 'Q:' }
+  }
+  It 'SKIP when every letter is taken' {
+    Mock Get-SelfCheckUnusedDriveLetter { $null }
+    (Test-SelfCheckMissingDrive -Context (New-Context)).Result | Should -Be 'SKIP'
+  }
+}
+
+Describe 'Test-SelfCheckDeviceStandardInfo' {
+  It 'one row per device: PASS when FileStandardInfo fails, FAIL when it answers, SKIP when not opened' {
+    Mock Get-SelfCheckStandardInfo {
+      switch ($Path) {
+        '\\.\C:' { [pscustomobject]@{ Opened = $true; Answered = $false; Error = 1 } }
+        '\\.\PhysicalDrive0' { [pscustomobject]@{ Opened = $true; Answered = $true; Error = 0 } }
+        default { [pscustomobject]@{ Opened = $false; Answered = $false; Error = 5 } }
+      }
+    }
+    $r = @(Test-SelfCheckDeviceStandardInfo -Path '\\.\C:', '\\.\PhysicalDrive0', '\\.\PhysicalDrive9')
+    @($r | ForEach-Object Result) | Should -Be @('PASS', 'FAIL', 'SKIP')
+    $r[0].Check | Should -Be 'device-info \\.\C:'
+    $r[0].Detail | Should -Match 'fails on \\\\\.\\C: \(error 1\)'
+    $r[2].Detail | Should -Match 'error 5'
+  }
+}
+
+Describe 'Test-SelfCheckHeldOpen and the -c pattern' {
+  BeforeAll {
+    function script:New-PatternFile {
+      param([string] $Path, [int64] $Size, [int64] $BadAt = -1)
+      $b = [byte[]]::new($Size)
+      for ($i = 0; $i -lt [Math]::Min(256, $Size); $i++) { $b[$i] = [byte]$i }
+      for ($n = [int64]256; $n -lt $Size; $n *= 2) { [Array]::Copy($b, 0, $b, $n, [Math]::Min($n, $Size - $n)) }
+      if ($BadAt -ge 0) { $b[$BadAt] = [byte](($BadAt + 1) -band 0xff) }
+      [IO.File]::WriteAllBytes($Path, $b)
+    }
+  }
+  It 'Get-SelfCheckPatternMismatch finds the first byte off k & 0xff' {
+    $f = Join-Path $TestDrive 'pat.dat'
+    New-PatternFile -Path $f -Size 8192
+    Get-SelfCheckPatternMismatch -Path $f -Offset 0 | Should -Be -1
+    Get-SelfCheckPatternMismatch -Path $f -Offset 4096 | Should -Be -1
+    New-PatternFile -Path $f -Size 8192 -BadAt 5000
+    Get-SelfCheckPatternMismatch -Path $f -Offset 4096 | Should -Be 5000
+    Get-SelfCheckPatternMismatch -Path $f -Offset 0 | Should -Be -1
+  }
+  It '<Want> for <Name>' -ForEach @(
+    @{ Name = 'the NOTE and the pattern'; Note = $true; BadAt = -1; Want = 'PASS' }
+    @{ Name = 'no NOTE (SetFileValidData under a reader)'; Note = $false; BadAt = -1; Want = 'FAIL' }
+    @{ Name = 'the NOTE but stale bytes at the end'; Note = $true; BadAt = 67108000; Want = 'FAIL' }
+  ) {
+    $dir = (New-Item -ItemType Directory -Path (Join-Path $TestDrive ([guid]::NewGuid().ToString('N')))).FullName
+    $note = $Note; $bad = $BadAt
+    $script:held = $null
+    Mock Open-SelfCheckSharedHandle { $script:held = [IO.FileStream]::new($Path, 'Open', 'Read', 'ReadWrite, Delete'); $script:held }
+    Mock Invoke-SelfCheckProcess {
+      # The file is held open while iospd runs.
+      if (-not $script:held.CanRead) { throw 'the file was not held open during the run' }
+      New-PatternFile -Path ($ArgumentList[-1]) -Size 64MB -BadAt $bad
+      New-FakeRun -StdOut (New-FakeXml) -StdErr $(if ($note) { "NOTE: '$($ArgumentList[-1])' cannot be opened for exclusive use with its ACL writable (error code: 32), so every block is written rather than SetFileValidData used" } else { "NOTE: 'x' was created with SetFileValidData: ..." })
+    }
+    $r = Test-SelfCheckHeldOpen -Context (New-Context -Dir $dir)
+    $r.Result | Should -Be $Want -Because $r.Detail
+    $script:held.CanRead | Should -BeFalse   # closed after the run
+    if ($BadAt -ge 0) { $r.Data.FirstMismatch | Should -Be $BadAt }
+    if (-not $Note) { $r.Data.CreationPath | Should -Be 'SetFileValidData' }
+  }
+  It 'SKIP unelevated' {
+    (Test-SelfCheckHeldOpen -Context (New-Context -Elevated $false)).Result | Should -Be 'SKIP'
+  }
+}
+
+Describe '-Long checks' {
+  It 'fill-cache: <Want> for a growth of <Growth> MiB' -ForEach @(
+    @{ Growth = 40; Exit = 0; Want = 'PASS' }
+    @{ Growth = 900; Exit = 0; Want = 'FAIL' }
+    @{ Growth = 10; Exit = 1; Want = 'FAIL' }
+  ) {
+    $g = $Growth; $e = $Exit
+    Mock Measure-SelfCheckModifiedGrowth { [pscustomobject]@{ ExitCode = $e; Before = 100MB; Peak = 100MB + $g * 1MB; Growth = $g * 1MB; TimedOut = $false } }
+    $r = Test-SelfCheckModifiedPages -Context (New-Context -Elevated $false)
+    $r.Result | Should -Be $Want
+    $r.Data.GrowthBytes | Should -Be ($Growth * 1MB)
+    Should -Invoke Measure-SelfCheckModifiedGrowth -Times 1 -Exactly -ParameterFilter { $ArgumentList[0] -eq '-c1073741824' }
+  }
+  It 'fill-cache: SKIP elevated (SetFileValidData writes nothing)' {
+    Mock Measure-SelfCheckModifiedGrowth { throw 'must not run' }
+    (Test-SelfCheckModifiedPages -Context (New-Context -Elevated $true)).Detail | Should -Match 'non-elevated'
+  }
+  It 'Measure-SelfCheckModifiedGrowth keeps the peak while the process runs' {
+    $script:samples = [System.Collections.Generic.Queue[int64]]::new([int64[]]@(100, 300, 700, 200, 150))
+    Mock Get-SelfCheckModifiedPageBytes { if ($script:samples.Count -gt 1) { $script:samples.Dequeue() } else { $script:samples.Peek() } }
+    $script:mproc = [pscustomobject]@{ Id = 1; ExitCode = 0; HasExited = $false }
+    Mock Start-SelfCheckConsoleProcess { $script:mproc }
+    $script:waits = 0
+    Mock Wait-SelfCheckProcessExit { $script:waits++; if ($script:waits -ge 4) { $script:mproc.HasExited = $true; $true } else { $false } }
+    Mock Stop-SelfCheckProcess { }
+    $m = Measure-SelfCheckModifiedGrowth -FilePath 'x' -ArgumentList @('-c1G') -StdErrPath (Join-Path $TestDrive 'e.txt')
+    $m.Before | Should -Be 100
+    $m.Peak | Should -Be 700
+    $m.Growth | Should -Be 600
+    $m.ExitCode | Should -Be 0
+  }
+  It 'ctrl-c during -c: <Want> for <Name>' -ForEach @(
+    @{ Name = 'file removed and said'; Left = $false; Say = $true; Want = 'PASS' }
+    @{ Name = 'file left behind'; Left = $true; Say = $true; Want = 'FAIL' }
+    @{ Name = 'removed silently'; Left = $false; Say = $false; Want = 'FAIL' }
+  ) {
+    $dir = (New-Item -ItemType Directory -Path (Join-Path $TestDrive ([guid]::NewGuid().ToString('N')))).FullName
+    $left = $Left; $say = $Say
+    $script:iproc = [pscustomobject]@{ Id = 7; ExitCode = 0; HasExited = $false }
+    Mock Start-SelfCheckConsoleProcess { $script:iproc }
+    Mock Wait-SelfCheckProcessExit { $TimeoutSeconds -ne 3 }
+    Mock Stop-SelfCheckProcess { }
+    Mock Send-SelfCheckCtrlC {
+      if ($left) { Set-Content -LiteralPath (Join-Path $dir 'interrupt.dat') -Value 'partial' }
+      $t = if ($say) { "error: creating 'x' (-c) was interrupted ... interrupted after 1 of 2 bytes; the partial file was removed" } else { 'error: interrupted' }
+      Set-Content -LiteralPath (Join-Path $dir 'interrupt.stderr.txt') -Value $t
+      0
+    }
+    $r = Test-SelfCheckCreateInterrupt -Context (New-Context -Dir $dir -FreeBytes ([int64]100GB))
+    $r.Result | Should -Be $Want -Because $r.Detail
+    Test-Path (Join-Path $dir 'interrupt.dat') | Should -BeFalse   # cleaned up either way
+    Should -Invoke Start-SelfCheckConsoleProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList[0] -eq '-c21474836480' }
+    Should -Invoke Send-SelfCheckCtrlC -Times 1 -Exactly -ParameterFilter { $Count -eq 1 -and $ProcessId -eq 7 }
+  }
+  It 'ctrl-c during -c: the size is capped at half the free space; SKIP when the fill ends first' {
+    $script:iproc = [pscustomobject]@{ Id = 7; ExitCode = 0; HasExited = $true }
+    Mock Start-SelfCheckConsoleProcess { $script:iproc }
+    Mock Wait-SelfCheckProcessExit { $true }
+    Mock Stop-SelfCheckProcess { }
+    $r = Test-SelfCheckCreateInterrupt -Context (New-Context -FreeBytes ([int64]10GB))
+    $r.Result | Should -Be 'SKIP'
+    $r.Detail | Should -Match 'nothing to interrupt'
+    Should -Invoke Start-SelfCheckConsoleProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList[0] -eq '-c5368709120' }
+  }
+}
+
+Describe 'Test-SelfCheckSpareDiskGuard' {
+  BeforeEach {
+    $script:disk = [pscustomobject]@{ Number = 3; FriendlyName = 'spare'; Size = 10GB; PartitionCount = 0; IsSystem = $false; IsBoot = $false; LogicalSectorSize = 4096; PhysicalSectorSize = 4096 }
+    $script:tableOn = $false
+    $script:disposed = $null
+    $script:fakeHandle = [pscustomobject]@{}
+    $script:fakeHandle | Add-Member -MemberType ScriptMethod -Name Dispose -Value { $script:disposed = $true }
+    Mock Open-SelfCheckExclusive { $script:disposed = $false; $script:fakeHandle }
+    Mock Initialize-SelfCheckDiskTable { $script:tableOn = $true }
+    Mock Clear-SelfCheckDisk { $script:tableOn = $false }
+    Mock New-SelfCheckSpareVolume { $script:tableOn = $true; [pscustomobject]@{ Drive = 'E:'; Size = [int64]10GB - 2MB } }
+    # The -c file on the spare volume lives in TestDrive.
+    $script:cfile = Join-Path $TestDrive 'iospd-c5000000.dat'
+    Mock Get-SelfCheckFileLength { if (Test-Path -LiteralPath $script:cfile) { (Get-Item -LiteralPath $script:cfile).Length } else { $null } } -ParameterFilter { $Path -like 'E:*' }
+    Mock Get-SelfCheckPatternMismatch { if ($script:cfileGood) { -1 } else { 4999999 } } -ParameterFilter { $Path -like 'E:*' }
+    $script:cfileGood = $true
+    # A model of Windows and iospd: what each spare-disk run answers.
+    $script:model = {
+      param($argv)
+      $raw = $argv -contains '--allow-raw-write'
+      $t = $argv[-1]
+      if ($t -like 'E:\*') { [IO.File]::WriteAllBytes($script:cfile, [byte[]]::new(5000000)); return New-FakeRun -StdOut (New-FakeXml) }
+      if ($t -eq 'E:') {
+        if ($argv -contains '-w100') { return New-FakeRun -ExitCode 1 -StdErr "error: cannot write 'E:': Access is denied (error 5); Windows refuses writes inside a mounted file system: take the disk offline (Set-Disk -IsOffline `$true) and target it as #N" }
+        return New-FakeRun -StdOut (New-FakeXml -IOs 1)
+      }
+      if ($script:disposed -eq $false -and -not $raw) { return New-FakeRun -ExitCode 1 -StdErr "error: refusing to write to '#3': it holds unknown content (it cannot be opened for reading: Win32 error 32), which writing (-w100) would destroy; pass --allow-raw-write to write to it anyway" }
+      if ($script:tableOn -and -not $raw) { return New-FakeRun -ExitCode 1 -StdErr "error: refusing to write to '#3': it holds a partition table, which writing (-w100) would destroy; pass --allow-raw-write to write to it anyway" }
+      New-FakeRun -StdOut (New-FakeXml)
+    }
+  }
+  It 'PASS for every case when Windows and iospd answer as they should, and leaves the disk empty' {
+    Mock Invoke-SelfCheckProcess { & $script:model $ArgumentList }
+    $r = @(Test-SelfCheckSpareDiskGuard -Context (New-Context -SpareDisk $script:disk))
+    @($r | ForEach-Object Check) | Should -Be @('spare-disk #3 zeros', 'spare-disk #3 share-mode-0', 'spare-disk #3 partition-table', 'spare-disk #3 4Kn', 'spare-disk #3 volume raw-write', 'spare-disk #3 volume last MiB', 'spare-disk #3 volume 4Kn -c5000000')
+    @($r | Where-Object Result -ne 'PASS' | ForEach-Object { "$($_.Check): $($_.Detail)" }) | Should -BeNullOrEmpty
+    $script:tableOn | Should -BeFalse
+    $script:disposed | Should -BeTrue
+    Should -Invoke Clear-SelfCheckDisk -Times 2 -Exactly
+    Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { ($ArgumentList -join ' ') -match '^-b1M -s -B10734272512 -w0 -Su ' -and $ArgumentList[-1] -eq 'E:' }
+    Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { ($ArgumentList -join ' ') -match '^--allow-raw-write -b4K -r -Su -Z1M -w50 ' }
+  }
+  It 'volume 4Kn -c5000000: FAIL when the tail is off the pattern' {
+    $script:cfileGood = $false
+    Mock Invoke-SelfCheckProcess { & $script:model $ArgumentList }
+    $r = @(Test-SelfCheckSpareDiskGuard -Context (New-Context -SpareDisk $script:disk))
+    ($r | Where-Object Check -eq 'spare-disk #3 volume 4Kn -c5000000').Result | Should -Be 'FAIL'
+    Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList[0] -eq '-c5000000' -and $ArgumentList[-1] -eq 'E:\iospd-c5000000.dat' }
+  }
+  It 'FAIL where the guard lets writes through or refuses zeros; SKIP 4Kn on a 512-byte disk' {
+    $script:disk.LogicalSectorSize = 512
+    Mock Invoke-SelfCheckProcess {
+      if ($ArgumentList[-1] -eq 'E:') { return New-FakeRun -ExitCode 1 -StdErr 'error: cannot write: Access is denied (error 5)' }
+      if ($ArgumentList -contains '--allow-raw-write') { return New-FakeRun -StdOut (New-FakeXml) }
+      New-FakeRun -ExitCode 1 -StdErr "error: refusing to write to '#3': it holds a mounted NTFS file system, which writing (-w100) would destroy; pass --allow-raw-write to write to it anyway"
+    }
+    $r = @(Test-SelfCheckSpareDiskGuard -Context (New-Context -SpareDisk $script:disk))
+    $by = @{}; foreach ($x in $r) { $by[$x.Check] = $x.Result }
+    $by['spare-disk #3 zeros'] | Should -Be 'FAIL'
+    $by['spare-disk #3 share-mode-0'] | Should -Be 'FAIL'
+    $by['spare-disk #3 partition-table'] | Should -Be 'FAIL'
+    $by['spare-disk #3 4Kn'] | Should -Be 'SKIP'
+    $by['spare-disk #3 volume raw-write'] | Should -Be 'FAIL'
+    $script:tableOn | Should -BeFalse
+  }
+  It 'SKIP rows whose disk set-up fails, still clearing the disk' {
+    Mock Invoke-SelfCheckProcess { & $script:model $ArgumentList }
+    Mock Open-SelfCheckExclusive { throw 'cannot open \\.\PhysicalDrive3 exclusively (error 5)' }
+    Mock New-SelfCheckSpareVolume { throw 'New-Partition: the disk is offline' }
+    $r = @(Test-SelfCheckSpareDiskGuard -Context (New-Context -SpareDisk $script:disk))
+    ($r | Where-Object Check -eq 'spare-disk #3 share-mode-0').Result | Should -Be 'SKIP'
+    ($r | Where-Object Check -eq 'spare-disk #3 volume').Detail | Should -Match 'disk is offline'
   }
 }
 
@@ -683,7 +1148,7 @@ Describe 'Checks against the real Linux iospd' -Skip:(-not $script:haveLinuxIoSp
     $script:real.RunSeconds = 2
   }
   It 'pacing: up to 198 intervals of 10 ms at about 1000 IOPS' {
-    $r = Test-SelfCheckPacing -Context $script:real
+    $r = Test-SelfCheckPacing -Context $script:real -Spec $script:SelfCheckExpect.Pacing[0]
     $r.Result | Should -BeIn @('PASS', 'FAIL') -Because $r.Detail
     # 2 s in 10 ms intervals less the first and last; a busy machine may lose a few at the end.
     $r.Data.Intervals | Should -BeGreaterOrEqual 150
@@ -739,5 +1204,98 @@ Describe 'Checks against the real Linux iospd' -Skip:(-not $script:haveLinuxIoSp
       $run.Seconds | Should -BeLessThan 10
       Get-SelfCheckRunMessage -Run $run | Should -Match '^killed after'
     } finally { $script:SelfCheckExpect.RunGraceSeconds = $saved }
+  }
+}
+
+Describe '$SelfCheckExpect matches the C source' {
+  # Each message pattern the verdicts rest on, checked against the message
+  # as the C source builds it: a rewording in src/ breaks this test instead
+  # of the check on a real host. IOSPD_SOURCE_ROOT points at another tree
+  # (for example a branch with src/win/create.c before it is merged).
+  BeforeAll {
+    $script:srcRoot = if ($env:IOSPD_SOURCE_ROOT) { $env:IOSPD_SOURCE_ROOT } else { $script:repo }
+    # A C file's string literals, adjacent ones joined ("a" "b" -> "ab").
+    function script:Get-CLiteral {
+      param([string] $File)
+      $raw = [IO.File]::ReadAllText((Join-Path $script:srcRoot $File))
+      $joined = [regex]::Replace($raw, '"\s+L?"', '')
+      @([regex]::Matches($joined, '"((?:[^"\\\n]|\\.)*)"') | ForEach-Object { $_.Groups[1].Value -replace '\\"', '"' -replace '\\\\', '\' })
+    }
+    # The one literal of $File containing $Anchor, with its printf
+    # conversions replaced by $Values in order.
+    function script:Format-CLiteral {
+      param([string] $File, [string] $Anchor, [string[]] $Values = @())
+      $hits = @(Get-CLiteral -File $File | Where-Object { $_.Contains($Anchor) })
+      if ($hits.Count -ne 1) { throw "$File has $($hits.Count) string literals containing '$Anchor' (want 1)" }
+      $out = [Text.StringBuilder]::new()
+      $pos = 0; $i = 0
+      foreach ($m in [regex]::Matches($hits[0], '%(%|[-+ 0#]*\d*(?:\.\d+)?(?:ll|l|z|h)?[sduxc])')) {
+        $null = $out.Append($hits[0].Substring($pos, $m.Index - $pos))
+        if ($m.Value -eq '%%') { $null = $out.Append('%') } else { $null = $out.Append($Values[$i]); $i++ }
+        $pos = $m.Index + $m.Length
+      }
+      $null = $out.Append($hits[0].Substring($pos))
+      $out.ToString()
+    }
+    $script:haveCreateC = Test-Path -LiteralPath (Join-Path $script:srcRoot 'src/win/create.c')
+  }
+
+  It 'LargePagesRefused: run_env.c''s -l failure with ERROR_NOT_ALL_ASSIGNED (1300)' {
+    $what = Format-CLiteral -File 'src/win/run_env.c' -Anchor 'Error adjusting token privileges for'
+    $what | Should -Be 'Error adjusting token privileges for SeLockMemoryPrivilege'
+    $msg = Format-CLiteral -File 'src/win/run_env.c' -Anchor '(error code: %lu): large pages' -Values @($what, '1300')
+    $msg | Should -Match $script:SelfCheckExpect.LargePagesRefused
+  }
+  It 'PriorityRefused: both -I failures of priority.c' {
+    Format-CLiteral -File 'src/win/priority.c' -Anchor 'Error setting IO priority' -Values @('D:\x.dat') | Should -Match $script:SelfCheckExpect.PriorityRefused
+    Format-CLiteral -File 'src/win/priority.c' -Anchor 'did not take effect' -Values @('low', 'D:\x.dat', 'normal') | Should -Match $script:SelfCheckExpect.PriorityRefused
+  }
+  It 'PriorityLine: the text report''s -I<Level> line' -ForEach @(@{ Level = '1' }, @{ Level = '2' }) {
+    $want = $script:SelfCheckExpect.PriorityLine[$Level]
+    @(Get-CLiteral -File 'src/report_profile_text.c' | Where-Object { $_ -eq "\t\t$want\n" }).Count | Should -Be 1
+  }
+  It 'RawWriteRefused: run_files.c''s refusal names --allow-raw-write (and the partition table)' {
+    $msg = Format-CLiteral -File 'src/run_files.c' -Anchor "refusing to write to '%s'" -Values @('#3', 'holds', 'a partition table', '100')
+    $msg | Should -Match $script:SelfCheckExpect.RawWriteRefused
+    $msg | Should -Match 'partition table'
+  }
+  It 'MissingDrive: file.c''s missing disk or volume with ERROR_FILE_NOT_FOUND' {
+    Format-CLiteral -File 'src/win/file.c' -Anchor 'no such disk or volume' -Values @('Q:', '2') | Should -Match $script:SelfCheckExpect.MissingDrive
+  }
+  It 'RawWriteInVolume: the system text with "(error 5)" (error.c) then iocp.c''s advice' {
+    $text = Format-CLiteral -File 'src/win/error.c' -Anchor '%s (error %lu)' -Values @('Access is denied', '5')
+    $advice = Format-CLiteral -File 'src/win/iocp.c' -Anchor 'take the disk offline'
+    "cannot write '\\.\E:': $text$advice" | Should -Match $script:SelfCheckExpect.RawWriteInVolume
+  }
+  It 'CtrlCLine: main.c''s line before the partial results' {
+    @(Get-CLiteral -File 'src/main.c' | Where-Object { $_ -match $script:SelfCheckExpect.CtrlCLine }).Count | Should -Be 1
+  }
+  It 'CtrlCSecondExitCode: 0xC000013A, the default handler''s exit after thread.c declines the second event' {
+    '{0:X8}' -f $script:SelfCheckExpect.CtrlCSecondExitCode | Should -Be 'C000013A'
+    [IO.File]::ReadAllText((Join-Path $script:srcRoot 'src/win/thread.c')) | Should -Match 'InterlockedExchange\(&interrupt_fired, 1\) != 0\) return FALSE;'
+  }
+  It 'CreatingFileLine: run_files.c''s -v line, once per created target' {
+    @(Get-CLiteral -File 'src/run_files.c' | Where-Object { $_.StartsWith($script:SelfCheckExpect.CreatingFileLine) }).Count | Should -Be 1
+  }
+  It '<Key>: create.c''s -c note' -ForEach @(
+    @{ Key = 'CreateByValidData'; Anchor = 'was created with SetFileValidData'; Values = @('S:\x.dat', '67108864') }
+    @{ Key = 'CreateHeldOpen'; Anchor = 'cannot be opened for exclusive use'; Values = @('S:\x.dat', '32') }
+    @{ Key = 'CreateAclNotKept'; Anchor = 'cannot keep an owner'; Values = @('F:\x.dat', '1') }
+    @{ Key = 'CreateNoPrivilege'; Anchor = 'Could not set privileges for setting valid'; Values = @() }
+    @{ Key = 'CreateValidDataFail'; Anchor = 'Could not set valid file size (error code'; Values = @('87') }
+    @{ Key = 'CreateInterrupted'; Anchor = 'the partial file was removed'; Values = @() }
+    @{ Key = 'ValidDataDacl'; Anchor = 'D:P('; Values = @() }
+  ) {
+    if (-not $script:haveCreateC) { Set-ItResult -Skipped -Because 'src/win/create.c is not in this tree yet (branch h-win-safe); set IOSPD_SOURCE_ROOT to a tree that has it' ; return }
+    $msg = Format-CLiteral -File 'src/win/create.c' -Anchor $Anchor -Values $Values
+    if ($Key -eq 'ValidDataDacl') { $msg | Should -Be $script:SelfCheckExpect.ValidDataDacl }
+    else { $msg | Should -Match $script:SelfCheckExpect[$Key] }
+  }
+  It 'RawGuardShareDenied: file.c''s guard on a disk it cannot open (ERROR_SHARING_VIOLATION)' {
+    if (-not $script:haveCreateC) { Set-ItResult -Skipped -Because 'the fail-closed guard is not in this tree yet (branch h-win-safe); set IOSPD_SOURCE_ROOT to a tree that has it'; return }
+    $content = Format-CLiteral -File 'src/win/file.c' -Anchor 'cannot be opened for reading' -Values @('32')
+    $msg = Format-CLiteral -File 'src/run_files.c' -Anchor "refusing to write to '%s'" -Values @('#3', 'holds', $content, '100')
+    $msg | Should -Match $script:SelfCheckExpect.RawGuardShareDenied
+    $msg | Should -Match $script:SelfCheckExpect.RawWriteRefused
   }
 }
