@@ -69,6 +69,35 @@ int iospd_win_wide_to_utf8(const WCHAR* w, char* out, size_t size);
 int iospd_win_target_path(const char* utf8, WCHAR** out, bool* is_device,
                           iospd_err_t* err);
 
+/* ---- file or device (target_kind.c) ------------------------------------- */
+
+/* What the spelling of a target says (the UTF-8 text the user gave). */
+typedef enum iospd_win_spelled_e {
+  IOSPD_WIN_SPELLED_FILE,   /* C:\x, x, \\srv\share\x, \\?\C:\x, \\?\UNC\...,
+                               \\?\Volume{g}\x */
+  IOSPD_WIN_SPELLED_DEVICE, /* #N, X:, \\.\<one name>, \\?\GLOBALROOT\Device\V,
+                               ...\Device\HarddiskN\PartitionM or DRM */
+  IOSPD_WIN_SPELLED_UNSURE  /* other device-namespace paths */
+} iospd_win_spelled_t;
+iospd_win_spelled_t iospd_win_spelled_kind(const char* utf8);
+
+/* What an open handle says it is (never the disk-length ioctl). */
+typedef enum iospd_win_handle_kind_e {
+  IOSPD_WIN_HANDLE_FILE,      /* FileStandardInfo answered, not a directory */
+  IOSPD_WIN_HANDLE_DIRECTORY,
+  IOSPD_WIN_HANDLE_DEVICE,    /* a disk-type handle with no file answer */
+  IOSPD_WIN_HANDLE_OTHER      /* pipe, console, character device */
+} iospd_win_handle_kind_t;
+iospd_win_handle_kind_t iospd_win_handle_kind(HANDLE h);
+
+/* The decision: a device by its spelling, or, for any other spelling, when
+ * the handle gives no positive file answer; a doubtful spelling that cannot
+ * be opened counts as a device (the write guard then looks at it). */
+bool iospd_win_is_device(iospd_win_spelled_t spelled, bool opened,
+                         iospd_win_handle_kind_t kind);
+/* The same for a path, opening it for attributes only when needed. */
+bool iospd_win_path_is_device(const char* utf8, const WCHAR* wpath);
+
 /* ---- processors (cpu.c) -------------------------------------------------- */
 
 #define IOSPD_WIN_MAX_GROUPS (IOSPD_MAX_CPUS / 64)
@@ -93,9 +122,22 @@ void iospd_win_unknown_data(const unsigned char* b, size_t n,
  * (info->content empty), and lets iospd_sniff_device_tail judge it: a
  * backup GPT header, an md super block from a disk that came from Linux,
  * an NTFS backup boot sector or any other data there means the start was
- * wiped, not that the disk is empty. */
-void iospd_win_sniff_tail(HANDLE h, unsigned char* b,
-                          iospd_file_info_t* info);
+ * wiped, not that the disk is empty. Returns 0, or the Win32 error of the
+ * read (ERROR_HANDLE_EOF: the device ended first); nothing is judged then. */
+DWORD iospd_win_sniff_tail(HANDLE h, unsigned char* b,
+                           iospd_file_info_t* info);
+/* Reads the first MiB of a device (info->size and info->logical_sector
+ * known, size 0 if not) through h and judges it with iospd_win_sniff
+ * (tables: look for partition tables too) and iospd_win_unknown_data,
+ * then the last MiB with iospd_win_sniff_tail. Returns 0 when both reads
+ * came back whole, else the Win32 error (ERROR_HANDLE_EOF for a short
+ * read) with *part naming the megabyte ("first megabyte"). */
+DWORD iospd_win_probe_contents(HANDLE h, bool tables, iospd_file_info_t* info,
+                               const char** part);
+/* Marks info as holding unknown data because reading part failed with e:
+ * the write guard then refuses it, as it must a device it cannot see. */
+void iospd_win_unreadable(iospd_file_info_t* info, const char* part,
+                          DWORD e);
 /* The console control handler iospd_plat_on_interrupt installs: Ctrl-C and
  * Ctrl-Break call the callback once and wake iospd_plat_wait. */
 BOOL WINAPI iospd_win_ctrl_handler(DWORD type);
