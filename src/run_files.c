@@ -89,9 +89,10 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
   iospd_progress_t progress = {
       .fn = noted ? create_progress : NULL, .ctx = &cp, .warn = create_warn};
   if (noted) {
-    /* Large files: creation writes every block (so later reads reach the
-     * device) and can take minutes; say so even without -v (on stderr, so
-     * -Rxml output stays clean). */
+    /* Large files: creation may write every block (so later reads reach
+     * the device) and can take minutes; say so even without -v (on stderr,
+     * so -Rxml output stays clean). Whether it did is the platform's to
+     * say (Windows: SetFileValidData writes nothing, and says so). */
     iospd_strbuf_t sb;
     iospd_strbuf_init(&sb);
     if (p->verbose)
@@ -99,8 +100,8 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
                            (unsigned long long)t->file_size);
     else
       iospd_strbuf_appendf(&sb,
-                           "NOTE: creating '%s' (%llu bytes, -c); every block "
-                           "is written, which can take a while",
+                           "NOTE: creating '%s' (%llu bytes, -c), which can "
+                           "take a while",
                            t->path, (unsigned long long)t->file_size);
     say(hooks, iospd_strbuf_cstr(&sb));
     iospd_strbuf_destroy(&sb);

@@ -2,7 +2,6 @@
 /* Targets on Windows: CreateFileW with the caching flags DISKSPD's switches
  * select (cf. libuv fs__open), what a target is (size, sector sizes, device
  * contents), creating test files, and reading small files whole. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -523,7 +522,7 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
 /* Creates the missing parent folders of an absolute path. Returns the
  * first failure for a drive-letter path, the only kind DISKSPD creates
  * parents for (and warns about); 0 otherwise. */
-static DWORD make_parents(WCHAR* w) {
+DWORD iospd_win_make_parents(WCHAR* w) {
   size_t start;
   bool drive = true;
   DWORD first = 0;
@@ -557,119 +556,12 @@ static DWORD make_parents(WCHAR* w) {
   return first;
 }
 
-/* A warning line for the caller (run_files.c says it on stderr). */
-static void warn(const iospd_progress_t* pr, const char* fmt, ...)
-    IOSPD_PRINTF(2, 3);
-static void warn(const iospd_progress_t* pr, const char* fmt, ...) {
-  if (pr == NULL || pr->warn == NULL) return;
-  char line[256];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  pr->warn(pr->ctx, line);
-}
-
-static int fill_file(HANDLE h, uint64_t size, bool zero_fill,
-                     const iospd_progress_t* progress, const char* path,
-                     iospd_err_t* err) {
-  unsigned char* buf = VirtualAlloc(NULL, CREATE_CHUNK,
-                                    MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
-  if (buf == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
-  /* The pattern repeats every 256 bytes, so one chunk serves every
-   * offset; VirtualAlloc memory starts zeroed. */
-  if (!zero_fill)
-    for (size_t i = 0; i < CREATE_CHUNK; i++)
-      buf[i] = (unsigned char)(i & 0xff);
-  LARGE_INTEGER zero;
-  zero.QuadPart = 0;
-  int rc = 0;
-  if (!SetFilePointerEx(h, zero, NULL, FILE_BEGIN)) {
-    rc = iospd_win_err(err, GetLastError(), "cannot write '%s'", path);
-  }
-  for (uint64_t done = 0; rc == 0 && done < size;) {
-    DWORD n = (DWORD)IOSPD_MIN((uint64_t)CREATE_CHUNK, size - done);
-    DWORD wrote = 0;
-    if (!WriteFile(h, buf, n, &wrote, NULL) || wrote == 0)
-      rc = iospd_win_err(err, GetLastError(), "cannot write '%s'", path);
-    done += wrote;
-    if (rc == 0 && progress != NULL && progress->fn != NULL)
-      progress->fn(progress->ctx, done, size);
-  }
-  VirtualFree(buf, 0, MEM_RELEASE);
-  return rc;
-}
-
+/* -c: create.c. */
 int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
                               const iospd_progress_t* progress,
                               iospd_err_t* err) {
-  WCHAR* w;
-  bool dev;
-  int rc = resolve_target(path, &w, &dev, err);
-  if (rc) return rc;
-  if (dev) {
-    iospd_free(w);
-    return iospd_err_set(err, IOSPD_EINVAL,
-                         "'%s' is a disk or volume; only files can be "
-                         "created",
-                         path);
-  }
-  /* DISKSPD's order and warnings (2.9): the volume privilege that lets
-   * SetFileValidData skip writing the file, then the parent folders. */
-  int step = 0;
-  DWORD perr =
-      iospd_win_enable_privilege_at(L"SeManageVolumePrivilege", &step);
-  if (perr != ERROR_SUCCESS) {
-    warn(progress, "WARNING: %s (error code: %lu)",
-         step == 1   ? "Error opening process token"
-         : step == 2 ? "Error looking up privilege value "
-                       "SeManageVolumePrivilege"
-                     : "Error adjusting token privileges for "
-                       "SeManageVolumePrivilege",
-         (unsigned long)perr);
-    warn(progress, "WARNING: Could not set privileges for setting valid file "
-                   "size; will use a slower method of preparing the file");
-  }
-  DWORD derr = make_parents(w);
-  if (derr != 0)
-    warn(progress,
-         "WARNING: Could not create intermediate directory (error code: %lu)",
-         (unsigned long)derr);
-  HANDLE h = CreateFileW(w, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ, NULL,
-                         CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
-  if (h == INVALID_HANDLE_VALUE) {
-    rc = iospd_win_err(err, GetLastError(), "cannot create '%s'", path);
-    iospd_free(w);
-    return rc;
-  }
-  LARGE_INTEGER end;
-  end.QuadPart = (LONGLONG)size;
-  if (!SetFilePointerEx(h, end, NULL, FILE_BEGIN) || !SetEndOfFile(h)) {
-    DWORD e = GetLastError();
-    rc = e == ERROR_DISK_FULL || e == ERROR_HANDLE_DISK_FULL
-             ? iospd_err_set_os(err, IOSPD_ENOSPC, (int64_t)e,
-                                "cannot create '%s' with %llu bytes: not "
-                                "enough free space on its volume",
-                                path, (unsigned long long)size)
-             : iospd_win_err(err, e, "cannot size '%s' to %llu bytes", path,
-                             (unsigned long long)size);
-  } else if (size > 0) {
-    /* SetFileValidData skips writing the whole file (needs "Perform volume
-     * maintenance tasks"); without it, write real data so reads later hit
-     * allocated blocks, as DISKSPD does. */
-    bool valid = perr == ERROR_SUCCESS && SetFileValidData(h, (LONGLONG)size);
-    if (perr == ERROR_SUCCESS && !valid)
-      warn(progress,
-           "WARNING: Could not set valid file size (error code: %lu); trying "
-           "a slower method of filling the file (this does not affect "
-           "performance, just makes the test preparation longer)",
-           (unsigned long)GetLastError());
-    if (!valid) rc = fill_file(h, size, zero_fill, progress, path, err);
-  }
-  CloseHandle(h);
-  if (rc) DeleteFileW(w); /* never leave a half-made target behind */
-  iospd_free(w);
-  return rc;
+  iospd_win_create_report_t report;
+  return iospd_win_create(path, size, zero_fill, 0, progress, &report, err);
 }
 
 int iospd_plat_read_file(const char* path, void* buf, size_t size, size_t* got,

@@ -98,6 +98,34 @@ bool iospd_win_is_device(iospd_win_spelled_t spelled, bool opened,
 /* The same for a path, opening it for attributes only when needed. */
 bool iospd_win_path_is_device(const char* utf8, const WCHAR* wpath);
 
+/* ---- creating -c files (create.c, file.c) -------------------------------- */
+
+/* What iospd_win_create did, for its callers' messages and for tests. */
+typedef struct iospd_win_create_report_s {
+  bool valid_data_set;    /* SetFileValidData: no block was written */
+  bool acl_restricted;    /* the protected owner/Administrators DACL is on */
+  bool unbuffered;        /* the fill wrote through FILE_FLAG_NO_BUFFERING */
+  bool flushed;           /* FlushFileBuffers succeeded before the close */
+  uint32_t max_in_flight; /* most fill writes outstanding at once */
+  uint64_t written;       /* bytes the fill wrote and saw complete */
+} iospd_win_create_report_t;
+/* Never try SetFileValidData: write every block (tests of the fill). */
+#define IOSPD_WIN_CREATE_WRITE_ALL 1u
+/* iospd_plat_file_create_ex with flags (IOSPD_WIN_CREATE_*) and a report.
+ * Ctrl-C (or iospd_plat_interrupt) stops the fill after the chunk in
+ * hand: IOSPD_EINTR, the partial file removed, the message saying so. */
+int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
+                     unsigned flags, const iospd_progress_t* progress,
+                     iospd_win_create_report_t* rep, iospd_err_t* err);
+/* The security descriptor a SetFileValidData file gets (LocalFree *sd):
+ * a protected DACL granting full access to Administrators and to the
+ * file's owner (OWNER RIGHTS), no one else. Returns 0 or a Win32 error. */
+DWORD iospd_win_private_sd(PSECURITY_DESCRIPTOR* sd, PACL* dacl);
+/* Creates the missing parent folders of an absolute path (w is modified
+ * and restored). Returns the first failure for a drive-letter path, the
+ * only kind DISKSPD creates parents for (and warns about); 0 otherwise. */
+DWORD iospd_win_make_parents(WCHAR* w);
+
 /* ---- processors (cpu.c) -------------------------------------------------- */
 
 #define IOSPD_WIN_MAX_GROUPS (IOSPD_MAX_CPUS / 64)
