@@ -46,6 +46,7 @@ static bool created_before(const iospd_timespan_t* ts, uint32_t i) {
 typedef struct create_progress_s {
   const iospd_run_hooks_t* hooks;
   const char* path;
+  bool noted;     /* progress lines wanted (-v, or a large file) */
   uint32_t shown; /* tenths reported so far */
 } create_progress_t;
 
@@ -65,9 +66,14 @@ static void create_progress(void* ctx, uint64_t done, uint64_t total) {
   iospd_strbuf_destroy(&sb);
 }
 
-/* A warning the platform met while creating (DISKSPD's wording): stderr. */
+/* A line the platform says while creating, on stderr: its WARNING lines
+ * (DISKSPD's fallbacks, in DISKSPD's words) always; its NOTE lines (which
+ * way the file was made) only beside the creation note, so a small -c
+ * without -v prints what DISKSPD prints. */
 static void create_warn(void* ctx, const char* line) {
-  say(((const create_progress_t*)ctx)->hooks, line);
+  const create_progress_t* cp = ctx;
+  if (!cp->noted && strncmp(line, "NOTE: ", 6) == 0) return;
+  say(cp->hooks, line);
 }
 
 static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
@@ -83,9 +89,9 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
                          "target '%s' is a disk or volume; -c only creates "
                          "regular files, so remove -c for this target",
                          t->path);
-  create_progress_t cp = {hooks, t->path, 0};
   bool noted = hooks != NULL && hooks->message != NULL &&
                (p->verbose || t->file_size >= (UINT64_C(1) << 30));
+  create_progress_t cp = {hooks, t->path, noted, 0};
   iospd_progress_t progress = {
       .fn = noted ? create_progress : NULL, .ctx = &cp, .warn = create_warn};
   if (noted) {
