@@ -4,9 +4,11 @@
  * without its two hazards:
  * - SetFileValidData makes the file's clusters readable as they are, with
  *   whatever the volume held there before (deleted VHDX or database
- *   blocks). Such a file is created unshared and given a protected DACL
- *   that lets only its owner and Administrators open it; if that DACL
- *   cannot be set, every block is written instead.
+ *   blocks). Such a file is created unshared and given, before its valid
+ *   data length, a protected DACL that lets only its owner and
+ *   Administrators open it; if that DACL cannot be set and read back as
+ *   set (FAT, exFAT; wine, which keeps no file ACLs), every block is
+ *   written instead.
  * - A buffered fill leaves gigabytes of dirty pages that the lazy writer
  *   flushes during the measured run. The fill writes unbuffered, several
  *   chunks in flight, and flushes before it closes.
@@ -73,6 +75,24 @@ DWORD iospd_win_private_sd(PSECURITY_DESCRIPTOR* sd, PACL* dacl) {
   return e;
 }
 
+/* Does acl hold exactly the ACEs of want, in order? */
+static bool same_aces(PACL acl, PACL want) {
+  if (acl == NULL || acl->AceCount != want->AceCount) return false;
+  for (DWORD i = 0; i < want->AceCount; i++) {
+    ACCESS_ALLOWED_ACE *a = NULL, *b = NULL;
+    if (!GetAce(acl, i, (void**)&a) || !GetAce(want, i, (void**)&b))
+      return false;
+    if (a->Header.AceType != b->Header.AceType ||
+        a->Header.AceFlags != b->Header.AceFlags || a->Mask != b->Mask ||
+        !EqualSid((PSID)&a->SidStart, (PSID)&b->SidStart))
+      return false;
+  }
+  return true;
+}
+
+/* Sets the private DACL on h (opened with WRITE_DAC and READ_CONTROL) and
+ * reads it back: a file system that takes the call but keeps no ACL (FAT
+ * and exFAT have none) must not count as protected. */
 static DWORD restrict_dacl(HANDLE h) {
   PSECURITY_DESCRIPTOR sd;
   PACL dacl;
@@ -85,8 +105,36 @@ static DWORD restrict_dacl(HANDLE h) {
                       DACL_SECURITY_INFORMATION |
                           PROTECTED_DACL_SECURITY_INFORMATION,
                       NULL, NULL, dacl, NULL);
+  PSECURITY_DESCRIPTOR now = NULL;
+  PACL now_dacl = NULL;
+  if (e == ERROR_SUCCESS)
+    e = GetSecurityInfo(h, SE_FILE_OBJECT, DACL_SECURITY_INFORMATION, NULL,
+                        NULL, &now_dacl, NULL, &now);
+  if (e == ERROR_SUCCESS) {
+    SECURITY_DESCRIPTOR_CONTROL ctl = 0;
+    DWORD rev = 0;
+    if (!GetSecurityDescriptorControl(now, &ctl, &rev) ||
+        !(ctl & SE_DACL_PROTECTED) || !same_aces(now_dacl, dacl))
+      e = ERROR_INVALID_SECURITY_DESCR; /* not kept as set */
+  }
+  if (now != NULL) LocalFree(now);
   LocalFree(sd);
   return e;
+}
+
+/* Puts back the DACL saved before restrict_dacl (best effort): a file that
+ * ends up fully written needs no protection beyond its folder's. */
+static void restore_dacl(HANDLE h, PSECURITY_DESCRIPTOR saved, PACL dacl) {
+  SECURITY_DESCRIPTOR_CONTROL ctl = 0;
+  DWORD rev = 0;
+  if (saved == NULL || !GetSecurityDescriptorControl(saved, &ctl, &rev))
+    return;
+  (void)SetSecurityInfo(h, SE_FILE_OBJECT,
+                        DACL_SECURITY_INFORMATION |
+                            ((ctl & SE_DACL_PROTECTED)
+                                 ? PROTECTED_DACL_SECURITY_INFORMATION
+                                 : UNPROTECTED_DACL_SECURITY_INFORMATION),
+                        NULL, NULL, dacl, NULL);
 }
 
 typedef struct slot_s {
@@ -269,8 +317,8 @@ int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
   bool fast = perr == ERROR_SUCCESS && size > 0;
   HANDLE h = INVALID_HANDLE_VALUE;
   if (fast) {
-    h = CreateFileW(w, GENERIC_READ | GENERIC_WRITE | WRITE_DAC, 0, NULL,
-                    CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
+    h = CreateFileW(w, GENERIC_READ | GENERIC_WRITE | READ_CONTROL | WRITE_DAC,
+                    0, NULL, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
     if (h == INVALID_HANDLE_VALUE) {
       DWORD e = GetLastError();
       if (e == ERROR_SHARING_VIOLATION || e == ERROR_ACCESS_DENIED) {
@@ -301,30 +349,41 @@ int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
   if (!SetFilePointerEx(h, end, NULL, FILE_BEGIN) || !SetEndOfFile(h)) {
     rc = size_error(GetLastError(), path, size, err);
   } else if (fast) {
-    if (!SetFileValidData(h, (LONGLONG)size)) {
+    /* The DACL first, read back, then the valid data length: no moment,
+     * not even after a crash, when old clusters sit in a file others may
+     * open. */
+    PSECURITY_DESCRIPTOR saved = NULL;
+    PACL saved_dacl = NULL;
+    if (GetSecurityInfo(h, SE_FILE_OBJECT, DACL_SECURITY_INFORMATION, NULL,
+                        NULL, &saved_dacl, NULL, &saved) != ERROR_SUCCESS)
+      saved = NULL;
+    DWORD e = restrict_dacl(h);
+    rep->acl_restricted = e == ERROR_SUCCESS;
+    if (!rep->acl_restricted) {
+      say(progress,
+          "WARNING: '%s' cannot be given an owner- and Administrators-only "
+          "ACL (error code: %lu); every block is written instead of setting "
+          "its valid data length, so no old disk contents become readable "
+          "in it",
+          path, (unsigned long)e);
+      restore_dacl(h, saved, saved_dacl);
+      fill = true;
+    } else if (!SetFileValidData(h, (LONGLONG)size)) {
       say(progress,
           "WARNING: Could not set valid file size (error code: %lu); trying "
           "a slower method of filling the file (this does not affect "
           "performance, just makes the test preparation longer)",
           (unsigned long)GetLastError());
+      restore_dacl(h, saved, saved_dacl);
+      rep->acl_restricted = false;
       fill = true;
     } else {
       rep->valid_data_set = true;
-      DWORD e = restrict_dacl(h);
-      rep->acl_restricted = e == ERROR_SUCCESS;
-      if (!rep->acl_restricted) {
-        say(progress,
-            "WARNING: '%s' cannot be given an owner- and Administrators-only "
-            "ACL (error code: %lu); every block is written so that no old "
-            "disk contents stay readable in it",
-            path, (unsigned long)e);
-        fill = true;
-      } else {
-        /* Metadata only (the valid data length): cheap, and then nothing
-         * of the creation is left for the run to write back. */
-        rep->flushed = FlushFileBuffers(h) != 0;
-      }
+      /* Metadata only (the valid data length): cheap, and then nothing of
+       * the creation is left for the run to write back. */
+      rep->flushed = FlushFileBuffers(h) != 0;
     }
+    if (saved != NULL) LocalFree(saved);
   } else {
     fill = size > 0;
   }
