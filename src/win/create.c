@@ -38,6 +38,8 @@
  * an object's own DACL, grants no one anything. */
 static const WCHAR private_sddl[] = L"D:P(A;;FA;;;BA)(A;;FA;;;OW)";
 
+/* A line for the user (run_files.c prints WARNING lines always, NOTE lines
+ * with the creation note: -v or a large file). */
 static void say(const iospd_progress_t* pr, const char* fmt, ...)
     IOSPD_PRINTF(2, 3);
 static void say(const iospd_progress_t* pr, const char* fmt, ...) {
@@ -323,9 +325,9 @@ int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
       DWORD e = GetLastError();
       if (e == ERROR_SHARING_VIOLATION || e == ERROR_ACCESS_DENIED) {
         say(progress,
-            "WARNING: '%s' cannot be opened for exclusive use with its ACL "
-            "writable (error code: %lu); every block is written instead of "
-            "setting its valid data length",
+            "NOTE: '%s' cannot be opened for exclusive use with its ACL "
+            "writable (error code: %lu), so every block is written rather "
+            "than SetFileValidData used",
             path, (unsigned long)e);
         fast = false;
       } else {
@@ -361,10 +363,10 @@ int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
     rep->acl_restricted = e == ERROR_SUCCESS;
     if (!rep->acl_restricted) {
       say(progress,
-          "WARNING: '%s' cannot be given an owner- and Administrators-only "
-          "ACL (error code: %lu); every block is written instead of setting "
-          "its valid data length, so no old disk contents become readable "
-          "in it",
+          "NOTE: '%s' cannot keep an owner- and Administrators-only ACL "
+          "(error code: %lu), so every block is written rather than "
+          "SetFileValidData used, which would leave old disk contents "
+          "readable in it",
           path, (unsigned long)e);
       restore_dacl(h, saved, saved_dacl);
       fill = true;
