@@ -262,6 +262,57 @@ static void test_probe_fails_closed(void** state) {
   delete_utf8(path);
 }
 
+/* The whole look at a device, with files standing in (the size ioctls
+ * fail on them, so the size is unknown): held exclusively by another
+ * handle (a sharing or reservation conflict), it cannot be opened for
+ * reading, only for queries, and holds unknown content; readable and all
+ * zeros, it is empty; ending before its first megabyte does, it is not. */
+static void test_describe_device_fails_closed(void** state) {
+  (void)state;
+  char path[MAX_PATH * 3];
+  temp_path(path, sizeof path, "iospd_desc.dat");
+  make_file(path, 1048576, 0, NULL, 0);
+  WCHAR* w = iospd_win_utf8_to_wide(path);
+  iospd_file_info_t info;
+  iospd_err_t err;
+
+  HANDLE held = CreateFileW(w, GENERIC_READ | GENERIC_WRITE, 0, NULL,
+                            OPEN_EXISTING, 0, NULL);
+  assert_true(held != INVALID_HANDLE_VALUE);
+  memset(&info, 0, sizeof info);
+  int rc = iospd_win_describe_device(w, path, true, &info, &err);
+  CloseHandle(held);
+  assert_int_equal(rc, 0);
+  assert_true(info.is_device);
+  assert_true(info.has_filesystem);
+  assert_string_equal(info.content,
+                      "unknown content (it cannot be opened for reading: "
+                      "Win32 error 32)");
+
+  memset(&info, 0, sizeof info);
+  assert_int_equal(iospd_win_describe_device(w, path, true, &info, &err), 0);
+  assert_false(info.has_filesystem);
+  assert_false(info.has_partitions);
+  assert_string_equal(info.content, "no partition table or file system found");
+
+  make_file(path, 65536, 0, NULL, 0);
+  memset(&info, 0, sizeof info);
+  assert_int_equal(iospd_win_describe_device(w, path, true, &info, &err), 0);
+  assert_true(info.has_filesystem);
+  assert_string_equal(info.content,
+                      "unknown content (its first megabyte could be read "
+                      "only in part)");
+
+  /* Without probe (a worker's look): no reading, no verdict. */
+  memset(&info, 0, sizeof info);
+  assert_int_equal(iospd_win_describe_device(w, path, false, &info, &err), 0);
+  assert_true(info.is_device);
+  assert_false(info.has_filesystem);
+  assert_string_equal(info.content, "");
+  iospd_free(w);
+  delete_utf8(path);
+}
+
 /* The volume of the temp directory: the controller's look reads its
  * contents; a worker's look at its open handle takes size and sectors
  * only (probe once, in the controller). */
@@ -569,6 +620,7 @@ int main(void) {
       cmocka_unit_test(test_device_decision),
       cmocka_unit_test(test_file_is_file),
       cmocka_unit_test(test_probe_fails_closed),
+      cmocka_unit_test(test_describe_device_fails_closed),
       cmocka_unit_test(test_volume_probed_once),
       cmocka_unit_test(test_private_dacl),
       cmocka_unit_test(test_create_valid_data_private),

@@ -376,8 +376,9 @@ DWORD iospd_win_probe_contents(HANDLE h, bool tables, iospd_file_info_t* info,
  * falls back to a query-only handle for the ioctls that allow it. Fails
  * closed: a device whose contents cannot be read whole is reported as
  * holding unknown data, never as empty. */
-static int describe_device(const WCHAR* wpath, const char* path, bool probe,
-                           iospd_file_info_t* info, iospd_err_t* err) {
+int iospd_win_describe_device(const WCHAR* wpath, const char* path,
+                              bool probe, iospd_file_info_t* info,
+                              iospd_err_t* err) {
   info->is_device = true; /* even if it cannot be opened */
   HANDLE h =
       CreateFileW(wpath, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
@@ -451,7 +452,7 @@ int iospd_plat_file_info(iospd_plat_file_t* f, iospd_file_info_t* info,
     /* Size and sectors only: the controller already looked at the
      * contents (iospd_plat_path_info), once, before any worker opened the
      * target; workers do not read it again. */
-    int rc = describe_device(f->wpath, f->path, false, info, err);
+    int rc = iospd_win_describe_device(f->wpath, f->path, false, info, err);
     if (rc == 0) return 0;
     /* Could not reopen: answer what the handle itself allows. */
     iospd_err_clear(err);
@@ -489,7 +490,7 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
   int rc = resolve_target(path, &w, &dev, err);
   if (rc) return rc;
   if (dev) {
-    rc = describe_device(w, path, true, info, err);
+    rc = iospd_win_describe_device(w, path, true, info, err);
     iospd_free(w);
     return rc;
   }

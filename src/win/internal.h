@@ -162,6 +162,13 @@ DWORD iospd_win_sniff_tail(HANDLE h, unsigned char* b,
  * read) with *part naming the megabyte ("first megabyte"). */
 DWORD iospd_win_probe_contents(HANDLE h, bool tables, iospd_file_info_t* info,
                                const char** part);
+/* Size and sectors of the disk or volume at wpath (path: for messages)
+ * and, if probe (the controller's look before a run), what it holds; a
+ * device that cannot be opened for reading or read whole holds "unknown
+ * content" (has_filesystem), never nothing. */
+int iospd_win_describe_device(const WCHAR* wpath, const char* path,
+                              bool probe, iospd_file_info_t* info,
+                              iospd_err_t* err);
 /* Marks info as holding unknown data because reading part failed with e:
  * the write guard then refuses it, as it must a device it cannot see. */
 void iospd_win_unreadable(iospd_file_info_t* info, const char* part,
