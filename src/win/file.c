@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Targets on Windows: CreateFileW with the caching flags DISKSPD's switches
  * select (cf. libuv fs__open), what a target is (size, sector sizes, device
- * contents), creating test files, and reading small files whole. */
+ * contents; file or device: target_kind.c), the parent folders of -c files
+ * (the files themselves: create.c), and reading small files whole. */
 #include <stdio.h>
 #include <string.h>
 
