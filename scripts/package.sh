@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Builds the Windows release package: iospd.exe for amd64 and x86 (mingw-w64),
-# the IoSpd PowerShell module, xml/, LICENSE and README.md, zipped, with a
+# the IoSpd PowerShell module, windows-selfcheck.ps1, xml/, LICENSE and
+# README.md, zipped, with a
 # sha256sum-style digest file beside it.
 #
 #   scripts/package.sh <version> <outdir>
@@ -51,6 +52,8 @@ x86_64-w64-mingw32-strip --strip-debug "$stage/amd64/iospd.exe"
 i686-w64-mingw32-strip --strip-debug "$stage/x86/iospd.exe"
 
 cp -R "$root/scripts/IoSpd" "$stage/IoSpd"
+# The self-check finds iospd.exe in amd64\ or x86\ and the module in IoSpd\ beside it.
+cp "$root/scripts/windows-selfcheck.ps1" "$stage/windows-selfcheck.ps1"
 # The packaged module carries the release version when it is a plain
 # dotted number (ModuleVersion must parse as System.Version).
 if [[ "$version" =~ ^[0-9]+(\.[0-9]+){1,3}$ ]]; then

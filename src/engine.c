@@ -2,11 +2,14 @@
 /* The worker: setup before the start barrier (handles, sizes, generators,
  * buffers, statistics, queue) and the batch loop of architecture B.8:
  * issue what the throttle allows, submit and reap up to reap_max in
- * one platform call (one kernel entry on io_uring), read the clock once for
- * the batch, record while measuring, reissue.
+ * one platform call (one kernel entry on io_uring; where each I/O is its
+ * own OS call, as on Windows, one submit and one issue stamp per I/O),
+ * read the clock once for the reaped batch, record while measuring,
+ * reissue.
  * Model: fio t/io_uring.c's submitter loop; written from scratch. */
 #include "iospd/engine.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "iospd/alloc.h"
@@ -51,6 +54,11 @@ static void fill_pattern(uint8_t* p, size_t n) {
   for (size_t i = 0; i < n; i++) p[i] = (uint8_t)(i & 0xff);
 }
 
+uint32_t iospd_rnd_window_align(const iospd_file_info_t* info) {
+  uint32_t a = info->buffer_align ? info->buffer_align : info->logical_sector;
+  return a > 512u ? a : 512u;
+}
+
 static int setup_target(iospd_worker_t* w, iospd_wtarget_t* tg,
                         iospd_err_t* err) {
   const iospd_target_t* t = tg->t;
@@ -77,6 +85,9 @@ static int setup_target(iospd_worker_t* w, iospd_wtarget_t* tg,
                          "empty; create it with -c<size>",
                          tpath(tg));
   tg->file_size = info.size;
+  tg->rnd_align = t->cache_mode == IOSPD_CACHE_DISABLE_OS
+                      ? iospd_rnd_window_align(&info)
+                      : 1u;
   tg->throttled =
       t->throughput_bpms > 0 || (t->think_time > 0 && t->burst_size > 0);
   rc = iospd_gen_init(&tg->gen, t, tg->relative_thread, info.size, &w->rng,
@@ -135,22 +146,6 @@ int iospd_worker_setup(iospd_worker_t* w, iospd_err_t* err) {
     rc = setup_target(w, &w->targets[k], err);
   if (rc < 0) return w->setup_rc = rc;
 
-  /* How many completions a pass takes before it issues their replacements.
-   * With a device behind the queue (any unbuffered target) it is two: each
-   * pair of completions starts the next two I/Os at once, so the device
-   * sees a near-steady stream, much as DISKSPD's one completion per
-   * GetQueuedCompletionStatus gives it. Measured on a 2-CPU VM (virtio-blk,
-   * 4K random reads at QD32, against fio): batches of 16 cost 10-15 % of
-   * the IOPS (fio loses the same with iodepth_batch_submit=32), 4 a few
-   * percent, while 1 and 2 match fio; 2 needs half the kernel entries of 1,
-   * about 15 % less CPU per I/O. Buffered I/O mostly completes inside the
-   * submit call (page cache), so there batching only saves kernel entries
-   * and changes nothing the target sees. */
-  w->reap_max = IOSPD_REAP_MAX;
-  for (uint32_t k = 0; k < w->target_count; k++)
-    if (w->targets[k].t->cache_mode == IOSPD_CACHE_DISABLE_OS)
-      w->reap_max = IOSPD_REAP_UNBUFFERED;
-
   uint32_t n = w->slot_count;
   w->slots = iospd_calloc(n ? n : 1, sizeof(*w->slots));
   w->ready = iospd_calloc(n ? n : 1, sizeof(*w->ready));
@@ -182,6 +177,20 @@ int iospd_worker_setup(iospd_worker_t* w, iospd_err_t* err) {
                    e.msg[0] ? e.msg : iospd_strerror(rc));
     }
   }
+
+  /* How many completions a pass takes before it issues their
+   * replacements, and whether each I/O is its own OS call, are the
+   * platform's (iospd_plat_queue_traits): io_uring reissues two at a time
+   * for a device, Windows takes 16 per GetQueuedCompletionStatusEx as
+   * DISKSPD does. */
+  iospd_queue_traits_t tr = {false, IOSPD_REAP_MAX, IOSPD_REAP_MAX};
+  if (w->q != NULL) iospd_plat_queue_traits(w->q, &tr);
+  uint32_t batch = tr.reap_batch;
+  for (uint32_t k = 0; k < w->target_count; k++)
+    if (w->targets[k].t->cache_mode == IOSPD_CACHE_DISABLE_OS)
+      batch = tr.reap_batch_unbuffered;
+  w->reap_max = batch == 0 ? 1 : IOSPD_MIN(batch, IOSPD_REAP_MAX);
+  w->submit_each = tr.submit_each;
 
   /* One target (the -t layout): its buffer is the worker's only I/O
    * memory, so register it (io_uring fixed buffers). Optional: a refusal
@@ -291,7 +300,7 @@ static void* write_buffer(iospd_worker_t* w, iospd_wtarget_t* tg,
     /* A random window of the shared source (2.8). */
     uint64_t span = tg->rnd_src_size - t->block_size + 1;
     uint64_t off = iospd_rand32(&w->rng) % span;
-    if (t->cache_mode == IOSPD_CACHE_DISABLE_OS) off -= off % 512u;
+    off -= off % tg->rnd_align; /* 1 unless unbuffered (-Su/-Sh) */
     return (void*)(tg->rnd_src + off);
   }
   uint8_t* p = tg->buf + tg->buf_len / 2 + (size_t)s->index * t->block_size;
@@ -333,24 +342,87 @@ static uint32_t fill(iospd_worker_t* w) {
   return min_wait;
 }
 
-static void fail(iospd_worker_t* w, int code, int in_io, uint8_t op,
+static bool fail(iospd_worker_t* w, int code, int in_io, uint8_t op,
                  uint32_t target, uint64_t offset) {
-  if (w->fail.code == 0) {
+  bool first = w->fail.code == 0;
+  if (first) {
     w->fail.code = code;
     w->fail.in_io = in_io;
     w->fail.op = op;
     w->fail.target = target;
     w->fail.offset = offset;
+    /* The raw code says what the IOSPD_E* class cannot (a paused CSV, a
+     * device that is not ready, an SMB session lost). */
+    w->fail.os_code =
+        w->q != NULL ? iospd_plat_queue_os_error(w->q, w->fail.os_text,
+                                                 sizeof w->fail.os_text)
+                     : 0;
   }
   w->stopping = true;
   atomic_store_explicit(&w->ctl->failed, 1, memory_order_release);
+  return first;
 }
 
-/* One issue stamp for the batch, taken right before the platform call. */
+/* Cold: for the first failure that may mean the target changed size (a
+ * short transfer, a fault in a mapped view), what moved and how large the
+ * target is now, for the message. */
+static void note_sizes(iospd_worker_t* w, const iospd_slot_t* s,
+                       const iospd_wtarget_t* tg, uint32_t bytes) {
+  iospd_worker_fail_t* f = &w->fail;
+  f->bytes = bytes;
+  f->length = s->io.length;
+  f->size_start = tg->file_size;
+  iospd_file_info_t info;
+  memset(&info, 0, sizeof(info));
+  f->size_now_known = tg->file != NULL &&
+                      iospd_plat_file_info(tg->file, &info, NULL) == 0;
+  f->size_now = info.size;
+}
+
+/* A completion that moved fewer bytes than asked. It is accepted (counted
+ * with the bytes moved, and named in a warning after the run) only when it
+ * moved everything up to the end the target had at the start: an I/O that
+ * starts inside the target and runs past its end, which a trimmed -rdabs
+ * range issues as DISKSPD does. Anything else fails the run and is never
+ * counted: a transfer of 0 bytes, or one that stopped short of that end
+ * because the target was truncated under the run, or because the device or
+ * file system returned a partial transfer. A partial transfer is not
+ * retried: the retry would be a second I/O timed as part of the first. */
+static bool short_is_failure(iospd_worker_t* w, const iospd_slot_t* s,
+                             const iospd_wtarget_t* tg, uint32_t bytes) {
+  uint64_t end = tg->file_size;
+  uint64_t want = s->io.offset < end ? end - s->io.offset : 0;
+  if (want > s->io.length) want = s->io.length;
+  if (bytes > 0 && bytes >= want) return false;
+  if (fail(w, IOSPD_EIO, 4, s->io.op, s->target, s->io.offset))
+    note_sizes(w, s, tg, bytes);
+  return true;
+}
+
+/* One issue stamp for the batch, taken right before the platform call
+ * that hands the whole batch to the kernel at once. */
 static void stamp_pending(iospd_worker_t* w) {
   uint64_t stamp = iospd_plat_ticks();
   for (uint32_t i = 0; i < w->pending_count; i++)
     w->slots[w->pending[i].tag].issue_ticks = stamp;
+}
+
+/* Where each I/O is its own OS call (Windows ReadFile, a cached read that
+ * copies inside it): one submit per I/O, each stamped right before its own
+ * call, so the k-th is not charged for the k-1 calls before it. Stops at
+ * the first refusal; *acc says how many were taken. */
+static int submit_each(iospd_worker_t* w, uint32_t* acc) {
+  uint32_t i = 0;
+  int rc = 0;
+  for (; i < w->pending_count; i++) {
+    const iospd_io_t* io = &w->pending[i];
+    uint32_t one = 0;
+    w->slots[io->tag].issue_ticks = iospd_plat_ticks();
+    rc = iospd_plat_queue_submit(w->q, io, 1, &one);
+    if (rc < 0 || one == 0) break;
+  }
+  *acc = i;
+  return rc;
 }
 
 /* After a submit: acc of the pending I/Os are in flight; a short submit
@@ -390,11 +462,22 @@ static void reap_failed(iospd_worker_t* w, int rc) {
 static uint32_t submit_and_reap(iospd_worker_t* w, uint32_t throttle_ms) {
   uint32_t timeout = reap_timeout(w, throttle_ms, 0);
   uint32_t n = w->pending_count, acc = 0, got = 0;
-  stamp_pending(w);
-  int rc = iospd_plat_queue_submit_and_reap(w->q, w->pending, n, &acc, w->cqe,
-                                            w->reap_max, 1, timeout, &got);
-  if (acc > n) acc = n;
-  if (rc < 0 && acc < n) {
+  int rc;
+  bool handing_over; /* a failure is the submit's, not the wait's */
+  if (w->submit_each) {
+    rc = submit_each(w, &acc);
+    handing_over = rc < 0;
+    /* Like submit_and_reap, never wait when nothing is in flight. */
+    if (rc == 0 && w->inflight + acc > 0)
+      rc = iospd_plat_queue_reap(w->q, w->cqe, w->reap_max, 1, timeout, &got);
+  } else {
+    stamp_pending(w);
+    rc = iospd_plat_queue_submit_and_reap(w->q, w->pending, n, &acc, w->cqe,
+                                          w->reap_max, 1, timeout, &got);
+    if (acc > n) acc = n;
+    handing_over = rc < 0 && acc < n;
+  }
+  if (handing_over) {
     /* Refused while handing the I/Os over. */
     const iospd_io_t* io = &w->pending[acc];
     fail(w, rc, 2, io->op, w->slots[io->tag].target, io->offset);
@@ -410,7 +493,7 @@ static uint32_t submit_and_reap(iospd_worker_t* w, uint32_t throttle_ms) {
   if (acc == 0 && got == 0 && w->inflight == 0) {
     /* Nothing taken and nothing to wait for: do not spin. */
     if (w->wait) w->wait->throttle_sleep++;
-    (void)iospd_plat_wait(1);
+    iospd_plat_sleep(1);
   }
   return got;
 }
@@ -421,19 +504,29 @@ static uint64_t to_ns(const iospd_worker_t* w, uint64_t ticks) {
 }
 
 static void complete(iospd_worker_t* w, const iospd_cqe_t* c, uint64_t now,
-                     bool measuring, uint64_t measure_start) {
+                     bool measuring, uint64_t measure_start, bool stopped) {
   if (c->tag >= w->slot_count) return; /* not ours: platform bug */
   iospd_slot_t* s = &w->slots[c->tag];
   iospd_wtarget_t* tg = &w->targets[s->target];
   if (w->inflight > 0) w->inflight--;
-  if (c->result < 0) {
+  bool failed = c->result < 0;
+  if (IOSPD_UNLIKELY(!failed && (uint32_t)c->result != s->io.length))
+    failed = short_is_failure(w, s, tg, (uint32_t)c->result);
+  if (c->result == IOSPD_ECANCELED && stopped) {
+    /* The controller cancelled a call that outlived the drain time. */
+    w->abandoned++;
+  } else if (failed) {
     iospd_target_stats_t* st = tg->stats;
+    int code = c->result < 0 ? c->result : IOSPD_EIO;
     st->errors[s->io.op]++;
     if (st->first_error == 0) {
-      st->first_error = c->result;
+      st->first_error = code;
       st->first_error_offset = s->io.offset;
     }
-    fail(w, c->result, 1, s->io.op, s->target, s->io.offset);
+    if (c->result < 0 &&
+        fail(w, c->result, 1, s->io.op, s->target, s->io.offset) &&
+        c->result == IOSPD_EMAPFAULT)
+      note_sizes(w, s, tg, 0);
   } else if (measuring) {
     if (IOSPD_UNLIKELY((uint32_t)c->result != s->io.length)) {
       if (w->short_count++ == 0) {
@@ -477,8 +570,10 @@ bool iospd_worker_pass(iospd_worker_t* w) {
     /* An I/O that never completes must not hang the run: after the drain
      * timeout, teardown's queue destroy cancels what is left. */
     if (w->inflight > 0 &&
-        w->now - w->stop_ticks >= (uint64_t)IOSPD_DRAIN_MS * w->ticks_per_ms)
+        w->now - w->stop_ticks >= (uint64_t)IOSPD_DRAIN_MS * w->ticks_per_ms) {
+      w->abandoned += w->inflight;
       w->inflight = 0;
+    }
     if (w->inflight == 0) {
       w->finished = true;
       iospd_hot_leave();
@@ -493,7 +588,7 @@ bool iospd_worker_pass(iospd_worker_t* w) {
      * sleep, DISKSPD's "throttle sleep". */
     uint32_t ms = throttle_ms == UINT32_MAX ? 1 : throttle_ms;
     if (w->wait) w->wait->throttle_sleep++;
-    (void)iospd_plat_wait(ms);
+    iospd_plat_sleep(ms);
   } else {
     uint32_t timeout = reap_timeout(w, throttle_ms, w->pending_count);
     int rc = iospd_plat_queue_reap(w->q, w->cqe, w->reap_max, 1, timeout, &got);
@@ -510,8 +605,9 @@ bool iospd_worker_pass(iospd_worker_t* w) {
   bool measuring = phase == IOSPD_PHASE_MEASURE;
   /* Only read once MEASURE has been seen: the acquire above orders it. */
   uint64_t start = measuring ? w->ctl->measure_start_ticks : 0;
+  bool stopped = phase == IOSPD_PHASE_STOP;
   for (uint32_t i = 0; i < got; i++)
-    complete(w, &w->cqe[i], now, measuring, start);
+    complete(w, &w->cqe[i], now, measuring, start, stopped);
   if (phase == IOSPD_PHASE_STOP ||
       atomic_load_explicit(&w->ctl->failed, memory_order_relaxed))
     w->stopping = true;
@@ -550,6 +646,60 @@ void iospd_worker_teardown(iospd_worker_t* w) {
   w->pending = NULL;
 }
 
+/* "now N bytes (M at the start)", or why the size is not known. */
+static const char* size_change(const iospd_worker_fail_t* f, char* buf,
+                               size_t n) {
+  if (!f->size_now_known)
+    snprintf(buf, n, "size now unknown, %llu bytes at the start",
+             (unsigned long long)f->size_start);
+  else
+    snprintf(buf, n, "now %llu bytes, %llu at the start",
+             (unsigned long long)f->size_now,
+             (unsigned long long)f->size_start);
+  return buf;
+}
+
+static bool shrank(const iospd_worker_fail_t* f) {
+  return f->size_now_known && f->size_now < f->size_start &&
+         f->size_now < f->offset + f->length;
+}
+
+static int short_error(const iospd_worker_t* w, const iospd_worker_fail_t* f,
+                       const char* what, const char* path, iospd_err_t* err) {
+  char sz[128];
+  (void)size_change(f, sz, sizeof sz);
+  if (shrank(f))
+    return iospd_err_set(err, f->code,
+                         "%s at offset %llu of target '%s' moved %u of %u "
+                         "bytes (thread %u): the target now ends before "
+                         "that I/O's end (%s); was it truncated during the "
+                         "run?",
+                         what, (unsigned long long)f->offset, path, f->bytes,
+                         f->length, w->id, sz);
+  return iospd_err_set(err, f->code,
+                       "%s at offset %llu of target '%s' moved %u of %u "
+                       "bytes (thread %u), short of the target's end "
+                       "(%s): the device or file system returned a partial "
+                       "transfer",
+                       what, (unsigned long long)f->offset, path, f->bytes,
+                       f->length, w->id, sz);
+}
+
+static int mapped_fault_error(const iospd_worker_t* w,
+                              const iospd_worker_fail_t* f, const char* what,
+                              const char* path, iospd_err_t* err) {
+  char sz[128];
+  (void)size_change(f, sz, sizeof sz);
+  return iospd_err_set(err, f->code,
+                       "%s at offset %llu of target '%s' through its "
+                       "memory-mapped view (-Sm) failed (thread %u): the "
+                       "page could not be read or written: %s (%s)",
+                       what, (unsigned long long)f->offset, path, w->id,
+                       shrank(f) ? "the file was truncated during the run"
+                                 : "the storage behind the file failed",
+                       sz);
+}
+
 int iospd_worker_error(const iospd_worker_t* w, iospd_err_t* err) {
   if (w->setup_rc < 0) {
     if (err != NULL) *err = w->setup_err;
@@ -560,23 +710,30 @@ int iospd_worker_error(const iospd_worker_t* w, iospd_err_t* err) {
   const char* path =
       f->target < w->target_count ? tpath(&w->targets[f->target]) : "";
   const char* what = f->op == IOSPD_OP_WRITE ? "write" : "read";
+  const char* why = f->os_code != 0 && f->os_text[0] != '\0'
+                        ? f->os_text
+                        : iospd_strerror(f->code);
   switch (f->in_io) {
     case 1:
+      if (f->code == IOSPD_EMAPFAULT)
+        return mapped_fault_error(w, f, what, path, err);
       return iospd_err_set(err, f->code,
                            "%s at offset %llu of target '%s' failed "
                            "(thread %u): %s",
                            what, (unsigned long long)f->offset, path, w->id,
-                           iospd_strerror(f->code));
+                           why);
+    case 4:
+      return short_error(w, f, what, path, err);
     case 2:
       return iospd_err_set(err, f->code,
                            "submitting a %s at offset %llu of target '%s' "
                            "failed (thread %u): %s",
                            what, (unsigned long long)f->offset, path, w->id,
-                           iospd_strerror(f->code));
+                           why);
     default:
       return iospd_err_set(err, f->code,
                            "waiting for I/O completions failed (thread %u): "
                            "%s",
-                           w->id, iospd_strerror(f->code));
+                           w->id, why);
   }
 }

@@ -373,10 +373,16 @@ static void timespan_results(iospd_strbuf_t* out, const iospd_results_t* r,
   const iospd_timespan_result_t* tr = &r->timespans[idx];
   const iospd_timespan_t* ts = tr->ts;
   ap(out, "\nResults for timespan %u:\n%s\n", idx + 1, kStars);
-  if (tr->interrupted_before_measure || tr->seconds < 1e-7 || ts == NULL) {
+  bool measured =
+      !tr->interrupted_before_measure && tr->seconds >= 1e-7 && ts != NULL;
+  /* A failed timespan names its error where DISKSPD prints its
+   * "interrupted" sentence, then shows what was measured before it. */
+  if (tr->error[0] != '\0')
+    ap(out, "The test failed: %s\n%s", tr->error,
+       measured ? "The results measured before the failure follow.\n" : "");
+  else if (!measured)
     ap(out, "%s\n", kInterrupted);
-    return;
-  }
+  if (!measured) return;
   ap(out, "\nactual test time:\t%.2fs\n", tr->seconds);
   ap(out, "thread count:\t\t%u\n", tr->thread_count);
   if (ts->thread_count > 0 && ts->request_count > 0)

@@ -366,8 +366,12 @@ static void timespan_xml(iospd_strbuf_t* out, const iospd_results_t* r,
   const iospd_timespan_t* ts = tr->ts;
   ind(out, 1);
   ap(out, "<TimeSpan>\n");
+  /* A failed timespan: DISKSPD's <Error> element, holding the real error
+   * rather than its "interrupted" sentence; what was measured before the
+   * failure follows. */
+  if (tr->error[0] != '\0') elem_s(out, 2, "Error", tr->error);
   if (tr->interrupted_before_measure || tr->seconds < 1e-7 || ts == NULL) {
-    elem_s(out, 2, "Error", kInterrupted);
+    if (tr->error[0] == '\0') elem_s(out, 2, "Error", kInterrupted);
     ind(out, 1);
     ap(out, "</TimeSpan>\n");
     return;

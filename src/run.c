@@ -7,6 +7,7 @@
 #include "iospd/run.h"
 #include "iospd/strbuf.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "iospd/alloc.h"
@@ -195,7 +196,7 @@ static int make_sources(run_t* r, iospd_err_t* err) {
                            t->path, (unsigned long long)t->random_data_size);
     size_t size = (size_t)t->random_data_size;
     uint8_t* b = iospd_plat_buf_alloc(
-        size, 4096, t->large_pages ? IOSPD_BUF_LARGE_PAGES : 0);
+        size, IOSPD_RND_SRC_ALIGN, t->large_pages ? IOSPD_BUF_LARGE_PAGES : 0);
     if (b == NULL)
       return iospd_err_set(err, IOSPD_ENOMEM,
                            "cannot allocate the %llu-byte write source "
@@ -255,7 +256,7 @@ static void worker_main(void* arg) {
   atomic_fetch_add_explicit(&r->set_up, 1, memory_order_release);
   uintptr_t g;
   while ((g = atomic_load_explicit(&r->gate, memory_order_acquire)) == 0)
-    (void)iospd_plat_wait(1);
+    iospd_plat_sleep(1);
   if (g != 1) iospd_plat_barrier_wait((iospd_plat_barrier_t*)g);
   if (rc == 0 && !failed(r)) iospd_worker_run(w);
   iospd_worker_teardown(w);
@@ -277,18 +278,22 @@ static bool stop_event_set(const run_t* r) {
   return true;
 }
 
+/* Tells main once, from the controller's thread. Ctrl-C is bound to the
+ * -yp event, as in DISKSPD: set it so that whoever else waits on it stops
+ * too. */
+static void tell_interrupted(const iospd_run_hooks_t* hooks) {
+  if (atomic_exchange(&g_interrupt_told, 1) == 0) {
+    if (hooks != NULL && hooks->interrupted != NULL)
+      hooks->interrupted(hooks->ctx);
+    if (g_ev.stop != NULL) (void)iospd_plat_event_set(g_ev.stop, NULL);
+  }
+}
+
 static bool interrupted(const run_t* r) {
   if (atomic_load(&g_interrupted) == 0 &&
       atomic_load(&r->ctl->interrupted) == 0)
     return stop_event_set(r);
-  /* Tell main once, from this (the controller's) thread. Ctrl-C is bound
-   * to the -yp event, as in DISKSPD: set it so that whoever else waits on
-   * it stops too. */
-  if (atomic_exchange(&g_interrupt_told, 1) == 0) {
-    if (r->hooks != NULL && r->hooks->interrupted != NULL)
-      r->hooks->interrupted(r->hooks->ctx);
-    if (g_ev.stop != NULL) (void)iospd_plat_event_set(g_ev.stop, NULL);
-  }
+  tell_interrupted(r->hooks);
   return true;
 }
 
@@ -452,6 +457,40 @@ static void warn_short_transfers(run_t* r) {
   }
 }
 
+/* A worker stuck in a blocking I/O call (depth 1 on a hung device or a
+ * paused CSV) cannot see the stop: once the drain time has passed, its
+ * call is cancelled, and again each second until the thread ends. */
+static void join_workers(iospd_plat_thread_t** th, uint32_t n, uint64_t tps) {
+  uint64_t tpms = tps >= 1000 ? tps / 1000 : 1;
+  uint64_t give_up = iospd_plat_ticks() + (uint64_t)IOSPD_DRAIN_MS * tpms;
+  for (uint32_t i = 0; i < n; i++) {
+    while (iospd_plat_thread_wait(th[i], 1000) == 0)
+      if (iospd_plat_ticks() >= give_up) iospd_plat_thread_cancel_io(th[i]);
+    iospd_plat_thread_join(th[i]);
+  }
+}
+
+/* I/Os given up on after the stop are not errors of the run, but a device
+ * that hung for the drain time must not pass unnoticed either. */
+static void warn_abandoned(run_t* r) {
+  if (r->hooks == NULL || r->hooks->message == NULL) return;
+  for (uint32_t i = 0; i < r->nworkers; i++) {
+    const iospd_worker_t* w = r->workers[i];
+    if (w->abandoned == 0) continue;
+    iospd_strbuf_t line;
+    iospd_strbuf_init(&line);
+    iospd_strbuf_appendf(&line,
+                         "WARNING: thread %u: %llu I/O%s still in flight %u s "
+                         "after the run stopped (a hung or paused device?) "
+                         "and cancelled",
+                         w->id, (unsigned long long)w->abandoned,
+                         w->abandoned == 1 ? " was" : "s were",
+                         IOSPD_DRAIN_MS / 1000);
+    r->hooks->message(r->hooks->ctx, iospd_strbuf_cstr(&line));
+    iospd_strbuf_destroy(&line);
+  }
+}
+
 /* Threads: start, gate, phases, stop, join. */
 static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
                         iospd_err_t* err) {
@@ -489,7 +528,7 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
      * may already be tearing its queue down. */
     while (atomic_load_explicit(&r->set_up, memory_order_acquire) < started &&
            !failed(r))
-      (void)iospd_plat_wait(1);
+      iospd_plat_sleep(1);
     if (!failed(r)) note_engine(r);
   }
   if (rc == 0 && g_ev.ready != NULL) {
@@ -509,8 +548,9 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
   if (!failed(r)) run_phases(r, c0, c1);
   set_phase(r, IOSPD_PHASE_STOP);
   say(r, "stopping threads...");
-  for (uint32_t i = 0; i < started; i++) iospd_plat_thread_join(th[i]);
+  join_workers(th, started, r->ctl->ticks_per_second);
   warn_short_transfers(r);
+  warn_abandoned(r);
   if (b != NULL) iospd_plat_barrier_destroy(b);
   iospd_free(args);
   iospd_free(th);
@@ -540,6 +580,7 @@ static int run_cooperative(run_t* r, iospd_cpu_times_t* c0,
   }
   for (uint32_t i = 0; i < r->nworkers; i++)
     iospd_worker_teardown(r->workers[i]);
+  warn_abandoned(r);
   return 0;
 }
 
@@ -587,6 +628,14 @@ static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
 
   int rc = iospd_run_check_affinity(ts, &res->topo, err);
   if (rc == 0) rc = iospd_run_prepare_targets(p, ts, hooks, err);
+  if (rc == IOSPD_EINTR) {
+    /* Ctrl-C or SIGTERM while -c was writing: the timespan ends before it
+     * measured anything, as after Ctrl-C during warm-up. */
+    atomic_store(&g_interrupted, 1);
+    tsr->interrupted_before_measure = true;
+    tell_interrupted(hooks);
+    return 0;
+  }
   if (rc < 0) return rc;
 
   iospd_cpu_times_t* c0 = NULL;
@@ -682,6 +731,20 @@ static int open_events(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
   return 0;
 }
 
+/* Large pages (-l) and millisecond waits (-g, -j) anywhere in the run are
+ * asked of the platform once, before anything starts. */
+static int run_begin(const iospd_profile_t* p, iospd_err_t* err) {
+  iospd_run_needs_t needs = {false, false};
+  for (uint32_t i = 0; i < p->timespan_count; i++)
+    for (uint32_t k = 0; k < p->timespans[i].target_count; k++) {
+      const iospd_target_t* t = &p->timespans[i].targets[k];
+      if (t->large_pages) needs.large_pages = true;
+      if (t->throughput_bpms > 0 || (t->think_time > 0 && t->burst_size > 0))
+        needs.fine_waits = true;
+    }
+  return iospd_plat_run_begin(&needs, err);
+}
+
 int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
               iospd_results_t* out, iospd_err_t* err) {
   out->profile = p;
@@ -708,6 +771,7 @@ int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
    * way out of the run goes through close_events. */
   (void)iospd_plat_on_interrupt(on_interrupt, NULL, NULL);
   int erc = open_events(p, hooks, err);
+  if (erc == 0) erc = run_begin(p, err);
   if (erc < 0) {
     close_events();
     return erc;
@@ -716,18 +780,37 @@ int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
   out->timespans = iospd_calloc(p->timespan_count ? p->timespan_count : 1,
                                 sizeof(*out->timespans));
   if (out->timespans == NULL) {
+    iospd_plat_run_end();
     close_events();
     return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   }
+  /* The message is needed for the report even when the caller passes no
+   * err. */
+  iospd_err_t local;
+  iospd_err_clear(&local);
+  if (err == NULL) err = &local;
   int rc = iospd_run_precreate(p, hooks, err);
+  bool stopped = false;
+  if (rc == IOSPD_EINTR) {
+    /* Stopped while <PrecreateFiles> was writing: no timespan starts, and
+     * all read as interrupted (below). */
+    atomic_store(&g_interrupted, 1);
+    tell_interrupted(hooks);
+    stopped = true;
+    rc = 0;
+  }
   uint32_t i = 0;
-  for (; rc == 0 && i < p->timespan_count; i++) {
+  for (; rc == 0 && !stopped && i < p->timespan_count; i++) {
     out->timespan_count = i + 1;
     rc = run_timespan(p, &p->timespans[i], hooks, out, &out->timespans[i], err);
     if (rc < 0) {
-      /* DISKSPD prints a failed timespan as interrupted; the statistics
-       * measured so far stay in the tree. */
-      out->timespans[i].interrupted_before_measure = true;
+      /* DISKSPD prints a failed timespan as interrupted; we print why it
+       * failed instead, and what was measured before the failure (the
+       * statistics stay in the tree). */
+      iospd_timespan_result_t* tsr = &out->timespans[i];
+      snprintf(tsr->error, sizeof tsr->error, "%s",
+               err->msg[0] ? err->msg : iospd_strerror(rc));
+      tsr->interrupted_before_measure = !(tsr->seconds > 0);
       i++;
       break;
     }
@@ -746,6 +829,7 @@ int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
     out->timespan_count = p->timespan_count;
   }
   iospd_run_precreate_free();
+  iospd_plat_run_end();
   close_events();
   iospd_plat_utc_now(&out->run_time);
   return rc;

@@ -33,10 +33,12 @@ uint32_t iospd_run_max_relative_thread(const iospd_timespan_t* ts,
   return m;
 }
 
+/* Paths are compared as the OS compares names (on Windows "C:\x.dat" and
+ * "c:\X.DAT" are one file), so one file is created once. */
 static bool created_before(const iospd_timespan_t* ts, uint32_t i) {
   for (uint32_t j = 0; j < i; j++)
     if (ts->targets[j].create && ts->targets[j].file_size > 0 &&
-        strcmp(ts->targets[j].path, ts->targets[i].path) == 0)
+        iospd_plat_same_path(ts->targets[j].path, ts->targets[i].path))
       return true;
   return false;
 }
@@ -52,7 +54,7 @@ typedef struct create_progress_s {
 
 static void create_progress(void* ctx, uint64_t done, uint64_t total) {
   create_progress_t* cp = ctx;
-  if (total == 0) return;
+  if (!cp->noted || total == 0) return;
   uint64_t tenth = total / 10 ? total / 10 : 1;
   uint32_t tenths = done >= total ? 10 : (uint32_t)(done / tenth);
   if (tenths > 10) tenths = 10;
@@ -76,6 +78,17 @@ static void create_warn(void* ctx, const char* line) {
   say(cp->hooks, line);
 }
 
+/* Remarks of the platform during -c (a stale temporary file removed, an
+ * in-place overwrite): always shown, on stderr. */
+static void create_note(void* ctx, const char* text) {
+  create_progress_t* cp = ctx;
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  iospd_strbuf_appendf(&sb, "NOTE: -c: %s", text);
+  say(cp->hooks, iospd_strbuf_cstr(&sb));
+  iospd_strbuf_destroy(&sb);
+}
+
 static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
                          const iospd_run_hooks_t* hooks, iospd_err_t* err) {
   iospd_file_info_t info;
@@ -92,8 +105,10 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
   bool noted = hooks != NULL && hooks->message != NULL &&
                (p->verbose || t->file_size >= (UINT64_C(1) << 30));
   create_progress_t cp = {hooks, t->path, noted, 0};
-  iospd_progress_t progress = {
-      .fn = noted ? create_progress : NULL, .ctx = &cp, .warn = create_warn};
+  iospd_progress_t progress = {.fn = create_progress,
+                               .ctx = &cp,
+                               .warn = create_warn,
+                               .note = create_note};
   if (noted) {
     /* Large files: creation may write every block (so later reads reach
      * the device) and can take minutes; say so even without -v (on stderr,
@@ -112,9 +127,20 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
     say(hooks, iospd_strbuf_cstr(&sb));
     iospd_strbuf_destroy(&sb);
   }
-  int rc = iospd_plat_file_create_ex(t->path, t->file_size,
-                                     t->pattern == IOSPD_PATTERN_ZERO,
-                                     &progress, &e);
+  int rc = iospd_plat_file_create_ex(
+      t->path, t->file_size, t->pattern == IOSPD_PATTERN_ZERO, &progress, &e);
+  if (rc == IOSPD_EINTR) {
+    /* Ctrl-C or SIGTERM during the fill: not a failure of the run, which
+     * ends as interrupted; say what became of the file. */
+    iospd_strbuf_t sb;
+    iospd_strbuf_init(&sb);
+    iospd_strbuf_appendf(&sb, "NOTE: creating '%s' (-c) stopped: %s", t->path,
+                         e.msg[0] ? e.msg : iospd_strerror(rc));
+    say(hooks, iospd_strbuf_cstr(&sb));
+    iospd_strbuf_destroy(&sb);
+    return iospd_err_set(err, rc, "creating '%s' (-c) was interrupted",
+                         t->path);
+  }
   if (rc < 0)
     return iospd_err_set(err, rc,
                          "cannot create target '%s' of %llu bytes (-c): %s",
@@ -124,7 +150,8 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
 }
 
 static int check_sector(const iospd_target_t* t, uint32_t sector,
-                        uint64_t size, iospd_err_t* err) {
+                        const iospd_file_info_t* info, iospd_err_t* err) {
+  uint64_t size = info->size;
   struct {
     const char* what;
     uint64_t v;
@@ -160,31 +187,69 @@ static int check_sector(const iospd_target_t* t, uint32_t sector,
           "%u or drop -Su/-Sh",
           t->path, i + 1, (unsigned long long)d->span_base, sector, sector);
     }
-  if (t->random_data_size > 0 && 512u % sector != 0)
+  /* -Z windows are buffer addresses: they follow the device's buffer
+   * alignment (engine.c), which the source's own alignment must cover. */
+  uint32_t window = iospd_rnd_window_align(info);
+  if (t->random_data_size > 0 &&
+      ((window & (window - 1)) != 0 || window > IOSPD_RND_SRC_ALIGN))
     return iospd_err_set(
         err, IOSPD_EALIGN,
-        "target '%s': -Z<size> write windows are placed at multiples of 512 "
-        "bytes, but unbuffered I/O on this target needs multiples of its "
-        "logical sector size (%u bytes); drop -Z<size> or -Su/-Sh",
-        t->path, sector);
+        "target '%s': unbuffered I/O (-Su/-Sh) on this target needs buffers "
+        "aligned to %u bytes, which -Z<size> write windows cannot be (at "
+        "most %u); drop -Z<size> or -Su/-Sh",
+        t->path, window, IOSPD_RND_SRC_ALIGN);
   return 0;
 }
 
+/* A regular file with ranges that were never written (sparse holes, or
+ * unwritten extents from fallocate or an interrupted -c) reads as zeros
+ * there without touching the device. Warn, not refuse: such files can be
+ * deliberate, and DISKSPD runs on any existing file; the warning says how
+ * to get a real one. */
+static void warn_unwritten(const iospd_target_t* t, uint64_t size,
+                           const iospd_run_hooks_t* hooks) {
+  if (hooks == NULL || hooks->message == NULL) return;
+  iospd_unwritten_t u;
+  if (iospd_plat_file_unwritten(t->path, &u, NULL) < 0 || !u.known) return;
+  uint64_t never = u.hole_bytes + u.unwritten_bytes;
+  if (never == 0) return;
+  const char* what = u.unwritten_bytes == 0 ? "holes of a sparse file"
+                     : u.hole_bytes == 0
+                         ? "unwritten extents, as fallocate or an "
+                           "interrupted -c leaves"
+                         : "holes and unwritten extents";
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  iospd_strbuf_appendf(
+      &sb,
+      "WARNING: target '%s': %llu of its %llu bytes (%.1f %%) were never "
+      "written (%s); reads there return zeros without touching the device "
+      "and writes there first allocate, so the results are not the "
+      "device's. Re-create the file with -c<size>, which writes every block",
+      t->path, (unsigned long long)never, (unsigned long long)size,
+      100.0 * (double)never / (double)size, what);
+  say(hooks, iospd_strbuf_cstr(&sb));
+  iospd_strbuf_destroy(&sb);
+}
+
 static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
-                        const iospd_target_t* t, const iospd_run_hooks_t* hooks,
-                        iospd_err_t* err) {
+                        const iospd_target_t* t, bool warn,
+                        const iospd_run_hooks_t* hooks, iospd_err_t* err) {
   iospd_file_info_t info;
   iospd_err_t e;
   iospd_err_clear(&e);
   memset(&info, 0, sizeof(info));
   int rc = iospd_plat_path_info(t->path, &info, &e);
-  if (rc == IOSPD_ENOENT && t->create)
+  /* A missing disk or volume is no file -c could make: the platform's
+   * words (with the OS's code) say what is wrong. */
+  bool file = iospd_target_kind(t->path) == IOSPD_TARGET_FILE;
+  if (rc == IOSPD_ENOENT && file && t->create)
     return iospd_err_set(err, rc,
                          "target '%s' does not exist and -c0 creates "
                          "nothing; give -c a size (for example -c64M) to "
                          "create it",
                          t->path);
-  if (rc == IOSPD_ENOENT)
+  if (rc == IOSPD_ENOENT && file)
     return iospd_err_set(err, rc,
                          "target '%s' does not exist; create it with "
                          "-c<size>",
@@ -213,7 +278,7 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
   }
   if (t->cache_mode == IOSPD_CACHE_DISABLE_OS) {
     uint32_t sector = info.logical_sector ? info.logical_sector : 512;
-    rc = check_sector(t, sector, info.size, err);
+    rc = check_sector(t, sector, &info, err);
     if (rc < 0) return rc;
   }
   if (t->max_file_size != 0 && info.size != 0 && info.size < t->max_file_size &&
@@ -246,6 +311,7 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
                          "target size could not be determined: '%s' is "
                          "empty; create it with -c<size>",
                          t->path);
+  if (!info.is_device && warn) warn_unwritten(t, info.size, hooks);
   /* The thread with the highest start must fit one block (2.4); the
    * generator owns that rule and its message. */
   iospd_rand_t scratch;
@@ -274,7 +340,11 @@ int iospd_run_prepare_targets(const iospd_profile_t* p,
     }
   }
   for (uint32_t i = 0; i < ts->target_count; i++) {
-    int rc = check_target(p, ts, &ts->targets[i], hooks, err);
+    /* One warning per file, however many targets name it. */
+    bool first = true;
+    for (uint32_t j = 0; j < i && first; j++)
+      first = strcmp(ts->targets[j].path, ts->targets[i].path) != 0;
+    int rc = check_target(p, ts, &ts->targets[i], first, hooks, err);
     if (rc < 0) return rc;
   }
   return 0;
@@ -294,7 +364,21 @@ static void pre_clear(void) {
 bool iospd_run_precreated(const iospd_profile_t* p, const char* path) {
   if (p->precreate == IOSPD_PRECREATE_NONE) return false;
   for (uint32_t i = 0; i < g_pre_n; i++)
-    if (strcmp(g_pre[i], path) == 0) return true;
+    if (iospd_plat_same_path(g_pre[i], path)) return true;
+  return false;
+}
+
+/* Whether a smaller spelling of the same file (by the OS's rules) is among
+ * the targets: then that spelling stands for the file in precreation. */
+static bool spelled_before(const iospd_profile_t* p, const char* path) {
+  for (uint32_t s = 0; s < p->timespan_count; s++)
+    for (uint32_t i = 0; i < p->timespans[s].target_count; i++) {
+      const char* x = p->timespans[s].targets[i].path;
+      if (x != NULL && strcmp(x, path) < 0 &&
+          iospd_target_kind(x) == IOSPD_TARGET_FILE &&
+          iospd_plat_same_path(x, path))
+        return true;
+    }
   return false;
 }
 
@@ -318,13 +402,14 @@ int iospd_run_precreate(const iospd_profile_t* p,
   if (p->precreate == IOSPD_PRECREATE_NONE) return 0;
   for (const char* path = next_path(p, NULL); path != NULL;
        path = next_path(p, path)) {
+    if (spelled_before(p, path)) continue;
     const iospd_target_t* first = NULL;
     uint64_t max = 0, nonzero = 0;
     bool zero_mixed = false, sizes_differ = false, has_zero = false;
     for (uint32_t s = 0; s < p->timespan_count; s++)
       for (uint32_t i = 0; i < p->timespans[s].target_count; i++) {
         const iospd_target_t* t = &p->timespans[s].targets[i];
-        if (t->path == NULL || strcmp(t->path, path) != 0) continue;
+        if (t->path == NULL || !iospd_plat_same_path(t->path, path)) continue;
         uint64_t size = t->create ? t->file_size : 0;
         if (first == NULL) first = t;
         if ((t->pattern == IOSPD_PATTERN_ZERO) !=

@@ -23,11 +23,16 @@ typedef struct {
   uint8_t* data;
   uint64_t size;
   uint32_t sector;
+  uint32_t buffer_align;
   bool device, parts, fs;
   char content[128];
   int creates;
   unsigned open_flags;
   bool used;
+  bool alloc_known; /* for iospd_plat_file_unwritten */
+  uint64_t holes, unwritten;
+  bool create_interrupted; /* the next create is stopped by Ctrl-C */
+  char note[128];          /* the next create passes this note on */
 } ffile_t;
 
 struct iospd_plat_file_s {
@@ -63,8 +68,18 @@ static void* g_int_arg;
 static uint32_t g_cpu_snaps;
 static uint32_t g_nqueues;
 static uint32_t g_qdepth[MAX_QUEUES];
+/* iospd_plat_queue_traits' answer, and what each I/O's own call costs. */
+static iospd_queue_traits_t g_traits = {false, 16, 2};
+static uint64_t g_submit_cost_ns;
+static iospd_run_needs_t g_needs;
+static uint32_t g_run_begins, g_run_ends;
+static int g_run_begin_rc;
 /* A warning line file creation hands to progress->warn ("" = none). */
 static char g_create_warning[160];
+/* One scripted truncation: the file shrinks (or grows) to g_resize_size when
+ * the virtual clock reaches g_resize_at, as another process's truncate. */
+static char g_resize_path[256];
+static uint64_t g_resize_at, g_resize_size;
 
 /* Named events: a fixed table, by name. */
 #define MAX_EVENTS 8
@@ -80,7 +95,12 @@ static struct iospd_plat_event_s g_events[MAX_EVENTS];
 
 /* ---- test controls ------------------------------------------------------ */
 
+static int64_t g_os_error; /* fake_set_os_error */
+static char g_os_error_text[160];
+
 void fake_reset(void) {
+  g_os_error = 0;
+  g_os_error_text[0] = '\0';
   for (int i = 0; i < MAX_FILES; i++) free(g_files[i].data);
   memset(g_files, 0, sizeof(g_files));
   free(g_log);
@@ -95,10 +115,35 @@ void fake_reset(void) {
   g_int_fired = g_int_pending = false;
   g_cpu_snaps = 0;
   g_nqueues = 0;
+  g_resize_path[0] = '\0';
+  g_resize_at = g_resize_size = 0;
   g_now = START_NS;
   memset(g_events, 0, sizeof(g_events));
   g_create_warning[0] = '\0';
+  g_traits = (iospd_queue_traits_t){false, 16, 2};
+  g_submit_cost_ns = 0;
+  memset(&g_needs, 0, sizeof g_needs);
+  g_run_begins = g_run_ends = 0;
+  g_run_begin_rc = 0;
 }
+
+void fake_set_queue_traits(bool submit_each, uint32_t reap_batch,
+                           uint32_t reap_batch_unbuffered) {
+  g_traits.submit_each = submit_each;
+  g_traits.reap_batch = reap_batch;
+  g_traits.reap_batch_unbuffered = reap_batch_unbuffered;
+}
+
+void fake_set_submit_cost(uint64_t ns_per_io) { g_submit_cost_ns = ns_per_io; }
+
+void fake_run_needs(iospd_run_needs_t* needs, uint32_t* begins,
+                    uint32_t* ends) {
+  *needs = g_needs;
+  *begins = g_run_begins;
+  *ends = g_run_ends;
+}
+
+void fake_fail_run_begin(int rc) { g_run_begin_rc = rc; }
 
 void fake_set_create_warning(const char* line) {
   snprintf(g_create_warning, sizeof g_create_warning, "%s", line);
@@ -131,7 +176,24 @@ int fake_add_file(const char* path, uint64_t size, bool pattern) {
   if (f->data == NULL) abort();
   f->size = size;
   fill(f, pattern);
+  /* Every byte is "written" until a test says otherwise. */
+  f->alloc_known = true;
+  f->holes = f->unwritten = 0;
   return (int)(f - g_files);
+}
+
+void fake_set_unwritten(const char* path, bool known, uint64_t holes,
+                        uint64_t unwritten) {
+  ffile_t* f = find(path);
+  f->alloc_known = known;
+  f->holes = holes;
+  f->unwritten = unwritten;
+}
+
+void fake_create_script(const char* path, bool interrupt, const char* note) {
+  ffile_t* f = find(path);
+  f->create_interrupted = interrupt;
+  snprintf(f->note, sizeof f->note, "%s", note ? note : "");
 }
 
 void fake_set_device(const char* path, bool has_partitions, bool has_filesystem,
@@ -145,6 +207,15 @@ void fake_set_device(const char* path, bool has_partitions, bool has_filesystem,
 
 void fake_set_sector(const char* path, uint32_t logical) {
   find(path)->sector = logical;
+}
+
+void fake_set_os_error(int64_t code, const char* text) {
+  g_os_error = code;
+  snprintf(g_os_error_text, sizeof g_os_error_text, "%s", text ? text : "");
+}
+
+void fake_set_buffer_align(const char* path, uint32_t align) {
+  find(path)->buffer_align = align;
 }
 
 const uint8_t* fake_file_data(const char* path, uint64_t* size) {
@@ -182,6 +253,22 @@ void fake_short_submits(uint32_t max, uint32_t refuse_calls) {
 }
 
 void fake_interrupt_at(uint64_t at_ns) { g_int_at = at_ns; }
+
+void fake_truncate_at(const char* path, uint64_t size, uint64_t at_ns) {
+  snprintf(g_resize_path, sizeof(g_resize_path), "%s", path);
+  g_resize_size = size;
+  g_resize_at = at_ns;
+}
+
+/* Sets a file's size, keeping its bytes up to the new end; new bytes are
+ * zero (as a sparse extension reads). */
+static void resize(ffile_t* f, uint64_t size) {
+  uint8_t* d = realloc(f->data, size ? size : 1);
+  if (d == NULL) abort();
+  if (size > f->size) memset(d + f->size, 0, size - f->size);
+  f->data = d;
+  f->size = size;
+}
 uint64_t fake_now(void) { return g_now; }
 
 const fake_io_t* fake_log(uint32_t* count) {
@@ -200,6 +287,11 @@ uint32_t fake_submit_calls(void) { return g_submit_calls; }
 
 static void advance(uint64_t to) {
   if (to > g_now) g_now = to;
+  if (g_resize_path[0] != '\0' && g_now >= g_resize_at) {
+    ffile_t* f = find(g_resize_path);
+    if (f != NULL) resize(f, g_resize_size);
+    g_resize_path[0] = '\0';
+  }
   if (g_int_at != 0 && !g_int_fired && g_now >= g_int_at) {
     g_int_fired = true;
     g_int_pending = true;
@@ -223,6 +315,20 @@ int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg,
 }
 
 void iospd_plat_interrupt(void) { g_int_pending = true; }
+
+void iospd_plat_sleep(uint32_t ms) {
+  advance(g_now + (uint64_t)ms * 1000000u);
+}
+
+int iospd_plat_run_begin(const iospd_run_needs_t* needs, iospd_err_t* err) {
+  g_needs = *needs;
+  g_run_begins++;
+  if (g_run_begin_rc < 0)
+    return iospd_err_set(err, g_run_begin_rc, "fake: run_begin refused");
+  return 0;
+}
+
+void iospd_plat_run_end(void) { g_run_ends++; }
 
 /* ---- system ---------------------------------------------------------------
  */
@@ -313,6 +419,14 @@ int iospd_plat_thread_join(iospd_plat_thread_t* t) {
   return 0;
 }
 
+int iospd_plat_thread_wait(iospd_plat_thread_t* t, uint32_t ms) {
+  (void)t;
+  (void)ms;
+  return 1;
+}
+
+void iospd_plat_thread_cancel_io(iospd_plat_thread_t* t) { (void)t; }
+
 int iospd_plat_barrier_init(iospd_plat_barrier_t** b, uint32_t n,
                             iospd_err_t* err) {
   (void)err;
@@ -352,6 +466,7 @@ static void info_of(const ffile_t* f, iospd_file_info_t* info) {
   info->size = f->size;
   info->logical_sector = f->sector;
   info->physical_sector = f->sector;
+  info->buffer_align = f->buffer_align;
   info->is_device = f->device;
   info->has_filesystem = f->fs;
   info->has_partitions = f->parts;
@@ -392,7 +507,24 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
 int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
                               const iospd_progress_t* progress,
                               iospd_err_t* err) {
-  (void)err;
+  ffile_t* old = find(path);
+  if (old != NULL && old->note[0] != '\0' && progress != NULL &&
+      progress->note != NULL) {
+    progress->note(progress->ctx, old->note);
+    old->note[0] = '\0';
+  }
+  if (old != NULL && old->create_interrupted) {
+    /* Ctrl-C during the fill: the real platform's watcher has called the
+     * callback before the fill sees the latch. */
+    old->create_interrupted = false;
+    old->creates++;
+    g_int_pending = true;
+    if (g_int_cb != NULL) g_int_cb(g_int_arg);
+    return iospd_err_set(err, IOSPD_EINTR,
+                         "interrupted after 0 of %llu bytes were written; "
+                         "the existing file is as it was",
+                         (unsigned long long)size);
+  }
   int creates = fake_file_creates(path);
   fake_add_file(path, size, !zero_fill);
   find(path)->creates = creates + 1;
@@ -405,6 +537,19 @@ int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
     done = size - done < chunk ? size : done + chunk;
     progress->fn(progress->ctx, done, size);
   }
+  return 0;
+}
+
+int iospd_plat_file_unwritten(const char* path, iospd_unwritten_t* out,
+                              iospd_err_t* err) {
+  memset(out, 0, sizeof(*out));
+  ffile_t* f = find(path);
+  if (f == NULL)
+    return iospd_err_set(err, IOSPD_ENOENT, "%s: no such file", path);
+  if (f->device) return 0;
+  out->known = f->alloc_known;
+  out->hole_bytes = f->holes;
+  out->unwritten_bytes = f->unwritten;
   return 0;
 }
 
@@ -436,9 +581,27 @@ int iospd_plat_queue_create(iospd_plat_queue_t** out, uint32_t depth,
   return 0;
 }
 
+bool iospd_plat_same_path(const char* a, const char* b) {
+  return strcmp(a, b) == 0;
+}
+
 const char* iospd_plat_queue_engine(const iospd_plat_queue_t* q) {
   (void)q;
   return "fake";
+}
+
+void iospd_plat_queue_traits(const iospd_plat_queue_t* q,
+                             iospd_queue_traits_t* out) {
+  (void)q;
+  *out = g_traits;
+}
+
+int64_t iospd_plat_queue_os_error(const iospd_plat_queue_t* q, char* text,
+                                  size_t size) {
+  (void)q;
+  if (text != NULL && size > 0)
+    snprintf(text, size, "%s", g_os_error ? g_os_error_text : "");
+  return g_os_error;
 }
 
 int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
@@ -487,18 +650,28 @@ int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
     e->file = (uint32_t)(f - g_files);
     e->offset = io->offset;
     e->length = io->length;
+    e->buf = io->buf;
     e->submit_ns = g_now;
+    /* Each I/O's own call takes this long (a cached read copies inside
+     * ReadFile); the device's latency runs from the call's end. */
+    advance(g_now + g_submit_cost_ns);
     e->done_ns = g_now + (g_lat_n ? g_lat[idx % g_lat_n] : 1000u);
     if (idx == g_fail_n) {
       e->result = g_fail_result;
-    } else if (io->offset + io->length <= f->size) {
-      if (io->op == IOSPD_OP_WRITE)
-        memcpy(f->data + io->offset, io->buf, io->length);
-      else
-        memcpy(io->buf, f->data + io->offset, io->length);
-      e->result = (int32_t)io->length;
     } else {
-      e->result = 0; /* past the end: nothing transferred */
+      /* pread/pwrite: a write past the end of a regular file extends it; a
+       * read, or a write to a device, stops at the end (0 bytes at or past
+       * it). */
+      uint64_t end = io->offset + io->length;
+      if (io->op == IOSPD_OP_WRITE && !f->device && end > f->size)
+        resize(f, end);
+      uint64_t moved = io->offset >= f->size ? 0 : f->size - io->offset;
+      if (moved > io->length) moved = io->length;
+      if (io->op == IOSPD_OP_WRITE)
+        memcpy(f->data + io->offset, io->buf, (size_t)moved);
+      else
+        memcpy(io->buf, f->data + io->offset, (size_t)moved);
+      e->result = (int32_t)moved;
     }
     q->inflight[q->ninflight++] = (uint32_t)idx;
   }

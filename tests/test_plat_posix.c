@@ -2,11 +2,19 @@
 /* Linux-only checks of src/posix: both engines explicitly (run with argument
  * "uring" for io_uring, which exits 77 when the kernel refuses it), short
  * submits, I/O errors in completions, device signature detection on crafted
- * images, refused Windows target forms, affinity and the Ctrl-C path. */
+ * images, refused Windows target forms, affinity, the Ctrl-C and SIGTERM
+ * path, -c that never costs data (src/posix/create.c) and the count of
+ * never-written bytes (src/posix/extents.c). */
+#include <dirent.h>
+#include <linux/fiemap.h>
+#include <linux/fs.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 
 #include "iospd/device_sniff.h"
 #include "iospd/profile.h"
@@ -300,8 +308,9 @@ static void test_misaligned_unbuffered_is_ealign(void** state) {
   iospd_err_t werr;
   int wfd = open(TMP_NAME, O_CREAT | O_TRUNC | O_RDWR, 0644);
   assert_true(wfd >= 0);
-  assert_int_equal(
-      iospd_posix_write_pattern(wfd, 4 * BLOCK, false, NULL, TMP_NAME, &werr), 0);
+  assert_int_equal(iospd_posix_write_pattern(wfd, 4 * BLOCK, false, NULL,
+                                             TMP_NAME, NULL, &werr),
+                   0);
   close(wfd);
   iospd_plat_file_t* f = open_tmp_direct(IOSPD_OPEN_READ);
   iospd_plat_queue_t* q = make_queue(4);
@@ -550,8 +559,9 @@ static void test_create_slow_path_pattern(void** state) {
   for (int zero = 0; zero <= 1; zero++) {
     int fd = open(TMP_NAME, O_CREAT | O_TRUNC | O_RDWR, 0644);
     assert_true(fd >= 0);
-    assert_int_equal(
-        iospd_posix_write_pattern(fd, size, zero != 0, NULL, TMP_NAME, &err), 0);
+    assert_int_equal(iospd_posix_write_pattern(fd, size, zero != 0, NULL,
+                                               TMP_NAME, NULL, &err),
+                     0);
     struct stat st;
     assert_int_equal(fstat(fd, &st), 0);
     assert_int_equal(st.st_size, size);
@@ -626,6 +636,255 @@ static void test_create_makes_parent_directories(void** state) {
   assert_int_equal(unlink(path), 0);
   assert_int_equal(rmdir("iospd_test_dir/sub"), 0);
   assert_int_equal(rmdir("iospd_test_dir"), 0);
+}
+
+/* ---- -c that never costs data (src/posix/create.c) ---------------------- */
+
+/* Fills path with size bytes of a known non-pattern content. */
+static void write_old(const char* path, size_t size, uint8_t seed) {
+  int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0600);
+  assert_true(fd >= 0);
+  uint8_t* b = malloc(size);
+  assert_non_null(b);
+  for (size_t i = 0; i < size; i++) b[i] = (uint8_t)(i * 7 + seed);
+  assert_int_equal(write(fd, b, size), (ssize_t)size);
+  free(b);
+  close(fd);
+}
+
+static void assert_old(const char* path, size_t size, uint8_t seed) {
+  struct stat st;
+  assert_int_equal(stat(path, &st), 0);
+  assert_int_equal(st.st_size, size);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  assert_true(fd >= 0);
+  uint8_t* b = malloc(size);
+  assert_non_null(b);
+  assert_int_equal(read(fd, b, size), (ssize_t)size);
+  close(fd);
+  for (size_t i = 0; i < size; i++)
+    if (b[i] != (uint8_t)(i * 7 + seed)) fail_msg("byte %zu changed", i);
+  free(b);
+}
+
+/* Temporary files of -c ("<name>.iospd-creating-<pid>") in dir. */
+static int temp_files(const char* dir) {
+  DIR* d = opendir(dir);
+  assert_non_null(d);
+  int n = 0;
+  struct dirent* e;
+  while ((e = readdir(d)) != NULL)
+    if (strstr(e->d_name, ".iospd-creating-") != NULL) n++;
+  closedir(d);
+  return n;
+}
+
+/* EFBIG from the reservation (here this process's file size limit, as
+ * `ulimit -f` sets it; a file system's own limit gives the same error):
+ * an existing file keeps its size and content, a new one is not left
+ * behind, nor are the directories made for it. */
+static void test_create_efbig_leaves_nothing(void** state) {
+  (void)state;
+  const char* old = "iospd_test_efbig_old.tmp";
+  const char* fresh = "iospd_test_efbig_dir/sub/new.tmp";
+  write_old(old, 100000, 3);
+  struct rlimit was;
+  assert_int_equal(getrlimit(RLIMIT_FSIZE, &was), 0);
+  struct rlimit lim = {1u << 20, was.rlim_max};
+  void (*prev)(int) = signal(SIGXFSZ, SIG_IGN);
+  assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+  iospd_err_t err;
+  int rc_old = iospd_plat_file_create(old, 4u << 20, false, &err);
+  iospd_err_t err_new;
+  int rc_new = iospd_plat_file_create(fresh, 4u << 20, false, &err_new);
+  assert_int_equal(setrlimit(RLIMIT_FSIZE, &was), 0);
+  signal(SIGXFSZ, prev);
+
+  assert_int_equal(rc_old, IOSPD_ENOSPC);
+  assert_int_equal(err.os_code, EFBIG);
+  assert_string_equal(err.msg,
+                      "the space could not be reserved (File too large): "
+                      "the file system, or this process's file size limit "
+                      "(ulimit -f), does not allow a file that large; the "
+                      "existing file was left as it was. Give -c a smaller "
+                      "size or put the target on another file system");
+  assert_old(old, 100000, 3);
+  struct stat st;
+  assert_int_equal(stat(old, &st), 0);
+  assert_int_equal(st.st_mode & 0777, 0600);
+  assert_int_equal(rc_new, IOSPD_ENOSPC);
+  assert_non_null(strstr(err_new.msg, "; nothing was left behind."));
+  assert_int_equal(stat(fresh, &st), -1);
+  assert_int_equal(stat("iospd_test_efbig_dir", &st), -1);
+  assert_int_equal(temp_files("."), 0);
+  unlink(old);
+}
+
+/* A successful -c over an existing file gives what DISKSPD's overwrite
+ * gives (size, pattern), through a new file that keeps the old one's
+ * mode; a file with other hard links is overwritten in place instead, so
+ * every link sees the new content. */
+static void test_create_replaces_existing(void** state) {
+  (void)state;
+  const char* path = "iospd_test_replace.tmp";
+  const char* link2 = "iospd_test_replace_link.tmp";
+  iospd_err_t err;
+  write_old(path, 300000, 9);
+  struct stat before, after;
+  assert_int_equal(stat(path, &before), 0);
+  assert_int_equal(iospd_plat_file_create(path, 8192, false, &err), 0);
+  assert_int_equal(stat(path, &after), 0);
+  assert_int_equal(after.st_size, 8192);
+  assert_int_equal(after.st_mode & 0777, 0600);
+  assert_true(after.st_ino != before.st_ino); /* renamed into place */
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  uint8_t b[8192];
+  assert_int_equal(read(fd, b, sizeof b), (ssize_t)sizeof b);
+  close(fd);
+  for (size_t i = 0; i < sizeof b; i++) assert_int_equal(b[i], i & 0xff);
+
+  unlink(link2);
+  assert_int_equal(link(path, link2), 0);
+  assert_int_equal(stat(path, &before), 0);
+  assert_int_equal(iospd_plat_file_create(path, 4096, true, &err), 0);
+  assert_int_equal(stat(link2, &after), 0);
+  assert_int_equal(after.st_ino, before.st_ino);
+  assert_int_equal(after.st_size, 4096);
+  assert_int_equal(temp_files("."), 0);
+  unlink(link2);
+  unlink(path);
+}
+
+/* -c through a symbolic link rewrites the file it points to, as an
+ * O_TRUNC open did, and keeps the link. */
+static void test_create_through_symlink(void** state) {
+  (void)state;
+  const char* file = "iospd_test_symlink_target.tmp";
+  const char* lnk = "iospd_test_symlink.tmp";
+  iospd_err_t err;
+  write_old(file, 5000, 1);
+  unlink(lnk);
+  assert_int_equal(symlink(file, lnk), 0);
+  assert_int_equal(iospd_plat_file_create(lnk, 12288, false, &err), 0);
+  struct stat st;
+  assert_int_equal(lstat(lnk, &st), 0);
+  assert_true(S_ISLNK(st.st_mode));
+  assert_int_equal(stat(file, &st), 0);
+  assert_int_equal(st.st_size, 12288);
+  unlink(lnk);
+  unlink(file);
+}
+
+static char noted[1024];
+static void note_to_buf(void* ctx, const char* text) {
+  (void)ctx;
+  size_t n = strlen(noted);
+  snprintf(noted + n, sizeof noted - n, "%s\n", text);
+}
+
+/* The temporary file a killed -c left is removed by the next -c of the
+ * same target when its process is gone; a live process's is kept. */
+static void test_create_removes_stale_temp(void** state) {
+  (void)state;
+  const char* path = "iospd_test_stale.tmp";
+  pid_t child = fork();
+  assert_true(child >= 0);
+  if (child == 0) _exit(0);
+  assert_int_equal(waitpid(child, NULL, 0), child);
+  char dead[128], live[128], mine[128];
+  snprintf(dead, sizeof dead, "%s.iospd-creating-%ld", path, (long)child);
+  snprintf(live, sizeof live, "%s.iospd-creating-%ld", path, (long)getppid());
+  /* One with this process's pid is from an earlier holder of the pid. */
+  snprintf(mine, sizeof mine, "%s.iospd-creating-%ld", path, (long)getpid());
+  write_old(dead, 4096, 0);
+  write_old(live, 4096, 0);
+  write_old(mine, 4096, 0);
+  noted[0] = '\0';
+  iospd_progress_t p = {.note = note_to_buf};
+  iospd_err_t err;
+  assert_int_equal(iospd_plat_file_create_ex(path, 4096, false, &p, &err), 0);
+  struct stat st;
+  assert_int_equal(stat(dead, &st), -1);
+  assert_int_equal(stat(mine, &st), -1);
+  assert_int_equal(stat(live, &st), 0);
+  char want[512], want2[512];
+  snprintf(want, sizeof want,
+           "removed './%s', left by an interrupted -c of process %ld, which "
+           "no longer runs\n",
+           dead, (long)child);
+  snprintf(want2, sizeof want2,
+           "removed './%s', left by an interrupted -c of process %ld, which "
+           "no longer runs\n",
+           mine, (long)getpid());
+  /* Two notes, in directory order. */
+  assert_int_equal(strlen(noted), strlen(want) + strlen(want2));
+  assert_non_null(strstr(noted, want));
+  assert_non_null(strstr(noted, want2));
+  unlink(live);
+  unlink(path);
+}
+
+/* ---- never-written ranges (src/posix/extents.c) -------------------------- */
+
+static void test_unwritten_ranges(void** state) {
+  (void)state;
+  const char* path = "iospd_test_unwritten.tmp";
+  const uint64_t size = 4u << 20;
+  iospd_err_t err;
+  iospd_unwritten_t u;
+  /* A sparse file (truncate): all holes. */
+  int fd = open(path, O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC, 0644);
+  assert_true(fd >= 0);
+  assert_int_equal(ftruncate(fd, (off_t)size), 0);
+  assert_int_equal(iospd_plat_file_unwritten(path, &u, &err), 0);
+  if (!u.known) {
+    close(fd);
+    unlink(path);
+    printf("skipped: the file system here reports neither FIEMAP nor "
+           "SEEK_HOLE\n");
+    skip();
+  }
+  assert_int_equal(u.hole_bytes, size);
+  assert_int_equal(u.unwritten_bytes, 0);
+  /* The first MiB written (and flushed by the walk): 3 MiB of holes. */
+  uint8_t* b = calloc(1, 1u << 20);
+  assert_non_null(b);
+  memset(b, 0x5a, 1u << 20);
+  assert_int_equal(pwrite(fd, b, 1u << 20, 0), 1 << 20);
+  assert_int_equal(iospd_plat_file_unwritten(path, &u, &err), 0);
+  assert_int_equal(u.hole_bytes, size - (1u << 20));
+  assert_int_equal(u.unwritten_bytes, 0);
+  /* Fully written: nothing. */
+  for (uint64_t off = 1u << 20; off < size; off += 1u << 20)
+    assert_int_equal(pwrite(fd, b, 1u << 20, (off_t)off), 1 << 20);
+  assert_int_equal(iospd_plat_file_unwritten(path, &u, &err), 0);
+  assert_int_equal(u.hole_bytes + u.unwritten_bytes, 0);
+  /* Reserved but never written (fallocate), where FIEMAP can say so. */
+  assert_int_equal(ftruncate(fd, 0), 0);
+  if (fallocate(fd, 0, 0, (off_t)size) != 0) {
+    printf("note: no fallocate here (%s); unwritten extents not checked\n",
+           strerror(errno));
+  } else {
+    struct {
+      struct fiemap fm;
+      struct fiemap_extent x[1];
+    } probe;
+    memset(&probe, 0, sizeof probe);
+    probe.fm.fm_length = size;
+    probe.fm.fm_extent_count = 1;
+    assert_int_equal(iospd_plat_file_unwritten(path, &u, &err), 0);
+    if (ioctl(fd, FS_IOC_FIEMAP, &probe) != 0) {
+      printf("note: no FIEMAP here (%s); fallocate gave %llu bytes of "
+             "holes (SEEK_HOLE)\n",
+             strerror(errno), (unsigned long long)u.hole_bytes);
+    } else {
+      assert_int_equal(u.unwritten_bytes, size);
+      assert_int_equal(u.hole_bytes, 0);
+    }
+  }
+  free(b);
+  close(fd);
+  unlink(path);
 }
 
 static void test_file_info_regular(void** state) {
@@ -842,6 +1101,48 @@ static void test_sigint_calls_back_and_wakes(void** state) {
   iospd_plat_shutdown();
 }
 
+/* After the SIGINT test (the wake-up is latched by now): SIGTERM is handled
+ * as Ctrl-C is (the callback runs; the process is not killed). */
+static void test_sigterm_calls_back(void** state) {
+  (void)state;
+  iospd_err_t err;
+  int before = atomic_load(&ctrl_c_calls);
+  assert_int_equal(iospd_plat_on_interrupt(on_ctrl_c, &ctrl_c_calls, &err), 0);
+  assert_int_equal(raise(SIGTERM), 0);
+  for (int i = 0; i < 500 && atomic_load(&ctrl_c_calls) == before; i++)
+    usleep(10000);
+  assert_int_equal(atomic_load(&ctrl_c_calls), before + 1);
+  assert_int_equal(iospd_plat_wait(5000), 1);
+  iospd_plat_shutdown();
+}
+
+/* After the interrupt is latched: -c stops before writing, removes what it
+ * made, leaves an existing file as it was, and says so. */
+static void test_create_interrupted(void** state) {
+  (void)state;
+  const char* fresh = "iospd_test_int_new.tmp";
+  const char* old = "iospd_test_int_old.tmp";
+  iospd_err_t err;
+  assert_int_equal(iospd_plat_wait(0), 1);
+  assert_int_equal(iospd_plat_file_create(fresh, 64u << 20, false, &err),
+                   IOSPD_EINTR);
+  assert_string_equal(err.msg,
+                      "interrupted after 0 of 64MiB were written; the "
+                      "unfinished file was removed");
+  struct stat st;
+  assert_int_equal(stat(fresh, &st), -1);
+  write_old(old, 70000, 5);
+  assert_int_equal(iospd_plat_file_create(old, 64u << 20, false, &err),
+                   IOSPD_EINTR);
+  assert_string_equal(err.msg,
+                      "interrupted after 0 of 64MiB were written; the "
+                      "unfinished copy was removed, and the existing file is "
+                      "as it was");
+  assert_old(old, 70000, 5);
+  assert_int_equal(temp_files("."), 0);
+  unlink(old);
+}
+
 int main(int argc, char** argv) {
   iospd_err_t err;
   iospd_sysinfo_t si;
@@ -892,6 +1193,11 @@ int main(int argc, char** argv) {
         cmocka_unit_test(test_create_slow_path_pattern),
         cmocka_unit_test(test_create_reports_progress),
         cmocka_unit_test(test_create_makes_parent_directories),
+        cmocka_unit_test(test_create_efbig_leaves_nothing),
+        cmocka_unit_test(test_create_replaces_existing),
+        cmocka_unit_test(test_create_through_symlink),
+        cmocka_unit_test(test_create_removes_stale_temp),
+        cmocka_unit_test(test_unwritten_ranges),
         cmocka_unit_test(test_file_info_regular),
         cmocka_unit_test(test_block_device_info),
         cmocka_unit_test(test_large_buffers_ask_for_huge_pages),
@@ -900,6 +1206,9 @@ int main(int argc, char** argv) {
         cmocka_unit_test(test_parse_cpulist),
         cmocka_unit_test(test_parse_cpu_stat),
         cmocka_unit_test(test_sigint_calls_back_and_wakes),
+        /* These two need the latched interrupt: keep them last. */
+        cmocka_unit_test(test_sigterm_calls_back),
+        cmocka_unit_test(test_create_interrupted),
     };
     failed = cmocka_run_group_tests_name("psync", engine_tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("posix", tests, NULL, NULL);

@@ -854,6 +854,61 @@ static void test_text_every_conditional(void** state) {
   fixture_free(f);
 }
 
+/* A failed timespan names its error in DISKSPD's <Error> place (text: the
+ * "interrupted" line's place); one that failed while measuring keeps its
+ * results after it, one that failed before shows only the error. */
+static void test_failed_timespan_error(void** state) {
+  (void)state;
+  lcg = 7;
+  fixture_t* f = fixture_new("iospd -d2 -W0 -b4K -r t.dat");
+  for (int k = 0; k < 2; k++) {
+    iospd_timespan_t* ts = iospd_profile_add_timespan(&f->prof);
+    ts->duration = 2;
+    ts->warmup = 0;
+    add_target(ts, "t.dat", 4096, 64 * MiB);
+  }
+  const char* late = "read at offset 8192 of target 't<1>.dat' moved 0 of "
+                     "4096 bytes (thread 0): truncated";
+  const char* early = "cannot open target '/dev/nope' (thread 0): no such "
+                      "file or directory";
+  iospd_timespan_result_t* tr = add_result(f, 0.5, 1, 1);
+  snprintf(tr->error, sizeof tr->error, "%s", late);
+  fill(tr, 0, 0, 64 * MiB, 4096, 1234, 0);
+  tr = add_result(f, 0, 1, 1);
+  tr->interrupted_before_measure = true;
+  snprintf(tr->error, sizeof tr->error, "%s", early);
+
+  char* x = render_xml(f);
+  expect_well_formed(x);
+  assert_non_null(strstr(x, "<TimeSpan>\n    <Error>read at offset 8192 of "
+                            "target &apos;t&lt;1&gt;.dat&apos; moved 0 of "
+                            "4096 bytes "
+                            "(thread 0): truncated</Error>\n    "
+                            "<TestTimeSeconds>0.50</TestTimeSeconds>\n"));
+  assert_non_null(strstr(x, "<IOCount>1234</IOCount>"));
+  assert_non_null(strstr(x, "<TimeSpan>\n    <Error>cannot open target "
+                            "&apos;/dev/nope&apos; (thread 0): no such file or "
+                            "directory</Error>\n  </TimeSpan>\n"));
+  assert_null(strstr(x, "interrupted before"));
+  iospd_free(x);
+
+  char* s = render_text(f);
+  assert_non_null(strstr(s, "\nResults for timespan 1:\n"));
+  const char* t1 = strstr(s, "*\nThe test failed: read at offset 8192 of "
+                             "target 't<1>.dat' moved 0 of 4096 bytes "
+                             "(thread 0): truncated\nThe results measured "
+                             "before the failure follow.\n\nactual test "
+                             "time:\t0.50s\n");
+  assert_non_null(t1);
+  assert_non_null(strstr(t1, "|         1234 |"));
+  assert_non_null(strstr(s, "*\nThe test failed: cannot open target "
+                            "'/dev/nope' (thread 0): no such file or "
+                            "directory\n"));
+  assert_null(strstr(s, "interrupted before"));
+  iospd_free(s);
+  fixture_free(f);
+}
+
 static void test_profile_only_and_engines(void** state) {
   (void)state;
   fixture_t* f = build_mixed(IOSPD_FORMAT_TEXT);
@@ -949,6 +1004,7 @@ int main(int argc, char** argv) {
       cmocka_unit_test(test_xml_mixed_rs30_D500),
       cmocka_unit_test(test_xml_profile_block_matches_sample),
       cmocka_unit_test(test_text_every_conditional),
+      cmocka_unit_test(test_failed_timespan_error),
       cmocka_unit_test(test_profile_only_and_engines),
       cmocka_unit_test(test_format_size),
   };

@@ -8,7 +8,8 @@
 #include "iospd/common.h"
 #include "iospd/error.h"
 
-/* Sets the console up for our output (Windows: UTF-8 code page, CRLF text
+/* Sets the console up for our output (Windows: a console gets UTF-16 and
+ * its code page is left alone, pipes and files get UTF-8 with CRLF text
  * mode kept as DISKSPD prints it; Linux: SIGPIPE ignored, so writing to a
  * closed pipe fails with EPIPE and is reported instead of killing the
  * process silently). Call first. */

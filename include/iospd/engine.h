@@ -18,8 +18,10 @@
 #include "iospd/rand.h"
 #include "iospd/stats.h"
 
-#define IOSPD_REAP_MAX 16u       /* completions per reap, as DISKSPD dequeues */
-#define IOSPD_REAP_UNBUFFERED 2u /* the same for unbuffered targets */
+/* Room for the completions of one reap: DISKSPD dequeues up to 16 per
+ * GetQueuedCompletionStatusEx. How many a pass takes is the platform's
+ * iospd_queue_traits_t reap_batch, at most this. */
+#define IOSPD_REAP_MAX 16u
 #define IOSPD_POLL_MS 100u       /* longest wait before the phase is re-read */
 #define IOSPD_DRAIN_MS 10000u    /* stop waiting for in-flight I/O after this */
 
@@ -57,6 +59,7 @@ typedef struct iospd_wtarget_s {
   iospd_gen_shared_t* shared; /* -si cursor of the target */
   const uint8_t* rnd_src;     /* -Z<size> source buffer, or NULL */
   uint64_t rnd_src_size;
+  uint32_t rnd_align; /* -Z windows start at multiples of this (setup) */
   iospd_target_stats_t* stats; /* results entry; init by setup */
   /* Set up by iospd_worker_setup. */
   iospd_plat_file_t* file;
@@ -75,7 +78,7 @@ typedef struct iospd_wtarget_s {
 
 typedef struct iospd_slot_s {
   iospd_io_t io;        /* tag = slot index */
-  uint64_t issue_ticks; /* one stamp per submitted batch */
+  uint64_t issue_ticks; /* right before the OS call that took it */
   uint64_t cursor;      /* -p: this slot's own sequential cursor */
   uint32_t target;      /* index into the worker's targets */
   uint32_t index;       /* position of its buffers in the target's buffer */
@@ -84,10 +87,19 @@ typedef struct iospd_slot_s {
 /* First failure of a worker; formatted into a message after the loop. */
 typedef struct iospd_worker_fail_s {
   int code;  /* IOSPD_E*, 0 if none */
-  int in_io; /* 1: a completion failed, 2: submit failed */
+  int in_io; /* 1: a completion failed, 2: submit failed, 3: reap failed,
+                4: a completion moved too few bytes (short transfer) */
   uint8_t op;
   uint32_t target; /* worker target index */
   uint64_t offset;
+  /* 4 and a failed mapped access: what moved, and the target's size at the
+   * start and when the failure was seen (size_now_known false if it could
+   * not be read). */
+  uint32_t bytes, length;
+  uint64_t size_start, size_now;
+  bool size_now_known;
+  int64_t os_code;   /* the queue's native code for it, or 0 */
+  char os_text[192]; /* its system text and number (platform's words) */
 } iospd_worker_fail_t;
 
 typedef struct iospd_worker_s {
@@ -112,6 +124,7 @@ typedef struct iospd_worker_s {
   iospd_plat_queue_t* q;
   iospd_cqe_t cqe[IOSPD_REAP_MAX];
   uint32_t reap_max; /* completions per pass (see iospd_worker_setup) */
+  bool submit_each;  /* hand I/Os over one per call (queue traits) */
   uint32_t inflight;
   uint64_t now; /* tick of the last reaped batch */
   uint64_t ticks_per_ms;
@@ -123,8 +136,15 @@ typedef struct iospd_worker_s {
   bool begun, stopping, finished;
   uint64_t stop_ticks; /* when stopping began (drain timeout) */
   iospd_worker_fail_t fail;
-  /* I/Os that moved fewer bytes than asked (reported after the run, as
-   * DISKSPD's "transferred n bytes instead of" warning). */
+  /* I/Os given up after the stop: still in flight at the drain timeout,
+   * or cancelled out of a blocking call by the controller (warned about
+   * after the run; not a failure of the run). */
+  uint64_t abandoned;
+  /* I/Os that moved fewer bytes than asked but all the bytes up to the
+   * end the target had at the start (an I/O that runs past it, as a
+   * trimmed -rdabs range allows): counted with the bytes moved and reported
+   * after the run, as DISKSPD's "transferred n bytes instead of" warning.
+   * Any other short transfer fails the run (see complete() in engine.c). */
   uint64_t short_count;
   uint32_t short_first_bytes, short_first_length;
   uint64_t short_first_offset;
@@ -163,5 +183,14 @@ int iospd_worker_error(const iospd_worker_t* w, iospd_err_t* err);
 /* Open flags for a target (2.4): access from -w, caching, hints, priority;
  * async when the worker has more than one slot. */
 unsigned iospd_open_flags(const iospd_target_t* t, uint32_t worker_slots);
+
+/* -Z<size> write sources are allocated at this alignment (run.c). */
+#define IOSPD_RND_SRC_ALIGN 4096u
+/* Where -Z windows may start under unbuffered I/O (-Su/-Sh): the buffer
+ * alignment the device asks for (the logical sector when it does not
+ * say), never less than DISKSPD's 512 bytes. Windows checks buffer
+ * addresses against the device's alignment requirement, not the sector
+ * size, so a 4Kn disk usually still takes 512-byte windows. */
+uint32_t iospd_rnd_window_align(const iospd_file_info_t* info);
 
 #endif

@@ -26,6 +26,7 @@
   XX(EALIGN, "misaligned for unbuffered I/O")                 \
   XX(EUNSAFE, "refused: would overwrite data")                \
   XX(ETOOSMALL, "target too small")                           \
+  XX(EMAPFAULT, "the memory-mapped view could not be accessed") \
   XX(EOS, "operating system error")
 
 enum iospd_errno {

@@ -98,11 +98,30 @@ uint64_t iospd_plat_ticks(void);
 /* Sleeps up to ms; returns 1 if woken by iospd_plat_interrupt (or Ctrl-C),
  * else 0. */
 int iospd_plat_wait(uint32_t ms);
-/* Installs the Ctrl-C handler: on Ctrl-C it calls cb(arg) once (from any
- * thread) and wakes iospd_plat_wait. */
+/* Installs the Ctrl-C handler (Linux: SIGINT and SIGTERM): on the first
+ * such signal it calls cb(arg) once (from any thread) and wakes
+ * iospd_plat_wait. */
 int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg, iospd_err_t* err);
 /* Wakes iospd_plat_wait as Ctrl-C would (used by -yp and tests). */
 void iospd_plat_interrupt(void);
+/* Sleeps ms, whatever Ctrl-C does: for polling loops and throttle sleeps,
+ * which must not spin once an interrupt has latched iospd_plat_wait. As
+ * precise as iospd_plat_run_begin's fine_waits made the platform's waits. */
+void iospd_plat_sleep(uint32_t ms);
+
+/* What a run needs from the process, asked for by the controller (the
+ * thread that calls this, whose priority the platform may raise so phase
+ * switches and CPU snapshots are not delayed by busy workers, as DISKSPD
+ * does) before any worker starts. Given back by iospd_plat_run_end. */
+typedef struct iospd_run_needs_s {
+  bool large_pages; /* -l: Windows enables SeLockMemoryPrivilege and fails
+                       the run if the account does not hold it */
+  bool fine_waits;  /* -g or -j: millisecond waits must last about a
+                       millisecond (Windows: high-resolution timers, else
+                       timeBeginPeriod(1) until iospd_plat_run_end) */
+} iospd_run_needs_t;
+int iospd_plat_run_begin(const iospd_run_needs_t* needs, iospd_err_t* err);
+void iospd_plat_run_end(void);
 
 /* ---- threads -------------------------------------------------------------- */
 
@@ -121,6 +140,14 @@ int iospd_plat_thread_start(iospd_plat_thread_t** t,
                             void* arg, iospd_err_t* err);
 /* Waits for the thread and frees it. */
 int iospd_plat_thread_join(iospd_plat_thread_t* t);
+/* Waits up to ms for the thread to end: 1 if it has (join it next), 0 if
+ * it still runs. */
+int iospd_plat_thread_wait(iospd_plat_thread_t* t, uint32_t ms);
+/* Cancels the blocking I/O call the thread is inside, if any (Windows:
+ * CancelSynchronousIo, so a depth-1 worker stuck on a hung device returns
+ * with IOSPD_ECANCELED). Where I/O calls cannot be cancelled (Linux
+ * pread), nothing happens. */
+void iospd_plat_thread_cancel_io(iospd_plat_thread_t* t);
 int iospd_plat_barrier_init(iospd_plat_barrier_t** b, uint32_t n,
                             iospd_err_t* err);
 void iospd_plat_barrier_wait(iospd_plat_barrier_t* b);
@@ -172,6 +199,11 @@ typedef struct iospd_file_info_s {
   uint64_t size;            /* bytes (device size for disks/volumes) */
   uint32_t logical_sector;  /* 0 if unknown */
   uint32_t physical_sector; /* 0 if unknown */
+  /* Unbuffered I/O: the alignment the device requires of buffer addresses
+   * (Windows: FileAlignmentInfo, often 4 or 512 even on a 4Kn disk; Linux:
+   * STATX_DIOALIGN's dio_mem_align); 0 if unknown, and then the logical
+   * sector size is assumed. */
+  uint32_t buffer_align;
   bool is_device;           /* disk or volume rather than a regular file */
   bool has_filesystem;      /* device: a file system signature was found */
   bool has_partitions;      /* device: a partition table was found */
@@ -189,18 +221,34 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
                          iospd_err_t* err);
 /* Progress of long work: done of total bytes so far (fn may be NULL).
  * warn (may be NULL) takes a warning line the platform meets on the way,
- * worded as DISKSPD prints it (the Windows -c fallbacks). */
+ * worded as DISKSPD prints it (the Windows -c fallbacks). note (may be NULL)
+ * receives one-line remarks worth telling the user (a stale temporary file
+ * removed, a fallback taken); the core prints them as NOTE lines. */
 typedef struct iospd_progress_s {
   void (*fn)(void* ctx, uint64_t done, uint64_t total);
   void* ctx;
   void (*warn)(void* ctx, const char* line);
+  void (*note)(void* ctx, const char* text);
 } iospd_progress_t;
 
 /* Creates (always overwriting) a regular file of the given size, allocated
  * but not zero-written where the OS allows, else written with fill_byte
  * pattern (i & 0xff) or zeros. Never called for devices. When it writes
  * the data, progress (may be NULL) is called after each chunk (1-4 MiB),
- * the last call with done == total. */
+ * the last call with done == total.
+ * Linux: failure never costs data or space. The free space is checked
+ * first, and the file is made as a temporary sibling that replaces the old
+ * file only when complete, so a failed or interrupted creation leaves an
+ * existing file as it was, removes what it made and frees what it took;
+ * only when the space cannot hold both is an existing file overwritten in
+ * place (after its space is reserved). Ctrl-C, SIGTERM or
+ * iospd_plat_interrupt stop the fill between chunks: IOSPD_EINTR, with a
+ * message saying what was left. progress->note gets the remarks (stale
+ * temporary files removed, an in-place overwrite).
+ * Windows: overwrites in place (see src/win/create.c), and deletes the
+ * file when creation fails; Ctrl-C or iospd_plat_interrupt stop the fill
+ * between chunks: IOSPD_EINTR, the partial file removed. Its NOTE lines
+ * (how the file was made) go through progress->warn. */
 int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
                               const iospd_progress_t* progress,
                               iospd_err_t* err);
@@ -208,6 +256,26 @@ static inline int iospd_plat_file_create(const char* path, uint64_t size,
                                          bool zero_fill, iospd_err_t* err) {
   return iospd_plat_file_create_ex(path, size, zero_fill, NULL, err);
 }
+
+/* How much of a regular file was never written: holes (a sparse file) and
+ * allocated-but-unwritten extents (what fallocate or an interrupted -c
+ * leaves). File systems answer reads of both with zeros without touching
+ * the device. known is false when the platform cannot tell (Windows for
+ * now; a Linux file system with neither FIEMAP nor SEEK_HOLE). Cheap: one
+ * walk of the file's extent map. */
+typedef struct iospd_unwritten_s {
+  bool known;
+  uint64_t hole_bytes;      /* sparse ranges (no blocks at all) */
+  uint64_t unwritten_bytes; /* blocks reserved but never written */
+} iospd_unwritten_t;
+int iospd_plat_file_unwritten(const char* path, iospd_unwritten_t* out,
+                              iospd_err_t* err);
+/* Whether two target paths name the same file by the OS's rules for names.
+ * Windows resolves both (relative paths, "..", '/', "#N", "X:") and
+ * compares them ignoring case as NTFS does (CompareStringOrdinal), so
+ * "C:\x.dat" and "c:\X.DAT" are one target; Linux compares the strings.
+ * Controller only (it allocates). */
+bool iospd_plat_same_path(const char* a, const char* b);
 /* Synchronous whole-buffer read of a small file (-Z<size>,<file>). */
 int iospd_plat_read_file(const char* path, void* buf, size_t size,
                          size_t* got, iospd_err_t* err);
@@ -246,6 +314,27 @@ enum {
 int iospd_plat_queue_create(iospd_plat_queue_t** q, uint32_t depth,
                             unsigned flags, int engine, iospd_err_t* err);
 const char* iospd_plat_queue_engine(const iospd_plat_queue_t* q);
+/* How the queue's engine takes I/Os, for the core's batch loop. */
+typedef struct iospd_queue_traits_s {
+  /* Each I/O is its own OS call (Windows ReadFile/WriteFile, psync): the
+   * core then hands I/Os over one by one and stamps each right before its
+   * own call, so an I/O is not charged for the calls before it. False
+   * where a batch goes to the kernel at once (io_uring). */
+  bool submit_each;
+  /* Completions one pass takes (at most IOSPD_REAP_MAX, engine.h), for a
+   * worker with only buffered targets, and with an unbuffered one. */
+  uint32_t reap_batch;
+  uint32_t reap_batch_unbuffered;
+} iospd_queue_traits_t;
+void iospd_plat_queue_traits(const iospd_plat_queue_t* q,
+                             iospd_queue_traits_t* out);
+/* The native code (a Win32 error) of the first failure this queue saw, if
+ * that failure came from the OS; 0 otherwise, or where the platform keeps
+ * none. text (size bytes, may be NULL) receives the system's description
+ * with the number, plus advice where there is some, e.g. "The device is
+ * not ready (error 21)". Not on the hot path: read once, after a failure. */
+int64_t iospd_plat_queue_os_error(const iospd_plat_queue_t* q, char* text,
+                                  size_t size);
 /* Binds an open file to this queue (Windows: a handle binds to one port for
  * good, so open one handle per worker and target). */
 int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,

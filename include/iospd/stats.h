@@ -69,6 +69,10 @@ typedef struct iospd_cpu_usage_s {
 typedef struct iospd_timespan_result_s {
   const iospd_timespan_t* ts;
   bool interrupted_before_measure; /* "The test was interrupted before..." */
+  /* Why the timespan failed ("" if it did not): the reports print it in
+   * place of DISKSPD's "interrupted" sentence (<Error> in XML), followed by
+   * whatever was measured before the failure (seconds > 0). */
+  char error[IOSPD_ERR_MSG_MAX];
   double seconds;                  /* measured elapsed seconds */
   uint32_t thread_count;
   iospd_cpu_usage_t* cpu;          /* topology cpu_count entries */

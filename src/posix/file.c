@@ -2,7 +2,8 @@
 /* Targets on Linux: open flags (O_DIRECT for -Su, O_DSYNC for -Sw, fadvise
  * hints, I/O priority), sizes and sector sizes of files and block devices,
  * reading the ends of devices for the write guard (src/device_sniff.c
- * judges them), and target file creation. */
+ * judges them). Creation (-c) is in create.c, the check for never-written
+ * ranges in extents.c. */
 #include <ctype.h>
 #include <dirent.h>
 #include <linux/fs.h>
@@ -36,8 +37,7 @@ static bool is_drive_letter(const char* p) {
   return isalpha((unsigned char)p[0]) && p[1] == ':' && p[2] == '\0';
 }
 
-/* Returns 0, or IOSPD_ENOTSUP with a message for "#N" and "X:" targets. */
-static int check_linux_path(const char* path, iospd_err_t* err) {
+int iospd_posix_check_path(const char* path, iospd_err_t* err) {
   if (path == NULL || path[0] == '\0')
     return iospd_err_set(err, IOSPD_EINVAL, "empty target path");
   if (is_disk_number(path))
@@ -240,7 +240,7 @@ static int describe(int fd, unsigned oflags, const char* path,
 
 int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
                          iospd_err_t* err) {
-  int rc = check_linux_path(o->path, err);
+  int rc = iospd_posix_check_path(o->path, err);
   if (rc < 0) return rc;
   if (o->flags & IOSPD_OPEN_DISABLE_LOCAL_CACHE)
     return iospd_err_set(err, IOSPD_ENOTSUP,
@@ -356,112 +356,15 @@ void iospd_plat_file_close(iospd_plat_file_t* f) {
 
 int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
                          iospd_err_t* err) {
-  int rc = check_linux_path(path, err);
+  int rc = iospd_posix_check_path(path, err);
   if (rc < 0) return rc;
   return describe(-1, O_RDONLY, path, info, err);
 }
 
-/* ---- creation and whole-file reads ------------------------------------ */
+/* ---- whole-file reads ------------------------------------------------- */
 
-int iospd_posix_write_pattern(int fd, uint64_t size, bool zero_fill,
-                              const iospd_progress_t* progress,
-                              const char* path, iospd_err_t* err) {
-  const size_t chunk = 4u * 1024u * 1024u;
-  uint8_t* buf = iospd_malloc(chunk);
-  if (buf == NULL)
-    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory creating '%s'",
-                         path);
-  for (size_t i = 0; i < chunk; i++)
-    buf[i] = zero_fill ? 0 : (uint8_t)(i & 0xff);
-  uint64_t off = 0;
-  int rc = 0;
-  while (off < size) {
-    size_t n = size - off < chunk ? (size_t)(size - off) : chunk;
-    size_t done = 0;
-    while (done < n) {
-      ssize_t w = pwrite(fd, buf + done, n - done, (off_t)(off + done));
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) {
-        int e = w < 0 ? errno : ENOSPC;
-        rc = iospd_posix_err(err, e,
-                             "cannot write '%s' at offset %llu while "
-                             "creating it",
-                             path, (unsigned long long)(off + done));
-        goto out;
-      }
-      done += (size_t)w;
-    }
-    off += n;
-    if (progress != NULL && progress->fn != NULL)
-      progress->fn(progress->ctx, off, size);
-  }
-  /* Flush now so the run does not pay for write-back of the creation. */
-  if (fdatasync(fd) != 0)
-    rc = iospd_posix_err(err, errno, "cannot flush '%s' after creating it",
-                         path);
-out:
-  iospd_free(buf);
-  return rc;
-}
-
-/* Creates the missing directories above path, as DISKSPD does for the
- * targets it creates. Returns true if any directory was made. */
-static bool make_parents(const char* path) {
-  char* dir = iospd_strdup(path);
-  if (dir == NULL) return false;
-  bool made = false;
-  for (char* p = dir + 1; *p != '\0'; p++) {
-    if (*p != '/') continue;
-    *p = '\0';
-    if (mkdir(dir, 0755) == 0) made = true;
-    *p = '/';
-  }
-  iospd_free(dir);
-  return made;
-}
-
-int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
-                              const iospd_progress_t* progress,
-                              iospd_err_t* err) {
-  int rc = check_linux_path(path, err);
-  if (rc < 0) return rc;
-  struct stat st;
-  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-    return iospd_err_set(err, IOSPD_EINVAL,
-                         "'%s' exists and is not a regular file; -c creates "
-                         "only regular files",
-                         path);
-  if (size > (uint64_t)INT64_MAX)
-    return iospd_err_set(err, IOSPD_ERANGE, "cannot create '%s': size too big",
-                         path);
-  /* Always overwrite, as DISKSPD does: the caller decides when to create. */
-  const int oflags = O_CREAT | O_TRUNC | O_RDWR | O_CLOEXEC;
-  int fd = open(path, oflags, 0644);
-  if (fd < 0 && errno == ENOENT && make_parents(path))
-    fd = open(path, oflags, 0644);
-  if (fd < 0) return iospd_posix_err(err, errno, "cannot create '%s'", path);
-  rc = 0;
-  if (size > 0) {
-    /* Reserve the space first, so a full disk fails at once. Then write
-     * every block: ext4/xfs serve reads of allocated-but-unwritten extents
-     * as zeros without touching the device, so an fallocate-only file would
-     * make a read benchmark measure nothing but the file system's metadata.
-     * (DISKSPD's valid-data-length trick reads real blocks; writing the
-     * pattern is how we get the same honesty on Linux.) */
-    if (fallocate(fd, 0, 0, (off_t)size) != 0) {
-      int e = errno;
-      if (e == ENOSPC || e == EDQUOT || e == EFBIG)
-        rc = iospd_posix_err(err, e,
-                             "not enough space to create '%s' of %llu bytes",
-                             path, (unsigned long long)size);
-    }
-    if (rc == 0)
-      rc = iospd_posix_write_pattern(fd, size, zero_fill, progress, path, err);
-  }
-  if (close(fd) != 0 && rc == 0)
-    rc = iospd_posix_err(err, errno, "cannot close '%s' after creating it",
-                         path);
-  return rc;
+bool iospd_plat_same_path(const char* a, const char* b) {
+  return strcmp(a, b) == 0; /* names are byte strings here */
 }
 
 int iospd_plat_read_file(const char* path, void* buf, size_t size, size_t* got,

@@ -33,6 +33,11 @@ int iospd_posix_err(iospd_err_t* err, int errnum, const char* fmt, ...)
 
 /* ---- files ------------------------------------------------------------ */
 
+/* Returns 0, or IOSPD_EINVAL/IOSPD_ENOTSUP with a message for an empty path
+ * and for the Windows-only forms ("#N", "X:", \\.\...) that name no
+ * Linux file. */
+int iospd_posix_check_path(const char* path, iospd_err_t* err);
+
 struct iospd_plat_file_s {
   int fd;
   unsigned flags;  /* IOSPD_OPEN_* as requested */
@@ -72,10 +77,15 @@ void iospd_posix_mm_free(iospd_posix_mm_t* mm);
 /* Writes size bytes to fd from offset 0 in 4 MiB chunks: zeros, or the
  * pattern byte[i] = i & 0xff (i counted from the chunk start, as DISKSPD
  * fills its creation buffer), calling progress (may be NULL) after each
- * chunk. The slow path of iospd_plat_file_create_ex. */
+ * chunk, then flushes (fdatasync). Write-back is started behind the writer
+ * so at most a few tens of MiB are ever dirty. Stops between chunks when
+ * the run is interrupted (IOSPD_EINTR). *written (may be NULL) gets the
+ * bytes written either way. The fill of iospd_plat_file_create_ex
+ * (src/posix/create.c). */
 int iospd_posix_write_pattern(int fd, uint64_t size, bool zero_fill,
                               const iospd_progress_t* progress,
-                              const char* path, iospd_err_t* err);
+                              const char* path, uint64_t* written,
+                              iospd_err_t* err);
 
 /* ---- queues ----------------------------------------------------------- */
 
@@ -83,6 +93,9 @@ int iospd_posix_write_pattern(int fd, uint64_t size, bool zero_fill,
  * kept private and static: one table per engine file). */
 typedef struct iospd_posix_queue_ops_s {
   const char* name;
+  /* Each I/O is its own system call (psync), so the core stamps each at
+   * its own submit; iospd_plat_queue_traits. */
+  bool submit_each;
   int (*attach)(iospd_plat_queue_t* q, iospd_plat_file_t* f,
                 uint32_t* file_index, iospd_err_t* err);
   int (*register_buffers)(iospd_plat_queue_t* q, void* base, size_t len,
@@ -127,7 +140,11 @@ int iospd_posix_uring_create(iospd_plat_queue_t** q, uint32_t depth,
 
 /* Creates the wake-up descriptor used by iospd_plat_wait (idempotent). */
 int iospd_posix_wake_init(iospd_err_t* err);
-/* Stops the Ctrl-C watcher and restores the SIGINT disposition. */
+/* True once Ctrl-C, SIGTERM or iospd_plat_interrupt has stopped the run
+ * (the latch iospd_plat_wait returns 1 for). One poll(2), never blocks:
+ * for long loops outside the hot path, such as the -c fill. */
+bool iospd_posix_interrupt_pending(void);
+/* Stops the Ctrl-C/SIGTERM watcher and restores the signals' dispositions. */
 void iospd_posix_wake_shutdown(void);
 
 /* ---- CPU -------------------------------------------------------------- */

@@ -5,6 +5,9 @@
  * -Nv) and parks the completion in a ring of depth entries until reap, as
  * the psync engine does. Non-mapped files of the same queue still go to the
  * engine (io_uring or psync). */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -29,6 +32,76 @@ struct iospd_posix_mm_s {
   uintptr_t page_mask;
 };
 
+/* ---- SIGBUS guard ------------------------------------------------------
+ * A page of a shared file mapping that lies past the file's end (another
+ * process truncated it) or whose storage fails raises SIGBUS on access.
+ * Each copy to or from a view runs with a recovery point set in the
+ * thread's t_guard; the handler jumps back to it, and the I/O completes
+ * with IOSPD_EMAPFAULT, which fails the run with a message naming the
+ * target. A SIGBUS anywhere else is not ours: the handler puts the previous
+ * action back, so the fault repeats and ends the process as before.
+ * Cheap: sigsetjmp without the signal mask is a register save, no system
+ * call; SA_NODEFER keeps SIGBUS unblocked after the jump, so the mask never
+ * needs restoring. Only TLS reads, sigaction and siglongjmp run in the
+ * handler, all async-signal-safe (t_guard is initial-exec TLS of the
+ * executable). */
+static _Thread_local sigjmp_buf* volatile t_guard;
+static struct sigaction g_old_bus;
+static pthread_mutex_t g_bus_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void on_sigbus(int sig, siginfo_t* si, void* uc) {
+  (void)uc;
+  sigjmp_buf* g = t_guard;
+  if (g != NULL) {
+    t_guard = NULL;
+    siglongjmp(*g, 1);
+  }
+  (void)sigaction(SIGBUS, &g_old_bus, NULL);
+  /* A fault repeats when the handler returns; a SIGBUS sent by kill does
+   * not, so send it again to the previous action. */
+  if (si == NULL || si->si_code <= 0) (void)raise(sig);
+}
+
+/* At every map, not once: whoever replaced the handler since (a test
+ * harness does between tests) gets it back as the previous action. Returns
+ * 0 or an errno. */
+static int install_sigbus(void) {
+  int rc = 0;
+  pthread_mutex_lock(&g_bus_lock);
+  struct sigaction cur;
+  if (sigaction(SIGBUS, NULL, &cur) != 0) {
+    rc = errno;
+  } else if (!(cur.sa_flags & SA_SIGINFO) || cur.sa_sigaction != on_sigbus) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    g_old_bus = cur;
+    if (sigaction(SIGBUS, &sa, NULL) != 0) rc = errno;
+  }
+  pthread_mutex_unlock(&g_bus_lock);
+  return rc;
+}
+
+/* Copies n bytes, non-temporally if asked; IOSPD_EMAPFAULT if a page of
+ * the view could not be reached, else 0. Not inlined: the recovery point
+ * must belong to a frame that is live for exactly the copy. */
+static __attribute__((noinline)) int guarded_copy(void* dst, const void* src,
+                                                 size_t n, bool nontemporal) {
+  sigjmp_buf env;
+  if (sigsetjmp(env, 0) != 0) return IOSPD_EMAPFAULT;
+  t_guard = &env;
+  atomic_signal_fence(memory_order_seq_cst);
+  if (nontemporal)
+    iospd_copy_nontemporal(dst, src, n);
+  else
+    memcpy(dst, src, n);
+  atomic_signal_fence(memory_order_seq_cst);
+  t_guard = NULL;
+  return 0;
+}
+
 int iospd_posix_map(iospd_plat_file_t* f, iospd_err_t* err) {
   if (f->is_device)
     return iospd_err_set(err, IOSPD_ENOTSUP,
@@ -49,6 +122,12 @@ int iospd_posix_map(iospd_plat_file_t* f, iospd_err_t* err) {
   if (len > SIZE_MAX)
     return iospd_err_set(err, IOSPD_ERANGE,
                          "'%s' is too large to map into memory", f->path);
+  int brc = install_sigbus();
+  if (brc != 0)
+    return iospd_posix_err(err, brc,
+                           "cannot install the SIGBUS handler that guards "
+                           "memory-mapped I/O (-Sm) on '%s'",
+                           f->path);
   void* p =
       mmap(NULL, (size_t)len, PROT_READ | PROT_WRITE, MAP_SHARED, f->fd, 0);
   if (p == MAP_FAILED)
@@ -125,11 +204,10 @@ static int32_t mm_io(const iospd_posix_mm_t* mm, const iospd_io_t* io) {
   uint64_t left = m->len - io->offset;
   size_t n = io->length <= left ? io->length : (size_t)left;
   uint8_t* view = m->base + io->offset;
+  bool nt = m->mode == MM_NONTEMPORAL;
   if (io->op == IOSPD_OP_WRITE) {
-    if (m->mode == MM_NONTEMPORAL)
-      iospd_copy_nontemporal(view, io->buf, n);
-    else
-      memcpy(view, io->buf, n);
+    if (IOSPD_UNLIKELY(guarded_copy(view, io->buf, n, nt) != 0))
+      return IOSPD_EMAPFAULT;
     if (m->mode == MM_MSYNC) {
       /* msync wants a page-aligned start: widen the range down to it. */
       uintptr_t start = (uintptr_t)view & ~mm->page_mask;
@@ -137,10 +215,8 @@ static int32_t mm_io(const iospd_posix_mm_t* mm, const iospd_io_t* io) {
       if (msync((void*)start, span, MS_SYNC) != 0)
         return iospd_posix_translate(errno);
     }
-  } else if (m->mode == MM_NONTEMPORAL) {
-    iospd_copy_nontemporal(io->buf, view, n);
-  } else {
-    memcpy(io->buf, view, n);
+  } else if (IOSPD_UNLIKELY(guarded_copy(io->buf, view, n, nt) != 0)) {
+    return IOSPD_EMAPFAULT;
   }
   return (int32_t)n;
 }

@@ -121,6 +121,7 @@ static int psync_destroy(iospd_plat_queue_t* q) {
 
 static const iospd_posix_queue_ops_t psync_ops = {
     .name = "psync",
+    .submit_each = true,
     .attach = psync_attach,
     .register_buffers = psync_register_buffers,
     .submit = psync_submit,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Threads (pthreads, pinned before the thread function runs), the start
- * barrier, and the interruptible wait: a latched eventfd that Ctrl-C (through
- * a self-pipe and a watcher thread) or iospd_plat_interrupt makes readable. */
+ * barrier, and the interruptible wait: a latched eventfd that Ctrl-C or
+ * SIGTERM (through a self-pipe and a watcher thread) or iospd_plat_interrupt
+ * makes readable. */
 #include <limits.h>
 #include <poll.h>
 #include <sched.h>
@@ -14,10 +15,21 @@
 
 /* ---- threads ---------------------------------------------------------- */
 
+/* The signals that stop a run the way Ctrl-C does: SIGINT (Ctrl-C) and
+ * SIGTERM (kill, timeout(1), systemd, a container stop). */
+static const int stop_signo[] = {SIGINT, SIGTERM};
+
+static void stop_signals(sigset_t* set) {
+  sigemptyset(set);
+  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(stop_signo); i++)
+    sigaddset(set, stop_signo[i]);
+}
+
 struct iospd_plat_thread_s {
   pthread_t th;
   void (*fn)(void*);
   void* arg;
+  bool joined; /* by iospd_plat_thread_wait */
 };
 
 static void* thread_main(void* p) {
@@ -76,11 +88,11 @@ int iospd_plat_thread_start(iospd_plat_thread_t** out,
     }
   }
 
-  /* New threads start with SIGINT blocked (they inherit the mask), so Ctrl-C
-   * always lands on a thread that is not inside an I/O system call. */
+  /* New threads start with SIGINT and SIGTERM blocked (they inherit the
+   * mask), so those signals always land on a thread that is not inside an
+   * I/O system call. */
   sigset_t block, old;
-  sigemptyset(&block);
-  sigaddset(&block, SIGINT);
+  stop_signals(&block);
   pthread_sigmask(SIG_BLOCK, &block, &old);
   rc = pthread_create(&t->th, &attr, thread_main, t);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -101,10 +113,31 @@ int iospd_plat_thread_start(iospd_plat_thread_t** out,
 
 int iospd_plat_thread_join(iospd_plat_thread_t* t) {
   if (t == NULL) return 0;
-  int rc = pthread_join(t->th, NULL);
+  int rc = t->joined ? 0 : pthread_join(t->th, NULL);
   iospd_free(t);
   return rc == 0 ? 0 : iospd_posix_translate(rc);
 }
+
+int iospd_plat_thread_wait(iospd_plat_thread_t* t, uint32_t ms) {
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += ms / 1000;
+  until.tv_nsec += (long)(ms % 1000) * 1000000L;
+  if (until.tv_nsec >= 1000000000L) {
+    until.tv_sec++;
+    until.tv_nsec -= 1000000000L;
+  }
+  /* Joined here already: iospd_plat_thread_join then only frees. */
+  if (t->joined || pthread_timedjoin_np(t->th, NULL, &until) == 0) {
+    t->joined = true;
+    return 1;
+  }
+  return 0;
+}
+
+/* A pread blocked on a hung device cannot be cancelled from outside (a
+ * signal does not interrupt an uninterruptible sleep). */
+void iospd_plat_thread_cancel_io(iospd_plat_thread_t* t) { (void)t; }
 
 struct iospd_plat_barrier_s {
   pthread_barrier_t b;
@@ -174,6 +207,16 @@ static uint64_t now_ms(void) {
   return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
+bool iospd_posix_interrupt_pending(void) {
+  pthread_once(&wake_once, wake_create);
+  if (wake_fd < 0) return false;
+  struct pollfd p = {.fd = wake_fd, .events = POLLIN};
+  int rc;
+  do rc = poll(&p, 1, 0);
+  while (rc < 0 && errno == EINTR);
+  return rc > 0;
+}
+
 int iospd_plat_wait(uint32_t ms) {
   pthread_once(&wake_once, wake_create);
   bool forever = ms == UINT32_MAX;
@@ -203,19 +246,20 @@ int iospd_plat_wait(uint32_t ms) {
   }
 }
 
-/* Ctrl-C: the handler only writes one byte to a pipe (async-signal-safe);
- * a watcher thread reads it, calls the callback in a normal thread context,
- * then wakes the waits. SA_RESETHAND makes a second Ctrl-C kill the process
- * the usual way, in case the run does not stop. */
+/* Ctrl-C and SIGTERM: the handler only writes one byte to a pipe
+ * (async-signal-safe); a watcher thread reads it, calls the callback in a
+ * normal thread context, then wakes the waits. SA_RESETHAND makes a second
+ * signal of the same kind end the process the usual way, in case the run
+ * does not stop. */
 static pthread_mutex_t sig_lock = PTHREAD_MUTEX_INITIALIZER;
 static int sig_pipe[2] = {-1, -1};
 static pthread_t sig_watcher;
 static bool sig_installed;
-static struct sigaction sig_old;
+static struct sigaction sig_old[IOSPD_ARRAY_SIZE(stop_signo)];
 static void (*sig_cb)(void*);
 static void* sig_cb_arg;
 
-static void on_sigint(int signo) {
+static void on_stop_signal(int signo) {
   (void)signo;
   int saved = errno;
   char c = 'i';
@@ -260,10 +304,9 @@ int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg,
     pthread_mutex_unlock(&sig_lock);
     return iospd_posix_err(err, e, "pipe2 (Ctrl-C handler)");
   }
-  /* The watcher inherits a mask with SIGINT blocked. */
+  /* The watcher inherits a mask with the stop signals blocked. */
   sigset_t block, old;
-  sigemptyset(&block);
-  sigaddset(&block, SIGINT);
+  stop_signals(&block);
   pthread_sigmask(SIG_BLOCK, &block, &old);
   int prc = pthread_create(&sig_watcher, NULL, sig_watch, NULL);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -276,11 +319,16 @@ int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg,
   }
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_sigint;
+  sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART | SA_RESETHAND;
-  if (sigaction(SIGINT, &sa, &sig_old) != 0) {
+  size_t set = 0;
+  for (; set < IOSPD_ARRAY_SIZE(stop_signo); set++)
+    if (sigaction(stop_signo[set], &sa, &sig_old[set]) != 0) break;
+  if (set < IOSPD_ARRAY_SIZE(stop_signo)) {
     int e = errno;
+    int bad = stop_signo[set];
+    while (set-- > 0) sigaction(stop_signo[set], &sig_old[set], NULL);
     char q = 'q';
     ssize_t w = write(sig_pipe[1], &q, 1);
     (void)w;
@@ -289,7 +337,8 @@ int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg,
     close(sig_pipe[1]);
     sig_pipe[0] = sig_pipe[1] = -1;
     pthread_mutex_unlock(&sig_lock);
-    return iospd_posix_err(err, e, "sigaction(SIGINT)");
+    return iospd_posix_err(err, e, "sigaction(%s)",
+                           bad == SIGINT ? "SIGINT" : "SIGTERM");
   }
   sig_installed = true;
   pthread_mutex_unlock(&sig_lock);
@@ -299,7 +348,8 @@ int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg,
 void iospd_posix_wake_shutdown(void) {
   pthread_mutex_lock(&sig_lock);
   if (sig_installed) {
-    sigaction(SIGINT, &sig_old, NULL);
+    for (size_t i = 0; i < IOSPD_ARRAY_SIZE(stop_signo); i++)
+      sigaction(stop_signo[i], &sig_old[i], NULL);
     char q = 'q';
     ssize_t w = write(sig_pipe[1], &q, 1);
     (void)w;

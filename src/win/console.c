@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Windows side of console.h: UTF-8 argv from GetCommandLineW, UTF-8 console
- * output, whole-file reads with UTF-16 paths. */
+/* Windows side of console.h: UTF-8 argv from GetCommandLineW, output as
+ * UTF-16 to consoles and UTF-8 to pipes and files, whole-file reads with
+ * UTF-16 paths. */
 #include "win/internal.h" /* windows.h first: shellapi.h needs it */
 
 #include <errno.h>
@@ -12,9 +13,95 @@
 #include "iospd/alloc.h"
 #include "iospd/console.h"
 
+/* Consoles get UTF-16 (WriteConsoleW), pipes and files get the UTF-8
+ * bytes: the console's code page is never changed, so the shell that ran
+ * us keeps its own (a code page set by a process outlives it, and DISKSPD's
+ * and other tools' output would then be misread). NULL: not a console. */
+static HANDLE g_out_console, g_err_console;
+
+static HANDLE console_of(DWORD which) {
+  HANDLE h = GetStdHandle(which);
+  DWORD mode;
+  if (h == NULL || h == INVALID_HANDLE_VALUE || !GetConsoleMode(h, &mode))
+    return NULL;
+  return h;
+}
+
 void iospd_plat_console_init(void) {
-  /* Paths in reports are UTF-8; make a console show them as such. */
-  SetConsoleOutputCP(CP_UTF8);
+  g_out_console = console_of(STD_OUTPUT_HANDLE);
+  g_err_console = console_of(STD_ERROR_HANDLE);
+}
+
+/* The bytes of a UTF-8 sequence cut by the end of one write, kept for the
+ * next (-P dots and report lines come in separate writes). */
+typedef struct carry_s {
+  char b[4];
+  size_t n;
+} carry_t;
+static carry_t g_out_carry, g_err_carry;
+static SRWLOCK g_console_lock = SRWLOCK_INIT;
+
+static size_t seq_len(unsigned char lead) {
+  return lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+}
+
+static bool is_cont(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
+
+/* How many of the n bytes form whole UTF-8 sequences: all of them unless
+ * the last sequence is cut short by the end. */
+static size_t whole_utf8(const char* s, size_t n) {
+  size_t back = 0;
+  while (back < n && back < 3 && is_cont(s[n - 1 - back])) back++;
+  if (back == n) return n; /* stray continuation bytes: let them through */
+  size_t need = seq_len((unsigned char)s[n - 1 - back]);
+  return need > back + 1 ? n - 1 - back : n;
+}
+
+/* Converts and writes one piece of at most 4 KiB; false if the console
+ * refused it. */
+static bool console_piece(HANDLE h, const char* s, size_t n) {
+  WCHAR w[4096];
+  int k = MultiByteToWideChar(CP_UTF8, 0, s, (int)n, w, (int)IOSPD_ARRAY_SIZE(w));
+  if (k <= 0) return n == 0;
+  for (int done = 0; done < k;) {
+    DWORD wrote = 0;
+    if (!WriteConsoleW(h, w + done, (DWORD)(k - done), &wrote, NULL) ||
+        wrote == 0)
+      return false;
+    done += (int)wrote;
+  }
+  return true;
+}
+
+static bool write_console(HANDLE h, carry_t* c, const char* text, size_t len) {
+  bool ok = true;
+  AcquireSRWLockExclusive(&g_console_lock);
+  if (c->n > 0) {
+    /* Finish the sequence the last write began. */
+    size_t need = seq_len((unsigned char)c->b[0]);
+    while (c->n < need && len > 0 && is_cont(*text)) {
+      c->b[c->n++] = *text++;
+      len--;
+    }
+    if (c->n == need || len > 0) { /* whole, or broken: shown as is */
+      ok = console_piece(h, c->b, c->n);
+      c->n = 0;
+    }
+  }
+  if (len > 0) {
+    size_t whole = whole_utf8(text, len);
+    for (size_t at = 0; ok && at < whole;) {
+      size_t n = IOSPD_MIN(whole - at, (size_t)4096);
+      size_t cut = whole_utf8(text + at, n);
+      if (cut > 0) n = cut;
+      ok = console_piece(h, text + at, n);
+      at += n;
+    }
+    c->n = len - whole; /* 1-3 bytes of a sequence the next write ends */
+    memcpy(c->b, text + whole, c->n);
+  }
+  ReleaseSRWLockExclusive(&g_console_lock);
+  return ok;
 }
 
 static char* to_utf8(const WCHAR* w) {
@@ -120,10 +207,18 @@ void iospd_plat_write_out(const char* text, size_t len) {
   if (atomic_load(&g_out_failure) != 0 || atomic_load(&g_out_closed)) return;
   SetLastError(0);
   errno = 0;
+  if (g_out_console != NULL) {
+    if (!write_console(g_out_console, &g_out_carry, text, len)) out_failed();
+    return;
+  }
   if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0) out_failed();
 }
 
 void iospd_plat_write_err(const char* text, size_t len) {
+  if (g_err_console != NULL) {
+    (void)write_console(g_err_console, &g_err_carry, text, len);
+    return;
+  }
   fwrite(text, 1, len, stderr);
   fflush(stderr);
 }

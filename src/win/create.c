@@ -306,7 +306,12 @@ int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
                     "file");
     }
   }
-  DWORD derr = iospd_win_make_parents(w);
+  /* DISKSPD warns only about a drive-letter path as the user wrote it,
+   * not one path.c turned into C:\... (relative) or \\?\C:\... (long). */
+  bool drive_spelled = ((path[0] >= 'A' && path[0] <= 'Z') ||
+                        (path[0] >= 'a' && path[0] <= 'z')) &&
+                       path[1] == ':' && (path[2] == '\\' || path[2] == '/');
+  DWORD derr = iospd_win_make_parents(w, drive_spelled);
   if (derr != 0)
     say(progress,
         "WARNING: Could not create intermediate directory (error code: %lu)",

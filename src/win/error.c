@@ -14,7 +14,7 @@ int iospd_win_translate(DWORD code) {
     case ERROR_NO_SYSTEM_RESOURCES: return IOSPD_ENOMEM;
     case ERROR_FILE_NOT_FOUND: case ERROR_PATH_NOT_FOUND:
     case ERROR_INVALID_DRIVE: case ERROR_BAD_NETPATH: case ERROR_BAD_NET_NAME:
-    case ERROR_INVALID_NAME: case ERROR_NOT_READY: return IOSPD_ENOENT;
+    case ERROR_INVALID_NAME: return IOSPD_ENOENT;
     case ERROR_ACCESS_DENIED: case ERROR_PRIVILEGE_NOT_HELD:
     case ERROR_SHARING_VIOLATION: case ERROR_WRITE_PROTECT:
       return IOSPD_EACCES;
@@ -28,9 +28,29 @@ int iospd_win_translate(DWORD code) {
     case WAIT_TIMEOUT: return IOSPD_EAGAIN;
     case ERROR_CRC: case ERROR_IO_DEVICE: case ERROR_SECTOR_NOT_FOUND:
     case ERROR_HANDLE_EOF: case ERROR_DEVICE_NOT_CONNECTED:
+    /* Not "no such file": the device is there but cannot answer now (a
+     * paused CSV, removable media, a disk coming online). */
+    case ERROR_NOT_READY:
       return IOSPD_EIO;
     default: return IOSPD_EOS;
   }
+}
+
+void iospd_win_error_text(DWORD code, char* out, size_t size) {
+  if (size == 0) return;
+  WCHAR wide[160];
+  char text[200] = "";
+  DWORD n = FormatMessageW(
+      FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, code,
+      0, wide, (DWORD)(sizeof wide / sizeof wide[0]), NULL);
+  if (n > 0) {
+    while (n > 0 && (wide[n - 1] == L'\r' || wide[n - 1] == L'\n' ||
+                     wide[n - 1] == L'.' || wide[n - 1] == L' '))
+      wide[--n] = 0;
+    iospd_win_wide_to_utf8(wide, text, sizeof text);
+  }
+  snprintf(out, size, "%s (error %lu)", text[0] ? text : "system error",
+           (unsigned long)code);
 }
 
 int iospd_win_err(iospd_err_t* err, DWORD code, const char* fmt, ...) {
@@ -41,21 +61,9 @@ int iospd_win_err(iospd_err_t* err, DWORD code, const char* fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  WCHAR wide[160];
-  char text[200] = "";
-  DWORD n = FormatMessageW(
-      FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, code,
-      0, wide, (DWORD)(sizeof wide / sizeof wide[0]), NULL);
-  if (n > 0) {
-    while (n > 0 && (wide[n - 1] == L'\r' || wide[n - 1] == L'\n' ||
-                     wide[n - 1] == L'.'))
-      wide[--n] = 0;
-    WideCharToMultiByte(CP_UTF8, 0, wide, -1, text, (int)sizeof text, NULL,
-                        NULL);
-  }
-  return iospd_err_set_os(err, rc, (int64_t)code, "%s: %s (error %lu)", what,
-                          text[0] ? text : "system error",
-                          (unsigned long)code);
+  char text[220];
+  iospd_win_error_text(code, text, sizeof text);
+  return iospd_err_set_os(err, rc, (int64_t)code, "%s: %s", what, text);
 }
 
 DWORD iospd_win_ntstatus_to_win32(NTSTATUS status) {

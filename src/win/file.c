@@ -18,6 +18,7 @@
   CTL_CODE(FILE_DEVICE_FILE_SYSTEM, 174, METHOD_BUFFERED, FILE_ANY_ACCESS)
 #endif
 #define FILE_STORAGE_INFO_CLASS ((FILE_INFO_BY_HANDLE_CLASS)16)
+#define FILE_ALIGNMENT_INFO_CLASS ((FILE_INFO_BY_HANDLE_CLASS)17)
 typedef struct {
   ULONG LogicalBytesPerSector;
   ULONG PhysicalBytesPerSectorForAtomicity;
@@ -27,6 +28,10 @@ typedef struct {
   ULONG ByteOffsetForSectorAlignment;
   ULONG ByteOffsetForPartitionAlignment;
 } storage_info_t;
+/* FILE_ALIGNMENT_INFO, named by mingw only for Windows 8 and later. */
+typedef struct {
+  ULONG AlignmentRequirement;
+} alignment_info_t;
 
 #define CREATE_CHUNK (1u << 20)
 
@@ -43,20 +48,6 @@ static DWORD open_attributes(unsigned flags) {
   return a;
 }
 
-static void set_priority_hint(HANDLE h, unsigned flags) {
-  FILE_IO_PRIORITY_HINT_INFO hint;
-  if (flags & IOSPD_OPEN_PRIORITY_VERY_LOW)
-    hint.PriorityHint = IoPriorityHintVeryLow;
-  else if (flags & IOSPD_OPEN_PRIORITY_LOW)
-    hint.PriorityHint = IoPriorityHintLow;
-  else
-    return;
-  /* Advisory: file systems without priority support refuse it, and DISKSPD
-   * runs on regardless. */
-  (void)SetFileInformationByHandle(h, FileIoPriorityHintInfo, &hint,
-                                   sizeof hint);
-}
-
 static int open_error(iospd_err_t* err, DWORD e, const char* path,
                       bool is_device) {
   if (is_device && e == ERROR_ACCESS_DENIED)
@@ -65,12 +56,28 @@ static int open_error(iospd_err_t* err, DWORD e, const char* path,
                             "volumes need an elevated (administrator) "
                             "prompt",
                             path);
+  if (is_device && (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND))
+    return iospd_err_set_os(err, IOSPD_ENOENT, (int64_t)e,
+                            "cannot open '%s': no such disk or volume "
+                            "(error %lu)",
+                            path, (unsigned long)e);
   if (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND)
     return iospd_err_set_os(err, IOSPD_ENOENT, (int64_t)e,
-                            "cannot open '%s': no such file (give a size "
-                            "with -c to create it)",
-                            path);
+                            "cannot open '%s': no such file (error %lu; "
+                            "give a size with -c to create it)",
+                            path, (unsigned long)e);
   return iospd_win_err(err, e, "cannot open '%s'", path);
+}
+
+/* On a volume handle: let reads and writes reach every sector of the
+ * partition, including those past the file system's last cluster (the
+ * backup boot sector, the tail the write guard reads), which the file
+ * system would otherwise refuse; the disk driver still keeps I/O inside the
+ * partition. Disks do not take it, which is harmless. */
+static void allow_extended_dasd(HANDLE h) {
+  DWORD ret;
+  (void)iospd_win_ioctl(h, FSCTL_ALLOW_EXTENDED_DASD_IO, NULL, 0, NULL, 0,
+                        &ret);
 }
 
 int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
@@ -105,11 +112,12 @@ int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
   }
   f->is_device =
       iospd_win_is_device(spelled, true, iospd_win_handle_kind(f->h));
+  if (f->is_device) allow_extended_dasd(f->h);
 
   if (o->flags & IOSPD_OPEN_DISABLE_LOCAL_CACHE) {
     DWORD ret;
-    if (!DeviceIoControl(f->h, FSCTL_DISABLE_LOCAL_BUFFERING, NULL, 0, NULL, 0,
-                         &ret, NULL)) {
+    if (!iospd_win_ioctl(f->h, FSCTL_DISABLE_LOCAL_BUFFERING, NULL, 0, NULL, 0,
+                         &ret)) {
       DWORD e = GetLastError();
       rc = iospd_err_set_os(err, IOSPD_ENOTSUP, (int64_t)e,
                             "cannot disable local caching (-Sr) for '%s' "
@@ -119,7 +127,8 @@ int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
       goto fail;
     }
   }
-  set_priority_hint(f->h, o->flags);
+  rc = iospd_win_set_priority_hint(f->h, o->flags, o->path, err);
+  if (rc) goto fail;
   if (o->flags & IOSPD_OPEN_MAPPED) {
     rc = iospd_win_map(f, err);
     if (rc) goto fail;
@@ -144,22 +153,57 @@ void iospd_plat_file_close(iospd_plat_file_t* f) {
 /* ---- what a target is ---------------------------------------------------- */
 
 /* Sector size of the volume holding a file: the fallback when
- * FileStorageInfo is missing (Windows 7, wine). */
+ * FileStorageInfo is missing (Windows 7, wine). wpath is absolute (path.c),
+ * of any length: the volume's root is never longer than the path. */
 static uint32_t volume_sector(const WCHAR* wpath) {
-  WCHAR full[MAX_PATH * 2], root[MAX_PATH * 2];
-  DWORD n = GetFullPathNameW(wpath, (DWORD)IOSPD_ARRAY_SIZE(full), full, NULL);
-  if (n == 0 || n >= IOSPD_ARRAY_SIZE(full)) return 0;
-  if (!GetVolumePathNameW(full, root, (DWORD)IOSPD_ARRAY_SIZE(root))) return 0;
-  DWORD spc, bps, freec, total;
-  if (!GetDiskFreeSpaceW(root, &spc, &bps, &freec, &total)) return 0;
+  size_t len = wcslen(wpath) + 2;
+  if (len > 0x8000) return 0;
+  WCHAR* root = iospd_malloc(len * sizeof(WCHAR));
+  if (root == NULL) return 0;
+  DWORD spc = 0, bps = 0, freec, total;
+  if (!GetVolumePathNameW(wpath, root, (DWORD)len) ||
+      !GetDiskFreeSpaceW(root, &spc, &bps, &freec, &total))
+    bps = 0;
+  iospd_free(root);
   return bps;
 }
 
+/* The buffer alignment unbuffered I/O needs on this handle's device, from
+ * the I/O manager (the device object's AlignmentRequirement, a mask: 0x1ff
+ * is 512 bytes, 3 is 4 bytes, 0 is none), or from the storage adapter.
+ * 0 if neither answers (wine, Windows 7 before the adapter query). */
+static uint32_t handle_alignment(HANDLE h) {
+  alignment_info_t ai;
+  if (GetFileInformationByHandleEx(h, FILE_ALIGNMENT_INFO_CLASS, &ai,
+                                   sizeof ai) &&
+      ai.AlignmentRequirement < 0x10000 &&
+      ((ai.AlignmentRequirement + 1) & ai.AlignmentRequirement) == 0)
+    return (uint32_t)ai.AlignmentRequirement + 1;
+  STORAGE_PROPERTY_QUERY q;
+  STORAGE_ADAPTER_DESCRIPTOR ad;
+  DWORD ret = 0;
+  memset(&q, 0, sizeof q);
+  memset(&ad, 0, sizeof ad);
+  q.PropertyId = StorageAdapterProperty;
+  q.QueryType = PropertyStandardQuery;
+  if (iospd_win_ioctl(h, IOCTL_STORAGE_QUERY_PROPERTY, &q, sizeof q, &ad,
+                      sizeof ad, &ret) &&
+      ret >= offsetof(STORAGE_ADAPTER_DESCRIPTOR, AlignmentMask) +
+                 sizeof ad.AlignmentMask &&
+      ad.AlignmentMask < 0x10000 &&
+      ((ad.AlignmentMask + 1) & ad.AlignmentMask) == 0)
+    return (uint32_t)ad.AlignmentMask + 1;
+  return 0;
+}
+
+/* Sector sizes from the open handle (FileStorageInfo, Windows 8+), so no
+ * path length or mount point can lead to the wrong volume; the volume's
+ * own sector size only where that class is missing. */
 static void file_sectors(HANDLE h, const WCHAR* wpath,
                          iospd_file_info_t* info) {
   storage_info_t si;
-  if (h != INVALID_HANDLE_VALUE &&
-      GetFileInformationByHandleEx(h, FILE_STORAGE_INFO_CLASS, &si,
+  info->buffer_align = handle_alignment(h);
+  if (GetFileInformationByHandleEx(h, FILE_STORAGE_INFO_CLASS, &si,
                                    sizeof si) &&
       si.LogicalBytesPerSector != 0) {
     info->logical_sector = si.LogicalBytesPerSector;
@@ -177,11 +221,11 @@ static void device_size_and_sectors(HANDLE h, iospd_file_info_t* info) {
   DWORD ret;
   GET_LENGTH_INFORMATION li;
   PARTITION_INFORMATION_EX pi;
-  if (DeviceIoControl(h, IOCTL_DISK_GET_LENGTH_INFO, NULL, 0, &li, sizeof li,
-                      &ret, NULL))
+  if (iospd_win_ioctl(h, IOCTL_DISK_GET_LENGTH_INFO, NULL, 0, &li, sizeof li,
+                      &ret))
     info->size = (uint64_t)li.Length.QuadPart;
-  else if (DeviceIoControl(h, IOCTL_DISK_GET_PARTITION_INFO_EX, NULL, 0, &pi,
-                           sizeof pi, &ret, NULL))
+  else if (iospd_win_ioctl(h, IOCTL_DISK_GET_PARTITION_INFO_EX, NULL, 0, &pi,
+                           sizeof pi, &ret))
     info->size = (uint64_t)pi.PartitionLength.QuadPart;
 
   STORAGE_PROPERTY_QUERY q;
@@ -190,8 +234,8 @@ static void device_size_and_sectors(HANDLE h, iospd_file_info_t* info) {
   memset(&ad, 0, sizeof ad);
   q.PropertyId = StorageAccessAlignmentProperty;
   q.QueryType = PropertyStandardQuery;
-  if (DeviceIoControl(h, IOCTL_STORAGE_QUERY_PROPERTY, &q, sizeof q, &ad,
-                      sizeof ad, &ret, NULL) &&
+  if (iospd_win_ioctl(h, IOCTL_STORAGE_QUERY_PROPERTY, &q, sizeof q, &ad,
+                      sizeof ad, &ret) &&
       ret >= sizeof ad && ad.BytesPerLogicalSector != 0) {
     info->logical_sector = ad.BytesPerLogicalSector;
     info->physical_sector = ad.BytesPerPhysicalSector;
@@ -203,12 +247,12 @@ static void device_size_and_sectors(HANDLE h, iospd_file_info_t* info) {
   DISK_GEOMETRY g;
   uint64_t gsize = 0;
   uint32_t bps = 0;
-  if (DeviceIoControl(h, IOCTL_DISK_GET_DRIVE_GEOMETRY_EX, NULL, 0, &gx,
-                      sizeof gx, &ret, NULL)) {
+  if (iospd_win_ioctl(h, IOCTL_DISK_GET_DRIVE_GEOMETRY_EX, NULL, 0, &gx,
+                      sizeof gx, &ret)) {
     gsize = (uint64_t)gx.DiskSize.QuadPart;
     bps = gx.Geometry.BytesPerSector;
-  } else if (DeviceIoControl(h, IOCTL_DISK_GET_DRIVE_GEOMETRY, NULL, 0, &g,
-                             sizeof g, &ret, NULL)) {
+  } else if (iospd_win_ioctl(h, IOCTL_DISK_GET_DRIVE_GEOMETRY, NULL, 0, &g,
+                             sizeof g, &ret)) {
     bps = g.BytesPerSector;
     gsize = (uint64_t)g.Cylinders.QuadPart * g.TracksPerCylinder *
             g.SectorsPerTrack * g.BytesPerSector;
@@ -216,6 +260,7 @@ static void device_size_and_sectors(HANDLE h, iospd_file_info_t* info) {
   if (info->size == 0) info->size = gsize;
   if (info->logical_sector == 0) info->logical_sector = bps;
   if (info->physical_sector == 0) info->physical_sector = bps;
+  info->buffer_align = handle_alignment(h);
 }
 
 static int count_partitions(HANDLE h, int* style) {
@@ -227,8 +272,8 @@ static int count_partitions(HANDLE h, int* style) {
   } u;
   DWORD ret;
   *style = -1;
-  if (!DeviceIoControl(h, IOCTL_DISK_GET_DRIVE_LAYOUT_EX, NULL, 0, &u, sizeof u,
-                       &ret, NULL))
+  if (!iospd_win_ioctl(h, IOCTL_DISK_GET_DRIVE_LAYOUT_EX, NULL, 0, &u, sizeof u,
+                       &ret))
     return 0;
   *style = (int)u.l.PartitionStyle;
   if (u.l.PartitionStyle == PARTITION_STYLE_RAW) return 0;
@@ -390,6 +435,7 @@ int iospd_win_describe_device(const WCHAR* wpath, const char* path,
                     OPEN_EXISTING, 0, NULL);
   if (h == INVALID_HANDLE_VALUE)
     return open_error(err, GetLastError(), path, true);
+  allow_extended_dasd(h);
   device_size_and_sectors(h, info);
   if (!probe) {
     CloseHandle(h);
@@ -512,23 +558,44 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
                          path);
   }
   info->size = ((uint64_t)a.nFileSizeHigh << 32) | a.nFileSizeLow;
-  file_sectors(INVALID_HANDLE_VALUE, w, info);
+  /* Sectors from a handle that asks for nothing but attributes, so that
+   * neither a writer nor the sharing mode of another opener is in the way;
+   * when even that cannot be had, the volume's answer. */
+  HANDLE h = CreateFileW(w, FILE_READ_ATTRIBUTES,
+                         FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                         NULL, OPEN_EXISTING, 0, NULL);
+  if (h != INVALID_HANDLE_VALUE) {
+    file_sectors(h, w, info);
+    CloseHandle(h);
+  } else {
+    info->logical_sector = info->physical_sector = volume_sector(w);
+  }
   iospd_free(w);
   return 0;
 }
 
 /* ---- creating and reading files ------------------------------------------ */
 
-/* Creates each missing parent of an absolute path ("C:\a\b\f",
- * "\\?\C:\a\f", "\\server\share\a\f"); errors surface at CreateFileW. */
-/* Creates the missing parent folders of an absolute path. Returns the
- * first failure for a drive-letter path, the only kind DISKSPD creates
- * parents for (and warns about); 0 otherwise. */
-DWORD iospd_win_make_parents(WCHAR* w) {
+/* Creates the missing parent folders of an absolute path ("C:\a\b\f",
+ * "\\?\C:\a\f", "\\server\share\a\f", "\\?\UNC\server\share\a\f", as
+ * path.c resolves them; the \\?\ forms have no 248-character limit).
+ * Returns the first failure for a drive-letter path, the only kind DISKSPD
+ * creates parents for (and warns about); 0 otherwise: errors surface at
+ * CreateFileW. */
+DWORD iospd_win_make_parents(WCHAR* w, bool drive_spelled) {
   size_t start;
-  bool drive = true;
+  bool drive = drive_spelled; /* written X:\..., not made so by path.c */
   DWORD first = 0;
-  if (wcsncmp(w, L"\\\\?\\", 4) == 0) {
+  if (wcsncmp(w, L"\\\\?\\UNC\\", 8) == 0) {
+    /* \\?\UNC\server\share\ */
+    drive = false;
+    int seps = 0;
+    start = 8;
+    while (w[start] && seps < 2) {
+      if (w[start] == L'\\') seps++;
+      start++;
+    }
+  } else if (wcsncmp(w, L"\\\\?\\", 4) == 0) {
     start = 7; /* \\?\C:\ */
   } else if (w[0] && w[1] == L':' && (w[2] == L'\\' || w[2] == L'/')) {
     start = 3;
@@ -543,7 +610,7 @@ DWORD iospd_win_make_parents(WCHAR* w) {
       start++;
     }
   } else {
-    return 0; /* relative: the working directory exists */
+    return 0; /* not resolved by path.c (cannot happen) */
   }
   for (size_t i = start; w[i]; i++) {
     if (w[i] != L'\\' && w[i] != L'/') continue;
@@ -564,6 +631,18 @@ int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
                               iospd_err_t* err) {
   iospd_win_create_report_t report;
   return iospd_win_create(path, size, zero_fill, 0, progress, &report, err);
+}
+
+/* Not looked at on Windows yet: always "unknown". (Later:
+ * FSCTL_QUERY_ALLOCATED_RANGES finds the holes of a sparse file, and a
+ * valid data length below the file size is the part never written, which
+ * NTFS also reads as zeros without touching the disk.) */
+int iospd_plat_file_unwritten(const char* path, iospd_unwritten_t* out,
+                              iospd_err_t* err) {
+  (void)path;
+  (void)err;
+  memset(out, 0, sizeof *out);
+  return 0;
 }
 
 int iospd_plat_read_file(const char* path, void* buf, size_t size, size_t* got,

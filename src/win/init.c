@@ -12,6 +12,7 @@
 iospd_win_nt_qsi_fn iospd_win_NtQuerySystemInformation;
 iospd_win_nt_qsi_ex_fn iospd_win_NtQuerySystemInformationEx;
 iospd_win_nt_to_dos_fn iospd_win_RtlNtStatusToDosError;
+iospd_win_nt_query_file_fn iospd_win_NtQueryInformationFile;
 HANDLE iospd_win_interrupt_event;
 
 static INIT_ONCE once = INIT_ONCE_STATIC_INIT;
@@ -37,6 +38,9 @@ static BOOL CALLBACK do_once(INIT_ONCE* o, void* param, void** ctx) {
     iospd_win_RtlNtStatusToDosError =
         (iospd_win_nt_to_dos_fn)(void (*)(void))GetProcAddress(
             ntdll, "RtlNtStatusToDosError");
+    iospd_win_NtQueryInformationFile =
+        (iospd_win_nt_query_file_fn)(void (*)(void))GetProcAddress(
+            ntdll, "NtQueryInformationFile");
   }
   /* Manual reset: once interrupted, every later wait returns at once, so an
    * interrupt that lands before the wait is never lost. */

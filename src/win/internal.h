@@ -28,6 +28,11 @@ typedef ULONG(NTAPI* iospd_win_nt_to_dos_fn)(NTSTATUS status);
 extern iospd_win_nt_qsi_fn iospd_win_NtQuerySystemInformation;
 extern iospd_win_nt_qsi_ex_fn iospd_win_NtQuerySystemInformationEx;
 extern iospd_win_nt_to_dos_fn iospd_win_RtlNtStatusToDosError;
+typedef NTSTATUS(NTAPI* iospd_win_nt_query_file_fn)(HANDLE h,
+                                                    IO_STATUS_BLOCK* iosb,
+                                                    void* info, ULONG len,
+                                                    int cls);
+extern iospd_win_nt_query_file_fn iospd_win_NtQueryInformationFile;
 
 /* Manual-reset event set by Ctrl-C and iospd_plat_interrupt. */
 extern HANDLE iospd_win_interrupt_event;
@@ -45,15 +50,66 @@ DWORD iospd_win_enable_privilege(const WCHAR* name);
  * adjusting the token. */
 DWORD iospd_win_enable_privilege_at(const WCHAR* name, int* step);
 
+/* ---- waits and the run (run_env.c) ---------------------------------------- */
+
+/* How millisecond waits are made precise while a run with -g/-j lasts. */
+enum {
+  IOSPD_WIN_FINE_OFF = 0, /* no -g/-j, or nothing available: system timer */
+  IOSPD_WIN_FINE_TIMER,   /* high-resolution waitable timers */
+  IOSPD_WIN_FINE_PERIOD   /* timeBeginPeriod(1) (before Windows 10 1803) */
+};
+extern int iospd_win_fine_mode;
+/* Tests: act as if high-resolution timers did not exist. */
+extern bool iospd_win_fine_force_fallback;
+/* The calling thread's high-resolution timer (made on first use), or NULL
+ * when the mode is not IOSPD_WIN_FINE_TIMER. */
+HANDLE iospd_win_thread_timer(void);
+/* Closes the calling thread's timer (at thread end). */
+void iospd_win_thread_timer_free(void);
+/* Arms timer to expire in ms, with apc (may be NULL) queued then. */
+bool iospd_win_timer_arm(HANDLE timer, uint32_t ms, PTIMERAPCROUTINE apc);
+/* For a short wait (under 50 ms) of a thread with a fine timer: arms it to
+ * queue a no-op APC in ms, so an alertable wait (the completion port's,
+ * SleepEx for -x) ends on time rather than a system tick late. Returns the
+ * timer (CancelWaitableTimer it after the wait; an APC already queued only
+ * ends the next alertable wait early), or NULL: wait as usual. */
+HANDLE iospd_win_fine_wake_arm(uint32_t ms);
+
+/* ---- -I priority hints (priority.c) --------------------------------------- */
+
+/* Sets the hint -I asked for (IOSPD_OPEN_PRIORITY_* in flags; none: 0) and
+ * checks it took: a refusal or a different hint read back fails, with a
+ * message naming path. */
+int iospd_win_set_priority_hint(HANDLE h, unsigned flags, const char* path,
+                                iospd_err_t* err);
+/* The same for one PRIORITY_HINT value. */
+int iospd_win_apply_priority_hint(HANDLE h, int hint, const char* path,
+                                  iospd_err_t* err);
+/* The handle's hint as NtQueryInformationFile reads it: 1 and *hint, or 0
+ * where it cannot be read (wine). */
+int iospd_win_priority_hint_read(HANDLE h, int* hint);
+
 /* ---- errors (error.c) ---------------------------------------------------- */
 
 /* GetLastError-style code -> IOSPD_E* (the only place that knows them). */
 int iospd_win_translate(DWORD code);
+/* "<FormatMessage text> (error N)" in UTF-8, "system error (error N)"
+ * when the system has no text for it. */
+void iospd_win_error_text(DWORD code, char* out, size_t size);
 /* Fills err with "<what>: <FormatMessage text> (error N)". */
 int iospd_win_err(iospd_err_t* err, DWORD code, const char* fmt, ...)
     IOSPD_PRINTF(3, 4);
 /* An OVERLAPPED status (NTSTATUS in ov.Internal) -> Win32 error code. */
 DWORD iospd_win_ntstatus_to_win32(NTSTATUS status);
+
+/* ---- device control (ioctl.c) ------------------------------------------- */
+
+/* DeviceIoControl with an OVERLAPPED and its own event, waited for with
+ * GetOverlappedResult: correct on overlapped and synchronous handles alike,
+ * and never posted to a completion port the handle is bound to. Same
+ * result as DeviceIoControl; GetLastError() says why it failed. */
+BOOL iospd_win_ioctl(HANDLE h, DWORD code, void* in, DWORD in_len, void* out,
+                     DWORD out_len, DWORD* returned);
 
 /* ---- paths (path.c) ------------------------------------------------------ */
 
@@ -63,9 +119,17 @@ WCHAR* iospd_win_utf8_to_wide(const char* s);
 /* UTF-16 -> UTF-8 into out (always NUL-terminated). Returns the length, or
  * -1 if it did not fit (out then holds a truncated, valid prefix). */
 int iospd_win_wide_to_utf8(const WCHAR* w, char* out, size_t size);
+/* GetFullPathNameW into a fresh buffer of the size needed (iospd_free
+ * it), or NULL. */
+WCHAR* iospd_win_full_path(const WCHAR* w);
+/* The full path (relative, ".." and '/' resolved), in the extended-length
+ * form (\\?\X:\... or \\?\UNC\server\share\...) when it is too long
+ * for the plain one; NULL on failure. */
+WCHAR* iospd_win_long_form(const WCHAR* w);
 /* Resolves a target as the user wrote it: "#N" -> \\.\PhysicalDriveN,
- * "X:" -> \\.\X:, anything else converted as is (long absolute paths get
- * the \\?\ prefix). *is_device says whether it names a disk or volume. */
+ * "X:" -> \\.\X:, other device spellings as they are, a path written
+ * with \\?\ as it is, any other path by iospd_win_long_form. *is_device
+ * says whether it names a disk or volume by its spelling. */
 int iospd_win_target_path(const char* utf8, WCHAR** out, bool* is_device,
                           iospd_err_t* err);
 
@@ -121,10 +185,12 @@ int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
  * a protected DACL granting full access to Administrators and to the
  * file's owner (OWNER RIGHTS), no one else. Returns 0 or a Win32 error. */
 DWORD iospd_win_private_sd(PSECURITY_DESCRIPTOR* sd, PACL* dacl);
-/* Creates the missing parent folders of an absolute path (w is modified
- * and restored). Returns the first failure for a drive-letter path, the
- * only kind DISKSPD creates parents for (and warns about); 0 otherwise. */
-DWORD iospd_win_make_parents(WCHAR* w);
+/* Creates the missing parent folders of w, a path as path.c resolves it
+ * (C:\..., \\server\share\..., \\?\C:\..., \\?\UNC\server\share\...; w is
+ * modified and restored). Returns the first failure when drive_spelled
+ * (the user wrote X:\..., the only kind DISKSPD creates parents for and
+ * warns about); 0 otherwise, errors then surface at CreateFileW. */
+DWORD iospd_win_make_parents(WCHAR* w, bool drive_spelled);
 
 /* ---- processors (cpu.c) -------------------------------------------------- */
 

@@ -6,6 +6,7 @@
  * free stack, depth of them) that remembers the core's tag, so a completion
  * leads straight back to the tag. Memory-mapped files (-Sm) are served by
  * a copy inside submit (mapped.c); their completions wait in the ring. */
+#include <stdio.h>
 #include <string.h>
 
 #include "iospd/alloc.h"
@@ -22,6 +23,8 @@ typedef struct slot_s {
   struct iospd_plat_queue_s* q; /* completion routines find their queue */
   uint32_t tag;                 /* the core's, returned in the cqe */
   uint32_t index;               /* own position in slots[] */
+  uint8_t op;                   /* IOSPD_OP_* in flight, for error notes */
+  bool device;                  /* ... on a disk or volume */
 } slot_t;
 
 /* A completion waiting in the local ring: the slot is released when the
@@ -34,6 +37,7 @@ typedef struct pending_s {
 typedef struct qfile_s {
   HANDLE h;
   bool sync; /* opened without FILE_FLAG_OVERLAPPED: plain blocking calls */
+  bool device; /* a disk or volume */
   const iospd_plat_file_t* mapped; /* -Sm: served from the view, or NULL */
 } qfile_t;
 
@@ -52,6 +56,12 @@ struct iospd_plat_queue_s {
    * slot, so depth entries always suffice. */
   pending_t* ring;
   uint32_t ring_head, ring_count;
+  /* The first failure, in the order the core receives them: its Win32
+   * code (0 when it was not the OS's, e.g. a -Sm copy) and what it was. */
+  bool failed;
+  DWORD first_error;
+  uint8_t first_op;
+  bool first_device;
 };
 
 static void push_pending(iospd_plat_queue_t* q, const slot_t* s,
@@ -84,12 +94,32 @@ static uint32_t pop_pending(iospd_plat_queue_t* q, iospd_cqe_t* out,
 }
 
 /* Win32 status + byte count -> cqe result. End of file reads as 0 bytes,
- * like pread, rather than as an error. */
+ * like pread, rather than as an error code; the engine then fails the run
+ * with its short-transfer message (target truncated under the run). */
 static int32_t io_result(DWORD e, DWORD bytes) {
   if (e == ERROR_SUCCESS)
     return bytes > (DWORD)INT32_MAX ? INT32_MAX : (int32_t)bytes;
   if (e == ERROR_HANDLE_EOF) return 0;
   return (int32_t)iospd_win_translate(e);
+}
+
+/* Keeps the first failure's raw code (e is 0 for a failure that did not
+ * come from the OS). Called where a failed result is made, which is the
+ * order reap hands results to the core. */
+static void note_failure(iospd_plat_queue_t* q, DWORD e, const slot_t* s) {
+  if (IOSPD_LIKELY(q->failed)) return;
+  q->failed = true;
+  q->first_error = e;
+  q->first_op = s != NULL ? s->op : IOSPD_OP_READ;
+  q->first_device = s != NULL && s->device;
+}
+
+/* io_result for slot s, noting a failure. */
+static int32_t slot_result(iospd_plat_queue_t* q, const slot_t* s, DWORD e,
+                           DWORD bytes) {
+  int32_t r = io_result(e, bytes);
+  if (IOSPD_UNLIKELY(r < 0)) note_failure(q, e, s);
+  return r;
 }
 
 int iospd_plat_queue_create(iospd_plat_queue_t** out, uint32_t depth,
@@ -137,10 +167,44 @@ int iospd_plat_queue_create(iospd_plat_queue_t** out, uint32_t depth,
   return 0;
 }
 
+int64_t iospd_plat_queue_os_error(const iospd_plat_queue_t* q, char* text,
+                                  size_t size) {
+  if (text != NULL && size > 0) text[0] = '\0';
+  if (q == NULL || !q->failed || q->first_error == 0) return 0;
+  if (text != NULL && size > 0) {
+    iospd_win_error_text(q->first_error, text, size);
+    /* Windows lets no one write inside a mounted file system through a
+     * disk or volume handle (unless the volume is locked or dismounted by
+     * the writer), elevated or not, --allow-raw-write or not. */
+    if (q->first_error == ERROR_ACCESS_DENIED &&
+        q->first_op == IOSPD_OP_WRITE && q->first_device) {
+      size_t n = strlen(text);
+      snprintf(text + n, size - n,
+               "; Windows refuses writes inside a mounted file system: take "
+               "the disk offline (Set-Disk -IsOffline $true) and target it "
+               "as #N, or remove the file system from the volume first");
+    }
+  }
+  return (int64_t)q->first_error;
+}
+
 const char* iospd_plat_queue_engine(const iospd_plat_queue_t* q) {
   return q != NULL && q->routines
              ? "completion routines (ReadFileEx/WriteFileEx)"
              : "I/O Completion Ports";
+}
+
+/* Every ReadFile/WriteFile (and every -Sm copy) is its own call, so the
+ * core stamps each I/O at its own submit. Completions come up to 16 per
+ * GetQueuedCompletionStatusEx, as in DISKSPD 2.2, whatever the caching:
+ * submitting costs a call per I/O anyway, so smaller batches would only add
+ * calls to the port. */
+void iospd_plat_queue_traits(const iospd_plat_queue_t* q,
+                             iospd_queue_traits_t* out) {
+  (void)q;
+  out->submit_each = true;
+  out->reap_batch = 16;
+  out->reap_batch_unbuffered = 16;
 }
 
 int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
@@ -162,6 +226,7 @@ int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
     /* Mapped I/O never goes through the port (nor through routines). */
     q->files[q->nfiles].h = f->h;
     q->files[q->nfiles].sync = true;
+    q->files[q->nfiles].device = false;
     q->files[q->nfiles].mapped = f;
     *file_index = q->nfiles++;
     return 0;
@@ -176,6 +241,7 @@ int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
                          f->path);
   q->files[q->nfiles].h = f->h;
   q->files[q->nfiles].sync = sync;
+  q->files[q->nfiles].device = f->is_device;
   q->files[q->nfiles].mapped = NULL;
   *file_index = q->nfiles++;
   return 0;
@@ -196,7 +262,7 @@ static VOID CALLBACK routine_done(DWORD e, DWORD bytes, LPOVERLAPPED ov) {
   slot_t* s = CONTAINING_RECORD(ov, slot_t, ov);
   iospd_plat_queue_t* q = s->q;
   q->inflight--;
-  push_pending(q, s, io_result(e, bytes));
+  push_pending(q, s, slot_result(q, s, e, bytes));
 }
 
 /* Blocking I/O on a handle opened without FILE_FLAG_OVERLAPPED; the
@@ -207,7 +273,7 @@ static void submit_sync(iospd_plat_queue_t* q, const iospd_io_t* io, HANDLE h,
   BOOL ok = io->op == IOSPD_OP_WRITE
                 ? WriteFile(h, io->buf, io->length, &n, &s->ov)
                 : ReadFile(h, io->buf, io->length, &n, &s->ov);
-  push_pending(q, s, io_result(ok ? ERROR_SUCCESS : GetLastError(), n));
+  push_pending(q, s, slot_result(q, s, ok ? ERROR_SUCCESS : GetLastError(), n));
 }
 
 int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
@@ -219,16 +285,21 @@ int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
     const iospd_io_t* io = &ios[i];
     slot_t* s = &q->slots[q->free_slots[--q->nfree]];
     s->tag = io->tag;
+    s->op = io->op;
+    s->device = false;
     if (IOSPD_UNLIKELY(io->file_index >= q->nfiles)) {
+      note_failure(q, 0, s);
       push_pending(q, s, IOSPD_EINVAL); /* reported like any failed I/O */
       continue;
     }
     const qfile_t* f = &q->files[io->file_index];
+    s->device = f->device;
     if (f->mapped != NULL) {
       /* -Sm: done now; the completion waits in the ring for reap. */
-      push_pending(q, s,
-                   iospd_win_mapped_io(f->mapped, io->op, io->offset,
-                                       io->length, io->buf));
+      int32_t r = iospd_win_mapped_io(f->mapped, io->op, io->offset,
+                                      io->length, io->buf);
+      if (IOSPD_UNLIKELY(r < 0)) note_failure(q, 0, s);
+      push_pending(q, s, r);
       continue;
     }
     memset(&s->ov, 0, sizeof s->ov);
@@ -254,7 +325,7 @@ int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
     if (ok || (!q->routines && e == ERROR_IO_PENDING))
       q->inflight++;
     else
-      push_pending(q, s, io_result(e, 0));
+      push_pending(q, s, slot_result(q, s, e, 0));
   }
   *accepted = i;
   return 0;
@@ -276,11 +347,18 @@ static int reap_port(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
     OVERLAPPED_ENTRY ents[REAP_BATCH];
     ULONG want = (ULONG)IOSPD_MIN((uint32_t)REAP_BATCH, max - n);
     ULONG cnt = 0;
-    if (!GetQueuedCompletionStatusEx(q->port, ents, want, &cnt, wait, FALSE)) {
-      DWORD e = GetLastError();
-      if (e == WAIT_TIMEOUT) break;
+    /* -g/-j: a throttled slot's short wait ends on a high-resolution
+     * timer's APC, not a system tick (15.6 ms) late. */
+    HANDLE fine = iospd_win_fine_wake_arm(wait);
+    BOOL ok = GetQueuedCompletionStatusEx(q->port, ents, want, &cnt,
+                                          fine ? wait + 20 : wait, fine != NULL);
+    DWORD werr = ok ? ERROR_SUCCESS : GetLastError();
+    if (fine != NULL) CancelWaitableTimer(fine);
+    if (!ok) {
+      if (werr == WAIT_TIMEOUT || werr == WAIT_IO_COMPLETION) break;
+      note_failure(q, werr, NULL);
       *got = n;
-      return iospd_win_translate(e);
+      return iospd_win_translate(werr);
     }
     for (ULONG i = 0; i < cnt; i++) {
       if (ents[i].lpOverlapped == NULL) continue; /* a posted wake-up */
@@ -292,7 +370,7 @@ static int reap_port(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
       q->inflight--;
       release(q, s);
       out[n].tag = s->tag;
-      out[n].result = io_result(e, ents[i].dwNumberOfBytesTransferred);
+      out[n].result = slot_result(q, s, e, ents[i].dwNumberOfBytesTransferred);
       n++;
     }
     if (n >= min && wait != 0) break;  /* got what we waited for */
@@ -313,10 +391,16 @@ static int reap_routines(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
     if (n >= max || (n >= min && polled) || q->inflight == 0) break;
     DWORD wait = n >= min ? 0 : remaining_ms(timeout_ms, deadline);
     /* Completion routines run only inside an alertable wait on the thread
-     * that issued the I/O; they fill the ring. */
-    DWORD r = SleepEx(wait, TRUE);
+     * that issued the I/O; they fill the ring. With -g/-j a short wait
+     * ends on a high-resolution timer's APC, which leaves the timer
+     * signalled. */
+    HANDLE fine = iospd_win_fine_wake_arm(wait);
+    DWORD r = SleepEx(fine ? wait + 20 : wait, TRUE);
+    bool expired = fine != NULL && r == WAIT_IO_COMPLETION &&
+                   WaitForSingleObject(fine, 0) == WAIT_OBJECT_0;
+    if (fine != NULL) CancelWaitableTimer(fine);
     polled = true;
-    if (r != WAIT_IO_COMPLETION) {
+    if (r != WAIT_IO_COMPLETION || expired) {
       n += pop_pending(q, out + n, max - n);
       break; /* timed out */
     }

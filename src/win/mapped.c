@@ -64,6 +64,93 @@ static int nv_setup(iospd_plat_file_t* f, iospd_err_t* err) {
   return 0;
 }
 
+/* ---- in-page error guard ------------------------------------------------
+ * A page of a view whose storage fails (a network share gone, a disk pulled;
+ * under wine also a file truncated from outside) raises
+ * EXCEPTION_IN_PAGE_ERROR on access, which would end the process with no
+ * message and no results. mingw's gcc has no __try/__except, so each copy
+ * to or from a view runs with a recovery point in the thread's TLS slot,
+ * and a vectored handler that sees a fault on that copy's view range jumps
+ * back to it (__builtin_setjmp/__builtin_longjmp: GCC's own register
+ * save/restore, no unwinding); the I/O then completes with
+ * IOSPD_EMAPFAULT. Any other exception goes on to the usual handlers. */
+typedef struct mm_guard_s {
+  void* jb[5];       /* __builtin_setjmp buffer */
+  uintptr_t lo, hi;  /* the view bytes this copy touches */
+#if defined(__i386__)
+  void* seh;         /* SEH chain head when armed, restored after the jump */
+#endif
+} mm_guard_t;
+
+#if defined(__i386__)
+/* NT_TIB.ExceptionList, the head of the thread's SEH chain, is at fs:0
+ * (read directly: NtCurrentTeb's intrinsic trips -Warray-bounds). */
+static inline void* seh_head(void) {
+  void* p;
+  __asm__ volatile("movl %%fs:0, %0" : "=r"(p));
+  return p;
+}
+static inline void set_seh_head(void* p) {
+  __asm__ volatile("movl %0, %%fs:0" : : "r"(p) : "memory");
+}
+#endif
+
+static DWORD g_guard_tls = TLS_OUT_OF_INDEXES;
+static INIT_ONCE g_guard_once = INIT_ONCE_STATIC_INIT;
+
+static LONG CALLBACK on_view_fault(EXCEPTION_POINTERS* ep) {
+  const EXCEPTION_RECORD* r = ep->ExceptionRecord;
+  if (r->ExceptionCode != EXCEPTION_IN_PAGE_ERROR &&
+      r->ExceptionCode != EXCEPTION_ACCESS_VIOLATION)
+    return EXCEPTION_CONTINUE_SEARCH;
+  DWORD saved = GetLastError();
+  mm_guard_t* g = (mm_guard_t*)TlsGetValue(g_guard_tls);
+  SetLastError(saved);
+  if (g == NULL || r->NumberParameters < 2) return EXCEPTION_CONTINUE_SEARCH;
+  uintptr_t a = (uintptr_t)r->ExceptionInformation[1];
+  if (a < g->lo || a >= g->hi) return EXCEPTION_CONTINUE_SEARCH;
+  __builtin_longjmp(g->jb, 1);
+}
+
+static BOOL CALLBACK install_guard(PINIT_ONCE once, PVOID param, PVOID* ctx) {
+  (void)once;
+  (void)param;
+  (void)ctx;
+  g_guard_tls = TlsAlloc();
+  if (g_guard_tls == TLS_OUT_OF_INDEXES) return FALSE;
+  return AddVectoredExceptionHandler(1, on_view_fault) != NULL;
+}
+
+/* Copies n bytes between a buffer and the view bytes at view (dst or src),
+ * non-temporally if asked. IOSPD_EMAPFAULT if the view faulted, else 0.
+ * Not inlined: the recovery point needs a frame of its own. */
+static __attribute__((noinline)) int guarded_copy(void* dst, const void* src,
+                                                 size_t n, bool nontemporal,
+                                                 const uint8_t* view) {
+  mm_guard_t g;
+  g.lo = (uintptr_t)view;
+  g.hi = g.lo + n;
+#if defined(__i386__)
+  g.seh = seh_head();
+#endif
+  if (__builtin_setjmp(g.jb) != 0) {
+#if defined(__i386__)
+    /* The dispatcher's frames were left behind: drop any SEH records they
+     * registered. */
+    set_seh_head(g.seh);
+#endif
+    TlsSetValue(g_guard_tls, NULL);
+    return IOSPD_EMAPFAULT;
+  }
+  TlsSetValue(g_guard_tls, &g);
+  if (nontemporal)
+    iospd_copy_nontemporal(dst, src, n);
+  else
+    memcpy(dst, src, n);
+  TlsSetValue(g_guard_tls, NULL);
+  return 0;
+}
+
 int iospd_win_map(iospd_plat_file_t* f, iospd_err_t* err) {
   if (f->is_device)
     return iospd_err_set(err, IOSPD_ENOTSUP,
@@ -75,6 +162,11 @@ int iospd_win_map(iospd_plat_file_t* f, iospd_err_t* err) {
     return iospd_win_err(err, GetLastError(), "cannot get the size of '%s'",
                          f->path);
   if (sz.QuadPart <= 0) return 0; /* nothing to map: reported as empty */
+  if (!InitOnceExecuteOnce(&g_guard_once, install_guard, NULL, NULL))
+    return iospd_win_err(err, GetLastError(),
+                         "cannot install the handler that guards "
+                         "memory-mapped I/O (-Sm) on '%s'",
+                         f->path);
   uint64_t len = (uint64_t)sz.QuadPart;
   if (len > (uint64_t)SIZE_MAX)
     return iospd_err_set(err, IOSPD_ERANGE,
@@ -125,24 +217,20 @@ int32_t iospd_win_mapped_io(const iospd_plat_file_t* f, uint8_t op,
   uint64_t left = f->view_len - offset;
   size_t n = length <= left ? length : (size_t)left;
   uint8_t* view = f->view + offset;
+  bool nt = f->mm_mode == MM_NONTEMPORAL;
   if (op != IOSPD_OP_WRITE) {
-    if (f->mm_mode == MM_NONTEMPORAL)
-      iospd_copy_nontemporal(buf, view, n);
-    else
-      memcpy(buf, view, n);
+    if (IOSPD_UNLIKELY(guarded_copy(buf, view, n, nt, view) != 0))
+      return IOSPD_EMAPFAULT;
     return (int32_t)n;
   }
+  if (IOSPD_UNLIKELY(guarded_copy(view, buf, n, nt, view) != 0))
+    return IOSPD_EMAPFAULT;
   switch (f->mm_mode) {
-    case MM_NONTEMPORAL:
-      iospd_copy_nontemporal(view, buf, n);
-      break;
     case MM_FLUSH_VIEW:
-      memcpy(view, buf, n);
       if (!FlushViewOfFile(view, n))
         return (int32_t)iospd_win_translate(GetLastError());
       break;
     case MM_FLUSH_NV: {
-      memcpy(view, buf, n);
       ULONG fl =
           (f->flags & IOSPD_OPEN_FLUSH_NV_NODRAIN) ? NV_FLUSH_NO_DRAIN : 0;
       NTSTATUS st = g_nv_flush(f->nv_token, view, n, fl);
@@ -150,8 +238,7 @@ int32_t iospd_win_mapped_io(const iospd_plat_file_t* f, uint8_t op,
         return (int32_t)iospd_win_translate(iospd_win_ntstatus_to_win32(st));
       break;
     }
-    default:
-      memcpy(view, buf, n);
+    default: /* MM_PLAIN, MM_NONTEMPORAL: nothing to flush */
       break;
   }
   return (int32_t)n;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* I/O buffers from VirtualAlloc: page aligned (what unbuffered I/O needs)
- * and zeroed. Large pages need SeLockMemoryPrivilege; without it (and always
- * under wine) the buffer comes from normal pages instead. */
+ * and zeroed. Large pages need SeLockMemoryPrivilege (iospd_plat_run_begin
+ * has checked it) and enough contiguous free memory; without either the
+ * allocation fails, as in DISKSPD, rather than quietly measuring with small
+ * pages while the profile says UseLargePages. */
 #include "win/internal.h"
 
 static size_t round_up(size_t v, size_t to) {
@@ -23,12 +25,9 @@ static void* alloc_large(size_t size) {
 void* iospd_plat_buf_alloc(size_t size, size_t align, unsigned flags) {
   if (size == 0) size = 1;
   if (flags & IOSPD_BUF_LARGE_PAGES) {
-    /* Large pages are aligned to their own (2 MiB) size. When they cannot
-     * be had (no privilege, fragmented memory, wine), fall back to normal
-     * pages: the run still works, only the TLB savings are lost. */
+    /* Large pages are aligned to their own (2 MiB) size. */
     SIZE_T lp = GetLargePageMinimum();
-    void* p = lp != 0 && align <= lp ? alloc_large(size) : NULL;
-    if (p != NULL) return p;
+    return lp != 0 && align <= lp ? alloc_large(size) : NULL;
   }
   SYSTEM_INFO si;
   GetSystemInfo(&si);

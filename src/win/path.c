@@ -82,6 +82,58 @@ static bool device_namespace(const char* s) {
   return r[0] != 0;
 }
 
+/* "\\?\..." (either separator): the user asked for the path as written. */
+static bool prefixed(const WCHAR* w) {
+  return (w[0] == L'\\' || w[0] == L'/') && (w[1] == L'\\' || w[1] == L'/') &&
+         w[2] == L'?' && (w[3] == L'\\' || w[3] == L'/');
+}
+
+/* Below this, every Win32 call takes the plain form; CreateDirectoryW is the
+ * strictest (MAX_PATH less room for an 8.3 name), and every parent of a
+ * path is shorter than the path. */
+#define PLAIN_PATH_MAX (MAX_PATH - 12)
+
+WCHAR* iospd_win_full_path(const WCHAR* w) {
+  /* GetFullPathNameW resolves relative paths, "." and "..", and turns '/'
+   * into '\'; its Unicode form is not limited to MAX_PATH. The size it
+   * asks for includes the terminator; a second call can still need more if
+   * the current directory changed in between, hence the loop. */
+  DWORD size = MAX_PATH;
+  for (int attempt = 0; attempt < 4; attempt++) {
+    WCHAR* full = iospd_malloc((size_t)size * sizeof(WCHAR));
+    if (full == NULL) return NULL;
+    DWORD n = GetFullPathNameW(w, size, full, NULL);
+    if (n > 0 && n < size) return full;
+    iospd_free(full);
+    if (n == 0) return NULL;
+    size = n + 1;
+  }
+  return NULL;
+}
+
+WCHAR* iospd_win_long_form(const WCHAR* w) {
+  WCHAR* full = iospd_win_full_path(w);
+  if (full == NULL) return NULL;
+  size_t len = wcslen(full);
+  if (len < PLAIN_PATH_MAX || prefixed(full) ||
+      (full[0] == L'\\' && full[1] == L'\\' && full[2] == L'.' &&
+       full[3] == L'\\'))
+    return full; /* short, or a device name such as \\.\NUL */
+  /* Beyond it, the extended-length form: \\?\C:\... or, for a UNC path,
+   * \\?\UNC\server\share\... */
+  bool unc = full[0] == L'\\' && full[1] == L'\\';
+  const WCHAR* head = unc ? L"\\\\?\\UNC\\" : L"\\\\?\\";
+  const WCHAR* rest = unc ? full + 2 : full;
+  size_t hl = wcslen(head), rl = wcslen(rest);
+  WCHAR* out = iospd_malloc((hl + rl + 1) * sizeof(WCHAR));
+  if (out != NULL) {
+    memcpy(out, head, hl * sizeof(WCHAR));
+    memcpy(out + hl, rest, (rl + 1) * sizeof(WCHAR));
+  }
+  iospd_free(full);
+  return out;
+}
+
 int iospd_win_target_path(const char* utf8, WCHAR** out, bool* is_device,
                           iospd_err_t* err) {
   *out = NULL;
@@ -116,22 +168,47 @@ int iospd_win_target_path(const char* utf8, WCHAR** out, bool* is_device,
     return iospd_err_set(err, IOSPD_EINVAL,
                          "target path '%s' is not valid UTF-8", utf8);
 
-  /* Absolute drive paths beyond MAX_PATH need the \\?\ prefix, which also
-   * turns off '/' translation, so normalise separators ourselves. */
-  size_t len = wcslen(w);
-  if (!*is_device && len >= MAX_PATH && is_drive_letter(utf8[0]) &&
-      utf8[1] == ':' && (utf8[2] == '\\' || utf8[2] == '/')) {
-    WCHAR* longp = iospd_malloc((len + 5) * sizeof(WCHAR));
-    if (longp == NULL) {
-      iospd_free(w);
-      return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
-    }
-    memcpy(longp, L"\\\\?\\", 4 * sizeof(WCHAR));
-    for (size_t i = 0; i <= len; i++)
-      longp[4 + i] = w[i] == L'/' ? L'\\' : w[i];
+  if (!*is_device && !prefixed(w)) {
+    WCHAR* full = iospd_win_long_form(w);
     iospd_free(w);
-    w = longp;
+    if (full == NULL)
+      return iospd_err_set(err, IOSPD_EINVAL,
+                           "cannot resolve target path '%s' to a full path "
+                           "(too long, or out of memory)",
+                           utf8);
+    w = full;
   }
   *out = w;
   return 0;
+}
+
+/* w without its extended-length prefix, for comparing: \\?\C:\x becomes
+ * C:\x and \\?\UNC\srv\x becomes \\srv\x (in place: w is ours). */
+static void drop_prefix(WCHAR* w) {
+  if (!prefixed(w)) return;
+  size_t len = wcslen(w);
+  if ((w[4] == L'U' || w[4] == L'u') && (w[5] == L'N' || w[5] == L'n') &&
+      (w[6] == L'C' || w[6] == L'c') && (w[7] == L'\\' || w[7] == L'/')) {
+    memmove(w + 2, w + 8, (len - 8 + 1) * sizeof(WCHAR));
+    w[0] = w[1] = L'\\';
+    return;
+  }
+  memmove(w, w + 4, (len - 4 + 1) * sizeof(WCHAR));
+}
+
+bool iospd_plat_same_path(const char* a, const char* b) {
+  if (strcmp(a, b) == 0) return true;
+  WCHAR *wa = NULL, *wb = NULL;
+  bool da, db, same = false;
+  if (iospd_win_target_path(a, &wa, &da, NULL) == 0 &&
+      iospd_win_target_path(b, &wb, &db, NULL) == 0) {
+    drop_prefix(wa);
+    drop_prefix(wb);
+    /* Ordinal, ignoring case: how NTFS and ReFS match names (by their
+     * upcase table), never by the user's locale. */
+    same = CompareStringOrdinal(wa, -1, wb, -1, TRUE) == CSTR_EQUAL;
+  }
+  iospd_free(wa);
+  iospd_free(wb);
+  return same;
 }

@@ -12,11 +12,20 @@
 /* 64 on 64-bit Windows, 32 for 32-bit processes. */
 #define KAFFINITY_BITS (sizeof(KAFFINITY) * 8)
 
+/* Address space reserved for each worker's stack (pages are committed only
+ * as they are touched). The image's default is 2 MiB, which lets a 32-bit
+ * iospd start fewer than 1000 threads before its address space runs out.
+ * A worker's deepest path, looking at a disk's partition table, needs
+ * about 25 KiB (gcc -fstack-usage) plus what the system calls under it
+ * use; 256 KiB leaves ample room, and 1000 threads reserve 256 MiB. */
+#define WORKER_STACK_RESERVE (256u * 1024u)
+
 /* ---- threads ------------------------------------------------------------- */
 
 static unsigned __stdcall trampoline(void* p) {
   iospd_plat_thread_t* t = p;
   if (!InterlockedCompareExchange(&t->cancelled, 0, 0)) t->fn(t->arg);
+  iospd_win_thread_timer_free();
   return 0;
 }
 
@@ -64,11 +73,19 @@ int iospd_plat_thread_start(iospd_plat_thread_t** out,
   if (t == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   t->fn = fn;
   t->arg = arg;
-  /* _beginthreadex, not CreateThread: the thread uses the C runtime. */
-  uintptr_t h = _beginthreadex(NULL, 0, trampoline, t, CREATE_SUSPENDED, NULL);
+  /* _beginthreadex, not CreateThread: the thread uses the C runtime. It
+   * hands its flags to CreateThread, where STACK_SIZE_PARAM_IS_A_RESERVATION
+   * makes the size the reservation (without it, the size is what is
+   * committed up front and the reservation stays the image's 2 MiB). */
+  uintptr_t h = _beginthreadex(NULL, WORKER_STACK_RESERVE, trampoline, t,
+                               CREATE_SUSPENDED |
+                                   STACK_SIZE_PARAM_IS_A_RESERVATION,
+                               NULL);
   if (h == 0) {
+    DWORD e = GetLastError();
     iospd_free(t);
-    return iospd_err_set(err, IOSPD_EOS, "cannot start a worker thread");
+    return iospd_win_err(err, e ? e : ERROR_NOT_ENOUGH_MEMORY,
+                         "cannot start a worker thread");
   }
   t->h = (HANDLE)h;
   int rc = 0;
@@ -93,6 +110,19 @@ int iospd_plat_thread_join(iospd_plat_thread_t* t) {
   CloseHandle(t->h);
   iospd_free(t);
   return w == WAIT_OBJECT_0 ? 0 : IOSPD_EOS;
+}
+
+int iospd_plat_thread_wait(iospd_plat_thread_t* t, uint32_t ms) {
+  return WaitForSingleObject(t->h, ms == UINT32_MAX ? INFINITE : ms) ==
+                 WAIT_OBJECT_0
+             ? 1
+             : 0;
+}
+
+void iospd_plat_thread_cancel_io(iospd_plat_thread_t* t) {
+  /* Fails with ERROR_NOT_FOUND when the thread is in no I/O call; the
+   * handle from _beginthreadex has THREAD_TERMINATE, which it needs. */
+  (void)CancelSynchronousIo(t->h);
 }
 
 /* ---- barrier ------------------------------------------------------------- */
@@ -158,14 +188,18 @@ void iospd_plat_interrupt(void) {
   if (iospd_win_interrupt_event != NULL) SetEvent(iospd_win_interrupt_event);
 }
 
-/* Runs on a thread the system creates for the console event. */
+/* Runs on a thread the system creates for the console event. The first
+ * Ctrl-C or Ctrl-Break stops the run; any later one is left to the next
+ * handler, the system's default, which ends the process (DISKSPD removes
+ * its handler after the first Ctrl-C): a run that does not stop, say on a
+ * hung device, can still be ended from the keyboard. */
 BOOL WINAPI iospd_win_ctrl_handler(DWORD type) {
   if (type != CTRL_C_EVENT && type != CTRL_BREAK_EVENT) return FALSE;
+  if (InterlockedExchange(&interrupt_fired, 1) != 0) return FALSE;
   void (*cb)(void*) = interrupt_cb;
-  if (cb != NULL && InterlockedExchange(&interrupt_fired, 1) == 0)
-    cb(interrupt_arg);
+  if (cb != NULL) cb(interrupt_arg);
   iospd_plat_interrupt();
-  return TRUE; /* handled: do not let the default handler kill us */
+  return TRUE; /* handled: the run stops and reports */
 }
 
 int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg,

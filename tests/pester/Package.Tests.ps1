@@ -58,16 +58,17 @@ Describe 'Release package' {
     $hash = (Get-FileHash $script:zip -Algorithm SHA256).Hash.ToLowerInvariant()
     (Get-Content "$script:zip.sha256" -Raw) | Should -BeExactly "$hash  iospd-$script:version.zip`n"
   }
-  It 'has the layout amd64/ x86/ IoSpd/ xml/ LICENSE README.md' {
+  It 'has the layout amd64/ x86/ IoSpd/ xml/ LICENSE README.md windows-selfcheck.ps1' {
     $script:entries | Should -Contain 'amd64/iospd.exe'
     $script:entries | Should -Contain 'x86/iospd.exe'
     $script:entries | Should -Contain 'IoSpd/IoSpd.psd1'
     $script:entries | Should -Contain 'IoSpd/IoSpd.psm1'
     $script:entries | Should -Contain 'LICENSE'
     $script:entries | Should -Contain 'README.md'
+    $script:entries | Should -Contain 'windows-selfcheck.ps1'
     @($script:entries | Where-Object { $_ -like 'xml/*' }).Count | Should -BeGreaterThan 0
     $top = $script:entries | ForEach-Object { ($_ -split '/')[0] } | Sort-Object -Unique
-    $top | Should -Be @('amd64', 'IoSpd', 'LICENSE', 'README.md', 'x86', 'xml')
+    $top | Should -Be @('amd64', 'IoSpd', 'LICENSE', 'README.md', 'windows-selfcheck.ps1', 'x86', 'xml')
   }
   It 'contains every module file and everything under xml/' {
     $root = $script:repo
@@ -79,6 +80,17 @@ Describe 'Release package' {
       $rel = 'xml/' + [IO.Path]::GetRelativePath((Join-Path $root 'xml'), $f.FullName).Replace('\', '/')
       $script:entries | Should -Contain $rel
     }
+  }
+  It 'ships windows-selfcheck.ps1 unchanged; it finds amd64\iospd.exe and the IoSpd module beside it' {
+    $packed = Join-Path $script:unpacked 'windows-selfcheck.ps1'
+    (Get-FileHash $packed).Hash | Should -Be (Get-FileHash (Join-Path $script:repo 'scripts/windows-selfcheck.ps1')).Hash
+    # In a fresh session, so no module is loaded yet.
+    $pwsh = (Get-Command pwsh -CommandType Application | Select-Object -First 1).Source
+    $probe = ". '$packed'; `$env:PROCESSOR_ARCHITECTURE = 'AMD64'; Resolve-SelfCheckIoSpd; Import-SelfCheckModule; (Get-Command ConvertFrom-IoSpdXml).Module.Path"
+    $out = @(& $pwsh -NoProfile -NonInteractive -Command $probe)
+    $LASTEXITCODE | Should -Be 0 -Because ($out -join "`n")
+    $out[0] | Should -Be (Join-Path (Join-Path $script:unpacked 'amd64') 'iospd.exe')
+    $out[1] | Should -Be (Join-Path (Join-Path $script:unpacked 'IoSpd') 'IoSpd.psm1')
   }
   It 'ships the MIT license' {
     $text = Get-Content (Join-Path $script:unpacked 'LICENSE') -Raw

@@ -1,0 +1,1263 @@
+# SPDX-License-Identifier: MIT
+
+<#
+.SYNOPSIS
+Checks, on a real Windows host, the things iospd's wine tests cannot show.
+
+.DESCRIPTION
+Runs in a minute or two and writes only inside scratch folders it creates
+itself (and removes again), plus an optional spare disk you name and
+confirm. It checks:
+
+  file-length   whether a plain file's handle answers IOCTL_DISK_GET_LENGTH_INFO
+                on each local file system (NTFS, ReFS, FAT, exFAT), each
+                Cluster Shared Volume (C:\ClusterStorage\*) and -SmbPath, and
+                that iospd still sizes the file as a file
+  sectors       logical/physical sector size and FileAlignmentInfo per volume,
+                and an unbuffered (-Su) run with a -Z1M buffer there
+  long-path     iospd -c on a path longer than 260 characters, given in full
+                and as a relative path with '..' in it (and as a UNC path
+                on -SmbPath)
+  large-pages   the "Lock pages in memory" privilege and what iospd -l does
+  valid-data    iospd -c as administrator (SetFileValidData) and who can read
+                the created file (Get-Acl)
+  timer         the timer resolution (NtQueryTimerResolution) and whether
+                -g rate limiting is even per 10 ms interval (-D10)
+  priority      whether -I1 takes effect or fails clearly
+  ctrl-c        whether iospd in its own console exits after Ctrl-C twice
+  cache         a short IOCP run per cache mode (-Sb, -Su, -Sh, -Sw) with its
+                latency, beside DISKSPD with the same switches when
+                diskspd.exe is on PATH (or -DiskSpdPath)
+  spare-disk    with -SpareDisk N -ConfirmSpareDiskOverwrite only: a read run
+                on #N and the raw-write guard (the disk's content is
+                overwritten; a disk with partitions is refused)
+
+Each check reports PASS, FAIL, INFO or SKIP with the reason. The table goes
+to the console and everything (with raw numbers and iospd's messages) to a
+JSON file to attach to a bug report. Exit code: 0 when nothing failed, 1
+when a check failed, 3 for bad input (for example a refused spare disk).
+
+.PARAMETER ScratchPath
+Folder for the run's scratch files and the JSON report; default
+%TEMP%\iospd-selfcheck. The run's files go into a new subfolder that is
+removed at the end; the JSON report stays.
+
+.PARAMETER JsonPath
+Where to write the JSON report; default <ScratchPath>\iospd-selfcheck-<computer>-<time>.json.
+
+.PARAMETER IoSpdPath
+iospd.exe to check; default the one beside this script (amd64\ or x86\ of
+the release zip), else iospd on PATH.
+
+.PARAMETER DiskSpdPath
+diskspd.exe for the side-by-side cache-mode runs; default diskspd.exe on
+PATH. Without one those rows say so.
+
+.PARAMETER Volume
+Only these volume roots (for example 'C:\', 'D:\') for the file-length and
+sectors checks; default every local NTFS, ReFS, FAT and exFAT volume with
+a drive letter. On volumes other than the scratch folder's, a folder
+iospd-selfcheck-<id> is created at the root and removed again.
+
+.PARAMETER ScratchVolumeOnly
+Check only the scratch folder's volume (plus -SmbPath and -CsvPath).
+
+.PARAMETER CsvPath
+Cluster Shared Volume folders to check; default every C:\ClusterStorage\* folder.
+
+.PARAMETER SmbPath
+A folder on an SMB share (\\server\share\folder) to check.
+
+.PARAMETER SpareDisk
+Number of an empty disk (Get-Disk) that may be overwritten. Refused when
+it has partitions or is a system or boot disk.
+
+.PARAMETER ConfirmSpareDiskOverwrite
+Required with -SpareDisk: confirms that the disk's content may be destroyed.
+
+.PARAMETER RunSeconds
+Length of the measured runs (timer pacing and cache modes); default 3.
+
+.EXAMPLE
+.\windows-selfcheck.ps1
+
+Runs every check on the local volumes and writes the JSON report under %TEMP%\iospd-selfcheck.
+
+.EXAMPLE
+.\windows-selfcheck.ps1 -SmbPath \\fs1\bench\iospd -SpareDisk 3 -ConfirmSpareDiskOverwrite -JsonPath C:\reports\selfcheck.json
+
+Adds an SMB share and the empty disk 3, and writes the report to C:\reports.
+#>
+[CmdletBinding()]
+param(
+  [string] $ScratchPath = (Join-Path ([IO.Path]::GetTempPath()) 'iospd-selfcheck'),
+  [string] $JsonPath,
+  [string] $IoSpdPath,
+  [string] $DiskSpdPath,
+  [string[]] $Volume,
+  [switch] $ScratchVolumeOnly,
+  [string[]] $CsvPath,
+  [string] $SmbPath,
+  [int] $SpareDisk = -1,
+  [switch] $ConfirmSpareDiskOverwrite,
+  [ValidateRange(1, 60)] [int] $RunSeconds = 3
+)
+
+Set-StrictMode -Version 3.0
+
+# ---------------------------------------------------------------------------
+# What iospd is expected to say. iospd's Windows messages are still being
+# changed; every pattern and threshold the verdicts depend on is here.
+# ---------------------------------------------------------------------------
+$script:SelfCheckExpect = @{
+  # -l without "Lock pages in memory": iospd must fail, naming the privilege
+  # (or, failing that, at least warn that large pages were not used).
+  LargePagesRefused   = '(?i)large pages|lock pages in memory|SeLockMemoryPrivilege'
+  LargePagesNotUsed   = '(?i)large pages (were|are) not used|without large pages'
+  # -c names the creation path it took.
+  CreateByValidData   = '(?i)SetFileValidData|valid data length'
+  CreateByWriting     = '(?i)every block is written|writ(es|ing) every block'
+  # -I that cannot take effect fails and names the switch.
+  PriorityRefused     = '(?i)(^|\W)-I\d?\b|I/O priority'
+  # A write to a disk that holds data, without --allow-raw-write.
+  RawWriteRefused     = '(?i)--allow-raw-write'
+  # -c size for the SetFileValidData check: 1 GiB and more always prints the
+  # creation note (smaller files only with -v).
+  ValidDataFileBytes  = 1GB
+  # -g pacing: coefficient of variation of the per-10 ms I/O counts, and
+  # how far the mean may be from the asked rate.
+  PacingIops          = 1000
+  PacingBucketMs      = 10
+  PacingMaxCv         = 0.5
+  PacingRateTolerance = 0.25
+  # Ctrl-C: events sent, the gap between them, how long iospd may take.
+  CtrlCCount          = 2
+  CtrlCGapMs          = 500
+  CtrlCExitSeconds    = 15
+  # Cache modes: iospd's average latency above this multiple of DISKSPD's
+  # (same switches, same file) is a FAIL.
+  DiskSpdLatencyRatio = 2.0
+  # Extra seconds a run may take beyond its -d before it is killed.
+  RunGraceSeconds     = 60
+}
+
+# Read and allowed-to-read: FILE_READ_DATA, GENERIC_READ, GENERIC_ALL.
+$script:SelfCheckReadMask = 0x1 -bor 0x80000000 -bor 0x10000000
+# SYSTEM, Administrators, OWNER RIGHTS (the file owner is added at run time).
+$script:SelfCheckTrustedSids = @('S-1-5-18', 'S-1-5-32-544', 'S-1-3-4')
+$script:SelfCheckFileSystems = @('NTFS', 'ReFS', 'FAT', 'FAT32', 'exFAT', 'CSVFS')
+$script:SelfCheckCleanup = [System.Collections.Generic.List[string]]::new()
+
+# ---------------------------------------------------------------------------
+# Results, table, JSON
+# ---------------------------------------------------------------------------
+function New-SelfCheckResult {
+  param(
+    [Parameter(Mandatory)] [string] $Check,
+    [Parameter(Mandatory)] [ValidateSet('PASS', 'FAIL', 'INFO', 'SKIP')] [string] $Result,
+    [Parameter(Mandatory)] [AllowEmptyString()] [string] $Detail,
+    [System.Collections.IDictionary] $Data = @{}
+  )
+  [pscustomobject][ordered]@{ Check = $Check; Result = $Result; Detail = $Detail; Data = $Data }
+}
+
+function Format-SelfCheckTable {
+  # One line per result: check, result, detail; the detail wraps under its column.
+  param([Parameter(Mandatory)] [AllowEmptyCollection()] [object[]] $Results, [int] $Width = 120)
+  $cw = [Math]::Max(5, ($Results | ForEach-Object { $_.Check.Length } | Measure-Object -Maximum).Maximum)
+  $lines = [System.Collections.Generic.List[string]]::new()
+  $lines.Add(('{0}  {1}  {2}' -f 'Check'.PadRight($cw), 'Result', 'Detail'))
+  $lines.Add(('{0}  {1}  {2}' -f ('-' * $cw), '------', '------'))
+  $dw = [Math]::Max(30, $Width - $cw - 10)
+  foreach ($r in $Results) {
+    $words = ([string]$r.Detail) -split '\s+' | Where-Object { $_ }
+    $chunks = [System.Collections.Generic.List[string]]::new()
+    $cur = ''
+    foreach ($w in $words) {
+      if ($cur.Length -gt 0 -and ($cur.Length + 1 + $w.Length) -gt $dw) { $chunks.Add($cur); $cur = $w }
+      elseif ($cur.Length -gt 0) { $cur += ' ' + $w }
+      else { $cur = $w }
+    }
+    $chunks.Add($cur)
+    $lines.Add(('{0}  {1}  {2}' -f $r.Check.PadRight($cw), $r.Result.PadRight(6), $chunks[0]).TrimEnd())
+    for ($i = 1; $i -lt $chunks.Count; $i++) { $lines.Add((' ' * ($cw + 10)) + $chunks[$i]) }
+  }
+  $lines -join [Environment]::NewLine
+}
+
+function Get-SelfCheckSummary {
+  param([Parameter(Mandatory)] [AllowEmptyCollection()] [object[]] $Results)
+  $s = [ordered]@{ PASS = 0; FAIL = 0; INFO = 0; SKIP = 0 }
+  foreach ($r in $Results) { $s[$r.Result]++ }
+  $s
+}
+
+function Write-SelfCheckJson {
+  # UTF-8 without a byte order mark, on Windows PowerShell 5.1 too.
+  param([Parameter(Mandatory)] [string] $Path, [Parameter(Mandatory)] [System.Collections.IDictionary] $Report)
+  $dir = Split-Path -Parent $Path
+  if ($dir -and -not (Test-Path -LiteralPath $dir)) { $null = New-Item -ItemType Directory -Path $dir -Force }
+  $json = $Report | ConvertTo-Json -Depth 8
+  [IO.File]::WriteAllText($Path, $json, [Text.UTF8Encoding]::new($false))
+}
+
+# ---------------------------------------------------------------------------
+# The machine: thin wrappers so the tests can Mock each of them
+# ---------------------------------------------------------------------------
+function Test-SelfCheckWindows {
+  if (Test-Path -Path 'Variable:IsWindows') { return [bool]$IsWindows }
+  return $true   # Windows PowerShell 5.1
+}
+
+function Test-SelfCheckElevated {
+  $id = [Security.Principal.WindowsIdentity]::GetCurrent()
+  ([Security.Principal.WindowsPrincipal]::new($id)).IsInRole([Security.Principal.WindowsBuiltInRole]::Administrator)
+}
+
+function Get-SelfCheckCurrentSid {
+  [Security.Principal.WindowsIdentity]::GetCurrent().User.Value
+}
+
+function Get-SelfCheckHostInfo {
+  $os = [Environment]::OSVersion.VersionString
+  try {
+    $cv = Get-ItemProperty -Path 'HKLM:\SOFTWARE\Microsoft\Windows NT\CurrentVersion' -ErrorAction Stop
+    $os = '{0} (build {1}.{2})' -f $cv.ProductName, $cv.CurrentBuild, $cv.UBR
+  } catch { }
+  [ordered]@{
+    Computer       = [Environment]::MachineName
+    OS             = $os
+    PowerShell     = $PSVersionTable.PSVersion.ToString()
+    Processors     = [Environment]::ProcessorCount
+    Is64BitProcess = [Environment]::Is64BitProcess
+  }
+}
+
+function Get-SelfCheckArchitectureFolder {
+  $arch = $env:PROCESSOR_ARCHITEW6432
+  if (-not $arch) { $arch = $env:PROCESSOR_ARCHITECTURE }
+  if ($arch -match '^(x86|X86)$') { return 'x86' }
+  return 'amd64'
+}
+
+function Resolve-SelfCheckIoSpd {
+  # -IoSpdPath, else the release zip's amd64\ or x86\ beside this script,
+  # else iospd on PATH.
+  param([string] $Path, [string] $ScriptRoot = $PSScriptRoot)
+  if ($Path) {
+    if (-not (Test-Path -LiteralPath $Path -PathType Leaf)) { throw "-IoSpdPath '$Path' does not exist." }
+    return (Resolve-Path -LiteralPath $Path).ProviderPath
+  }
+  $beside = Join-Path (Join-Path $ScriptRoot (Get-SelfCheckArchitectureFolder)) 'iospd.exe'
+  if (Test-Path -LiteralPath $beside -PathType Leaf) { return $beside }
+  $cmd = Get-Command -Name 'iospd' -CommandType Application -ErrorAction SilentlyContinue | Select-Object -First 1
+  if ($cmd) { return $cmd.Source }
+  throw "iospd.exe was found neither beside this script ($beside) nor on PATH; pass -IoSpdPath."
+}
+
+function Resolve-SelfCheckDiskSpd {
+  # -DiskSpdPath, else diskspd.exe on PATH, else $null (no comparison).
+  param([string] $Path)
+  if ($Path) {
+    if (-not (Test-Path -LiteralPath $Path -PathType Leaf)) { throw "-DiskSpdPath '$Path' does not exist." }
+    return (Resolve-Path -LiteralPath $Path).ProviderPath
+  }
+  $cmd = Get-Command -Name 'diskspd.exe' -CommandType Application -ErrorAction SilentlyContinue | Select-Object -First 1
+  if ($cmd) { return $cmd.Source }
+  return $null
+}
+
+function Import-SelfCheckModule {
+  # ConvertFrom-IoSpdXml comes from the IoSpd module beside this script
+  # (scripts\IoSpd in the source tree, IoSpd\ in the release zip).
+  if (Get-Command -Name 'ConvertFrom-IoSpdXml' -ErrorAction SilentlyContinue) { return }
+  $psd1 = Join-Path (Join-Path $PSScriptRoot 'IoSpd') 'IoSpd.psd1'
+  if (-not (Test-Path -LiteralPath $psd1)) {
+    throw "The IoSpd module was not found at $psd1; keep windows-selfcheck.ps1 beside the IoSpd folder of the release zip."
+  }
+  Import-Module $psd1 -ErrorAction Stop -Global
+}
+
+function Invoke-SelfCheckProcess {
+  # Runs a program with each argument passed as-is, reads both streams,
+  # kills it after TimeoutSeconds. Returns ExitCode (-1 when killed),
+  # StdOut, StdErr, TimedOut, Seconds.
+  param(
+    [Parameter(Mandatory)] [string] $FilePath,
+    [string[]] $ArgumentList = @(),
+    [int] $TimeoutSeconds = 120,
+    [string] $WorkingDirectory
+  )
+  $psi = [Diagnostics.ProcessStartInfo]::new($FilePath)
+  if ($WorkingDirectory) { $psi.WorkingDirectory = $WorkingDirectory }
+  if ($null -ne $psi.PSObject.Properties['ArgumentList']) {
+    foreach ($a in $ArgumentList) { $psi.ArgumentList.Add($a) }
+  } else {
+    $psi.Arguments = (@($ArgumentList | ForEach-Object {
+          if ($_ -match '[\s"]' -or $_ -eq '') { '"' + ($_ -replace '(\\*)"', '$1$1\"') + '"' } else { $_ }
+        }) -join ' ')
+  }
+  $psi.UseShellExecute = $false
+  $psi.RedirectStandardOutput = $true
+  $psi.RedirectStandardError = $true
+  $psi.CreateNoWindow = $true
+  $sw = [Diagnostics.Stopwatch]::StartNew()
+  $p = [Diagnostics.Process]::Start($psi)
+  try {
+    $out = $p.StandardOutput.ReadToEndAsync()
+    $err = $p.StandardError.ReadToEndAsync()
+    $timedOut = -not $p.WaitForExit($TimeoutSeconds * 1000)
+    if ($timedOut) { try { $p.Kill() } catch { }; $null = $p.WaitForExit(5000) }
+    $p.WaitForExit()   # drains the asynchronous readers
+    [pscustomobject]@{
+      ExitCode = $(if ($timedOut) { -1 } else { $p.ExitCode })
+      StdOut   = $out.GetAwaiter().GetResult()
+      StdErr   = $err.GetAwaiter().GetResult()
+      TimedOut = $timedOut
+      Seconds  = [Math]::Round($sw.Elapsed.TotalSeconds, 2)
+    }
+  } finally { $p.Dispose() }
+}
+
+function Get-SelfCheckToolVersion {
+  param([Parameter(Mandatory)] [string] $Path)
+  $r = Invoke-SelfCheckProcess -FilePath $Path -ArgumentList @('-?') -TimeoutSeconds 30
+  $m = [regex]::Match(([string]$r.StdOut + [string]$r.StdErr), 'iospd (\S+),')
+  if ($m.Success) { return $m.Groups[1].Value }
+  return $null
+}
+
+function Get-SelfCheckVolumeList {
+  # Local volumes with a drive letter and a file system iospd targets.
+  foreach ($d in [IO.DriveInfo]::GetDrives()) {
+    if ($d.DriveType -notin @([IO.DriveType]::Fixed, [IO.DriveType]::Removable)) { continue }
+    if (-not $d.IsReady) { continue }
+    if ($d.DriveFormat -notin $script:SelfCheckFileSystems) { continue }
+    [pscustomobject]@{ Root = $d.RootDirectory.FullName; FileSystem = $d.DriveFormat; Kind = 'local'; FreeBytes = $d.AvailableFreeSpace }
+  }
+}
+
+function Get-SelfCheckCsvList {
+  $base = 'C:\ClusterStorage'
+  if (-not (Test-Path -LiteralPath $base)) { return }
+  foreach ($d in Get-ChildItem -LiteralPath $base -Directory -ErrorAction SilentlyContinue) {
+    [pscustomobject]@{ Root = $d.FullName; FileSystem = 'CSVFS'; Kind = 'csv'; FreeBytes = $null }
+  }
+}
+
+function Get-SelfCheckVolumeRoot {
+  param([Parameter(Mandatory)] [string] $Path)
+  [IO.Path]::GetPathRoot([IO.Path]::GetFullPath($Path))
+}
+
+function New-SelfCheckFile {
+  # A file of $Size bytes, written (not just extended), so every block is allocated.
+  param([Parameter(Mandatory)] [string] $Path, [Parameter(Mandatory)] [int64] $Size)
+  $buf = [byte[]]::new(1MB)
+  for ($i = 0; $i -lt $buf.Length; $i++) { $buf[$i] = [byte](($i * 7 + 3) -band 0xff) }
+  $fs = [IO.FileStream]::new($Path, [IO.FileMode]::CreateNew, [IO.FileAccess]::Write, [IO.FileShare]::Read)
+  try {
+    [int64]$left = $Size
+    while ($left -gt 0) {
+      $n = [int][Math]::Min([int64]$buf.Length, $left)
+      $fs.Write($buf, 0, $n)
+      $left -= $n
+    }
+    $fs.Flush($true)
+  } finally { $fs.Dispose() }
+}
+
+function ConvertTo-SelfCheckLongPath {
+  # \\?\ or \\?\UNC\ so Windows PowerShell 5.1 can reach paths over 260 characters.
+  param([Parameter(Mandatory)] [string] $Path)
+  if ([IO.Path]::DirectorySeparatorChar -ne '\' -or $Path.StartsWith('\\?\')) { return $Path }
+  $full = [IO.Path]::GetFullPath($Path)
+  if ($full.StartsWith('\\')) { return '\\?\UNC\' + $full.Substring(2) }
+  return '\\?\' + $full
+}
+
+function Get-SelfCheckFileLength {
+  # Length of a file, or $null when it does not exist.
+  param([Parameter(Mandatory)] [string] $Path)
+  $fi = [IO.FileInfo]::new((ConvertTo-SelfCheckLongPath -Path $Path))
+  if ($fi.Exists) { return $fi.Length }
+  return $null
+}
+
+function New-SelfCheckScratchFolder {
+  # Creates a folder that did not exist and remembers it for clean-up.
+  # Refuses an existing one, so nothing of the user's is ever touched.
+  param([Parameter(Mandatory)] [string] $Path)
+  if (Test-Path -LiteralPath $Path) { throw "The scratch folder '$Path' already exists; it is left alone." }
+  $null = New-Item -ItemType Directory -Path $Path -ErrorAction Stop
+  $script:SelfCheckCleanup.Add($Path)
+  return $Path
+}
+
+function Remove-SelfCheckTree {
+  param([Parameter(Mandatory)] [string] $Path)
+  $long = ConvertTo-SelfCheckLongPath -Path $Path
+  if ([IO.Directory]::Exists($long)) { [IO.Directory]::Delete($long, $true) }
+  elseif ([IO.File]::Exists($long)) { [IO.File]::Delete($long) }
+}
+
+function Clear-SelfCheckScratch {
+  # Removes every scratch folder of this run; returns what could not be removed.
+  $left = @()
+  for ($i = $script:SelfCheckCleanup.Count - 1; $i -ge 0; $i--) {
+    $p = $script:SelfCheckCleanup[$i]
+    try {
+      Remove-SelfCheckTree -Path $p
+      if (Test-Path -LiteralPath $p) { $left += "$p (still there)" }
+    } catch { $left += "$p ($($_.Exception.Message))" }
+  }
+  $script:SelfCheckCleanup.Clear()
+  return , $left
+}
+
+function Get-SelfCheckDiskInfo {
+  param([Parameter(Mandatory)] [int] $Number)
+  $d = Get-Disk -Number $Number -ErrorAction Stop
+  $parts = @(Get-Partition -DiskNumber $Number -ErrorAction SilentlyContinue)
+  [pscustomobject]@{
+    Number         = $Number
+    FriendlyName   = $d.FriendlyName
+    Size           = [int64]$d.Size
+    PartitionStyle = [string]$d.PartitionStyle
+    PartitionCount = $parts.Count
+    IsSystem       = [bool]$d.IsSystem
+    IsBoot         = [bool]$d.IsBoot
+    IsOffline      = [bool]$d.IsOffline
+  }
+}
+
+# ---------------------------------------------------------------------------
+# P/Invoke layer (Windows only; the tests Mock the Get-/Send- functions)
+# ---------------------------------------------------------------------------
+$script:SelfCheckNativeSource = @'
+using System;
+using System.Runtime.InteropServices;
+using Microsoft.Win32.SafeHandles;
+
+namespace IoSpdSelfCheck {
+  public static class Native {
+    [StructLayout(LayoutKind.Sequential)]
+    struct FILE_STORAGE_INFO {
+      public uint LogicalBytesPerSector, PhysicalBytesPerSectorForAtomicity,
+        PhysicalBytesPerSectorForPerformance, FileSystemEffectivePhysicalBytesPerSectorForAtomicity,
+        Flags, ByteOffsetForSectorAlignment, ByteOffsetForPartitionAlignment;
+    }
+
+    [DllImport("kernel32.dll", SetLastError = true, CharSet = CharSet.Unicode)]
+    static extern SafeFileHandle CreateFileW(string name, uint access, uint share, IntPtr sa,
+                                             uint disposition, uint flags, IntPtr template);
+    [DllImport("kernel32.dll", SetLastError = true)]
+    static extern bool DeviceIoControl(SafeFileHandle h, uint code, IntPtr inBuf, uint inSize,
+                                       out long outBuf, uint outSize, out uint returned, IntPtr overlapped);
+    [DllImport("kernel32.dll", SetLastError = true)]
+    static extern bool GetFileInformationByHandleEx(SafeFileHandle h, int cls, out FILE_STORAGE_INFO info, uint size);
+    [DllImport("kernel32.dll", SetLastError = true)]
+    static extern bool GetFileInformationByHandleEx(SafeFileHandle h, int cls, out uint info, uint size);
+    [DllImport("ntdll.dll")]
+    static extern int NtQueryTimerResolution(out uint coarsest, out uint finest, out uint current);
+    [DllImport("advapi32.dll", SetLastError = true)]
+    static extern bool OpenProcessToken(IntPtr process, uint access, out IntPtr token);
+    [DllImport("advapi32.dll", SetLastError = true, CharSet = CharSet.Unicode)]
+    static extern bool LookupPrivilegeValueW(string system, string name, out long luid);
+    [DllImport("advapi32.dll", SetLastError = true)]
+    static extern bool GetTokenInformation(IntPtr token, int cls, IntPtr buf, int len, out int returned);
+    [DllImport("kernel32.dll")]
+    static extern IntPtr GetCurrentProcess();
+    [DllImport("kernel32.dll")]
+    static extern bool CloseHandle(IntPtr h);
+
+    const uint GENERIC_READ = 0x80000000;
+    const uint SHARE_ALL = 7;        // read, write, delete
+    const uint OPEN_EXISTING = 3;
+    const uint IOCTL_DISK_GET_LENGTH_INFO = 0x0007405C;
+
+    static SafeFileHandle Open(string path) {
+      return CreateFileW(path, GENERIC_READ, SHARE_ALL, IntPtr.Zero, OPEN_EXISTING, 0, IntPtr.Zero);
+    }
+
+    // { opened (1/0), answered (1/0), length, win32 error }
+    public static long[] GetLengthInfo(string path) {
+      using (SafeFileHandle h = Open(path)) {
+        if (h.IsInvalid) return new long[] { 0, 0, 0, Marshal.GetLastWin32Error() };
+        long len; uint got;
+        bool ok = DeviceIoControl(h, IOCTL_DISK_GET_LENGTH_INFO, IntPtr.Zero, 0, out len, 8, out got, IntPtr.Zero);
+        int err = ok ? 0 : Marshal.GetLastWin32Error();
+        return new long[] { 1, ok ? 1 : 0, ok ? len : 0, err };
+      }
+    }
+
+    // { logical, physical (atomicity), physical (performance), fs effective,
+    //   alignment requirement + 1, storage info error, alignment info error }
+    public static long[] GetStorageInfo(string path) {
+      using (SafeFileHandle h = Open(path)) {
+        if (h.IsInvalid) { int e = Marshal.GetLastWin32Error(); return new long[] { 0, 0, 0, 0, 0, e, e }; }
+        FILE_STORAGE_INFO si; uint align;
+        bool ok1 = GetFileInformationByHandleEx(h, 16, out si, (uint)Marshal.SizeOf(typeof(FILE_STORAGE_INFO)));
+        int e1 = ok1 ? 0 : Marshal.GetLastWin32Error();
+        bool ok2 = GetFileInformationByHandleEx(h, 17, out align, 4);
+        int e2 = ok2 ? 0 : Marshal.GetLastWin32Error();
+        return new long[] {
+          ok1 ? si.LogicalBytesPerSector : 0, ok1 ? si.PhysicalBytesPerSectorForAtomicity : 0,
+          ok1 ? si.PhysicalBytesPerSectorForPerformance : 0,
+          ok1 ? si.FileSystemEffectivePhysicalBytesPerSectorForAtomicity : 0,
+          ok2 ? (long)align + 1 : 0, e1, e2 };
+      }
+    }
+
+    // { coarsest, finest, current } in 100 ns units, or null.
+    public static uint[] GetTimerResolution() {
+      uint a, b, c;
+      if (NtQueryTimerResolution(out a, out b, out c) != 0) return null;
+      return new uint[] { a, b, c };
+    }
+
+    // "Enabled", "Disabled" (held, not enabled), "Absent" or "Unknown".
+    public static string GetPrivilegeState(string name) {
+      long luid;
+      if (!LookupPrivilegeValueW(null, name, out luid)) return "Unknown";
+      IntPtr token;
+      if (!OpenProcessToken(GetCurrentProcess(), 0x0008, out token)) return "Unknown";
+      try {
+        int len;
+        GetTokenInformation(token, 3, IntPtr.Zero, 0, out len);
+        if (len <= 0) return "Unknown";
+        IntPtr buf = Marshal.AllocHGlobal(len);
+        try {
+          if (!GetTokenInformation(token, 3, buf, len, out len)) return "Unknown";
+          int count = Marshal.ReadInt32(buf);
+          for (int i = 0; i < count; i++) {
+            IntPtr p = new IntPtr(buf.ToInt64() + 4 + i * 12);   // LUID_AND_ATTRIBUTES, pack 4
+            long l = (long)(uint)Marshal.ReadInt32(p) | ((long)Marshal.ReadInt32(p, 4) << 32);
+            uint attr = (uint)Marshal.ReadInt32(p, 8);
+            if (l == luid) return (attr & 2) != 0 ? "Enabled" : "Disabled";
+          }
+          return "Absent";
+        } finally { Marshal.FreeHGlobal(buf); }
+      } finally { CloseHandle(token); }
+    }
+  }
+}
+'@
+
+# Run in a separate PowerShell: it leaves its own console, attaches to
+# iospd's and sends Ctrl-C to everything on it (ignoring them itself), so
+# the console of this session is never touched.
+$script:SelfCheckCtrlCSender = @'
+$ErrorActionPreference = 'Stop'
+Add-Type -Namespace IoSpdSelfCheck -Name Console -MemberDefinition @"
+[DllImport("kernel32.dll", SetLastError = true)] public static extern bool FreeConsole();
+[DllImport("kernel32.dll", SetLastError = true)] public static extern bool AttachConsole(uint pid);
+[DllImport("kernel32.dll", SetLastError = true)] public static extern bool SetConsoleCtrlHandler(System.IntPtr h, bool add);
+[DllImport("kernel32.dll", SetLastError = true)] public static extern bool GenerateConsoleCtrlEvent(uint ev, uint group);
+"@
+$null = [IoSpdSelfCheck.Console]::FreeConsole()
+if (-not [IoSpdSelfCheck.Console]::AttachConsole(__PID__)) { exit 10 }
+$null = [IoSpdSelfCheck.Console]::SetConsoleCtrlHandler([IntPtr]::Zero, $true)
+for ($i = 0; $i -lt __COUNT__; $i++) {
+  if ($i -gt 0) { Start-Sleep -Milliseconds __GAP__ }
+  if (-not [IoSpdSelfCheck.Console]::GenerateConsoleCtrlEvent(0, 0)) { exit 11 }
+}
+exit 0
+'@
+
+function Initialize-SelfCheckNative {
+  if (-not ('IoSpdSelfCheck.Native' -as [type])) { Add-Type -TypeDefinition $script:SelfCheckNativeSource }
+}
+
+function Get-SelfCheckDiskLength {
+  # IOCTL_DISK_GET_LENGTH_INFO on a CreateFile handle of $Path.
+  param([Parameter(Mandatory)] [string] $Path)
+  Initialize-SelfCheckNative
+  $r = [IoSpdSelfCheck.Native]::GetLengthInfo((ConvertTo-SelfCheckLongPath -Path $Path))
+  [pscustomobject]@{ Opened = [bool]$r[0]; Answered = [bool]$r[1]; Length = [int64]$r[2]; Error = [int]$r[3] }
+}
+
+function Get-SelfCheckStorageInfo {
+  # FileStorageInfo and FileAlignmentInfo of an open handle of $Path.
+  param([Parameter(Mandatory)] [string] $Path)
+  Initialize-SelfCheckNative
+  $r = [IoSpdSelfCheck.Native]::GetStorageInfo((ConvertTo-SelfCheckLongPath -Path $Path))
+  [pscustomobject]@{
+    LogicalSector = [int64]$r[0]; PhysicalSector = [int64]$r[1]; PhysicalSectorPerformance = [int64]$r[2]
+    FileSystemSector = [int64]$r[3]; AlignmentBytes = [int64]$r[4]; StorageError = [int]$r[5]; AlignmentError = [int]$r[6]
+  }
+}
+
+function Get-SelfCheckTimerResolution {
+  # NtQueryTimerResolution in milliseconds, or $null.
+  Initialize-SelfCheckNative
+  $r = [IoSpdSelfCheck.Native]::GetTimerResolution()
+  if ($null -eq $r) { return $null }
+  [pscustomobject]@{ CoarsestMs = $r[0] / 10000.0; FinestMs = $r[1] / 10000.0; CurrentMs = $r[2] / 10000.0 }
+}
+
+function Get-SelfCheckPrivilegeState {
+  param([Parameter(Mandatory)] [string] $Name)
+  Initialize-SelfCheckNative
+  [IoSpdSelfCheck.Native]::GetPrivilegeState($Name)
+}
+
+function Get-SelfCheckAclRules {
+  # Access rules of a file as SIDs: Sid, Rights (int), Type (Allow/Deny), and the owner's SID.
+  param([Parameter(Mandatory)] [string] $Path)
+  $acl = Get-Acl -LiteralPath $Path
+  $owner = $null
+  try { $owner = $acl.GetOwner([Security.Principal.SecurityIdentifier]).Value } catch { }
+  $rules = foreach ($r in $acl.GetAccessRules($true, $true, [Security.Principal.SecurityIdentifier])) {
+    [pscustomobject]@{ Sid = $r.IdentityReference.Value; Rights = [int64]$r.FileSystemRights; Type = [string]$r.AccessControlType }
+  }
+  [pscustomobject]@{ Owner = $owner; Rules = @($rules); Sddl = $acl.Sddl }
+}
+
+function Resolve-SelfCheckSidName {
+  param([Parameter(Mandatory)] [string] $Sid)
+  try { return ([Security.Principal.SecurityIdentifier]::new($Sid)).Translate([Security.Principal.NTAccount]).Value }
+  catch { return $Sid }
+}
+
+function Start-SelfCheckConsoleProcess {
+  # Starts a console program in a new (hidden) console of its own; stderr to a file.
+  param([Parameter(Mandatory)] [string] $FilePath, [string[]] $ArgumentList, [Parameter(Mandatory)] [string] $StdErrPath)
+  $quoted = @($ArgumentList | ForEach-Object { if ($_ -match '\s') { '"' + $_ + '"' } else { $_ } })
+  Start-Process -FilePath $FilePath -ArgumentList $quoted -PassThru -WindowStyle Hidden -RedirectStandardError $StdErrPath
+}
+
+function Send-SelfCheckCtrlC {
+  # Sends $Count CTRL_C_EVENTs to the console of process $ProcessId; returns the sender's exit code.
+  param([Parameter(Mandatory)] [int] $ProcessId, [int] $Count = 2, [int] $GapMilliseconds = 500)
+  $text = $script:SelfCheckCtrlCSender.Replace('__PID__', "$ProcessId").Replace('__COUNT__', "$Count").Replace('__GAP__', "$GapMilliseconds")
+  $encoded = [Convert]::ToBase64String([Text.Encoding]::Unicode.GetBytes($text))
+  # Windows PowerShell is on every Windows host (this session may be a pwsh
+  # hosted by dotnet.exe, whose path would not run a script).
+  $shell = Join-Path $env:SystemRoot 'System32\WindowsPowerShell\v1.0\powershell.exe'
+  if (-not (Test-Path -LiteralPath $shell)) { $shell = (Get-Command -Name 'pwsh', 'powershell' -CommandType Application | Select-Object -First 1).Source }
+  $p = Start-Process -FilePath $shell -ArgumentList @('-NoLogo', '-NoProfile', '-NonInteractive', '-EncodedCommand', $encoded) `
+    -PassThru -Wait -WindowStyle Hidden
+  $p.ExitCode
+}
+
+function Wait-SelfCheckProcessExit {
+  # True when the process ended within TimeoutSeconds.
+  param([Parameter(Mandatory)] $Process, [Parameter(Mandatory)] [double] $TimeoutSeconds)
+  $Process.WaitForExit([int]($TimeoutSeconds * 1000))
+}
+
+function Stop-SelfCheckProcess {
+  param([Parameter(Mandatory)] $Process)
+  try { if (-not $Process.HasExited) { $Process.Kill(); $null = $Process.WaitForExit(5000) } } catch { }
+}
+
+# ---------------------------------------------------------------------------
+# Reading iospd's answers
+# ---------------------------------------------------------------------------
+function Invoke-SelfCheckTool {
+  # Runs iospd (or DISKSPD) with a timeout of the run's length plus grace.
+  param([Parameter(Mandatory)] [string] $FilePath, [Parameter(Mandatory)] [string[]] $ArgumentList, [int] $Seconds = 1, [string] $WorkingDirectory)
+  $splat = @{ FilePath = $FilePath; ArgumentList = $ArgumentList; TimeoutSeconds = ($Seconds + $script:SelfCheckExpect.RunGraceSeconds) }
+  if ($WorkingDirectory) { $splat["WorkingDirectory"] = $WorkingDirectory }
+  Invoke-SelfCheckProcess @splat
+}
+
+function Get-SelfCheckRunMessage {
+  # iospd's own words from a run, on one line, at most 300 characters.
+  param([Parameter(Mandatory)] $Run)
+  # A failed run may print its error on stdout; a good one's stdout is the XML.
+  $t = ([string]$Run.StdErr).Trim()
+  if (-not $t -and $Run.ExitCode -ne 0) { $t = ([string]$Run.StdOut).Trim() }
+  if ($Run.TimedOut) { $t = "killed after $($Run.Seconds) s without ending. $t" }
+  if (-not $t -and $Run.ExitCode -eq 0) { return '' }
+  if (-not $t) { $t = '(no output)' }
+  $t = ($t -replace '\s+', ' ').Trim()
+  if ($t.Length -gt 300) { $t = $t.Substring(0, 297) + '...' }
+  $t
+}
+
+function ConvertFrom-SelfCheckRun {
+  # The first IoSpd.Result of a run's -Rxml output, or $null.
+  param([Parameter(Mandatory)] $Run)
+  if ($Run.ExitCode -ne 0 -or -not $Run.StdOut) { return $null }
+  Import-SelfCheckModule
+  try { return (ConvertFrom-IoSpdXml -Xml ([string]$Run.StdOut) | Select-Object -First 1) } catch { return $null }
+}
+
+function Get-SelfCheckXmlDocument {
+  param([AllowEmptyString()] [string] $Text)
+  $start = $Text.IndexOf('<Results')
+  if ($start -lt 0) { return $null }
+  try { return [xml]$Text.Substring($start) } catch { return $null }
+}
+
+function Get-SelfCheckProfileValue {
+  # Text of <Profile>...<Target><$Name> of the first target, or $null.
+  param([AllowEmptyString()] [string] $Text, [Parameter(Mandatory)] [string] $Name)
+  $doc = Get-SelfCheckXmlDocument -Text $Text
+  if ($null -eq $doc) { return $null }
+  $n = $doc.SelectSingleNode("/Results/Profile/TimeSpans/TimeSpan/Targets/Target/$Name")
+  if ($null -eq $n) { return $null }
+  $n.InnerText.Trim()
+}
+
+function Get-SelfCheckIopsBuckets {
+  # Total I/O rate of each -D interval over all threads (/Results/TimeSpan/Iops/Bucket).
+  param([AllowEmptyString()] [string] $Text)
+  $doc = Get-SelfCheckXmlDocument -Text $Text
+  if ($null -eq $doc) { return , @() }
+  $inv = [Globalization.CultureInfo]::InvariantCulture
+  , @($doc.SelectNodes('/Results/TimeSpan/Iops/Bucket') | ForEach-Object { [double]::Parse($_.GetAttribute('Total'), $inv) })
+}
+
+function Measure-SelfCheckPacing {
+  # Evenness of per-interval rates; the first and last interval are dropped
+  # (start-up and the cut at the end).
+  param([Parameter(Mandatory)] [AllowEmptyCollection()] [double[]] $Totals, [Parameter(Mandatory)] [double] $TargetIops)
+  $v = @($Totals)
+  if ($v.Count -gt 2) { $v = @($v[1..($v.Count - 2)]) }
+  if ($v.Count -eq 0) { return [pscustomobject]@{ Intervals = 0; Mean = 0.0; Cv = $null; EmptyShare = $null; RateError = $null } }
+  $mean = ($v | Measure-Object -Average).Average
+  $var = 0.0
+  foreach ($x in $v) { $var += ($x - $mean) * ($x - $mean) }
+  $sd = [Math]::Sqrt($var / $v.Count)
+  $cv = $null
+  if ($mean -gt 0) { $cv = $sd / $mean }
+  [pscustomobject]@{
+    Intervals  = $v.Count
+    Mean       = [Math]::Round($mean, 1)
+    Cv         = $(if ($null -ne $cv) { [Math]::Round($cv, 3) } else { $null })
+    EmptyShare = [Math]::Round(@($v | Where-Object { $_ -eq 0 }).Count / $v.Count, 3)
+    RateError  = [Math]::Round([Math]::Abs($mean - $TargetIops) / $TargetIops, 3)
+  }
+}
+
+function Get-SelfCheckReaders {
+  # SIDs that an Allow rule lets read the file, apart from the trusted ones.
+  param([Parameter(Mandatory)] $Acl, [string[]] $TrustedSids = @())
+  $trusted = @($script:SelfCheckTrustedSids) + @($TrustedSids)
+  if ($Acl.Owner) { $trusted += $Acl.Owner }
+  $readers = foreach ($r in $Acl.Rules) {
+    if ($r.Type -ne 'Allow') { continue }
+    if (($r.Rights -band $script:SelfCheckReadMask) -eq 0) { continue }
+    if ($r.Sid -in $trusted) { continue }
+    $r.Sid
+  }
+  , @($readers | Select-Object -Unique)
+}
+
+# ---------------------------------------------------------------------------
+# The checks: each returns one result object (or a few)
+# ---------------------------------------------------------------------------
+function Test-SelfCheckHost {
+  param([Parameter(Mandatory)] $Context)
+  $h = Get-SelfCheckHostInfo
+  $h['IoSpd'] = $Context.IoSpd
+  $h['IoSpdVersion'] = $Context.IoSpdVersion
+  $h['DiskSpd'] = $Context.DiskSpd
+  $h['Elevated'] = $Context.Elevated
+  $detail = '{0}; iospd {1} ({2}); {3}; {4}' -f $h.OS, $Context.IoSpdVersion, $Context.IoSpd,
+    $(if ($Context.Elevated) { 'elevated' } else { 'not elevated: valid-data and spare-disk checks are skipped' }),
+    $(if ($Context.DiskSpd) { "DISKSPD: $($Context.DiskSpd)" } else { 'no diskspd.exe on PATH' })
+  New-SelfCheckResult -Check 'host' -Result INFO -Detail $detail -Data $h
+}
+
+function Test-SelfCheckFileLength {
+  # A plain file must stay a file: iospd classifies targets by spelling, so
+  # even if the file system answers the disk-length ioctl on a file handle,
+  # iospd must report the file's own size.
+  param([Parameter(Mandatory)] $Context, [Parameter(Mandatory)] $Target)
+  $name = "file-length $($Target.Root) ($($Target.FileSystem))"
+  $file = Join-Path $Target.Scratch 'length.dat'
+  $size = [int64]1MB
+  New-SelfCheckFile -Path $file -Size $size
+  $ioctl = Get-SelfCheckDiskLength -Path $file
+  $data = [ordered]@{ File = $file; FileBytes = $size; IoctlOpened = $ioctl.Opened; IoctlAnswered = $ioctl.Answered; IoctlLength = $ioctl.Length; IoctlError = $ioctl.Error }
+  $said = if ($ioctl.Answered) { "the file handle ANSWERS IOCTL_DISK_GET_LENGTH_INFO ($($ioctl.Length) bytes)" }
+          elseif ($ioctl.Opened) { "the file handle does not answer IOCTL_DISK_GET_LENGTH_INFO (error $($ioctl.Error))" }
+          else { "the file could not be opened for the ioctl (error $($ioctl.Error))" }
+  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @('-b4K', '-d1', '-W0', '-C0', '-w0', '-t1', '-o1', '-Rxml', $file)
+  $res = ConvertFrom-SelfCheckRun -Run $run
+  if ($null -eq $res) {
+    $data['IoSpdMessage'] = Get-SelfCheckRunMessage -Run $run
+    return New-SelfCheckResult -Check $name -Result FAIL -Detail "iospd could not read a plain 1 MiB file (exit $($run.ExitCode)): $($data.IoSpdMessage); $said" -Data $data
+  }
+  $seen = [int64]($res.Threads | Select-Object -First 1).FileSize
+  $data['IoSpdFileSize'] = $seen
+  if ($seen -ne $size) {
+    return New-SelfCheckResult -Check $name -Result FAIL -Detail "iospd took the 1 MiB file for $seen bytes (a device?); $said" -Data $data
+  }
+  New-SelfCheckResult -Check $name -Result PASS -Detail "iospd sized the file as a file ($seen bytes); $said" -Data $data
+}
+
+function Test-SelfCheckSectors {
+  # Sector sizes and the buffer alignment Windows checks for unbuffered I/O,
+  # then an unbuffered run with a -Z buffer, which must not be refused.
+  param([Parameter(Mandatory)] $Context, [Parameter(Mandatory)] $Target)
+  $name = "sectors $($Target.Root)"
+  $file = Join-Path $Target.Scratch 'sectors.dat'
+  New-SelfCheckFile -Path $file -Size ([int64]1MB)
+  $si = Get-SelfCheckStorageInfo -Path $file
+  $data = [ordered]@{
+    LogicalSector = $si.LogicalSector; PhysicalSector = $si.PhysicalSector; PhysicalSectorPerformance = $si.PhysicalSectorPerformance
+    FileSystemSector = $si.FileSystemSector; AlignmentBytes = $si.AlignmentBytes; StorageError = $si.StorageError; AlignmentError = $si.AlignmentError
+  }
+  $sizes = if ($si.LogicalSector -gt 0) { "logical $($si.LogicalSector), physical $($si.PhysicalSector), buffer alignment $($si.AlignmentBytes)" }
+           else { "FileStorageInfo failed (error $($si.StorageError))" }
+  $block = [Math]::Max([int64]4096, [Math]::Max($si.LogicalSector, $si.AlignmentBytes))
+  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @("-b$block", '-d1', '-W0', '-C0', '-w50', '-Su', '-Z1M', '-t1', '-o2', '-Rxml', $file)
+  $data['Block'] = $block
+  $data['ExitCode'] = $run.ExitCode
+  if ($run.ExitCode -ne 0) {
+    $data['IoSpdMessage'] = Get-SelfCheckRunMessage -Run $run
+    return New-SelfCheckResult -Check $name -Result FAIL -Detail "-Su -Z1M -b$block was refused (exit $($run.ExitCode)): $($data.IoSpdMessage); $sizes" -Data $data
+  }
+  $note = ''
+  if ($si.AlignmentBytes -gt $si.LogicalSector -and $si.LogicalSector -gt 0) { $note = ' (alignment larger than the logical sector)' }
+  New-SelfCheckResult -Check $name -Result PASS -Detail "-Su -Z1M -b$block ran; $sizes$note" -Data $data
+}
+
+function Get-SelfCheckLongPathName {
+  # A path under $Root longer than $MinLength characters, in 60-character folders.
+  param([Parameter(Mandatory)] [string] $Root, [int] $MinLength = 300)
+  $p = [IO.Path]::Combine($Root, 'long')
+  $i = 0
+  while ($p.Length -le $MinLength) { $i++; $p = [IO.Path]::Combine($p, ('segment{0:D2}-' -f $i) + ('x' * 50)) }
+  [IO.Path]::Combine($p, 'long-path.dat')
+}
+
+function Test-SelfCheckLongPath {
+  # -c on a path of more than 260 characters whose folders do not exist yet.
+  # -Relative gives iospd a relative path with a '..' in it, run from the
+  # scratch folder (Windows needs GetFullPathNameW before the \\?\ prefix).
+  # -Target puts it in that target's scratch folder (the SMB share: a long UNC path).
+  param([Parameter(Mandatory)] $Context, [switch] $Relative, $Target)
+  $check = 'long-path'
+  $sub = 'abs'
+  $base = $Context.WorkDir
+  if ($Relative) { $check = 'long-path relative'; $sub = 'rel' }
+  if ($Target) { $check = "long-path $($Target.Root)"; $base = $Target.Scratch }
+  $path = Get-SelfCheckLongPathName -Root ([IO.Path]::Combine($base, $sub))
+  $given = $path
+  $cwd = $null
+  if ($Relative) {
+    $sep = [IO.Path]::DirectorySeparatorChar
+    $given = '.' + $sep + 'up' + $sep + '..' + $sep + $path.Substring($Context.WorkDir.TrimEnd($sep).Length + 1)
+    $cwd = $Context.WorkDir
+    # Windows folds 'up\..' away by name; POSIX needs 'up' to exist.
+    $null = New-Item -ItemType Directory -Path ([IO.Path]::Combine($Context.WorkDir, 'up')) -Force
+  }
+  $data = [ordered]@{ Path = $path; Length = $path.Length; Given = $given }
+  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @('-c1M', '-b4K', '-d1', '-W0', '-C0', '-w0', '-Rxml', $given) -WorkingDirectory $cwd
+  $data['ExitCode'] = $run.ExitCode
+  $len = Get-SelfCheckFileLength -Path $path
+  $data['CreatedBytes'] = $len
+  $what = "a $($path.Length)-character path"
+  if ($Relative) { $what = "a relative path with '..' ($($path.Length) characters in full)" }
+  if ($run.ExitCode -ne 0) {
+    $data['IoSpdMessage'] = Get-SelfCheckRunMessage -Run $run
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "iospd -c on $what failed (exit $($run.ExitCode)): $($data.IoSpdMessage)" -Data $data
+  }
+  if ($len -ne 1MB) {
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "iospd -c1M exited 0 but $what holds $(if ($null -eq $len) { 'no file' } else { "$len bytes" })" -Data $data
+  }
+  New-SelfCheckResult -Check $check -Result PASS -Detail "iospd -c1M created the file and its folders on $what, and ran" -Data $data
+}
+
+function Test-SelfCheckLargePages {
+  # Without "Lock pages in memory" -l must fail (or at least say large pages
+  # were not used); with it, -l must run.
+  param([Parameter(Mandatory)] $Context)
+  $state = Get-SelfCheckPrivilegeState -Name 'SeLockMemoryPrivilege'
+  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @('-l', '-b64K', '-d1', '-W0', '-C0', '-w0', '-t1', '-o2', '-Rxml', $Context.DataFile)
+  $msg = Get-SelfCheckRunMessage -Run $run
+  $data = [ordered]@{ SeLockMemoryPrivilege = $state; ExitCode = $run.ExitCode; IoSpdMessage = $msg; UseLargePages = (Get-SelfCheckProfileValue -Text ([string]$run.StdOut) -Name 'UseLargePages') }
+  $x = $script:SelfCheckExpect
+  if ($state -eq 'Absent') {
+    if ($run.ExitCode -ne 0 -and $msg -match $x.LargePagesRefused) {
+      return New-SelfCheckResult -Check 'large-pages' -Result PASS -Detail "SeLockMemoryPrivilege not granted; iospd -l failed and said why: $msg" -Data $data
+    }
+    if ($run.ExitCode -eq 0 -and ([string]$run.StdErr) -match $x.LargePagesNotUsed) {
+      return New-SelfCheckResult -Check 'large-pages' -Result PASS -Detail "SeLockMemoryPrivilege not granted; iospd -l ran and warned that large pages were not used" -Data $data
+    }
+    if ($run.ExitCode -eq 0) {
+      return New-SelfCheckResult -Check 'large-pages' -Result FAIL -Detail 'SeLockMemoryPrivilege not granted, yet iospd -l ran with UseLargePages and no warning: it silently used small pages' -Data $data
+    }
+    return New-SelfCheckResult -Check 'large-pages' -Result FAIL -Detail "SeLockMemoryPrivilege not granted; iospd -l failed without naming large pages or the privilege (exit $($run.ExitCode)): $msg" -Data $data
+  }
+  if ($state -notin @('Enabled', 'Disabled')) {
+    return New-SelfCheckResult -Check 'large-pages' -Result INFO -Detail "the privilege state could not be read; iospd -l exit $($run.ExitCode): $msg" -Data $data
+  }
+  if ($run.ExitCode -eq 0) {
+    return New-SelfCheckResult -Check 'large-pages' -Result PASS -Detail "SeLockMemoryPrivilege held ($state); iospd -l ran" -Data $data
+  }
+  New-SelfCheckResult -Check 'large-pages' -Result FAIL -Detail "SeLockMemoryPrivilege held ($state), yet iospd -l failed (exit $($run.ExitCode)): $msg" -Data $data
+}
+
+function Test-SelfCheckValidData {
+  # iospd -c as administrator: which creation path ran, and who may read the
+  # result. A SetFileValidData file exposes old disk contents, so only its
+  # owner, Administrators and SYSTEM may read it.
+  param([Parameter(Mandatory)] $Context)
+  if (-not $Context.Elevated) {
+    return New-SelfCheckResult -Check 'valid-data' -Result SKIP -Detail 'needs an elevated prompt (SetFileValidData needs "Perform volume maintenance tasks", held by Administrators)'
+  }
+  $bytes = [int64]$script:SelfCheckExpect.ValidDataFileBytes
+  if ($null -ne $Context.WorkFreeBytes -and $Context.WorkFreeBytes -lt 2 * $bytes) {
+    return New-SelfCheckResult -Check 'valid-data' -Result SKIP -Detail "needs $([int64](2 * $bytes / 1MB)) MiB free beside the scratch folder; $([int64]($Context.WorkFreeBytes / 1MB)) MiB are"
+  }
+  $state = Get-SelfCheckPrivilegeState -Name 'SeManageVolumePrivilege'
+  $file = Join-Path $Context.WorkDir 'valid-data.dat'
+  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @("-c$bytes", '-b64K', '-d1', '-W0', '-C0', '-w0', '-t1', '-o1', '-Rxml', $file) -Seconds 120
+  $said = ([string]$run.StdErr + "`n" + [string]$run.StdOut)
+  $x = $script:SelfCheckExpect
+  $path = if ($said -match $x.CreateByValidData) { 'SetFileValidData' } elseif ($said -match $x.CreateByWriting) { 'written' } else { 'not stated' }
+  $data = [ordered]@{ SeManageVolumePrivilege = $state; ExitCode = $run.ExitCode; CreationPath = $path; Seconds = $run.Seconds }
+  if ($run.ExitCode -ne 0) {
+    $data['IoSpdMessage'] = Get-SelfCheckRunMessage -Run $run
+    return New-SelfCheckResult -Check 'valid-data' -Result FAIL -Detail "iospd -c$bytes failed (exit $($run.ExitCode)): $($data.IoSpdMessage)" -Data $data
+  }
+  $acl = Get-SelfCheckAclRules -Path $file
+  $readers = Get-SelfCheckReaders -Acl $acl -TrustedSids @(Get-SelfCheckCurrentSid)
+  $names = @($readers | ForEach-Object { Resolve-SelfCheckSidName -Sid $_ })
+  $data['Owner'] = $acl.Owner
+  $data['Sddl'] = $acl.Sddl
+  $data['OtherReaders'] = $names
+  Remove-SelfCheckTree -Path $file   # 1 GiB: do not keep it until the end
+  if ($path -eq 'not stated') {
+    return New-SelfCheckResult -Check 'valid-data' -Result FAIL -Detail "iospd -c did not say which creation path ran (SetFileValidData or writing every block); privilege $state" -Data $data
+  }
+  if ($path -eq 'SetFileValidData' -and $names.Count -gt 0) {
+    return New-SelfCheckResult -Check 'valid-data' -Result FAIL -Detail "created with SetFileValidData (old disk contents readable) and readable by: $($names -join ', ')" -Data $data
+  }
+  if ($path -eq 'SetFileValidData') {
+    return New-SelfCheckResult -Check 'valid-data' -Result PASS -Detail "created with SetFileValidData in $($run.Seconds) s; only the owner, Administrators and SYSTEM can read it" -Data $data
+  }
+  $who = if ($names.Count) { "also readable by $($names -join ', ') (harmless: every block was written)" } else { 'owner-only' }
+  $result = if ($state -eq 'Absent') { 'PASS' } else { 'INFO' }
+  New-SelfCheckResult -Check 'valid-data' -Result $result -Detail "every block written in $($run.Seconds) s (privilege $state); $who" -Data $data
+}
+
+function Test-SelfCheckTimerResolution {
+  $t = Get-SelfCheckTimerResolution
+  if ($null -eq $t) { return New-SelfCheckResult -Check 'timer-resolution' -Result SKIP -Detail 'NtQueryTimerResolution failed' }
+  $data = [ordered]@{ CoarsestMs = $t.CoarsestMs; FinestMs = $t.FinestMs; CurrentMs = $t.CurrentMs }
+  New-SelfCheckResult -Check 'timer-resolution' -Result INFO -Detail ('current {0:0.###} ms, finest {1:0.###} ms, coarsest {2:0.###} ms (system-wide; a process may still get the coarse one)' -f $t.CurrentMs, $t.FinestMs, $t.CoarsestMs) -Data $data
+}
+
+function Test-SelfCheckPacing {
+  # -g at 1000 IOPS with 10 ms intervals: a 15.6 ms wait makes every other
+  # interval empty and the next one double.
+  param([Parameter(Mandatory)] $Context)
+  $x = $script:SelfCheckExpect
+  $iops = [int]$x.PacingIops
+  $argv = @('-b4K', "-g$($iops)i", "-D$($x.PacingBucketMs)", "-d$($Context.RunSeconds)", '-W0', '-C0', '-w0', '-t1', '-o1', '-Rxml', $Context.DataFile)
+  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList $argv -Seconds $Context.RunSeconds
+  $check = "pacing -g$($iops)i"
+  if ($run.ExitCode -ne 0) {
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "iospd failed (exit $($run.ExitCode)): $(Get-SelfCheckRunMessage -Run $run)" -Data @{ ExitCode = $run.ExitCode }
+  }
+  $totals = Get-SelfCheckIopsBuckets -Text ([string]$run.StdOut)
+  $m = Measure-SelfCheckPacing -Totals $totals -TargetIops $iops
+  $data = [ordered]@{ TargetIops = $iops; BucketMs = $x.PacingBucketMs; Intervals = $m.Intervals; MeanIops = $m.Mean; Cv = $m.Cv; EmptyShare = $m.EmptyShare; RateError = $m.RateError }
+  if ($m.Intervals -lt 3 -or $null -eq $m.Cv) {
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "the -D$($x.PacingBucketMs) output had $($m.Intervals) usable intervals" -Data $data
+  }
+  $stats = "mean $($m.Mean) IOPS over $($m.Intervals) intervals of $($x.PacingBucketMs) ms, CV $($m.Cv), $([Math]::Round(100 * $m.EmptyShare)) % empty"
+  if ($m.Cv -gt $x.PacingMaxCv) {
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "bursty: $stats (waits are coarser than $($x.PacingBucketMs) ms)" -Data $data
+  }
+  if ($m.RateError -gt $x.PacingRateTolerance) {
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "rate off by $([Math]::Round(100 * $m.RateError)) %: $stats" -Data $data
+  }
+  New-SelfCheckResult -Check $check -Result PASS -Detail "even: $stats" -Data $data
+}
+
+function Test-SelfCheckPriority {
+  param([Parameter(Mandatory)] $Context)
+  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @('-I1', '-b4K', '-d1', '-W0', '-C0', '-w0', '-t1', '-o1', '-Rxml', $Context.DataFile)
+  $msg = Get-SelfCheckRunMessage -Run $run
+  $prio = Get-SelfCheckProfileValue -Text ([string]$run.StdOut) -Name 'IOPriority'
+  $data = [ordered]@{ ExitCode = $run.ExitCode; IOPriority = $prio; IoSpdMessage = $msg }
+  if ($run.ExitCode -eq 0 -and $prio -eq '1') {
+    return New-SelfCheckResult -Check 'priority -I1' -Result PASS -Detail 'iospd -I1 ran with IOPriority 1 (the hint was accepted)' -Data $data
+  }
+  if ($run.ExitCode -eq 0) {
+    return New-SelfCheckResult -Check 'priority -I1' -Result FAIL -Detail "iospd -I1 ran but its profile shows IOPriority '$prio'" -Data $data
+  }
+  if ($msg -match $script:SelfCheckExpect.PriorityRefused) {
+    return New-SelfCheckResult -Check 'priority -I1' -Result INFO -Detail "iospd -I1 refused clearly (exit $($run.ExitCode)): $msg" -Data $data
+  }
+  New-SelfCheckResult -Check 'priority -I1' -Result FAIL -Detail "iospd -I1 failed without naming -I (exit $($run.ExitCode)): $msg" -Data $data
+}
+
+function Test-SelfCheckCtrlC {
+  # iospd in a console of its own, a 60 s run, Ctrl-C twice: it must end.
+  param([Parameter(Mandatory)] $Context)
+  $x = $script:SelfCheckExpect
+  $errFile = Join-Path $Context.WorkDir 'ctrl-c.stderr.txt'
+  $p = Start-SelfCheckConsoleProcess -FilePath $Context.IoSpd -ArgumentList @('-b4K', '-d60', '-W0', '-C0', '-w0', '-t1', '-o1', $Context.DataFile) -StdErrPath $errFile
+  try {
+    if (Wait-SelfCheckProcessExit -Process $p -TimeoutSeconds 2) {
+      return New-SelfCheckResult -Check 'ctrl-c twice' -Result FAIL -Detail "iospd -d60 ended by itself within 2 s (exit $($p.ExitCode)) before any Ctrl-C" -Data @{ ExitCode = $p.ExitCode }
+    }
+    $sender = Send-SelfCheckCtrlC -ProcessId $p.Id -Count $x.CtrlCCount -GapMilliseconds $x.CtrlCGapMs
+    $sw = [Diagnostics.Stopwatch]::StartNew()
+    $ended = Wait-SelfCheckProcessExit -Process $p -TimeoutSeconds $x.CtrlCExitSeconds
+    $data = [ordered]@{ SenderExitCode = $sender; Ended = [bool]$ended; SecondsAfterLastEvent = [Math]::Round($sw.Elapsed.TotalSeconds, 2) }
+    if ($sender -ne 0) {
+      $why = switch ($sender) { 10 { 'could not attach to its console' } 11 { 'GenerateConsoleCtrlEvent failed' } default { "exit $sender" } }
+      return New-SelfCheckResult -Check 'ctrl-c twice' -Result SKIP -Detail "the Ctrl-C sender $why" -Data $data
+    }
+    if (-not $ended) {
+      return New-SelfCheckResult -Check 'ctrl-c twice' -Result FAIL -Detail "iospd still ran $($x.CtrlCExitSeconds) s after $($x.CtrlCCount) Ctrl-C events (killed)" -Data $data
+    }
+    $data['ExitCode'] = $p.ExitCode
+    New-SelfCheckResult -Check 'ctrl-c twice' -Result PASS -Detail "iospd ended (exit $($p.ExitCode)) after $($x.CtrlCCount) Ctrl-C events" -Data $data
+  } finally {
+    Stop-SelfCheckProcess -Process $p
+  }
+}
+
+function Get-SelfCheckCacheArguments {
+  # The same switches for iospd and DISKSPD: 4 KiB random reads, 8 deep.
+  param([Parameter(Mandatory)] [string] $Mode, [Parameter(Mandatory)] [int] $Seconds, [Parameter(Mandatory)] [string] $File)
+  @('-b4K', '-r', '-w0', '-t1', '-o8', "-d$Seconds", '-W1', '-C0', $Mode, '-L', '-Rxml', $File)
+}
+
+function Test-SelfCheckCacheMode {
+  param([Parameter(Mandatory)] $Context, [Parameter(Mandatory)] [ValidateSet('-Sb', '-Su', '-Sh', '-Sw')] [string] $Mode)
+  $check = "cache $Mode"
+  $a = Get-SelfCheckCacheArguments -Mode $Mode -Seconds $Context.RunSeconds -File $Context.DataFile
+  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList $a -Seconds ($Context.RunSeconds + 1)
+  $res = ConvertFrom-SelfCheckRun -Run $run
+  $data = [ordered]@{ Arguments = ($a -join ' '); ExitCode = $run.ExitCode }
+  if ($null -eq $res -or $res.TotalIOs -le 0) {
+    $data['IoSpdMessage'] = Get-SelfCheckRunMessage -Run $run
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "iospd failed or did no I/O (exit $($run.ExitCode)): $($data.IoSpdMessage)" -Data $data
+  }
+  $data['IoSpd'] = [ordered]@{ IOPS = [Math]::Round($res.IOPS, 1); AvgLatencyMs = $res.AvgLatencyMs; P50Ms = $res.TotalP50Ms; P99Ms = $res.TotalP99Ms }
+  $mine = 'iospd {0:0} IOPS, avg {1:0.###} ms, p99 {2:0.###} ms' -f $res.IOPS, $res.AvgLatencyMs, $res.TotalP99Ms
+  if (-not $Context.DiskSpd) {
+    $data['DiskSpd'] = $null
+    return New-SelfCheckResult -Check $check -Result PASS -Detail "$mine; no diskspd.exe on PATH, no comparison" -Data $data
+  }
+  $drun = Invoke-SelfCheckTool -FilePath $Context.DiskSpd -ArgumentList $a -Seconds ($Context.RunSeconds + 1)
+  $dres = ConvertFrom-SelfCheckRun -Run $drun
+  if ($null -eq $dres -or $dres.TotalIOs -le 0) {
+    $data['DiskSpd'] = [ordered]@{ ExitCode = $drun.ExitCode; Message = (Get-SelfCheckRunMessage -Run $drun) }
+    return New-SelfCheckResult -Check $check -Result INFO -Detail "$mine; DISKSPD failed (exit $($drun.ExitCode)): $($data.DiskSpd.Message)" -Data $data
+  }
+  $data['DiskSpd'] = [ordered]@{ IOPS = [Math]::Round($dres.IOPS, 1); AvgLatencyMs = $dres.AvgLatencyMs; P50Ms = $dres.TotalP50Ms; P99Ms = $dres.TotalP99Ms; Version = $dres.ToolVersion }
+  $ratio = $null
+  if ($dres.AvgLatencyMs -gt 0) { $ratio = [Math]::Round($res.AvgLatencyMs / $dres.AvgLatencyMs, 2) }
+  $data['LatencyRatio'] = $ratio
+  $theirs = 'DISKSPD {0:0} IOPS, avg {1:0.###} ms, p99 {2:0.###} ms' -f $dres.IOPS, $dres.AvgLatencyMs, $dres.TotalP99Ms
+  if ($null -ne $ratio -and $ratio -gt $script:SelfCheckExpect.DiskSpdLatencyRatio) {
+    return New-SelfCheckResult -Check $check -Result FAIL -Detail "$mine; $theirs; iospd's average latency is $($ratio)x DISKSPD's" -Data $data
+  }
+  New-SelfCheckResult -Check $check -Result PASS -Detail "$mine; $theirs" -Data $data
+}
+
+function Assert-SelfCheckSpareDisk {
+  # Throws unless disk $Number may be overwritten: confirmed, no partitions,
+  # neither system nor boot disk. Returns the disk's description.
+  param([Parameter(Mandatory)] [int] $Number, [switch] $Confirmed)
+  if (-not $Confirmed) {
+    throw "-SpareDisk $Number overwrites that disk; add -ConfirmSpareDiskOverwrite to confirm that its content may be destroyed."
+  }
+  try { $d = Get-SelfCheckDiskInfo -Number $Number } catch { throw "-SpareDisk ${Number}: Get-Disk -Number $Number failed: $($_.Exception.Message)" }
+  if ($d.IsSystem -or $d.IsBoot) { throw "-SpareDisk ${Number}: disk $Number ($($d.FriendlyName)) is a system or boot disk; refused." }
+  if ($d.PartitionCount -gt 0) {
+    throw "-SpareDisk ${Number}: disk $Number ($($d.FriendlyName)) has $($d.PartitionCount) partition(s); refused. Name an empty disk (Clear-Disk first if it really is spare)."
+  }
+  return $d
+}
+
+function Test-SelfCheckSpareDisk {
+  # On the confirmed empty disk: a read run must see the disk's size; then,
+  # once data is on it, a write without --allow-raw-write must be refused.
+  param([Parameter(Mandatory)] $Context)
+  $d = $Context.SpareDisk
+  $t = "#$($d.Number)"
+  $read = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @('-b64K', '-d1', '-W0', '-C0', '-w0', '-Su', '-t1', '-o4', '-Rxml', $t)
+  $res = ConvertFrom-SelfCheckRun -Run $read
+  $rd = [ordered]@{ Disk = $d.Number; Size = $d.Size; ExitCode = $read.ExitCode }
+  if ($null -eq $res) {
+    $rd['IoSpdMessage'] = Get-SelfCheckRunMessage -Run $read
+    New-SelfCheckResult -Check "spare-disk $t read" -Result FAIL -Detail "iospd could not read the disk (exit $($read.ExitCode)): $($rd.IoSpdMessage)" -Data $rd
+  } else {
+    $seen = [int64]($res.Threads | Select-Object -First 1).FileSize
+    $rd['IoSpdSize'] = $seen
+    if ($seen -eq $d.Size) { New-SelfCheckResult -Check "spare-disk $t read" -Result PASS -Detail "iospd read $t and saw its $seen bytes" -Data $rd }
+    else { New-SelfCheckResult -Check "spare-disk $t read" -Result FAIL -Detail "iospd saw $seen bytes; Get-Disk says $($d.Size)" -Data $rd }
+  }
+
+  $fill = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @('-b64K', '-d1', '-W0', '-C0', '-w100', '-Su', '-t1', '-o1', '--allow-raw-write', '-Rxml', $t)
+  $gd = [ordered]@{ Disk = $d.Number; FillExitCode = $fill.ExitCode }
+  if ($fill.ExitCode -ne 0) {
+    $gd['IoSpdMessage'] = Get-SelfCheckRunMessage -Run $fill
+    return New-SelfCheckResult -Check "spare-disk $t raw-guard" -Result FAIL -Detail "writing with --allow-raw-write failed (exit $($fill.ExitCode)): $($gd.IoSpdMessage)" -Data $gd
+  }
+  $guard = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @('-b64K', '-d1', '-W0', '-C0', '-w100', '-Su', '-t1', '-o1', '-Rxml', $t)
+  $gd['GuardExitCode'] = $guard.ExitCode
+  $gd['IoSpdMessage'] = Get-SelfCheckRunMessage -Run $guard
+  if ($guard.ExitCode -eq 0) {
+    return New-SelfCheckResult -Check "spare-disk $t raw-guard" -Result FAIL -Detail 'iospd wrote to a disk holding data without --allow-raw-write' -Data $gd
+  }
+  if ($gd.IoSpdMessage -notmatch $script:SelfCheckExpect.RawWriteRefused) {
+    return New-SelfCheckResult -Check "spare-disk $t raw-guard" -Result FAIL -Detail "refused, but without naming --allow-raw-write (exit $($guard.ExitCode)): $($gd.IoSpdMessage)" -Data $gd
+  }
+  New-SelfCheckResult -Check "spare-disk $t raw-guard" -Result PASS -Detail "with data on it, a write without --allow-raw-write was refused (exit $($guard.ExitCode))" -Data $gd
+}
+
+# ---------------------------------------------------------------------------
+# The run
+# ---------------------------------------------------------------------------
+function Get-SelfCheckTargets {
+  # Volumes (and CSV/SMB folders) for the per-file-system checks, each with
+  # the scratch folder to use there.
+  param([Parameter(Mandatory)] [string] $WorkDir, [string] $RunId, [string[]] $Volume, [switch] $ScratchVolumeOnly, [string[]] $CsvPath, [string] $SmbPath)
+  $workRoot = Get-SelfCheckVolumeRoot -Path $WorkDir
+  $list = [System.Collections.Generic.List[object]]::new()
+  foreach ($v in @(Get-SelfCheckVolumeList)) {
+    $isWork = [string]::Equals($v.Root, $workRoot, [StringComparison]::OrdinalIgnoreCase)
+    if ($ScratchVolumeOnly -and -not $isWork) { continue }
+    if ($Volume -and -not ($Volume | Where-Object { [string]::Equals(($_.TrimEnd('\') + '\'), $v.Root, [StringComparison]::OrdinalIgnoreCase) })) { continue }
+    $list.Add([pscustomobject]@{ Root = $v.Root; FileSystem = $v.FileSystem; Kind = $v.Kind; IsWork = $isWork })
+  }
+  $csv = if ($PSBoundParameters.ContainsKey('CsvPath')) { @($CsvPath | ForEach-Object { [pscustomobject]@{ Root = $_; FileSystem = 'CSVFS'; Kind = 'csv' } }) } else { @(Get-SelfCheckCsvList) }
+  foreach ($c in $csv) { $list.Add([pscustomobject]@{ Root = $c.Root; FileSystem = 'CSVFS'; Kind = 'csv'; IsWork = $false }) }
+  if ($SmbPath) { $list.Add([pscustomobject]@{ Root = $SmbPath; FileSystem = 'SMB'; Kind = 'smb'; IsWork = $false }) }
+  foreach ($t in $list) {
+    $scratch = if ($t.IsWork) { Join-Path $WorkDir "volume-$($list.IndexOf($t))" } else { Join-Path $t.Root "iospd-selfcheck-$RunId" }
+    $t | Add-Member -NotePropertyName Scratch -NotePropertyValue $scratch
+  }
+  , $list.ToArray()
+}
+
+function Invoke-SelfCheckStep {
+  # A check that throws becomes a FAIL row instead of ending the run.
+  param([Parameter(Mandatory)] [string] $Name, [Parameter(Mandatory)] [scriptblock] $Step)
+  try { @(& $Step) } catch { New-SelfCheckResult -Check $Name -Result FAIL -Detail "the check itself failed: $($_.Exception.Message)" }
+}
+
+function Invoke-WindowsSelfCheck {
+  # Runs every check; returns ExitCode, Results, JsonPath and Table.
+  [CmdletBinding()]
+  param(
+    [string] $ScratchPath = (Join-Path ([IO.Path]::GetTempPath()) 'iospd-selfcheck'),
+    [string] $JsonPath,
+    [string] $IoSpdPath,
+    [string] $DiskSpdPath,
+    [string[]] $Volume,
+    [switch] $ScratchVolumeOnly,
+    [string[]] $CsvPath,
+    [string] $SmbPath,
+    [int] $SpareDisk = -1,
+    [switch] $ConfirmSpareDiskOverwrite,
+    [int] $RunSeconds = 3
+  )
+  $fail = { param($m) [pscustomobject]@{ ExitCode = 3; Error = $m; Results = @(); JsonPath = $null; Table = $null } }
+  if (-not (Test-SelfCheckWindows)) { return & $fail 'windows-selfcheck.ps1 checks a Windows host; run it in PowerShell on Windows (the Linux build has its own tests).' }
+  $elevated = [bool](Test-SelfCheckElevated)
+  $disk = $null
+  if ($SpareDisk -ge 0) {
+    if (-not $elevated) { return & $fail "-SpareDisk $SpareDisk needs an elevated prompt (Run as administrator)." }
+    try { $disk = Assert-SelfCheckSpareDisk -Number $SpareDisk -Confirmed:$ConfirmSpareDiskOverwrite } catch { return & $fail $_.Exception.Message }
+  } elseif ($ConfirmSpareDiskOverwrite) {
+    return & $fail '-ConfirmSpareDiskOverwrite was given without -SpareDisk <disk number>.'
+  }
+  try {
+    $iospd = Resolve-SelfCheckIoSpd -Path $IoSpdPath
+    $diskspd = Resolve-SelfCheckDiskSpd -Path $DiskSpdPath
+    Import-SelfCheckModule
+  } catch { return & $fail $_.Exception.Message }
+
+  $started = [DateTime]::UtcNow
+  $runId = $started.ToString('yyyyMMdd-HHmmss')
+  if (-not (Test-Path -LiteralPath $ScratchPath)) { $null = New-Item -ItemType Directory -Path $ScratchPath -Force }
+  if (-not $JsonPath) { $JsonPath = Join-Path $ScratchPath ("iospd-selfcheck-{0}-{1}.json" -f [Environment]::MachineName, $runId) }
+  $results = [System.Collections.Generic.List[object]]::new()
+  $leftOver = @()
+  try {
+    $work = New-SelfCheckScratchFolder -Path (Join-Path $ScratchPath "run-$runId")
+    $free = $null
+    try { $free = ([IO.DriveInfo]::new((Get-SelfCheckVolumeRoot -Path $work))).AvailableFreeSpace } catch { }
+    $data = Join-Path $work 'data.dat'
+    New-SelfCheckFile -Path $data -Size ([int64]64MB)
+    $ctx = [pscustomobject]@{
+      IoSpd = $iospd; IoSpdVersion = (Get-SelfCheckToolVersion -Path $iospd); DiskSpd = $diskspd; Elevated = $elevated
+      WorkDir = $work; WorkFreeBytes = $free; DataFile = $data; RunSeconds = $RunSeconds; SpareDisk = $disk
+    }
+    $results.AddRange(@(Invoke-SelfCheckStep 'host' { Test-SelfCheckHost -Context $ctx }))
+    $targetArgs = @{ WorkDir = $work; RunId = $runId; Volume = $Volume; ScratchVolumeOnly = $ScratchVolumeOnly; SmbPath = $SmbPath }
+    if ($PSBoundParameters.ContainsKey('CsvPath')) { $targetArgs['CsvPath'] = $CsvPath }
+    foreach ($t in (Get-SelfCheckTargets @targetArgs)) {
+      try { $null = New-SelfCheckScratchFolder -Path $t.Scratch } catch {
+        $results.Add((New-SelfCheckResult -Check "file-length $($t.Root) ($($t.FileSystem))" -Result SKIP -Detail "no scratch folder there: $($_.Exception.Message)"))
+        continue
+      }
+      $results.AddRange(@(Invoke-SelfCheckStep "file-length $($t.Root)" { Test-SelfCheckFileLength -Context $ctx -Target $t }))
+      $results.AddRange(@(Invoke-SelfCheckStep "sectors $($t.Root)" { Test-SelfCheckSectors -Context $ctx -Target $t }))
+      if ($t.Kind -eq 'smb') { $results.AddRange(@(Invoke-SelfCheckStep "long-path $($t.Root)" { Test-SelfCheckLongPath -Context $ctx -Target $t })) }
+    }
+    $results.AddRange(@(Invoke-SelfCheckStep 'long-path' { Test-SelfCheckLongPath -Context $ctx }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'long-path relative' { Test-SelfCheckLongPath -Context $ctx -Relative }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'large-pages' { Test-SelfCheckLargePages -Context $ctx }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'valid-data' { Test-SelfCheckValidData -Context $ctx }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'timer-resolution' { Test-SelfCheckTimerResolution }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'pacing' { Test-SelfCheckPacing -Context $ctx }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'priority -I1' { Test-SelfCheckPriority -Context $ctx }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'ctrl-c twice' { Test-SelfCheckCtrlC -Context $ctx }))
+    foreach ($mode in '-Sb', '-Su', '-Sh', '-Sw') {
+      $results.AddRange(@(Invoke-SelfCheckStep "cache $mode" { Test-SelfCheckCacheMode -Context $ctx -Mode $mode }))
+    }
+    if ($disk) { $results.AddRange(@(Invoke-SelfCheckStep "spare-disk #$SpareDisk" { Test-SelfCheckSpareDisk -Context $ctx })) }
+  } catch {
+    $results.Add((New-SelfCheckResult -Check 'self-check' -Result FAIL -Detail "stopped early: $($_.Exception.Message)"))
+  } finally {
+    $leftOver = Clear-SelfCheckScratch
+  }
+  if ($leftOver.Count -gt 0) {
+    $results.Add((New-SelfCheckResult -Check 'cleanup' -Result FAIL -Detail "could not remove: $($leftOver -join '; ')"))
+  }
+
+  $all = $results.ToArray()
+  $summary = Get-SelfCheckSummary -Results $all
+  $report = [ordered]@{
+    Tool          = 'iospd windows-selfcheck'
+    SchemaVersion = 1
+    StartedUtc    = $started.ToString('o')
+    Seconds       = [Math]::Round(([DateTime]::UtcNow - $started).TotalSeconds, 1)
+    Parameters    = [ordered]@{ ScratchPath = $ScratchPath; SmbPath = $SmbPath; SpareDisk = $SpareDisk; RunSeconds = $RunSeconds; Volume = $Volume }
+    Expectations  = $script:SelfCheckExpect
+    Summary       = $summary
+    Results       = $all
+  }
+  Write-SelfCheckJson -Path $JsonPath -Report $report
+  [pscustomobject]@{
+    ExitCode = $(if ($summary.FAIL -gt 0) { 1 } else { 0 })
+    Error    = $null
+    Results  = $all
+    Summary  = $summary
+    JsonPath = $JsonPath
+    Table    = (Format-SelfCheckTable -Results $all)
+  }
+}
+
+# Dot-sourced (the Pester tests): define the functions only.
+if ($MyInvocation.InvocationName -eq '.') { return }
+
+$outcome = Invoke-WindowsSelfCheck @PSBoundParameters
+if ($outcome.Error) {
+  [Console]::Error.WriteLine("windows-selfcheck.ps1: $($outcome.Error)")
+  exit $outcome.ExitCode
+}
+Write-Output $outcome.Table
+Write-Output ''
+Write-Output ('{0} PASS, {1} FAIL, {2} INFO, {3} SKIP. Report: {4}' -f $outcome.Summary.PASS, $outcome.Summary.FAIL,
+  $outcome.Summary.INFO, $outcome.Summary.SKIP, $outcome.JsonPath)
+Write-Output 'Attach the report to a bug report at the project''s issue tracker.'
+exit $outcome.ExitCode
