@@ -51,7 +51,8 @@
  *  - -Sr (remote-share local cache) and -x (completion routines) are
  *    refused; -Nn and -Ni (non-volatile memory flushes) are refused, -Nv is
  *    accepted (msync); -e (ETW) is refused; -I, -l, -Sm, -y are accepted.
- * iospd additions: --allow-raw-write, --engine=auto|io_uring|psync, --help. */
+ * iospd additions: --allow-raw-write, --engine=auto|io_uring|libaio|threads|
+ * psync, --help. */
 #include "iospd/cmdline.h"
 
 #include <inttypes.h>
@@ -829,14 +830,18 @@ static int sw_writebuf(ctx_t* c) {
 static int sw_engine(ctx_t* c) {
   const char* v = c->val;
   if (*v != '=' || v[1] == '\0')
-    return fail(c, "'%s': use --engine=auto, --engine=io_uring or "
-                   "--engine=psync", c->arg);
+    return fail(c, "'%s': use --engine=auto, io_uring, libaio, threads or "
+                   "psync", c->arg);
   v++;
   if (strcmp(v, "auto") == 0) c->pp.ext.engine = IOSPD_ENGINE_AUTO;
   else if (strcmp(v, "io_uring") == 0) c->pp.ext.engine = IOSPD_ENGINE_URING;
   else if (strcmp(v, "psync") == 0) c->pp.ext.engine = IOSPD_ENGINE_PSYNC;
+  else if (strcmp(v, "libaio") == 0) c->pp.ext.engine = IOSPD_ENGINE_LIBAIO;
+  else if (strcmp(v, "threads") == 0) c->pp.ext.engine = IOSPD_ENGINE_THREADS;
   else
-    return fail(c, "'%s': unknown engine '%s'; use auto, io_uring or psync",
+    return fail(c,
+                "'%s': unknown engine '%s'; use auto, io_uring, libaio, "
+                "threads or psync",
                 c->arg, v);
   return 0;
 }
@@ -849,7 +854,7 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
                 o->name, o->what,
                 o->special == IOSPD_SP_NONE
                     ? "; on Linux choose how I/O is issued with "
-                      "--engine=auto|io_uring|psync"
+                      "--engine=auto|io_uring|libaio|threads|psync"
                     : "");
   if ((o->flags & IOSPD_OPTF_LONG) && o->special != IOSPD_SP_ENGINE &&
       c->val[0] != '\0')
@@ -960,9 +965,11 @@ static int lookup(ctx_t* c, const char* a, const iospd_opt_def_t** out) {
   if (a[0] == '-' && a[1] == '-') {
     o = iospd_options_find_long(a + 2);
     if (o == NULL)
-      return fail(c, "unknown option '%s'; the iospd long options are "
-                     "--allow-raw-write, --engine=<auto|io_uring|psync> and "
-                     "--help", a);
+      return fail(c,
+                  "unknown option '%s'; the iospd long options are "
+                  "--allow-raw-write, "
+                  "--engine=<auto|io_uring|libaio|threads|psync> and --help",
+                  a);
     c->val = a + 2 + strlen(o->name);
   } else {
     o = iospd_options_find(a + 1);

@@ -158,6 +158,12 @@ int iospd_worker_setup(iospd_worker_t* w, iospd_err_t* err) {
     unsigned qflags = 0;
     if (n == 1) qflags |= IOSPD_QUEUE_SYNC;
     if (w->ts->completion_routines) qflags |= IOSPD_QUEUE_COMPLETION_ROUTINES;
+    /* All targets unbuffered: kernel AIO would be truly asynchronous. */
+    bool all_direct = w->target_count > 0;
+    for (uint32_t k = 0; k < w->target_count; k++)
+      if (w->targets[k].t->cache_mode != IOSPD_CACHE_DISABLE_OS)
+        all_direct = false;
+    if (all_direct) qflags |= IOSPD_QUEUE_UNBUFFERED;
     rc = iospd_plat_queue_create(&w->q, n, qflags, w->profile->ext.engine, &e);
     if (rc < 0) {
       w->q = NULL;
@@ -453,6 +459,7 @@ static void reap_failed(iospd_worker_t* w, int rc) {
   fail(w, rc, 3, 0, 0, 0);
   /* The queue cannot tell us more; teardown cancels what is left. */
   w->inflight = 0;
+  w->self_teardown = true;
 }
 
 /* The steady state: new I/Os to start and nothing stopping. Submit and reap
@@ -573,6 +580,7 @@ bool iospd_worker_pass(iospd_worker_t* w) {
         w->now - w->stop_ticks >= (uint64_t)IOSPD_DRAIN_MS * w->ticks_per_ms) {
       w->abandoned += w->inflight;
       w->inflight = 0;
+      w->self_teardown = true;
     }
     if (w->inflight == 0) {
       w->finished = true;
@@ -602,6 +610,17 @@ bool iospd_worker_pass(iospd_worker_t* w) {
   uint64_t now = iospd_plat_ticks();
   w->now = now;
   uint32_t phase = atomic_load_explicit(&w->ctl->phase, memory_order_acquire);
+  if (phase == IOSPD_PHASE_MEASURE || phase == IOSPD_PHASE_COOLDOWN) {
+    /* The controller's deadlines (engine.h), by this worker's clock; a
+     * completion seen exactly at the end still counts, as when the
+     * controller ends the phase on time. */
+    if (now > atomic_load_explicit(&w->ctl->stop_ticks, memory_order_relaxed))
+      phase = IOSPD_PHASE_STOP;
+    else if (phase == IOSPD_PHASE_MEASURE &&
+             now > atomic_load_explicit(&w->ctl->measure_end_ticks,
+                                        memory_order_relaxed))
+      phase = IOSPD_PHASE_COOLDOWN;
+  }
   bool measuring = phase == IOSPD_PHASE_MEASURE;
   /* Only read once MEASURE has been seen: the acquire above orders it. */
   uint64_t start = measuring ? w->ctl->measure_start_ticks : 0;

@@ -6,12 +6,15 @@
 #include "iospd/units.h"
 #include "report_internal.h"
 
-void iospd_rpt_agg_init(rpt_agg_t* a) { memset(a, 0, sizeof *a); }
+void iospd_rpt_agg_init(rpt_agg_t* a) {
+  memset(a, 0, sizeof *a);
+  for (int i = 0; i < 3; i++) iospd_buckets_sum_init(&a->iops[i]);
+}
 
 void iospd_rpt_agg_destroy(rpt_agg_t* a) {
   for (int i = 0; i < 3; i++) {
     iospd_hist_destroy(a->lat[i]);
-    iospd_buckets_destroy(&a->iops[i]);
+    iospd_buckets_sum_destroy(&a->iops[i]);
   }
   memset(a, 0, sizeof *a);
 }
@@ -26,7 +29,8 @@ static void merge_hist(rpt_agg_t* a, int i, const iospd_hist_t* h) {
 }
 
 static void merge_buckets(rpt_agg_t* a, int i, const iospd_buckets_t* b) {
-  if (iospd_buckets_merge(&a->iops[i], b) < 0) a->failed = true;
+  /* The series are read in place at report time: no copy per interval. */
+  if (iospd_buckets_sum_add(&a->iops[i], b) < 0) a->failed = true;
 }
 
 void iospd_rpt_agg_add(rpt_agg_t* a, const iospd_target_stats_t* s) {

@@ -11,7 +11,7 @@
 typedef struct rpt_agg_s {
   uint64_t bytes[3], ios[3];
   iospd_hist_t* lat[3];     /* NULL when no input carried latency */
-  iospd_buckets_t iops[3];  /* capacity 0 when no input carried -D buckets */
+  iospd_buckets_sum_t iops[3]; /* no series when no input carried -D */
   bool failed;              /* an allocation failed: latency data partial */
 } rpt_agg_t;
 

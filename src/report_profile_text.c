@@ -14,20 +14,50 @@
  * engine that ran; a bare "psync" is the fallback for a kernel that refused
  * io_uring, while the platform names the psync it picks for depth-1 workers
  * itself ("psync (synchronous, queue depth 1)"), printed as it is. */
+typedef struct engines_s {
+  const char* name; /* the run's engine, for targets fn does not answer */
+  iospd_engine_use_fn fn;
+  void* ctx;
+  uint32_t timespan, target;
+  bool auto_chosen; /* --engine=auto (the default) picked it */
+} engines_t;
+
 static void engine_line(iospd_strbuf_t* out, const iospd_timespan_t* ts,
-                        const char* engine) {
+                        const engines_t* en) {
+  iospd_engine_use_t use = {en->name, 0, 0};
+  if (en->fn != NULL && !en->fn(en->ctx, en->timespan, en->target, &use))
+    use = (iospd_engine_use_t){en->name, 0, 0};
+  const char* engine = use.name;
+  if (engine != NULL && strcmp(engine, "psync") == 0 && !en->auto_chosen)
+    engine = "psync (pread/pwrite, chosen with --engine=psync)";
+  bool linux_engine = true;
   if (engine == NULL || engine[0] == '\0' ||
       strcmp(engine, "I/O Completion Ports") == 0 ||
       strcmp(engine, "IOCP") == 0) {
     if (ts->completion_routines)
-      ap(out, "\t\tusing completion routines (ReadFileEx/WriteFileEx)\n");
+      ap(out, "\t\tusing completion routines (ReadFileEx/WriteFileEx)");
     else
-      ap(out, "\t\tusing I/O Completion Ports\n");
+      ap(out, "\t\tusing I/O Completion Ports");
+    linux_engine = false;
   } else if (strcmp(engine, "psync") == 0) {
-    ap(out, "\t\tusing the psync fallback (io_uring unavailable)\n");
+    ap(out, "\t\tusing the psync fallback (io_uring unavailable)");
+  } else if (strcmp(engine, "libaio") == 0 || strcmp(engine, "threads") == 0) {
+    ap(out, "\t\tusing %s (%s%s)", engine,
+       engine[0] == 'l' ? "Linux kernel AIO"
+                        : "a pool of blocking pread/pwrite threads",
+       en->auto_chosen ? "; io_uring unavailable" : "");
   } else {
-    ap(out, "\t\tusing %s\n", engine);
+    ap(out, "\t\tusing %s", engine);
   }
+  if (linux_engine && use.asked > 0)
+    ap(out, ", %u I/O%s in flight per thread", use.kept,
+       use.kept == 1 ? "" : "s");
+  ap(out, "\n");
+  if (linux_engine && use.kept < use.asked)
+    ap(out,
+       "\t\tWARNING: the %s engine keeps %u I/O%s in flight, not the %u "
+       "asked for\n",
+       use.name, use.kept, use.kept == 1 ? "" : "s", use.asked);
 }
 
 static void stated_distribution(iospd_strbuf_t* out, const iospd_target_t* t) {
@@ -53,7 +83,7 @@ static void stated_distribution(iospd_strbuf_t* out, const iospd_target_t* t) {
 }
 
 static void target_lines(iospd_strbuf_t* out, const iospd_timespan_t* ts,
-                         const iospd_target_t* t, const char* engine) {
+                         const iospd_target_t* t, const engines_t* engine) {
   char sz[64];
   const char* path = t->path != NULL ? t->path : "";
   if (path[0] == '*')
@@ -168,7 +198,7 @@ static void target_lines(iospd_strbuf_t* out, const iospd_timespan_t* ts,
 }
 
 static void timespan_lines(iospd_strbuf_t* out, const iospd_timespan_t* ts,
-                           const char* engine) {
+                           engines_t* engine) {
   ap(out, "\tduration: %us\n", ts->duration);
   ap(out, "\twarm up time: %us\n", ts->warmup);
   ap(out, "\tcool down time: %us\n", ts->cooldown);
@@ -196,17 +226,22 @@ static void timespan_lines(iospd_strbuf_t* out, const iospd_timespan_t* ts,
             "should only\n");
     ap(out, "\t           be compared to other results using the -Zr flag\n");
   }
-  for (uint32_t i = 0; i < ts->target_count; i++)
+  for (uint32_t i = 0; i < ts->target_count; i++) {
+    engine->target = i;
     target_lines(out, ts, &ts->targets[i], engine);
+  }
 }
 
-void iospd_report_profile_text_ex(iospd_strbuf_t* out,
-                                  const iospd_profile_t* p,
-                                  const char* engine_name) {
+void iospd_report_profile_text_uses(iospd_strbuf_t* out,
+                                    const iospd_profile_t* p,
+                                    const char* engine_name,
+                                    iospd_engine_use_fn fn, void* ctx) {
   /* psync is a fallback only when the user did not ask for it. */
   if (engine_name != NULL && strcmp(engine_name, "psync") == 0 &&
       p->ext.engine == IOSPD_ENGINE_PSYNC)
     engine_name = "psync (pread/pwrite, chosen with --engine=psync)";
+  engines_t en = {engine_name, fn, ctx, 0, 0,
+                  p->ext.engine == IOSPD_ENGINE_AUTO};
   ap(out, "\nCommand Line: %s\n\n", p->cmdline != NULL ? p->cmdline : "");
   if (p->experiment_flags != 0)
     ap(out, "Experiment Flags: 0x%x (%u)\n\n", p->experiment_flags,
@@ -216,9 +251,16 @@ void iospd_report_profile_text_ex(iospd_strbuf_t* out,
   for (uint32_t i = 0; i < p->timespan_count; i++) {
     ap(out, "\ttimespan: %3u\n", i + 1);
     ap(out, "\t-------------\n");
-    timespan_lines(out, &p->timespans[i], engine_name);
+    en.timespan = i;
+    timespan_lines(out, &p->timespans[i], &en);
     ap(out, "\n");
   }
+}
+
+void iospd_report_profile_text_ex(iospd_strbuf_t* out,
+                                  const iospd_profile_t* p,
+                                  const char* engine_name) {
+  iospd_report_profile_text_uses(out, p, engine_name, NULL, NULL);
 }
 
 void iospd_report_profile_text(iospd_strbuf_t* out, const iospd_profile_t* p) {

@@ -216,14 +216,15 @@ out:
 
 /* ---- Total / Read / Write tables ---------------------------------------- */
 
+/* iops_sd: the row's IOPS standard deviation, printed with D. */
 static void cells(iospd_strbuf_t* out, uint64_t bytes, uint64_t ios,
-                  double secs, const iospd_hist_t* lat,
-                  const iospd_buckets_t* iops, bool L, bool D) {
+                  double secs, const iospd_hist_t* lat, double iops_sd,
+                  bool L, bool D) {
   ap(out, " %15llu | %12llu | %10.2f | %10.2f", (unsigned long long)bytes,
      (unsigned long long)ios, (double)bytes / 1048576.0 / secs,
      (double)ios / secs);
   if (L) ap(out, " | %8.3f", iospd_rpt_mean_ms(lat));
-  if (D) ap(out, " | %10.2f", iospd_buckets_iops_stddev(iops));
+  if (D) ap(out, " | %10.2f", iops_sd);
   if (L) {
     if (iospd_rpt_has_lat(lat))
       ap(out, " |  %8.3f", iospd_rpt_stddev_ms(lat));
@@ -233,7 +234,7 @@ static void cells(iospd_strbuf_t* out, uint64_t bytes, uint64_t ios,
 }
 
 static void io_table(iospd_strbuf_t* out, const iospd_timespan_result_t* tr,
-                     const rpt_agg_t* all, int k) {
+                     rpt_agg_t* all, int k) {
   static const char* const titles[] = {"Read IO", "Write IO", "Total IO"};
   bool L = tr->ts->measure_latency, D = tr->ts->calc_iops_stddev;
   unsigned width = 78u + (L ? 23u : 0u) + (D ? 13u : 0u);
@@ -254,14 +255,14 @@ static void io_table(iospd_strbuf_t* out, const iospd_timespan_result_t* tr,
       ap(out, "%6u |", th->id);
       if (k < 2) {
         cells(out, s->bytes[k], s->ios[k], tr->seconds, s->lat[k],
-              &s->iops[k], L, D);
+              D ? iospd_buckets_iops_stddev(&s->iops[k]) : 0.0, L, D);
       } else {
         rpt_agg_t row;
         iospd_rpt_agg_init(&row);
         iospd_rpt_agg_add(&row, s);
         if (row.failed) out->failed = true;
         cells(out, row.bytes[2], row.ios[2], tr->seconds, row.lat[2],
-              &row.iops[2], L, D);
+              D ? iospd_buckets_sum_iops_stddev(&row.iops[2]) : 0.0, L, D);
         iospd_rpt_agg_destroy(&row);
       }
       ap(out, " | %s (%s)\n", iospd_rpt_target_path(tr, tt),
@@ -271,7 +272,7 @@ static void io_table(iospd_strbuf_t* out, const iospd_timespan_result_t* tr,
   repeat(out, '-', width);
   ap(out, "\ntotal:  ");
   cells(out, all->bytes[k], all->ios[k], tr->seconds, all->lat[k],
-        &all->iops[k], L, D);
+        D ? iospd_buckets_sum_iops_stddev(&all->iops[k]) : 0.0, L, D);
   ap(out, "\n");
 }
 
@@ -368,6 +369,47 @@ static void wait_stats(iospd_strbuf_t* out,
   }
 }
 
+/* Before the results: the engine of every thread and the I/Os it kept in
+ * flight, one line per run of threads that agree, and a WARNING for each
+ * thread that kept fewer than asked. Nothing when no engine is known. */
+static void engine_lines(iospd_strbuf_t* out,
+                         const iospd_timespan_result_t* tr) {
+  const iospd_thread_result_t* th = tr->threads;
+  uint32_t n = tr->thread_count_alloc;
+  bool any = false;
+  for (uint32_t t = 0; t < n; t++) any = any || th[t].engine != NULL;
+  if (!any) return;
+  for (uint32_t t = 0; t < n;) {
+    uint32_t e = t + 1;
+    while (e < n && th[e].engine != NULL && th[t].engine != NULL &&
+           strcmp(th[e].engine, th[t].engine) == 0 &&
+           th[e].depth_kept == th[t].depth_kept &&
+           th[e].depth_asked == th[t].depth_asked)
+      e++;
+    if (th[t].engine != NULL) {
+      if (e - t == n)
+        ap(out, "I/O engine:\t\t%s, %u I/O%s in flight per thread\n",
+           th[t].engine, th[t].depth_kept, th[t].depth_kept == 1 ? "" : "s");
+      else if (e - t == 1)
+        ap(out, "I/O engine (thread %u):\t%s, %u I/O%s in flight\n",
+           th[t].id, th[t].engine, th[t].depth_kept,
+           th[t].depth_kept == 1 ? "" : "s");
+      else
+        ap(out, "I/O engine (threads %u-%u):\t%s, %u I/O%s in flight each\n",
+           th[t].id, th[e - 1].id, th[t].engine, th[t].depth_kept,
+           th[t].depth_kept == 1 ? "" : "s");
+    }
+    t = e;
+  }
+  for (uint32_t t = 0; t < n; t++)
+    if (th[t].engine != NULL && th[t].depth_kept < th[t].depth_asked)
+      ap(out,
+         "WARNING: thread %u: the %s engine kept %u I/O%s in flight, not "
+         "the %u asked for\n",
+         th[t].id, th[t].engine, th[t].depth_kept,
+         th[t].depth_kept == 1 ? "" : "s", th[t].depth_asked);
+}
+
 static void timespan_results(iospd_strbuf_t* out, const iospd_results_t* r,
                              uint32_t idx) {
   const iospd_timespan_result_t* tr = &r->timespans[idx];
@@ -387,6 +429,7 @@ static void timespan_results(iospd_strbuf_t* out, const iospd_results_t* r,
   ap(out, "thread count:\t\t%u\n", tr->thread_count);
   if (ts->thread_count > 0 && ts->request_count > 0)
     ap(out, "request count:\t\t%u\n", ts->request_count);
+  engine_lines(out, tr);
   cpu_table(out, r, tr);
   effective_distributions(out, tr);
 
@@ -433,9 +476,35 @@ static void totals(iospd_strbuf_t* out, const iospd_results_t* r) {
   ap(out, "total test time:\t%.2fs\n", secs);
 }
 
+/* The engine the threads of one target used: the first name, the largest
+ * depth asked and the smallest kept (a shortfall anywhere shows). */
+static bool target_engine(void* ctx, uint32_t timespan, uint32_t target,
+                          iospd_engine_use_t* use) {
+  const iospd_results_t* r = ctx;
+  if (timespan >= r->timespan_count) return false;
+  const iospd_timespan_result_t* tr = &r->timespans[timespan];
+  bool found = false;
+  for (uint32_t t = 0; t < tr->thread_count_alloc; t++) {
+    const iospd_thread_result_t* th = &tr->threads[t];
+    if (th->engine == NULL) continue;
+    for (uint32_t k = 0; k < th->target_count; k++) {
+      if (th->targets[k].target_index != target) continue;
+      if (!found) {
+        *use = (iospd_engine_use_t){th->engine, th->depth_asked,
+                                    th->depth_kept};
+        found = true;
+      }
+      if (th->depth_asked > use->asked) use->asked = th->depth_asked;
+      if (th->depth_kept < use->kept) use->kept = th->depth_kept;
+    }
+  }
+  return found;
+}
+
 void iospd_report_text(iospd_strbuf_t* out, const iospd_results_t* r) {
   if (r->profile != NULL)
-    iospd_report_profile_text_ex(out, r->profile, r->engine_name);
+    iospd_report_profile_text_uses(out, r->profile, r->engine_name,
+                                   target_engine, (void*)r);
   system_info(out, r);
   for (uint32_t i = 0; i < r->timespan_count; i++) timespan_results(out, r, i);
   if (r->timespan_count > 1) totals(out, r);

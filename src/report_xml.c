@@ -244,32 +244,34 @@ static void bucket_lat(iospd_strbuf_t* out, const char* dir,
      dir, mn, dir, mx, dir, avg, dir, sd);
 }
 
-/* <Iops> for read/write/total buckets a[0..2], at level lv. */
-static void iops_xml(iospd_strbuf_t* out, unsigned lv,
-                     const iospd_buckets_t* rd, const iospd_buckets_t* wr,
-                     const iospd_buckets_t* tot, uint32_t interval_ms) {
+/* <Iops> for the read, write and total series, at level lv. */
+static void iops_xml(iospd_strbuf_t* out, unsigned lv, iospd_buckets_sum_t* rd,
+                     iospd_buckets_sum_t* wr, iospd_buckets_sum_t* tot,
+                     uint32_t interval_ms) {
   ind(out, lv);
   ap(out, "<Iops>\n");
   if (rd->used > 0)
-    elem_f(out, lv + 1, "ReadIopsStdDev", "%.3f", iospd_buckets_iops_stddev(rd));
+    elem_f(out, lv + 1, "ReadIopsStdDev", "%.3f",
+           iospd_buckets_sum_iops_stddev(rd));
   if (wr->used > 0)
     elem_f(out, lv + 1, "WriteIopsStdDev", "%.3f",
-           iospd_buckets_iops_stddev(wr));
+           iospd_buckets_sum_iops_stddev(wr));
   if (tot->used > 0)
-    elem_f(out, lv + 1, "IopsStdDev", "%.3f", iospd_buckets_iops_stddev(tot));
+    elem_f(out, lv + 1, "IopsStdDev", "%.3f",
+           iospd_buckets_sum_iops_stddev(tot));
   double secs = (double)interval_ms / 1000.0;
   uint32_t n = IOSPD_MAX(rd->used, wr->used);
   for (uint32_t i = 0; i < n; i++) {
-    const iospd_bucket_t* r = i < rd->used ? &rd->b[i] : NULL;
-    const iospd_bucket_t* w = i < wr->used ? &wr->b[i] : NULL;
-    uint64_t rc = r ? r->count : 0, wc = w ? w->count : 0;
+    iospd_bucket_t r, w;
+    iospd_buckets_sum_get(rd, i, &r);
+    iospd_buckets_sum_get(wr, i, &w);
     ind(out, lv + 1);
     ap(out, "<Bucket SampleMillisecond=\"%llu\" Read=\"%.0f\" Write=\"%.0f\" "
             "Total=\"%.0f\"",
-       (unsigned long long)interval_ms * (i + 1), (double)rc / secs,
-       (double)wc / secs, (double)(rc + wc) / secs);
-    bucket_lat(out, "Read", r);
-    bucket_lat(out, "Write", w);
+       (unsigned long long)interval_ms * (i + 1), (double)r.count / secs,
+       (double)w.count / secs, (double)(r.count + w.count) / secs);
+    bucket_lat(out, "Read", &r);
+    bucket_lat(out, "Write", &w);
     ap(out, "/>\n");
   }
   ind(out, lv);
@@ -333,13 +335,20 @@ static void target_xml(iospd_strbuf_t* out, const iospd_timespan_result_t* tr,
     }
   }
   if (ts->calc_iops_stddev) {
-    iospd_buckets_t tot;
-    memset(&tot, 0, sizeof tot);
-    if (iospd_buckets_merge(&tot, &s->iops[0]) < 0 ||
-        iospd_buckets_merge(&tot, &s->iops[1]) < 0)
+    /* Read in place: at most two series each, so no allocation. */
+    iospd_buckets_sum_t rd, wr, tot;
+    iospd_buckets_sum_init(&rd);
+    iospd_buckets_sum_init(&wr);
+    iospd_buckets_sum_init(&tot);
+    if (iospd_buckets_sum_add(&rd, &s->iops[0]) < 0 ||
+        iospd_buckets_sum_add(&wr, &s->iops[1]) < 0 ||
+        iospd_buckets_sum_add(&tot, &s->iops[0]) < 0 ||
+        iospd_buckets_sum_add(&tot, &s->iops[1]) < 0)
       out->failed = true;
-    iops_xml(out, 4, &s->iops[0], &s->iops[1], &tot, ts->io_bucket_ms);
-    iospd_buckets_destroy(&tot);
+    iops_xml(out, 4, &rd, &wr, &tot, ts->io_bucket_ms);
+    iospd_buckets_sum_destroy(&rd);
+    iospd_buckets_sum_destroy(&wr);
+    iospd_buckets_sum_destroy(&tot);
   }
   ind(out, 3);
   ap(out, "</Target>\n");
@@ -396,6 +405,11 @@ static void timespan_xml(iospd_strbuf_t* out, const iospd_results_t* r,
     ind(out, 2);
     ap(out, "<Thread>\n");
     elem_u(out, 3, "Id", th->id);
+    if (th->engine != NULL) {
+      /* iospd: the engine and the I/Os it really kept in flight. */
+      elem_s(out, 3, "IoEngine", th->engine);
+      elem_u(out, 3, "IoEngineDepth", th->depth_kept);
+    }
     for (uint32_t i = 0; i < th->target_count; i++)
       target_xml(out, tr, &th->targets[i]);
     if (r->profile != NULL && r->profile->verbose_stats)

@@ -47,14 +47,17 @@ typedef struct run_s {
   uint32_t nworkers;
   int ev_rc; /* first failure to set -ys/-yf, reported after the run */
   iospd_err_t ev_err;
+  int grow_rc; /* no memory for more -D intervals, reported after the run */
+  iospd_err_t grow_err;
   iospd_gen_shared_t* shared; /* one -si cursor per target */
   size_t shared_len;
   uint8_t** rnd_src; /* -Z<size> source per target, or NULL */
-  /* Start gate: 0 until the controller has created the barrier for the
-   * threads that did start; 1 = no barrier (start failed); else the
-   * barrier's address. Lets a failed thread start release the others. */
-  _Atomic uintptr_t gate;
-  _Atomic uint32_t set_up; /* workers done with their set-up (-yr) */
+  /* Start gates. set_up opens when every worker has set itself up (or one
+   * failed: it aborts the gate); go is opened by the controller to start
+   * I/O, or aborted to send the workers home. Both let everybody sleep. */
+  iospd_plat_latch_t* set_up;
+  iospd_plat_latch_t* go;
+  _Atomic uint32_t cancel; /* set before go is aborted: skip the set-up */
 } run_t;
 
 typedef struct worker_arg_s {
@@ -248,18 +251,26 @@ static void worker_main(void* arg) {
   worker_arg_t* a = arg;
   run_t* r = a->run;
   iospd_worker_t* w = a->w;
-  int rc = iospd_worker_setup(w, &w->setup_err);
-  if (rc < 0)
-    atomic_store_explicit(&r->ctl->failed, 1, memory_order_release);
-  else
-    publish_setup(r, w);
-  atomic_fetch_add_explicit(&r->set_up, 1, memory_order_release);
-  uintptr_t g;
-  while ((g = atomic_load_explicit(&r->gate, memory_order_acquire)) == 0)
-    iospd_plat_sleep(1);
-  if (g != 1) iospd_plat_barrier_wait((iospd_plat_barrier_t*)g);
-  if (rc == 0 && !failed(r)) iospd_worker_run(w);
-  iospd_worker_teardown(w);
+  int rc = 0;
+  /* Ctrl-C during the set-up of many threads: the late ones skip it. */
+  if (!atomic_load(&r->cancel) && !atomic_load(&g_interrupted)) {
+    rc = iospd_worker_setup(w, &w->setup_err);
+    if (rc < 0) {
+      atomic_store_explicit(&r->ctl->failed, 1, memory_order_release);
+      iospd_plat_latch_abort(r->set_up); /* no need to wait for the rest */
+    } else {
+      publish_setup(r, w);
+    }
+  }
+  iospd_plat_latch_arrive(r->set_up);
+  if (iospd_plat_latch_wait(r->go) == 0 && rc == 0 && !failed(r) &&
+      !atomic_load(&r->cancel))
+    iospd_worker_run(w);
+  /* Nothing in flight: the controller tears down after the join, one
+   * worker after another. A thousand threads unmapping rings and buffers
+   * at once queue on the address-space lock for seconds (after Ctrl-C,
+   * before anything is reported). */
+  if (w->self_teardown) iospd_worker_teardown(w);
 }
 
 /* ---- phases -------------------------------------------------------------- */
@@ -343,16 +354,45 @@ static bool step_all(run_t* r) {
   return any;
 }
 
-/* Waits for one phase. Returns 1 if interrupted (Ctrl-C), 2 if a worker
- * failed, 0 when the time is up. */
-static int wait_phase(run_t* r, uint32_t seconds) {
+/* While measuring, keeps every -D series' chunks ahead of the workers
+ * (buckets.h says why the controller does this and not the workers). Runs
+ * at every slice of wait_phase, so at least every IOSPD_POLL_MS. */
+static void grow_buckets(run_t* r, uint64_t now) {
+  uint64_t tps = r->ctl->ticks_per_second ? r->ctl->ticks_per_second : 1;
+  uint64_t t = now > r->ctl->measure_start_ticks
+                   ? now - r->ctl->measure_start_ticks
+                   : 0;
+  uint64_t ns = t / tps * 1000000000u + t % tps * 1000000000u / tps;
+  for (uint32_t i = 0; i < r->nworkers; i++) {
+    iospd_worker_t* w = r->workers[i];
+    for (uint32_t k = 0; k < w->target_count; k++)
+      for (int op = 0; op < 2; op++) {
+        if (iospd_buckets_grow(&w->targets[k].stats->iops[op], ns) == 0)
+          continue;
+        if (r->grow_rc == 0)
+          r->grow_rc = iospd_err_set(
+              &r->grow_err, IOSPD_ENOMEM,
+              "out of memory for the per-interval IOPS records (-D) of "
+              "thread %u after %.1f s; use a coarser -D or a shorter -d",
+              w->id, (double)ns / 1e9);
+        atomic_store_explicit(&r->ctl->failed, 1, memory_order_release);
+        return;
+      }
+  }
+}
+
+/* Waits until the tick `end`. Returns 1 if interrupted (Ctrl-C), 2 if a
+ * worker failed, 0 when the time is up. */
+static int wait_phase(run_t* r, uint64_t end) {
   uint64_t tpms = r->ctl->ticks_per_second / 1000;
   if (tpms == 0) tpms = 1;
-  uint64_t end = iospd_plat_ticks() + (uint64_t)seconds * 1000 * tpms;
+  bool measuring = atomic_load(&r->ctl->phase) == IOSPD_PHASE_MEASURE &&
+                   r->ts->calc_iops_stddev;
   for (;;) {
     if (interrupted(r)) return 1;
     if (failed(r)) return 2;
     uint64_t now = iospd_plat_ticks();
+    if (measuring) grow_buckets(r, now);
     if (now >= end) return 0;
     uint64_t left = (end - now + tpms - 1) / tpms;
     uint32_t slice = left > IOSPD_POLL_MS ? IOSPD_POLL_MS : (uint32_t)left;
@@ -384,11 +424,16 @@ static void snapshot_cpu(run_t* r, iospd_cpu_times_t* t) {
   if (iospd_plat_cpu_times(t, n, NULL) < 0) memset(t, 0, n * sizeof(*t));
 }
 
+static uint64_t seconds_to_ticks(const run_t* r, uint32_t seconds) {
+  return (uint64_t)seconds * r->ctl->ticks_per_second;
+}
+
 static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
   const iospd_timespan_t* ts = r->ts;
   iospd_timespan_result_t* tsr = r->tsr;
+  iospd_engine_ctl_t* ctl = r->ctl;
   say(r, "starting warm up...");
-  int w = wait_phase(r, ts->warmup);
+  int w = wait_phase(r, iospd_plat_ticks() + seconds_to_ticks(r, ts->warmup));
   if (w != 0) {
     /* Interrupted (or failed) before measuring: nothing to report. */
     tsr->interrupted_before_measure = w == 1;
@@ -397,28 +442,61 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
   }
   set_event(r, g_ev.start, r->p->events.start_name);
   snapshot_cpu(r, c0);
-  r->ctl->measure_start_ticks = iospd_plat_ticks();
+  uint64_t start = iospd_plat_ticks();
+  /* The workers leave the measured phase, and stop, by these deadlines on
+   * their own clocks: with many busy threads on few CPUs this thread may
+   * get the CPU seconds late (-t1000 on two cores), and must not stretch
+   * the run or the measured window. Published before MEASURE (release). */
+  uint64_t measure_end = start + seconds_to_ticks(r, ts->duration);
+  ctl->measure_start_ticks = start;
+  atomic_store_explicit(&ctl->measure_end_ticks, measure_end,
+                        memory_order_relaxed);
+  atomic_store_explicit(&ctl->stop_ticks,
+                        measure_end + seconds_to_ticks(r, ts->cooldown),
+                        memory_order_relaxed);
   set_phase(r, IOSPD_PHASE_MEASURE);
   say(r, "starting measurements...");
-  int m = wait_phase(r, ts->duration);
+  int m = wait_phase(r, measure_end);
   uint64_t end = iospd_plat_ticks();
+  if (end > measure_end) end = measure_end; /* the workers stopped there */
   set_phase(r, IOSPD_PHASE_COOLDOWN);
   snapshot_cpu(r, c1);
   set_event(r, g_ev.end, r->p->events.end_name);
-  tsr->seconds = (double)(end - r->ctl->measure_start_ticks) /
-                 (double)r->ctl->ticks_per_second;
+  tsr->seconds = (double)(end - start) / (double)ctl->ticks_per_second;
   if (c0 != NULL && c1 != NULL && tsr->cpu != NULL)
     iospd_cpu_usage_compute(c0, c1, r->res->topo.cpu_count, tsr->cpu);
   say(r, "measurements finished");
   if (m != 0) return; /* cool-down is skipped after an interruption */
   say(r, "starting cool down...");
-  (void)wait_phase(r, ts->cooldown);
+  (void)wait_phase(r, atomic_load(&ctl->stop_ticks));
 }
 
 /* The engine the report names: a worker with more than one slot if there is
  * one, because --engine=auto runs depth-1 workers synchronously and the
  * report's engine line describes the asynchronous ones. */
 static void note_engine(run_t* r) {
+  /* Each thread's engine and the depth it really keeps; a shortfall is
+   * said on stderr now, before any result (the report says it again). */
+  for (uint32_t i = 0; i < r->nworkers; i++) {
+    const iospd_worker_t* w = r->workers[i];
+    if (w->q == NULL) continue;
+    iospd_thread_result_t* tr = &r->tsr->threads[w->id];
+    tr->engine = iospd_plat_queue_engine(w->q);
+    tr->depth_asked = w->slot_count;
+    tr->depth_kept = iospd_plat_queue_depth(w->q);
+    if (tr->depth_kept >= tr->depth_asked || r->hooks == NULL ||
+        r->hooks->message == NULL)
+      continue;
+    iospd_strbuf_t line;
+    iospd_strbuf_init(&line);
+    iospd_strbuf_appendf(&line,
+                         "WARNING: thread %u: the %s engine keeps %u I/O%s in "
+                         "flight, not the %u asked for",
+                         w->id, tr->engine, tr->depth_kept,
+                         tr->depth_kept == 1 ? "" : "s", tr->depth_asked);
+    r->hooks->message(r->hooks->ctx, iospd_strbuf_cstr(&line));
+    iospd_strbuf_destroy(&line);
+  }
   uint32_t first = 0;
   for (; first < r->nworkers; first++)
     if (r->workers[first]->q != NULL && r->workers[first]->slot_count > 1)
@@ -491,7 +569,15 @@ static void warn_abandoned(run_t* r) {
   }
 }
 
-/* Threads: start, gate, phases, stop, join. */
+/* Stops the start: no more set-ups, and the workers leave the gates. */
+static void cancel_start(run_t* r) {
+  atomic_store(&r->cancel, 1);
+  iospd_plat_latch_abort(r->set_up);
+  iospd_plat_latch_abort(r->go);
+}
+
+/* Threads: start, gates, phases, stop, join. The threads sleep at the gates
+ * (no polling): with -t1000 polling threads alone took seconds of CPU. */
 static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
                         iospd_err_t* err) {
   int rc = 0;
@@ -504,8 +590,22 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
     iospd_free(th);
     return iospd_err_set(err, IOSPD_ENOMEM, "out of memory starting threads");
   }
+  rc = iospd_plat_latch_create(&r->set_up, r->nworkers, err);
+  if (rc == 0) rc = iospd_plat_latch_create(&r->go, 1, err);
+  if (rc < 0) {
+    iospd_plat_latch_destroy(r->set_up);
+    r->set_up = NULL;
+    iospd_free(args);
+    iospd_free(th);
+    return rc;
+  }
   uint32_t started = 0;
+  bool stopped = false; /* Ctrl-C (or -yp) before every thread started */
   for (; started < r->nworkers; started++) {
+    if (interrupted(r)) {
+      stopped = true;
+      break;
+    }
     iospd_worker_t* w = r->workers[started];
     args[started].run = r;
     args[started].w = w;
@@ -522,36 +622,39 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
       break;
     }
   }
-  if (rc == 0) {
-    /* Every worker sets up (its queue exists) before any starts I/O. Read
-     * the engine name now: after the gate a worker whose first I/O fails
-     * may already be tearing its queue down. */
-    while (atomic_load_explicit(&r->set_up, memory_order_acquire) < started &&
-           !failed(r))
-      iospd_plat_sleep(1);
-    if (!failed(r)) note_engine(r);
-  }
-  if (rc == 0 && g_ev.ready != NULL) {
-    /* -yr (2.1 step 5): the threads are created and set up, and wait at
-     * the gate until the event is set. */
+  bool go = false;
+  if (started < r->nworkers) {
+    cancel_start(r);
+  } else if (iospd_plat_latch_wait(r->set_up) == 0 && !failed(r) &&
+             !interrupted(r)) {
+    /* Every worker is set up (its queue exists) before any starts I/O.
+     * Read the engine name now: after the gate a worker whose first I/O
+     * fails may already be tearing its queue down. */
+    note_engine(r);
+    /* -yr (2.1 step 5): the threads are set up and wait at the gate until
+     * the event is set. */
     wait_ready_event(r);
+    go = !failed(r) && !interrupted(r);
   }
-  iospd_plat_barrier_t* b = NULL;
-  if (rc == 0 && iospd_plat_barrier_init(&b, started + 1, err) == 0) {
-    atomic_store_explicit(&r->gate, (uintptr_t)b, memory_order_release);
-    iospd_plat_barrier_wait(b);
+  if (go) {
+    iospd_plat_latch_arrive(r->go);
+    run_phases(r, c0, c1);
   } else {
-    if (rc == 0) rc = err ? err->code : IOSPD_ENOMEM;
-    atomic_store(&r->ctl->failed, 1);
-    atomic_store_explicit(&r->gate, (uintptr_t)1, memory_order_release);
+    cancel_start(r);
+    if (stopped || interrupted(r)) {
+      r->tsr->interrupted_before_measure = true;
+      r->tsr->seconds = 0;
+    }
   }
-  if (!failed(r)) run_phases(r, c0, c1);
   set_phase(r, IOSPD_PHASE_STOP);
   say(r, "stopping threads...");
   join_workers(th, started, r->ctl->ticks_per_second);
+  for (uint32_t i = 0; i < started; i++) iospd_worker_teardown(r->workers[i]);
   warn_short_transfers(r);
   warn_abandoned(r);
-  if (b != NULL) iospd_plat_barrier_destroy(b);
+  iospd_plat_latch_destroy(r->set_up);
+  iospd_plat_latch_destroy(r->go);
+  r->set_up = r->go = NULL;
   iospd_free(args);
   iospd_free(th);
   return rc;
@@ -584,6 +687,27 @@ static int run_cooperative(run_t* r, iospd_cpu_times_t* c0,
   return 0;
 }
 
+/* After the join: a worker that found no memory for an interval record
+ * dropped completions from the -D series, so the series would understate
+ * the rate; fail rather than print it. */
+static int lost_buckets(const run_t* r, iospd_err_t* err) {
+  for (uint32_t i = 0; i < r->nworkers; i++) {
+    const iospd_worker_t* w = r->workers[i];
+    for (uint32_t k = 0; k < w->target_count; k++)
+      for (int op = 0; op < 2; op++) {
+        uint64_t lost = w->targets[k].stats->iops[op].lost;
+        if (lost > 0)
+          return iospd_err_set(
+              err, IOSPD_ENOMEM,
+              "out of memory for the per-interval IOPS records (-D) of "
+              "thread %u: %llu completions could not be recorded; use a "
+              "coarser -D or a shorter -d",
+              w->id, (unsigned long long)lost);
+      }
+  }
+  return 0;
+}
+
 static void free_run(run_t* r) {
   if (r->workers != NULL) {
     for (uint32_t i = 0; i < r->nworkers; i++) {
@@ -609,6 +733,8 @@ static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
   iospd_engine_ctl_t ctl;
   memset(&ctl, 0, sizeof(ctl));
   atomic_store(&ctl.phase, IOSPD_PHASE_WARMUP);
+  atomic_store(&ctl.measure_end_ticks, UINT64_MAX);
+  atomic_store(&ctl.stop_ticks, UINT64_MAX);
   ctl.ticks_per_second = res->sys.ticks_per_second;
   ctl.experiment_flags = p->experiment_flags;
   ctl.progress = p->progress;
@@ -623,7 +749,6 @@ static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
   r.res = res;
   r.tsr = tsr;
   r.ctl = &ctl;
-  atomic_store(&r.gate, (uintptr_t)0);
   tsr->ts = ts;
 
   int rc = iospd_run_check_affinity(ts, &res->topo, err);
@@ -669,6 +794,11 @@ static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
     rc = iospd_worker_error(r.workers[i], err);
     if (rc < 0) goto out;
   }
+  rc = lost_buckets(&r, err);
+  if (rc < 0) goto out;
+  rc = r.grow_rc;
+  if (rc < 0 && err != NULL) *err = r.grow_err;
+  if (rc < 0) goto out;
   rc = r.ev_rc;
   if (rc < 0 && err != NULL) *err = r.ev_err;
 out:

@@ -48,8 +48,9 @@ struct iospd_plat_queue_s {
   uint32_t ninflight;
 };
 
-struct iospd_plat_barrier_s {
-  uint32_t n;
+struct iospd_plat_latch_s {
+  uint32_t left;
+  bool aborted;
 };
 
 static ffile_t g_files[MAX_FILES];
@@ -61,6 +62,7 @@ static uint32_t g_lat_n;
 static uint64_t g_fail_n = UINT64_MAX;
 static int32_t g_fail_result;
 static uint32_t g_short_max, g_refuse_calls, g_submit_calls;
+static uint32_t g_kept;
 static uint64_t g_int_at;
 static bool g_int_fired, g_int_pending;
 static void (*g_int_cb)(void*);
@@ -111,6 +113,7 @@ void fake_reset(void) {
   g_lat_n = 0;
   g_fail_n = UINT64_MAX;
   g_short_max = g_refuse_calls = g_submit_calls = 0;
+  g_kept = 0;
   g_int_at = 0;
   g_int_fired = g_int_pending = false;
   g_cpu_snaps = 0;
@@ -427,16 +430,27 @@ int iospd_plat_thread_wait(iospd_plat_thread_t* t, uint32_t ms) {
 
 void iospd_plat_thread_cancel_io(iospd_plat_thread_t* t) { (void)t; }
 
-int iospd_plat_barrier_init(iospd_plat_barrier_t** b, uint32_t n,
+/* Cooperative runs use no gates; these only count, and a wait never
+ * blocks (there is no second thread to open it). */
+int iospd_plat_latch_create(iospd_plat_latch_t** l, uint32_t count,
                             iospd_err_t* err) {
   (void)err;
-  *b = malloc(sizeof(**b));
-  (*b)->n = n;
+  *l = calloc(1, sizeof(**l));
+  (*l)->left = count;
   return 0;
 }
 
-void iospd_plat_barrier_wait(iospd_plat_barrier_t* b) { (void)b; }
-void iospd_plat_barrier_destroy(iospd_plat_barrier_t* b) { free(b); }
+void iospd_plat_latch_arrive(iospd_plat_latch_t* l) {
+  if (l->left > 0) l->left--;
+}
+
+void iospd_plat_latch_abort(iospd_plat_latch_t* l) { l->aborted = true; }
+
+int iospd_plat_latch_wait(iospd_plat_latch_t* l) {
+  return l->aborted || l->left > 0 || g_int_pending ? 1 : 0;
+}
+
+void iospd_plat_latch_destroy(iospd_plat_latch_t* l) { free(l); }
 
 /* ---- memory ---------------------------------------------------------------
  */
@@ -583,6 +597,12 @@ int iospd_plat_queue_create(iospd_plat_queue_t** out, uint32_t depth,
 
 bool iospd_plat_same_path(const char* a, const char* b) {
   return strcmp(a, b) == 0;
+}
+
+void fake_set_kept_depth(uint32_t kept) { g_kept = kept; }
+
+uint32_t iospd_plat_queue_depth(const iospd_plat_queue_t* q) {
+  return g_kept != 0 && g_kept < q->depth ? g_kept : q->depth;
 }
 
 const char* iospd_plat_queue_engine(const iospd_plat_queue_t* q) {

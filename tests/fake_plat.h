@@ -90,6 +90,9 @@ void fake_fail_run_begin(int rc);
 
 uint64_t fake_now(void);
 const fake_io_t* fake_log(uint32_t* count);
+/* The depth queues report as really kept (iospd_plat_queue_depth): 0 (the
+ * default) = the depth asked, else at most this many. */
+void fake_set_kept_depth(uint32_t kept);
 uint32_t fake_queues_created(void);
 uint32_t fake_queue_depth(uint32_t queue);
 uint32_t fake_submit_calls(void);

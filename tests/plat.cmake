@@ -12,4 +12,10 @@ if(NOT WIN32)
   add_test(NAME test_plat_posix_uring COMMAND test_plat_posix uring)
   set_tests_properties(test_plat_posix_uring PROPERTIES TIMEOUT 120
     SKIP_RETURN_CODE 77)
+  # The same engine tests on kernel AIO and on the thread pool.
+  foreach(e libaio threads)
+    add_test(NAME test_plat_posix_${e} COMMAND test_plat_posix ${e})
+    set_tests_properties(test_plat_posix_${e} PROPERTIES TIMEOUT 120
+      SKIP_RETURN_CODE 77)
+  endforeach()
 endif()

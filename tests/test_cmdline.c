@@ -623,6 +623,8 @@ static const ok_case_t k_ok[] = {
     {"--allow-raw-write t", "raw=1"},
     {"--engine=psync t", "engine=2"},
     {"--engine=io_uring t", "engine=1"},
+    {"--engine=libaio t", "engine=3"},
+    {"--engine=threads t", "engine=4"},
     {"--engine=auto t", ""},
     {"--engine=psync --engine=auto t", ""},
     {"--allow-raw-write -b4K -w100 /dev/sdb", "raw=1 bs=4096 w=100"},
@@ -1089,10 +1091,12 @@ static void test_cmdline_exact_messages(void** state) {
       {"W|-Sq t", "'-Sq': unknown -S letter 'q'; use b, h, m, r, u or w"},
       {"--no-such-option t",
        "unknown option '--no-such-option'; the iospd long options are "
-       "--allow-raw-write, --engine=<auto|io_uring|psync> and --help"},
+       "--allow-raw-write, --engine=<auto|io_uring|libaio|threads|psync> "
+       "and --help"},
       {"-x t",
        "'-x': -x (completion routines) exists only on Windows; on Linux "
-       "choose how I/O is issued with --engine=auto|io_uring|psync"},
+       "choose how I/O is issued with "
+       "--engine=auto|io_uring|libaio|threads|psync"},
       {"-eDISK_IO t", "'-eDISK_IO': -e (ETW tracing) exists only on Windows"},
       {"-a1,,2 t",
        "'-a1,,2': unexpected ',' at position 3 of the affinity list; "

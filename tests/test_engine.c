@@ -8,6 +8,7 @@
 #include "iospd/gen.h"
 #include "iospd/hist.h"
 #include "iospd/rand.h"
+#include "iospd/report.h"
 #include "iospd/run.h"
 #include "run_internal.h"
 #include "diskspd_fill_model.h"
@@ -179,7 +180,7 @@ static void test_counts_and_latencies(void** state) {
   uint64_t in_buckets = 0;
   for (int op = 0; op < 2; op++)
     for (uint32_t b = 0; b < s->iops[op].used; b++)
-      in_buckets += s->iops[op].b[b].count;
+      in_buckets += iospd_buckets_get(&s->iops[op], b)->count;
   assert_int_equal(s->iops[0].capacity, 2);
   assert_int_equal(in_buckets, bucketed);
   assert_true(bucketed + 10 > ios[0] + ios[1]);
@@ -1074,6 +1075,76 @@ static void test_precreate(void** state) {
   done(&r);
 }
 
+/* Issue #12: every thread's engine and the depth it really kept reach the
+ * results; a queue that keeps fewer I/Os in flight than -o asks is said
+ * before the run (message hook: stderr) and in the text report before the
+ * results, and the XML names both per thread. A full-depth run says
+ * nothing. */
+static void test_depth_shortfall_is_reported(void** state) {
+  (void)state;
+  run_t r;
+  iospd_target_t* t = setup(&r, "d.dat", 0, 1, 0);
+  t->request_count = 8;
+  t->threads_per_file = 2;
+  fake_add_file("d.dat", 64 * KB, true);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  const iospd_thread_result_t* th = r.res.timespans[0].threads;
+  for (int i = 0; i < 2; i++) {
+    assert_string_equal(th[i].engine, "fake");
+    assert_int_equal(th[i].depth_asked, 8);
+    assert_int_equal(th[i].depth_kept, 8);
+  }
+  assert_null(strstr(r.said, "WARNING"));
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  iospd_report_text(&sb, &r.res);
+  assert_non_null(
+      strstr(sb.data, "\t\tusing fake, 8 I/Os in flight per thread\n"));
+  assert_non_null(
+      strstr(sb.data, "\nI/O engine:\t\tfake, 8 I/Os in flight per thread\n"));
+  assert_null(strstr(sb.data, "WARNING"));
+  iospd_strbuf_destroy(&sb);
+  done(&r);
+
+  t = setup(&r, "d.dat", 0, 1, 0);
+  t->request_count = 8;
+  t->threads_per_file = 2;
+  fake_add_file("d.dat", 64 * KB, true);
+  fake_set_kept_depth(3);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  th = r.res.timespans[0].threads;
+  assert_int_equal(th[1].depth_asked, 8);
+  assert_int_equal(th[1].depth_kept, 3);
+  assert_string_equal(r.said,
+                      "WARNING: thread 0: the fake engine keeps 3 I/Os in "
+                      "flight, not the 8 asked for\n"
+                      "WARNING: thread 1: the fake engine keeps 3 I/Os in "
+                      "flight, not the 8 asked for\n");
+  iospd_strbuf_init(&sb);
+  iospd_report_text(&sb, &r.res);
+  assert_non_null(strstr(
+      sb.data, "\t\tusing fake, 3 I/Os in flight per thread\n"
+               "\t\tWARNING: the fake engine keeps 3 I/Os in flight, not "
+               "the 8 asked for\n"));
+  const char* warn = strstr(sb.data,
+                            "\nWARNING: thread 1: the fake engine kept 3 I/Os "
+                            "in flight, not the 8 asked for\n");
+  assert_non_null(warn);
+  const char* results = strstr(sb.data, "Total IO\n");
+  assert_non_null(results);
+  assert_true(warn < results);
+  iospd_strbuf_destroy(&sb);
+  iospd_strbuf_init(&sb);
+  iospd_report_xml(&sb, &r.res);
+  assert_non_null(strstr(sb.data,
+                         "<Id>1</Id>\n      <IoEngine>fake</IoEngine>\n"
+                         "      <IoEngineDepth>3</IoEngineDepth>\n"));
+  iospd_strbuf_destroy(&sb);
+  done(&r);
+}
+
 static void test_verbose_messages(void** state) {
   (void)state;
   run_t r;
@@ -1413,6 +1484,7 @@ int main(void) {
       cmocka_unit_test(test_failed_and_unrun_timespans),
       cmocka_unit_test(test_precreate),
       cmocka_unit_test(test_verbose_messages),
+      cmocka_unit_test(test_depth_shortfall_is_reported),
       cmocka_unit_test(test_create_progress),
       cmocka_unit_test(test_affinity_layout),
       cmocka_unit_test(test_max_size_warning),

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The real platform layer through platform.h only, so the same file runs
  * natively on Linux and under wine against src/win: file creation, queue
- * round trips in every caching mode, threads, barrier, waits, topology and
+ * round trips in every caching mode, threads, start gates, waits, topology and
  * CPU times. Uses no OS API, only platform.h and the C library. */
 #include <stdatomic.h>
 
@@ -260,36 +260,96 @@ static void test_thread_pinned_runs(void** state) {
   assert_int_equal(atomic_load(&flag), 42);
 }
 
-typedef struct barrier_ctx_s {
-  iospd_plat_barrier_t* b;
-  atomic_int arrived;
-  int seen_by_thread;
-} barrier_ctx_t;
+/* ---- start gates (latches) ------------------------------------------------ */
 
-static void barrier_thread(void* arg) {
-  barrier_ctx_t* c = arg;
-  atomic_fetch_add(&c->arrived, 1);
-  iospd_plat_barrier_wait(c->b);
-  c->seen_by_thread = atomic_load(&c->arrived);
+#define GATE_THREADS 32
+
+typedef struct gate_ctx_s {
+  iospd_plat_latch_t* l;
+  atomic_int arrived; /* arrivals made by the main thread so far */
+  atomic_int waiting; /* threads that have reached the wait */
+  atomic_int rc_sum;  /* sum of the waits' return values */
+  atomic_int early;   /* threads released before the last arrival */
+  int need;           /* arrivals that open the latch */
+} gate_ctx_t;
+
+static void gate_thread(void* arg) {
+  gate_ctx_t* c = arg;
+  atomic_fetch_add(&c->waiting, 1);
+  int rc = iospd_plat_latch_wait(c->l);
+  atomic_fetch_add(&c->rc_sum, rc);
+  if (rc == 0 && atomic_load(&c->arrived) < c->need)
+    atomic_fetch_add(&c->early, 1);
 }
 
-static void test_barrier_two_threads(void** state) {
+static void gate_start(gate_ctx_t* c, iospd_plat_thread_t** t, int n) {
+  iospd_err_t err;
+  iospd_thread_opts_t o = {.pin = false};
+  for (int i = 0; i < n; i++)
+    assert_int_equal(iospd_plat_thread_start(&t[i], &o, gate_thread, c, &err),
+                     0);
+  /* Let them all reach the wait, and sleep a little more there. */
+  while (atomic_load(&c->waiting) < n) iospd_plat_wait(1);
+  iospd_plat_wait(20);
+}
+
+/* Many waiters sleep until the last of `need` arrivals, then all go, with
+ * 0; arrivals made before anybody waits count too. */
+static void test_latch_opens_on_last_arrival(void** state) {
   (void)state;
   iospd_err_t err;
-  barrier_ctx_t c = {.arrived = 0};
-  assert_int_equal(iospd_plat_barrier_init(&c.b, 2, &err), 0);
-  iospd_thread_opts_t o = {.pin = false};
-  iospd_plat_thread_t* t = NULL;
-  assert_int_equal(iospd_plat_thread_start(&t, &o, barrier_thread, &c, &err),
-                   0);
-  /* Arrive late, so the thread really has to wait at the barrier. */
-  iospd_plat_wait(20);
+  gate_ctx_t c = {.need = 5};
+  assert_int_equal(iospd_plat_latch_create(&c.l, 5, &err), 0);
   atomic_fetch_add(&c.arrived, 1);
-  iospd_plat_barrier_wait(c.b);
-  assert_int_equal(atomic_load(&c.arrived), 2);
-  assert_int_equal(iospd_plat_thread_join(t), 0);
-  assert_int_equal(c.seen_by_thread, 2);
-  iospd_plat_barrier_destroy(c.b);
+  iospd_plat_latch_arrive(c.l); /* before the waiters */
+  iospd_plat_thread_t* t[GATE_THREADS];
+  gate_start(&c, t, GATE_THREADS);
+  for (int i = 1; i < 5; i++) {
+    iospd_plat_wait(5);
+    atomic_fetch_add(&c.arrived, 1);
+    iospd_plat_latch_arrive(c.l);
+  }
+  for (int i = 0; i < GATE_THREADS; i++)
+    assert_int_equal(iospd_plat_thread_join(t[i]), 0);
+  assert_int_equal(atomic_load(&c.rc_sum), 0);
+  assert_int_equal(atomic_load(&c.early), 0);
+  /* Open for good: later waits return at once; extra arrivals are
+   * ignored. */
+  iospd_plat_latch_arrive(c.l);
+  assert_int_equal(iospd_plat_latch_wait(c.l), 0);
+  iospd_plat_latch_destroy(c.l);
+  /* Count 0 is open from the start. */
+  assert_int_equal(iospd_plat_latch_create(&c.l, 0, &err), 0);
+  assert_int_equal(iospd_plat_latch_wait(c.l), 0);
+  iospd_plat_latch_destroy(c.l);
+  iospd_plat_latch_destroy(NULL);
+}
+
+/* Abort releases every waiter at once with 1 (a thread start failed, or
+ * Ctrl-C during the set-up), and so does any later wait. */
+static void test_latch_abort_releases_waiters(void** state) {
+  (void)state;
+  iospd_err_t err;
+  gate_ctx_t c = {.need = 1000};
+  assert_int_equal(iospd_plat_latch_create(&c.l, 1000, &err), 0);
+  iospd_plat_thread_t* t[GATE_THREADS];
+  gate_start(&c, t, GATE_THREADS);
+  iospd_plat_latch_arrive(c.l);
+  uint64_t t0 = iospd_plat_ticks();
+  iospd_plat_latch_abort(c.l);
+  for (int i = 0; i < GATE_THREADS; i++)
+    assert_int_equal(iospd_plat_thread_join(t[i]), 0);
+  assert_true(iospd_plat_ticks() - t0 < ms_to_ticks(2000));
+  assert_int_equal(atomic_load(&c.rc_sum), GATE_THREADS);
+  assert_int_equal(iospd_plat_latch_wait(c.l), 1);
+  iospd_plat_latch_destroy(c.l);
+  /* Aborting an opened latch: waits say aborted from then on. */
+  assert_int_equal(iospd_plat_latch_create(&c.l, 1, &err), 0);
+  iospd_plat_latch_arrive(c.l);
+  assert_int_equal(iospd_plat_latch_wait(c.l), 0);
+  iospd_plat_latch_abort(c.l);
+  assert_int_equal(iospd_plat_latch_wait(c.l), 1);
+  iospd_plat_latch_destroy(c.l);
 }
 
 static void test_topology_consistent(void** state) {
@@ -412,11 +472,16 @@ static void interrupter(void* arg) {
   iospd_plat_interrupt();
 }
 
-/* Last: on Linux the interrupt is latched for the rest of the process. */
+/* Last: the interrupt is latched for the rest of the process. A thread
+ * sleeping at a gate nobody opens is released by it too, with 1. */
 static void test_wait_interrupted(void** state) {
   (void)state;
   iospd_err_t err;
   iospd_thread_opts_t o = {.pin = false};
+  gate_ctx_t c = {.need = 1};
+  assert_int_equal(iospd_plat_latch_create(&c.l, 1, &err), 0);
+  iospd_plat_thread_t* g[4];
+  gate_start(&c, g, 4);
   iospd_plat_thread_t* t = NULL;
   uint64_t t0 = iospd_plat_ticks();
   assert_int_equal(iospd_plat_thread_start(&t, &o, interrupter, NULL, &err), 0);
@@ -424,6 +489,13 @@ static void test_wait_interrupted(void** state) {
   uint64_t dt = iospd_plat_ticks() - t0;
   assert_true(dt < ms_to_ticks(10000));
   assert_int_equal(iospd_plat_thread_join(t), 0);
+  for (int i = 0; i < 4; i++) assert_int_equal(iospd_plat_thread_join(g[i]), 0);
+  assert_int_equal(atomic_load(&c.rc_sum), 4);
+  assert_true(iospd_plat_ticks() - t0 < ms_to_ticks(10000));
+  /* A gate that opened still says so. */
+  iospd_plat_latch_arrive(c.l);
+  assert_int_equal(iospd_plat_latch_wait(c.l), 0);
+  iospd_plat_latch_destroy(c.l);
 }
 
 int main(void) {
@@ -442,7 +514,8 @@ int main(void) {
       cmocka_unit_test(test_roundtrip_write_through),
       cmocka_unit_test(test_roundtrip_both),
       cmocka_unit_test(test_thread_pinned_runs),
-      cmocka_unit_test(test_barrier_two_threads),
+      cmocka_unit_test(test_latch_opens_on_last_arrival),
+      cmocka_unit_test(test_latch_abort_releases_waiters),
       cmocka_unit_test(test_topology_consistent),
       cmocka_unit_test(test_cpu_times_advance),
       cmocka_unit_test(test_wait_times_out),

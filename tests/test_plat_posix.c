@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Linux-only checks of src/posix: both engines explicitly (run with argument
- * "uring" for io_uring, which exits 77 when the kernel refuses it), short
+/* Linux-only checks of src/posix: every engine explicitly (run with argument
+ * "uring" for io_uring, which exits 77 when the kernel refuses it, "libaio"
+ * or "threads"; psync without an argument), short
  * submits, I/O errors in completions, device signature detection on crafted
  * images, refused Windows target forms, affinity, the Ctrl-C and SIGTERM
  * path, -c that never costs data (src/posix/create.c) and the count of
@@ -8,11 +9,15 @@
 #include <dirent.h>
 #include <linux/fiemap.h>
 #include <linux/fs.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 
@@ -457,6 +462,169 @@ static void test_queue_created_elsewhere(void** state) {
   iospd_plat_queue_destroy(c.q);
   iospd_plat_file_close(f);
   iospd_plat_buf_free(c.buf, 4 * BLOCK);
+}
+
+/* Write then read back through the engine in every cache mode: buffered,
+ * write-through (-Sw, O_DSYNC), unbuffered (-Su, O_DIRECT) and both (-Sh). */
+static void test_roundtrip_every_cache_mode(void** state) {
+  (void)state;
+  static const unsigned modes[] = {
+      0, IOSPD_OPEN_WRITE_THROUGH, IOSPD_OPEN_NO_BUFFERING,
+      IOSPD_OPEN_NO_BUFFERING | IOSPD_OPEN_WRITE_THROUGH};
+  uint8_t* buf = iospd_plat_buf_alloc(NBLOCKS * BLOCK, BLOCK, 0);
+  for (size_t m = 0; m < IOSPD_ARRAY_SIZE(modes); m++) {
+    create_tmp(NBLOCKS * BLOCK);
+    unsigned fl = IOSPD_OPEN_READ | IOSPD_OPEN_WRITE | modes[m];
+    iospd_plat_file_t* f = (modes[m] & IOSPD_OPEN_NO_BUFFERING)
+                               ? open_tmp_direct(fl)
+                               : open_tmp(fl);
+    iospd_err_t err;
+    iospd_plat_queue_t* q = NULL;
+    unsigned qf = (modes[m] & IOSPD_OPEN_NO_BUFFERING) ? IOSPD_QUEUE_UNBUFFERED
+                                                        : 0;
+    assert_int_equal(iospd_plat_queue_create(&q, NBLOCKS, qf, engine, &err),
+                     0);
+    uint32_t fi;
+    assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
+    iospd_io_t ios[NBLOCKS];
+    for (uint32_t b = 0; b < NBLOCKS; b++) {
+      memset(buf + b * BLOCK, (int)(0x11 * (m + 1) + b), BLOCK);
+      ios[b] = (iospd_io_t){b,     IOSPD_OP_WRITE, fi, (uint64_t)b * BLOCK,
+                            BLOCK, buf + b * BLOCK};
+    }
+    uint32_t acc = 0;
+    iospd_cqe_t cqe[NBLOCKS];
+    assert_int_equal(iospd_plat_queue_submit(q, ios, NBLOCKS, &acc), 0);
+    assert_int_equal(acc, NBLOCKS);
+    reap_all(q, cqe, NBLOCKS);
+    for (uint32_t i = 0; i < NBLOCKS; i++)
+      assert_int_equal(cqe[i].result, BLOCK);
+    memset(buf, 0, NBLOCKS * BLOCK);
+    for (uint32_t b = 0; b < NBLOCKS; b++) ios[b].op = IOSPD_OP_READ;
+    assert_int_equal(iospd_plat_queue_submit(q, ios, NBLOCKS, &acc), 0);
+    assert_int_equal(acc, NBLOCKS);
+    reap_all(q, cqe, NBLOCKS);
+    for (uint32_t i = 0; i < NBLOCKS; i++)
+      assert_int_equal(cqe[i].result, BLOCK);
+    for (uint32_t b = 0; b < NBLOCKS; b++) {
+      assert_int_equal(buf[b * BLOCK], 0x11 * (m + 1) + b);
+      assert_int_equal(buf[b * BLOCK + BLOCK - 1], 0x11 * (m + 1) + b);
+    }
+    iospd_plat_queue_destroy(q);
+    iospd_plat_file_close(f);
+  }
+  iospd_plat_buf_free(buf, NBLOCKS * BLOCK);
+}
+
+/* The depth each engine reports as really kept: io_uring, and the thread
+ * pool, all of it; psync one; kernel AIO all of it only when the queue is
+ * told every file is unbuffered, and one once a buffered file joins (the
+ * kernel runs buffered AIO inside io_submit). */
+static void test_depth_kept(void** state) {
+  (void)state;
+  create_tmp(NBLOCKS * BLOCK);
+  iospd_err_t err;
+  iospd_plat_queue_t* q = NULL;
+  assert_int_equal(iospd_plat_queue_create(&q, 8, IOSPD_QUEUE_UNBUFFERED,
+                                           engine, &err),
+                   0);
+  uint32_t want = engine == IOSPD_ENGINE_PSYNC ? 1 : 8;
+  assert_int_equal(iospd_plat_queue_depth(q), want);
+  iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ); /* buffered */
+  uint32_t fi;
+  assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
+  if (engine == IOSPD_ENGINE_LIBAIO) want = 1;
+  assert_int_equal(iospd_plat_queue_depth(q), want);
+  iospd_plat_queue_destroy(q);
+  iospd_plat_file_close(f);
+}
+
+/* The thread pool really keeps depth I/Os in flight: each read lands in a
+ * page that userfaultfd holds back, so every pool thread blocks inside its
+ * pread until the test releases the page. All depth faults arrive while
+ * nothing has completed; then every read finishes with the file's data. */
+static void test_threads_keep_depth_in_flight(void** state) {
+  (void)state;
+  enum { D = 6 };
+  long pg = sysconf(_SC_PAGESIZE);
+  if (engine != IOSPD_ENGINE_THREADS || pg != (long)BLOCK) {
+    printf("skipped: only the threads engine blocks per I/O in a thread\n");
+    skip();
+  }
+  int uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+  if (uffd < 0) {
+    printf("skipped: userfaultfd: %s (needs vm.unprivileged_userfaultfd=1 "
+           "or CAP_SYS_PTRACE)\n", strerror(errno));
+    skip();
+  }
+  struct uffdio_api api = {.api = UFFD_API};
+  assert_int_equal(ioctl(uffd, UFFDIO_API, &api), 0);
+  uint8_t* region = mmap(NULL, D * BLOCK, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  assert_true(region != MAP_FAILED);
+  struct uffdio_register reg = {
+      .range = {.start = (uintptr_t)region, .len = D * BLOCK},
+      .mode = UFFDIO_REGISTER_MODE_MISSING};
+  assert_int_equal(ioctl(uffd, UFFDIO_REGISTER, &reg), 0);
+
+  create_tmp(D * BLOCK);
+  uint8_t expect[D * BLOCK];
+  int fd = open(TMP_NAME, O_RDONLY);
+  assert_true(fd >= 0);
+  assert_int_equal(pread(fd, expect, sizeof expect, 0), (ssize_t)sizeof expect);
+  close(fd);
+  iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ);
+  iospd_plat_queue_t* q = make_queue(D);
+  uint32_t fi;
+  iospd_err_t err;
+  assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
+  assert_int_equal(iospd_plat_queue_depth(q), D);
+  iospd_io_t ios[D];
+  /* Read block b into page D-1-b, so a page matches one request only. */
+  for (uint32_t b = 0; b < D; b++)
+    ios[b] = (iospd_io_t){b,     IOSPD_OP_READ, fi, (uint64_t)b * BLOCK,
+                          BLOCK, region + (D - 1 - b) * BLOCK};
+  uint32_t acc = 0;
+  assert_int_equal(iospd_plat_queue_submit(q, ios, D, &acc), 0);
+  assert_int_equal(acc, D);
+
+  uint32_t pages = 0; /* bit p: page p faulted */
+  uint64_t deadline = iospd_plat_ticks() + UINT64_C(20000000000);
+  while (pages != (1u << D) - 1 && iospd_plat_ticks() < deadline) {
+    struct pollfd pfd = {.fd = uffd, .events = POLLIN};
+    if (poll(&pfd, 1, 100) <= 0) continue;
+    struct uffd_msg msg;
+    while (read(uffd, &msg, sizeof msg) == (ssize_t)sizeof msg) {
+      assert_int_equal(msg.event, UFFD_EVENT_PAGEFAULT);
+      uint64_t page = (msg.arg.pagefault.address - (uintptr_t)region) / BLOCK;
+      assert_in_range(page, 0, D - 1);
+      pages |= 1u << page;
+    }
+  }
+  /* Every request is blocked in its own thread at once; none completed. */
+  assert_int_equal(pages, (1u << D) - 1);
+  iospd_cqe_t cqe[D];
+  uint32_t got = 9;
+  assert_int_equal(iospd_plat_queue_reap(q, cqe, D, 0, 0, &got), 0);
+  assert_int_equal(got, 0);
+
+  static uint8_t zero[BLOCK];
+  struct uffdio_copy cp = {.dst = (uintptr_t)region,
+                           .src = (uintptr_t)zero,
+                           .len = BLOCK};
+  for (uint32_t p = 0; p < D; p++) {
+    cp.dst = (uintptr_t)region + p * BLOCK;
+    assert_int_equal(ioctl(uffd, UFFDIO_COPY, &cp), 0);
+  }
+  reap_all(q, cqe, D);
+  for (uint32_t i = 0; i < D; i++) assert_int_equal(cqe[i].result, BLOCK);
+  for (uint32_t b = 0; b < D; b++)
+    assert_memory_equal(region + (D - 1 - b) * BLOCK, expect + b * BLOCK,
+                        BLOCK);
+  iospd_plat_queue_destroy(q);
+  iospd_plat_file_close(f);
+  munmap(region, D * BLOCK);
+  close(uffd);
 }
 
 /* ---- engine-independent Linux checks ---------------------------------- */
@@ -1160,6 +1328,9 @@ int main(int argc, char** argv) {
       cmocka_unit_test(test_destroy_with_inflight_io),
       cmocka_unit_test(test_polling_reap_completes),
       cmocka_unit_test(test_queue_created_elsewhere),
+      cmocka_unit_test(test_roundtrip_every_cache_mode),
+      cmocka_unit_test(test_depth_kept),
+      cmocka_unit_test(test_threads_keep_depth_in_flight),
   };
   int failed;
   if (argc > 1 && strcmp(argv[1], "uring") == 0) {
@@ -1185,6 +1356,25 @@ int main(int argc, char** argv) {
     engine_name = "io_uring";
     TMP_NAME = "iospd_test_plat_posix_uring.tmp";
     failed = cmocka_run_group_tests_name("io_uring", engine_tests, NULL, NULL);
+  } else if (argc > 1 && (strcmp(argv[1], "libaio") == 0 ||
+                          strcmp(argv[1], "threads") == 0)) {
+    bool aio = strcmp(argv[1], "libaio") == 0;
+    engine = aio ? IOSPD_ENGINE_LIBAIO : IOSPD_ENGINE_THREADS;
+    engine_name = aio ? "libaio" : "threads";
+    TMP_NAME = aio ? "iospd_test_plat_posix_libaio.tmp"
+                   : "iospd_test_plat_posix_threads.tmp";
+    iospd_plat_queue_t* q = NULL;
+    int rc = iospd_plat_queue_create(&q, 4, 0, engine, &err);
+    if (rc == IOSPD_ENOTSUP) {
+      printf("skipped: %s unavailable: %s\n", engine_name, err.msg);
+      return IOSPD_TEST_SKIP;
+    }
+    if (rc != 0) {
+      printf("%s queue_create failed: %s\n", engine_name, err.msg);
+      return 1;
+    }
+    iospd_plat_queue_destroy(q);
+    failed = cmocka_run_group_tests_name(engine_name, engine_tests, NULL, NULL);
   } else {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_windows_targets_refused),

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Windows platform layer (src/win) under wine: UTF-16 paths, target name
  * mapping, IOCP and completion-routine round trips, immediate failures,
- * topology, CPU times, thread affinity, barrier, buffers and waits.
+ * topology, CPU times, thread affinity, buffers and waits (the start
+ * gates are tested by the portable test_plat).
  * Wine runs overlapped I/O synchronously: these tests check behaviour only. */
 #include "test_util.h"
 
@@ -954,46 +955,6 @@ static void test_thread_affinity(void** state) {
   assert_int_equal(r.ran, 1);
 }
 
-#define BARRIER_THREADS 4
-#define BARRIER_ROUNDS 50
-
-typedef struct {
-  iospd_plat_barrier_t* b;
-  volatile LONG* counter;
-  volatile LONG bad;
-} barrier_arg_t;
-
-static void barrier_fn(void* arg) {
-  barrier_arg_t* a = arg;
-  for (LONG r = 1; r <= BARRIER_ROUNDS; r++) {
-    InterlockedIncrement(a->counter);
-    iospd_plat_barrier_wait(a->b);
-    /* Everybody has incremented for this round, nobody for the next. */
-    if (*a->counter != r * BARRIER_THREADS) InterlockedIncrement(&a->bad);
-    iospd_plat_barrier_wait(a->b);
-  }
-}
-
-static void test_barrier(void** state) {
-  (void)state;
-  volatile LONG counter = 0;
-  iospd_plat_barrier_t* b;
-  iospd_err_t err;
-  assert_int_equal(iospd_plat_barrier_init(&b, BARRIER_THREADS, &err), 0);
-  barrier_arg_t a = {b, &counter, 0};
-  iospd_plat_thread_t* t[BARRIER_THREADS];
-  iospd_thread_opts_t o = {.pin = false};
-  for (int i = 0; i < BARRIER_THREADS; i++)
-    assert_int_equal(iospd_plat_thread_start(&t[i], &o, barrier_fn, &a, &err),
-                     0);
-  for (int i = 0; i < BARRIER_THREADS; i++)
-    assert_int_equal(iospd_plat_thread_join(t[i]), 0);
-  assert_int_equal(a.bad, 0);
-  assert_int_equal(counter, BARRIER_THREADS * BARRIER_ROUNDS);
-  iospd_plat_barrier_destroy(b);
-  assert_int_equal(iospd_plat_barrier_init(&b, 0, &err), IOSPD_EINVAL);
-}
-
 /* ---- memory -------------------------------------------------------------- */
 
 static void test_buffers(void** state) {
@@ -1087,7 +1048,6 @@ int main(void) {
       cmocka_unit_test(test_topology),
       cmocka_unit_test(test_cpu_times),
       cmocka_unit_test(test_thread_affinity),
-      cmocka_unit_test(test_barrier),
       cmocka_unit_test(test_buffers),
       cmocka_unit_test(test_wait_interrupted),
       cmocka_unit_test(test_ctrl_c),

@@ -41,8 +41,8 @@ static void test_record_and_merge(void** state) {
   assert_int_equal(iospd_hist_min_ns(a.lat[1]), 30000);
   assert_int_equal(iospd_hist_max_ns(a.lat[1]), 90000);
   /* the completion at 5 s fell past the 3 buckets: counted, not bucketed */
-  assert_int_equal(a.iops[1].b[0].count, 1);
-  assert_int_equal(a.iops[1].b[2].count, 1);
+  assert_int_equal(iospd_buckets_get(&a.iops[1], 0)->count, 1);
+  assert_int_equal(iospd_buckets_get(&a.iops[1], 2)->count, 1);
   assert_int_equal(a.iops[1].used, 3);
   iospd_target_stats_destroy(&a);
   iospd_target_stats_destroy(&b);

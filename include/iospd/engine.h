@@ -33,13 +33,18 @@ enum iospd_phase {
 };
 
 /* Written by the controller, read by every worker once per reaped batch.
- * measure_start_ticks is stored before phase becomes MEASURE (release), so
- * a worker that sees MEASURE (acquire) sees the start. */
+ * measure_start_ticks and the deadlines are stored before phase becomes
+ * MEASURE (release), so a worker that sees MEASURE (acquire) sees them. */
 typedef struct iospd_engine_ctl_s {
   _Alignas(IOSPD_CACHELINE) _Atomic uint32_t phase;
   _Atomic uint32_t failed;      /* a worker failed: all stop issuing */
   _Atomic uint32_t interrupted; /* Ctrl-C seen (set from any thread) */
   uint64_t measure_start_ticks;
+  /* Once MEASURE is set, a worker whose clock passes measure_end_ticks
+   * counts no more (cool-down), and past stop_ticks stops, whether or not
+   * the controller has woken up to say so. UINT64_MAX until then. */
+  _Atomic uint64_t measure_end_ticks;
+  _Atomic uint64_t stop_ticks;
   uint64_t ticks_per_second;
   uint32_t experiment_flags; /* -: (bit 0: longer throttle waits) */
   uint32_t progress;         /* -P: a dot every n completions, 0 = off */
@@ -134,6 +139,9 @@ typedef struct iospd_worker_s {
   bool weights_equal;
   uint64_t progress_left;
   bool begun, stopping, finished;
+  /* I/O may still be in the kernel (drain timeout, broken queue): only
+   * this thread may cancel and drain it, so it tears down itself. */
+  bool self_teardown;
   uint64_t stop_ticks; /* when stopping began (drain timeout) */
   iospd_worker_fail_t fail;
   /* I/Os given up after the stop: still in flight at the drain timeout,
@@ -173,7 +181,8 @@ void iospd_worker_run(iospd_worker_t* w);
 
 /* Releases the queue (which cancels and drains), handles, buffers and
  * generators. Statistics stay (they belong to the results). Safe after a
- * failed setup. */
+ * failed setup, and a second call does nothing. With nothing in flight
+ * (!self_teardown) any thread may call it once the worker's thread is done. */
 void iospd_worker_teardown(iospd_worker_t* w);
 
 /* Formats the worker's first failure into err (target, call, offset).

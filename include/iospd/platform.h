@@ -126,7 +126,7 @@ void iospd_plat_run_end(void);
 /* ---- threads -------------------------------------------------------------- */
 
 typedef struct iospd_plat_thread_s iospd_plat_thread_t;
-typedef struct iospd_plat_barrier_s iospd_plat_barrier_t;
+typedef struct iospd_plat_latch_s iospd_plat_latch_t;
 
 typedef struct iospd_thread_opts_s {
   bool pin;          /* false: no affinity (-n) */
@@ -148,10 +148,24 @@ int iospd_plat_thread_wait(iospd_plat_thread_t* t, uint32_t ms);
  * with IOSPD_ECANCELED). Where I/O calls cannot be cancelled (Linux
  * pread), nothing happens. */
 void iospd_plat_thread_cancel_io(iospd_plat_thread_t* t);
-int iospd_plat_barrier_init(iospd_plat_barrier_t** b, uint32_t n,
+
+
+/* A count-down latch, the controller's start gates: it opens for good when
+ * `count` arrivals have been made (0 = open at once), or when aborted.
+ * Waiters sleep in the kernel until then, however many there are (no
+ * polling), and a wait also ends on an interrupt (Ctrl-C or
+ * iospd_plat_interrupt), so a thread waiting at a gate never outlives
+ * Ctrl-C. Every call but create/destroy may come from any thread. */
+int iospd_plat_latch_create(iospd_plat_latch_t** l, uint32_t count,
                             iospd_err_t* err);
-void iospd_plat_barrier_wait(iospd_plat_barrier_t* b);
-void iospd_plat_barrier_destroy(iospd_plat_barrier_t* b);
+/* One arrival; does not wait. Arrivals beyond count are ignored. */
+void iospd_plat_latch_arrive(iospd_plat_latch_t* l);
+/* Opens the latch without the missing arrivals: waits return 1. */
+void iospd_plat_latch_abort(iospd_plat_latch_t* l);
+/* Sleeps until the latch opens: 0 when every arrival was made, 1 when it
+ * was aborted or the process was interrupted. */
+int iospd_plat_latch_wait(iospd_plat_latch_t* l);
+void iospd_plat_latch_destroy(iospd_plat_latch_t* l);
 
 /* ---- memory --------------------------------------------------------------- */
 
@@ -305,7 +319,10 @@ enum {
                                       with IOSPD_ENGINE_AUTO the platform may
                                       pick a synchronous engine (Linux:
                                       psync, the cheapest at depth 1) */
-  IOSPD_QUEUE_COMPLETION_ROUTINES = 1u << 1 /* -x (Windows) */
+  IOSPD_QUEUE_COMPLETION_ROUTINES = 1u << 1, /* -x (Windows) */
+  IOSPD_QUEUE_UNBUFFERED = 1u << 2 /* every file attached will be unbuffered
+                                      (-Su/-Sh): with IOSPD_ENGINE_AUTO,
+                                      Linux may pick kernel AIO */
 };
 
 /* Creates a queue for up to depth in-flight I/Os. engine: IOSPD_ENGINE_*.
@@ -335,6 +352,10 @@ void iospd_plat_queue_traits(const iospd_plat_queue_t* q,
  * not ready (error 21)". Not on the hot path: read once, after a failure. */
 int64_t iospd_plat_queue_os_error(const iospd_plat_queue_t* q, char* text,
                                   size_t size);
+/* How many I/Os the engine really keeps in flight at once, at most depth
+ * (psync: 1; kernel AIO with a buffered file attached: 1; a thread pool
+ * that could start fewer threads: that many). Valid after the attaches. */
+uint32_t iospd_plat_queue_depth(const iospd_plat_queue_t* q);
 /* Binds an open file to this queue (Windows: a handle binds to one port for
  * good, so open one handle per worker and target). */
 int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,

@@ -175,7 +175,13 @@ typedef struct iospd_ext_s {
   int engine;           /* IOSPD_ENGINE_* (--engine=) */
 } iospd_ext_t;
 
-enum { IOSPD_ENGINE_AUTO = 0, IOSPD_ENGINE_URING, IOSPD_ENGINE_PSYNC };
+enum {
+  IOSPD_ENGINE_AUTO = 0,
+  IOSPD_ENGINE_URING,
+  IOSPD_ENGINE_PSYNC,
+  IOSPD_ENGINE_LIBAIO, /* Linux kernel AIO (io_submit), unbuffered targets */
+  IOSPD_ENGINE_THREADS /* a pool of blocking pread/pwrite threads */
+};
 
 typedef struct iospd_profile_s {
   char* cmdline;           /* owned: argv joined with spaces */

@@ -21,6 +21,22 @@ void iospd_report_profile_text(iospd_strbuf_t* out, const iospd_profile_t* p);
 void iospd_report_profile_text_ex(iospd_strbuf_t* out,
                                   const iospd_profile_t* p,
                                   const char* engine_name);
+/* The engine a target's threads used and the I/Os in flight it kept. */
+typedef struct iospd_engine_use_s {
+  const char* name; /* NULL: unknown */
+  uint32_t asked;   /* -o (or -O); 0: not known */
+  uint32_t kept;    /* the most the engine really kept in flight */
+} iospd_engine_use_t;
+/* Fills use for target `target` of timespan `timespan`; false if unknown. */
+typedef bool (*iospd_engine_use_fn)(void* ctx, uint32_t timespan,
+                                    uint32_t target, iospd_engine_use_t* use);
+/* iospd_report_profile_text_ex, with the engine line of each target from
+ * fn (when it answers): "using <engine>, N I/Os in flight per thread", and
+ * a WARNING line under it when the engine kept fewer than asked. */
+void iospd_report_profile_text_uses(iospd_strbuf_t* out,
+                                    const iospd_profile_t* p,
+                                    const char* engine_name,
+                                    iospd_engine_use_fn fn, void* ctx);
 /* Full text report (-Rtext). */
 void iospd_report_text(iospd_strbuf_t* out, const iospd_results_t* r);
 /* Full XML report (-Rxml), no trailing newline after </Results>. */

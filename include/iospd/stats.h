@@ -57,6 +57,12 @@ typedef struct iospd_thread_target_result_s {
 
 typedef struct iospd_thread_result_s {
   uint32_t id;
+  /* How the thread issued I/O: the engine's name (static storage, NULL if
+   * it never set up), the I/Os in flight -o/-O asked for and the most the
+   * engine really kept (fewer: psync, a thread pool that could not start
+   * every thread, kernel AIO on a buffered file). */
+  const char* engine;
+  uint32_t depth_asked, depth_kept;
   iospd_thread_target_result_t* targets;
   uint32_t target_count;
   iospd_wait_stats_t wait;

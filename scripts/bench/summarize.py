@@ -377,7 +377,7 @@ def order_key(wl):
 def build_markdown(meta, titles, sums, runs):
     lines = ["# iospd vs fio", ""]
     for key in ("date", "host", "cpu", "cores", "kernel", "fio", "iospd",
-                "fs", "thp", "dir", "file_size", "seconds", "warmup", "pairs",
+                "iospd_engine", "fs", "thp", "dir", "file_size", "seconds", "warmup", "pairs",
                 "order", "affinity", "load_start", "load_end"):
         if key in meta:
             lines.append("- %s: %s" % (key, meta[key]))

@@ -21,6 +21,11 @@ usage: scripts/bench/vs-fio.sh [options]
   --iospd PATH     iospd binary to use (default: build build/bench-linux Release)
   --pin CPU        pin both tools to this CPU (iospd -a<CPU>, fio
                    --cpus_allowed=<CPU>); default: both unpinned (iospd -n)
+  --iospd-engine E iospd's --engine= for every run: auto (default), io_uring,
+                   libaio, threads or psync
+  --fio-engine E   fio's engine for the queued runs: io_uring (default),
+                   libaio, or psync-jobs (psync with numjobs x iodepth jobs
+                   of depth 1: the same I/Os in flight as iospd's threads)
   --quick          check the script itself: --seconds 2 --warmup 1 --pairs 1
                    --size 64M
   -h, --help       this text
@@ -41,6 +46,8 @@ WORKLOADS="1,2,3,4,5,6,7,L"
 OUT=""
 IOSPD=""
 PIN=""
+IOSPD_ENGINE=auto
+FIO_ENGINE=""
 
 need_arg() { [ $# -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"; }
 while [ $# -gt 0 ]; do
@@ -54,6 +61,8 @@ while [ $# -gt 0 ]; do
     --out) need_arg "$@"; OUT=$2; shift 2 ;;
     --iospd) need_arg "$@"; IOSPD=$2; shift 2 ;;
     --pin) need_arg "$@"; PIN=$2; shift 2 ;;
+    --iospd-engine) need_arg "$@"; IOSPD_ENGINE=$2; shift 2 ;;
+    --fio-engine) need_arg "$@"; FIO_ENGINE=$2; shift 2 ;;
     --quick) SECONDS_RUN=2; WARMUP=1; PAIRS=1; SIZE=64M; shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option '$1'" ;;
@@ -61,6 +70,14 @@ while [ $# -gt 0 ]; do
 done
 whole() { case "$2" in ''|*[!0-9]*) die "$1 must be a whole number, got '$2'" ;; esac; }
 whole --seconds "$SECONDS_RUN"; whole --warmup "$WARMUP"; whole --pairs "$PAIRS"
+case "$IOSPD_ENGINE" in
+  auto|io_uring|libaio|threads|psync) ;;
+  *) die "--iospd-engine '$IOSPD_ENGINE': use auto, io_uring, libaio, threads or psync" ;;
+esac
+case "$FIO_ENGINE" in
+  ''|io_uring|libaio|psync-jobs) ;;
+  *) die "--fio-engine '$FIO_ENGINE': use io_uring, libaio or psync-jobs" ;;
+esac
 [ "$SECONDS_RUN" -ge 1 ] || die "--seconds must be at least 1"
 [ "$PAIRS" -ge 1 ] || die "--pairs must be at least 1"
 # Where the threads run decides, on a VM, whether a completion wakes them on
@@ -107,7 +124,9 @@ if ! command -v fio >/dev/null; then
 fi
 FIO=$(command -v fio)
 FIO_ASYNC=io_uring
-if ! "$FIO" --enghelp=io_uring >/dev/null 2>&1; then
+if [ -n "$FIO_ENGINE" ]; then
+  FIO_ASYNC=$FIO_ENGINE
+elif ! "$FIO" --enghelp=io_uring >/dev/null 2>&1; then
   log "this fio has no io_uring engine; using libaio for fio's async runs"
   FIO_ASYNC=libaio
 fi
@@ -156,6 +175,7 @@ OUT=$(cd "$OUT" && pwd)
   printf 'cores\t%s\n' "$(nproc)"
   printf 'kernel\t%s\n' "$(uname -sr)"
   printf 'fio\t%s (async engine %s)\n' "$("$FIO" --version)" "$FIO_ASYNC"
+  printf 'iospd_engine\t--engine=%s\n' "$IOSPD_ENGINE"
   printf 'iospd\t%s (%s)\n' "$(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown)" "$IOSPD"
   printf 'fs\t%s\n' "$FSTYPE"
   # iospd advises buffers of 2 MiB and more as transparent huge pages; fio's
@@ -174,7 +194,7 @@ OUT=$(cd "$OUT" && pwd)
 
 # A 1-second iospd run first, so a binary that cannot run yet is reported at
 # once (its runs then show up as failed; the fio half is still measured).
-if ! "$IOSPD" -d1 -W0 -b4K -r -o4 -L -Rxml "$FILE" >"$OUT/raw/preflight.xml" \
+if ! "$IOSPD" -d1 -W0 -b4K -r -o4 -L --engine="$IOSPD_ENGINE" -Rxml "$FILE" >"$OUT/raw/preflight.xml" \
      2>"$OUT/raw/preflight.err"; then
   log "WARNING: iospd's 1-second check run failed: $(head -c 300 "$OUT/raw/preflight.err")"
   log "WARNING: the iospd runs will be reported as failed"
@@ -292,21 +312,35 @@ run_tool() {
 run_iospd() {
   local wl=$1 pair=$2 tool=$3; shift 3
   run_tool "$wl" "$pair" "$tool" - xml \
-    "$IOSPD" -d"$SECONDS_RUN" -W"$WARMUP" "${IOSPD_AFFINITY[@]}" "$@" -Rxml "$FILE"
+    "$IOSPD" -d"$SECONDS_RUN" -W"$WARMUP" "${IOSPD_AFFINITY[@]}" \
+    --engine="$IOSPD_ENGINE" "$@" -Rxml "$FILE"
 }
 
 # run_fio <workload> <pair> <engine> <fio options...>
 run_fio() {
   local wl=$1 pair=$2 engine=$3; shift 3
-  local extra=() ioengine=${engine%+shmhuge}
+  local extra=() ioengine=${engine%+shmhuge} jobs=() a depth=1 nj=1
   [ "$ioengine" = io_uring ] && extra=(--fixedbufs=1 --registerfiles=1)
   [ "$ioengine" != "$engine" ] && extra+=(--mem=shmhuge)
+  if [ "$ioengine" = psync-jobs ]; then
+    # As many blocking jobs as the workload has I/Os in flight (iospd's
+    # threads engine runs one pool thread per -o slot); given after the
+    # workload's own options, which fio then overrides.
+    for a in "$@"; do
+      case "$a" in
+        --iodepth=*) depth=${a#--iodepth=} ;;
+        --numjobs=*) nj=${a#--numjobs=} ;;
+      esac
+    done
+    ioengine=psync
+    jobs=(--numjobs=$((depth * nj)) --iodepth=1)
+  fi
   run_tool "$wl" "$pair" fio "$engine" json \
     "$FIO" --name="w$wl" --filename="$FILE" --size="$SIZE_BYTES" \
     --ioengine="$ioengine" "${extra[@]}" --time_based --runtime="$SECONDS_RUN" \
     --ramp_time="$WARMUP" --thread --norandommap --randrepeat=0 \
     --group_reporting --scramble_buffers=0 --percentile_list=50:99 \
-    --output-format=json "${FIO_AFFINITY[@]}" "$@"
+    --output-format=json "${FIO_AFFINITY[@]}" "$@" "${jobs[@]}"
 }
 
 # shellcheck disable=SC2086 # the switch lists are meant to split

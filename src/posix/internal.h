@@ -121,6 +121,9 @@ struct iospd_plat_queue_s {
   uint32_t depth;
   iospd_posix_mm_t* mm; /* mapped files and their completions, or NULL */
   const char* name;     /* reported name when not ops->name, else NULL */
+  /* Set by the engine: the most I/Os it really keeps in flight, when fewer
+   * than depth (psync: 1); 0 = depth. */
+  uint32_t kept;
 };
 
 /* The name a psync queue reports when --engine=auto chose it for a queue of
@@ -128,6 +131,14 @@ struct iospd_plat_queue_s {
 #define IOSPD_POSIX_PSYNC_QD1_NAME "psync (synchronous, queue depth 1)"
 int iospd_posix_psync_create(iospd_plat_queue_t** q, uint32_t depth,
                              unsigned flags, iospd_err_t* err);
+/* Linux kernel AIO (io_setup/io_submit/io_getevents), raw system calls.
+ * Returns IOSPD_ENOTSUP when the kernel refuses it (ENOSYS, EPERM from
+ * seccomp, EAGAIN from fs.aio-max-nr), so AUTO can fall back. */
+int iospd_posix_libaio_create(iospd_plat_queue_t** q, uint32_t depth,
+                              unsigned flags, iospd_err_t* err);
+/* A pool of depth blocking pread/pwrite threads. */
+int iospd_posix_threads_create(iospd_plat_queue_t** q, uint32_t depth,
+                               unsigned flags, iospd_err_t* err);
 #ifdef IOSPD_HAVE_URING
 /* Returns IOSPD_ENOTSUP when the kernel refuses io_uring (ENOSYS, EPERM,
  * seccomp, kernel.io_uring_disabled, memlock limits), so AUTO can fall back

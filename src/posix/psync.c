@@ -142,6 +142,7 @@ int iospd_posix_psync_create(iospd_plat_queue_t** q, uint32_t depth,
                          "out of memory creating a queue of depth %u", depth);
   }
   p->base.ops = &psync_ops;
+  p->base.kept = 1; /* one I/O at a time, whatever the depth */
   p->depth = depth;
   p->ring = ring;
   *q = &p->base;

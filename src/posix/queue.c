@@ -1,11 +1,45 @@
 /* SPDX-License-Identifier: MIT */
 /* The queue front: picks the engine once, at iospd_plat_queue_create
- * (io_uring when the kernel allows it, else psync), then forwards every call
+ * (io_uring when the kernel allows it, else kernel AIO for unbuffered files,
+ * else a thread pool; psync for depth 1), then forwards every call
  * through the engine's private ops table (one indirect call per batch).
  * Memory-mapped files (-Sm) are attached to a side table instead, and a
  * queue that has any goes through mapped.c, which serves those itself. */
 #include "iospd/profile.h"
 #include "posix/internal.h"
+
+static int create_uring(iospd_plat_queue_t** q, uint32_t depth,
+                        unsigned flags, iospd_err_t* err) {
+#ifdef IOSPD_HAVE_URING
+  return iospd_posix_uring_create(q, depth, flags, err);
+#else
+  (void)q;
+  (void)depth;
+  (void)flags;
+  return iospd_err_set(err, IOSPD_ENOTSUP,
+                       "this iospd was built without io_uring support "
+                       "(liburing was not found at build time)");
+#endif
+}
+
+/* A forced engine that cannot start: the kernel's reason, then the engine
+ * that would work, found by making (and dropping) one: kernel AIO for
+ * unbuffered files, else the thread pool. The run then exits 1. */
+static int forced_failed(int rc, int engine, uint32_t depth, unsigned flags,
+                         iospd_err_t* err) {
+  if (rc != IOSPD_ENOTSUP || err == NULL) return rc;
+  iospd_err_t why = *err;
+  const char* works = "--engine=threads";
+  iospd_plat_queue_t* probe = NULL;
+  if (engine != IOSPD_ENGINE_LIBAIO && (flags & IOSPD_QUEUE_UNBUFFERED) &&
+      iospd_posix_libaio_create(&probe, depth, flags, NULL) == 0) {
+    works = "--engine=libaio";
+    (void)probe->ops->destroy(probe);
+  }
+  return iospd_err_set_os(err, rc, why.os_code,
+                          "%s; %s would work (--engine=auto picks it)",
+                          why.msg, works);
+}
 
 static int create_engine(iospd_plat_queue_t** q, uint32_t depth,
                          unsigned flags, int engine, iospd_err_t* err) {
@@ -16,14 +50,13 @@ static int create_engine(iospd_plat_queue_t** q, uint32_t depth,
     case IOSPD_ENGINE_PSYNC:
       return iospd_posix_psync_create(q, depth, flags, err);
     case IOSPD_ENGINE_URING:
-#ifdef IOSPD_HAVE_URING
-      return iospd_posix_uring_create(q, depth, flags, err);
-#else
-      return iospd_err_set(err, IOSPD_ENOTSUP,
-                           "this iospd was built without io_uring support "
-                           "(liburing was not found at build time); use "
-                           "--engine=psync or --engine=auto");
-#endif
+      return forced_failed(create_uring(q, depth, flags, err), engine, depth,
+                           flags, err);
+    case IOSPD_ENGINE_LIBAIO:
+      return forced_failed(iospd_posix_libaio_create(q, depth, flags, err),
+                           engine, depth, flags, err);
+    case IOSPD_ENGINE_THREADS:
+      return iospd_posix_threads_create(q, depth, flags, err);
     case IOSPD_ENGINE_AUTO: {
       /* Depth 1: a plain pread/pwrite is one system call per I/O with
        * nothing to set up or reap, the cheapest way to run one I/O at a
@@ -33,14 +66,19 @@ static int create_engine(iospd_plat_queue_t** q, uint32_t depth,
         if (rc == 0) (*q)->name = IOSPD_POSIX_PSYNC_QD1_NAME;
         return rc;
       }
-#ifdef IOSPD_HAVE_URING
-      int rc = iospd_posix_uring_create(q, depth, flags, err);
-      /* Refused by the kernel (seccomp, kernel.io_uring_disabled, too old):
-       * fall back; the report names the engine that actually ran. */
+      /* Refused by the kernel (seccomp, kernel.io_uring_disabled, too old,
+       * fs.aio-max-nr): fall back; the report names the engine that ran.
+       * Kernel AIO only for unbuffered files: on the page cache it runs
+       * each I/O inside io_submit, one at a time. */
+      int rc = create_uring(q, depth, flags, err);
       if (rc != IOSPD_ENOTSUP) return rc;
+      if (flags & IOSPD_QUEUE_UNBUFFERED) {
+        iospd_err_clear(err);
+        rc = iospd_posix_libaio_create(q, depth, flags, err);
+        if (rc != IOSPD_ENOTSUP) return rc;
+      }
       iospd_err_clear(err);
-#endif
-      return iospd_posix_psync_create(q, depth, flags, err);
+      return iospd_posix_threads_create(q, depth, flags, err);
     }
     default:
       return iospd_err_set(err, IOSPD_EINVAL, "unknown I/O engine %d", engine);
@@ -86,6 +124,10 @@ int64_t iospd_plat_queue_os_error(const iospd_plat_queue_t* q, char* text,
   (void)q;
   if (text != NULL && size > 0) text[0] = '\0';
   return 0;
+}
+
+uint32_t iospd_plat_queue_depth(const iospd_plat_queue_t* q) {
+  return q->kept != 0 && q->kept < q->depth ? q->kept : q->depth;
 }
 
 int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,

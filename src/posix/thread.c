@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* Threads (pthreads, pinned before the thread function runs), the start
- * barrier, and the interruptible wait: a latched eventfd that Ctrl-C or
- * SIGTERM (through a self-pipe and a watcher thread) or iospd_plat_interrupt
+ * gates (latches), and the interruptible wait: a latched eventfd that
+ * Ctrl-C or SIGTERM (through a self-pipe and a watcher thread) or
+ * iospd_plat_interrupt
  * makes readable. */
 #include <limits.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 
 #include "iospd/alloc.h"
 #include "posix/internal.h"
@@ -30,7 +33,45 @@ struct iospd_plat_thread_s {
   void (*fn)(void*);
   void* arg;
   bool joined; /* by iospd_plat_thread_wait */
+  void* stack; /* our own mapping, guard page first */
+  size_t stack_len;
 };
+
+/* Worker stacks are mapped here, not by glibc: a thread on a stack of its
+ * own making skips glibc's madvise of the stack at exit and its munmap at
+ * join. With -t1000 those two calls per thread, all at once at the end of
+ * the run, queue on the process's address-space lock for seconds. The
+ * stack is unmapped at join. 1 MiB is far more than a worker uses. */
+#define STACK_LEN ((size_t)1 << 20)
+
+static int stack_map(iospd_plat_thread_t* t, pthread_attr_t* attr,
+                     iospd_err_t* err) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  t->stack_len = STACK_LEN + page;
+  void* p = mmap(NULL, t->stack_len, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1,
+                 0);
+  if (p == MAP_FAILED)
+    return iospd_posix_err(err, errno, "mmap (a thread's stack)");
+  /* Stacks grow down: an overflow hits this page instead of memory. */
+  if (mprotect(p, page, PROT_NONE) != 0) {
+    int e = errno;
+    munmap(p, t->stack_len);
+    return iospd_posix_err(err, e, "mprotect (a thread's stack guard)");
+  }
+  int rc = pthread_attr_setstack(attr, (char*)p + page, STACK_LEN);
+  if (rc != 0) {
+    munmap(p, t->stack_len);
+    return iospd_posix_err(err, rc, "pthread_attr_setstack");
+  }
+  t->stack = p;
+  return 0;
+}
+
+static void stack_unmap(iospd_plat_thread_t* t) {
+  if (t->stack != NULL) munmap(t->stack, t->stack_len);
+  t->stack = NULL;
+}
 
 static void* thread_main(void* p) {
   iospd_plat_thread_t* t = p;
@@ -53,6 +94,12 @@ int iospd_plat_thread_start(iospd_plat_thread_t** out,
     iospd_free(t);
     return iospd_posix_err(err, rc, "pthread_attr_init");
   }
+  rc = stack_map(t, &attr, err);
+  if (rc < 0) {
+    pthread_attr_destroy(&attr);
+    iospd_free(t);
+    return rc;
+  }
   cpu_set_t* set = NULL;
   uint32_t linux_cpu = 0;
   bool pin = o != NULL && o->pin && o->cpu != IOSPD_CPU_ANY;
@@ -63,6 +110,7 @@ int iospd_plat_thread_start(iospd_plat_thread_t** out,
     linux_cpu = (uint32_t)o->group * IOSPD_POSIX_GROUP_CPUS + o->cpu;
     if (linux_cpu >= IOSPD_MAX_CPUS) {
       pthread_attr_destroy(&attr);
+      stack_unmap(t);
       iospd_free(t);
       return iospd_err_set(err, IOSPD_EINVAL,
                            "cannot pin a thread to CPU %u in group %u: iospd "
@@ -72,6 +120,7 @@ int iospd_plat_thread_start(iospd_plat_thread_t** out,
     set = CPU_ALLOC(IOSPD_MAX_CPUS);
     if (set == NULL) {
       pthread_attr_destroy(&attr);
+      stack_unmap(t);
       iospd_free(t);
       return iospd_err_set(err, IOSPD_ENOMEM, "out of memory (CPU set)");
     }
@@ -82,6 +131,7 @@ int iospd_plat_thread_start(iospd_plat_thread_t** out,
     if (rc != 0) {
       CPU_FREE(set);
       pthread_attr_destroy(&attr);
+      stack_unmap(t);
       iospd_free(t);
       return iospd_posix_err(err, rc, "cannot pin a thread to CPU %u",
                              linux_cpu);
@@ -99,6 +149,7 @@ int iospd_plat_thread_start(iospd_plat_thread_t** out,
   if (set != NULL) CPU_FREE(set);
   pthread_attr_destroy(&attr);
   if (rc != 0) {
+    stack_unmap(t);
     iospd_free(t);
     if (pin && rc == EINVAL)
       return iospd_posix_err(err, rc,
@@ -114,6 +165,7 @@ int iospd_plat_thread_start(iospd_plat_thread_t** out,
 int iospd_plat_thread_join(iospd_plat_thread_t* t) {
   if (t == NULL) return 0;
   int rc = t->joined ? 0 : pthread_join(t->th, NULL);
+  if (rc == 0) stack_unmap(t); /* else it may still run on it: leak */
   iospd_free(t);
   return rc == 0 ? 0 : iospd_posix_translate(rc);
 }
@@ -138,37 +190,6 @@ int iospd_plat_thread_wait(iospd_plat_thread_t* t, uint32_t ms) {
 /* A pread blocked on a hung device cannot be cancelled from outside (a
  * signal does not interrupt an uninterruptible sleep). */
 void iospd_plat_thread_cancel_io(iospd_plat_thread_t* t) { (void)t; }
-
-struct iospd_plat_barrier_s {
-  pthread_barrier_t b;
-};
-
-int iospd_plat_barrier_init(iospd_plat_barrier_t** out, uint32_t n,
-                            iospd_err_t* err) {
-  if (n == 0)
-    return iospd_err_set(err, IOSPD_EINVAL,
-                         "a barrier needs at least 1 thread");
-  iospd_plat_barrier_t* b = iospd_calloc(1, sizeof *b);
-  if (b == NULL)
-    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory (barrier)");
-  int rc = pthread_barrier_init(&b->b, NULL, n);
-  if (rc != 0) {
-    iospd_free(b);
-    return iospd_posix_err(err, rc, "pthread_barrier_init");
-  }
-  *out = b;
-  return 0;
-}
-
-void iospd_plat_barrier_wait(iospd_plat_barrier_t* b) {
-  pthread_barrier_wait(&b->b);
-}
-
-void iospd_plat_barrier_destroy(iospd_plat_barrier_t* b) {
-  if (b == NULL) return;
-  pthread_barrier_destroy(&b->b);
-  iospd_free(b);
-}
 
 /* ---- interruptible wait and Ctrl-C ------------------------------------ */
 
@@ -364,4 +385,76 @@ void iospd_posix_wake_shutdown(void) {
   sig_cb = NULL;
   sig_cb_arg = NULL;
   pthread_mutex_unlock(&sig_lock);
+}
+
+/* ---- start gates -------------------------------------------------------- */
+
+/* The latch is an eventfd that becomes readable (and stays so: nobody reads
+ * it) when the last arrival is made or on abort. Waiters poll it together
+ * with the interrupt descriptor, so they sleep until either fires: a
+ * thousand workers at the gate cost nothing until it opens, and Ctrl-C
+ * releases them at once. (pthread_barrier_t can be neither aborted nor
+ * interrupted.) */
+struct iospd_plat_latch_s {
+  int fd;
+  _Atomic uint32_t left; /* arrivals still missing */
+  _Atomic uint32_t aborted;
+};
+
+static void latch_open(iospd_plat_latch_t* l) {
+  uint64_t one = 1;
+  /* Cannot fail in a way that matters: EAGAIN still leaves it readable. */
+  ssize_t w = write(l->fd, &one, sizeof one);
+  (void)w;
+}
+
+int iospd_plat_latch_create(iospd_plat_latch_t** out, uint32_t count,
+                            iospd_err_t* err) {
+  iospd_plat_latch_t* l = iospd_calloc(1, sizeof *l);
+  if (l == NULL)
+    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory (start gate)");
+  l->fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (l->fd < 0) {
+    int e = errno;
+    iospd_free(l);
+    return iospd_posix_err(err, e, "eventfd (start gate)");
+  }
+  atomic_init(&l->left, count);
+  atomic_init(&l->aborted, 0);
+  if (count == 0) latch_open(l);
+  *out = l;
+  return 0;
+}
+
+void iospd_plat_latch_arrive(iospd_plat_latch_t* l) {
+  uint32_t left = atomic_load(&l->left);
+  while (left > 0 &&
+         !atomic_compare_exchange_weak(&l->left, &left, left - 1)) {
+  }
+  if (left == 1) latch_open(l);
+}
+
+void iospd_plat_latch_abort(iospd_plat_latch_t* l) {
+  atomic_store(&l->aborted, 1);
+  latch_open(l);
+}
+
+int iospd_plat_latch_wait(iospd_plat_latch_t* l) {
+  pthread_once(&wake_once, wake_create);
+  struct pollfd p[2] = {{.fd = l->fd, .events = POLLIN},
+                        {.fd = wake_fd, .events = POLLIN}};
+  nfds_t n = wake_fd >= 0 ? 2 : 1;
+  for (;;) {
+    int rc = poll(p, n, -1);
+    if (rc < 0 && errno != EINTR) return 1; /* cannot wait: do not start */
+    if (rc <= 0) continue;
+    if (p[0].revents != 0) return atomic_load(&l->aborted) ? 1 : 0;
+    if (n == 2 && p[1].revents != 0) return 1;
+  }
+}
+
+void iospd_plat_latch_destroy(iospd_plat_latch_t* l) {
+  if (l == NULL) return;
+  close(l->fd);
+  iospd_free(l);
 }

@@ -285,6 +285,31 @@ static const iospd_posix_queue_ops_t uring_ops = {
     .destroy = uring_destroy,
 };
 
+/* Why the kernel refused io_uring_setup with errno e, in words: the
+ * sysctl when it is set, else the usual cause of that errno. */
+static const char* refusal_cause(int e) {
+  if (e == ENOSYS)
+    return "this kernel has no io_uring (before Linux 5.1, or built without "
+           "CONFIG_IO_URING)";
+  int disabled = 0;
+  FILE* f = fopen("/proc/sys/kernel/io_uring_disabled", "r");
+  if (f != NULL) {
+    if (fscanf(f, "%d", &disabled) != 1) disabled = 0;
+    fclose(f);
+  }
+  if (disabled == 2)
+    return "kernel.io_uring_disabled is 2: io_uring is off for every process";
+  if (disabled == 1 && (e == EPERM || e == EACCES))
+    return "kernel.io_uring_disabled is 1: only root and members of "
+           "kernel.io_uring_group may use it";
+  if (e == EPERM || e == EACCES)
+    return "a seccomp policy refuses it (the default profiles of Docker, "
+           "containerd and Kubernetes' RuntimeDefault do)";
+  if (e == ENOMEM)
+    return "the locked-memory limit (ulimit -l) is too small for the ring";
+  return "the kernel refused the ring's parameters";
+}
+
 int iospd_posix_uring_create(iospd_plat_queue_t** q, uint32_t depth,
                              unsigned flags, iospd_err_t* err) {
   (void)flags;
@@ -323,12 +348,10 @@ int iospd_posix_uring_create(iospd_plat_queue_t** q, uint32_t depth,
     const char* why = strerror_r(-rc, buf, sizeof buf);
     if (rc == -ENOSYS || rc == -EPERM || rc == -EACCES || rc == -ENOMEM ||
         rc == -EINVAL)
-      return iospd_err_set_os(
-          err, IOSPD_ENOTSUP, -rc,
-          "io_uring is not available (io_uring_setup: %s); it may be disabled "
-          "by kernel.io_uring_disabled, a seccomp policy or a container "
-          "runtime; use --engine=psync or --engine=auto",
-          why);
+      return iospd_err_set_os(err, IOSPD_ENOTSUP, -rc,
+                              "io_uring is not available (io_uring_setup: "
+                              "%s): %s",
+                              why, refusal_cause(-rc));
     return iospd_posix_err(err, -rc, "io_uring_queue_init_params(%u)", depth);
   }
   u->base.ops = &uring_ops;

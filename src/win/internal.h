@@ -277,12 +277,10 @@ struct iospd_plat_thread_s {
   volatile LONG cancelled; /* set when affinity failed: fn must not run */
 };
 
-struct iospd_plat_barrier_s {
-  CRITICAL_SECTION cs;
-  CONDITION_VARIABLE cv;
-  uint32_t n;          /* parties */
-  uint32_t waiting;    /* arrived in the current generation */
-  uint32_t generation; /* bumped when the last party arrives */
+struct iospd_plat_latch_s {
+  HANDLE ev;             /* manual-reset event, set when the latch opens */
+  volatile LONG left;    /* arrivals still missing */
+  volatile LONG aborted;
 };
 
 #endif

@@ -128,10 +128,14 @@ int iospd_plat_queue_create(iospd_plat_queue_t** out, uint32_t depth,
   iospd_win_once();
   /* AUTO and PSYNC both get IOCP here (sync handles already use blocking
    * calls); -x is a flag, not an engine. */
-  if (engine == IOSPD_ENGINE_URING)
+  if (engine == IOSPD_ENGINE_URING || engine == IOSPD_ENGINE_LIBAIO ||
+      engine == IOSPD_ENGINE_THREADS)
     return iospd_err_set(err, IOSPD_ENOTSUP,
-                         "the io_uring engine exists only on Linux; leave "
-                         "out --engine to use I/O completion ports");
+                         "the %s engine exists only on Linux; leave out "
+                         "--engine to use I/O completion ports",
+                         engine == IOSPD_ENGINE_URING    ? "io_uring"
+                         : engine == IOSPD_ENGINE_LIBAIO ? "libaio"
+                                                         : "threads");
   if (depth == 0)
     return iospd_err_set(err, IOSPD_EINVAL,
                          "a queue needs room for at least one I/O");
@@ -186,6 +190,10 @@ int64_t iospd_plat_queue_os_error(const iospd_plat_queue_t* q, char* text,
     }
   }
   return (int64_t)q->first_error;
+}
+
+uint32_t iospd_plat_queue_depth(const iospd_plat_queue_t* q) {
+  return q->depth;
 }
 
 const char* iospd_plat_queue_engine(const iospd_plat_queue_t* q) {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Worker threads pinned with SetThreadGroupAffinity before they run (created
- * suspended), a reusable barrier for Windows 7 (no SYNCHRONIZATION_BARRIER),
- * and the interruptible wait plus Ctrl-C handling. Cf. fio
+ * suspended), the start gates (latches on events), and the interruptible
+ * wait plus Ctrl-C handling. Cf. fio
  * os/windows/cpu-affinity.c for the group-aware affinity. */
+#include <limits.h>
 #include <process.h>
 #include <string.h>
 
@@ -125,43 +126,62 @@ void iospd_plat_thread_cancel_io(iospd_plat_thread_t* t) {
   (void)CancelSynchronousIo(t->h);
 }
 
-/* ---- barrier ------------------------------------------------------------- */
+/* ---- start gates ----------------------------------------------------------- */
 
-int iospd_plat_barrier_init(iospd_plat_barrier_t** out, uint32_t n,
+/* The latch is a manual-reset event set by the last arrival or by abort.
+ * Waiters wait for it together with the interrupt event, so they sleep
+ * until either is set and Ctrl-C releases them at once. Plain events work
+ * from Windows XP on and under wine; SynchronizationBarrier (Windows 8)
+ * could be neither aborted nor interrupted. */
+int iospd_plat_latch_create(iospd_plat_latch_t** out, uint32_t count,
                             iospd_err_t* err) {
   *out = NULL;
-  if (n == 0)
-    return iospd_err_set(err, IOSPD_EINVAL, "a barrier needs one party");
-  iospd_plat_barrier_t* b = iospd_calloc(1, sizeof *b);
-  if (b == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
-  InitializeCriticalSection(&b->cs);
-  InitializeConditionVariable(&b->cv);
-  b->n = n;
-  *out = b;
+  if (count > (uint32_t)LONG_MAX)
+    return iospd_err_set(err, IOSPD_EINVAL, "too many parties for a gate");
+  iospd_plat_latch_t* l = iospd_calloc(1, sizeof *l);
+  if (l == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  l->ev = CreateEventW(NULL, TRUE, count == 0, NULL);
+  if (l->ev == NULL) {
+    DWORD e = GetLastError();
+    iospd_free(l);
+    return iospd_win_err(err, e, "CreateEvent (start gate)");
+  }
+  l->left = (LONG)count;
+  *out = l;
   return 0;
 }
 
-void iospd_plat_barrier_wait(iospd_plat_barrier_t* b) {
-  EnterCriticalSection(&b->cs);
-  uint32_t gen = b->generation;
-  if (++b->waiting == b->n) {
-    b->waiting = 0;
-    b->generation++;
-    LeaveCriticalSection(&b->cs);
-    WakeAllConditionVariable(&b->cv);
-    return;
+void iospd_plat_latch_arrive(iospd_plat_latch_t* l) {
+  LONG left = InterlockedCompareExchange(&l->left, 0, 0);
+  for (;;) {
+    if (left <= 0) return;
+    LONG seen = InterlockedCompareExchange(&l->left, left - 1, left);
+    if (seen == left) break;
+    left = seen;
   }
-  /* The generation check makes the barrier reusable and immune to spurious
-   * wake-ups. */
-  while (gen == b->generation)
-    SleepConditionVariableCS(&b->cv, &b->cs, INFINITE);
-  LeaveCriticalSection(&b->cs);
+  if (left == 1) SetEvent(l->ev);
 }
 
-void iospd_plat_barrier_destroy(iospd_plat_barrier_t* b) {
-  if (b == NULL) return;
-  DeleteCriticalSection(&b->cs);
-  iospd_free(b);
+void iospd_plat_latch_abort(iospd_plat_latch_t* l) {
+  InterlockedExchange(&l->aborted, 1);
+  SetEvent(l->ev);
+}
+
+int iospd_plat_latch_wait(iospd_plat_latch_t* l) {
+  iospd_win_once();
+  HANDLE h[2] = {l->ev, iospd_win_interrupt_event};
+  DWORD n = h[1] != NULL ? 2 : 1;
+  /* The lowest index wins when both are set: an opened gate says so. */
+  DWORD w = WaitForMultipleObjects(n, h, FALSE, INFINITE);
+  if (w == WAIT_OBJECT_0)
+    return InterlockedCompareExchange(&l->aborted, 0, 0) ? 1 : 0;
+  return 1; /* interrupted, or the wait failed: do not start */
+}
+
+void iospd_plat_latch_destroy(iospd_plat_latch_t* l) {
+  if (l == NULL) return;
+  CloseHandle(l->ev);
+  iospd_free(l);
 }
 
 /* ---- waiting and Ctrl-C -------------------------------------------------- */

@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: MIT
+# Issue #12: the Linux engines inside a container-like seccomp filter
+# (tests/no_uring_exec.c refuses io_uring with EPERM, as Docker does), and
+# the depth each engine really keeps on a slow loop device (root only).
+if(NOT WIN32 AND NOT CMAKE_CROSSCOMPILING)
+  add_executable(no_uring_exec no_uring_exec.c)
+  target_compile_options(no_uring_exec PRIVATE ${iospd_cflags})
+  find_program(IOSPD_BASH_ENG bash)
+  if(IOSPD_BASH_ENG)
+    add_test(NAME e2e_engines COMMAND ${IOSPD_BASH_ENG}
+             ${PROJECT_SOURCE_DIR}/tests/e2e/engines_test.sh
+             $<TARGET_FILE:iospd> $<TARGET_FILE:no_uring_exec>)
+    set_tests_properties(e2e_engines PROPERTIES TIMEOUT 300
+      SKIP_RETURN_CODE 77)
+  endif()
+endif()
+if(NOT WIN32 AND NOT CMAKE_CROSSCOMPILING AND IOSPD_BASH_ENG)
+  add_test(NAME e2e_engine_depth COMMAND ${IOSPD_BASH_ENG}
+           ${PROJECT_SOURCE_DIR}/tests/e2e/depth_loop_test.sh
+           $<TARGET_FILE:iospd>)
+  set_tests_properties(e2e_engine_depth PROPERTIES TIMEOUT 120
+    SKIP_RETURN_CODE 77)
+endif()
