@@ -115,8 +115,12 @@ $script:SelfCheckExpect = @{
   LargePagesRefused   = '(?i)large pages|lock pages in memory|SeLockMemoryPrivilege'
   LargePagesNotUsed   = '(?i)large pages (were|are) not used|without large pages'
   # -c names the creation path it took.
-  CreateByValidData   = '(?i)SetFileValidData|valid data length'
-  CreateByWriting     = '(?i)every block is written|writ(es|ing) every block'
+  # iospd -c's closing NOTE names the path that ran ("was created with
+  # SetFileValidData" or "was created by writing every block"); its fallback
+  # NOTEs mention SetFileValidData too ("... rather than SetFileValidData
+  # used"), so only the closing words count as that path.
+  CreateByValidData   = '(?i)created with SetFileValidData'
+  CreateByWriting     = '(?i)created by writing every block|every block is written|writ(es|ing) every block'
   # -I that cannot take effect fails and names the switch.
   PriorityRefused     = '(?i)(^|\W)-I\d?\b|I/O priority'
   # A write to a disk that holds data, without --allow-raw-write.

@@ -509,6 +509,7 @@ static void test_create_valid_data_private(void** state) {
     assert_non_null(logged(&log, "cannot keep an owner- and "
                                  "Administrators-only ACL"));
     assert_null(logged(&log, "were not written"));
+    assert_non_null(logged(&log, "was created by writing every block"));
   }
   /* The creator (an administrator) still opens it for the run. */
   iospd_file_info_t info;
@@ -535,6 +536,7 @@ static void test_create_valid_data_private(void** state) {
   assert_int_equal(rep.written, 2 * 1048576);
   assert_non_null(logged(&log, "cannot be opened for exclusive use"));
   assert_null(logged(&log, "were not written"));
+  assert_non_null(logged(&log, "was created by writing every block"));
   delete_utf8(path);
 }
 
@@ -566,7 +568,14 @@ static void test_create_fill(void** state) {
     assert_int_equal(log.calls, 6);
     assert_int_equal(log.last_done, size);
     assert_int_equal(log.last_total, size);
-    assert_int_equal(log.nlines, 0);
+    /* One line: the closing NOTE naming the path that ran. */
+    assert_int_equal(log.nlines, 1);
+    char want[MAX_PATH * 4];
+    snprintf(want, sizeof want,
+             "NOTE: '%s' was created by writing every block (unbuffered, "
+             "up to 4 MiB in flight, flushed)",
+             path);
+    assert_string_equal(log.lines[0], want);
     assert_int_equal(file_size(path), size);
     /* The pattern runs on across chunks (byte k = k & 0xff). */
     uint8_t* all = iospd_malloc((size_t)size);
@@ -610,6 +619,7 @@ static void test_create_interrupted(void** state) {
                                     "bytes; the partial file was removed"));
     assert_int_equal(strstr(err.msg, "had already been overwritten") != NULL,
                      existed);
+    assert_null(logged(&log, "was created"));
   }
   assert_int_equal(iospd_plat_wait(1), 0);
 }

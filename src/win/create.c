@@ -416,6 +416,12 @@ int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
         "not written and hold what the volume held there before, so only its "
         "owner and Administrators may open it",
         path, (unsigned long long)size);
+  } else if (fill) {
+    /* Said for every fill, fallback or not, so the creation path is always
+     * stated (windows-selfcheck.ps1's valid-data check reads it). */
+    say(progress,
+        "NOTE: '%s' was created by writing every block (%s, flushed)", path,
+        rep->unbuffered ? "unbuffered, up to 4 MiB in flight" : "buffered");
   }
   iospd_free(w);
   return rc;

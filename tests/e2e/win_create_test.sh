@@ -37,6 +37,9 @@ n=$(grep -cE '(fsync|fdatasync)\(.*= 0' trace.txt)
 # SetFileValidData but by writing every block, and -v says so.
 grep -q "^NOTE: 'f.dat' cannot keep an owner- and Administrators-only ACL (error code: [0-9]*), so every block is written" err.txt &&
   ok || bad "-v: no NOTE on how the file was made"
+# And the closing NOTE names the path that ran (the self-check reads it).
+grep -q "^NOTE: 'f.dat' was created by writing every block (unbuffered, up to 4 MiB in flight, flushed)$" err.txt &&
+  ok || bad "-v: no closing NOTE naming the creation path"
 grep -q "^NOTE: creating 'f.dat': 100 % written$" err.txt && ok || bad "-v: no progress to 100 %"
 echo "win_create_test: $pass passed, $fail failed"
 [ "$fail" = 0 ]

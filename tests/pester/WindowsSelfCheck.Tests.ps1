@@ -300,7 +300,7 @@ Describe 'Test-SelfCheckValidData' {
     $r.Detail | Should -Match 'needs 2048 MiB free'
   }
   It 'PASS for SetFileValidData with an owner-only DACL, and removes the file' {
-    Mock Invoke-SelfCheckProcess { & $script:fakeCreate "NOTE: creating 'x' (1073741824 bytes, -c) with SetFileValidData; its DACL allows only the owner and Administrators" }
+    Mock Invoke-SelfCheckProcess { & $script:fakeCreate "NOTE: 'x' was created with SetFileValidData: its 1073741824 bytes were not written and hold what the volume held there before, so only its owner and Administrators may open it" }
     Mock Get-SelfCheckAclRules { $script:ownerOnly }
     $r = Test-SelfCheckValidData -Context (New-Context -Dir $script:vdDir)
     $r.Result | Should -Be 'PASS'
@@ -310,7 +310,7 @@ Describe 'Test-SelfCheckValidData' {
     Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList[0] -eq '-c1073741824' -and $TimeoutSeconds -eq 180 }
   }
   It 'FAIL for SetFileValidData with the parent''s ACL, naming who can read' {
-    Mock Invoke-SelfCheckProcess { & $script:fakeCreate 'NOTE: created with SetFileValidData' }
+    Mock Invoke-SelfCheckProcess { & $script:fakeCreate "NOTE: 'x' was created with SetFileValidData: its 1073741824 bytes were not written" }
     Mock Get-SelfCheckAclRules { $script:inherited }
     $r = Test-SelfCheckValidData -Context (New-Context -Dir $script:vdDir)
     $r.Result | Should -Be 'FAIL'
@@ -319,10 +319,19 @@ Describe 'Test-SelfCheckValidData' {
   }
   It 'PASS when the privilege is absent and every block was written' {
     Mock Get-SelfCheckPrivilegeState { 'Absent' } -ParameterFilter { $Name -eq 'SeManageVolumePrivilege' }
-    Mock Invoke-SelfCheckProcess { & $script:fakeCreate "NOTE: creating 'x' (1073741824 bytes, -c); every block is written, which can take a while" }
+    Mock Invoke-SelfCheckProcess { & $script:fakeCreate "WARNING: Could not set privileges for setting valid file size; will use a slower method of preparing the file`nNOTE: 'x' was created by writing every block (unbuffered, up to 4 MiB in flight, flushed)" }
     Mock Get-SelfCheckAclRules { $script:inherited }
     $r = Test-SelfCheckValidData -Context (New-Context -Dir $script:vdDir)
     $r.Result | Should -Be 'PASS'
+    $r.Data.CreationPath | Should -Be 'written'
+    $r.Detail | Should -Match 'harmless'
+  }
+  It 'written (not SetFileValidData) when iospd fell back after naming SetFileValidData' {
+    Mock Get-SelfCheckPrivilegeState { 'Enabled' } -ParameterFilter { $Name -eq 'SeManageVolumePrivilege' }
+    Mock Invoke-SelfCheckProcess { & $script:fakeCreate "NOTE: 'x' cannot keep an owner- and Administrators-only ACL (error code: 1), so every block is written rather than SetFileValidData used, which would leave old disk contents readable in it`nNOTE: 'x' was created by writing every block (unbuffered, up to 4 MiB in flight, flushed)" }
+    Mock Get-SelfCheckAclRules { $script:inherited }
+    $r = Test-SelfCheckValidData -Context (New-Context -Dir $script:vdDir)
+    $r.Result | Should -Be 'INFO'
     $r.Data.CreationPath | Should -Be 'written'
     $r.Detail | Should -Match 'harmless'
   }
