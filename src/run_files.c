@@ -68,9 +68,14 @@ static void create_progress(void* ctx, uint64_t done, uint64_t total) {
   iospd_strbuf_destroy(&sb);
 }
 
-/* A warning the platform met while creating (DISKSPD's wording): stderr. */
+/* A line the platform says while creating, on stderr: its WARNING lines
+ * (DISKSPD's fallbacks, in DISKSPD's words) always; its NOTE lines (which
+ * way the file was made) only beside the creation note, so a small -c
+ * without -v prints what DISKSPD prints. */
 static void create_warn(void* ctx, const char* line) {
-  say(((const create_progress_t*)ctx)->hooks, line);
+  const create_progress_t* cp = ctx;
+  if (!cp->noted && strncmp(line, "NOTE: ", 6) == 0) return;
+  say(cp->hooks, line);
 }
 
 /* Remarks of the platform during -c (a stale temporary file removed, an
@@ -105,9 +110,10 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
                                .warn = create_warn,
                                .note = create_note};
   if (noted) {
-    /* Large files: creation writes every block (so later reads reach the
-     * device) and can take minutes; say so even without -v (on stderr, so
-     * -Rxml output stays clean). */
+    /* Large files: creation may write every block (so later reads reach
+     * the device) and can take minutes; say so even without -v (on stderr,
+     * so -Rxml output stays clean). Whether it did is the platform's to
+     * say (Windows: SetFileValidData writes nothing, and says so). */
     iospd_strbuf_t sb;
     iospd_strbuf_init(&sb);
     if (p->verbose)
@@ -115,8 +121,8 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
                            (unsigned long long)t->file_size);
     else
       iospd_strbuf_appendf(&sb,
-                           "NOTE: creating '%s' (%llu bytes, -c); every block "
-                           "is written, which can take a while",
+                           "NOTE: creating '%s' (%llu bytes, -c), which can "
+                           "take a while",
                            t->path, (unsigned long long)t->file_size);
     say(hooks, iospd_strbuf_cstr(&sb));
     iospd_strbuf_destroy(&sb);

@@ -1206,6 +1206,32 @@ static void test_create_progress(void** state) {
                       "WARNING: Could not create intermediate directory "
                       "(error code: 5)\n");
   done(&r);
+
+  /* The platform's NOTE on how the file was made (Windows: with
+   * SetFileValidData, nothing written) comes beside the creation note
+   * only: with -v or a large file, not for a small -c, whose output stays
+   * DISKSPD's. */
+  static const char svd[] =
+      "NOTE: 'p.dat' was created with SetFileValidData: its 65536 bytes "
+      "were not written";
+  for (int verbose = 0; verbose < 2; verbose++) {
+    t = setup(&r, "p.dat", 0, 1, 0);
+    t->create = true;
+    t->file_size = 64 * KB;
+    r.p.verbose = verbose != 0;
+    fake_set_create_warning(svd);
+    go(&r);
+    assert_int_equal(r.rc, 0);
+    if (verbose)
+      assert_non_null(strstr(r.said,
+                             "Creating file 'p.dat' of size 65536.\n"
+                             "NOTE: 'p.dat' was created with "
+                             "SetFileValidData: its 65536 bytes were not "
+                             "written\n"));
+    else
+      assert_null(strstr(r.said, "NOTE"));
+    done(&r);
+  }
 }
 
 static void test_affinity_layout(void** state) {

@@ -259,8 +259,10 @@ typedef struct iospd_progress_s {
  * iospd_plat_interrupt stop the fill between chunks: IOSPD_EINTR, with a
  * message saying what was left. progress->note gets the remarks (stale
  * temporary files removed, an in-place overwrite).
- * Windows (for now): overwrites in place and deletes the file when
- * creation fails; not interruptible. */
+ * Windows: overwrites in place (see src/win/create.c), and deletes the
+ * file when creation fails; Ctrl-C or iospd_plat_interrupt stop the fill
+ * between chunks: IOSPD_EINTR, the partial file removed. Its NOTE lines
+ * (how the file was made) go through progress->warn. */
 int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
                               const iospd_progress_t* progress,
                               iospd_err_t* err);

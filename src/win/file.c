@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Targets on Windows: CreateFileW with the caching flags DISKSPD's switches
  * select (cf. libuv fs__open), what a target is (size, sector sizes, device
- * contents), creating test files, and reading small files whole. */
-#include <stdarg.h>
+ * contents; file or device: target_kind.c), the parent folders of -c files
+ * (the files themselves: create.c), and reading small files whole. */
 #include <stdio.h>
 #include <string.h>
 
@@ -69,17 +69,6 @@ static int open_error(iospd_err_t* err, DWORD e, const char* path,
   return iospd_win_err(err, e, "cannot open '%s'", path);
 }
 
-/* Whatever the spelling (a symbolic link, \\?\GLOBALROOT\..., a mount
- * point), a handle that answers the disk length ioctl is a disk or volume;
- * a file's handle does not. */
-static bool handle_is_device(HANDLE h) {
-  if (GetFileType(h) != FILE_TYPE_DISK) return false;
-  GET_LENGTH_INFORMATION li;
-  DWORD ret;
-  return iospd_win_ioctl(h, IOCTL_DISK_GET_LENGTH_INFO, NULL, 0, &li,
-                         sizeof li, &ret) != 0;
-}
-
 /* On a volume handle: let reads and writes reach every sector of the
  * partition, including those past the file system's last cluster (the
  * backup boot sector, the tail the write guard reads), which the file
@@ -98,8 +87,10 @@ int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
   if (f == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   f->h = INVALID_HANDLE_VALUE;
   f->flags = o->flags;
-  int rc = iospd_win_target_path(o->path, &f->wpath, &f->is_device, err);
+  bool spelled_dev;
+  int rc = iospd_win_target_path(o->path, &f->wpath, &spelled_dev, err);
   if (rc) goto fail;
+  iospd_win_spelled_t spelled = iospd_win_spelled_kind(o->path);
   f->path = iospd_strdup(o->path);
   if (f->path == NULL) {
     rc = iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
@@ -115,10 +106,12 @@ int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
   f->h = CreateFileW(f->wpath, access, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
                      OPEN_EXISTING, open_attributes(o->flags), NULL);
   if (f->h == INVALID_HANDLE_VALUE) {
-    rc = open_error(err, GetLastError(), o->path, f->is_device);
+    rc = open_error(err, GetLastError(), o->path,
+                    spelled != IOSPD_WIN_SPELLED_FILE);
     goto fail;
   }
-  if (!f->is_device && handle_is_device(f->h)) f->is_device = true;
+  f->is_device =
+      iospd_win_is_device(spelled, true, iospd_win_handle_kind(f->h));
   if (f->is_device) allow_extended_dasd(f->h);
 
   if (o->flags & IOSPD_OPEN_DISABLE_LOCAL_CACHE) {
@@ -354,37 +347,100 @@ void iospd_win_unknown_data(const unsigned char* b, size_t n,
     }
 }
 
-void iospd_win_sniff_tail(HANDLE h, unsigned char* b,
-                          iospd_file_info_t* info) {
-  uint64_t size = info->size;
-  uint64_t base = iospd_sniff_tail_base(size);
-  if (info->content[0] != '\0' || base == 0) return;
+/* Reads want bytes at off through h (synchronous), looping over partial
+ * reads. Returns 0, the Win32 error of a failed read, or ERROR_HANDLE_EOF
+ * when the device ended first; *got says how much arrived. */
+static DWORD read_at(HANDLE h, uint64_t off, unsigned char* b, DWORD want,
+                     DWORD* got) {
+  *got = 0;
   LARGE_INTEGER at;
-  at.QuadPart = (LONGLONG)base;
-  DWORD got = 0;
-  if (SetFilePointerEx(h, at, NULL, FILE_BEGIN) &&
-      ReadFile(h, b, (DWORD)(size - base), &got, NULL) && got > 0)
-    iospd_sniff_device_tail(b, got, base, size, info);
+  at.QuadPart = (LONGLONG)off;
+  if (!SetFilePointerEx(h, at, NULL, FILE_BEGIN)) return GetLastError();
+  while (*got < want) {
+    DWORD n = 0;
+    if (!ReadFile(h, b + *got, want - *got, &n, NULL)) return GetLastError();
+    if (n == 0) return ERROR_HANDLE_EOF;
+    *got += n;
+  }
+  return 0;
 }
 
-/* Size, sectors and contents of a disk or volume. Uses its own read handle
- * (the caller's may be write-only or overlapped); falls back to a
- * query-only handle for the ioctls that allow it. */
-static int describe_device(const WCHAR* wpath, const char* path,
-                           iospd_file_info_t* info, iospd_err_t* err) {
+DWORD iospd_win_sniff_tail(HANDLE h, unsigned char* b,
+                           iospd_file_info_t* info) {
+  uint64_t size = info->size;
+  uint64_t base = iospd_sniff_tail_base(size);
+  if (info->content[0] != '\0' || base == 0) return 0;
+  DWORD got = 0;
+  DWORD e = read_at(h, base, b, (DWORD)(size - base), &got);
+  if (e == 0) iospd_sniff_device_tail(b, got, base, size, info);
+  return e;
+}
+
+void iospd_win_unreadable(iospd_file_info_t* info, const char* part,
+                          DWORD e) {
+  info->has_filesystem = true;
+  if (e == ERROR_HANDLE_EOF)
+    snprintf(info->content, sizeof info->content,
+             "unknown content (its %s could be read only in part)", part);
+  else
+    snprintf(info->content, sizeof info->content,
+             "unknown content (reading its %s failed: Win32 error %lu)", part,
+             (unsigned long)e);
+}
+
+DWORD iospd_win_probe_contents(HANDLE h, bool tables, iospd_file_info_t* info,
+                               const char** part) {
+  /* 1 MiB, or the whole of a smaller device in whole sectors: a read the
+   * device must answer in full. The signatures sit in the first 8 KiB; the
+   * rest must be zeros. */
+  uint32_t sector = info->logical_sector ? info->logical_sector : 512;
+  uint64_t want = IOSPD_SNIFF_BYTES;
+  if (info->size != 0 && info->size < want)
+    want = info->size / sector * sector;
+  *part = "first megabyte";
+  if (want == 0) return ERROR_HANDLE_EOF;
+  unsigned char* b = VirtualAlloc(NULL, IOSPD_SNIFF_BYTES,
+                                  MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
+  if (b == NULL) return GetLastError();
+  DWORD got = 0;
+  DWORD e = read_at(h, 0, b, (DWORD)want, &got);
+  /* What did arrive is still looked at: a signature found there names the
+   * content better than the failure does. */
+  iospd_win_sniff(b, got < 8192 ? got : 8192, tables, info);
+  iospd_win_unknown_data(b, got, info);
+  if (e == 0) {
+    *part = "last megabyte";
+    e = iospd_win_sniff_tail(h, b, info);
+  }
+  VirtualFree(b, 0, MEM_RELEASE);
+  return e;
+}
+
+/* Size and sectors of a disk or volume and, when probe is set (the
+ * controller's look before a run, once per target), what it holds. Uses
+ * its own read handle (the caller's may be write-only or overlapped);
+ * falls back to a query-only handle for the ioctls that allow it. Fails
+ * closed: a device whose contents cannot be read whole is reported as
+ * holding unknown data, never as empty. */
+int iospd_win_describe_device(const WCHAR* wpath, const char* path,
+                              bool probe, iospd_file_info_t* info,
+                              iospd_err_t* err) {
   info->is_device = true; /* even if it cannot be opened */
   HANDLE h =
       CreateFileW(wpath, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
                   OPEN_EXISTING, 0, NULL);
-  bool can_read = h != INVALID_HANDLE_VALUE;
-  if (!can_read)
+  DWORD open_err = h == INVALID_HANDLE_VALUE ? GetLastError() : 0;
+  if (h == INVALID_HANDLE_VALUE)
     h = CreateFileW(wpath, 0, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
                     OPEN_EXISTING, 0, NULL);
   if (h == INVALID_HANDLE_VALUE)
     return open_error(err, GetLastError(), path, true);
-  info->is_device = true;
   allow_extended_dasd(h);
   device_size_and_sectors(h, info);
+  if (!probe) {
+    CloseHandle(h);
+    return 0;
+  }
 
   /* A volume (\\.\X:) forwards the layout ioctl to its disk, whose
    * partition table says nothing about the volume itself. */
@@ -398,15 +454,9 @@ static int describe_device(const WCHAR* wpath, const char* path,
              style == PARTITION_STYLE_GPT ? "a GPT" : "an MBR", parts,
              parts == 1 ? "" : "s");
   }
-  /* 1 MiB: a whole number of sectors for 512 B and 4 KiB disks; the
-   * signatures sit in the first 8 KiB, the rest must be zeros. */
-  size_t n = IOSPD_SNIFF_BYTES;
-  unsigned char* b =
-      can_read ? VirtualAlloc(NULL, n, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE)
-               : NULL;
-  DWORD got = 0;
-  if (b != NULL && ReadFile(h, b, (DWORD)n, &got, NULL))
-    iospd_win_sniff(b, got < 8192 ? got : 8192, !volume, info);
+  const char* part = "first megabyte";
+  DWORD read_err = open_err ? open_err
+                            : iospd_win_probe_contents(h, !volume, info, &part);
   if (volume && !info->has_filesystem) {
     /* A mounted file system we have no signature for (UDF, CSVFS, ...):
      * the volume manager knows its name. RAW means none. */
@@ -422,15 +472,22 @@ static int describe_device(const WCHAR* wpath, const char* path,
                fs8);
     }
   }
-  if (b != NULL) {
-    iospd_win_unknown_data(b, got, info);
-    iospd_win_sniff_tail(h, b, info);
-    VirtualFree(b, 0, MEM_RELEASE);
+  if (!info->has_filesystem && !info->has_partitions) {
+    if (open_err != 0) {
+      /* A sharing or reservation conflict, a device not ready, no access:
+       * its contents are unknown, and unknown is not empty. */
+      info->has_filesystem = true;
+      snprintf(info->content, sizeof info->content,
+               "unknown content (it cannot be opened for reading: Win32 "
+               "error %lu)",
+               (unsigned long)open_err);
+    } else if (read_err != 0) {
+      iospd_win_unreadable(info, part, read_err);
+    } else {
+      snprintf(info->content, sizeof info->content, "%s",
+               "no partition table or file system found");
+    }
   }
-  if (!info->has_filesystem && !info->has_partitions)
-    snprintf(info->content, sizeof info->content, "%s",
-             can_read ? "no partition table or file system found"
-                      : "contents unknown (no read access)");
   CloseHandle(h);
   return 0;
 }
@@ -439,13 +496,15 @@ int iospd_plat_file_info(iospd_plat_file_t* f, iospd_file_info_t* info,
                          iospd_err_t* err) {
   memset(info, 0, sizeof *info);
   if (f->is_device) {
-    int rc = describe_device(f->wpath, f->path, info, err);
+    /* Size and sectors only: the controller already looked at the
+     * contents (iospd_plat_path_info), once, before any worker opened the
+     * target; workers do not read it again. */
+    int rc = iospd_win_describe_device(f->wpath, f->path, false, info, err);
     if (rc == 0) return 0;
     /* Could not reopen: answer what the handle itself allows. */
     iospd_err_clear(err);
     info->is_device = true;
     device_size_and_sectors(f->h, info);
-    snprintf(info->content, sizeof info->content, "contents unknown");
     return 0;
   }
   LARGE_INTEGER sz;
@@ -457,22 +516,16 @@ int iospd_plat_file_info(iospd_plat_file_t* f, iospd_file_info_t* info,
   return 0;
 }
 
-/* A target's UTF-16 path, and whether it is a disk or volume. A spelling
- * that looks like a file is confirmed by opening it, so that the write
- * guard sees every disk and volume whatever its name. */
+/* A target's UTF-16 path, and whether it is a disk or volume: by its
+ * spelling, else by what the file system says of an open handle
+ * (target_kind.c), so that the write guard sees every disk and volume
+ * whatever its name, and a file stays a file whatever ioctls answer. */
 static int resolve_target(const char* path, WCHAR** w, bool* dev,
                           iospd_err_t* err) {
-  int rc = iospd_win_target_path(path, w, dev, err);
+  bool spelled_dev;
+  int rc = iospd_win_target_path(path, w, &spelled_dev, err);
   if (rc) return rc;
-  if (!*dev) {
-    HANDLE h = CreateFileW(*w, GENERIC_READ,
-                           FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
-                           OPEN_EXISTING, 0, NULL);
-    if (h != INVALID_HANDLE_VALUE) {
-      *dev = handle_is_device(h);
-      CloseHandle(h);
-    }
-  }
+  *dev = iospd_win_path_is_device(path, *w);
   return 0;
 }
 
@@ -484,7 +537,7 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
   int rc = resolve_target(path, &w, &dev, err);
   if (rc) return rc;
   if (dev) {
-    rc = describe_device(w, path, info, err);
+    rc = iospd_win_describe_device(w, path, true, info, err);
     iospd_free(w);
     return rc;
   }
@@ -529,7 +582,7 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
  * Returns the first failure for a drive-letter path, the only kind DISKSPD
  * creates parents for (and warns about); 0 otherwise: errors surface at
  * CreateFileW. */
-static DWORD make_parents(WCHAR* w, bool drive_spelled) {
+DWORD iospd_win_make_parents(WCHAR* w, bool drive_spelled) {
   size_t start;
   bool drive = drive_spelled; /* written X:\..., not made so by path.c */
   DWORD first = 0;
@@ -572,122 +625,12 @@ static DWORD make_parents(WCHAR* w, bool drive_spelled) {
   return first;
 }
 
-/* A warning line for the caller (run_files.c says it on stderr). */
-static void warn(const iospd_progress_t* pr, const char* fmt, ...)
-    IOSPD_PRINTF(2, 3);
-static void warn(const iospd_progress_t* pr, const char* fmt, ...) {
-  if (pr == NULL || pr->warn == NULL) return;
-  char line[256];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  pr->warn(pr->ctx, line);
-}
-
-static int fill_file(HANDLE h, uint64_t size, bool zero_fill,
-                     const iospd_progress_t* progress, const char* path,
-                     iospd_err_t* err) {
-  unsigned char* buf = VirtualAlloc(NULL, CREATE_CHUNK,
-                                    MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
-  if (buf == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
-  /* The pattern repeats every 256 bytes, so one chunk serves every
-   * offset; VirtualAlloc memory starts zeroed. */
-  if (!zero_fill)
-    for (size_t i = 0; i < CREATE_CHUNK; i++)
-      buf[i] = (unsigned char)(i & 0xff);
-  LARGE_INTEGER zero;
-  zero.QuadPart = 0;
-  int rc = 0;
-  if (!SetFilePointerEx(h, zero, NULL, FILE_BEGIN)) {
-    rc = iospd_win_err(err, GetLastError(), "cannot write '%s'", path);
-  }
-  for (uint64_t done = 0; rc == 0 && done < size;) {
-    DWORD n = (DWORD)IOSPD_MIN((uint64_t)CREATE_CHUNK, size - done);
-    DWORD wrote = 0;
-    if (!WriteFile(h, buf, n, &wrote, NULL) || wrote == 0)
-      rc = iospd_win_err(err, GetLastError(), "cannot write '%s'", path);
-    done += wrote;
-    if (rc == 0 && progress != NULL && progress->fn != NULL)
-      progress->fn(progress->ctx, done, size);
-  }
-  VirtualFree(buf, 0, MEM_RELEASE);
-  return rc;
-}
-
+/* -c: create.c. */
 int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
                               const iospd_progress_t* progress,
                               iospd_err_t* err) {
-  WCHAR* w;
-  bool dev;
-  int rc = resolve_target(path, &w, &dev, err);
-  if (rc) return rc;
-  if (dev) {
-    iospd_free(w);
-    return iospd_err_set(err, IOSPD_EINVAL,
-                         "'%s' is a disk or volume; only files can be "
-                         "created",
-                         path);
-  }
-  /* DISKSPD's order and warnings (2.9): the volume privilege that lets
-   * SetFileValidData skip writing the file, then the parent folders. */
-  int step = 0;
-  DWORD perr =
-      iospd_win_enable_privilege_at(L"SeManageVolumePrivilege", &step);
-  if (perr != ERROR_SUCCESS) {
-    warn(progress, "WARNING: %s (error code: %lu)",
-         step == 1   ? "Error opening process token"
-         : step == 2 ? "Error looking up privilege value "
-                       "SeManageVolumePrivilege"
-                     : "Error adjusting token privileges for "
-                       "SeManageVolumePrivilege",
-         (unsigned long)perr);
-    warn(progress, "WARNING: Could not set privileges for setting valid file "
-                   "size; will use a slower method of preparing the file");
-  }
-  bool drive_spelled = ((path[0] >= 'A' && path[0] <= 'Z') ||
-                        (path[0] >= 'a' && path[0] <= 'z')) &&
-                       path[1] == ':' && (path[2] == '\\' || path[2] == '/');
-  DWORD derr = make_parents(w, drive_spelled);
-  if (derr != 0)
-    warn(progress,
-         "WARNING: Could not create intermediate directory (error code: %lu)",
-         (unsigned long)derr);
-  HANDLE h = CreateFileW(w, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ, NULL,
-                         CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
-  if (h == INVALID_HANDLE_VALUE) {
-    rc = iospd_win_err(err, GetLastError(), "cannot create '%s'", path);
-    iospd_free(w);
-    return rc;
-  }
-  LARGE_INTEGER end;
-  end.QuadPart = (LONGLONG)size;
-  if (!SetFilePointerEx(h, end, NULL, FILE_BEGIN) || !SetEndOfFile(h)) {
-    DWORD e = GetLastError();
-    rc = e == ERROR_DISK_FULL || e == ERROR_HANDLE_DISK_FULL
-             ? iospd_err_set_os(err, IOSPD_ENOSPC, (int64_t)e,
-                                "cannot create '%s' with %llu bytes: not "
-                                "enough free space on its volume",
-                                path, (unsigned long long)size)
-             : iospd_win_err(err, e, "cannot size '%s' to %llu bytes", path,
-                             (unsigned long long)size);
-  } else if (size > 0) {
-    /* SetFileValidData skips writing the whole file (needs "Perform volume
-     * maintenance tasks"); without it, write real data so reads later hit
-     * allocated blocks, as DISKSPD does. */
-    bool valid = perr == ERROR_SUCCESS && SetFileValidData(h, (LONGLONG)size);
-    if (perr == ERROR_SUCCESS && !valid)
-      warn(progress,
-           "WARNING: Could not set valid file size (error code: %lu); trying "
-           "a slower method of filling the file (this does not affect "
-           "performance, just makes the test preparation longer)",
-           (unsigned long)GetLastError());
-    if (!valid) rc = fill_file(h, size, zero_fill, progress, path, err);
-  }
-  CloseHandle(h);
-  if (rc) DeleteFileW(w); /* never leave a half-made target behind */
-  iospd_free(w);
-  return rc;
+  iospd_win_create_report_t report;
+  return iospd_win_create(path, size, zero_fill, 0, progress, &report, err);
 }
 
 /* Not looked at on Windows yet: always "unknown". (Later:

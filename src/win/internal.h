@@ -133,6 +133,65 @@ WCHAR* iospd_win_long_form(const WCHAR* w);
 int iospd_win_target_path(const char* utf8, WCHAR** out, bool* is_device,
                           iospd_err_t* err);
 
+/* ---- file or device (target_kind.c) ------------------------------------- */
+
+/* What the spelling of a target says (the UTF-8 text the user gave). */
+typedef enum iospd_win_spelled_e {
+  IOSPD_WIN_SPELLED_FILE,   /* C:\x, x, \\srv\share\x, \\?\C:\x, \\?\UNC\...,
+                               \\?\Volume{g}\x */
+  IOSPD_WIN_SPELLED_DEVICE, /* #N, X:, \\.\<one name>, \\?\GLOBALROOT\Device\V,
+                               ...\Device\HarddiskN\PartitionM or DRM */
+  IOSPD_WIN_SPELLED_UNSURE  /* other device-namespace paths */
+} iospd_win_spelled_t;
+iospd_win_spelled_t iospd_win_spelled_kind(const char* utf8);
+
+/* What an open handle says it is (never the disk-length ioctl). */
+typedef enum iospd_win_handle_kind_e {
+  IOSPD_WIN_HANDLE_FILE,      /* FileStandardInfo answered, not a directory */
+  IOSPD_WIN_HANDLE_DIRECTORY,
+  IOSPD_WIN_HANDLE_DEVICE,    /* a disk-type handle with no file answer */
+  IOSPD_WIN_HANDLE_OTHER      /* pipe, console, character device */
+} iospd_win_handle_kind_t;
+iospd_win_handle_kind_t iospd_win_handle_kind(HANDLE h);
+
+/* The decision: a device by its spelling, or, for any other spelling, when
+ * the handle gives no positive file answer; a doubtful spelling that cannot
+ * be opened counts as a device (the write guard then looks at it). */
+bool iospd_win_is_device(iospd_win_spelled_t spelled, bool opened,
+                         iospd_win_handle_kind_t kind);
+/* The same for a path, opening it for attributes only when needed. */
+bool iospd_win_path_is_device(const char* utf8, const WCHAR* wpath);
+
+/* ---- creating -c files (create.c, file.c) -------------------------------- */
+
+/* What iospd_win_create did, for its callers' messages and for tests. */
+typedef struct iospd_win_create_report_s {
+  bool valid_data_set;    /* SetFileValidData: no block was written */
+  bool acl_restricted;    /* the protected owner/Administrators DACL is on */
+  bool unbuffered;        /* the fill wrote through FILE_FLAG_NO_BUFFERING */
+  bool flushed;           /* FlushFileBuffers succeeded before the close */
+  uint32_t max_in_flight; /* most fill writes outstanding at once */
+  uint64_t written;       /* bytes the fill wrote and saw complete */
+} iospd_win_create_report_t;
+/* Never try SetFileValidData: write every block (tests of the fill). */
+#define IOSPD_WIN_CREATE_WRITE_ALL 1u
+/* iospd_plat_file_create_ex with flags (IOSPD_WIN_CREATE_*) and a report.
+ * Ctrl-C (or iospd_plat_interrupt) stops the fill after the chunk in
+ * hand: IOSPD_EINTR, the partial file removed, the message saying so. */
+int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
+                     unsigned flags, const iospd_progress_t* progress,
+                     iospd_win_create_report_t* rep, iospd_err_t* err);
+/* The security descriptor a SetFileValidData file gets (LocalFree *sd):
+ * a protected DACL granting full access to Administrators and to the
+ * file's owner (OWNER RIGHTS), no one else. Returns 0 or a Win32 error. */
+DWORD iospd_win_private_sd(PSECURITY_DESCRIPTOR* sd, PACL* dacl);
+/* Creates the missing parent folders of w, a path as path.c resolves it
+ * (C:\..., \\server\share\..., \\?\C:\..., \\?\UNC\server\share\...; w is
+ * modified and restored). Returns the first failure when drive_spelled
+ * (the user wrote X:\..., the only kind DISKSPD creates parents for and
+ * warns about); 0 otherwise, errors then surface at CreateFileW. */
+DWORD iospd_win_make_parents(WCHAR* w, bool drive_spelled);
+
 /* ---- processors (cpu.c) -------------------------------------------------- */
 
 #define IOSPD_WIN_MAX_GROUPS (IOSPD_MAX_CPUS / 64)
@@ -157,9 +216,29 @@ void iospd_win_unknown_data(const unsigned char* b, size_t n,
  * (info->content empty), and lets iospd_sniff_device_tail judge it: a
  * backup GPT header, an md super block from a disk that came from Linux,
  * an NTFS backup boot sector or any other data there means the start was
- * wiped, not that the disk is empty. */
-void iospd_win_sniff_tail(HANDLE h, unsigned char* b,
-                          iospd_file_info_t* info);
+ * wiped, not that the disk is empty. Returns 0, or the Win32 error of the
+ * read (ERROR_HANDLE_EOF: the device ended first); nothing is judged then. */
+DWORD iospd_win_sniff_tail(HANDLE h, unsigned char* b,
+                           iospd_file_info_t* info);
+/* Reads the first MiB of a device (info->size and info->logical_sector
+ * known, size 0 if not) through h and judges it with iospd_win_sniff
+ * (tables: look for partition tables too) and iospd_win_unknown_data,
+ * then the last MiB with iospd_win_sniff_tail. Returns 0 when both reads
+ * came back whole, else the Win32 error (ERROR_HANDLE_EOF for a short
+ * read) with *part naming the megabyte ("first megabyte"). */
+DWORD iospd_win_probe_contents(HANDLE h, bool tables, iospd_file_info_t* info,
+                               const char** part);
+/* Size and sectors of the disk or volume at wpath (path: for messages)
+ * and, if probe (the controller's look before a run), what it holds; a
+ * device that cannot be opened for reading or read whole holds "unknown
+ * content" (has_filesystem), never nothing. */
+int iospd_win_describe_device(const WCHAR* wpath, const char* path,
+                              bool probe, iospd_file_info_t* info,
+                              iospd_err_t* err);
+/* Marks info as holding unknown data because reading part failed with e:
+ * the write guard then refuses it, as it must a device it cannot see. */
+void iospd_win_unreadable(iospd_file_info_t* info, const char* part,
+                          DWORD e);
 /* The console control handler iospd_plat_on_interrupt installs: Ctrl-C and
  * Ctrl-Break call the callback once and wake iospd_plat_wait. */
 BOOL WINAPI iospd_win_ctrl_handler(DWORD type);
