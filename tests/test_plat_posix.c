@@ -577,7 +577,11 @@ static void test_threads_keep_depth_in_flight(void** state) {
   iospd_plat_queue_t* q = make_queue(D);
   uint32_t fi;
   iospd_err_t err;
+  /* The file is cached: without this its reads would complete inline and
+   * fault on the watched pages in this very thread. */
+  iospd_posix_threads_set_inline(false);
   assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
+  iospd_posix_threads_set_inline(true);
   assert_int_equal(iospd_plat_queue_depth(q), D);
   iospd_io_t ios[D];
   /* Read block b into page D-1-b, so a page matches one request only. */
@@ -621,10 +625,70 @@ static void test_threads_keep_depth_in_flight(void** state) {
   for (uint32_t b = 0; b < D; b++)
     assert_memory_equal(region + (D - 1 - b) * BLOCK, expect + b * BLOCK,
                         BLOCK);
+  assert_int_equal(iospd_posix_threads_handoffs(q), D);
   iospd_plat_queue_destroy(q);
   iospd_plat_file_close(f);
   munmap(region, D * BLOCK);
   close(uffd);
+}
+
+/* Cached buffered reads complete inline on the submitting thread (no
+ * pool handoff) with the right bytes; with the inline path refused they
+ * all go to the pool threads and read the same bytes. */
+static void test_threads_cached_reads_inline(void** state) {
+  (void)state;
+  enum { D = 4, ROUNDS = 3 };
+  if (engine != IOSPD_ENGINE_THREADS) {
+    printf("skipped: only the threads engine has an inline path\n");
+    skip();
+  }
+  create_tmp(NBLOCKS * BLOCK);
+  static uint8_t expect[NBLOCKS * BLOCK];
+  int fd = open(TMP_NAME, O_RDONLY);
+  assert_true(fd >= 0);
+  /* Reading it once puts every page in the cache. */
+  assert_int_equal(pread(fd, expect, sizeof expect, 0), (ssize_t)sizeof expect);
+  close(fd);
+  for (int refuse = 0; refuse < 2; refuse++) {
+    iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ);
+    iospd_plat_queue_t* q = make_queue(D);
+    uint32_t fi;
+    iospd_err_t err;
+    iospd_posix_threads_set_inline(!refuse);
+    assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
+    iospd_posix_threads_set_inline(true);
+    static uint8_t buf[D][BLOCK];
+    for (uint32_t r = 0; r < ROUNDS; r++) {
+      iospd_io_t ios[D];
+      memset(buf, 0xEE, sizeof buf);
+      for (uint32_t i = 0; i < D; i++) {
+        uint32_t b = (r * D + i) % NBLOCKS;
+        ios[i] = (iospd_io_t){b, IOSPD_OP_READ, fi, (uint64_t)b * BLOCK,
+                              BLOCK, buf[i]};
+      }
+      uint32_t acc = 0;
+      assert_int_equal(iospd_plat_queue_submit(q, ios, D, &acc), 0);
+      assert_int_equal(acc, D);
+      iospd_cqe_t cqe[D];
+      reap_all(q, cqe, D);
+      uint32_t seen = 0;
+      for (uint32_t i = 0; i < D; i++) {
+        assert_int_equal(cqe[i].result, BLOCK);
+        uint32_t b = cqe[i].tag;
+        uint32_t slot = (b + NBLOCKS - (r * D) % NBLOCKS) % NBLOCKS;
+        assert_in_range(slot, 0, D - 1);
+        seen |= 1u << slot;
+        assert_memory_equal(buf[slot], expect + (size_t)b * BLOCK, BLOCK);
+      }
+      assert_int_equal(seen, (1u << D) - 1);
+    }
+    /* Full depth again after the inline completions were reaped: no cell
+     * or ring entry leaked. */
+    assert_int_equal(iospd_posix_threads_handoffs(q),
+                     refuse ? (uint64_t)D * ROUNDS : 0);
+    iospd_plat_queue_destroy(q);
+    iospd_plat_file_close(f);
+  }
 }
 
 /* ---- engine-independent Linux checks ---------------------------------- */
@@ -1331,6 +1395,7 @@ int main(int argc, char** argv) {
       cmocka_unit_test(test_roundtrip_every_cache_mode),
       cmocka_unit_test(test_depth_kept),
       cmocka_unit_test(test_threads_keep_depth_in_flight),
+      cmocka_unit_test(test_threads_cached_reads_inline),
   };
   int failed;
   if (argc > 1 && strcmp(argv[1], "uring") == 0) {

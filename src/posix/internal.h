@@ -136,9 +136,15 @@ int iospd_posix_psync_create(iospd_plat_queue_t** q, uint32_t depth,
  * seccomp, EAGAIN from fs.aio-max-nr), so AUTO can fall back. */
 int iospd_posix_libaio_create(iospd_plat_queue_t** q, uint32_t depth,
                               unsigned flags, iospd_err_t* err);
-/* A pool of depth blocking pread/pwrite threads. */
+/* A pool of depth blocking pread/pwrite threads; page-cache hits complete
+ * inline on the submitting thread (RWF_NOWAIT). */
 int iospd_posix_threads_create(iospd_plat_queue_t** q, uint32_t depth,
                                unsigned flags, iospd_err_t* err);
+/* For tests: how many I/Os a threads queue handed to its pool threads (0
+ * for any other engine), and a switch for the inline path, read when a
+ * file is attached (on by default). */
+uint64_t iospd_posix_threads_handoffs(const iospd_plat_queue_t* q);
+void iospd_posix_threads_set_inline(bool on);
 #ifdef IOSPD_HAVE_URING
 /* Returns IOSPD_ENOTSUP when the kernel refuses io_uring (ENOSYS, EPERM,
  * seccomp, kernel.io_uring_disabled, memlock limits), so AUTO can fall back
