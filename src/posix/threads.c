@@ -78,7 +78,10 @@ typedef struct th_file_s {
   int fd;
   uint16_t ioprio;
   bool direct;
-  bool nowait; /* try RWF_NOWAIT inline; cleared when the kernel refuses */
+  /* Try RWF_NOWAIT inline, [0] reads, [1] writes; each cleared when the
+   * kernel refuses it (kernels before 5.x take it for buffered reads but
+   * refuse buffered writes with EINVAL). */
+  bool nowait[2];
 } th_file_t;
 
 struct th_queue_s {
@@ -188,8 +191,10 @@ static int th_attach(iospd_plat_queue_t* qb, iospd_plat_file_t* f,
   q->files[q->nfiles].fd = f->fd;
   q->files[q->nfiles].ioprio = f->ioprio;
   q->files[q->nfiles].direct = (f->flags & IOSPD_OPEN_NO_BUFFERING) != 0;
-  q->files[q->nfiles].nowait =
+  bool nowait =
       inline_allowed && !q->files[q->nfiles].direct && f->ioprio == 0;
+  q->files[q->nfiles].nowait[0] = nowait;
+  q->files[q->nfiles].nowait[1] = nowait;
   *file_index = q->nfiles++;
   return 0;
 }
@@ -207,7 +212,7 @@ static int th_register_buffers(iospd_plat_queue_t* q, void* base, size_t len,
  * RWF_NOWAIT never blocks on the disk, a lock or writeback; EAGAIN and
  * short counts leave the I/O to the pool, EOPNOTSUPP/EINVAL (a kernel or
  * file system without per-I/O NOWAIT) turn the inline path off for the
- * file. */
+ * file and direction. */
 static bool try_inline(th_file_t* f, const iospd_io_t* io) {
   struct iovec v = {io->buf, io->length};
   ssize_t n;
@@ -218,7 +223,7 @@ static bool try_inline(th_file_t* f, const iospd_io_t* io) {
   } while (n < 0 && errno == EINTR);
   if (IOSPD_LIKELY(n == (ssize_t)io->length)) return true;
   if (n < 0 && (errno == EOPNOTSUPP || errno == EINVAL || errno == ENOSYS))
-    f->nowait = false;
+    f->nowait[io->op == IOSPD_OP_WRITE] = false;
   return false;
 }
 
@@ -237,7 +242,8 @@ static int th_submit(iospd_plat_queue_t* qb, const iospd_io_t* ios,
     th_file_t* f = IOSPD_LIKELY(io->file_index < q->nfiles)
                        ? &q->files[io->file_index]
                        : NULL;
-    if (f != NULL && f->nowait && try_inline(f, io)) {
+    if (f != NULL && f->nowait[io->op == IOSPD_OP_WRITE] &&
+        try_inline(f, io)) {
       q->inline_pending++;
       publish(q, io->tag, CELL_INLINE, (int32_t)io->length);
       continue;
