@@ -124,10 +124,14 @@ static void publish(th_queue_t* q, uint32_t tag, uint32_t cell,
   d->tag = tag;
   d->result = result;
   d->cell = cell;
-  /* seq_cst store, then the seq_cst exchange: either the reaper sees the
-   * entry on its re-check, or this thread sees reaper_waits set. */
+  /* seq_cst store, then a seq_cst load: either the reaper sees the entry
+   * on its re-check, or this thread sees reaper_waits set. Only then the
+   * exchange (one waker among the producers): a locked RMW per I/O saved
+   * when nobody waits, always the case for inline completions, which run
+   * on the reaper's own thread. */
   atomic_store_explicit(&d->seq, pos + 1, memory_order_seq_cst);
-  if (atomic_exchange_explicit(&q->reaper_waits, 0, memory_order_seq_cst))
+  if (atomic_load_explicit(&q->reaper_waits, memory_order_seq_cst) &&
+      atomic_exchange_explicit(&q->reaper_waits, 0, memory_order_seq_cst))
     futex_wake(&q->reaper_waits, 1);
 }
 
