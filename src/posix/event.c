@@ -149,7 +149,9 @@ int iospd_plat_event_open(const char* name, bool create,
   int rc = check_name(name, err);
   if (rc < 0) return rc;
   iospd_plat_event_t* e = iospd_calloc(1, sizeof *e);
-  if (e == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  if (e == NULL)
+    return iospd_err_set(err, IOSPD_ENOMEM,
+                         "out of memory opening the event '%s'", name);
   snprintf(e->sem_name, sizeof e->sem_name, "%s%s", EVENT_PREFIX, name);
   snprintf(e->holders_name, sizeof e->holders_name, "%s%s%s", EVENT_PREFIX,
            name, HOLDERS_SUFFIX);
