@@ -36,10 +36,6 @@
  * tag and a pid always fit in NAME_MAX. */
 #define TEMP_BASE_MAX (NAME_MAX - 40)
 
-static char* fmt_size(uint64_t bytes, char* buf, size_t n) {
-  return iospd_format_size(bytes, buf, n);
-}
-
 static void note(const iospd_progress_t* progress, const char* fmt, ...)
     IOSPD_PRINTF(2, 3);
 static void note(const iospd_progress_t* progress, const char* fmt, ...) {
@@ -334,7 +330,7 @@ static void sync_dir(const char* dir) {
 
 static int no_space(iospd_err_t* err, const target_t* t, uint64_t avail) {
   char a[32], o[32];
-  fmt_size(avail, a, sizeof a);
+  iospd_format_size(avail, a, sizeof a);
   if (t->old_fd < 0)
     return iospd_err_set(err, IOSPD_ENOSPC,
                          "not enough free space: its file system has %llu "
@@ -342,7 +338,7 @@ static int no_space(iospd_err_t* err, const target_t* t, uint64_t avail) {
                          "some space there or give -c a smaller size",
                          (unsigned long long)avail, a);
   uint64_t held = (uint64_t)t->old.st_blocks * 512u;
-  fmt_size(held, o, sizeof o);
+  iospd_format_size(held, o, sizeof o);
   return iospd_err_set(err, IOSPD_ENOSPC,
                        "not enough free space: its file system has %llu "
                        "bytes (%s) available, plus %llu bytes (%s) that the "
@@ -378,7 +374,8 @@ static int interrupted(iospd_err_t* err, uint64_t written, uint64_t size,
   char w[32], s[32];
   return iospd_err_set(
       err, IOSPD_EINTR, "interrupted after %s of %s were written; %s",
-      fmt_size(written, w, sizeof w), fmt_size(size, s, sizeof s), left);
+      iospd_format_size(written, w, sizeof w),
+      iospd_format_size(size, s, sizeof s), left);
 }
 
 /* ---- the two ways -------------------------------------------------------- */
