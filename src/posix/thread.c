@@ -2,8 +2,7 @@
 /* Threads (pthreads, pinned before the thread function runs), the start
  * gates (latches), and the interruptible wait: a latched eventfd that
  * Ctrl-C or SIGTERM (through a self-pipe and a watcher thread) or
- * iospd_plat_interrupt
- * makes readable. */
+ * iospd_plat_interrupt makes readable. */
 #include <limits.h>
 #include <poll.h>
 #include <sched.h>
