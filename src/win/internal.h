@@ -129,7 +129,8 @@ WCHAR* iospd_win_long_form(const WCHAR* w);
 /* Resolves a target as the user wrote it: "#N" -> \\.\PhysicalDriveN,
  * "X:" -> \\.\X:, other device spellings as they are, a path written
  * with \\?\ as it is, any other path by iospd_win_long_form. *is_device
- * says whether it names a disk or volume by its spelling. */
+ * says whether its spelling is not plainly a file's (iospd_win_spelled_kind
+ * is DEVICE or UNSURE); such a path is taken as written. */
 int iospd_win_target_path(const char* utf8, WCHAR** out, bool* is_device,
                           iospd_err_t* err);
 
