@@ -267,7 +267,8 @@ struct iospd_plat_file_s {
 int iospd_win_map(iospd_plat_file_t* f, iospd_err_t* err);
 void iospd_win_unmap(iospd_plat_file_t* f);
 /* One mapped I/O, done at once: the copy and the -N flush. Returns the
- * bytes moved or a negative IOSPD_E*. Hot path. */
+ * bytes moved or a negative IOSPD_E*; a failed flush leaves its Win32
+ * code in GetLastError() (IOSPD_EMAPFAULT has none). Hot path. */
 int32_t iospd_win_mapped_io(const iospd_plat_file_t* f, uint8_t op,
                             uint64_t offset, uint32_t length, void* buf);
 
