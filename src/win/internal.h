@@ -129,7 +129,8 @@ WCHAR* iospd_win_long_form(const WCHAR* w);
 /* Resolves a target as the user wrote it: "#N" -> \\.\PhysicalDriveN,
  * "X:" -> \\.\X:, other device spellings as they are, a path written
  * with \\?\ as it is, any other path by iospd_win_long_form. *is_device
- * says whether it names a disk or volume by its spelling. */
+ * says whether its spelling is not plainly a file's (iospd_win_spelled_kind
+ * is DEVICE or UNSURE); such a path is taken as written. */
 int iospd_win_target_path(const char* utf8, WCHAR** out, bool* is_device,
                           iospd_err_t* err);
 
@@ -266,7 +267,8 @@ struct iospd_plat_file_s {
 int iospd_win_map(iospd_plat_file_t* f, iospd_err_t* err);
 void iospd_win_unmap(iospd_plat_file_t* f);
 /* One mapped I/O, done at once: the copy and the -N flush. Returns the
- * bytes moved or a negative IOSPD_E*. Hot path. */
+ * bytes moved or a negative IOSPD_E*; a failed flush leaves its Win32
+ * code in GetLastError() (IOSPD_EMAPFAULT has none). Hot path. */
 int32_t iospd_win_mapped_io(const iospd_plat_file_t* f, uint8_t op,
                             uint64_t offset, uint32_t length, void* buf);
 

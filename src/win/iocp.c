@@ -306,7 +306,10 @@ int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
       /* -Sm: done now; the completion waits in the ring for reap. */
       int32_t r = iospd_win_mapped_io(f->mapped, io->op, io->offset,
                                       io->length, io->buf);
-      if (IOSPD_UNLIKELY(r < 0)) note_failure(q, 0, s);
+      /* A failed flush is the OS's (its code in GetLastError()); a fault
+       * on the view is not. */
+      if (IOSPD_UNLIKELY(r < 0))
+        note_failure(q, r == IOSPD_EMAPFAULT ? 0 : GetLastError(), s);
       push_pending(q, s, r);
       continue;
     }

@@ -234,8 +234,11 @@ int32_t iospd_win_mapped_io(const iospd_plat_file_t* f, uint8_t op,
       ULONG fl =
           (f->flags & IOSPD_OPEN_FLUSH_NV_NODRAIN) ? NV_FLUSH_NO_DRAIN : 0;
       NTSTATUS st = g_nv_flush(f->nv_token, view, n, fl);
-      if (st < 0)
-        return (int32_t)iospd_win_translate(iospd_win_ntstatus_to_win32(st));
+      if (st < 0) {
+        DWORD e = iospd_win_ntstatus_to_win32(st);
+        SetLastError(e); /* for the queue's first-failure note */
+        return (int32_t)iospd_win_translate(e);
+      }
       break;
     }
     default: /* MM_PLAIN, MM_NONTEMPORAL: nothing to flush */

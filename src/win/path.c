@@ -63,25 +63,6 @@ static bool parse_disk_number(const char* s, unsigned long* n) {
   return true;
 }
 
-static bool is_sep(char c) { return c == '\\' || c == '/'; }
-
-/* "\\.\", "\\?\" and their '/' spellings ("//./PhysicalDrive1") reach the
- * device namespace. Behind them, "X:\..." and "UNC\..." are ordinary files;
- * anything else (PhysicalDriveN, X:, Volume{...}, GLOBALROOT\Device\...)
- * may be a disk or volume and is treated as one by its spelling. The open
- * handle has the last word (iospd_plat_path_info asks the device). */
-static bool device_namespace(const char* s) {
-  if (!is_sep(s[0]) || !is_sep(s[1]) || (s[2] != '.' && s[2] != '?') ||
-      !is_sep(s[3]))
-    return false;
-  const char* r = s + 4;
-  if (is_drive_letter(r[0]) && r[1] == ':' && r[2] != 0) return false;
-  if ((r[0] == 'U' || r[0] == 'u') && (r[1] == 'N' || r[1] == 'n') &&
-      (r[2] == 'C' || r[2] == 'c') && is_sep(r[3]))
-    return false;
-  return r[0] != 0;
-}
-
 /* "\\?\..." (either separator): the user asked for the path as written. */
 static bool prefixed(const WCHAR* w) {
   return (w[0] == L'\\' || w[0] == L'/') && (w[1] == L'\\' || w[1] == L'/') &&
@@ -152,16 +133,13 @@ int iospd_win_target_path(const char* utf8, WCHAR** out, bool* is_device,
                            utf8);
     snprintf(mapped, sizeof mapped, "\\\\.\\PhysicalDrive%lu", disk);
     src = mapped;
-    *is_device = true;
   } else if (is_drive_letter(utf8[0]) && utf8[1] == ':' && utf8[2] == 0) {
     snprintf(mapped, sizeof mapped, "\\\\.\\%c:", utf8[0]);
     src = mapped;
-    *is_device = true;
-  } else if (device_namespace(utf8)) {
-    /* Already a device namespace path (\\.\PhysicalDrive1, \\.\C:,
-     * //./PhysicalDrive1, \\?\GLOBALROOT\Device\Harddisk1\Partition0). */
-    *is_device = true;
   }
+  /* The one spelling classifier (target_kind.c): a device, or a doubtful
+   * device-namespace path, is opened as written, never resolved. */
+  *is_device = iospd_win_spelled_kind(utf8) != IOSPD_WIN_SPELLED_FILE;
 
   WCHAR* w = iospd_win_utf8_to_wide(src);
   if (w == NULL)

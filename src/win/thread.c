@@ -144,7 +144,8 @@ int iospd_plat_latch_create(iospd_plat_latch_t** out, uint32_t count,
   if (l->ev == NULL) {
     DWORD e = GetLastError();
     iospd_free(l);
-    return iospd_win_err(err, e, "CreateEvent (start gate)");
+    return iospd_win_err(err, e,
+                         "cannot create the workers' start gate (an event)");
   }
   l->left = (LONG)count;
   *out = l;
