@@ -400,7 +400,7 @@ static bool short_is_failure(iospd_worker_t* w, const iospd_slot_t* s,
   uint64_t want = s->io.offset < end ? end - s->io.offset : 0;
   if (want > s->io.length) want = s->io.length;
   if (bytes > 0 && bytes >= want) return false;
-  if (fail(w, IOSPD_EIO, 4, s->io.op, s->target, s->io.offset))
+  if (fail(w, IOSPD_EIO, IOSPD_FAIL_SHORT, s->io.op, s->target, s->io.offset))
     note_sizes(w, s, tg, bytes);
   return true;
 }
@@ -456,7 +456,7 @@ static uint32_t reap_timeout(iospd_worker_t* w, uint32_t throttle_ms,
 }
 
 static void reap_failed(iospd_worker_t* w, int rc) {
-  fail(w, rc, 3, 0, 0, 0);
+  fail(w, rc, IOSPD_FAIL_REAP, 0, 0, 0);
   /* The queue cannot tell us more; teardown cancels what is left. */
   w->inflight = 0;
   w->self_teardown = true;
@@ -487,7 +487,8 @@ static uint32_t submit_and_reap(iospd_worker_t* w, uint32_t throttle_ms) {
   if (handing_over) {
     /* Refused while handing the I/Os over. */
     const iospd_io_t* io = &w->pending[acc];
-    fail(w, rc, 2, io->op, w->slots[io->tag].target, io->offset);
+    fail(w, rc, IOSPD_FAIL_SUBMIT, io->op, w->slots[io->tag].target,
+         io->offset);
     accepted(w, acc);
     return 0;
   }
@@ -531,7 +532,8 @@ static void complete(iospd_worker_t* w, const iospd_cqe_t* c, uint64_t now,
       st->first_error_offset = s->io.offset;
     }
     if (c->result < 0 &&
-        fail(w, c->result, 1, s->io.op, s->target, s->io.offset) &&
+        fail(w, c->result, IOSPD_FAIL_COMPLETION, s->io.op, s->target,
+             s->io.offset) &&
         c->result == IOSPD_EMAPFAULT)
       note_sizes(w, s, tg, 0);
   } else if (measuring) {
@@ -733,7 +735,7 @@ int iospd_worker_error(const iospd_worker_t* w, iospd_err_t* err) {
                         ? f->os_text
                         : iospd_strerror(f->code);
   switch (f->in_io) {
-    case 1:
+    case IOSPD_FAIL_COMPLETION:
       if (f->code == IOSPD_EMAPFAULT)
         return mapped_fault_error(w, f, what, path, err);
       return iospd_err_set(err, f->code,
@@ -741,9 +743,9 @@ int iospd_worker_error(const iospd_worker_t* w, iospd_err_t* err) {
                            "(thread %u): %s",
                            what, (unsigned long long)f->offset, path, w->id,
                            why);
-    case 4:
+    case IOSPD_FAIL_SHORT:
       return short_error(w, f, what, path, err);
-    case 2:
+    case IOSPD_FAIL_SUBMIT:
       return iospd_err_set(err, f->code,
                            "submitting a %s at offset %llu of target '%s' "
                            "failed (thread %u): %s",

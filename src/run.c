@@ -5,7 +5,6 @@
  * join, and fill the results tree. With hooks->cooperative (fake platform
  * tests) the same workers are stepped from this thread instead. */
 #include "iospd/run.h"
-#include "iospd/strbuf.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -484,18 +483,12 @@ static void note_engine(run_t* r) {
     tr->engine = iospd_plat_queue_engine(w->q);
     tr->depth_asked = w->slot_count;
     tr->depth_kept = iospd_plat_queue_depth(w->q);
-    if (tr->depth_kept >= tr->depth_asked || r->hooks == NULL ||
-        r->hooks->message == NULL)
-      continue;
-    iospd_strbuf_t line;
-    iospd_strbuf_init(&line);
-    iospd_strbuf_appendf(&line,
-                         "WARNING: thread %u: the %s engine keeps %u I/O%s in "
-                         "flight, not the %u asked for",
-                         w->id, tr->engine, tr->depth_kept,
-                         tr->depth_kept == 1 ? "" : "s", tr->depth_asked);
-    r->hooks->message(r->hooks->ctx, iospd_strbuf_cstr(&line));
-    iospd_strbuf_destroy(&line);
+    if (tr->depth_kept >= tr->depth_asked) continue;
+    iospd_run_sayf(r->hooks,
+                   "WARNING: thread %u: the %s engine keeps %u I/O%s in "
+                   "flight, not the %u asked for",
+                   w->id, tr->engine, tr->depth_kept,
+                   tr->depth_kept == 1 ? "" : "s", tr->depth_asked);
   }
   uint32_t first = 0;
   for (; first < r->nworkers; first++)
@@ -521,17 +514,13 @@ static void warn_short_transfers(run_t* r) {
   for (uint32_t i = 0; i < r->nworkers; i++) {
     const iospd_worker_t* w = r->workers[i];
     if (w->short_count == 0) continue;
-    iospd_strbuf_t line;
-    iospd_strbuf_init(&line);
-    iospd_strbuf_appendf(
-        &line,
+    iospd_run_sayf(
+        r->hooks,
         "WARNING: thread %u: %llu I/Os moved fewer bytes than asked "
         "(first: %u of %u bytes at offset %llu); they are counted with the "
         "bytes actually moved",
         w->id, (unsigned long long)w->short_count, w->short_first_bytes,
         w->short_first_length, (unsigned long long)w->short_first_offset);
-    r->hooks->message(r->hooks->ctx, iospd_strbuf_cstr(&line));
-    iospd_strbuf_destroy(&line);
   }
 }
 
@@ -555,17 +544,13 @@ static void warn_abandoned(run_t* r) {
   for (uint32_t i = 0; i < r->nworkers; i++) {
     const iospd_worker_t* w = r->workers[i];
     if (w->abandoned == 0) continue;
-    iospd_strbuf_t line;
-    iospd_strbuf_init(&line);
-    iospd_strbuf_appendf(&line,
-                         "WARNING: thread %u: %llu I/O%s still in flight %u s "
-                         "after the run stopped (a hung or paused device?) "
-                         "and cancelled",
-                         w->id, (unsigned long long)w->abandoned,
-                         w->abandoned == 1 ? " was" : "s were",
-                         IOSPD_DRAIN_MS / 1000);
-    r->hooks->message(r->hooks->ctx, iospd_strbuf_cstr(&line));
-    iospd_strbuf_destroy(&line);
+    iospd_run_sayf(r->hooks,
+                   "WARNING: thread %u: %llu I/O%s still in flight %u s "
+                   "after the run stopped (a hung or paused device?) "
+                   "and cancelled",
+                   w->id, (unsigned long long)w->abandoned,
+                   w->abandoned == 1 ? " was" : "s were",
+                   IOSPD_DRAIN_MS / 1000);
   }
 }
 
@@ -821,16 +806,11 @@ static void close_events(void) {
  * waiter now waits for a live process and a -yp run does not stop at once. */
 static void warn_stale_event(const iospd_run_hooks_t* hooks, const char* name,
                              const char* sw) {
-  if (hooks == NULL || hooks->message == NULL) return;
-  iospd_strbuf_t line;
-  iospd_strbuf_init(&line);
-  iospd_strbuf_appendf(&line,
-                       "WARNING: the event '%s' (%s) was left set by a "
-                       "process that has ended (killed?); it was reset, so "
-                       "only a running process can set it now",
-                       name, sw);
-  hooks->message(hooks->ctx, iospd_strbuf_cstr(&line));
-  iospd_strbuf_destroy(&line);
+  iospd_run_sayf(hooks,
+                 "WARNING: the event '%s' (%s) was left set by a "
+                 "process that has ended (killed?); it was reset, so "
+                 "only a running process can set it now",
+                 name, sw);
 }
 
 /* All -y events are created (or opened, if they exist) before anything

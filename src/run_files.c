@@ -4,6 +4,7 @@
  * target, what would fail later or destroy data: a missing target, a write
  * to a disk holding a partition table or file system, unbuffered I/O that
  * is not sector aligned, a target too small for its threads. */
+#include <stdarg.h>
 #include <string.h>
 
 #include "iospd/alloc.h"
@@ -12,6 +13,18 @@
 
 static void say(const iospd_run_hooks_t* h, const char* text) {
   if (h != NULL && h->message != NULL) h->message(h->ctx, text);
+}
+
+void iospd_run_sayf(const iospd_run_hooks_t* hooks, const char* fmt, ...) {
+  if (hooks == NULL || hooks->message == NULL) return;
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  va_list ap;
+  va_start(ap, fmt);
+  iospd_strbuf_vappendf(&sb, fmt, ap);
+  va_end(ap);
+  hooks->message(hooks->ctx, iospd_strbuf_cstr(&sb));
+  iospd_strbuf_destroy(&sb);
 }
 
 uint32_t iospd_run_thread_count(const iospd_timespan_t* ts) {
@@ -60,12 +73,8 @@ static void create_progress(void* ctx, uint64_t done, uint64_t total) {
   if (tenths > 10) tenths = 10;
   if (tenths <= cp->shown) return;
   cp->shown = tenths;
-  iospd_strbuf_t sb;
-  iospd_strbuf_init(&sb);
-  iospd_strbuf_appendf(&sb, "NOTE: creating '%s': %u %% written", cp->path,
-                       tenths * 10);
-  say(cp->hooks, iospd_strbuf_cstr(&sb));
-  iospd_strbuf_destroy(&sb);
+  iospd_run_sayf(cp->hooks, "NOTE: creating '%s': %u %% written", cp->path,
+                 tenths * 10);
 }
 
 /* A line the platform says while creating, on stderr: its WARNING lines
@@ -82,11 +91,7 @@ static void create_warn(void* ctx, const char* line) {
  * in-place overwrite): always shown, on stderr. */
 static void create_note(void* ctx, const char* text) {
   create_progress_t* cp = ctx;
-  iospd_strbuf_t sb;
-  iospd_strbuf_init(&sb);
-  iospd_strbuf_appendf(&sb, "NOTE: -c: %s", text);
-  say(cp->hooks, iospd_strbuf_cstr(&sb));
-  iospd_strbuf_destroy(&sb);
+  iospd_run_sayf(cp->hooks, "NOTE: -c: %s", text);
 }
 
 static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
@@ -114,30 +119,22 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
      * the device) and can take minutes; say so even without -v (on stderr,
      * so -Rxml output stays clean). Whether it did is the platform's to
      * say (Windows: SetFileValidData writes nothing, and says so). */
-    iospd_strbuf_t sb;
-    iospd_strbuf_init(&sb);
     if (p->verbose)
-      iospd_strbuf_appendf(&sb, "Creating file '%s' of size %llu.", t->path,
-                           (unsigned long long)t->file_size);
+      iospd_run_sayf(hooks, "Creating file '%s' of size %llu.", t->path,
+                     (unsigned long long)t->file_size);
     else
-      iospd_strbuf_appendf(&sb,
-                           "NOTE: creating '%s' (%llu bytes, -c), which can "
-                           "take a while",
-                           t->path, (unsigned long long)t->file_size);
-    say(hooks, iospd_strbuf_cstr(&sb));
-    iospd_strbuf_destroy(&sb);
+      iospd_run_sayf(hooks,
+                     "NOTE: creating '%s' (%llu bytes, -c), which can take a "
+                     "while",
+                     t->path, (unsigned long long)t->file_size);
   }
   int rc = iospd_plat_file_create_ex(
       t->path, t->file_size, t->pattern == IOSPD_PATTERN_ZERO, &progress, &e);
   if (rc == IOSPD_EINTR) {
     /* Ctrl-C or SIGTERM during the fill: not a failure of the run, which
      * ends as interrupted; say what became of the file. */
-    iospd_strbuf_t sb;
-    iospd_strbuf_init(&sb);
-    iospd_strbuf_appendf(&sb, "NOTE: creating '%s' (-c) stopped: %s", t->path,
-                         e.msg[0] ? e.msg : iospd_strerror(rc));
-    say(hooks, iospd_strbuf_cstr(&sb));
-    iospd_strbuf_destroy(&sb);
+    iospd_run_sayf(hooks, "NOTE: creating '%s' (-c) stopped: %s", t->path,
+                   e.msg[0] ? e.msg : iospd_strerror(rc));
     return iospd_err_set(err, rc, "creating '%s' (-c) was interrupted",
                          t->path);
   }
@@ -218,18 +215,14 @@ static void warn_unwritten(const iospd_target_t* t, uint64_t size,
                          ? "unwritten extents, as fallocate or an "
                            "interrupted -c leaves"
                          : "holes and unwritten extents";
-  iospd_strbuf_t sb;
-  iospd_strbuf_init(&sb);
-  iospd_strbuf_appendf(
-      &sb,
+  iospd_run_sayf(
+      hooks,
       "WARNING: target '%s': %llu of its %llu bytes (%.1f %%) were never "
       "written (%s); reads there return zeros without touching the device "
       "and writes there first allocate, so the results are not the "
       "device's. Re-create the file with -c<size>, which writes every block",
       t->path, (unsigned long long)never, (unsigned long long)size,
       100.0 * (double)never / (double)size, what);
-  say(hooks, iospd_strbuf_cstr(&sb));
-  iospd_strbuf_destroy(&sb);
 }
 
 static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
@@ -290,21 +283,16 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
     uint32_t threads = ts->thread_count == 0 ? IOSPD_MAX(t->threads_per_file, 1u)
                        : t->thread_target_count ? t->thread_target_count
                                                 : ts->thread_count;
-    iospd_strbuf_t sb;
-    iospd_strbuf_init(&sb);
-    iospd_strbuf_appendf(&sb,
-                         "WARNING: file size %llu is less than MaxFileSize "
-                         "%llu",
-                         (unsigned long long)info.size,
-                         (unsigned long long)t->max_file_size);
-    for (uint32_t k = 0; k < threads; k++) say(hooks, iospd_strbuf_cstr(&sb));
-    iospd_strbuf_reset(&sb);
-    iospd_strbuf_appendf(&sb,
-                         "NOTE: target '%s' is smaller than its -f limit "
-                         "(MaxFileSize); the I/O uses the whole target",
-                         t->path);
-    say(hooks, iospd_strbuf_cstr(&sb));
-    iospd_strbuf_destroy(&sb);
+    for (uint32_t k = 0; k < threads; k++)
+      iospd_run_sayf(hooks,
+                     "WARNING: file size %llu is less than MaxFileSize "
+                     "%llu",
+                     (unsigned long long)info.size,
+                     (unsigned long long)t->max_file_size);
+    iospd_run_sayf(hooks,
+                   "NOTE: target '%s' is smaller than its -f limit "
+                   "(MaxFileSize); the I/O uses the whole target",
+                   t->path);
   }
   if (info.size == 0)
     return iospd_err_set(err, IOSPD_ETOOSMALL,

@@ -7,6 +7,11 @@
 #include "iospd/engine.h"
 #include "iospd/run.h"
 
+/* Formats a line and hands it to hooks->message; nothing when there is no
+ * message hook. */
+void iospd_run_sayf(const iospd_run_hooks_t* hooks, const char* fmt, ...)
+    IOSPD_PRINTF(2, 3);
+
 /* Before a timespan: creates -c files, then checks every target (exists,
  * not a device holding data when writing, unbuffered alignment, large
  * enough for every thread). */

@@ -57,22 +57,25 @@ void iospd_strbuf_putc(iospd_strbuf_t* sb, char c) {
   iospd_strbuf_append_n(sb, &c, 1);
 }
 
+void iospd_strbuf_vappendf(iospd_strbuf_t* sb, const char* fmt, va_list ap) {
+  va_list again;
+  va_copy(again, ap);
+  char small[256];
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  if (n >= 0 && (size_t)n < sizeof small) {
+    iospd_strbuf_append_n(sb, small, (size_t)n);
+  } else if (n >= 0 && reserve(sb, (size_t)n)) {
+    vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, again);
+    sb->len += (size_t)n;
+  }
+  va_end(again);
+}
+
 void iospd_strbuf_appendf(iospd_strbuf_t* sb, const char* fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char small[256];
-  int n = vsnprintf(small, sizeof small, fmt, ap);
+  iospd_strbuf_vappendf(sb, fmt, ap);
   va_end(ap);
-  if (n < 0) return;
-  if ((size_t)n < sizeof small) {
-    iospd_strbuf_append_n(sb, small, (size_t)n);
-    return;
-  }
-  if (!reserve(sb, (size_t)n)) return;
-  va_start(ap, fmt);
-  vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
-  va_end(ap);
-  sb->len += (size_t)n;
 }
 
 void iospd_strbuf_append_xml(iospd_strbuf_t* sb, const char* s) {

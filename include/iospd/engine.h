@@ -89,17 +89,24 @@ typedef struct iospd_slot_s {
   uint32_t index;       /* position of its buffers in the target's buffer */
 } iospd_slot_t;
 
+/* Where a worker's first failure happened (iospd_worker_fail_t.in_io). */
+enum {
+  IOSPD_FAIL_COMPLETION = 1, /* a completion failed */
+  IOSPD_FAIL_SUBMIT = 2,     /* handing I/Os to the queue failed */
+  IOSPD_FAIL_REAP = 3,       /* waiting for completions failed */
+  IOSPD_FAIL_SHORT = 4       /* a completion moved too few bytes */
+};
+
 /* First failure of a worker; formatted into a message after the loop. */
 typedef struct iospd_worker_fail_s {
   int code;  /* IOSPD_E*, 0 if none */
-  int in_io; /* 1: a completion failed, 2: submit failed, 3: reap failed,
-                4: a completion moved too few bytes (short transfer) */
+  int in_io; /* IOSPD_FAIL_* */
   uint8_t op;
   uint32_t target; /* worker target index */
   uint64_t offset;
-  /* 4 and a failed mapped access: what moved, and the target's size at the
-   * start and when the failure was seen (size_now_known false if it could
-   * not be read). */
+  /* IOSPD_FAIL_SHORT and a failed mapped access: what moved, and the target's
+   * size at the start and when the failure was seen (size_now_known false if it
+   * could not be read). */
   uint32_t bytes, length;
   uint64_t size_start, size_now;
   bool size_now_known;

@@ -4,6 +4,8 @@
 #ifndef IOSPD_STRBUF_H
 #define IOSPD_STRBUF_H
 
+#include <stdarg.h>
+
 #include "iospd/common.h"
 
 typedef struct iospd_strbuf_s {
@@ -20,6 +22,8 @@ void iospd_strbuf_append(iospd_strbuf_t* sb, const char* s);
 void iospd_strbuf_append_n(iospd_strbuf_t* sb, const char* s, size_t n);
 void iospd_strbuf_appendf(iospd_strbuf_t* sb, const char* fmt, ...)
     IOSPD_PRINTF(2, 3);
+void iospd_strbuf_vappendf(iospd_strbuf_t* sb, const char* fmt, va_list ap)
+    IOSPD_PRINTF(2, 0);
 void iospd_strbuf_putc(iospd_strbuf_t* sb, char c);
 /* Appends s with &, <, >, " and ' escaped for XML text and attributes;
  * bytes XML cannot carry become U+FFFD (iospd/xml_escape.h). */
