@@ -10,6 +10,7 @@
 # it should through every cache mode.
 # Usage: engines_test.sh <iospd binary> <no_uring_exec binary>
 set -uo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 jail=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 # Test files live next to the build (a real file system: O_DIRECT works
@@ -17,12 +18,8 @@ jail=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 work=$(mktemp -d "$(dirname "$exe")/iospd-engines.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-  fail=$((fail + 1))
-  echo "FAIL: $*"
+# bad_detail: after a FAIL, what the failed run printed.
+bad_detail() {
   sed 's/^/  out: /' out | grep -E 'using|engine|WARNING' | head -6
   sed 's/^/  err: /' err | head -6
 }
@@ -136,5 +133,4 @@ for e in io_uring libaio threads psync; do
   done
 done
 
-echo "engines_test: $pass passed, $fail failed"
-[ $fail = 0 ]
+finish engines_test

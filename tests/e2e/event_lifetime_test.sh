@@ -9,6 +9,7 @@
 # carry this shell's pid, so parallel runs do not meet.
 # Usage: event_lifetime_test.sh <iospd binary>
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 if [ ! -x "$exe" ]; then
   echo "no iospd binary at $exe"
@@ -29,14 +30,6 @@ cleanup() {
 }
 trap cleanup EXIT
 cd "$work" || exit 1
-
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-  fail=$((fail + 1))
-  echo "FAIL: $*"
-}
 
 # iospd args...: stdout -> out, stderr -> err, sets rc.
 iospd() {
@@ -240,5 +233,4 @@ if [ $rc = 1 ] && [ -z "$(shm_left "$N1")$(shm_left "$N2")" ]; then ok; else
   bad "error exit ($rc) left: $(shm_left "$N1") $(shm_left "$N2")"
 fi
 
-echo "event_lifetime_test: $pass passed, $fail failed"
-[ $fail = 0 ]
+finish event_lifetime_test

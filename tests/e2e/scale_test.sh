@@ -10,6 +10,7 @@
 # the CPU-time bound holds either way.
 # Usage: scale_test.sh <iospd binary>
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 if [ ! -x "$exe" ]; then
   echo "no iospd binary at $exe"
@@ -18,14 +19,6 @@ fi
 work=$(mktemp -d)
 trap 'cd /; rm -rf "$work"' EXIT
 cd "$work" || exit 1
-
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-  fail=$((fail + 1))
-  echo "FAIL: $*"
-}
 
 ncpu=$(nproc)
 load=$(cut -d' ' -f1 /proc/loadavg)
@@ -137,5 +130,4 @@ grep -q 'interrupted before the measurements began' out && ok ||
   bad "-t2000: not reported as interrupted before measuring"
 echo "threads: Ctrl-C during the -t2000 set-up: out $after s later"
 
-echo "scale_test: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish scale_test
