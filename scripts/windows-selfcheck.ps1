@@ -148,15 +148,15 @@ $script:SelfCheckExpect = @{
   CreateValidDataFail = 'Could not set valid file size \(error code: \d+\)'
   # DACL of a SetFileValidData file: protected, Administrators and OWNER RIGHTS.
   ValidDataDacl       = 'D:P(A;;FA;;;BA)(A;;FA;;;OW)'
-  # -c with -v: the line each created target gets once (src/run_files.c).
+  # -c with -v: the line each created target gets once (src/run/run_files.c).
   CreatingFileLine    = "Creating file '"
   # -c interrupted (src/win/create.c): the partial file is gone.
   CreateInterrupted   = 'the partial file was removed'
   # -I (src/win/priority.c): the call failed, or the handle reads back another hint.
   PriorityRefused     = 'Error setting IO priority|did not take effect'
-  # The text report's priority line (src/report_profile_text.c), by -I level.
+  # The text report's priority line (src/report/report_profile_text.c), by -I level.
   PriorityLine        = @{ '1' = 'IO priority: very low'; '2' = 'IO priority: low' }
-  # A write to a disk that holds data, without --allow-raw-write (src/run_files.c).
+  # A write to a disk that holds data, without --allow-raw-write (src/run/run_files.c).
   RawWriteRefused     = "refusing to write to '.*--allow-raw-write"
   # The raw-write guard cannot open the disk (src/win/file.c): held with share mode 0.
   RawGuardShareDenied = 'cannot be opened for reading: Win32 error 32'

@@ -10,7 +10,7 @@
 #include "iospd/rand.h"
 #include "iospd/report.h"
 #include "iospd/run.h"
-#include "run_internal.h"
+#include "run/run_internal.h"
 #include "diskspd_fill_model.h"
 #include "test_util.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of src/xml_escape.c: the exact text written for every kind of byte
+/* Tests of src/base/xml_escape.c: the exact text written for every kind of byte
  * XML cannot carry, the reverse mapping, the round trip of every byte and of
  * random byte strings, and that iospd's own XML reader and the profile
  * reader take the result back unchanged. */

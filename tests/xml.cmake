@@ -14,13 +14,13 @@ iospd_add_test(test_xml_profile SOURCES test_xml_profile.c xml_profile_gen.c)
 target_compile_definitions(test_xml_profile PRIVATE
   IOSPD_XML_EXAMPLES="${iospd_xml_examples_str}"
   IOSPD_XML_INVALID="${iospd_xml_invalid_str}")
-# Validation (src/profile_validate.c) is written by another module; the
+# Validation (src/profile/profile_validate.c) is written by another module; the
 # examples are validated too once it exists.
-if(EXISTS ${PROJECT_SOURCE_DIR}/src/profile_validate.c)
+if(EXISTS ${PROJECT_SOURCE_DIR}/src/profile/profile_validate.c)
   target_compile_definitions(test_xml_profile PRIVATE IOSPD_HAVE_VALIDATE=1)
 endif()
 # Likewise the command-line parser, for the end-to-end golden test.
-if(EXISTS ${PROJECT_SOURCE_DIR}/src/cmdline.c)
+if(EXISTS ${PROJECT_SOURCE_DIR}/src/cli/cmdline.c)
   target_compile_definitions(test_xml_profile PRIVATE IOSPD_HAVE_CMDLINE=1)
 endif()
 iospd_add_test(test_xml_fuzz SOURCES test_xml_fuzz.c xml_profile_gen.c TIMEOUT 300)

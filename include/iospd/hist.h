@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Latency histogram with a fixed layout (no allocation after creation), exact
  * count/min/max/mean/stddev beside the buckets, exact merge by adding counts.
- * The layout and its error bound are explained in src/hist.c.
+ * The layout and its error bound are explained in src/stats/hist.c.
  * Requirement (issue #3): values below 10 ms exact to the printed 0.001 ms;
  * above, within 0.1 %. Memory independent of run length. */
 #ifndef IOSPD_HIST_H
@@ -11,7 +11,7 @@
 
 typedef struct iospd_hist_s iospd_hist_t;
 
-/* Layout (full derivation in src/hist.c): 0 .. 10.0005 ms in 1 us buckets
+/* Layout (full derivation in src/stats/hist.c): 0 .. 10.0005 ms in 1 us buckets
  * (values rounded half-up to the microsecond, so a percentile below 10 ms
  * prints exactly as the true sample at %.3f ms); above, 512 sub-buckets per
  * power of two up to 2^43 ns (~2.4 h), midpoint error <= 2^-10 (0.098 %).

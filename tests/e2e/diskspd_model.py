@@ -14,7 +14,7 @@ U64 = (1 << 64) - 1
 DEFAULT_BLOCK = 65536
 
 # Deliberate iospd output differences from DISKSPD 2.2 that the model follows
-# (stated in src/xml_profile_write.c's header, not yet in
+# (stated in src/profile/xml_profile_write.c's header, not yet in
 # docs/compat-differences.md). With False the model prints DISKSPD's bytes:
 # - -Zr adds <RandomWriteData>true</RandomWriteData> after RandSeed
 #   (DISKSPD drops it, 5.3 [quirk], so -Zr was lost on a round trip);

@@ -3,9 +3,9 @@
  * part of the normal build; tests/test_xml_fuzz.c is the always-run,
  * seeded counterpart). Build and run with clang from the source root:
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude \
- *     tests/fuzz/fuzz_xml_profile.c src/xml_reader.c src/xml_profile_read.c \
- *     src/xml_profile_write.c src/profile.c src/alloc.c src/error.c \
- *     src/strbuf.c -o fuzz_xml_profile
+ *     tests/fuzz/fuzz_xml_profile.c src/profile/xml_reader.c src/profile/xml_profile_read.c \
+ *     src/profile/xml_profile_write.c src/profile/profile.c src/base/alloc.c src/base/error.c \
+ *     src/base/strbuf.c -o fuzz_xml_profile
  *   ./fuzz_xml_profile -max_len=65536 xml/examples */
 #include <stdlib.h>
 #include <string.h>

@@ -1252,10 +1252,10 @@ Describe '$SelfCheckExpect matches the C source' {
   }
   It 'PriorityLine: the text report''s -I<Level> line' -ForEach @(@{ Level = '1' }, @{ Level = '2' }) {
     $want = $script:SelfCheckExpect.PriorityLine[$Level]
-    @(Get-CLiteral -File 'src/report_profile_text.c' | Where-Object { $_ -eq "\t\t$want\n" }).Count | Should -Be 1
+    @(Get-CLiteral -File 'src/report/report_profile_text.c' | Where-Object { $_ -eq "\t\t$want\n" }).Count | Should -Be 1
   }
   It 'RawWriteRefused: run_files.c''s refusal names --allow-raw-write (and the partition table)' {
-    $msg = Format-CLiteral -File 'src/run_files.c' -Anchor "refusing to write to '%s'" -Values @('#3', 'holds', 'a partition table', '100')
+    $msg = Format-CLiteral -File 'src/run/run_files.c' -Anchor "refusing to write to '%s'" -Values @('#3', 'holds', 'a partition table', '100')
     $msg | Should -Match $script:SelfCheckExpect.RawWriteRefused
     $msg | Should -Match 'partition table'
   }
@@ -1275,7 +1275,7 @@ Describe '$SelfCheckExpect matches the C source' {
     [IO.File]::ReadAllText((Join-Path $script:srcRoot 'src/win/thread.c')) | Should -Match 'InterlockedExchange\(&interrupt_fired, 1\) != 0\) return FALSE;'
   }
   It 'CreatingFileLine: run_files.c''s -v line, once per created target' {
-    @(Get-CLiteral -File 'src/run_files.c' | Where-Object { $_.StartsWith($script:SelfCheckExpect.CreatingFileLine) }).Count | Should -Be 1
+    @(Get-CLiteral -File 'src/run/run_files.c' | Where-Object { $_.StartsWith($script:SelfCheckExpect.CreatingFileLine) }).Count | Should -Be 1
   }
   It '<Key>: create.c''s -c note' -ForEach @(
     @{ Key = 'CreateByValidData'; Anchor = 'was created with SetFileValidData'; Values = @('S:\x.dat', '67108864') }
@@ -1294,7 +1294,7 @@ Describe '$SelfCheckExpect matches the C source' {
   It 'RawGuardShareDenied: file.c''s guard on a disk it cannot open (ERROR_SHARING_VIOLATION)' {
     if (-not $script:haveCreateC) { Set-ItResult -Skipped -Because 'the fail-closed guard is not in this tree yet (branch h-win-safe); set IOSPD_SOURCE_ROOT to a tree that has it'; return }
     $content = Format-CLiteral -File 'src/win/file.c' -Anchor 'cannot be opened for reading' -Values @('32')
-    $msg = Format-CLiteral -File 'src/run_files.c' -Anchor "refusing to write to '%s'" -Values @('#3', 'holds', $content, '100')
+    $msg = Format-CLiteral -File 'src/run/run_files.c' -Anchor "refusing to write to '%s'" -Values @('#3', 'holds', $content, '100')
     $msg | Should -Match $script:SelfCheckExpect.RawGuardShareDenied
     $msg | Should -Match $script:SelfCheckExpect.RawWriteRefused
   }
