@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 
 #include "iospd/common.h"
+#include "iospd/series.h"
 #include "iospd/error.h"
 #include "iospd/gen.h"
 #include "iospd/platform.h"
@@ -25,12 +26,7 @@
 #define IOSPD_POLL_MS 100u       /* longest wait before the phase is re-read */
 #define IOSPD_DRAIN_MS 10000u    /* stop waiting for in-flight I/O after this */
 
-enum iospd_phase {
-  IOSPD_PHASE_WARMUP = 0, /* issuing, not counting */
-  IOSPD_PHASE_MEASURE,    /* issuing and counting */
-  IOSPD_PHASE_COOLDOWN,   /* issuing, not counting */
-  IOSPD_PHASE_STOP        /* stop issuing, drain, return */
-};
+/* The phases (enum iospd_phase) are in iospd/series.h. */
 
 /* Written by the controller, read by every worker once per reaped batch.
  * measure_start_ticks and the deadlines are stored before phase becomes

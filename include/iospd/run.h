@@ -6,6 +6,7 @@
 #define IOSPD_RUN_H
 
 #include "iospd/profile.h"
+#include "iospd/series.h"
 #include "iospd/stats.h"
 
 typedef struct iospd_run_hooks_s {
@@ -25,6 +26,11 @@ typedef struct iospd_run_hooks_s {
    * (main.c prints DISKSPD's "*** Interrupted by Ctrl-C ..." line). May be
    * NULL. iospd_run installs its own iospd_plat_on_interrupt callback. */
   void (*interrupted)(void* ctx);
+  /* Called from the controller thread when an interval ends (see
+   * iospd/series.h), in every phase, for the time series and the live
+   * status. May be NULL; when NULL and the profile needs no time series,
+   * the run keeps no per-interval data beyond what -D asks. */
+  void (*interval)(void* ctx, const iospd_interval_t* iv);
 } iospd_run_hooks_t;
 
 /* Runs every timespan of a validated profile. Fills out (caller frees with
