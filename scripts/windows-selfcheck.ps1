@@ -142,7 +142,7 @@ $script:SelfCheckExpect = @{
   LargePagesRefused   = 'SeLockMemoryPrivilege \(error code: 1300\)'
   # -c (src/win/create.c, shown with -v): which way the file was made.
   CreateByValidData   = 'was created with SetFileValidData'
-  CreateHeldOpen      = 'cannot be opened for exclusive use'
+  CreateHeldOpen      = 'is open in another program, so it cannot be replaced and is overwritten in place'
   CreateAclNotKept    = 'cannot keep an owner- and Administrators-only ACL'
   CreateNoPrivilege   = 'Could not set privileges for setting valid file size'
   CreateValidDataFail = 'Could not set valid file size \(error code: \d+\)'
@@ -150,8 +150,9 @@ $script:SelfCheckExpect = @{
   ValidDataDacl       = 'D:P(A;;FA;;;BA)(A;;FA;;;OW)'
   # -c with -v: the line each created target gets once (src/run/run_files.c).
   CreatingFileLine    = "Creating file '"
-  # -c interrupted (src/win/create.c): the partial file is gone.
-  CreateInterrupted   = 'the partial file was removed'
+  # -c interrupted (src/win/create.c): the unfinished file (or the copy made
+  # beside an existing target) is gone.
+  CreateInterrupted   = 'the unfinished (file|copy) was removed'
   # -I (src/win/priority.c): the call failed, or the handle reads back another hint.
   PriorityRefused     = 'Error setting IO priority|did not take effect'
   # The text report's priority line (src/report/report_profile_text.c), by -I level.
@@ -1392,8 +1393,9 @@ function Get-SelfCheckPatternMismatch {
 }
 
 function Test-SelfCheckHeldOpen {
-  # -c over a file another process holds open: iospd cannot lock its ACL,
-  # so it must not use SetFileValidData; it says so, and writes the pattern.
+  # -c over a file another process holds open: no finished copy can be
+  # moved over it, so it is overwritten in place, never with
+  # SetFileValidData; iospd says so, and writes the pattern.
   param([Parameter(Mandatory)] $Context)
   if (-not $Context.Elevated) {
     return New-SelfCheckResult -Check 'valid-data held-open' -Result SKIP -Detail 'needs an elevated prompt (unelevated, -c writes every block anyway)'

@@ -413,6 +413,39 @@ static uint64_t file_size(const char* path) {
   return ((uint64_t)a.nFileSizeHigh << 32) | a.nFileSizeLow;
 }
 
+/* Bytes [at, at + n) of path, read back (assert they could be). */
+static void read_back(const char* path, uint64_t at, char* out, size_t n) {
+  WCHAR* w = iospd_win_utf8_to_wide(path);
+  HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ, NULL, OPEN_EXISTING,
+                         0, NULL);
+  iospd_free(w);
+  assert_true(h != INVALID_HANDLE_VALUE);
+  LARGE_INTEGER li;
+  li.QuadPart = (LONGLONG)at;
+  DWORD got = 0;
+  assert_true(SetFilePointerEx(h, li, NULL, FILE_BEGIN));
+  assert_true(ReadFile(h, out, (DWORD)n, &got, NULL));
+  CloseHandle(h);
+  assert_int_equal(got, n);
+}
+
+/* How many "<path>.iospd-creating-*" files exist. */
+static int temp_copies(const char* path) {
+  char pat[MAX_PATH * 3 + 32];
+  snprintf(pat, sizeof pat, "%s.iospd-creating-*", path);
+  WCHAR* w = iospd_win_utf8_to_wide(pat);
+  WIN32_FIND_DATAW fd;
+  HANDLE f = FindFirstFileW(w, &fd);
+  iospd_free(w);
+  int n = 0;
+  if (f != INVALID_HANDLE_VALUE) {
+    do n++;
+    while (FindNextFileW(f, &fd));
+    FindClose(f);
+  }
+  return n;
+}
+
 static bool under_wine(void) {
   HMODULE nt = GetModuleHandleW(L"ntdll.dll");
   return nt != NULL && GetProcAddress(nt, "wine_get_version") != NULL;
@@ -520,8 +553,10 @@ static void test_create_valid_data_private(void** state) {
   assert_int_equal(iospd_plat_file_open(&f, &o, &err), 0);
   iospd_plat_file_close(f);
 
-  /* Open elsewhere: no exclusive open, so no SetFileValidData; every
-   * block is written, and the warning says why. */
+  /* Open elsewhere: it cannot be replaced by a finished copy (a move over
+   * an open file fails), so it is overwritten in place, every block
+   * written (no SetFileValidData over old data), and the note says why
+   * and what an interruption would leave. */
   WCHAR* w = iospd_win_utf8_to_wide(path);
   HANDLE other = CreateFileW(
       w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
@@ -534,7 +569,10 @@ static void test_create_valid_data_private(void** state) {
   assert_int_equal(rc, 0);
   assert_false(rep.valid_data_set);
   assert_int_equal(rep.written, 2 * 1048576);
-  assert_non_null(logged(&log, "cannot be opened for exclusive use"));
+  assert_non_null(logged(&log, "is open in another program, so it cannot "
+                               "be replaced and is overwritten in place"));
+  assert_int_equal(file_size(path), 2 * 1048576);
+  assert_int_equal(temp_copies(path), 0);
   assert_null(logged(&log, "were not written"));
   assert_non_null(logged(&log, "was created by writing every block"));
   delete_utf8(path);
@@ -593,13 +631,15 @@ static void test_create_fill(void** state) {
 }
 
 /* Ctrl-C during the fill: it stops after the chunk in hand, waits for the
- * writes in flight, removes the file and says so. */
+ * writes in flight and removes what it made. A file that was there before
+ * is as it was (the new one was being made beside it), byte for byte. */
 static void test_create_interrupted(void** state) {
   (void)state;
   char path[MAX_PATH * 3];
   temp_path(path, sizeof path, "iospd_intr.dat");
+  delete_utf8(path);
   for (int existed = 0; existed < 2; existed++) {
-    if (existed) make_file(path, 8192, 0, NULL, 0);
+    if (existed) make_file(path, 8192, 4000, "old data", 8);
     create_log_t log;
     memset(&log, 0, sizeof log);
     log.interrupt_at = 2 * 1048576;
@@ -613,15 +653,72 @@ static void test_create_interrupted(void** state) {
     assert_int_equal(log.calls, 2);
     assert_int_equal(rep.written, 2 * 1048576);
     assert_false(rep.flushed);
-    assert_int_equal(file_size(path), UINT64_MAX);
-    assert_int_equal(GetLastError(), ERROR_FILE_NOT_FOUND);
-    assert_non_null(strstr(err.msg, "interrupted after 2097152 of 6291456 "
-                                    "bytes; the partial file was removed"));
-    assert_int_equal(strstr(err.msg, "had already been overwritten") != NULL,
-                     existed);
+    assert_int_equal(temp_copies(path), 0);
     assert_null(logged(&log, "was created"));
+    if (existed) {
+      assert_int_equal(file_size(path), 8192);
+      char back[8];
+      read_back(path, 4000, back, sizeof back);
+      assert_memory_equal(back, "old data", 8);
+      assert_non_null(strstr(err.msg,
+                             "interrupted after 2097152 of 6291456 bytes; "
+                             "the unfinished copy was removed, and the "
+                             "existing file is as it was"));
+    } else {
+      assert_int_equal(file_size(path), UINT64_MAX);
+      assert_int_equal(GetLastError(), ERROR_FILE_NOT_FOUND);
+      assert_non_null(strstr(err.msg,
+                             "interrupted after 2097152 of 6291456 bytes; "
+                             "the unfinished file was removed"));
+    }
   }
+  delete_utf8(path);
   assert_int_equal(iospd_plat_wait(1), 0);
+}
+
+/* -c over an existing file that completes: the finished copy takes its
+ * place (new size, the pattern at every byte looked at, the old bytes
+ * gone) and no temporary file is left. A temporary file of a process that
+ * no longer runs, left by an earlier killed -c, is removed and named; one
+ * whose name is not a pid is not ours and stays. */
+static void test_create_replaces_existing(void** state) {
+  (void)state;
+  char path[MAX_PATH * 3], stale[MAX_PATH * 3 + 64], other[MAX_PATH * 3 + 64];
+  temp_path(path, sizeof path, "iospd_repl.dat");
+  make_file(path, 3 * 1048576, 1048576, "old data", 8);
+  /* Process ids are multiples of 4 below 2^32: 4294967293 names none. */
+  snprintf(stale, sizeof stale, "%s.iospd-creating-4294967293", path);
+  snprintf(other, sizeof other, "%s.iospd-creating-x1", path);
+  make_file(stale, 4096, 0, NULL, 0);
+  make_file(other, 4096, 0, NULL, 0);
+  create_log_t log;
+  memset(&log, 0, sizeof log);
+  iospd_progress_t pr = {.fn = log_progress, .ctx = &log, .warn = log_line};
+  iospd_win_create_report_t rep;
+  iospd_err_t err;
+  assert_int_equal(iospd_win_create(path, 2 * 1048576 + 100, false,
+                                    IOSPD_WIN_CREATE_WRITE_ALL, &pr, &rep,
+                                    &err),
+                   0);
+  assert_int_equal(file_size(path), 2 * 1048576 + 100);
+  char back[8];
+  read_back(path, 1048576, back, sizeof back);
+  /* The (k & 0xff) pattern: byte 1048576 is 0, then 1, 2, ... */
+  const char want[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+  assert_memory_equal(back, want, 8);
+  read_back(path, 2 * 1048576 + 92, back, sizeof back);
+  const char tail[8] = {92, 93, 94, 95, 96, 97, 98, 99};
+  assert_memory_equal(back, tail, 8);
+  assert_int_equal(file_size(stale), UINT64_MAX);
+  assert_int_equal(file_size(other), 4096);
+  const char* line = logged(&log, "left by an interrupted -c of process "
+                                  "4294967293, which no longer runs");
+  assert_non_null(line);
+  assert_non_null(strstr(line, "iospd_repl.dat.iospd-creating-4294967293"));
+  delete_utf8(other);
+  assert_int_equal(temp_copies(path), 0);
+  assert_non_null(logged(&log, "was created by writing every block"));
+  delete_utf8(path);
 }
 
 /* -c on win-paths' resolution: a drive-letter path beyond MAX_PATH (so
@@ -687,6 +784,7 @@ int main(void) {
       cmocka_unit_test(test_create_valid_data_private),
       cmocka_unit_test(test_create_fill),
       cmocka_unit_test(test_create_interrupted),
+      cmocka_unit_test(test_create_replaces_existing),
       cmocka_unit_test(test_create_long_and_parents),
   };
   return cmocka_run_group_tests(tests, setup, NULL);

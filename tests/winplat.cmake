@@ -12,6 +12,12 @@ if(WIN32)
              ${PROJECT_SOURCE_DIR}/tests/e2e/win_create_test.sh $<TARGET_FILE:iospd>)
     set_tests_properties(e2e_win_create_wine PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
                          ENVIRONMENT "${iospd_test_env}")
+    # -c over an existing file on a 16 MiB volume (a tmpfs given to wine
+    # as a drive letter): side copy, in place, refused with nothing touched.
+    add_test(NAME e2e_win_create_space_wine COMMAND ${IOSPD_BASH}
+             ${PROJECT_SOURCE_DIR}/tests/e2e/win_create_space_test.sh $<TARGET_FILE:iospd>)
+    set_tests_properties(e2e_win_create_space_wine PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
+                         ENVIRONMENT "${iospd_test_env}" RUN_SERIAL TRUE)
   endif()
 endif()
 if(WIN32)

@@ -271,52 +271,17 @@ static int size_error(DWORD e, const char* path, uint64_t size,
                        (unsigned long long)size);
 }
 
-int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
-                     unsigned flags, const iospd_progress_t* progress,
-                     iospd_win_create_report_t* rep, iospd_err_t* err) {
-  memset(rep, 0, sizeof *rep);
-  iospd_win_once(); /* the interrupt event */
-  WCHAR* w;
-  bool spelled_dev;
-  int rc = iospd_win_target_path(path, &w, &spelled_dev, err);
-  if (rc) return rc;
-  if (iospd_win_path_is_device(path, w)) {
-    iospd_free(w);
-    return iospd_err_set(err, IOSPD_EINVAL,
-                         "'%s' is a disk or volume; only files can be "
-                         "created",
-                         path);
-  }
-  /* DISKSPD's order and warnings (2.9): the volume privilege that lets
-   * SetFileValidData skip writing the file, then the parent folders. */
-  DWORD perr = ERROR_PRIVILEGE_NOT_HELD;
-  if (!(flags & IOSPD_WIN_CREATE_WRITE_ALL)) {
-    int step = 0;
-    perr = iospd_win_enable_privilege_at(L"SeManageVolumePrivilege", &step);
-    if (perr != ERROR_SUCCESS) {
-      say(progress, "WARNING: %s (error code: %lu)",
-          step == 1   ? "Error opening process token"
-          : step == 2 ? "Error looking up privilege value "
-                        "SeManageVolumePrivilege"
-                      : "Error adjusting token privileges for "
-                        "SeManageVolumePrivilege",
-          (unsigned long)perr);
-      say(progress, "WARNING: Could not set privileges for setting valid "
-                    "file size; will use a slower method of preparing the "
-                    "file");
-    }
-  }
-  /* DISKSPD warns only about a drive-letter path as the user wrote it,
-   * not one path.c turned into C:\... (relative) or \\?\C:\... (long). */
-  bool drive_spelled = ((path[0] >= 'A' && path[0] <= 'Z') ||
-                        (path[0] >= 'a' && path[0] <= 'z')) &&
-                       path[1] == ':' && (path[2] == '\\' || path[2] == '/');
-  DWORD derr = iospd_win_make_parents(w, drive_spelled);
-  if (derr != 0)
-    say(progress,
-        "WARNING: Could not create intermediate directory (error code: %lu)",
-        (unsigned long)derr);
-
+/* Makes the file w (the target itself, or the temporary copy beside an
+ * existing target) of size bytes: SetFileValidData behind a private DACL
+ * when the privilege is held (perr == ERROR_SUCCESS), else every block
+ * written. On failure the file is removed; `removed` says what that leaves
+ * (for the Ctrl-C message). */
+static int make_file(const WCHAR* w, DWORD disposition, uint64_t size,
+                     bool zero_fill, DWORD perr,
+                     const iospd_progress_t* progress, const char* path,
+                     const char* removed, iospd_win_create_report_t* rep,
+                     iospd_err_t* err) {
+  int rc = 0;
   /* The fast path opens the file unshared (so no handle opened before the
    * DACL is set can read old clusters) and with WRITE_DAC; when either is
    * refused (the file is open elsewhere, or its ACL does not let us change
@@ -325,7 +290,7 @@ int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
   HANDLE h = INVALID_HANDLE_VALUE;
   if (fast) {
     h = CreateFileW(w, GENERIC_READ | GENERIC_WRITE | READ_CONTROL | WRITE_DAC,
-                    0, NULL, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
+                    0, NULL, disposition, FILE_ATTRIBUTE_NORMAL, NULL);
     if (h == INVALID_HANDLE_VALUE) {
       DWORD e = GetLastError();
       if (e == ERROR_SHARING_VIOLATION || e == ERROR_ACCESS_DENIED) {
@@ -342,14 +307,9 @@ int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
   }
   if (h == INVALID_HANDLE_VALUE && !fast)
     h = CreateFileW(w, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ, NULL,
-                    CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
-  if (h == INVALID_HANDLE_VALUE) {
-    rc = iospd_win_err(err, GetLastError(), "cannot create '%s'", path);
-    iospd_free(w);
-    return rc;
-  }
-  /* CREATE_ALWAYS over an existing file: its old contents are gone now. */
-  bool existed = GetLastError() == ERROR_ALREADY_EXISTS;
+                    disposition, FILE_ATTRIBUTE_NORMAL, NULL);
+  if (h == INVALID_HANDLE_VALUE)
+    return iospd_win_err(err, GetLastError(), "cannot create '%s'", path);
   LARGE_INTEGER end;
   end.QuadPart = (LONGLONG)size;
   bool fill = false;
@@ -403,12 +363,9 @@ int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
     if (rc == IOSPD_EINTR) {
       char why[sizeof err->msg];
       snprintf(why, sizeof why, "%s", err->msg);
-      iospd_err_set(err, IOSPD_EINTR, "%s; %s%s", why,
-                    gone ? "the partial file was removed"
-                         : "the partial file could not be removed",
-                    existed ? " (the file that was there before had already "
-                              "been overwritten)"
-                            : "");
+      iospd_err_set(err, IOSPD_EINTR, "%s; %s", why,
+                    gone ? removed
+                         : "the unfinished file could not be removed");
     }
   } else if (rep->valid_data_set) {
     say(progress,
@@ -423,6 +380,405 @@ int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
         "NOTE: '%s' was created by writing every block (%s, flushed)", path,
         rep->unbuffered ? "unbuffered, up to 4 MiB in flight" : "buffered");
   }
+  return rc;
+}
+
+/* ---- an existing target: never lost to a failed -c ----------------------
+ * As on Linux (src/posix/create.c): the new file is made beside the old
+ * one as "<name>.iospd-creating-<pid>" and moved over it only when it is
+ * complete and flushed, so a full volume, an I/O error or Ctrl-C leave the
+ * old file as it was and the free space as it was. Only when the volume
+ * cannot hold both (or the old file has other hard links, which a move
+ * would split off, or is open in a program that forbids replacing it) is it
+ * overwritten in place, as DISKSPD always does, after its new size is
+ * reserved; a failed reservation leaves it as it was. */
+
+#define TEMP_TAG L".iospd-creating-"
+/* The part of the target's name kept in the temporary name, so that the
+ * tag and a pid fit in a 255-character file name. */
+#define TEMP_BASE_MAX 200u
+
+typedef struct old_file_s {
+  bool exists;
+  bool replaceable; /* no one else has it open: a move over it can work */
+  DWORD links;
+  uint64_t size, held; /* end of file, allocation size */
+  PSECURITY_DESCRIPTOR sd; /* its DACL (LocalFree), or NULL */
+  PACL dacl;
+} old_file_t;
+
+/* Looks at the target before anything is touched: 0 when it does not
+ * exist or was looked at, < 0 (err set) when it is a folder or cannot be
+ * looked at. */
+static int look_at_old(const WCHAR* w, const char* path, old_file_t* o,
+                       iospd_err_t* err) {
+  memset(o, 0, sizeof *o);
+  HANDLE h = CreateFileW(w, FILE_READ_ATTRIBUTES | READ_CONTROL,
+                         FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                         NULL, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
+  if (h == INVALID_HANDLE_VALUE) {
+    DWORD e = GetLastError();
+    if (e == ERROR_FILE_NOT_FOUND || e == ERROR_PATH_NOT_FOUND) return 0;
+    return iospd_win_err(err, e, "cannot look at the existing '%s'", path);
+  }
+  FILE_STANDARD_INFO si;
+  if (!GetFileInformationByHandleEx(h, FileStandardInfo, &si, sizeof si)) {
+    int rc = iospd_win_err(err, GetLastError(),
+                           "cannot look at the existing '%s'", path);
+    CloseHandle(h);
+    return rc;
+  }
+  if (si.Directory) {
+    CloseHandle(h);
+    return iospd_err_set(err, IOSPD_EINVAL,
+                         "'%s' is a folder; -c makes files: name a file "
+                         "inside it",
+                         path);
+  }
+  o->exists = true;
+  o->links = si.NumberOfLinks;
+  o->size = (uint64_t)si.EndOfFile.QuadPart;
+  o->held = (uint64_t)si.AllocationSize.QuadPart;
+  if (GetSecurityInfo(h, SE_FILE_OBJECT, DACL_SECURITY_INFORMATION, NULL,
+                      NULL, &o->dacl, NULL, &o->sd) != ERROR_SUCCESS) {
+    o->sd = NULL;
+    o->dacl = NULL;
+  }
+  CloseHandle(h);
+  /* Moving a file over another fails while any handle to the replaced
+   * file is open, whatever its sharing (NTFS without POSIX rename
+   * semantics): probe with an exclusive open. A scanner's brief open is
+   * waited out a little. */
+  for (int tries = 0; tries < 5; tries++) {
+    HANDLE d = CreateFileW(w, DELETE, 0, NULL, OPEN_EXISTING, 0, NULL);
+    o->replaceable = d != INVALID_HANDLE_VALUE;
+    if (o->replaceable) {
+      CloseHandle(d);
+      break;
+    }
+    if (GetLastError() != ERROR_SHARING_VIOLATION) break;
+    Sleep(20);
+  }
+  return 0;
+}
+
+/* w's folder with a trailing separator (iospd_free it), or NULL. */
+static WCHAR* folder_of(const WCHAR* w) {
+  size_t n = wcslen(w);
+  while (n > 0 && w[n - 1] != L'\\' && w[n - 1] != L'/') n--;
+  if (n == 0) return NULL;
+  WCHAR* d = iospd_malloc((n + 1) * sizeof(WCHAR));
+  if (d == NULL) return NULL;
+  memcpy(d, w, n * sizeof(WCHAR));
+  d[n] = 0;
+  return d;
+}
+
+/* Bytes this account may still allocate on w's volume (quotas included:
+ * FreeBytesAvailableToCaller), or UINT64_MAX when the volume does not
+ * say. */
+static uint64_t free_bytes(const WCHAR* w) {
+  WCHAR* d = folder_of(w);
+  ULARGE_INTEGER avail;
+  bool ok = d != NULL && GetDiskFreeSpaceExW(d, &avail, NULL, NULL);
+  iospd_free(d);
+  return ok ? (uint64_t)avail.QuadPart : UINT64_MAX;
+}
+
+/* "<folder>\<base>.iospd-creating-<pid>" with base cut to TEMP_BASE_MAX
+ * characters; with pid 0, "<base>.iospd-creating-*" (a FindFirstFileW
+ * pattern) when pattern, or the bare prefix "<base>.iospd-creating-". */
+static WCHAR* temp_name(const WCHAR* w, DWORD pid, bool full, bool pattern) {
+  size_t n = wcslen(w), b = n;
+  while (b > 0 && w[b - 1] != L'\\' && w[b - 1] != L'/') b--;
+  size_t blen = n - b;
+  if (blen > TEMP_BASE_MAX) blen = TEMP_BASE_MAX;
+  size_t head = full ? b : 0;
+  size_t cap = head + blen + wcslen(TEMP_TAG) + 16;
+  WCHAR* t = iospd_malloc(cap * sizeof(WCHAR));
+  if (t == NULL) return NULL;
+  memcpy(t, w, head * sizeof(WCHAR));
+  memcpy(t + head, w + b, blen * sizeof(WCHAR));
+  size_t at = head + blen;
+  if (pid != 0)
+    swprintf(t + at, cap - at, L"%ls%lu", TEMP_TAG, (unsigned long)pid);
+  else
+    swprintf(t + at, cap - at, L"%ls%ls", TEMP_TAG, pattern ? L"*" : L"");
+  return t;
+}
+
+/* Removes the temporary files of earlier -c runs of this target whose
+ * process is gone (killed, crashed, power lost). A live process's file, or
+ * one whose process cannot be asked, is left alone. */
+static void remove_stale(const WCHAR* w, const iospd_progress_t* progress) {
+  WCHAR* pat = temp_name(w, 0, true, true);
+  WCHAR* prefix = temp_name(w, 0, false, false);
+  WCHAR* dir = folder_of(w);
+  WIN32_FIND_DATAW fd;
+  HANDLE f = pat != NULL && prefix != NULL && dir != NULL
+                 ? FindFirstFileW(pat, &fd)
+                 : INVALID_HANDLE_VALUE;
+  if (f != INVALID_HANDLE_VALUE) {
+    size_t plen = wcslen(prefix);
+    do {
+      const WCHAR* digits = fd.cFileName + plen;
+      if (_wcsnicmp(fd.cFileName, prefix, plen) != 0 || *digits < L'0' ||
+          *digits > L'9')
+        continue;
+      WCHAR* end = NULL;
+      unsigned long pid = wcstoul(digits, &end, 10);
+      if (end == digits || *end != 0 || pid == 0 || pid > 0xffffffffu)
+        continue;
+      /* This process has made none yet: one with its pid is from an
+       * earlier process that had the same pid. OpenProcess fails with
+       * ERROR_INVALID_PARAMETER only when no such process exists. */
+      if (pid != GetCurrentProcessId()) {
+        HANDLE p = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE,
+                               (DWORD)pid);
+        if (p != NULL) {
+          DWORD code = 0;
+          bool alive = !GetExitCodeProcess(p, &code) || code == STILL_ACTIVE;
+          CloseHandle(p);
+          if (alive) continue;
+        } else if (GetLastError() != ERROR_INVALID_PARAMETER) {
+          continue;
+        }
+      }
+      size_t dl = wcslen(dir), fl = wcslen(fd.cFileName);
+      WCHAR* full = iospd_malloc((dl + fl + 1) * sizeof(WCHAR));
+      if (full == NULL) continue;
+      memcpy(full, dir, dl * sizeof(WCHAR));
+      memcpy(full + dl, fd.cFileName, (fl + 1) * sizeof(WCHAR));
+      if (DeleteFileW(full)) {
+        char name[600];
+        (void)iospd_win_wide_to_utf8(fd.cFileName, name, sizeof name);
+        say(progress,
+            "NOTE: removed '%s', left by an interrupted -c of process %lu, "
+            "which no longer runs",
+            name, pid);
+      }
+      iospd_free(full);
+    } while (FindNextFileW(f, &fd));
+    FindClose(f);
+  }
+  iospd_free(pat);
+  iospd_free(prefix);
+  iospd_free(dir);
+}
+
+/* Gives the finished copy the old file's own ACEs (those not inherited
+ * from the folder, which the copy inherits by itself) and its protection,
+ * as overwriting it would have kept them. Best effort: a file system
+ * without ACLs keeps none anyway. */
+static void copy_own_aces(const WCHAR* tmp, const old_file_t* o) {
+  SECURITY_DESCRIPTOR_CONTROL ctl = 0;
+  DWORD rev = 0;
+  if (o->sd == NULL || o->dacl == NULL ||
+      !GetSecurityDescriptorControl(o->sd, &ctl, &rev))
+    return;
+  ACL_SIZE_INFORMATION info;
+  if (!GetAclInformation(o->dacl, &info, sizeof info, AclSizeInformation))
+    return;
+  PACL own = LocalAlloc(LPTR, info.AclBytesInUse);
+  if (own == NULL) return;
+  bool ok = InitializeAcl(own, info.AclBytesInUse, ACL_REVISION_DS) != 0;
+  DWORD kept = 0;
+  for (DWORD i = 0; ok && i < o->dacl->AceCount; i++) {
+    ACE_HEADER* a = NULL;
+    if (!GetAce(o->dacl, i, (void**)&a)) {
+      ok = false;
+      break;
+    }
+    if (a->AceFlags & INHERITED_ACE) continue;
+    ok = AddAce(own, ACL_REVISION_DS, MAXDWORD, a, a->AceSize) != 0;
+    kept++;
+  }
+  if (ok && (kept > 0 || (ctl & SE_DACL_PROTECTED))) {
+    HANDLE h = CreateFileW(tmp, READ_CONTROL | WRITE_DAC, 0, NULL,
+                           OPEN_EXISTING, 0, NULL);
+    if (h != INVALID_HANDLE_VALUE) {
+      (void)SetSecurityInfo(h, SE_FILE_OBJECT,
+                            DACL_SECURITY_INFORMATION |
+                                ((ctl & SE_DACL_PROTECTED)
+                                     ? PROTECTED_DACL_SECURITY_INFORMATION
+                                     : UNPROTECTED_DACL_SECURITY_INFORMATION),
+                            NULL, NULL, own, NULL);
+      CloseHandle(h);
+    }
+  }
+  LocalFree(own);
+}
+
+/* Overwrites the existing target where it is: its new size first (a
+ * failure to get the space cuts it back to its old size, so its content is
+ * as it was), then every block. */
+static int overwrite_in_place(const WCHAR* w, const old_file_t* o,
+                              uint64_t size, bool zero_fill,
+                              const iospd_progress_t* progress,
+                              const char* path, iospd_win_create_report_t* rep,
+                              iospd_err_t* err) {
+  HANDLE h = CreateFileW(w, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ,
+                         NULL, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
+  if (h == INVALID_HANDLE_VALUE)
+    return iospd_win_err(err, GetLastError(), "cannot open '%s' to overwrite it",
+                         path);
+  FILE_END_OF_FILE_INFO eof;
+  eof.EndOfFile.QuadPart = (LONGLONG)size;
+  int rc = 0;
+  if (!SetFileInformationByHandle(h, FileEndOfFileInfo, &eof, sizeof eof)) {
+    DWORD e = GetLastError();
+    eof.EndOfFile.QuadPart = (LONGLONG)o->size;
+    (void)SetFileInformationByHandle(h, FileEndOfFileInfo, &eof, sizeof eof);
+    rc = size_error(e, path, size, err);
+    if (err != NULL) {
+      char why[sizeof err->msg];
+      snprintf(why, sizeof why, "%s", err->msg);
+      iospd_err_set_os(err, rc, (int64_t)e, "%s; the existing file is as it was",
+                       why);
+    }
+  }
+  CloseHandle(h);
+  if (rc != 0) return rc;
+  if (size > 0)
+    rc = fill_file(w, size, zero_fill, progress, path, rep, err);
+  if (rc != 0 && err != NULL) {
+    char why[sizeof err->msg];
+    snprintf(why, sizeof why, "%s", err->msg);
+    iospd_err_set_os(err, rc, err->os_code,
+                     "%s; the file was being overwritten in place, so the "
+                     "rest of it holds old data: re-create it with -c before "
+                     "measuring it",
+                     why);
+  } else if (rc == 0) {
+    say(progress,
+        "NOTE: '%s' was created by writing every block (%s, flushed)", path,
+        rep->unbuffered ? "unbuffered, up to 4 MiB in flight" : "buffered");
+  }
+  return rc;
+}
+
+/* The decision: a new target is made where it is; an existing one is made
+ * beside and moved over it, overwritten in place only when it must be, and
+ * left alone when neither fits. */
+static int replace_or_make(const WCHAR* w, uint64_t size, bool zero_fill,
+                           DWORD perr, const iospd_progress_t* progress,
+                           const char* path, iospd_win_create_report_t* rep,
+                           iospd_err_t* err) {
+  remove_stale(w, progress);
+  old_file_t o;
+  int rc = look_at_old(w, path, &o, err);
+  if (rc != 0) return rc;
+  uint64_t avail = free_bytes(w);
+  if (!o.exists) {
+    if (avail != UINT64_MAX && size > avail)
+      return iospd_err_set_os(
+          err, IOSPD_ENOSPC, ERROR_DISK_FULL,
+          "cannot create '%s' with %llu bytes: its volume has %llu bytes "
+          "free; nothing was created",
+          path, (unsigned long long)size, (unsigned long long)avail);
+    return make_file(w, CREATE_ALWAYS, size, zero_fill, perr, progress, path,
+                     "the unfinished file was removed", rep, err);
+  }
+  bool beside = size <= avail && o.links <= 1 && o.replaceable;
+  bool in_place = size <= o.held || size - o.held <= avail;
+  if (!beside && !in_place) {
+    rc = iospd_err_set_os(
+        err, IOSPD_ENOSPC, ERROR_DISK_FULL,
+        "cannot create '%s' with %llu bytes: its volume has %llu bytes free "
+        "beside the %llu the existing file holds; the existing file is as "
+        "it was",
+        path, (unsigned long long)size, (unsigned long long)avail,
+        (unsigned long long)o.held);
+  } else if (beside) {
+    WCHAR* tmp = temp_name(w, GetCurrentProcessId(), true, false);
+    if (tmp == NULL) {
+      rc = iospd_err_set(err, IOSPD_ENOMEM, "out of memory creating '%s'",
+                         path);
+    } else {
+      rc = make_file(tmp, CREATE_NEW, size, zero_fill, perr, progress, path,
+                     "the unfinished copy was removed, and the existing file "
+                     "is as it was",
+                     rep, err);
+      if (rc == 0 && !rep->valid_data_set) copy_own_aces(tmp, &o);
+      /* WRITE_THROUGH: the move is on disk before the run starts. */
+      if (rc == 0 &&
+          !MoveFileExW(tmp, w,
+                       MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
+        rc = iospd_win_err(err, GetLastError(),
+                           "cannot move the finished copy of '%s' over it "
+                           "(the copy was removed, and the existing file is "
+                           "as it was)",
+                           path);
+        (void)DeleteFileW(tmp);
+      }
+      iospd_free(tmp);
+    }
+  } else {
+    say(progress,
+        o.links > 1 ? "NOTE: '%s' has other hard links, so it is overwritten "
+                      "in place; an interruption would leave it partly "
+                      "overwritten"
+        : !o.replaceable
+            ? "NOTE: '%s' is open in another program, so it cannot be "
+              "replaced and is overwritten in place; an interruption "
+              "would leave it partly overwritten"
+            : "NOTE: not enough free space for a side copy of '%s', so it "
+              "is overwritten in place; an interruption would leave it "
+              "partly overwritten",
+        path);
+    rc = overwrite_in_place(w, &o, size, zero_fill, progress, path, rep, err);
+  }
+  if (o.sd != NULL) LocalFree(o.sd);
+  return rc;
+}
+int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
+                     unsigned flags, const iospd_progress_t* progress,
+                     iospd_win_create_report_t* rep, iospd_err_t* err) {
+  memset(rep, 0, sizeof *rep);
+  iospd_win_once(); /* the interrupt event */
+  WCHAR* w;
+  bool spelled_dev;
+  int rc = iospd_win_target_path(path, &w, &spelled_dev, err);
+  if (rc) return rc;
+  if (iospd_win_path_is_device(path, w)) {
+    iospd_free(w);
+    return iospd_err_set(err, IOSPD_EINVAL,
+                         "'%s' is a disk or volume; only files can be "
+                         "created",
+                         path);
+  }
+  /* DISKSPD's order and warnings (2.9): the volume privilege that lets
+   * SetFileValidData skip writing the file, then the parent folders. */
+  DWORD perr = ERROR_PRIVILEGE_NOT_HELD;
+  if (!(flags & IOSPD_WIN_CREATE_WRITE_ALL)) {
+    int step = 0;
+    perr = iospd_win_enable_privilege_at(L"SeManageVolumePrivilege", &step);
+    if (perr != ERROR_SUCCESS) {
+      say(progress, "WARNING: %s (error code: %lu)",
+          step == 1   ? "Error opening process token"
+          : step == 2 ? "Error looking up privilege value "
+                        "SeManageVolumePrivilege"
+                      : "Error adjusting token privileges for "
+                        "SeManageVolumePrivilege",
+          (unsigned long)perr);
+      say(progress, "WARNING: Could not set privileges for setting valid "
+                    "file size; will use a slower method of preparing the "
+                    "file");
+    }
+  }
+  /* DISKSPD warns only about a drive-letter path as the user wrote it,
+   * not one path.c turned into C:\... (relative) or \\?\C:\... (long). */
+  bool drive_spelled = ((path[0] >= 'A' && path[0] <= 'Z') ||
+                        (path[0] >= 'a' && path[0] <= 'z')) &&
+                       path[1] == ':' && (path[2] == '\\' || path[2] == '/');
+  DWORD derr = iospd_win_make_parents(w, drive_spelled);
+  if (derr != 0)
+    say(progress,
+        "WARNING: Could not create intermediate directory (error code: %lu)",
+        (unsigned long)derr);
+
+  rc = replace_or_make(w, size, zero_fill, perr, progress, path, rep, err);
   iospd_free(w);
   return rc;
 }
+

@@ -983,7 +983,7 @@ Describe 'Test-SelfCheckHeldOpen and the -c pattern' {
       # The file is held open while iospd runs.
       if (-not $script:held.CanRead) { throw 'the file was not held open during the run' }
       New-PatternFile -Path ($ArgumentList[-1]) -Size 64MB -BadAt $bad
-      New-FakeRun -StdOut (New-FakeXml) -StdErr $(if ($note) { "NOTE: '$($ArgumentList[-1])' cannot be opened for exclusive use with its ACL writable (error code: 32), so every block is written rather than SetFileValidData used" } else { "NOTE: 'x' was created with SetFileValidData: ..." })
+      New-FakeRun -StdOut (New-FakeXml) -StdErr $(if ($note) { "NOTE: '$($ArgumentList[-1])' is open in another program, so it cannot be replaced and is overwritten in place; an interruption would leave it partly overwritten" } else { "NOTE: 'x' was created with SetFileValidData: ..." })
     }
     $r = Test-SelfCheckHeldOpen -Context (New-Context -Dir $dir)
     $r.Result | Should -Be $Want -Because $r.Detail
@@ -1040,7 +1040,7 @@ Describe '-Long checks' {
     Mock Stop-SelfCheckProcess { }
     Mock Send-SelfCheckCtrlC {
       if ($left) { Set-Content -LiteralPath (Join-Path $dir 'interrupt.dat') -Value 'partial' }
-      $t = if ($say) { "error: creating 'x' (-c) was interrupted ... interrupted after 1 of 2 bytes; the partial file was removed" } else { 'error: interrupted' }
+      $t = if ($say) { "error: creating 'x' (-c) was interrupted ... interrupted after 1 of 2 bytes; the unfinished file was removed" } else { 'error: interrupted' }
       Set-Content -LiteralPath (Join-Path $dir 'interrupt.stderr.txt') -Value $t
       0
     }
@@ -1279,11 +1279,11 @@ Describe '$SelfCheckExpect matches the C source' {
   }
   It '<Key>: create.c''s -c note' -ForEach @(
     @{ Key = 'CreateByValidData'; Anchor = 'was created with SetFileValidData'; Values = @('S:\x.dat', '67108864') }
-    @{ Key = 'CreateHeldOpen'; Anchor = 'cannot be opened for exclusive use'; Values = @('S:\x.dat', '32') }
+    @{ Key = 'CreateHeldOpen'; Anchor = 'is open in another program'; Values = @('S:\x.dat') }
     @{ Key = 'CreateAclNotKept'; Anchor = 'cannot keep an owner'; Values = @('F:\x.dat', '1') }
     @{ Key = 'CreateNoPrivilege'; Anchor = 'Could not set privileges for setting valid'; Values = @() }
     @{ Key = 'CreateValidDataFail'; Anchor = 'Could not set valid file size (error code'; Values = @('87') }
-    @{ Key = 'CreateInterrupted'; Anchor = 'the partial file was removed'; Values = @() }
+    @{ Key = 'CreateInterrupted'; Anchor = 'the unfinished file was removed'; Values = @() }
     @{ Key = 'ValidDataDacl'; Anchor = 'D:P('; Values = @() }
   ) {
     if (-not $script:haveCreateC) { Set-ItResult -Skipped -Because 'src/win/create.c is not in this tree yet (branch h-win-safe); set IOSPD_SOURCE_ROOT to a tree that has it' ; return }
