@@ -165,6 +165,10 @@ $script:SelfCheckExpect = @{
   RawWriteInVolume    = '\(error 5\).*take the disk offline'
   # An unused drive letter (src/win/file.c): ERROR_FILE_NOT_FOUND.
   MissingDrive        = 'no such disk or volume \(error 2\)'
+  # A file extended without being written (src/run/run_files.c, answered by
+  # FSCTL_QUERY_FILE_REGIONS in src/win/file.c): the warning, with its bytes.
+  NeverWritten        = "of its {0} bytes \(100\.0 %\) were never written"
+  NeverWrittenBytes   = 16777216
   # Ctrl-C (src/main.c): the line printed before the partial results.
   CtrlCLine           = 'Ctrl-C: stopping I/O'
   # The second Ctrl-C ends the process through the default handler.
@@ -1346,6 +1350,43 @@ function Test-SelfCheckMissingDrive {
   New-SelfCheckResult -Check 'missing-drive' -Result FAIL -Detail "iospd $l (unused) gave exit $($run.ExitCode) without '$($script:SelfCheckExpect.MissingDrive -replace '\\', '')': $msg" -Data $data
 }
 
+function New-SelfCheckExtendedFile {
+  # A file of $Size bytes made by SetEndOfFile alone (FileStream.SetLength):
+  # nothing written, its valid data length 0, so NTFS reads zeros without
+  # touching the disk (what `fsutil file createnew` makes too).
+  param([Parameter(Mandatory)] [string] $Path, [Parameter(Mandatory)] [int64] $Size)
+  $fs = [IO.FileStream]::new($Path, [IO.FileMode]::CreateNew, [IO.FileAccess]::Write, [IO.FileShare]::Read)
+  try { $fs.SetLength($Size) } finally { $fs.Dispose() }
+}
+
+function Test-SelfCheckNeverWritten {
+  # A run on a file that was extended but never written must warn that its
+  # reads return zeros without touching the device, with the exact bytes;
+  # the same run on a written file must not.
+  param([Parameter(Mandatory)] $Context)
+  $x = $script:SelfCheckExpect
+  $bytes = [int64]$x.NeverWrittenBytes
+  $extended = Join-Path $Context.WorkDir 'never-written.dat'
+  $written = Join-Path $Context.WorkDir 'written.dat'
+  New-SelfCheckExtendedFile -Path $extended -Size $bytes
+  New-SelfCheckFile -Path $written -Size $bytes
+  $args1 = @('-b64K', '-d1', '-W0', '-C0', '-w0', '-t1', '-o1', '-Rxml')
+  $a = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList ($args1 + $extended)
+  $b = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList ($args1 + $written)
+  $want = $x.NeverWritten -f $bytes
+  $data = [ordered]@{ ExitCode = $a.ExitCode; WrittenExitCode = $b.ExitCode; Said = ([string]$a.StdErr -replace '\s+', ' ').Trim() }
+  if ($a.ExitCode -ne 0 -or $b.ExitCode -ne 0) {
+    return New-SelfCheckResult -Check 'never-written' -Result FAIL -Detail "the runs failed (exit $($a.ExitCode) and $($b.ExitCode))" -Data $data
+  }
+  if ([string]$b.StdErr -match 'were never written') {
+    return New-SelfCheckResult -Check 'never-written' -Result FAIL -Detail 'a fully written file was called never written' -Data $data
+  }
+  if ([string]$a.StdErr -notmatch $want) {
+    return New-SelfCheckResult -Check 'never-written' -Result FAIL -Detail "no warning '$($want -replace '\\', '')' for a file extended by SetEndOfFile alone: $($data.Said)" -Data $data
+  }
+  New-SelfCheckResult -Check 'never-written' -Result PASS -Detail "a file extended by SetEndOfFile alone: '$($want -replace '\\', '')'; a written one: no warning" -Data $data
+}
+
 function Get-SelfCheckStandardInfo {
   # Whether GetFileInformationByHandleEx(FileStandardInfo) answers on $Path.
   param([Parameter(Mandatory)] [string] $Path)
@@ -1766,6 +1807,7 @@ function Invoke-WindowsSelfCheck {
     $results.AddRange(@(Invoke-SelfCheckStep 'case-fold' { Test-SelfCheckCaseFold -Context $ctx }))
     $results.AddRange(@(Invoke-SelfCheckStep 'code-page' { Test-SelfCheckCodePage -Context $ctx }))
     $results.AddRange(@(Invoke-SelfCheckStep 'missing-drive' { Test-SelfCheckMissingDrive -Context $ctx }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'never-written' { Test-SelfCheckNeverWritten -Context $ctx }))
     $results.AddRange(@(Invoke-SelfCheckStep 'device-info' { Test-SelfCheckDeviceStandardInfo }))
     $results.AddRange(@(Invoke-SelfCheckStep 'x86' { Test-SelfCheckX86 -Context $ctx }))
     $results.AddRange(@(Invoke-SelfCheckStep 'large-pages' { Test-SelfCheckLargePages -Context $ctx }))

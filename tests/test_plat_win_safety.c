@@ -721,6 +721,86 @@ static void test_create_replaces_existing(void** state) {
   delete_utf8(path);
 }
 
+/* Never-written ranges on Windows: a file whose every byte was written
+ * has none; one extended by SetEndOfFile alone is unwritten past its valid
+ * data length (NTFS reads zeros there without touching the disk); a
+ * sparse file's holes are holes. Wine answers neither FSCTL, so there the
+ * answer must be "unknown" (never a false "all written"). */
+static void test_unwritten_ranges(void** state) {
+  (void)state;
+  char path[MAX_PATH * 3];
+  temp_path(path, sizeof path, "iospd_unwr.dat");
+  WCHAR* w = iospd_win_utf8_to_wide(path);
+  static char block[65536];
+  memset(block, 0x5a, sizeof block);
+  /* 1. Written in full: 4 x 64 KiB. */
+  HANDLE h = CreateFileW(w, GENERIC_READ | GENERIC_WRITE, 0, NULL,
+                         CREATE_ALWAYS, 0, NULL);
+  assert_true(h != INVALID_HANDLE_VALUE);
+  for (int i = 0; i < 4; i++) {
+    DWORD wrote = 0;
+    assert_true(WriteFile(h, block, sizeof block, &wrote, NULL));
+  }
+  assert_true(FlushFileBuffers(h));
+  CloseHandle(h);
+  iospd_unwritten_t u;
+  iospd_err_t err;
+  assert_int_equal(iospd_plat_file_unwritten(path, &u, &err), 0);
+  if (!u.known) {
+    assert_true(under_wine());
+    print_message("wine answers neither FSCTL_QUERY_FILE_REGIONS nor "
+                  "FSCTL_QUERY_ALLOCATED_RANGES: never-written ranges are "
+                  "unknown there (checked: not claimed)\n");
+  } else {
+    assert_int_equal(u.hole_bytes, 0);
+    assert_int_equal(u.unwritten_bytes, 0);
+  }
+  bool vdl_known = u.known;
+  /* 2. Extended to 1 MiB by SetEndOfFile, nothing written. */
+  h = CreateFileW(w, GENERIC_READ | GENERIC_WRITE, 0, NULL, CREATE_ALWAYS, 0,
+                  NULL);
+  assert_true(h != INVALID_HANDLE_VALUE);
+  LARGE_INTEGER li;
+  li.QuadPart = 1048576;
+  assert_true(SetFilePointerEx(h, li, NULL, FILE_BEGIN));
+  assert_true(SetEndOfFile(h));
+  CloseHandle(h);
+  assert_int_equal(iospd_plat_file_unwritten(path, &u, &err), 0);
+  assert_int_equal(u.known, vdl_known);
+  if (u.known) {
+    assert_int_equal(u.hole_bytes, 0);
+    assert_int_equal(u.unwritten_bytes, 1048576);
+  }
+  /* 3. Sparse, 1 MiB, its first 64 KiB written. */
+  h = CreateFileW(w, GENERIC_READ | GENERIC_WRITE, 0, NULL, CREATE_ALWAYS, 0,
+                  NULL);
+  assert_true(h != INVALID_HANDLE_VALUE);
+  DWORD got = 0;
+  bool sparse = DeviceIoControl(h, FSCTL_SET_SPARSE, NULL, 0, NULL, 0, &got,
+                                NULL) != 0;
+  assert_true(SetFilePointerEx(h, li, NULL, FILE_BEGIN));
+  assert_true(SetEndOfFile(h));
+  li.QuadPart = 0;
+  assert_true(SetFilePointerEx(h, li, NULL, FILE_BEGIN));
+  DWORD wrote = 0;
+  assert_true(WriteFile(h, block, sizeof block, &wrote, NULL));
+  assert_true(FlushFileBuffers(h));
+  CloseHandle(h);
+  assert_int_equal(iospd_plat_file_unwritten(path, &u, &err), 0);
+  if (u.known && sparse) {
+    /* NTFS allocates sparse files in 64 KiB units: the rest is a hole. */
+    assert_int_equal(u.hole_bytes, 1048576 - 65536);
+    assert_int_equal(u.unwritten_bytes, 0);
+  } else if (!u.known) {
+    assert_true(under_wine());
+  }
+  iospd_free(w);
+  delete_utf8(path);
+  /* A disk or volume spelling is never looked at as a file. */
+  assert_int_equal(iospd_plat_file_unwritten("#0", &u, &err), 0);
+  assert_false(u.known);
+}
+
 /* -c on win-paths' resolution: a drive-letter path beyond MAX_PATH (so
  * path.c hands create.c its \\?\ form) and one with ".." get their folders
  * made by iospd_win_make_parents and the file at its full size, with no
@@ -785,6 +865,7 @@ int main(void) {
       cmocka_unit_test(test_create_fill),
       cmocka_unit_test(test_create_interrupted),
       cmocka_unit_test(test_create_replaces_existing),
+      cmocka_unit_test(test_unwritten_ranges),
       cmocka_unit_test(test_create_long_and_parents),
   };
   return cmocka_run_group_tests(tests, setup, NULL);

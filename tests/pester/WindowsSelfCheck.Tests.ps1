@@ -708,6 +708,7 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
     Mock Test-SelfCheckCaseFold { New-SelfCheckResult -Check 'case-fold' -Result PASS -Detail 'ok' }
     Mock Test-SelfCheckCodePage { New-SelfCheckResult -Check 'code-page' -Result PASS -Detail 'ok' }
     Mock Test-SelfCheckMissingDrive { New-SelfCheckResult -Check 'missing-drive' -Result PASS -Detail 'ok' }
+    Mock Test-SelfCheckNeverWritten { New-SelfCheckResult -Check 'never-written' -Result PASS -Detail 'ok' }
     Mock Test-SelfCheckDeviceStandardInfo { New-SelfCheckResult -Check 'device-info \\.\C:' -Result PASS -Detail 'ok' }
     Mock Test-SelfCheckX86 { New-SelfCheckResult -Check 'x86' -Result SKIP -Detail 'no x86' }
     Mock Test-SelfCheckHeldOpen { New-SelfCheckResult -Check 'valid-data held-open' -Result SKIP -Detail 'needs an elevated prompt' }
@@ -742,11 +743,11 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
     $checks = @($j.Results | ForEach-Object Check)
     $checks | Should -Be @('host', 'file-length /', 'sectors /', 'priority -I1 /', 'priority -I2 /',
       "file-length $script:otherVol", "sectors $script:otherVol", "priority -I1 $script:otherVol", "priority -I2 $script:otherVol", "valid-data $script:otherVol",
-      'long-path', 'long-path relative', 'case-fold', 'code-page', 'missing-drive', 'device-info \\.\C:', 'x86',
+      'long-path', 'long-path relative', 'case-fold', 'code-page', 'missing-drive', 'never-written', 'device-info \\.\C:', 'x86',
       'large-pages', 'valid-data', 'valid-data existing', 'valid-data held-open', 'timer-resolution',
       'pacing -g1000i', 'pacing -g400', 'pacing -i1 -j1', 'ctrl-c once', 'ctrl-c twice',
       'cache -Sb', 'cache -Su', 'cache -Sh', 'cache -Sw')
-    $j.Summary.PASS | Should -Be 20
+    $j.Summary.PASS | Should -Be 21
     $j.Summary.FAIL | Should -Be 4
     $j.Summary.INFO | Should -Be 2
     $j.Summary.SKIP | Should -Be 5
@@ -930,6 +931,38 @@ Describe 'Test-SelfCheckMissingDrive' {
   It 'SKIP when every letter is taken' {
     Mock Get-SelfCheckUnusedDriveLetter { $null }
     (Test-SelfCheckMissingDrive -Context (New-Context)).Result | Should -Be 'SKIP'
+  }
+}
+
+Describe 'Test-SelfCheckNeverWritten' {
+  BeforeAll {
+    $script:nwWarn = "WARNING: target 'x': 16777216 of its 16777216 bytes (100.0 %) were never written (unwritten extents, as fallocate or an interrupted -c leaves); reads there return zeros"
+  }
+  It '<Want> for <Name>' -ForEach @(
+    @{ Name = 'the warning for the extended file only'; A = 'warn'; B = ''; ExitA = 0; Want = 'PASS' }
+    @{ Name = 'no warning (Windows answered "unknown")'; A = ''; B = ''; ExitA = 0; Want = 'FAIL' }
+    @{ Name = 'a warning for the written file too'; A = 'warn'; B = 'warn'; ExitA = 0; Want = 'FAIL' }
+    @{ Name = 'a failed run'; A = 'warn'; B = ''; ExitA = 1; Want = 'FAIL' }
+  ) {
+    $ea = $A; $eb = $B; $xa = $ExitA; $w = $script:nwWarn
+    $ctx = New-Context
+    Mock New-SelfCheckExtendedFile { }
+    Mock New-SelfCheckFile { }
+    Mock Invoke-SelfCheckProcess {
+      $extended = $ArgumentList[-1] -like '*never-written.dat'
+      $say = if ($extended) { $ea } else { $eb }
+      New-FakeRun -ExitCode $(if ($extended) { $xa } else { 0 }) -StdOut (New-FakeXml) -StdErr $(if ($say) { $w } else { '' })
+    }
+    $r = Test-SelfCheckNeverWritten -Context $ctx
+    $r.Result | Should -Be $Want
+    Should -Invoke New-SelfCheckExtendedFile -Times 1 -Exactly -ParameterFilter { $Size -eq 16777216 }
+    Should -Invoke Invoke-SelfCheckProcess -Times 2 -Exactly
+  }
+  It 'New-SelfCheckExtendedFile makes a file of the size asked, all zeros' {
+    $p = Join-Path $TestDrive 'ext.dat'
+    New-SelfCheckExtendedFile -Path $p -Size 65536
+    (Get-Item $p).Length | Should -Be 65536
+    @([IO.File]::ReadAllBytes($p) | Where-Object { $_ -ne 0 }).Count | Should -Be 0
   }
 }
 
