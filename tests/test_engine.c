@@ -1365,7 +1365,8 @@ static void test_unwritten_warning(void** state) {
   assert_string_equal(r.said,
                       "WARNING: target 'uw.dat': 1048576 of its 1048576 "
                       "bytes (100.0 %) were never written (unwritten "
-                      "extents, as fallocate or an interrupted -c leaves); "
+                      "extents, as fallocate, SetEndOfFile or an "
+                      "interrupted -c leave); "
                       "reads there return zeros without touching the "
                       "device and writes there first allocate, so the "
                       "results are not the device's. Re-create the file "

@@ -212,8 +212,8 @@ static void warn_unwritten(const iospd_target_t* t, uint64_t size,
   if (never == 0) return;
   const char* what = u.unwritten_bytes == 0 ? "holes of a sparse file"
                      : u.hole_bytes == 0
-                         ? "unwritten extents, as fallocate or an "
-                           "interrupted -c leaves"
+                         ? "unwritten extents, as fallocate, SetEndOfFile "
+                           "or an interrupted -c leave"
                          : "holes and unwritten extents";
   iospd_run_sayf(
       hooks,

@@ -936,7 +936,7 @@ Describe 'Test-SelfCheckMissingDrive' {
 
 Describe 'Test-SelfCheckNeverWritten' {
   BeforeAll {
-    $script:nwWarn = "WARNING: target 'x': 16777216 of its 16777216 bytes (100.0 %) were never written (unwritten extents, as fallocate or an interrupted -c leaves); reads there return zeros"
+    $script:nwWarn = "WARNING: target 'x': 16777216 of its 16777216 bytes (100.0 %) were never written (unwritten extents, as fallocate, SetEndOfFile or an interrupted -c leave); reads there return zeros"
   }
   It '<Want> for <Name>' -ForEach @(
     @{ Name = 'the warning for the extended file only'; A = 'warn'; B = ''; ExitA = 0; Want = 'PASS' }
