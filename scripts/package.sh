@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Builds the Windows release package: iospd.exe for amd64 and x86 (mingw-w64),
-# the IoSpd PowerShell module, windows-selfcheck.ps1, xml/, LICENSE and
-# README.md, zipped, with a
+# the IoSpd PowerShell module, windows-selfcheck.ps1, xml/, LICENSE,
+# README.md and docs/ (the README links into it), zipped, with a
 # sha256sum-style digest file beside it.
 #
 #   scripts/package.sh <version> <outdir>
@@ -83,6 +83,11 @@ A command-line compatible successor of DISKSPD 2.2.
 - IoSpd/: PowerShell module (Import-Module ./IoSpd; Get-Help Install-IoSpd).
 - xml/: XML profile schema and examples.
 MD
+fi
+
+# The README links into docs/ (benchmarks, engines, self-check, ...).
+if [ -d "$root/docs" ]; then
+  cp -R "$root/docs" "$stage/docs"
 fi
 
 mkdir -p "$outdir"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Lifetime of the -y named events on Linux (README, the -y paragraph): an
+# Lifetime of the -y named events on Linux (docs/compat-differences.md,
+# "Named events on Linux"): an
 # event's state never outlives every process that has it open, as a Windows
 # named event does not. A run killed with SIGKILL while its event was set
 # must not release the next waiter; events are removed from /dev/shm when

@@ -58,7 +58,7 @@ Describe 'Release package' {
     $hash = (Get-FileHash $script:zip -Algorithm SHA256).Hash.ToLowerInvariant()
     (Get-Content "$script:zip.sha256" -Raw) | Should -BeExactly "$hash  iospd-$script:version.zip`n"
   }
-  It 'has the layout amd64/ x86/ IoSpd/ xml/ LICENSE README.md windows-selfcheck.ps1' {
+  It 'has the layout amd64/ x86/ IoSpd/ xml/ docs/ LICENSE README.md windows-selfcheck.ps1' {
     $script:entries | Should -Contain 'amd64/iospd.exe'
     $script:entries | Should -Contain 'x86/iospd.exe'
     $script:entries | Should -Contain 'IoSpd/IoSpd.psd1'
@@ -68,7 +68,22 @@ Describe 'Release package' {
     $script:entries | Should -Contain 'windows-selfcheck.ps1'
     @($script:entries | Where-Object { $_ -like 'xml/*' }).Count | Should -BeGreaterThan 0
     $top = $script:entries | ForEach-Object { ($_ -split '/')[0] } | Sort-Object -Unique
-    $top | Should -Be @('amd64', 'IoSpd', 'LICENSE', 'README.md', 'windows-selfcheck.ps1', 'x86', 'xml')
+    $top | Should -Be @('amd64', 'docs', 'IoSpd', 'LICENSE', 'README.md', 'windows-selfcheck.ps1', 'x86', 'xml')
+  }
+  It 'ships docs/ so that every relative link in README.md and docs/*.md leads to a file in the zip' {
+    $script:entries | Should -Contain 'docs/README.md'
+    $pages = @(Join-Path $script:unpacked 'README.md') + @(Get-ChildItem (Join-Path $script:unpacked 'docs') -Filter *.md | ForEach-Object FullName)
+    $checked = 0
+    foreach ($page in $pages) {
+      foreach ($m in [regex]::Matches((Get-Content $page -Raw), '\]\(([^)\s#]+)(#[^)\s]*)?\)')) {
+        $target = $m.Groups[1].Value
+        if ($target -match '^[a-z]+:') { continue }   # http(s) and other URLs
+        $path = Join-Path (Split-Path $page) $target
+        Test-Path $path | Should -BeTrue -Because "$(Split-Path $page -Leaf) links to $target"
+        $checked++
+      }
+    }
+    $checked | Should -BeGreaterThan 5
   }
   It 'contains every module file and everything under xml/' {
     $root = $script:repo
