@@ -19,3 +19,13 @@ if(NOT WIN32 AND NOT CMAKE_CROSSCOMPILING)
     set_tests_properties(e2e_env PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
   endif()
 endif()
+if(WIN32)
+  iospd_add_test(test_env_win SOURCES test_env_win.c)
+  if(IOSPD_BASH_ENV AND CMAKE_CROSSCOMPILING_EMULATOR)
+    add_test(NAME e2e_env_wine COMMAND ${IOSPD_BASH_ENV}
+             ${PROJECT_SOURCE_DIR}/tests/e2e/env_wine_test.sh
+             $<TARGET_FILE:env_print> ${CMAKE_CROSSCOMPILING_EMULATOR})
+    set_tests_properties(e2e_env_wine PROPERTIES TIMEOUT 120
+      SKIP_RETURN_CODE 77 ENVIRONMENT "${iospd_test_env}")
+  endif()
+endif()
