@@ -177,8 +177,9 @@ static void test_mountinfo(void** state) {
 static char root[256];
 
 static void mkdirs(const char* rel) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s", root, rel);
+  char path[2048];
+  int n = snprintf(path, sizeof path, "%s/%s", root, rel);
+  assert_true(n > 0 && (size_t)n < sizeof path);
   for (char* p = path + strlen(root) + 1; *p; p++) {
     if (*p != '/') continue;
     *p = '\0';

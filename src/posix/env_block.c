@@ -17,13 +17,14 @@
 /* Reads a small sysfs attribute, trimmed; "" if it cannot be read. */
 static bool attr(const char* dir, const char* name, char* out, size_t size) {
   char path[PATH_MAX + 64];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
   out[0] = '\0';
+  int n = snprintf(path, sizeof path, "%s/%s", dir, name);
+  if (n < 0 || (size_t)n >= sizeof path) return false;
   FILE* f = fopen(path, "re");
   if (f == NULL) return false;
-  size_t n = fread(out, 1, size - 1, f);
+  size_t got = fread(out, 1, size - 1, f);
   fclose(f);
-  out[n] = '\0';
+  out[got] = '\0';
   iospd_posix_trim(out);
   return out[0] != '\0';
 }
@@ -40,8 +41,8 @@ static bool attr_u32(const char* dir, const char* name, uint32_t* v) {
 
 static bool exists(const char* dir, const char* name) {
   char path[PATH_MAX + 64];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  return access(path, F_OK) == 0;
+  int n = snprintf(path, sizeof path, "%s/%s", dir, name);
+  return n > 0 && (size_t)n < sizeof path && access(path, F_OK) == 0;
 }
 
 /* The one entry of dir/slaves, if there is exactly one. */
