@@ -29,14 +29,21 @@ typedef struct iospd_env_s {
 typedef struct iospd_env_target_s {
   char fs_type[32];        /* "ext4", "xfs", "tmpfs", "NTFS", "ReFS", "CSVFS" */
   uint32_t fs_block_bytes; /* block (Linux) or cluster (Windows) size */
-  char device[256];        /* "/dev/nvme0n1", "\\\\.\\PhysicalDrive1"; "" */
+  char device[256];        /* the disk under the target, partitions and
+                              single-device dm/md layers resolved away:
+                              "/dev/nvme0n1", "\\\\.\\PhysicalDrive1"; a
+                              dm/md device over several disks names itself */
   char model[128];
   char firmware[64];
   char bus[32];            /* "NVMe", "SATA", "SAS", "virtio", "loop", ... */
   int rotational;          /* 1 spinning, 0 not, -1 unknown */
   char scheduler[32];      /* Linux I/O scheduler ("none", "mq-deadline") */
-  uint32_t queue_depth;    /* Linux nr_requests, Windows the adapter's
-                              maximum outstanding commands; 0 unknown */
+  uint32_t queue_depth;    /* Linux: SCSI/SATA device/queue_depth (the
+                              commands the device itself queues) when
+                              present, else the block layer's
+                              queue/nr_requests; Windows: 0, no documented
+                              query tells it (docs/environment.md) */
+  char backing_file[256];  /* a loop device's backing file; else "" */
 } iospd_env_target_t;
 
 /* Fills env; never fails (unknown fields stay empty). */

@@ -147,7 +147,11 @@ static void remember_ids(const uint32_t* ids, uint32_t n) {
   pthread_mutex_unlock(&ids_lock);
 }
 
-int iospd_plat_cpu_topology(iospd_cpu_topology_t* topo, iospd_err_t* err) {
+/* Reads the topology; remember: keep its CPU numbers for
+ * iospd_plat_cpu_times (the run's topology), not for a look that only
+ * counts (the environment fingerprint, which may come at any time). */
+static int read_topology(iospd_cpu_topology_t* topo, bool remember,
+                         iospd_err_t* err) {
   memset(topo, 0, sizeof *topo);
   int rc = IOSPD_ENOMEM;
   cpuset_t* online = iospd_malloc(sizeof *online);
@@ -276,7 +280,7 @@ int iospd_plat_cpu_topology(iospd_cpu_topology_t* topo, iospd_err_t* err) {
       g->active_mask |= UINT64_C(1) << (c % IOSPD_POSIX_GROUP_CPUS);
     }
   }
-  remember_ids(ids, n);
+  if (remember) remember_ids(ids, n);
   topo->cpu_count = n;
   topo->core_count = cores;
   topo->node_count = nodes;
@@ -300,6 +304,15 @@ fail:
     return iospd_err_set(err, rc, "out of memory reading the CPU topology");
   }
   return 0;
+}
+
+int iospd_plat_cpu_topology(iospd_cpu_topology_t* topo, iospd_err_t* err) {
+  return read_topology(topo, true, err);
+}
+
+int iospd_posix_cpu_topology_peek(iospd_cpu_topology_t* topo,
+                                  iospd_err_t* err) {
+  return read_topology(topo, false, err);
 }
 
 void iospd_plat_cpu_topology_free(iospd_cpu_topology_t* topo) {

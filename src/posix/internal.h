@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "iospd/envinfo.h"
 #include "iospd/error.h"
 #include "iospd/platform.h"
 
@@ -173,12 +174,57 @@ void iospd_posix_wake_shutdown(void);
 uint32_t iospd_posix_parse_cpu_stat(FILE* f, const uint32_t* ids, uint32_t nids,
                                     long hz, iospd_cpu_times_t* out,
                                     uint32_t ncpu);
+/* iospd_plat_cpu_topology without side effects: the CPU numbers the next
+ * iospd_plat_cpu_times maps its lines by stay those of the run's topology.
+ * For counting (the environment fingerprint, envinfo.c). */
+int iospd_posix_cpu_topology_peek(iospd_cpu_topology_t* topo,
+                                  iospd_err_t* err);
 /* Forgets the CPU numbers remembered by the last topology. */
 void iospd_posix_cpu_shutdown(void);
 /* Parses a kernel CPU list ("0-3,8,10-11") into a bitmap of IOSPD_MAX_CPUS
  * bits (64 per word, CPU c in bit c % 64 of word c / 64). False if the text
  * is malformed or empty. */
 bool iospd_posix_parse_cpulist(const char* text, uint64_t* words);
+
+/* ---- environment fingerprint (envinfo.c, env_text.c, env_block.c) ------ */
+
+/* Trims white space at both ends, in place. */
+void iospd_posix_trim(char* s);
+/* The CPU's name from /proc/cpuinfo text: "model name" (x86 and most),
+ * "cpu model" (MIPS), "cpu" (POWER), else on arm64 the implementer, part
+ * and revision ("ARM part 0xd0c r3p1"), else "Hardware" (32-bit Arm).
+ * False, out "", if none is there. */
+bool iospd_posix_cpuinfo_model(const char* text, char* out, size_t size);
+/* The value of key in os-release(5) text, unquoted and unescaped. */
+bool iospd_posix_os_release_value(const char* text, const char* key,
+                                  char* out, size_t size);
+/* The scheduler in use from queue/scheduler text: the bracketed entry
+ * ("mq-deadline" from "[mq-deadline] kyber none"), or the only entry. */
+bool iospd_posix_active_scheduler(const char* text, char* out, size_t size);
+/* statfs f_type -> file system name; NULL if not in the table. */
+const char* iospd_posix_fs_name(unsigned long magic);
+/* Reads /proc/self/mountinfo text from f: the type and source of the
+ * mount of device maj:min (the last one listed), else of the longest mount
+ * point holding path (an absolute, resolved path; may be NULL). False,
+ * both "", if none matched. */
+bool iospd_posix_mountinfo_find(FILE* f, unsigned maj, unsigned min,
+                                const char* path, char* fstype,
+                                size_t fstype_size, char* source,
+                                size_t source_size);
+/* The bus of the block device at sysfs directory devpath (resolved),
+ * kernel name name: "NVMe", "SATA", "virtio", "loop"..., "" unknown. */
+void iospd_posix_bus_name(const char* sysroot, const char* devpath,
+                          const char* name, char* out, size_t size);
+/* Fills t's device fields for block device maj:min, reading sysfs under
+ * sysroot ("/sys"): partitions resolved to their disk, dm/md over exactly
+ * one device followed down. Leaves t alone if maj:min is unknown there. */
+void iospd_posix_env_block(const char* sysroot, unsigned maj, unsigned min,
+                           iospd_env_target_t* t);
+/* iospd_plat_env_target with sysfs read under sysroot. */
+void iospd_posix_env_target_at(const char* sysroot, const char* path,
+                               iospd_env_target_t* t);
+/* "gcc 12.2.0, RelWithDebInfo, x86_64 build": how this iospd was built. */
+void iospd_posix_build_string(char* out, size_t size);
 
 /* Linux CPU number <-> (group, number): iospd models Linux CPUs as Windows
  * processor groups of 64, so every CPU fits a 64-bit mask. On machines with

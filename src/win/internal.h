@@ -8,6 +8,7 @@
 #include <windows.h>
 #include <winternl.h>
 
+#include "iospd/envinfo.h"
 #include "iospd/error.h"
 #include "iospd/platform.h"
 
@@ -199,6 +200,24 @@ DWORD iospd_win_make_parents(WCHAR* w, bool drive_spelled);
 /* Active-CPU mask of each processor group (IOSPD_WIN_MAX_GROUPS entries of
  * room), in group order. */
 int iospd_win_group_masks(uint64_t* masks, uint32_t* ngroups, iospd_err_t* err);
+
+/* ---- environment fingerprint (envinfo.c, storage_desc.c) ----------------- */
+
+/* STORAGE_BUS_TYPE value -> "NVMe", "SATA", "SAS", ...; "" for unknown. */
+const char* iospd_win_bus_name(unsigned bus_type);
+/* Trims spaces and tabs at both ends, in place (descriptor strings are
+ * space padded: SCSI INQUIRY fields are fixed-width). */
+void iospd_win_trim_ascii(char* s);
+/* The NUL-terminated ASCII string at offset in the len bytes of a storage
+ * descriptor, trimmed, non-ASCII bytes as '?'. False, out "", when offset
+ * is 0 (no such string) or not inside the len bytes. */
+bool iospd_win_desc_string(const void* buf, size_t len, uint32_t offset,
+                           char* out, size_t size);
+/* Fills t's model ("vendor product"), firmware (product revision) and bus
+ * from a STORAGE_DEVICE_DESCRIPTOR of len bytes as returned; a shorter
+ * answer than its fixed part fills nothing. */
+void iospd_win_parse_device_descriptor(const void* buf, size_t len,
+                                       iospd_env_target_t* t);
 
 /* ---- devices and console (file.c, thread.c) ------------------------------ */
 
