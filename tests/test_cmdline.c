@@ -1091,8 +1091,12 @@ static void test_cmdline_exact_messages(void** state) {
       {"W|-Sq t", "'-Sq': unknown -S letter 'q'; use b, h, m, r, u or w"},
       {"--no-such-option t",
        "unknown option '--no-such-option'; the iospd long options are "
-       "--allow-raw-write, --engine=<auto|io_uring|libaio|threads|psync> "
-       "and --help"},
+       "--allow-raw-write, --engine=<auto|io_uring|libaio|threads|psync>, "
+       "--merge <a.json> <b.json>... and --help"},
+      {"-b4K --merge a.json",
+       "'--merge' is a mode of its own and must be the first argument: "
+       "iospd --merge a.json b.json ..."},
+      {"--merge=a.json b.json", "'--merge=a.json': --merge takes no value"},
       {"-x t",
        "'-x': -x (completion routines) exists only on Windows; on Linux "
        "choose how I/O is issued with "
@@ -1218,6 +1222,24 @@ static void test_cmdline_no_arguments_is_usage_error(void** state) {
       iospd_cmdline_parse(1, argv, &k_linux, &p, &action, NULL, NULL), 0);
   assert_int_equal(action, IOSPD_ACTION_USAGE_ERROR);
   assert_int_equal(p.timespan_count, 0);
+}
+
+/* --merge first: a mode whose files main.c reads; the parser leaves the
+ * profile alone (no target, no run). Also with no file: main.c says so. */
+static void test_cmdline_merge_mode(void** state) {
+  (void)state;
+  const char* argv[] = {"iospd", "--merge", "a.json", "-b4K", "b.json"};
+  for (int argc = 2; argc <= 5; argc++) {
+    iospd_profile_t p;
+    iospd_profile_init(&p);
+    iospd_cmdline_action_t action = IOSPD_ACTION_RUN;
+    assert_int_equal(
+        iospd_cmdline_parse(argc, argv, &k_linux, &p, &action, NULL, NULL), 0);
+    assert_int_equal(action, IOSPD_ACTION_MERGE);
+    assert_int_equal(p.timespan_count, 0);
+    assert_null(p.cmdline);
+    iospd_profile_destroy(&p);
+  }
 }
 
 static void test_cmdline_slash_is_target_on_linux(void** state) {
@@ -1471,6 +1493,7 @@ int main(void) {
       cmocka_unit_test(test_cmdline_exact_messages),
       cmocka_unit_test(test_cmdline_atoi_switches_stop_at_int_max),
       cmocka_unit_test(test_cmdline_no_arguments_is_usage_error),
+      cmocka_unit_test(test_cmdline_merge_mode),
       cmocka_unit_test(test_cmdline_slash_is_target_on_linux),
       cmocka_unit_test(test_cmdline_null_env_and_no_warnings_buffer),
       cmocka_unit_test(test_cmdline_allocation_failure),

@@ -52,7 +52,7 @@
  *    refused; -Nn and -Ni (non-volatile memory flushes) are refused, -Nv is
  *    accepted (msync); -e (ETW) is refused; -I, -l, -Sm, -y are accepted.
  * iospd additions: --allow-raw-write, --engine=auto|io_uring|libaio|threads|
- * psync, --help. */
+ * psync, --help, and the --merge mode (first argument only). */
 #include "iospd/cmdline.h"
 
 #include <inttypes.h>
@@ -941,6 +941,10 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
     case IOSPD_SP_WRITEBUF: return sw_writebuf(c);
     case IOSPD_SP_RAW_WRITE: c->pp.ext.allow_raw_write = true; return 0;
     case IOSPD_SP_ENGINE: return sw_engine(c);
+    case IOSPD_SP_MERGE:
+      /* Only reached when --merge is not the first argument. */
+      return fail(c, "'%s' is a mode of its own and must be the first "
+                     "argument: iospd --merge a.json b.json ...", c->arg);
     case IOSPD_SP_NONE: break;
   }
   return fail(c, "'%s': internal error: switch not handled", c->arg);
@@ -968,7 +972,8 @@ static int lookup(ctx_t* c, const char* a, const iospd_opt_def_t** out) {
       return fail(c,
                   "unknown option '%s'; the iospd long options are "
                   "--allow-raw-write, "
-                  "--engine=<auto|io_uring|libaio|threads|psync> and --help",
+                  "--engine=<auto|io_uring|libaio|threads|psync>, "
+                  "--merge <a.json> <b.json>... and --help",
                   a);
     c->val = a + 2 + strlen(o->name);
   } else {
@@ -1140,6 +1145,12 @@ int iospd_cmdline_parse(int argc, const char* const* argv,
   *action = IOSPD_ACTION_RUN;
   if (argc < 2) {
     *action = IOSPD_ACTION_USAGE_ERROR;
+    return 0;
+  }
+  /* --merge: a mode, not a run; what follows are file names, which main.c
+   * reads (the core never opens files). */
+  if (argv[1] != NULL && strcmp(argv[1], "--merge") == 0) {
+    *action = IOSPD_ACTION_MERGE;
     return 0;
   }
   static const iospd_cmdline_env_t no_env = {false, false, NULL, NULL};

@@ -273,6 +273,14 @@ const iospd_opt_def_t iospd_options[] = {
      "threads). Windows always uses completion ports; there the run refuses\n"
      "the Linux engines.",
      NULL},
+    {"merge", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
+     IOSPD_SP_MERGE, IOSPD_TOPIC_IOSPD, "--merge <a.json> <b.json>...",
+     "merge mode",
+     "Merge -Rjson results of runs of the same profile (repetitions, or\n"
+     "machines that ran at once) into one JSON document on stdout: counts\n"
+     "add, percentiles come from the added histograms. Must be the first\n"
+     "argument; every argument after it is a file. See docs/merging.md.",
+     NULL},
     {"help", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
      IOSPD_SP_HELP, IOSPD_TOPIC_IOSPD, "--help", "help", "Same as -?.", NULL},
 };
