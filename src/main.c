@@ -8,6 +8,7 @@
 #include "iospd/alloc.h"
 #include "iospd/cmdline.h"
 #include "iospd/console.h"
+#include "iospd/merge.h"
 #include "iospd/platform.h"
 #include "iospd/profile.h"
 #include "iospd/report.h"
@@ -194,6 +195,53 @@ static int set_event(const char* name) {
   return EXIT_RUN_FAILED;
 }
 
+/* --merge a.json b.json ...: reads every file, merges, prints the merged
+ * JSON on stdout. Anything wrong with an input is bad input (exit 3),
+ * named with the file. */
+static int merge_files(int nfiles, const char* const* files) {
+  iospd_merge_input_t* in =
+      iospd_calloc(nfiles > 0 ? (size_t)nfiles : 1, sizeof *in);
+  if (in == NULL) {
+    err_line("error: ", "out of memory (--merge)");
+    return EXIT_RUN_FAILED;
+  }
+  int exit_code = EXIT_OK;
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  for (int i = 0; i < nfiles; i++) {
+    char* data = NULL;
+    size_t len = 0;
+    in[i].name = files[i];
+    if (iospd_plat_read_whole_file(files[i], &data, &len, &err) < 0) {
+      iospd_strbuf_t sb;
+      iospd_strbuf_init(&sb);
+      iospd_strbuf_appendf(&sb, "cannot read '%s' (--merge): %s", files[i],
+                           err.msg[0] ? err.msg : iospd_strerror(err.code));
+      err_line("error: ", iospd_strbuf_cstr(&sb));
+      iospd_strbuf_destroy(&sb);
+      exit_code = EXIT_BAD_INPUT;
+      break;
+    }
+    in[i].text = data;
+    in[i].len = len;
+  }
+  if (exit_code == EXIT_OK) {
+    iospd_strbuf_t out;
+    iospd_strbuf_init(&out);
+    int rc = iospd_merge(in, (size_t)nfiles, &out, &err);
+    if (rc < 0) {
+      err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+      exit_code = rc == IOSPD_ENOMEM ? EXIT_RUN_FAILED : EXIT_BAD_INPUT;
+    } else {
+      out_sb(&out);
+    }
+    iospd_strbuf_destroy(&out);
+  }
+  for (int i = 0; i < nfiles; i++) iospd_free((char*)in[i].text);
+  iospd_free(in);
+  return exit_code;
+}
+
 int main(int argc, char** argv) {
   iospd_plat_console_init();
   int uargc = 0;
@@ -242,6 +290,10 @@ int main(int argc, char** argv) {
     out_sb(&usage);
     iospd_strbuf_destroy(&usage);
     exit_code = action == IOSPD_ACTION_USAGE ? EXIT_OK : EXIT_BAD_INPUT;
+    goto done;
+  }
+  if (action == IOSPD_ACTION_MERGE) {
+    exit_code = merge_files(uargc - 2, uargv + 2);
     goto done;
   }
   if (action == IOSPD_ACTION_SET_EVENT) {
