@@ -67,7 +67,7 @@ static int parse_one(const iospd_merge_input_t* in, cJSON** out,
   if (doc == NULL) {
     unsigned line, col;
     where(in->text, at, &line, &col);
-    snprintf(msg, sizeof msg, "not JSON: the text stops parsing at line %u, "
+    snprintf(msg, sizeof msg, "not JSON: the text stops parsing near line %u, "
              "column %u; expected the JSON that iospd -Rjson wrote", line,
              col);
     return bad(err, in->name, msg);

@@ -54,7 +54,8 @@ static int put(iospd_merge_ctx_t* m, cJSON* dst, const char* key, cJSON* v) {
     cJSON_AddItemToObject(dst, key, v);
     return 0;
   }
-  cJSON_ReplaceItemViaPointer(dst, old, v);
+  /* (ViaPointer would drop the key name of v.) */
+  cJSON_ReplaceItemInObjectCaseSensitive(dst, key, v);
   return 0;
 }
 
@@ -408,8 +409,11 @@ static int clear_cpu(iospd_merge_ctx_t* m, cJSON* ts) {
   if (cpu == NULL || cJSON_IsNull(cpu)) return 0;
   int rc = put(m, cpu, "cpus", cJSON_CreateArray());
   cJSON* avg = get(cpu, "average");
-  for (cJSON* c = avg ? avg->child : NULL; rc == 0 && c; c = c->next)
+  cJSON* next = NULL;
+  for (cJSON* c = avg ? avg->child : NULL; rc == 0 && c; c = next) {
+    next = c->next; /* set_null frees c */
     if (!cJSON_IsNull(c)) rc = set_null(m, avg, c->string);
+  }
   return rc;
 }
 
