@@ -1092,6 +1092,7 @@ static void test_cmdline_exact_messages(void** state) {
       {"--no-such-option t",
        "unknown option '--no-such-option'; the iospd long options are "
        "--allow-raw-write, --engine=<auto|io_uring|libaio|threads|psync>, "
+       "--output=<text|xml|json>:<file>, "
        "--merge <a.json> <b.json>... and --help"},
       {"-b4K --merge a.json",
        "'--merge' is a mode of its own and must be the first argument: "

@@ -58,6 +58,7 @@ typedef enum iospd_opt_special {
   IOSPD_SP_WRITEBUF,   /* -Z */
   IOSPD_SP_RAW_WRITE,  /* --allow-raw-write */
   IOSPD_SP_ENGINE,     /* --engine= */
+  IOSPD_SP_OUTPUT,     /* --output=FORMAT:FILE */
   IOSPD_SP_MERGE       /* --merge (a mode: only as the first argument) */
 } iospd_opt_special_t;
 
