@@ -4,12 +4,24 @@
  * C library's %g (which msvcrt spells differently from glibc) and prints
  * integers above 2^31 in exponent form. So the merged document has the
  * same bytes on every build, and each number reads back to the same double:
- * a merged document merges again exactly. */
+ * a merged document merges again exactly. cJSON keeps no integer type, so
+ * whole numbers are told apart by value (write_number). */
+#include <math.h>
+
 #include "iospd/json_write.h"
 #include "merge_internal.h"
 
 static void indent_to(iospd_strbuf_t* sb, int n) {
   for (int i = 0; i < n; i++) iospd_strbuf_append(sb, "  ");
+}
+
+/* Whole numbers (every count, byte total and ns bound) as plain digits, as
+ * -Rjson writes them; other numbers in the shortest text that reads back. */
+static void write_number(iospd_strbuf_t* sb, double d) {
+  if (d == floor(d) && fabs(d) < 9007199254740992.0) /* 2^53 */
+    iospd_strbuf_appendf(sb, "%.0f", d == 0 ? 0.0 : d);
+  else
+    iospd_json_append_double(sb, d);
 }
 
 static bool scalars_only(const cJSON* arr) {
@@ -26,7 +38,7 @@ void iospd_json_write_tree(iospd_strbuf_t* sb, const cJSON* v, int indent) {
   } else if (cJSON_IsFalse(v)) {
     iospd_strbuf_append(sb, "false");
   } else if (cJSON_IsNumber(v)) {
-    iospd_json_append_double(sb, v->valuedouble);
+    write_number(sb, v->valuedouble);
   } else if (cJSON_IsString(v)) {
     iospd_json_append_str(sb, v->valuestring);
   } else if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
