@@ -500,9 +500,10 @@ static void directions_json(jw_t* w, const char* key, const rpt_agg_t* a,
   jw_end_obj(w);
 }
 
+/* As the XML: an interval's latency whenever it had I/O (null if none). */
 static void bucket_latency_json(jw_t* w, const char* key,
-                                const iospd_bucket_t* b, bool latency) {
-  if (!latency || b->count == 0) {
+                                const iospd_bucket_t* b) {
+  if (b->count == 0) {
     jw_null(w, key);
     return;
   }
@@ -518,7 +519,7 @@ static void bucket_latency_json(jw_t* w, const char* key,
 
 static void iops_series_json(jw_t* w, iospd_buckets_sum_t* rd,
                              iospd_buckets_sum_t* wr, iospd_buckets_sum_t* tot,
-                             uint32_t interval_ms, bool latency) {
+                             uint32_t interval_ms) {
   jw_obj(w, "iops_series");
   jw_u64(w, "interval_ms", interval_ms);
   iospd_buckets_sum_t* s[3] = {rd, wr, tot};
@@ -546,8 +547,8 @@ static void iops_series_json(jw_t* w, iospd_buckets_sum_t* rd,
     jw_dbl(w, "read_iops", (double)r.count / secs);
     jw_dbl(w, "write_iops", (double)wb.count / secs);
     jw_dbl(w, "total_iops", (double)(r.count + wb.count) / secs);
-    bucket_latency_json(w, "read_latency", &r, latency);
-    bucket_latency_json(w, "write_latency", &wb, latency);
+    bucket_latency_json(w, "read_latency", &r);
+    bucket_latency_json(w, "write_latency", &wb);
     jw_end_obj(w);
   }
   jw_end_arr(w);
@@ -691,8 +692,7 @@ static void thread_target_json(jw_t* w, const iospd_timespan_result_t* tr,
         iospd_buckets_sum_add(&tot, &s->iops[0]) < 0 ||
         iospd_buckets_sum_add(&tot, &s->iops[1]) < 0)
       w->out->failed = true;
-    iops_series_json(w, &rd, &wr, &tot, ts->io_bucket_ms,
-                     ts->measure_latency);
+    iops_series_json(w, &rd, &wr, &tot, ts->io_bucket_ms);
     iospd_buckets_sum_destroy(&rd);
     iospd_buckets_sum_destroy(&wr);
     iospd_buckets_sum_destroy(&tot);
@@ -731,7 +731,7 @@ static void timespan_json(jw_t* w, const iospd_results_t* r, uint32_t index) {
   directions_json(w, "total", &all, tr->seconds);
   if (ts->calc_iops_stddev)
     iops_series_json(w, &all.iops[0], &all.iops[1], &all.iops[2],
-                     ts->io_bucket_ms, ts->measure_latency);
+                     ts->io_bucket_ms);
   iospd_rpt_agg_destroy(&all);
   target_totals_json(w, tr);
 
