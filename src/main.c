@@ -240,18 +240,20 @@ static bool wants_json(const iospd_profile_t* p) {
   return false;
 }
 
-/* Every file the run will write, as (option, path) for the safety checks:
- * the --output files. The --timeseries file joins this list where its
- * option lands (one more entry). *count = 0 on ENOMEM is not possible:
- * the caller passes room for output_count + 1 entries. */
-static size_t output_paths(const iospd_profile_t* p, iospd_out_path_t* list,
-                           char (*names)[64]) {
-  size_t n = 0;
+/* Every file the run will write, as (option as written, path), for the
+ * safety checks: the --output files. The --timeseries file joins this list
+ * where its option lands: one more entry, {"--timeseries=<file>", path}.
+ * Returns the count, or -1 on ENOMEM; free each option with iospd_free. */
+static int output_paths(const iospd_profile_t* p, iospd_out_path_t* list) {
+  int n = 0;
   for (uint32_t i = 0; i < p->ext.output_count; i++) {
-    snprintf(names[n], sizeof names[n], "--output=%s:",
-             format_word(p->ext.outputs[i].format));
-    list[n].option = names[n];
-    list[n].path = p->ext.outputs[i].path;
+    const iospd_output_spec_t* o = &p->ext.outputs[i];
+    size_t len = strlen(o->path) + 16;
+    char* opt = iospd_malloc(len);
+    if (opt == NULL) return -1;
+    snprintf(opt, len, "--output=%s:%s", format_word(o->format), o->path);
+    list[n].option = opt;
+    list[n].path = o->path;
     n++;
   }
   return n;
@@ -262,20 +264,20 @@ static size_t output_paths(const iospd_profile_t* p, iospd_out_path_t* list,
 static int check_output_paths(const iospd_profile_t* p) {
   size_t cap = (size_t)p->ext.output_count + 1;
   iospd_out_path_t* list = iospd_calloc(cap, sizeof *list);
-  char(*names)[64] = iospd_calloc(cap, sizeof *names);
+  int n = list != NULL ? output_paths(p, list) : -1;
   int rc = 0;
   iospd_err_t err;
   iospd_err_clear(&err);
-  if (list == NULL || names == NULL) {
+  if (n < 0) {
     err_line("error: ", "out of memory checking the output files");
     rc = EXIT_RUN_FAILED;
-  } else if (iospd_output_paths_check(list, output_paths(p, list, names), p,
-                                      &err) != 0) {
+  } else if (iospd_output_paths_check(list, (size_t)n, p, &err) != 0) {
     err_line("error: ", err.msg);
     rc = EXIT_BAD_INPUT;
   }
+  for (size_t i = 0; list != NULL && i < cap; i++)
+    iospd_free((char*)list[i].option);
   iospd_free(list);
-  iospd_free(names);
   return rc;
 }
 

@@ -306,9 +306,11 @@ bool iospd_plat_same_file(const char* a, const char* b);
  * so it is not changed), and a <path>.tmp that cannot be created (created
  * and removed at once). err says what failed, without naming the path. */
 int iospd_plat_output_probe(const char* path, iospd_err_t* err);
-/* Writes len bytes to <path>.tmp, flushes them to the device, then renames
- * it over path: path is either the old file or the whole new one, never a
- * half-written report. On failure <path>.tmp is removed. */
+/* Writes the text data (len bytes) to <path>.tmp, flushes it to the
+ * device, then renames it over path: path is either the old file or the
+ * whole new one, never a half-written report. Line ends as standard output
+ * writes them (Windows: CRLF), so a file equals `iospd ... > file`. On
+ * failure <path>.tmp is removed. */
 int iospd_plat_write_file_whole(const char* path, const void* data, size_t len,
                                 iospd_err_t* err);
 

@@ -1015,14 +1015,23 @@ static int lookup(ctx_t* c, const char* a, const iospd_opt_def_t** out) {
   const iospd_opt_def_t* o;
   if (a[0] == '-' && a[1] == '-') {
     o = iospd_options_find_long(a + 2);
-    if (o == NULL)
-      return fail(c,
-                  "unknown option '%s'; the iospd long options are "
-                  "--allow-raw-write, "
-                  "--engine=<auto|io_uring|libaio|threads|psync>, "
-                  "--output=<text|xml|json>:<file>, "
-                  "--merge <a.json> <b.json>... and --help",
-                  a);
+    if (o == NULL) {
+      /* The list comes from the table, so a new long option is named here
+       * without editing this message. */
+      char list[512] = "";
+      size_t n = 0, count = 0, k = 0;
+      for (size_t i = 0; i < iospd_options_count; i++)
+        count += (iospd_options[i].flags & IOSPD_OPTF_LONG) != 0;
+      for (size_t i = 0; i < iospd_options_count && n < sizeof list; i++) {
+        if (!(iospd_options[i].flags & IOSPD_OPTF_LONG)) continue;
+        k++;
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
+                              k == 1 ? "" : k == count ? " and " : ", ",
+                              iospd_options[i].syntax);
+      }
+      return fail(c, "unknown option '%s'; the iospd long options are %s", a,
+                  list);
+    }
     c->val = a + 2 + strlen(o->name);
   } else {
     o = iospd_options_find(a + 1);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Report files on Windows (--output, --timeseries): is a path the same file
  * as a target, can a report be written there, and writing one whole
- * (<path>.tmp, FlushFileBuffers, MoveFileEx with replace). */
+ * (<path>.tmp, FlushFileBuffers, MoveFileEx with replace), with CRLF line
+ * ends as iospd's standard output has them. */
 #include <stdio.h>
 #include <string.h>
 
@@ -142,7 +143,25 @@ int iospd_plat_write_file_whole(const char* path, const void* data, size_t len,
                        path);
     goto out;
   }
-  const char* p = data;
+  /* Line ends as iospd's standard output has them on Windows (the C
+   * runtime's text mode: every \n written as \r\n), so a report file is
+   * byte for byte what `iospd ... > file` gives. */
+  size_t nl = 0;
+  for (size_t i = 0; i < len; i++) nl += ((const char*)data)[i] == '\n';
+  char* crlf = iospd_malloc(len + nl + 1);
+  if (crlf == NULL) {
+    CloseHandle(h);
+    DeleteFileW(tmp);
+    rc = iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+    goto out;
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (((const char*)data)[i] == '\n') crlf[k++] = '\r';
+    crlf[k++] = ((const char*)data)[i];
+  }
+  len = k;
+  const char* p = crlf;
   size_t done = 0;
   while (done < len && rc == 0) {
     DWORD chunk = len - done > 0x40000000u ? 0x40000000u : (DWORD)(len - done);
@@ -157,6 +176,7 @@ int iospd_plat_write_file_whole(const char* path, const void* data, size_t len,
     rc = iospd_win_err(err, GetLastError(), "'%s.tmp' cannot be flushed",
                        path);
   CloseHandle(h);
+  iospd_free(crlf);
   if (rc == 0 &&
       !MoveFileExW(tmp, w, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
     rc = iospd_win_err(err, GetLastError(),
