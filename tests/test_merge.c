@@ -70,7 +70,8 @@ static cJSON* direction(uint64_t ios, uint64_t block, double secs,
   cJSON_AddNumberToObject(d, "iops", (double)ios / secs);
   cJSON_AddNumberToObject(d, "mib_per_s",
                           (double)(ios * block) / secs / 1048576.0);
-  if (h != NULL)
+  /* As -Rjson: a direction without I/O has no latency object. */
+  if (h != NULL && iospd_hist_count(h) > 0)
     cJSON_AddItemToObject(d, "latency", latency_json(h));
   else
     cJSON_AddNullToObject(d, "latency");
@@ -413,6 +414,36 @@ static void test_merge_paths_may_differ(void** state) {
   free_runs(&r);
 }
 
+/* A run whose reads had no I/O (latency null) merges before or after one
+ * that had: the latency is the other run's, the counts add. */
+static void test_merge_with_an_empty_direction(void** state) {
+  (void)state;
+  rng_state = 11;
+  iospd_hist_t* empty = iospd_hist_create();
+  iospd_hist_t* h = iospd_hist_create();
+  for (int i = 0; i < 5000; i++) iospd_hist_record(h, draw(i % 4));
+  char* e = run_doc("t.dat", 4096, empty, 100, 10, 1);
+  char* a = run_doc("t.dat", 4096, h, 200, 10, 1);
+  const char* orders[2][2] = {{e, a}, {a, e}};
+  for (int k = 0; k < 2; k++) {
+    iospd_strbuf_t out;
+    iospd_strbuf_init(&out);
+    iospd_err_t err;
+    assert_int_equal(merge_texts(orders[k], kNames, 2, &out, &err), 0);
+    cJSON* m = cJSON_Parse(iospd_strbuf_cstr(&out));
+    check_latency(at(m, "timespans[0].total.read.latency"), h);
+    check_latency(at(m, "timespans[0].targets[0].directions.total.latency"), h);
+    assert_true(num(m, "timespans[0].total.write.ios") == 300);
+    assert_true(num(m, "timespans[0].total.read.ios") == 5000);
+    cJSON_Delete(m);
+    iospd_strbuf_destroy(&out);
+  }
+  cJSON_free(e);
+  cJSON_free(a);
+  iospd_hist_destroy(empty);
+  iospd_hist_destroy(h);
+}
+
 static void expect_refusal(const char* const* texts, size_t n,
                            const char* want) {
   iospd_strbuf_t out;
@@ -520,6 +551,7 @@ int main(void) {
       cmocka_unit_test(test_merge_equals_one_histogram),
       cmocka_unit_test(test_merge_again_is_identical),
       cmocka_unit_test(test_merge_paths_may_differ),
+      cmocka_unit_test(test_merge_with_an_empty_direction),
       cmocka_unit_test(test_merge_refuses_another_profile),
       cmocka_unit_test(test_merge_names_bad_input),
   };
