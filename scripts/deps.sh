@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Installs what building and testing iospd needs on Debian/Ubuntu, and only
-# what is missing: compilers, liburing, zlib, CMocka (native, and its source
-# for the mingw build), wine (64-bit, and wine32 from the i386 architecture
+# what is missing: compilers, liburing, zlib, CMocka and cJSON (native, and
+# their sources for the mingw build), wine (64-bit, and wine32 from the i386 architecture
 # for the x86 iospd.exe), xmllint, e2fsprogs (mkfs.ext4 for the ext4 image
-# e2e_create_safety mounts). Usage: scripts/deps.sh [--build-only]
+# e2e_create_safety mounts), python3-jsonschema (JSON results checked
+# against schema/). Usage: scripts/deps.sh [--build-only]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
-build_pkgs=(build-essential cmake pkg-config liburing-dev zlib1g-dev libcmocka-dev)
+build_pkgs=(build-essential cmake pkg-config liburing-dev zlib1g-dev libcmocka-dev
+            libcjson-dev)
 test_pkgs=(gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 libz-mingw-w64-dev wine64 wine wine32:i386
-           libxml2-utils dpkg-dev zip unzip e2fsprogs)
+           libxml2-utils dpkg-dev zip unzip e2fsprogs python3-jsonschema)
 pkgs=("${build_pkgs[@]}")
 [ "${1:-}" = "--build-only" ] || pkgs+=("${test_pkgs[@]}")
 
@@ -33,13 +35,18 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 [ "${1:-}" = "--build-only" ] && exit 0
 
-# CMocka for mingw: Debian has no mingw build of it, so compile its source
-# (tests/CMakeLists.txt builds src/cmocka.c). apt-get source needs a deb-src
-# entry; derive it from the machine's own apt source.
+# CMocka and cJSON for mingw: Debian has no mingw build of them, so compile
+# their sources (tests/CMakeLists.txt builds cmocka.c, CMakeLists.txt cJSON.c,
+# applied with Debian's patches). apt-get source needs a deb-src entry;
+# derive it from the machine's own apt source. Prints the two source dirs,
+# cmocka's first.
 dest="$root/build/deps"
-if [ ! -f "$dest/cmocka-1.1.5/src/cmocka.c" ] && ! ls -d "$dest"/cmocka-*/src/cmocka.c >/dev/null 2>&1; then
-  if ! apt-get source --print-uris cmocka >/dev/null 2>&1 ||
-     [ -z "$(apt-get source --print-uris cmocka 2>/dev/null | grep -i dsc)" ]; then
+have_deb_src() {
+  [ -n "$(apt-get source --print-uris "$1" 2>/dev/null | grep -i dsc)" ]
+}
+fetch_source() { # package  file-inside-the-source-dir
+  if ls -d "$dest"/"$1"-*/"$2" >/dev/null 2>&1; then return 0; fi
+  if ! have_deb_src "$1"; then
     src=""
     for f in /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list.d/ubuntu.sources; do
       [ -f "$f" ] && src="$f" && break
@@ -52,6 +59,9 @@ if [ ! -f "$dest/cmocka-1.1.5/src/cmocka.c" ] && ! ls -d "$dest"/cmocka-*/src/cm
     $sudo apt-get update -qq
   fi
   mkdir -p "$dest"
-  (cd "$dest" && apt-get source -qq cmocka >/dev/null 2>&1)
-fi
+  (cd "$dest" && apt-get source -qq "$1" >/dev/null 2>&1)
+}
+fetch_source cmocka src/cmocka.c
+fetch_source cjson cJSON.c
 ls -d "$dest"/cmocka-*/ | head -n1
+ls -d "$dest"/cjson-*/ | head -n1

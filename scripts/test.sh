@@ -32,6 +32,7 @@ if [ $install = 1 ]; then
   if [ $quick = 0 ]; then scripts/install-pwsh.sh || { echo "PowerShell/Pester installation failed"; exit 1; }; fi
 fi
 cmocka_src=$(ls -d "$root"/build/deps/cmocka-*/ 2>/dev/null | head -n1)
+cjson_src=$(ls -d "$root"/build/deps/cjson-*/ 2>/dev/null | head -n1)
 
 step "native build and tests (gcc, -Werror)"
 cmake -S . -B build/linux -DIOSPD_WERROR=ON >/dev/null &&
@@ -82,7 +83,7 @@ wine_ready() {
 
 step "mingw-w64 x86_64 build, tests under wine"
 cmake -S . -B build/win -DCMAKE_TOOLCHAIN_FILE=scripts/toolchain-mingw-w64.cmake -DIOSPD_WERROR=ON \
-  -DIOSPD_CMOCKA_SOURCE_DIR="$cmocka_src" -DIOSPD_WINEPREFIX="$WINEPREFIX" >/dev/null &&
+  -DIOSPD_CMOCKA_SOURCE_DIR="$cmocka_src" -DIOSPD_CJSON_SOURCE_DIR="$cjson_src" -DIOSPD_WINEPREFIX="$WINEPREFIX" >/dev/null &&
   cmake --build build/win -j"$jobs" >build/win-build.log 2>&1 || { tail -40 build/win-build.log; false; }
 rc=$?
 if [ $rc = 0 ]; then
@@ -98,7 +99,7 @@ record "mingw x86_64 under wine" $rc
 step "mingw-w64 i686 build, tests under wine (WoW64)"
 cmake -S . -B build/win32 -DCMAKE_TOOLCHAIN_FILE=scripts/toolchain-mingw-w64.cmake -DIOSPD_MINGW_ARCH=i686 \
   -DIOSPD_WERROR=ON -DBUILD_TESTING=ON -DIOSPD_BUILD_TESTS=ON \
-  -DIOSPD_CMOCKA_SOURCE_DIR="$cmocka_src" -DIOSPD_WINEPREFIX="$WINEPREFIX" >/dev/null &&
+  -DIOSPD_CMOCKA_SOURCE_DIR="$cmocka_src" -DIOSPD_CJSON_SOURCE_DIR="$cjson_src" -DIOSPD_WINEPREFIX="$WINEPREFIX" >/dev/null &&
   cmake --build build/win32 -j"$jobs" >build/win32-build.log 2>&1 || { tail -40 build/win32-build.log; false; }
 rc=$?
 if [ $rc = 0 ] && ! have_wine32; then

@@ -8,6 +8,9 @@
 #include "iospd/alloc.h"
 #include "iospd/cmdline.h"
 #include "iospd/console.h"
+#include "iospd/envinfo.h"
+#include "iospd/merge.h"
+#include "iospd/output_paths.h"
 #include "iospd/platform.h"
 #include "iospd/profile.h"
 #include "iospd/report.h"
@@ -36,11 +39,11 @@ static void err_sb(const iospd_strbuf_t* sb) {
 
 /* Where run-time notices go. DISKSPD prints -v lines, -P dots and the
  * Ctrl-C line on stdout ahead of the results, and so do we for text output;
- * with -Rxml they would come before <Results> and stdout would not parse,
- * so there they go to stderr. */
+ * with -Rxml or -Rjson they would come before the document and stdout would
+ * not parse, so there they go to stderr. */
 static void notice_write(const iospd_profile_t* p, const char* text,
                          size_t len) {
-  if (p != NULL && p->format == IOSPD_FORMAT_XML)
+  if (p != NULL && p->format != IOSPD_FORMAT_TEXT)
     iospd_plat_write_err(text, len);
   else
     iospd_plat_write_out(text, len);
@@ -135,7 +138,151 @@ static int print_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
   return EXIT_OK;
 }
 
-static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
+/* The command line as given, for the JSON report. */
+typedef struct cmdline_args_s {
+  int argc;
+  const char* const* argv;
+} cmdline_args_t;
+
+/* What the JSON report adds to the results: the environment of the machine
+ * and of each distinct target path. */
+typedef struct json_env_s {
+  iospd_env_t env;
+  const char** paths;
+  iospd_env_target_t* targets;
+  uint32_t count;
+} json_env_t;
+
+static void json_env_fill(json_env_t* je, const iospd_profile_t* p) {
+  memset(je, 0, sizeof *je);
+  iospd_plat_env_query(&je->env);
+  uint32_t n = 0;
+  for (uint32_t s = 0; s < p->timespan_count; s++)
+    n += p->timespans[s].target_count;
+  je->paths = iospd_calloc(n ? n : 1, sizeof *je->paths);
+  je->targets = iospd_calloc(n ? n : 1, sizeof *je->targets);
+  if (je->paths == NULL || je->targets == NULL) return; /* count stays 0 */
+  for (uint32_t s = 0; s < p->timespan_count; s++)
+    for (uint32_t t = 0; t < p->timespans[s].target_count; t++) {
+      const char* path = p->timespans[s].targets[t].path;
+      bool seen = path == NULL;
+      for (uint32_t k = 0; k < je->count && !seen; k++)
+        seen = strcmp(je->paths[k], path) == 0;
+      if (seen) continue;
+      je->paths[je->count] = path;
+      iospd_plat_env_target(path, &je->targets[je->count]);
+      je->count++;
+    }
+}
+
+static void json_env_free(json_env_t* je) {
+  iospd_free(je->paths);
+  iospd_free(je->targets);
+}
+
+static void render(iospd_strbuf_t* out, iospd_result_format_t f,
+                   const iospd_results_t* r, const json_env_t* je,
+                   const cmdline_args_t* args) {
+  if (f == IOSPD_FORMAT_XML) {
+    iospd_report_xml(out, r);
+  } else if (f == IOSPD_FORMAT_JSON) {
+    iospd_json_extra_t x = {.env = &je->env,
+                            .target_paths = je->paths,
+                            .targets = je->targets,
+                            .target_count = je->count,
+                            .argc = args->argc,
+                            .argv = args->argv};
+    iospd_report_json(out, r, &x);
+  } else {
+    iospd_report_text(out, r);
+  }
+}
+
+static const char* format_word(iospd_result_format_t f) {
+  return f == IOSPD_FORMAT_XML ? "xml" : f == IOSPD_FORMAT_JSON ? "json"
+                                                                : "text";
+}
+
+/* The --output files, each written whole (iospd_plat_write_file_whole).
+ * Returns false if one could not be written (each failure is reported). */
+static bool write_outputs(const iospd_profile_t* p, const iospd_results_t* r,
+                          const json_env_t* je, const cmdline_args_t* args) {
+  bool ok = true;
+  for (uint32_t i = 0; i < p->ext.output_count; i++) {
+    const iospd_output_spec_t* o = &p->ext.outputs[i];
+    iospd_strbuf_t sb;
+    iospd_strbuf_init(&sb);
+    render(&sb, o->format, r, je, args);
+    iospd_err_t err;
+    iospd_err_clear(&err);
+    int rc = sb.failed ? IOSPD_ENOMEM
+                       : iospd_plat_write_file_whole(
+                             o->path, iospd_strbuf_cstr(&sb), sb.len, &err);
+    if (rc != 0) {
+      iospd_strbuf_t msg;
+      iospd_strbuf_init(&msg);
+      iospd_strbuf_appendf(&msg, "--output=%s:%s: the report was not written: %s",
+                           format_word(o->format), o->path,
+                           err.msg[0] ? err.msg : iospd_strerror(rc));
+      err_line("error: ", iospd_strbuf_cstr(&msg));
+      iospd_strbuf_destroy(&msg);
+      ok = false;
+    }
+    iospd_strbuf_destroy(&sb);
+  }
+  return ok;
+}
+
+static bool wants_json(const iospd_profile_t* p) {
+  if (p->format == IOSPD_FORMAT_JSON) return true;
+  for (uint32_t i = 0; i < p->ext.output_count; i++)
+    if (p->ext.outputs[i].format == IOSPD_FORMAT_JSON) return true;
+  return false;
+}
+
+/* Every file the run will write, as (option as written, path), for the
+ * safety checks: the --output files. The --timeseries file joins this list
+ * where its option lands: one more entry, {"--timeseries=<file>", path}.
+ * Returns the count, or -1 on ENOMEM; free each option with iospd_free. */
+static int output_paths(const iospd_profile_t* p, iospd_out_path_t* list) {
+  int n = 0;
+  for (uint32_t i = 0; i < p->ext.output_count; i++) {
+    const iospd_output_spec_t* o = &p->ext.outputs[i];
+    size_t len = strlen(o->path) + 16;
+    char* opt = iospd_malloc(len);
+    if (opt == NULL) return -1;
+    snprintf(opt, len, "--output=%s:%s", format_word(o->format), o->path);
+    list[n].option = opt;
+    list[n].path = o->path;
+    n++;
+  }
+  return n;
+}
+
+/* Before any I/O: refuses report files that cannot be written, that are a
+ * target, or that two outputs share (exit 3). */
+static int check_output_paths(const iospd_profile_t* p) {
+  size_t cap = (size_t)p->ext.output_count + 1;
+  iospd_out_path_t* list = iospd_calloc(cap, sizeof *list);
+  int n = list != NULL ? output_paths(p, list) : -1;
+  int rc = 0;
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  if (n < 0) {
+    err_line("error: ", "out of memory checking the output files");
+    rc = EXIT_RUN_FAILED;
+  } else if (iospd_output_paths_check(list, (size_t)n, p, &err) != 0) {
+    err_line("error: ", err.msg);
+    rc = EXIT_BAD_INPUT;
+  }
+  for (size_t i = 0; list != NULL && i < cap; i++)
+    iospd_free((char*)list[i].option);
+  iospd_free(list);
+  return rc;
+}
+
+static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
+                       const cmdline_args_t* args) {
   iospd_results_t results;
   memset(&results, 0, sizeof results);
   results.sys = *sys;
@@ -148,15 +295,18 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
   int rc = iospd_run(p, &hooks, &results, &err);
   if (p->progress > 0) notice_write(p, "\n", 1);
   /* DISKSPD prints whatever was measured even when the run failed. */
+  bool outputs_ok = true;
   if (results.timespan_count > 0) {
+    json_env_t je;
+    memset(&je, 0, sizeof je);
+    if (wants_json(p)) json_env_fill(&je, p);
     iospd_strbuf_t out;
     iospd_strbuf_init(&out);
-    if (p->format == IOSPD_FORMAT_XML)
-      iospd_report_xml(&out, &results);
-    else
-      iospd_report_text(&out, &results);
+    render(&out, p->format, &results, &je, args);
     out_sb(&out);
     iospd_strbuf_destroy(&out);
+    outputs_ok = write_outputs(p, &results, &je, args);
+    json_env_free(&je);
   }
   iospd_results_destroy(&results);
   iospd_plat_cpu_topology_free(&results.topo);
@@ -164,7 +314,7 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
     err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
     return EXIT_RUN_FAILED;
   }
-  return EXIT_OK;
+  return outputs_ok ? EXIT_OK : EXIT_RUN_FAILED;
 }
 
 /* -ye<name>: set an existing event (another iospd waits on it) and exit.
@@ -192,6 +342,53 @@ static int set_event(const char* name) {
   }
   iospd_strbuf_destroy(&sb);
   return EXIT_RUN_FAILED;
+}
+
+/* --merge a.json b.json ...: reads every file, merges, prints the merged
+ * JSON on stdout. Anything wrong with an input is bad input (exit 3),
+ * named with the file. */
+static int merge_files(int nfiles, const char* const* files) {
+  iospd_merge_input_t* in =
+      iospd_calloc(nfiles > 0 ? (size_t)nfiles : 1, sizeof *in);
+  if (in == NULL) {
+    err_line("error: ", "out of memory (--merge)");
+    return EXIT_RUN_FAILED;
+  }
+  int exit_code = EXIT_OK;
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  for (int i = 0; i < nfiles; i++) {
+    char* data = NULL;
+    size_t len = 0;
+    in[i].name = files[i];
+    if (iospd_plat_read_whole_file(files[i], &data, &len, &err) < 0) {
+      iospd_strbuf_t sb;
+      iospd_strbuf_init(&sb);
+      iospd_strbuf_appendf(&sb, "cannot read '%s' (--merge): %s", files[i],
+                           err.msg[0] ? err.msg : iospd_strerror(err.code));
+      err_line("error: ", iospd_strbuf_cstr(&sb));
+      iospd_strbuf_destroy(&sb);
+      exit_code = EXIT_BAD_INPUT;
+      break;
+    }
+    in[i].text = data;
+    in[i].len = len;
+  }
+  if (exit_code == EXIT_OK) {
+    iospd_strbuf_t out;
+    iospd_strbuf_init(&out);
+    int rc = iospd_merge(in, (size_t)nfiles, &out, &err);
+    if (rc < 0) {
+      err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+      exit_code = rc == IOSPD_ENOMEM ? EXIT_RUN_FAILED : EXIT_BAD_INPUT;
+    } else {
+      out_sb(&out);
+    }
+    iospd_strbuf_destroy(&out);
+  }
+  for (int i = 0; i < nfiles; i++) iospd_free((char*)in[i].text);
+  iospd_free(in);
+  return exit_code;
 }
 
 int main(int argc, char** argv) {
@@ -244,6 +441,10 @@ int main(int argc, char** argv) {
     exit_code = action == IOSPD_ACTION_USAGE ? EXIT_OK : EXIT_BAD_INPUT;
     goto done;
   }
+  if (action == IOSPD_ACTION_MERGE) {
+    exit_code = merge_files(uargc - 2, uargv + 2);
+    goto done;
+  }
   if (action == IOSPD_ACTION_SET_EVENT) {
     exit_code = set_event(profile.events.set_name);
     goto done;
@@ -255,8 +456,12 @@ int main(int argc, char** argv) {
     exit_code = EXIT_BAD_INPUT;
     goto done;
   }
-  exit_code = profile.profile_only ? print_profile(&profile, &sys)
-                                   : run_profile(&profile, &sys);
+  if (profile.profile_only) {
+    exit_code = print_profile(&profile, &sys);
+  } else if ((exit_code = check_output_paths(&profile)) == EXIT_OK) {
+    cmdline_args_t args = {uargc, uargv};
+    exit_code = run_profile(&profile, &sys, &args);
+  }
 
 done:
   /* Results that did not reach their file or pipe are a failed run, not a

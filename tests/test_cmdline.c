@@ -1089,10 +1089,31 @@ static void test_cmdline_exact_messages(void** state) {
       /* -Sr is refused on Linux, so only Windows offers it. */
       {"-Sq t", "'-Sq': unknown -S letter 'q'; use b, h, m, u or w"},
       {"W|-Sq t", "'-Sq': unknown -S letter 'q'; use b, h, m, r, u or w"},
+      {"--output=html:r.html t",
+       "'--output=html:r.html': the HTML report is not available yet; use "
+       "--output=text:, xml: or json:"},
+      {"--output=yaml:r.y t",
+       "'--output=yaml:r.y': unknown output format 'yaml'; use "
+       "--output=FORMAT:FILE with FORMAT text, xml or json"},
+      {"--output=json: t", "'--output=json:': no file name; use "
+                           "--output=json:FILE"},
+      {"--output=json t", "'--output=json': no file name; use "
+                          "--output=json:FILE"},
+      {"--output t", "'--output': use --output=FORMAT:FILE with FORMAT text, "
+                     "xml or json"},
+      {"-Rpjson t", "'-Rpjson': the profile alone is printed as text or XML "
+                    "only; use -Rptext or -Rpxml (JSON holds results: -Rjson)"},
+      {"-Ryaml t", "'-Ryaml': unknown result format; use -Rtext, -Rxml, "
+                   "-Rjson, -Rp, -Rptext or -Rpxml"},
       {"--no-such-option t",
        "unknown option '--no-such-option'; the iospd long options are "
-       "--allow-raw-write, --engine=<auto|io_uring|libaio|threads|psync> "
-       "and --help"},
+       "--allow-raw-write, --engine=<auto|io_uring|libaio|threads|psync>, "
+       "--output=<text|xml|json>:<file>, "
+       "--merge <a.json> <b.json>... and --help"},
+      {"-b4K --merge a.json",
+       "'--merge' is a mode of its own and must be the first argument: "
+       "iospd --merge a.json b.json ..."},
+      {"--merge=a.json b.json", "'--merge=a.json': --merge takes no value"},
       {"-x t",
        "'-x': -x (completion routines) exists only on Windows; on Linux "
        "choose how I/O is issued with "
@@ -1218,6 +1239,24 @@ static void test_cmdline_no_arguments_is_usage_error(void** state) {
       iospd_cmdline_parse(1, argv, &k_linux, &p, &action, NULL, NULL), 0);
   assert_int_equal(action, IOSPD_ACTION_USAGE_ERROR);
   assert_int_equal(p.timespan_count, 0);
+}
+
+/* --merge first: a mode whose files main.c reads; the parser leaves the
+ * profile alone (no target, no run). Also with no file: main.c says so. */
+static void test_cmdline_merge_mode(void** state) {
+  (void)state;
+  const char* argv[] = {"iospd", "--merge", "a.json", "-b4K", "b.json"};
+  for (int argc = 2; argc <= 5; argc++) {
+    iospd_profile_t p;
+    iospd_profile_init(&p);
+    iospd_cmdline_action_t action = IOSPD_ACTION_RUN;
+    assert_int_equal(
+        iospd_cmdline_parse(argc, argv, &k_linux, &p, &action, NULL, NULL), 0);
+    assert_int_equal(action, IOSPD_ACTION_MERGE);
+    assert_int_equal(p.timespan_count, 0);
+    assert_null(p.cmdline);
+    iospd_profile_destroy(&p);
+  }
 }
 
 static void test_cmdline_slash_is_target_on_linux(void** state) {
@@ -1382,6 +1421,44 @@ static void test_cmdline_xml_overrides(void** state) {
   iospd_profile_destroy(&p);
 }
 
+/* --output=FORMAT:FILE (repeatable, FILE may hold colons) and -Rjson; with
+ * -X the outputs move into the profile read from the file (ASan catches a
+ * double free or a leak). */
+static void test_cmdline_output_and_json(void** state) {
+  (void)state;
+  const char* argv[] = {"iospd", "-RJSON", "--output=json:r.json",
+                        "--output=xml:C:\\x\\r.xml", "--output=text:a:b",
+                        "t"};
+  iospd_profile_t p;
+  iospd_profile_init(&p);
+  iospd_cmdline_action_t action;
+  iospd_err_t err;
+  int rc = iospd_cmdline_parse(6, argv, &k_linux, &p, &action, NULL, &err);
+  if (rc != 0) fail_msg("rc %d: %s", rc, err.msg);
+  assert_int_equal(p.format, IOSPD_FORMAT_JSON);
+  assert_int_equal(p.ext.output_count, 3);
+  assert_int_equal(p.ext.outputs[0].format, IOSPD_FORMAT_JSON);
+  assert_string_equal(p.ext.outputs[0].path, "r.json");
+  assert_int_equal(p.ext.outputs[1].format, IOSPD_FORMAT_XML);
+  assert_string_equal(p.ext.outputs[1].path, "C:\\x\\r.xml");
+  assert_int_equal(p.ext.outputs[2].format, IOSPD_FORMAT_TEXT);
+  assert_string_equal(p.ext.outputs[2].path, "a:b");
+  iospd_profile_destroy(&p);
+
+  assert_xml_reader_parses();
+  const char* argv2[] = {"iospd", "-Xp.xml", "--output=json:r.json",
+                         "--output=text:r.txt"};
+  iospd_profile_init(&p);
+  rc = iospd_cmdline_parse(4, argv2, &k_linux, &p, &action, NULL, &err);
+  if (rc != 0) fail_msg("rc %d: %s", rc, err.msg);
+  assert_int_equal(p.ext.output_count, 2);
+  assert_string_equal(p.ext.outputs[0].path, "r.json");
+  assert_string_equal(p.ext.outputs[1].path, "r.txt");
+  assert_int_equal(p.ext.outputs[1].format, IOSPD_FORMAT_TEXT);
+  iospd_profile_destroy(&p);
+  assert_null(p.ext.outputs);
+}
+
 static void test_cmdline_xml_read_errors(void** state) {
   (void)state;
   assert_xml_reader_parses();
@@ -1471,10 +1548,12 @@ int main(void) {
       cmocka_unit_test(test_cmdline_exact_messages),
       cmocka_unit_test(test_cmdline_atoi_switches_stop_at_int_max),
       cmocka_unit_test(test_cmdline_no_arguments_is_usage_error),
+      cmocka_unit_test(test_cmdline_merge_mode),
       cmocka_unit_test(test_cmdline_slash_is_target_on_linux),
       cmocka_unit_test(test_cmdline_null_env_and_no_warnings_buffer),
       cmocka_unit_test(test_cmdline_allocation_failure),
       cmocka_unit_test(test_cmdline_xml_overrides),
+      cmocka_unit_test(test_cmdline_output_and_json),
       cmocka_unit_test(test_cmdline_xml_read_errors),
       cmocka_unit_test(test_cmdline_usage_documents_every_switch),
   };

@@ -6,6 +6,8 @@
  * Set IOSPD_UPDATE_GOLDEN=1 to rewrite the expected files (then review!). */
 #include "test_util.h"
 
+#include <math.h>
+
 #include "iospd/alloc.h"
 #include "iospd/report.h"
 #include "iospd/units.h"
@@ -978,7 +980,97 @@ static void test_format_size(void** state) {
   assert_string_equal(iospd_format_size_w(1536, 0, b, sizeof b), "1.50KiB");
 }
 
+/* ---- JSON (-Rjson) -------------------------------------------------------- */
+
+/* The kitchen sink's JSON with an environment and a command line full of
+ * characters JSON must escape, and bytes that are not UTF-8. */
+static char* render_json_sink(fixture_t* f) {
+  static iospd_env_t env;
+  memset(&env, 0, sizeof env);
+  snprintf(env.os_name, sizeof env.os_name, "Linux");
+  snprintf(env.os_release, sizeof env.os_release, "6.1.0-\x01\x1f");
+  snprintf(env.os_version, sizeof env.os_version, "Debian \"12\"\\tab\t");
+  snprintf(env.arch, sizeof env.arch, "x86_64");
+  snprintf(env.cpu_model, sizeof env.cpu_model, "CPU \xff\xfe caf\xc3\xa9");
+  env.sockets = 2;
+  env.cores = 4;
+  env.logical_cpus = 8;
+  env.numa_nodes = 2;
+  env.memory_bytes = 17179869184ull;
+  snprintf(env.build, sizeof env.build, "gcc 12.2.0");
+  static iospd_env_target_t tg[2];
+  memset(tg, 0, sizeof tg);
+  snprintf(tg[0].fs_type, sizeof tg[0].fs_type, "ext4");
+  tg[0].fs_block_bytes = 4096;
+  snprintf(tg[0].device, sizeof tg[0].device, "/dev/nvme0n1");
+  tg[0].rotational = 0;
+  tg[0].queue_depth = 1023;
+  tg[1].rotational = -1;
+  static const char* const paths[2] = {"a<&>.dat", "c.dat"};
+  static const char* const argv[] = {"iospd", "-Rjson", "quote\"back\\slash",
+                                     "\xc0\xaf", "new\nline"};
+  iospd_json_extra_t x = {.env = &env,
+                          .target_paths = paths,
+                          .targets = tg,
+                          .target_count = 2,
+                          .argc = 5,
+                          .argv = argv};
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  iospd_report_json(&sb, &f->res, &x);
+  assert_false(sb.failed);
+  char* s = iospd_strdup(iospd_strbuf_cstr(&sb));
+  iospd_strbuf_destroy(&sb);
+  return s;
+}
+
+static void test_json_kitchen_sink(void** state) {
+  (void)state;
+  fixture_t* f = build_kitchen_sink();
+  char* s = render_json_sink(f);
+  assert_non_null(strstr(s, "\"format\": \"iospd-results\""));
+  assert_non_null(strstr(s, "\"computer_name\": \"host<&>\\\"'\""));
+  assert_non_null(strstr(s, "\"os_release\": \"6.1.0-\\u0001\\u001f\""));
+  assert_non_null(strstr(s, "\"os_version\": \"Debian \\\"12\\\"\\\\tab\\t\""));
+  assert_non_null(strstr(s, "\"cpu_model\": \"CPU \xef\xbf\xbd\xef\xbf\xbd caf\xc3\xa9\""));
+  assert_non_null(strstr(s, "\"joined\": \"iospd -Rjson quote\\\"back\\\\slash "
+                            "\xef\xbf\xbd\xef\xbf\xbd new\\nline\""));
+  assert_non_null(strstr(s, "\"rotational\": false"));
+  assert_non_null(strstr(s, "\"rotational\": null"));
+  assert_non_null(strstr(s, "\"memory_bytes\": 17179869184"));
+  /* Timespan 1 has no -L: no latency at all; timespan 2 has it. */
+  assert_non_null(strstr(s, "\"latency\": null"));
+  assert_non_null(strstr(s, "\"layout\": \"iospd-hist-v1\""));
+  assert_non_null(strstr(s, "\"measured\": false"));
+  assert_non_null(strstr(s, "\"wait_statistics\""));
+  assert_null(strstr(s, "nan"));
+  assert_null(strstr(s, "inf"));
+  iospd_free(s);
+  /* CPU figures that are not numbers are null, never NaN. */
+  f->res.timespans[0].cpu[0].usage = NAN;
+  f->res.timespans[0].cpu[0].idle = INFINITY;
+  s = render_json_sink(f);
+  assert_non_null(strstr(s, "\"usage_percent\": null"));
+  assert_non_null(strstr(s, "\"idle_percent\": null"));
+  assert_null(strstr(s, "nan"));
+  iospd_free(s);
+  fixture_free(f);
+}
+
 int main(int argc, char** argv) {
+  /* `test_report --dump-json FILE`: the kitchen-sink JSON report, for the
+   * schema check and the comparison with --dump-xml (tests/report.cmake). */
+  if (argc == 3 && strcmp(argv[1], "--dump-json") == 0) {
+    fixture_t* f = build_kitchen_sink();
+    char* s = render_json_sink(f);
+    FILE* o = fopen(argv[2], "wb");
+    if (o == NULL) return 1;
+    fwrite(s, 1, strlen(s), o);
+    fclose(o);
+    iospd_free(s);
+    fixture_free(f);
+    return 0;
+  }
   /* `test_report --dump-xml FILE`: writes the kitchen-sink XML report for
    * the xmllint check registered in tests/report.cmake. */
   if (argc == 3 && strcmp(argv[1], "--dump-xml") == 0) {
@@ -1007,6 +1099,7 @@ int main(int argc, char** argv) {
       cmocka_unit_test(test_failed_timespan_error),
       cmocka_unit_test(test_profile_only_and_engines),
       cmocka_unit_test(test_format_size),
+      cmocka_unit_test(test_json_kitchen_sink),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

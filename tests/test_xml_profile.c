@@ -801,8 +801,8 @@ static void test_structure_errors(void** state) {
                      "profiles use no namespace; remove xmlns=\"...\"");
   expect_parse_error("<Profile>\n<ResultFormat>html</ResultFormat>"
                      "<TimeSpans/></Profile>",
-                     "line 2: <ResultFormat> must be text or xml, got "
-                     "'html'");
+                     "line 2: <ResultFormat> must be text, xml or json, "
+                     "got 'html'");
   expect_parse_error("<Profile>\n<PrecreateFiles>Always</PrecreateFiles>"
                      "<TimeSpans/></Profile>",
                      "line 2: <PrecreateFiles> must be UseMaxSize, "

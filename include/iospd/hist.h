@@ -42,4 +42,50 @@ double iospd_hist_percentile_ns(const iospd_hist_t* h, double p);
 /* Number of non-empty buckets (XML ...HistoBuckets attributes). */
 uint64_t iospd_hist_bucket_count(const iospd_hist_t* h);
 
+/* ---- sparse form (JSON results, merging runs) ---------------------------
+ * A histogram travels as its exact statistics plus its non-empty buckets,
+ * each named by its bounds in ns; docs/results-json.md ("histogram") is the
+ * format. Export then import gives a histogram identical to the original:
+ * same buckets, same exact statistics, same percentiles. */
+
+/* The exact statistics. The sum of squares is 128-bit (sumsq_hi:sumsq_lo). */
+typedef struct iospd_hist_exact_s {
+  uint64_t count, min_ns, max_ns, sum_ns;
+  uint64_t sumsq_hi, sumsq_lo;
+} iospd_hist_exact_t;
+
+/* One non-empty bucket: the samples lo_ns <= x < hi_ns. The last bucket of
+ * the layout also holds every larger value: open_end is true and hi_ns is
+ * its nominal bound (2^43 ns). */
+typedef struct iospd_hist_bucket_s {
+  uint64_t lo_ns, hi_ns;
+  uint64_t count;
+  bool open_end;
+} iospd_hist_bucket_t;
+
+void iospd_hist_get_exact(const iospd_hist_t* h, iospd_hist_exact_t* out);
+/* Iterates the non-empty buckets in ascending order: *pos starts at 0;
+ * returns false when there are no more (out untouched). */
+bool iospd_hist_next_bucket(const iospd_hist_t* h, uint32_t* pos,
+                            iospd_hist_bucket_t* out);
+/* Import: adds count samples to the bucket whose lower bound is lo_ns
+ * (bucket counts only; the exact statistics are set apart).
+ * IOSPD_EINVAL if lo_ns is not the lower bound of a bucket of this layout. */
+int iospd_hist_add_bucket(iospd_hist_t* h, uint64_t lo_ns, uint64_t count);
+/* Import: replaces the exact statistics. */
+void iospd_hist_set_exact(iospd_hist_t* h, const iospd_hist_exact_t* e);
+/* 0 if the imported histogram is consistent: bucket counts sum to the exact
+ * count, and min and max fall in the first and last non-empty buckets;
+ * IOSPD_EINVAL otherwise. */
+int iospd_hist_check(const iospd_hist_t* h);
+
+/* An unsigned 128-bit number as decimal text (at most 39 digits + NUL):
+ * returns the length. */
+#define IOSPD_U128_DEC_MAX 40u
+size_t iospd_u128_to_dec(uint64_t hi, uint64_t lo,
+                         char buf[IOSPD_U128_DEC_MAX]);
+/* Parses decimal digits only ("0" or no leading zero) into hi:lo;
+ * IOSPD_EINVAL on anything else or above 2^128 - 1. */
+int iospd_u128_from_dec(const char* s, uint64_t* hi, uint64_t* lo);
+
 #endif

@@ -290,6 +290,30 @@ int iospd_plat_file_unwritten(const char* path, iospd_unwritten_t* out,
  * "C:\x.dat" and "c:\X.DAT" are one target; Linux compares the strings.
  * Controller only (it allocates). */
 bool iospd_plat_same_path(const char* a, const char* b);
+/* ---- report files (--output, --timeseries) -------------------------------
+ * Controller only (they allocate). */
+
+/* Whether two paths name one file: iospd_plat_same_path, or, where both
+ * exist, the same file identity (Linux: device and inode, so hard links,
+ * symbolic links and other spellings count; Windows: volume serial and file
+ * index); where one does not exist yet, the same name in the same resolved
+ * folder. */
+bool iospd_plat_same_file(const char* a, const char* b);
+/* Whether a report could be written at path as iospd_plat_write_file_whole
+ * writes it, without leaving anything behind: refuses a folder, a path
+ * whose folder is missing or not writable, an existing file that is not a
+ * regular file or cannot be opened for writing (opened without truncating,
+ * so it is not changed), and a <path>.tmp that cannot be created (created
+ * and removed at once). err says what failed, without naming the path. */
+int iospd_plat_output_probe(const char* path, iospd_err_t* err);
+/* Writes the text data (len bytes) to <path>.tmp, flushes it to the
+ * device, then renames it over path: path is either the old file or the
+ * whole new one, never a half-written report. Line ends as standard output
+ * writes them (Windows: CRLF), so a file equals `iospd ... > file`. On
+ * failure <path>.tmp is removed. */
+int iospd_plat_write_file_whole(const char* path, const void* data, size_t len,
+                                iospd_err_t* err);
+
 /* Synchronous whole-buffer read of a small file (-Z<size>,<file>). */
 int iospd_plat_read_file(const char* path, void* buf, size_t size,
                          size_t* got, iospd_err_t* err);

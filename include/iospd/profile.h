@@ -58,7 +58,8 @@ typedef struct iospd_thread_target_s {
 
 typedef enum iospd_result_format {
   IOSPD_FORMAT_TEXT = 0,
-  IOSPD_FORMAT_XML
+  IOSPD_FORMAT_XML,
+  IOSPD_FORMAT_JSON /* -Rjson (iospd) */
 } iospd_result_format_t;
 
 typedef enum iospd_precreate {
@@ -168,11 +169,19 @@ typedef struct iospd_events_s {
   char* set_name;    /* -ye: set this event and exit */
 } iospd_events_t;
 
+/* --output=FORMAT:FILE (repeatable): one more report of the run, to a file. */
+typedef struct iospd_output_spec_s {
+  iospd_result_format_t format;
+  char* path; /* owned; UTF-8 */
+} iospd_output_spec_t;
+
 /* iospd's own additions (long options). */
 typedef struct iospd_ext_s {
   bool allow_raw_write; /* --allow-raw-write: write to disks/volumes that
                            hold a partition table or file system */
   int engine;           /* IOSPD_ENGINE_* (--engine=) */
+  iospd_output_spec_t* outputs; /* owned array (--output=) */
+  uint32_t output_count;
 } iospd_ext_t;
 
 enum {

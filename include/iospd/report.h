@@ -4,6 +4,7 @@
 #ifndef IOSPD_REPORT_H
 #define IOSPD_REPORT_H
 
+#include "iospd/envinfo.h"
 #include "iospd/profile.h"
 #include "iospd/stats.h"
 #include "iospd/strbuf.h"
@@ -41,5 +42,20 @@ void iospd_report_profile_text_uses(iospd_strbuf_t* out,
 void iospd_report_text(iospd_strbuf_t* out, const iospd_results_t* r);
 /* Full XML report (-Rxml), no trailing newline after </Results>. */
 void iospd_report_xml(iospd_strbuf_t* out, const iospd_results_t* r);
+
+/* What the JSON report holds beyond the results: the environment (main asks
+ * the platform for it) and the command line exactly as given. */
+typedef struct iospd_json_extra_s {
+  const iospd_env_t* env;                /* NULL: every field empty */
+  const char* const* target_paths;       /* each distinct target path */
+  const iospd_env_target_t* targets;     /* and its file system, device */
+  uint32_t target_count;
+  int argc;
+  const char* const* argv;
+} iospd_json_extra_t;
+/* Full JSON report (-Rjson): schema/iospd-results.schema.json, described in
+ * docs/results-json.md; ends with a newline. extra may be NULL. */
+void iospd_report_json(iospd_strbuf_t* out, const iospd_results_t* r,
+                       const iospd_json_extra_t* extra);
 
 #endif

@@ -52,7 +52,7 @@
  *    refused; -Nn and -Ni (non-volatile memory flushes) are refused, -Nv is
  *    accepted (msync); -e (ETW) is refused; -I, -l, -Sm, -y are accepted.
  * iospd additions: --allow-raw-write, --engine=auto|io_uring|libaio|threads|
- * psync, --help. */
+ * psync, --help, and the --merge mode (first argument only). */
 #include "iospd/cmdline.h"
 
 #include <inttypes.h>
@@ -238,8 +238,8 @@ static int sw_format(ctx_t* c) {
   const char* v = c->val;
   if (v[0] == '\0') {
     if (c->pp.profile_only) return 0;
-    return fail(c, "'-R' needs a format: -Rtext, -Rxml, -Rp, -Rptext or "
-                   "-Rpxml");
+    return fail(c, "'-R' needs a format: -Rtext, -Rxml, -Rjson, -Rp, -Rptext "
+                   "or -Rpxml");
   }
   /* Case does not matter: "-RXML" is as clear as "-Rxml". */
   bool p = false;
@@ -252,9 +252,15 @@ static int sw_format(ctx_t* c) {
       c->pp.format = IOSPD_FORMAT_TEXT;
     } else if (ieq(v, "xml")) {
       c->pp.format = IOSPD_FORMAT_XML;
+    } else if (ieq(v, "json") && !p) {
+      c->pp.format = IOSPD_FORMAT_JSON; /* iospd: docs/results-json.md */
+    } else if (ieq(v, "json")) {
+      return fail(c, "'%s': the profile alone is printed as text or XML "
+                     "only; use -Rptext or -Rpxml (JSON holds results: "
+                     "-Rjson)", c->arg);
     } else {
-      return fail(c, "'%s': unknown result format; use -Rtext, -Rxml, -Rp, "
-                     "-Rptext or -Rpxml", c->arg);
+      return fail(c, "'%s': unknown result format; use -Rtext, -Rxml, -Rjson, "
+                     "-Rp, -Rptext or -Rpxml", c->arg);
     }
     c->format_set = true;
   }
@@ -846,6 +852,46 @@ static int sw_engine(ctx_t* c) {
   return 0;
 }
 
+/* --output=FORMAT:FILE. FORMAT ends at the first ':', so FILE may hold
+ * colons ("json:C:\\r\\run.json"). */
+static int sw_output(ctx_t* c) {
+  const char* v = c->val;
+  if (*v != '=' || v[1] == '\0')
+    return fail(c, "'%s': use --output=FORMAT:FILE with FORMAT text, xml or "
+                   "json", c->arg);
+  v++;
+  const char* colon = strchr(v, ':');
+  size_t n = colon ? (size_t)(colon - v) : strlen(v);
+  iospd_result_format_t f;
+  if (n == 4 && strncmp(v, "text", 4) == 0) {
+    f = IOSPD_FORMAT_TEXT;
+  } else if (n == 3 && strncmp(v, "xml", 3) == 0) {
+    f = IOSPD_FORMAT_XML;
+  } else if (n == 4 && strncmp(v, "json", 4) == 0) {
+    f = IOSPD_FORMAT_JSON;
+  } else if (n == 4 && strncmp(v, "html", 4) == 0) {
+    return fail(c, "'%s': the HTML report is not available yet; use "
+                   "--output=text:, xml: or json:", c->arg);
+  } else {
+    return fail(c, "'%s': unknown output format '%.*s'; use "
+                   "--output=FORMAT:FILE with FORMAT text, xml or json",
+                c->arg, (int)n, v);
+  }
+  if (colon == NULL || colon[1] == '\0')
+    return fail(c, "'%s': no file name; use --output=%.*s:FILE", c->arg,
+                (int)n, v);
+  iospd_ext_t* x = &c->pp.ext;
+  iospd_output_spec_t* a =
+      iospd_realloc(x->outputs, (x->output_count + 1) * sizeof *a);
+  if (a == NULL) return nomem(c);
+  x->outputs = a;
+  a[x->output_count].format = f;
+  a[x->output_count].path = iospd_strdup(colon + 1);
+  if (a[x->output_count].path == NULL) return nomem(c);
+  x->output_count++;
+  return 0;
+}
+
 /* ---- the generic walker -------------------------------------------------- */
 
 static int handle(ctx_t* c, const iospd_opt_def_t* o) {
@@ -857,7 +903,7 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
                       "--engine=auto|io_uring|libaio|threads|psync"
                     : "");
   if ((o->flags & IOSPD_OPTF_LONG) && o->special != IOSPD_SP_ENGINE &&
-      c->val[0] != '\0')
+      o->special != IOSPD_SP_OUTPUT && c->val[0] != '\0')
     return fail(c, "'%s': --%s takes no value", c->arg, o->name);
 
   switch (o->kind) {
@@ -941,6 +987,11 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
     case IOSPD_SP_WRITEBUF: return sw_writebuf(c);
     case IOSPD_SP_RAW_WRITE: c->pp.ext.allow_raw_write = true; return 0;
     case IOSPD_SP_ENGINE: return sw_engine(c);
+    case IOSPD_SP_OUTPUT: return sw_output(c);
+    case IOSPD_SP_MERGE:
+      /* Only reached when --merge is not the first argument. */
+      return fail(c, "'%s' is a mode of its own and must be the first "
+                     "argument: iospd --merge a.json b.json ...", c->arg);
     case IOSPD_SP_NONE: break;
   }
   return fail(c, "'%s': internal error: switch not handled", c->arg);
@@ -964,12 +1015,23 @@ static int lookup(ctx_t* c, const char* a, const iospd_opt_def_t** out) {
   const iospd_opt_def_t* o;
   if (a[0] == '-' && a[1] == '-') {
     o = iospd_options_find_long(a + 2);
-    if (o == NULL)
-      return fail(c,
-                  "unknown option '%s'; the iospd long options are "
-                  "--allow-raw-write, "
-                  "--engine=<auto|io_uring|libaio|threads|psync> and --help",
-                  a);
+    if (o == NULL) {
+      /* The list comes from the table, so a new long option is named here
+       * without editing this message. */
+      char list[512] = "";
+      size_t n = 0, count = 0, k = 0;
+      for (size_t i = 0; i < iospd_options_count; i++)
+        count += (iospd_options[i].flags & IOSPD_OPTF_LONG) != 0;
+      for (size_t i = 0; i < iospd_options_count && n < sizeof list; i++) {
+        if (!(iospd_options[i].flags & IOSPD_OPTF_LONG)) continue;
+        k++;
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
+                              k == 1 ? "" : k == count ? " and " : ", ",
+                              iospd_options[i].syntax);
+      }
+      return fail(c, "unknown option '%s'; the iospd long options are %s", a,
+                  list);
+    }
     c->val = a + 2 + strlen(o->name);
   } else {
     o = iospd_options_find(a + 1);
@@ -1093,6 +1155,8 @@ static int read_xml(ctx_t* c, iospd_profile_t* p) {
   if (c->pp.verbose_stats) p->verbose_stats = true;
   if (c->colon_set) p->experiment_flags = c->pp.experiment_flags;
   p->ext = c->pp.ext;
+  c->pp.ext.outputs = NULL; /* moved to p */
+  c->pp.ext.output_count = 0;
   iospd_free(p->xml_source);
   p->xml_source = iospd_strdup(c->xml_path);
   if (p->xml_source == NULL) return nomem(c);
@@ -1140,6 +1204,12 @@ int iospd_cmdline_parse(int argc, const char* const* argv,
   *action = IOSPD_ACTION_RUN;
   if (argc < 2) {
     *action = IOSPD_ACTION_USAGE_ERROR;
+    return 0;
+  }
+  /* --merge: a mode, not a run; what follows are file names, which main.c
+   * reads (the core never opens files). */
+  if (argv[1] != NULL && strcmp(argv[1], "--merge") == 0) {
+    *action = IOSPD_ACTION_MERGE;
     return 0;
   }
   static const iospd_cmdline_env_t no_env = {false, false, NULL, NULL};

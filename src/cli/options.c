@@ -200,9 +200,10 @@ const iospd_opt_def_t iospd_options[] = {
      "report their standard deviation.",
      NULL},
     {"R", IOSPD_OPT_SPECIAL, PRF(format), P1X, 0, 0, 0, IOSPD_SP_FORMAT,
-     IOSPD_TOPIC_OUTPUT, "-R[p]<text|xml>", "result format",
-     "Results as text (default) or XML. -Rp, -Rptext, -Rpxml: print the\n"
-     "profile only, do no I/O. -Rp alone keeps the format of an earlier -R.",
+     IOSPD_TOPIC_OUTPUT, "-R[p]<text|xml|json>", "result format",
+     "Results as text (default), XML or JSON (-Rjson, iospd's own:\n"
+     "docs/results-json.md). -Rp, -Rptext, -Rpxml: print the profile\n"
+     "only, do no I/O. -Rp alone keeps the format of an earlier -R.",
      NULL},
     {"v", IOSPD_OPT_SPECIAL, PRF(verbose), P1X, 0, 0, 0, IOSPD_SP_VERBOSE,
      IOSPD_TOPIC_OUTPUT, "-v | -vs", "verbose mode",
@@ -272,6 +273,23 @@ const iospd_opt_def_t iospd_options[] = {
      "for -o1, else io_uring, else libaio for unbuffered targets, else\n"
      "threads). Windows always uses completion ports; there the run refuses\n"
      "the Linux engines.",
+     NULL},
+    {"output", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     IOSPD_SP_OUTPUT, IOSPD_TOPIC_IOSPD, "--output=<text|xml|json>:<file>",
+     "report file",
+     "Also write the results in that format to <file> (repeatable);\n"
+     "standard output keeps the -R format. Each file is written whole\n"
+     "(to <file>.tmp, then renamed). A path that cannot be written, that\n"
+     "is a target, or that another output uses is refused before any I/O.",
+     NULL},
+    {"merge", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
+     IOSPD_SP_MERGE, IOSPD_TOPIC_IOSPD, "--merge <a.json> <b.json>...",
+     "merge mode",
+     "Merge -Rjson results of runs of the same profile (repetitions, or\n"
+     "machines that ran at once) into one JSON document on stdout: counts\n"
+     "add, percentiles come from the added histograms. Must be the first\n"
+     "argument; every argument after it is a file. See docs/merging.md.",
      NULL},
     {"help", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
      IOSPD_SP_HELP, IOSPD_TOPIC_IOSPD, "--help", "help", "Same as -?.", NULL},

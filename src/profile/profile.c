@@ -93,6 +93,9 @@ void iospd_profile_destroy(iospd_profile_t* p) {
   iospd_free(p->events.ready_name);
   iospd_free(p->events.stop_name);
   iospd_free(p->events.set_name);
+  for (uint32_t i = 0; i < p->ext.output_count; i++)
+    iospd_free(p->ext.outputs[i].path);
+  iospd_free(p->ext.outputs);
   iospd_profile_init(p);
 }
 

@@ -893,13 +893,16 @@ static int read_profile(node_t* n, iospd_profile_t* p, iospd_err_t* err) {
                     err)))
     return rc;
   if (s[P_FORMAT]) {
-    static const char* const formats[] = {"text", "xml"};
+    /* "json": iospd's -Rjson, written by iospd's own profiles. */
+    static const char* const formats[] = {"text", "xml", "json"};
     int w = 0;
     if ((rc = simple(s[P_FORMAT], NULL, 0, err)) ||
         (rc = get_enum(s[P_FORMAT], s[P_FORMAT]->text, "<ResultFormat>",
-                       formats, 2, &w, err)))
+                       formats, 3, &w, err)))
       return rc;
-    p->format = w == 1 ? IOSPD_FORMAT_XML : IOSPD_FORMAT_TEXT;
+    p->format = w == 2   ? IOSPD_FORMAT_JSON
+                : w == 1 ? IOSPD_FORMAT_XML
+                         : IOSPD_FORMAT_TEXT;
   }
   if (s[P_ETW] && (rc = read_etw(s[P_ETW], &p->etw, err))) return rc;
   if (s[P_PRECREATE]) {

@@ -209,7 +209,9 @@ void iospd_xml_profile_write(iospd_strbuf_t* out, const iospd_profile_t* p,
   if (p->experiment_flags != 0) {
     u64_el(&w, "ExperimentFlags", p->experiment_flags);
   }
-  text_el(&w, "ResultFormat", p->format == IOSPD_FORMAT_XML ? "xml" : "text");
+  text_el(&w, "ResultFormat", p->format == IOSPD_FORMAT_XML    ? "xml"
+                              : p->format == IOSPD_FORMAT_JSON ? "json"
+                                                               : "text");
   bool_el(&w, "Verbose", p->verbose);
   if (p->verbose_stats) bool_el(&w, "VerboseStats", true);
   switch (p->precreate) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "iospd/alloc.h"
+#include "iospd/error.h"
 
 /*
  * EXECUTIVE SUMMARY
@@ -253,4 +254,126 @@ uint64_t iospd_hist_bucket_count(const iospd_hist_t* h) {
   uint64_t c = 0;
   for (uint32_t i = 0; i < NBUCKETS; i++) c += h->counts[i] != 0;
   return c;
+}
+
+/* ---- sparse form --------------------------------------------------------- */
+
+/* Bounds of bucket idx: [lo, hi). The linear bucket k holds the samples that
+ * round to k us: [k*1000 - 500, k*1000 + 500), bucket 0 from 0. The first
+ * log bucket in use starts at LIN_LIMIT_NS, not at its nominal bound (the
+ * nominal part below is the linear region's). */
+static void bucket_bounds(uint32_t idx, uint64_t* lo, uint64_t* hi) {
+  if (idx < LIN_COUNT) {
+    *lo = idx == 0 ? 0 : (uint64_t)idx * LIN_STEP_NS - LIN_STEP_NS / 2;
+    *hi = (uint64_t)idx * LIN_STEP_NS + LIN_STEP_NS / 2;
+    return;
+  }
+  uint32_t rel = idx - LIN_COUNT;
+  unsigned g = LOG_FIRST_GROUP + rel / SUB_COUNT;
+  uint64_t width = UINT64_C(1) << (g - SUB_BITS);
+  *lo = (SUB_COUNT + rel % SUB_COUNT) * width;
+  *hi = *lo + width;
+  if (*lo < LIN_LIMIT_NS) *lo = LIN_LIMIT_NS;
+}
+
+void iospd_hist_get_exact(const iospd_hist_t* h, iospd_hist_exact_t* out) {
+  out->count = h->n;
+  out->min_ns = iospd_hist_min_ns(h);
+  out->max_ns = iospd_hist_max_ns(h);
+  out->sum_ns = h->sum;
+  out->sumsq_hi = h->sq_hi;
+  out->sumsq_lo = h->sq_lo;
+}
+
+bool iospd_hist_next_bucket(const iospd_hist_t* h, uint32_t* pos,
+                            iospd_hist_bucket_t* out) {
+  for (uint32_t i = *pos; i < NBUCKETS; i++) {
+    if (h->counts[i] == 0) continue;
+    bucket_bounds(i, &out->lo_ns, &out->hi_ns);
+    out->count = h->counts[i];
+    out->open_end = i == NBUCKETS - 1;
+    *pos = i + 1;
+    return true;
+  }
+  *pos = NBUCKETS;
+  return false;
+}
+
+int iospd_hist_add_bucket(iospd_hist_t* h, uint64_t lo_ns, uint64_t count) {
+  if (lo_ns > MAX_TRACKED_NS) return IOSPD_EINVAL;
+  uint32_t idx = bucket_of(lo_ns);
+  uint64_t lo, hi;
+  bucket_bounds(idx, &lo, &hi);
+  if (lo != lo_ns) return IOSPD_EINVAL;
+  h->counts[idx] += count;
+  return 0;
+}
+
+void iospd_hist_set_exact(iospd_hist_t* h, const iospd_hist_exact_t* e) {
+  h->n = e->count;
+  h->min = e->count ? e->min_ns : 0;
+  h->max = e->count ? e->max_ns : 0;
+  h->sum = e->sum_ns;
+  h->sq_hi = e->sumsq_hi;
+  h->sq_lo = e->sumsq_lo;
+}
+
+int iospd_hist_check(const iospd_hist_t* h) {
+  uint64_t total = 0;
+  uint32_t first = NBUCKETS, last = 0;
+  for (uint32_t i = 0; i < NBUCKETS; i++) {
+    if (h->counts[i] == 0) continue;
+    if (total + h->counts[i] < total) return IOSPD_EINVAL; /* overflow */
+    total += h->counts[i];
+    if (first == NBUCKETS) first = i;
+    last = i;
+  }
+  if (total != h->n) return IOSPD_EINVAL;
+  if (h->n == 0) return h->min == 0 && h->max == 0 ? 0 : IOSPD_EINVAL;
+  if (h->min > h->max) return IOSPD_EINVAL;
+  if (bucket_of(h->min) != first || bucket_of(h->max) != last)
+    return IOSPD_EINVAL;
+  return 0;
+}
+
+size_t iospd_u128_to_dec(uint64_t hi, uint64_t lo,
+                         char buf[IOSPD_U128_DEC_MAX]) {
+  /* Repeated division by 10^19 (the largest power of ten below 2^64) in
+   * 32-bit halves, so no compiler 128-bit type is needed. */
+  char tmp[IOSPD_U128_DEC_MAX];
+  size_t n = 0;
+  uint32_t w[4] = {(uint32_t)(hi >> 32), (uint32_t)hi, (uint32_t)(lo >> 32),
+                   (uint32_t)lo};
+  do {
+    uint64_t rem = 0;
+    for (int i = 0; i < 4; i++) {
+      uint64_t cur = (rem << 32) | w[i];
+      w[i] = (uint32_t)(cur / 10);
+      rem = cur % 10;
+    }
+    tmp[n++] = (char)('0' + rem);
+  } while (w[0] | w[1] | w[2] | w[3]);
+  for (size_t i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
+  buf[n] = '\0';
+  return n;
+}
+
+int iospd_u128_from_dec(const char* s, uint64_t* hi, uint64_t* lo) {
+  if (s == NULL || s[0] == '\0' || (s[0] == '0' && s[1] != '\0'))
+    return IOSPD_EINVAL;
+  u128_t v = {0, 0};
+  for (const char* c = s; *c; c++) {
+    if (*c < '0' || *c > '9') return IOSPD_EINVAL;
+    /* v * 10 + d, refusing anything that wraps past 2^128 - 1. */
+    if (v.hi > UINT64_MAX / 10) return IOSPD_EINVAL;
+    u128_t t = mul128x64(v, 10); /* t.hi = v.hi * 10 + carry: may wrap */
+    if (t.hi < v.hi * 10) return IOSPD_EINVAL;
+    u128_t d = {0, (uint64_t)(*c - '0')};
+    u128_t r = add128(t, d);
+    if (r.hi < t.hi) return IOSPD_EINVAL;
+    v = r;
+  }
+  *hi = v.hi;
+  *lo = v.lo;
+  return 0;
 }

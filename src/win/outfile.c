@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/* Report files on Windows (--output, --timeseries): is a path the same file
+ * as a target, can a report be written there, and writing one whole
+ * (<path>.tmp, FlushFileBuffers, MoveFileEx with replace), with CRLF line
+ * ends as iospd's standard output has them. */
+#include <stdio.h>
+#include <string.h>
+
+#include "iospd/alloc.h"
+#include "iospd/platform.h"
+#include "win/internal.h"
+
+/* The full (extended-length when long) wide form of a report path; NULL on
+ * a device name ("#1", "X:", \\.\...) or a bad path. */
+static WCHAR* file_path(const char* utf8, iospd_err_t* err) {
+  WCHAR* w = NULL;
+  bool device = false;
+  if (iospd_win_target_path(utf8, &w, &device, err) != 0) return NULL;
+  if (device) {
+    iospd_free(w);
+    iospd_err_set(err, IOSPD_EINVAL, "it names a disk or a volume, not a file");
+    return NULL;
+  }
+  return w;
+}
+
+/* Volume serial and file index of an existing file; false if it cannot be
+ * opened (absent, or no access even to its attributes). */
+static bool file_id(const char* utf8, BY_HANDLE_FILE_INFORMATION* info) {
+  WCHAR* w = NULL;
+  bool device = false;
+  if (iospd_win_target_path(utf8, &w, &device, NULL) != 0) return false;
+  /* No access rights: only the identity is read; folders need the backup
+   * flag to be opened at all. */
+  HANDLE h = CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE |
+                         FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                         FILE_FLAG_BACKUP_SEMANTICS, NULL);
+  iospd_free(w);
+  if (h == INVALID_HANDLE_VALUE) return false;
+  bool ok = GetFileInformationByHandle(h, info) != 0;
+  CloseHandle(h);
+  return ok;
+}
+
+bool iospd_plat_same_file(const char* a, const char* b) {
+  /* Names first: resolves relative paths, '/', "..", case. */
+  if (iospd_plat_same_path(a, b)) return true;
+  BY_HANDLE_FILE_INFORMATION ia, ib;
+  if (!file_id(a, &ia) || !file_id(b, &ib)) return false;
+  /* Hard links and other names of one file (8.3 names, junctions). */
+  return ia.dwVolumeSerialNumber == ib.dwVolumeSerialNumber &&
+         ia.nFileIndexHigh == ib.nFileIndexHigh &&
+         ia.nFileIndexLow == ib.nFileIndexLow;
+}
+
+static WCHAR* tmp_of(const WCHAR* w) {
+  size_t n = wcslen(w);
+  WCHAR* t = iospd_malloc((n + 5) * sizeof(WCHAR));
+  if (t != NULL) {
+    memcpy(t, w, n * sizeof(WCHAR));
+    memcpy(t + n, L".tmp", 5 * sizeof(WCHAR));
+  }
+  return t;
+}
+
+int iospd_plat_output_probe(const char* path, iospd_err_t* err) {
+  WCHAR* w = file_path(path, err);
+  if (w == NULL) return err != NULL && err->code ? err->code : IOSPD_EINVAL;
+  int rc = 0;
+  WCHAR* tmp = NULL;
+  DWORD attr = GetFileAttributesW(w);
+  if (attr != INVALID_FILE_ATTRIBUTES) {
+    if (attr & FILE_ATTRIBUTE_DIRECTORY) {
+      rc = iospd_err_set(err, IOSPD_EINVAL, "it is a folder, not a file");
+      goto out;
+    }
+    /* Opened for writing, never truncated (OPEN_EXISTING): unchanged. A
+     * read-only file fails here, as MoveFileEx would fail to replace it. */
+    HANDLE h = CreateFileW(w, GENERIC_WRITE, FILE_SHARE_READ |
+                           FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                           OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
+    if (h == INVALID_HANDLE_VALUE) {
+      rc = iospd_win_err(err, GetLastError(), "the file cannot be written");
+      goto out;
+    }
+    CloseHandle(h);
+  } else {
+    DWORD e = GetLastError();
+    if (e != ERROR_FILE_NOT_FOUND && e != ERROR_PATH_NOT_FOUND) {
+      rc = iospd_win_err(err, e, "the path cannot be used");
+      goto out;
+    }
+  }
+  tmp = tmp_of(w);
+  if (tmp == NULL) {
+    rc = iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+    goto out;
+  }
+  /* The probe removes itself when closed (delete on close). */
+  HANDLE h = CreateFileW(tmp, GENERIC_WRITE | DELETE, 0, NULL, CREATE_NEW,
+                         FILE_ATTRIBUTE_TEMPORARY | FILE_FLAG_DELETE_ON_CLOSE,
+                         NULL);
+  if (h != INVALID_HANDLE_VALUE) {
+    CloseHandle(h);
+    DeleteFileW(tmp); /* in case the flag was not honoured */
+    goto out;
+  }
+  DWORD e = GetLastError();
+  if (e == ERROR_FILE_EXISTS || e == ERROR_ALREADY_EXISTS) {
+    /* Left by an earlier run that died: it will be replaced. */
+    h = CreateFileW(tmp, GENERIC_WRITE, FILE_SHARE_READ, NULL, OPEN_EXISTING,
+                    FILE_ATTRIBUTE_NORMAL, NULL);
+    if (h == INVALID_HANDLE_VALUE)
+      rc = iospd_win_err(err, GetLastError(), "'%s.tmp' cannot be written",
+                         path);
+    else
+      CloseHandle(h);
+  } else if (e == ERROR_PATH_NOT_FOUND) {
+    rc = iospd_err_set(err, IOSPD_ENOENT, "its folder does not exist");
+  } else {
+    rc = iospd_win_err(err, e, "no file can be created in its folder");
+  }
+out:
+  iospd_free(tmp);
+  iospd_free(w);
+  return rc;
+}
+
+int iospd_plat_write_file_whole(const char* path, const void* data, size_t len,
+                                iospd_err_t* err) {
+  WCHAR* w = file_path(path, err);
+  if (w == NULL) return err != NULL && err->code ? err->code : IOSPD_EINVAL;
+  WCHAR* tmp = tmp_of(w);
+  if (tmp == NULL) {
+    iospd_free(w);
+    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  }
+  int rc = 0;
+  HANDLE h = CreateFileW(tmp, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS,
+                         FILE_ATTRIBUTE_NORMAL, NULL);
+  if (h == INVALID_HANDLE_VALUE) {
+    rc = iospd_win_err(err, GetLastError(), "'%s.tmp' cannot be created",
+                       path);
+    goto out;
+  }
+  /* Line ends as iospd's standard output has them on Windows (the C
+   * runtime's text mode: every \n written as \r\n), so a report file is
+   * byte for byte what `iospd ... > file` gives. */
+  size_t nl = 0;
+  for (size_t i = 0; i < len; i++) nl += ((const char*)data)[i] == '\n';
+  char* crlf = iospd_malloc(len + nl + 1);
+  if (crlf == NULL) {
+    CloseHandle(h);
+    DeleteFileW(tmp);
+    rc = iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+    goto out;
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (((const char*)data)[i] == '\n') crlf[k++] = '\r';
+    crlf[k++] = ((const char*)data)[i];
+  }
+  len = k;
+  const char* p = crlf;
+  size_t done = 0;
+  while (done < len && rc == 0) {
+    DWORD chunk = len - done > 0x40000000u ? 0x40000000u : (DWORD)(len - done);
+    DWORD wrote = 0;
+    if (!WriteFile(h, p + done, chunk, &wrote, NULL) || wrote == 0)
+      rc = iospd_win_err(err, GetLastError(), "'%s.tmp' cannot be written",
+                         path);
+    done += wrote;
+  }
+  /* Durable before the rename: a crash leaves the old file or the new one. */
+  if (rc == 0 && !FlushFileBuffers(h))
+    rc = iospd_win_err(err, GetLastError(), "'%s.tmp' cannot be flushed",
+                       path);
+  CloseHandle(h);
+  iospd_free(crlf);
+  if (rc == 0 &&
+      !MoveFileExW(tmp, w, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
+    rc = iospd_win_err(err, GetLastError(),
+                       "'%s.tmp' cannot be renamed to the report's name",
+                       path);
+  if (rc != 0) DeleteFileW(tmp);
+out:
+  iospd_free(tmp);
+  iospd_free(w);
+  return rc;
+}
