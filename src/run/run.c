@@ -57,6 +57,7 @@ typedef struct run_s {
   iospd_plat_latch_t* set_up;
   iospd_plat_latch_t* go;
   _Atomic uint32_t cancel; /* set before go is aborted: skip the set-up */
+  uint64_t ts_start; /* tick the timespan's warm-up began (the status clock) */
 } run_t;
 
 typedef struct worker_arg_s {
@@ -380,6 +381,34 @@ static void grow_buckets(run_t* r, uint64_t now) {
   }
 }
 
+static uint64_t ticks_to_ms(const run_t* r, uint64_t t) {
+  uint64_t tps = r->ctl->ticks_per_second ? r->ctl->ticks_per_second : 1;
+  return t / tps * 1000u + t % tps * 1000u / tps;
+}
+
+static uint64_t seconds_to_ticks(const run_t* r, uint32_t seconds);
+
+/* The live status line's clock (hooks->tick), at every wait slice. Until
+ * measuring starts the end is the plan (warm-up + -d + cool-down from the
+ * start); then it is the workers' own stop deadline. */
+static void tell_tick(const run_t* r, uint64_t now) {
+  if (r->hooks == NULL || r->hooks->tick == NULL) return;
+  const iospd_timespan_t* ts = r->ts;
+  uint64_t stop = atomic_load(&r->ctl->stop_ticks);
+  if (stop == UINT64_MAX)
+    stop = r->ts_start +
+           seconds_to_ticks(r, ts->warmup) + seconds_to_ticks(r, ts->duration) +
+           seconds_to_ticks(r, ts->cooldown);
+  iospd_run_tick_t t = {
+      .timespan = (uint32_t)(r->tsr - r->res->timespans),
+      .timespan_count = r->p->timespan_count,
+      .phase = (iospd_phase_t)atomic_load(&r->ctl->phase),
+      .elapsed_ms = now > r->ts_start ? ticks_to_ms(r, now - r->ts_start) : 0,
+      .remaining_ms = now < stop ? ticks_to_ms(r, stop - now) : 0,
+  };
+  r->hooks->tick(r->hooks->ctx, &t);
+}
+
 /* Waits until the tick `end`. Returns 1 if interrupted (Ctrl-C), 2 if a
  * worker failed, 0 when the time is up. */
 static int wait_phase(run_t* r, uint64_t end) {
@@ -393,6 +422,7 @@ static int wait_phase(run_t* r, uint64_t end) {
     uint64_t now = iospd_plat_ticks();
     if (measuring) grow_buckets(r, now);
     if (now >= end) return 0;
+    tell_tick(r, now);
     uint64_t left = (end - now + tpms - 1) / tpms;
     uint32_t slice = left > IOSPD_POLL_MS ? IOSPD_POLL_MS : (uint32_t)left;
     if (r->hooks != NULL && r->hooks->cooperative) {
@@ -432,7 +462,8 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
   iospd_timespan_result_t* tsr = r->tsr;
   iospd_engine_ctl_t* ctl = r->ctl;
   say(r, "starting warm up...");
-  int w = wait_phase(r, iospd_plat_ticks() + seconds_to_ticks(r, ts->warmup));
+  r->ts_start = iospd_plat_ticks();
+  int w = wait_phase(r, r->ts_start + seconds_to_ticks(r, ts->warmup));
   if (w != 0) {
     /* Interrupted (or failed) before measuring: nothing to report. */
     tsr->interrupted_before_measure = w == 1;
