@@ -173,7 +173,15 @@ typedef struct iospd_ext_s {
   bool allow_raw_write; /* --allow-raw-write: write to disks/volumes that
                            hold a partition table or file system */
   int engine;           /* IOSPD_ENGINE_* (--engine=) */
+  int status_line;      /* IOSPD_STATUS_* (--progress=): the live status line */
 } iospd_ext_t;
+
+/* --progress=: the live status line on stderr (iospd/status.h). */
+enum {
+  IOSPD_STATUS_AUTO = 0, /* when stderr is a terminal (and no -P dots) */
+  IOSPD_STATUS_ALWAYS,
+  IOSPD_STATUS_NEVER
+};
 
 enum {
   IOSPD_ENGINE_AUTO = 0,

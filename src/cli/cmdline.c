@@ -52,7 +52,7 @@
  *    refused; -Nn and -Ni (non-volatile memory flushes) are refused, -Nv is
  *    accepted (msync); -e (ETW) is refused; -I, -l, -Sm, -y are accepted.
  * iospd additions: --allow-raw-write, --engine=auto|io_uring|libaio|threads|
- * psync, --help. */
+ * psync, --progress=auto|always|never, --help. */
 #include "iospd/cmdline.h"
 
 #include <inttypes.h>
@@ -846,6 +846,21 @@ static int sw_engine(ctx_t* c) {
   return 0;
 }
 
+static int sw_status(ctx_t* c) {
+  const char* v = c->val;
+  if (*v != '=' || v[1] == '\0')
+    return fail(c, "'%s': use --progress=auto, always or never", c->arg);
+  v++;
+  int* mode = &c->pp.ext.status_line;
+  if (strcmp(v, "auto") == 0) *mode = IOSPD_STATUS_AUTO;
+  else if (strcmp(v, "always") == 0) *mode = IOSPD_STATUS_ALWAYS;
+  else if (strcmp(v, "never") == 0) *mode = IOSPD_STATUS_NEVER;
+  else
+    return fail(c, "'%s': unknown --progress value '%s'; use auto, always "
+                   "or never", c->arg, v);
+  return 0;
+}
+
 /* ---- the generic walker -------------------------------------------------- */
 
 static int handle(ctx_t* c, const iospd_opt_def_t* o) {
@@ -857,7 +872,7 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
                       "--engine=auto|io_uring|libaio|threads|psync"
                     : "");
   if ((o->flags & IOSPD_OPTF_LONG) && o->special != IOSPD_SP_ENGINE &&
-      c->val[0] != '\0')
+      o->special != IOSPD_SP_STATUS && c->val[0] != '\0')
     return fail(c, "'%s': --%s takes no value", c->arg, o->name);
 
   switch (o->kind) {
@@ -941,6 +956,7 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
     case IOSPD_SP_WRITEBUF: return sw_writebuf(c);
     case IOSPD_SP_RAW_WRITE: c->pp.ext.allow_raw_write = true; return 0;
     case IOSPD_SP_ENGINE: return sw_engine(c);
+    case IOSPD_SP_STATUS: return sw_status(c);
     case IOSPD_SP_NONE: break;
   }
   return fail(c, "'%s': internal error: switch not handled", c->arg);
@@ -968,7 +984,8 @@ static int lookup(ctx_t* c, const char* a, const iospd_opt_def_t** out) {
       return fail(c,
                   "unknown option '%s'; the iospd long options are "
                   "--allow-raw-write, "
-                  "--engine=<auto|io_uring|libaio|threads|psync> and --help",
+                  "--engine=<auto|io_uring|libaio|threads|psync>, "
+                  "--progress=<auto|always|never> and --help",
                   a);
     c->val = a + 2 + strlen(o->name);
   } else {

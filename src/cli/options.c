@@ -273,6 +273,16 @@ const iospd_opt_def_t iospd_options[] = {
      "threads). Windows always uses completion ports; there the run refuses\n"
      "the Linux engines.",
      NULL},
+    {"progress", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     IOSPD_SP_STATUS, IOSPD_TOPIC_IOSPD, "--progress=<auto|always|never>",
+     "live status line",
+     "A status line on stderr, redrawn every second while the test runs:\n"
+     "timespan, phase, elapsed and remaining time, the last second's IOPS\n"
+     "and MiB/s (and mean and p99 latency with -L), errors. auto (the\n"
+     "default) shows it when stderr is a terminal and -P is not given.\n"
+     "Never on stdout: the results there are the same either way.",
+     NULL},
     {"help", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
      IOSPD_SP_HELP, IOSPD_TOPIC_IOSPD, "--help", "help", "Same as -?.", NULL},
 };
