@@ -298,11 +298,38 @@ static void test_tracker_sums_short_intervals(void** state) {
                       "1/2 measuring | 0:06 elapsed | 0:09 left | "
                       "R 1055 IOPS 4.12 MiB/s | W 500 IOPS 1.95 MiB/s | "
                       "0 errors");
-  /* A run whose intervals stop coming still has its clock redrawn. */
-  t = tick(0, 6000 + 1499);
+  /* A run whose intervals stop coming still has its clock redrawn, 1.5 s
+   * after the last redraw (made at the clock's 5.910 s). */
+  t = tick(0, 5910 + 1499);
   assert_false(iospd_status_on_tick(st, &t));
-  t = tick(0, 6000 + 1500);
+  t = tick(0, 5910 + 1500);
   assert_true(iospd_status_on_tick(st, &t));
+  iospd_status_destroy(st);
+}
+
+/* The head follows the clock: a warm-up interval handed over after
+ * measuring began changes the rates, not the phase shown; a new phase is
+ * drawn at its first tick. */
+static void test_tracker_phase_from_clock(void** state) {
+  (void)state;
+  iospd_status_t* st = iospd_status_create(profile(0, false));
+  assert_non_null(st);
+  iospd_run_tick_t t = tick(0, 4990);
+  assert_true(iospd_status_on_tick(st, &t));
+  assert_int_equal(iospd_status_view(st)->phase, IOSPD_PHASE_WARMUP);
+  t = tick(0, 5005); /* measuring began: redrawn at once */
+  assert_true(iospd_status_on_tick(st, &t));
+  iospd_interval_t iv = interval(0, 0, 1000, 100, 0, NULL, NULL);
+  assert_int_equal(iv.phase, IOSPD_PHASE_WARMUP);
+  assert_true(iospd_status_on_interval(st, &iv));
+  char buf[256];
+  iospd_status_render(st, buf, sizeof buf, 200);
+  assert_string_equal(buf,
+                      "1/2 measuring | 0:05 elapsed | 0:10 left | "
+                      "R 100 IOPS 0.39 MiB/s | W 0 IOPS 0.00 MiB/s | "
+                      "0 errors");
+  t = tick(0, 5105); /* same phase, just drawn: nothing to do */
+  assert_false(iospd_status_on_tick(st, &t));
   iospd_status_destroy(st);
 }
 
@@ -417,6 +444,7 @@ int main(void) {
       cmocka_unit_test(test_phases_and_no_rates_yet),
       cmocka_unit_test(test_numbers),
       cmocka_unit_test(test_tracker_sums_short_intervals),
+      cmocka_unit_test(test_tracker_phase_from_clock),
       cmocka_unit_test(test_tracker_d333),
       cmocka_unit_test(test_tracker_long_intervals),
       cmocka_unit_test(test_tracker_latency),

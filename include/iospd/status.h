@@ -59,12 +59,15 @@ void iospd_status_destroy(iospd_status_t* st);
 /* Feeds one finished interval (the interval hook). Intervals of one
  * timespan are summed until they cover at least a second (-D below 1000)
  * or taken one by one (1 s or longer); the rates of that window replace
- * the shown ones. Returns true when the line should be redrawn now. */
+ * the shown ones. The phase and times shown stay the clock's (the ticks'):
+ * an interval is handed over after it ended. Returns true when the line
+ * should be redrawn now. */
 bool iospd_status_on_interval(iospd_status_t* st, const iospd_interval_t* iv);
 /* Feeds the run's clock (the tick hook). Returns true when the line should
- * be redrawn now: at the first tick of a timespan; with intervals longer
- * than a second, once per elapsed second; with shorter ones (whose windows
- * redraw the line about every second), only if no window came for 1.5 s. */
+ * be redrawn now: at the first tick of a timespan or of a phase; with
+ * intervals longer than a second, once per elapsed second; with shorter
+ * ones (whose windows redraw the line about every second), only if no
+ * window came for 1.5 s. */
 bool iospd_status_on_tick(iospd_status_t* st, const iospd_run_tick_t* t);
 /* The line as it stands, for a terminal `width` columns wide. */
 size_t iospd_status_render(const iospd_status_t* st, char* buf, size_t cap,

@@ -26,6 +26,7 @@ struct iospd_status_s {
   /* The last redraw. */
   bool drawn;              /* in the current timespan */
   uint64_t drawn_ms;       /* its elapsed_ms */
+  iospd_phase_t drawn_phase;
 };
 
 static void reset_window(iospd_status_t* st) {
@@ -89,6 +90,7 @@ static void enter_timespan(iospd_status_t* st, uint32_t index,
 static bool redraw_at(iospd_status_t* st, uint64_t elapsed_ms) {
   st->drawn = true;
   st->drawn_ms = elapsed_ms;
+  st->drawn_phase = st->view.phase;
   return true;
 }
 
@@ -110,12 +112,12 @@ static void close_window(iospd_status_t* st) {
   reset_window(st);
 }
 
+/* The head (phase, elapsed, remaining) follows the clock, not the
+ * intervals: the last interval of a phase is handed over after the next
+ * phase began, and the line says where the run is now. */
 bool iospd_status_on_interval(iospd_status_t* st, const iospd_interval_t* iv) {
   enter_timespan(st, iv->timespan, iv->timespan_count);
   iospd_status_view_t* v = &st->view;
-  v->phase = iv->phase;
-  v->elapsed_ms = iv->elapsed_ms;
-  v->remaining_ms = iv->remaining_ms;
   v->errors = iv->errors;
   for (int op = 0; op < 2; op++) {
     const iospd_series_dir_t* d = &iv->total.dir[op];
@@ -128,7 +130,7 @@ bool iospd_status_on_interval(iospd_status_t* st, const iospd_interval_t* iv) {
     st->win_ms += (uint64_t)(iv->end_ms - iv->start_ms);
   if (st->win_ms < WINDOW_MS) return false;
   close_window(st);
-  return redraw_at(st, iv->elapsed_ms);
+  return redraw_at(st, v->elapsed_ms);
 }
 
 bool iospd_status_on_tick(iospd_status_t* st, const iospd_run_tick_t* t) {
@@ -137,7 +139,8 @@ bool iospd_status_on_tick(iospd_status_t* st, const iospd_run_tick_t* t) {
   v->phase = t->phase;
   v->elapsed_ms = t->elapsed_ms;
   v->remaining_ms = t->remaining_ms;
-  if (!st->drawn) return redraw_at(st, t->elapsed_ms);
+  if (!st->drawn || v->phase != st->drawn_phase)
+    return redraw_at(st, t->elapsed_ms);
   uint64_t since = t->elapsed_ms > st->drawn_ms ? t->elapsed_ms - st->drawn_ms
                                                 : 0;
   bool due;
