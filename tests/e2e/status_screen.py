@@ -9,13 +9,17 @@ Usage: status_screen.py <command> <file> [args]
                         with the pty's CR LF turned back into LF
 A tiny terminal: printable bytes overwrite at the cursor, CR goes to column
 0, BS one column left, LF to the next row, ESC [K erases to the end of the
-row. That is all iospd writes; any other escape sequence is an error, so an
-unexpected byte makes the test fail instead of passing unseen.
+row. That is all iospd writes; wine's console on a terminal adds ESC [nC
+(cursor forward) and ESC [?25l / ESC [?25h (hide / show the cursor). Any
+other escape sequence is an error, so an unexpected byte makes the test fail
+instead of passing unseen.
 """
 import re
 import sys
 
-STATUS = re.compile(rb"\r(\d+/\d+ (?:warm-up|measuring|cool-down)[^\r\n\x1b\b]*)")
+STATUS = re.compile(rb"(?:\A|\r)(?:\x1b\[\?25[lh])*(\d+/\d+ (?:warm-up|measuring|cool-down)[^\r\n\x1b\b]*)")
+FORWARD = re.compile(rb"\x1b\[(\d*)C")
+CURSOR = re.compile(rb"\x1b\[\?25[lh]")
 ERASE = b"\r\x1b[K"
 
 
@@ -28,6 +32,15 @@ def screen(data: bytes):
         if data.startswith(b"\x1b[K", i):
             del rows[row][col:]
             i += 3
+            continue
+        m = FORWARD.match(data, i)
+        if m:
+            col += int(m.group(1) or 1)
+            i = m.end()
+            continue
+        m = CURSOR.match(data, i)
+        if m:
+            i = m.end()
             continue
         if b == 0x1B:
             raise SystemExit(f"unexpected escape sequence at byte {i}: {data[i:i + 8]!r}")

@@ -47,13 +47,19 @@ clean() { # file description: no CR, no escape, no status text
   else ok; fi
 }
 
+# iospd.exe writes CR LF to files and pipes, as DISKSPD does: back to LF
+# (a CR anywhere else is then a status line's).
+crlf() { [ $wine = 0 ] || sed -i 's/\r$//' "$@"; }
+
 "${run[@]}" --progress=never "${args[@]}" >never.txt 2>never.err
 rc=$?
+crlf never.txt never.err
 [ $rc = 0 ] && ok || bad "--progress=never run: exit $rc: $(head -3 never.err)"
 clean never.txt "--progress=never stdout"
 
 # --- a pipe: auto shows nothing; stdout as with never --------------------------
 "${run[@]}" "${args[@]}" 2>pipe.err | cat >pipe.txt
+crlf pipe.txt pipe.err
 clean pipe.err "auto with stderr not a terminal: stderr"
 # What is left there is what --progress=never wrote too (-c's NOTE line).
 if diff <(sed -E 's/[0-9]+/N/g' pipe.err) <(sed -E 's/[0-9]+/N/g' never.err) >/dev/null; then ok; else
@@ -63,6 +69,7 @@ same_results pipe.txt never.txt "auto through a pipe"
 
 # --- always through a pipe: on stderr only, erased at the end -----------------
 "${run[@]}" --progress=always "${args[@]}" 2>always.err | cat >always.txt
+crlf always.txt
 clean always.txt "--progress=always: stdout"
 same_results always.txt never.txt "--progress=always: stdout"
 $screen lines always.err >always.lines
@@ -74,17 +81,34 @@ if [ "$(tail -c 4 always.err | od -An -c | tr -s ' ')" = ' \r 033 [ K' ]; then o
 long=$(awk 'length > 79' always.lines | head -1)
 [ -z "$long" ] && ok || bad "--progress=always: a line wider than 79: '$long'"
 
-if [ $wine = 1 ]; then
-  finish status_test_wine
-  exit
-fi
-
-# --- -P: its dots would share the line, so auto stays off ---------------------
 if ! command -v script >/dev/null; then
   echo "script(1) (util-linux) not found: the terminal checks are skipped"
   finish status_test
   exit
 fi
+
+if [ $wine = 1 ]; then
+  # --- a console: wine gives iospd.exe one on a terminal ----------------------
+  # The line is drawn with CR and spaces over the previous one (wine's
+  # console turns that into its own terminal output), fits the window less
+  # a column, and the screen ends blank; stdout to a file stays clean.
+  script -qec "stty cols 100; wine $exe ${args[*]} >con.txt" /dev/null >con.pty 2>&1
+  crlf con.txt
+  clean con.txt "console: stdout to a file"
+  same_results con.txt never.txt "console: stdout to a file"
+  $screen lines con.pty >con.lines
+  grep -q '^1/1 measuring | ' con.lines && ok ||
+    bad "console: no measuring line: $(head -c 400 con.pty | cat -v)"
+  long=$(awk 'length > 99' con.lines | head -1)
+  [ -z "$long" ] && ok || bad "console 100 columns wide: a line wider than 99: '$long'"
+  if $screen screen con.pty >con.screen &&
+     ! grep -qE '[0-9]+/[0-9]+ (warm-up|measuring|cool-down)' con.screen; then ok
+  else bad "console: a status line is left on the screen: $(cat con.screen)"; fi
+  finish status_test_wine
+  exit
+fi
+
+# --- -P: its dots would share the line, so auto stays off ---------------------
 script -qec "$exe -P1000 -W0 -d1 -C0 -b4K -o2 t.dat" /dev/null >dots.pty 2>&1
 if grep -qaE '1/1 (warm-up|measuring)' dots.pty; then bad "-P on a terminal: auto drew a status line"
 elif grep -qa '^\.\.\.' dots.pty; then ok; else bad "-P on a terminal: no dots: $(head -c 300 dots.pty | cat -v)"; fi
