@@ -154,4 +154,16 @@ want=$(grep -cE "$vline" never.txt)
 [ "$vlines" -gt 3 ] && [ "$vlines" = "$want" ] && ok ||
   bad "terminal: $vlines clean -v rows on the screen, the run without the line printed $want"
 
+# --- Ctrl-C: the line is erased before the Ctrl-C line and the report --------
+script -qec "sh -c '$exe -b4K -o2 -W0 -d10 -C0 t.dat & p=\$!; sleep 2; kill -INT \$p; wait \$p; echo rc=\$?'" \
+  /dev/null >int.pty 2>&1
+if grep -qaPz '\r\x1b\[K\r\n\*\*\* Ctrl-C: ' int.pty; then ok; else
+  bad "Ctrl-C: its line does not follow an erase: $(grep -a -m1 Ctrl-C int.pty | cat -v)"; fi
+grep -qa '^rc=0' int.pty && ok || bad "Ctrl-C: exit code not 0: $(tail -c 200 int.pty | cat -v)"
+$screen screen int.pty >int.screen
+if grep -qE '[0-9]+/[0-9]+ (warm-up|measuring|cool-down)' int.screen; then
+  bad "Ctrl-C: a status line is left on the screen"
+elif grep -q '^total: ' int.screen && grep -q '^\*\*\* Ctrl-C: ' int.screen; then ok
+else bad "Ctrl-C: the screen lacks the Ctrl-C line or the report: $(head -5 int.screen)"; fi
+
 finish status_test
