@@ -12,6 +12,7 @@
 #include "iospd/profile.h"
 #include "iospd/report.h"
 #include "iospd/run.h"
+#include "iospd/series_out.h"
 #include "iospd/strbuf.h"
 #include "iospd/xml_profile.h"
 
@@ -72,6 +73,15 @@ static void on_interrupted(void* ctx) {
 }
 
 static void on_progress_dot(void* ctx) { notice_write(ctx, ".", 1); }
+
+/* --timeseries: the file hooks->interval writes to, or NULL. */
+static iospd_series_out_t* g_series;
+
+/* hooks->interval, on the controller thread as each interval ends. */
+static void on_interval(void* ctx, const iospd_interval_t* iv) {
+  (void)ctx;
+  iospd_series_out_interval(g_series, iv);
+}
 
 /* The --engine= value as the user wrote it. */
 static const char* engine_name(int engine) {
@@ -145,7 +155,18 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
                              .progress_dot = on_progress_dot,
                              .interrupted = on_interrupted,
                              .ctx = (void*)p};
+  if (p->ext.timeseries_path != NULL) {
+    if (iospd_series_out_open(&g_series, p->ext.timeseries_path, p, &err) < 0) {
+      err_line("error: ", err.msg);
+      return EXIT_BAD_INPUT;
+    }
+    hooks.interval = on_interval;
+  }
   int rc = iospd_run(p, &hooks, &results, &err);
+  iospd_err_t serr;
+  iospd_err_clear(&serr);
+  int src = iospd_series_out_close(g_series, &serr);
+  g_series = NULL;
   if (p->progress > 0) notice_write(p, "\n", 1);
   /* DISKSPD prints whatever was measured even when the run failed. */
   if (results.timespan_count > 0) {
@@ -162,6 +183,10 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
   iospd_plat_cpu_topology_free(&results.topo);
   if (rc < 0) {
     err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+    return EXIT_RUN_FAILED;
+  }
+  if (src < 0) {
+    err_line("error: ", serr.msg);
     return EXIT_RUN_FAILED;
   }
   return EXIT_OK;

@@ -173,6 +173,7 @@ typedef struct iospd_ext_s {
   bool allow_raw_write; /* --allow-raw-write: write to disks/volumes that
                            hold a partition table or file system */
   int engine;           /* IOSPD_ENGINE_* (--engine=) */
+  char* timeseries_path; /* --timeseries=FILE (owned, UTF-8), or NULL */
 } iospd_ext_t;
 
 enum {
