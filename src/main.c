@@ -12,6 +12,7 @@
 #include "iospd/profile.h"
 #include "iospd/report.h"
 #include "iospd/run.h"
+#include "iospd/series_out.h"
 #include "iospd/status.h"
 #include "iospd/strbuf.h"
 #include "iospd/xml_profile.h"
@@ -50,6 +51,8 @@ static void notice_write(const iospd_profile_t* p, const char* text,
 /* What the run's hooks get as ctx. */
 typedef struct run_ctx_s {
   const iospd_profile_t* p;
+  /* --timeseries: the file the intervals are written to, or NULL. */
+  iospd_series_out_t* series;
   /* The live status line (--progress), NULL when off. Drawn and redrawn
    * from the controller thread only (interval, tick and message hooks). */
   iospd_status_t* status;
@@ -78,8 +81,11 @@ static void status_draw(run_ctx_t* rc) {
   iospd_plat_status_show(rc->line, rc->line_len);
 }
 
+/* hooks->interval, on the controller thread as each interval ends: the
+ * time-series row first, then the status line. */
 static void on_interval(void* ctx, const iospd_interval_t* iv) {
   run_ctx_t* rc = ctx;
+  if (rc->series != NULL) iospd_series_out_interval(rc->series, iv);
   if (rc->status != NULL && iospd_status_on_interval(rc->status, iv))
     status_draw(rc);
 }
@@ -197,12 +203,20 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
   iospd_err_t err;
   iospd_err_clear(&err);
   run_ctx_t ctx = {.p = p};
-  /* Without memory for it, the run goes on without a status line. */
-  if (status_wanted(p)) ctx.status = iospd_status_create(p);
   iospd_run_hooks_t hooks = {.message = on_message,
                              .progress_dot = on_progress_dot,
                              .interrupted = on_interrupted,
                              .ctx = &ctx};
+  if (p->ext.timeseries_path != NULL) {
+    if (iospd_series_out_open(&ctx.series, p->ext.timeseries_path, p, &err) <
+        0) {
+      err_line("error: ", err.msg);
+      return EXIT_BAD_INPUT;
+    }
+    hooks.interval = on_interval;
+  }
+  /* Without memory for it, the run goes on without a status line. */
+  if (status_wanted(p)) ctx.status = iospd_status_create(p);
   if (ctx.status != NULL) {
     hooks.interval = on_interval;
     hooks.tick = on_tick;
@@ -212,6 +226,9 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
   ctx.line_len = 0;
   iospd_plat_status_clear();
   iospd_status_destroy(ctx.status);
+  iospd_err_t serr;
+  iospd_err_clear(&serr);
+  int src = iospd_series_out_close(ctx.series, &serr);
   if (p->progress > 0) notice_write(p, "\n", 1);
   /* DISKSPD prints whatever was measured even when the run failed. */
   if (results.timespan_count > 0) {
@@ -228,6 +245,10 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
   iospd_plat_cpu_topology_free(&results.topo);
   if (rc < 0) {
     err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+    return EXIT_RUN_FAILED;
+  }
+  if (src < 0) {
+    err_line("error: ", serr.msg);
     return EXIT_RUN_FAILED;
   }
   return EXIT_OK;

@@ -1013,6 +1013,9 @@ static const bad_case_t k_bad[] = {
      "'--progress=yes': unknown --progress value 'yes'; use auto, always or "
      "never"},
     {"--progress=Always t", "unknown --progress value 'Always'"},
+    {"--timeseries= t", "'--timeseries='"},
+    {"--timeseries=a.json t", "'--timeseries=a.json'"},
+    {"--timeseries=csv t", "'--timeseries=csv'"},
     {"--allow-raw-write=1 t", "'--allow-raw-write=1'"},
     {"--help=x", "'--help=x'"},
     {"t -b4K", "'-b4K' comes after the target 't'"},
@@ -1105,7 +1108,14 @@ static void test_cmdline_exact_messages(void** state) {
       {"--no-such-option t",
        "unknown option '--no-such-option'; the iospd long options are "
        "--allow-raw-write, --engine=<auto|io_uring|libaio|threads|psync>, "
-       "--progress=<auto|always|never> and --help"},
+       "--progress=<auto|always|never>, "
+       "--timeseries=<file.csv|file.jsonl> and --help"},
+      {"--timeseries=run.txt t",
+       "'--timeseries=run.txt': --timeseries takes a file ending in .csv or "
+       ".jsonl (the extension picks the format)"},
+      {"--timeseries t",
+       "'--timeseries': use --timeseries=FILE with FILE ending in .csv or "
+       ".jsonl"},
       {"-x t",
        "'-x': -x (completion routines) exists only on Windows; on Linux "
        "choose how I/O is issued with "
@@ -1318,6 +1328,40 @@ static void assert_xml_reader_parses(void) {
   if (rc != 0) fail_msg("XML reader failed (%d): %s", rc, err.msg);
 }
 
+/* --timeseries=FILE: the path as given (the last one wins), also with -X;
+ * the extension in any case. */
+static void test_cmdline_timeseries(void** state) {
+  (void)state;
+  const char* argv[] = {"iospd", "--timeseries=a.csv", "--timeseries=Run.JSONL",
+                        "t"};
+  iospd_profile_t p;
+  iospd_profile_init(&p);
+  iospd_cmdline_action_t action;
+  iospd_err_t err;
+  int rc = iospd_cmdline_parse(4, argv, &k_linux, &p, &action, NULL, &err);
+  if (rc != 0) fail_msg("rc %d: %s", rc, err.msg);
+  assert_non_null(p.ext.timeseries_path);
+  assert_string_equal(p.ext.timeseries_path, "Run.JSONL");
+  iospd_profile_destroy(&p);
+  assert_null(p.ext.timeseries_path);
+
+  assert_xml_reader_parses();
+  const char* argv2[] = {"iospd", "-Xp.xml", "--timeseries=C:\\out\\s.CSV"};
+  iospd_profile_init(&p);
+  rc = iospd_cmdline_parse(3, argv2, &k_windows, &p, &action, NULL, &err);
+  if (rc != 0) fail_msg("rc %d: %s", rc, err.msg);
+  assert_string_equal(p.ext.timeseries_path, "C:\\out\\s.CSV");
+  iospd_profile_destroy(&p);
+
+  /* Without the option: no path. */
+  const char* argv3[] = {"iospd", "t"};
+  iospd_profile_init(&p);
+  rc = iospd_cmdline_parse(2, argv3, &k_linux, &p, &action, NULL, &err);
+  assert_int_equal(rc, 0);
+  assert_null(p.ext.timeseries_path);
+  iospd_profile_destroy(&p);
+}
+
 static void test_cmdline_xml_overrides(void** state) {
   (void)state;
   assert_xml_reader_parses();
@@ -1489,6 +1533,7 @@ int main(void) {
       cmocka_unit_test(test_cmdline_null_env_and_no_warnings_buffer),
       cmocka_unit_test(test_cmdline_allocation_failure),
       cmocka_unit_test(test_cmdline_xml_overrides),
+      cmocka_unit_test(test_cmdline_timeseries),
       cmocka_unit_test(test_cmdline_xml_read_errors),
       cmocka_unit_test(test_cmdline_usage_documents_every_switch),
   };

@@ -7,7 +7,9 @@
 #include "fake_plat.h"
 #include "iospd/alloc.h"
 #include "iospd/hist.h"
+#include "iospd/engine.h"
 #include "iospd/run.h"
+#include "run/interval_feed.h"
 #include "test_util.h"
 
 #define KB 1024u
@@ -373,6 +375,199 @@ static void test_errors(void** state) {
   done(&r);
 }
 
+/* ---- the controller's rules, driven by hand --------------------------------
+ * Two workers on one target, 1 s intervals, ticks in ns. Worker B blocks
+ * inside one I/O call (it makes no pass, so it cannot hand anything over):
+ * rows wait for it until IOSPD_SERIES_GRACE_MS after their end, then are
+ * written without it; what B hands over late goes to the first row not yet
+ * written of the same phase, or is left out (and counted) when that phase
+ * is all written. The stuck I/O lands where it completed. */
+
+typedef struct {
+  iospd_timespan_t ts;
+  iospd_target_t tgt;
+  iospd_engine_ctl_t ctl;
+  iospd_wtarget_t wt[2];
+  iospd_worker_t w[2];
+  iospd_worker_t* wp[2];
+  iospd_run_hooks_t hooks;
+  iospd_cseries_t* cs;
+  uint64_t errors;
+  run_t r; /* only its rows */
+} hand_t;
+
+#define S_NS 1000000000ull
+
+static void hand_init(hand_t* h, uint32_t dur, uint32_t cool) {
+  memset(h, 0, sizeof(*h));
+  h->ts.warmup = 0;
+  h->ts.duration = dur;
+  h->ts.cooldown = cool;
+  h->ts.targets = &h->tgt;
+  h->ts.target_count = 1;
+  h->ctl.ticks_per_second = S_NS;
+  h->ctl.warmup_start_ticks = 0;
+  h->ctl.measure_start_ticks = 0;
+  atomic_store(&h->ctl.measure_end_ticks, dur * S_NS);
+  atomic_store(&h->ctl.phase, IOSPD_PHASE_MEASURE);
+  for (int i = 0; i < 2; i++) {
+    h->wt[i].t = &h->tgt;
+    h->wt[i].target_index = 0;
+    h->w[i].id = (uint32_t)i;
+    h->w[i].ctl = &h->ctl;
+    h->w[i].targets = &h->wt[i];
+    h->w[i].target_count = 1;
+    h->wp[i] = &h->w[i];
+  }
+  h->hooks.interval = on_interval;
+  h->hooks.ctx = &h->r;
+  assert_int_equal(iospd_cseries_open(&h->cs, &h->hooks, &h->ts, 0, 1, S_NS,
+                                      h->wp, 2, &h->errors, NULL),
+                   0);
+  iospd_cseries_phase_start(h->cs, IOSPD_PHASE_WARMUP, 0);
+  iospd_cseries_phase_end(h->cs, IOSPD_PHASE_WARMUP, 0);
+  iospd_cseries_phase_start(h->cs, IOSPD_PHASE_MEASURE, 0);
+}
+
+/* Worker i's batch at time t (ms) in phase ph, with n reads. */
+static void batch(hand_t* h, int i, uint32_t ph, uint64_t t_ms, uint32_t n) {
+  iospd_wseries_at(h->w[i].series, &h->ctl, ph, t_ms * MS);
+  for (uint32_t k = 0; k < n; k++)
+    iospd_wseries_record(h->w[i].series, 0, IOSPD_OP_READ, 4096, 100000);
+}
+
+static void test_blocked_worker_grace_and_late(void** state) {
+  (void)state;
+  hand_t h;
+  hand_init(&h, 3, 1);
+  const uint32_t M = IOSPD_PHASE_MEASURE, C = IOSPD_PHASE_COOLDOWN;
+  batch(&h, 0, M, 100, 10);
+  batch(&h, 1, M, 100, 5); /* then B blocks in a call until 2.2 s */
+  batch(&h, 0, M, 1050, 7);
+  iospd_cseries_poll(h.cs, 1100 * MS, false);
+  assert_int_equal(h.r.nrows, 0); /* B may still hand over [0, 1000) */
+  iospd_cseries_poll(h.cs, 1499 * MS, false);
+  assert_int_equal(h.r.nrows, 0);
+  iospd_cseries_poll(h.cs, 1500 * MS, false); /* grace over: write it */
+  assert_int_equal(h.r.nrows, 1);
+  assert_int_equal(h.r.rows[0].ios[0][0], 10);
+  batch(&h, 0, M, 2050, 4);
+  /* B's call returns at 2.2 s: its 5 from [0, 1000) come late, and the
+   * I/O it was blocked in completed now, in [2000, 3000). */
+  batch(&h, 1, M, 2200, 1);
+  iospd_cseries_poll(h.cs, 2300 * MS, false);
+  assert_int_equal(h.r.nrows, 2);
+  assert_int_equal(h.r.rows[1].start_ms, 1000);
+  assert_int_equal(h.r.rows[1].ios[0][0], 7 + 5);
+  /* B blocks again at 2.5 s, until cool-down; its 1 + 2 reads of
+   * [2000, 3000) stay in its slot meanwhile. A goes on. */
+  batch(&h, 1, M, 2500, 2);
+  batch(&h, 0, M, 2900, 3);
+  iospd_cseries_phase_end(h.cs, M, 3000 * MS);
+  iospd_cseries_phase_start(h.cs, C, 3000 * MS);
+  batch(&h, 0, C, 3001, 6);
+  iospd_cseries_poll(h.cs, 3100 * MS, false);
+  assert_int_equal(h.r.nrows, 2); /* waiting for B */
+  iospd_cseries_poll(h.cs, 3500 * MS, false);
+  assert_int_equal(h.r.nrows, 3);
+  assert_int_equal(h.r.rows[2].phase, M);
+  assert_int_equal(h.r.rows[2].ios[0][0], 4 + 3);
+  /* B back at 3.8 s: its 3 measured reads have no measuring row left. */
+  batch(&h, 1, C, 3800, 1);
+  iospd_cseries_poll(h.cs, 3900 * MS, false);
+  assert_int_equal(iospd_cseries_left_out(h.cs), 3);
+  batch(&h, 0, IOSPD_PHASE_STOP, 4000, 0);
+  batch(&h, 1, IOSPD_PHASE_STOP, 4000, 0);
+  iospd_cseries_phase_end(h.cs, C, 4000 * MS);
+  iospd_cseries_poll(h.cs, 4000 * MS, true);
+  assert_int_equal(h.r.nrows, 4);
+  assert_int_equal(h.r.rows[3].phase, C);
+  assert_int_equal(h.r.rows[3].start_ms, 3000);
+  assert_int_equal(h.r.rows[3].end_ms, 4000);
+  assert_int_equal(h.r.rows[3].ios[0][0], 6 + 1);
+  assert_int_equal(iospd_cseries_left_out(h.cs), 3);
+  iospd_cseries_close(h.cs);
+}
+
+/* Every worker past an interval: it is written at once, not after the
+ * grace; a worker that stopped holds nobody up. */
+static void test_rows_without_waiting(void** state) {
+  (void)state;
+  hand_t h;
+  hand_init(&h, 2, 0);
+  const uint32_t M = IOSPD_PHASE_MEASURE;
+  batch(&h, 0, M, 10, 3);
+  batch(&h, 1, M, 10, 4);
+  batch(&h, 1, IOSPD_PHASE_STOP, 20, 0); /* B failed and stopped */
+  batch(&h, 0, M, 1000, 2);
+  iospd_cseries_poll(h.cs, 1000 * MS, false);
+  assert_int_equal(h.r.nrows, 1);
+  assert_int_equal(h.r.rows[0].ios[0][0], 7);
+  assert_int_equal(h.r.rows[0].end_ms, 1000);
+  assert_int_equal(h.r.rows[0].remaining_ms, 1000);
+  iospd_cseries_phase_end(h.cs, M, 2000 * MS);
+  batch(&h, 0, IOSPD_PHASE_STOP, 2001, 0);
+  iospd_cseries_poll(h.cs, 2001 * MS, true);
+  assert_int_equal(h.r.nrows, 2);
+  assert_int_equal(h.r.rows[1].ios[0][0], 2);
+  assert_int_equal(iospd_cseries_left_out(h.cs), 0);
+  iospd_cseries_close(h.cs);
+}
+
+/* The controller got no CPU for a whole interval: the worker's other slot
+ * is not back, so it keeps filling the one it has (the earlier interval's
+ * I/Os are counted in the later row, none lost); at a phase change it has
+ * nowhere to go and those completions are left out of the series. */
+static void test_starved_controller(void** state) {
+  (void)state;
+  hand_t h;
+  hand_init(&h, 3, 1);
+  const uint32_t M = IOSPD_PHASE_MEASURE, C = IOSPD_PHASE_COOLDOWN;
+  batch(&h, 1, IOSPD_PHASE_STOP, 0, 0); /* one worker is enough here */
+  batch(&h, 0, M, 10, 5);
+  batch(&h, 0, M, 1010, 6);  /* hands [0, 1000) over */
+  batch(&h, 0, M, 2010, 7);  /* that slot is not back: 6 + 7 in [2000..) */
+  iospd_cseries_poll(h.cs, 2020 * MS, false);
+  assert_int_equal(h.r.nrows, 2);
+  assert_int_equal(h.r.rows[0].ios[0][0], 5);
+  assert_int_equal(h.r.rows[1].ios[0][0], 0);
+  batch(&h, 0, M, 2500, 1);  /* slot back: nothing changes mid-interval */
+  iospd_cseries_phase_end(h.cs, M, 3000 * MS);
+  iospd_cseries_phase_start(h.cs, C, 3000 * MS);
+  batch(&h, 0, C, 3010, 2);  /* hands [2000, 3000) over: 6 + 7 + 1 */
+  batch(&h, 0, C, 3020, 3);
+  /* Cool-down started but the controller slept through it: at the stop
+   * the worker hands what it has; nothing is lost. */
+  batch(&h, 0, IOSPD_PHASE_STOP, 4001, 0);
+  iospd_cseries_phase_end(h.cs, C, 4000 * MS);
+  iospd_cseries_poll(h.cs, 4001 * MS, true);
+  assert_int_equal(h.r.nrows, 4);
+  assert_int_equal(h.r.rows[2].ios[0][0], 6 + 7 + 1);
+  assert_int_equal(h.r.rows[3].ios[0][0], 2 + 3);
+  assert_int_equal(iospd_cseries_left_out(h.cs), 0);
+  iospd_cseries_close(h.cs);
+
+  /* A phase change with both slots still with the controller: the new
+   * phase must not mix into the old one's row, so its completions are left
+   * out of the series, and counted. */
+  hand_init(&h, 2, 1);
+  batch(&h, 1, IOSPD_PHASE_STOP, 0, 0);
+  batch(&h, 0, M, 10, 5);
+  batch(&h, 0, M, 1010, 3); /* hands [0, 1000) over */
+  iospd_cseries_phase_end(h.cs, M, 2000 * MS);
+  iospd_cseries_phase_start(h.cs, C, 2000 * MS);
+  batch(&h, 0, C, 2010, 4); /* hands [1000, 2000) over; no slot left */
+  batch(&h, 0, IOSPD_PHASE_STOP, 3010, 0);
+  iospd_cseries_phase_end(h.cs, C, 3000 * MS);
+  iospd_cseries_poll(h.cs, 3020 * MS, true);
+  assert_int_equal(h.r.nrows, 3);
+  assert_int_equal(h.r.rows[0].ios[0][0], 5);
+  assert_int_equal(h.r.rows[1].ios[0][0], 3);
+  assert_int_equal(h.r.rows[2].ios[0][0], 0);
+  assert_int_equal(iospd_cseries_left_out(h.cs), 4);
+  iospd_cseries_close(h.cs);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rows_and_exact_sums),
@@ -380,6 +575,9 @@ int main(void) {
       cmocka_unit_test(test_two_timespans),
       cmocka_unit_test(test_interrupted),
       cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_blocked_worker_grace_and_late),
+      cmocka_unit_test(test_rows_without_waiting),
+      cmocka_unit_test(test_starved_controller),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

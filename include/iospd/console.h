@@ -53,4 +53,18 @@ void iospd_plat_status_clear(void);
  * closed pipe, bad handle). */
 int iospd_plat_close_out(iospd_err_t* err);
 
+/* A file written as the run goes (--timeseries): created (or truncated)
+ * at path (UTF-8), and every write handed straight to the OS, with no
+ * buffer of ours, so whatever was written survives the process being
+ * killed. Controller thread only. */
+typedef struct iospd_plat_stream_s iospd_plat_stream_t;
+int iospd_plat_stream_create(const char* path, iospd_plat_stream_t** out,
+                             iospd_err_t* err);
+/* Writes all len bytes; a negative IOSPD_E* with err saying why if not. */
+int iospd_plat_stream_write(iospd_plat_stream_t* s, const void* data,
+                            size_t len, iospd_err_t* err);
+/* Closes (NULL is fine); a negative IOSPD_E* if the close reports a
+ * failure of earlier writes. */
+int iospd_plat_stream_close(iospd_plat_stream_t* s, iospd_err_t* err);
+
 #endif

@@ -174,6 +174,7 @@ typedef struct iospd_ext_s {
                            hold a partition table or file system */
   int engine;           /* IOSPD_ENGINE_* (--engine=) */
   int status_line;      /* IOSPD_STATUS_* (--progress=): the live status line */
+  char* timeseries_path; /* --timeseries=FILE (owned, UTF-8), or NULL */
 } iospd_ext_t;
 
 /* --progress=: the live status line on stderr (iospd/status.h). */

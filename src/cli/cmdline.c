@@ -62,6 +62,7 @@
 
 #include "iospd/alloc.h"
 #include "iospd/options.h"
+#include "iospd/series_out.h"
 #include "iospd/units.h"
 #include "iospd/xml_profile.h"
 
@@ -861,6 +862,23 @@ static int sw_status(ctx_t* c) {
   return 0;
 }
 
+/* --timeseries=FILE: the extension picks the format (iospd/series_out.h). */
+static int sw_timeseries(ctx_t* c) {
+  const char* v = c->val;
+  if (*v != '=' || v[1] == '\0')
+    return fail(c, "'%s': use --timeseries=FILE with FILE ending in .csv or "
+                   ".jsonl", c->arg);
+  v++;
+  if (iospd_series_format_of(v) == IOSPD_SERIES_NONE)
+    return fail(c, "'%s': --timeseries takes a file ending in .csv or .jsonl "
+                   "(the extension picks the format)", c->arg);
+  char* path = iospd_strdup(v);
+  if (path == NULL) return nomem(c);
+  iospd_free(c->pp.ext.timeseries_path);
+  c->pp.ext.timeseries_path = path;
+  return 0;
+}
+
 /* ---- the generic walker -------------------------------------------------- */
 
 static int handle(ctx_t* c, const iospd_opt_def_t* o) {
@@ -872,7 +890,8 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
                       "--engine=auto|io_uring|libaio|threads|psync"
                     : "");
   if ((o->flags & IOSPD_OPTF_LONG) && o->special != IOSPD_SP_ENGINE &&
-      o->special != IOSPD_SP_STATUS && c->val[0] != '\0')
+      o->special != IOSPD_SP_STATUS &&
+      o->special != IOSPD_SP_TIMESERIES && c->val[0] != '\0')
     return fail(c, "'%s': --%s takes no value", c->arg, o->name);
 
   switch (o->kind) {
@@ -957,6 +976,7 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
     case IOSPD_SP_RAW_WRITE: c->pp.ext.allow_raw_write = true; return 0;
     case IOSPD_SP_ENGINE: return sw_engine(c);
     case IOSPD_SP_STATUS: return sw_status(c);
+    case IOSPD_SP_TIMESERIES: return sw_timeseries(c);
     case IOSPD_SP_NONE: break;
   }
   return fail(c, "'%s': internal error: switch not handled", c->arg);
@@ -985,7 +1005,8 @@ static int lookup(ctx_t* c, const char* a, const iospd_opt_def_t** out) {
                   "unknown option '%s'; the iospd long options are "
                   "--allow-raw-write, "
                   "--engine=<auto|io_uring|libaio|threads|psync>, "
-                  "--progress=<auto|always|never> and --help",
+                  "--progress=<auto|always|never>, "
+                  "--timeseries=<file.csv|file.jsonl> and --help",
                   a);
     c->val = a + 2 + strlen(o->name);
   } else {
@@ -1110,6 +1131,7 @@ static int read_xml(ctx_t* c, iospd_profile_t* p) {
   if (c->pp.verbose_stats) p->verbose_stats = true;
   if (c->colon_set) p->experiment_flags = c->pp.experiment_flags;
   p->ext = c->pp.ext;
+  c->pp.ext.timeseries_path = NULL; /* moved into p */
   iospd_free(p->xml_source);
   p->xml_source = iospd_strdup(c->xml_path);
   if (p->xml_source == NULL) return nomem(c);

@@ -283,6 +283,14 @@ const iospd_opt_def_t iospd_options[] = {
      "default) shows it when stderr is a terminal and -P is not given.\n"
      "Never on stdout: the results there are the same either way.",
      NULL},
+    {"timeseries", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     IOSPD_SP_TIMESERIES, IOSPD_TOPIC_IOSPD, "--timeseries=<file.csv|file.jsonl>",
+     "time series",
+     "Write one row per interval (the -D interval, else 1 s) per target and\n"
+     "for the total, in every phase, as CSV or JSON Lines (by the extension),\n"
+     "each interval as soon as it ends. See docs/time-series.md.",
+     NULL},
     {"help", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
      IOSPD_SP_HELP, IOSPD_TOPIC_IOSPD, "--help", "help", "Same as -?.", NULL},
 };

@@ -93,6 +93,7 @@ void iospd_profile_destroy(iospd_profile_t* p) {
   iospd_free(p->events.ready_name);
   iospd_free(p->events.stop_name);
   iospd_free(p->events.set_name);
+  iospd_free(p->ext.timeseries_path);
   iospd_profile_init(p);
 }
 

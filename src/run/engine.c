@@ -597,6 +597,9 @@ bool iospd_worker_pass(iospd_worker_t* w) {
     }
     if (w->inflight == 0) {
       w->finished = true;
+      /* Past every interval: nobody waits for this worker's rows. */
+      if (w->series != NULL)
+        iospd_wseries_move(w->series, w->ctl, IOSPD_PHASE_STOP, w->now);
       iospd_hot_leave();
       return true;
     }

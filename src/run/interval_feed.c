@@ -138,7 +138,9 @@ static void free_slot(iospd_wslot_t* s, uint32_t n) {
   iospd_free(s->bytes);
 }
 
-static int alloc_slot(iospd_wslot_t* s, uint32_t n, bool latency) {
+static int alloc_slot(iospd_wslot_t* s, const iospd_worker_t* w,
+                      bool latency) {
+  uint32_t n = w->target_count * 2u;
   memset(s, 0, sizeof(*s));
   atomic_init(&s->handed, 0);
   s->ios = iospd_calloc(n ? n : 1, sizeof(*s->ios));
@@ -147,8 +149,13 @@ static int alloc_slot(iospd_wslot_t* s, uint32_t n, bool latency) {
   if (!latency) return 0;
   s->lat = iospd_calloc(n ? n : 1, sizeof(*s->lat));
   if (s->lat == NULL) return IOSPD_ENOMEM;
-  for (uint32_t i = 0; i < n; i++)
-    if ((s->lat[i] = iospd_hist_create()) == NULL) return IOSPD_ENOMEM;
+  for (uint32_t k = 0; k < w->target_count; k++) {
+    uint32_t wr = w->targets[k].t->write_ratio;
+    bool need[2] = {wr < 100, wr > 0};
+    for (uint32_t op = 0; op < 2; op++)
+      if (need[op] && (s->lat[k * 2 + op] = iospd_hist_create()) == NULL)
+        return IOSPD_ENOMEM;
+  }
   return 0;
 }
 
@@ -244,9 +251,8 @@ int iospd_cseries_open(iospd_cseries_t** out, const iospd_run_hooks_t* hooks,
     iospd_wseries_t* ws = iospd_calloc(1, sizeof(*ws));
     if (ws == NULL) goto oom;
     w->series = ws;
-    uint32_t n = w->target_count * 2u;
-    if (alloc_slot(&ws->slot[0], n, cs->latency) < 0 ||
-        alloc_slot(&ws->slot[1], n, cs->latency) < 0)
+    if (alloc_slot(&ws->slot[0], w, cs->latency) < 0 ||
+        alloc_slot(&ws->slot[1], w, cs->latency) < 0)
       goto oom;
     ws->interval_ticks = cs->lt;
     for (uint32_t p = 0; p < NPHASE; p++)
@@ -436,7 +442,13 @@ static void add_slot(iospd_cseries_t* cs, const iospd_worker_t* w,
       if (!cs->pend[j].used) pd = &cs->pend[j];
     if (pd == NULL) {
       /* A worker is PENDING intervals ahead of a slow one: write the
-       * oldest now. */
+       * oldest now; not an interval whose phase the controller has not
+       * seen start (it has had no CPU for that long). */
+      if (cs->ph_start[IOSPD_SERIES_KEY_PHASE(cs->emit_key)] == UINT64_MAX) {
+        cs->left_out += s->count - s->errors;
+        *cs->errors += s->errors;
+        return;
+      }
       emit_next(cs);
       if (cs->done || key < cs->emit_key) {
         cs->left_out += s->count - s->errors;
@@ -456,7 +468,7 @@ static void add_slot(iospd_cseries_t* cs, const iospd_worker_t* w,
       uint32_t src = k * 2u + op, dst = t * 2u + op;
       pd->ios[dst] += s->ios[src];
       pd->bytes[dst] += s->bytes[src];
-      if (pd->lat != NULL && s->lat != NULL)
+      if (pd->lat != NULL && s->lat != NULL && s->lat[src] != NULL)
         iospd_hist_merge(pd->lat[dst], s->lat[src]);
     }
   }
@@ -468,7 +480,8 @@ static void reset_slot(const iospd_worker_t* w, iospd_wslot_t* s) {
   memset(s->bytes, 0, n * sizeof(*s->bytes));
   if (s->lat != NULL)
     for (uint32_t i = 0; i < n; i++)
-      if (iospd_hist_count(s->lat[i]) > 0) iospd_hist_reset(s->lat[i]);
+      if (s->lat[i] != NULL && iospd_hist_count(s->lat[i]) > 0)
+        iospd_hist_reset(s->lat[i]);
   s->count = s->errors = 0;
 }
 

@@ -58,7 +58,9 @@ typedef struct iospd_wslot_s {
   uint64_t errors; /* failed completions */
   uint64_t* ios;   /* [k * 2 + op], k = the worker's target index */
   uint64_t* bytes;
-  iospd_hist_t** lat; /* NULL without -L */
+  /* NULL without -L; an entry is NULL for a direction its target never
+   * issues (-w0: no writes, -w100: no reads), to halve the memory. */
+  iospd_hist_t** lat;
 } iospd_wslot_t;
 
 /* One worker's side. */
@@ -102,7 +104,8 @@ static inline void iospd_wseries_record(iospd_wseries_t* ws, uint32_t k,
   s->count++;
   s->ios[i]++;
   s->bytes[i] += bytes;
-  if (s->lat != NULL) iospd_hist_record(s->lat[i], lat_ns);
+  iospd_hist_t* h;
+  if (s->lat != NULL && (h = s->lat[i]) != NULL) iospd_hist_record(h, lat_ns);
 }
 
 static inline void iospd_wseries_error(iospd_wseries_t* ws) {
