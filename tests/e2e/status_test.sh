@@ -38,7 +38,8 @@ masked() {
 }
 same_results() { # file baseline description
   if diff <(masked "$1") <(masked "$2") >diff.txt; then ok; else
-    bad "$3: $1 differs from $2 beyond the numbers:"; head -20 diff.txt; fi
+    bad "$3: $1 differs from $2 beyond the numbers:"; head -40 diff.txt
+    diff "$1" "$2" | head -40; fi
 }
 clean() { # file description: no CR, no escape, no status text
   if grep -qP '\r|\x1b' "$1"; then bad "$2: $1 holds a CR or an escape byte"
