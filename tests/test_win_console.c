@@ -101,6 +101,18 @@ static void test_status_line(void** state) {
   assert_int_equal(cols, (uint32_t)(bi.srWindow.Right - bi.srWindow.Left + 1));
   assert_true(cols > 20);
 
+  /* Processed output off: \r and \b would be glyphs, so not a terminal. */
+  DWORD mode = 0;
+  assert_true(GetConsoleMode(conout, &mode));
+  if (SetConsoleMode(conout, mode & ~(DWORD)ENABLE_PROCESSED_OUTPUT)) {
+    assert_false(iospd_plat_err_is_terminal());
+    assert_true(SetConsoleMode(conout, mode));
+    assert_true(iospd_plat_err_is_terminal());
+  } else {
+    print_message("this console keeps its mode (error %lu); that check "
+                  "skipped\n", (unsigned long)GetLastError());
+  }
+
   iospd_plat_write_err("\n", 1);
   COORD start = cursor();
   WCHAR row[64];

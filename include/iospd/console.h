@@ -30,8 +30,9 @@ void iospd_plat_write_out(const char* text, size_t len);
 void iospd_plat_write_err(const char* text, size_t len);
 /* The live status line (--progress) on stderr; see iospd/status.h. */
 /* True when stderr is a terminal: Linux isatty(2); Windows a console
- * handle (GetConsoleMode succeeds: conhost or Windows Terminal). A file or
- * a pipe is not, and neither is a mintty/MSYS pipe. */
+ * handle (GetConsoleMode succeeds: conhost or Windows Terminal) whose
+ * processed output (\r, \b) is on. A file or a pipe is not, and neither
+ * is a mintty/MSYS pipe. */
 bool iospd_plat_err_is_terminal(void);
 /* Columns of the terminal stderr is on (its visible window on Windows);
  * 0 when unknown. */

@@ -203,7 +203,12 @@ int iospd_plat_read_whole_file(const char* path, char** data, size_t* len,
 static atomic_uint g_status_len;
 
 bool iospd_plat_err_is_terminal(void) {
-  return console_of(STD_ERROR_HANDLE) != NULL;
+  HANDLE h = console_of(STD_ERROR_HANDLE);
+  DWORD mode = 0;
+  /* The line moves with \r and \b: a console whose owner turned processed
+   * output off would print them as glyphs, so it does not count. */
+  return h != NULL && GetConsoleMode(h, &mode) &&
+         (mode & ENABLE_PROCESSED_OUTPUT) != 0;
 }
 
 uint32_t iospd_plat_err_columns(void) {
