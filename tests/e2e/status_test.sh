@@ -155,6 +155,13 @@ want=$(grep -cE "$vline" never.txt)
 [ "$vlines" -gt 3 ] && [ "$vlines" = "$want" ] && ok ||
   bad "terminal: $vlines clean -v rows on the screen, the run without the line printed $want"
 
+# --- -D2000: rates every 2 s, the clock still every second -------------------
+script -qec "stty cols 200; $exe -b4K -o2 -W0 -d4 -C0 -D2000 t.dat >/dev/null" /dev/null >d2000.pty 2>&1
+$screen lines d2000.pty >d2000.lines
+secs=$(grep -oE '[0-9]+:[0-9]{2} elapsed' d2000.lines | sort -u | wc -l)
+[ "$secs" -ge 4 ] && ok || bad "-D2000: the clock was drawn for $secs distinct seconds of 4: $(cat d2000.lines)"
+grep -q '| R [0-9.kM]* IOPS ' d2000.lines && ok || bad "-D2000: no rates: $(cat d2000.lines)"
+
 # --- Ctrl-C: the line is erased before the Ctrl-C line and the report --------
 script -qec "sh -c '$exe -b4K -o2 -W0 -d10 -C0 t.dat & p=\$!; sleep 2; kill -INT \$p; wait \$p; echo rc=\$?'" \
   /dev/null >int.pty 2>&1
