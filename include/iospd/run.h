@@ -40,10 +40,11 @@ typedef struct iospd_run_hooks_s {
    * status. May be NULL; when NULL and the profile needs no time series,
    * the run keeps no per-interval data beyond what -D asks. */
   void (*interval)(void* ctx, const iospd_interval_t* iv);
-  /* Called from the controller thread while a timespan runs, at each of
-   * its waits (every IOSPD_POLL_MS at most, so about 10 times a second),
-   * for the live status line's clock between intervals (-D5000). Must be
-   * cheap. May be NULL. */
+  /* Called from the controller thread while a timespan runs (warm-up,
+   * measuring, cool-down), at each of its waits: at least every
+   * IOSPD_POLL_MS (10 times a second), more often while intervals are
+   * collected. For the live status line's clock between intervals
+   * (-D5000). Must be cheap. May be NULL. */
   void (*tick)(void* ctx, const iospd_run_tick_t* t);
 } iospd_run_hooks_t;
 
