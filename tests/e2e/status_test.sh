@@ -52,6 +52,13 @@ clean() { # file description: no CR, no escape, no status text
 # (a CR anywhere else is then a status line's).
 crlf() { [ $wine = 0 ] || sed -i 's/\r$//' "$@"; }
 
+# --- a bad value: exit 3, naming the option and its words --------------------
+"${run[@]}" --progress=yes t.dat >bad.txt 2>bad.err
+rc=$?
+[ $rc = 3 ] && ok || bad "--progress=yes: exit $rc, want 3"
+grep -q "'--progress=yes': unknown --progress value 'yes'; use auto, always or never" bad.err &&
+  ok || bad "--progress=yes: message: $(head -2 bad.err)"
+
 "${run[@]}" --progress=never "${args[@]}" >never.txt 2>never.err
 rc=$?
 crlf never.txt never.err
