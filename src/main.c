@@ -15,6 +15,8 @@
 #include "iospd/profile.h"
 #include "iospd/report.h"
 #include "iospd/run.h"
+#include "iospd/series_out.h"
+#include "iospd/status.h"
 #include "iospd/strbuf.h"
 #include "iospd/xml_profile.h"
 
@@ -49,10 +51,64 @@ static void notice_write(const iospd_profile_t* p, const char* text,
     iospd_plat_write_out(text, len);
 }
 
-/* Run messages (ctx: the profile): warnings and notes go to stderr as they
- * are; -v lines behind a UTC timestamp (diagnostics, not a stable
- * interface) go where notice_write says. */
+/* What the run's hooks get as ctx. */
+typedef struct run_ctx_s {
+  const iospd_profile_t* p;
+  /* --timeseries: the file the intervals are written to, or NULL. */
+  iospd_series_out_t* series;
+  /* The live status line (--progress), NULL when off. Drawn and redrawn
+   * from the controller thread only (interval, tick and message hooks). */
+  iospd_status_t* status;
+  char line[IOSPD_STATUS_LINE_MAX + 1];
+  size_t line_len; /* the line on screen; 0: none */
+} run_ctx_t;
+
+/* --progress: auto shows the line when stderr is a terminal, unless -P
+ * prints its dots (they would share the line). */
+static bool status_wanted(const iospd_profile_t* p) {
+  switch (p->ext.status_line) {
+    case IOSPD_STATUS_ALWAYS: return true;
+    case IOSPD_STATUS_NEVER: return false;
+    default: return p->progress == 0 && iospd_plat_err_is_terminal();
+  }
+}
+
+/* Redraws the status line: as wide as the terminal less one column, so the
+ * cursor never wraps to the next row (80 columns when the width is not
+ * known: not a terminal, --progress=always). */
+static void status_draw(run_ctx_t* rc) {
+  uint32_t cols = iospd_plat_err_columns();
+  if (cols == 0) cols = 80;
+  rc->line_len = iospd_status_render(rc->status, rc->line, sizeof rc->line,
+                                     cols - 1);
+  iospd_plat_status_show(rc->line, rc->line_len);
+}
+
+/* hooks->interval, on the controller thread as each interval ends: the
+ * time-series row first, then the status line. */
+static void on_interval(void* ctx, const iospd_interval_t* iv) {
+  run_ctx_t* rc = ctx;
+  if (rc->series != NULL) iospd_series_out_interval(rc->series, iv);
+  if (rc->status != NULL && iospd_status_on_interval(rc->status, iv))
+    status_draw(rc);
+}
+
+static void on_tick(void* ctx, const iospd_run_tick_t* t) {
+  run_ctx_t* rc = ctx;
+  if (rc->status != NULL && iospd_status_on_tick(rc->status, t))
+    status_draw(rc);
+}
+
+/* After a message (which erased the status line), the line again. */
+static void status_restore(const run_ctx_t* rc) {
+  if (rc->line_len > 0) iospd_plat_status_show(rc->line, rc->line_len);
+}
+
+/* Run messages: warnings and notes go to stderr as they are; -v lines
+ * behind a UTC timestamp (diagnostics, not a stable interface) go where
+ * notice_write says. */
 static void on_message(void* ctx, const char* text) {
+  const run_ctx_t* rc = ctx;
   iospd_strbuf_t sb;
   iospd_strbuf_init(&sb);
   if (strncmp(text, "WARNING", 7) == 0 || strncmp(text, "NOTE:", 5) == 0) {
@@ -63,18 +119,23 @@ static void on_message(void* ctx, const char* text) {
     iospd_plat_utc_now(&t);
     iospd_strbuf_appendf(&sb, "%04u-%02u-%02uT%02u:%02u:%02uZ: %s\n", t.year,
                          t.month, t.day, t.hour, t.minute, t.second, text);
-    notice_write(ctx, iospd_strbuf_cstr(&sb), sb.len);
+    notice_write(rc->p, iospd_strbuf_cstr(&sb), sb.len);
   }
   iospd_strbuf_destroy(&sb);
+  status_restore(rc);
 }
 
 static void on_interrupted(void* ctx) {
   static const char line[] =
       "\n*** Ctrl-C: stopping I/O; the results measured so far follow. ***\n";
-  notice_write(ctx, line, sizeof line - 1);
+  const run_ctx_t* rc = ctx;
+  notice_write(rc->p, line, sizeof line - 1);
+  status_restore(rc);
 }
 
-static void on_progress_dot(void* ctx) { notice_write(ctx, ".", 1); }
+static void on_progress_dot(void* ctx) {
+  notice_write(((const run_ctx_t*)ctx)->p, ".", 1);
+}
 
 /* The --engine= value as the user wrote it. */
 static const char* engine_name(int engine) {
@@ -288,11 +349,33 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   results.sys = *sys;
   iospd_err_t err;
   iospd_err_clear(&err);
+  run_ctx_t ctx = {.p = p};
   iospd_run_hooks_t hooks = {.message = on_message,
                              .progress_dot = on_progress_dot,
                              .interrupted = on_interrupted,
-                             .ctx = (void*)p};
+                             .ctx = &ctx};
+  if (p->ext.timeseries_path != NULL) {
+    if (iospd_series_out_open(&ctx.series, p->ext.timeseries_path, p, &err) <
+        0) {
+      err_line("error: ", err.msg);
+      return EXIT_BAD_INPUT;
+    }
+    hooks.interval = on_interval;
+  }
+  /* Without memory for it, the run goes on without a status line. */
+  if (status_wanted(p)) ctx.status = iospd_status_create(p);
+  if (ctx.status != NULL) {
+    hooks.interval = on_interval;
+    hooks.tick = on_tick;
+  }
   int rc = iospd_run(p, &hooks, &results, &err);
+  /* Erased before anything else is printed (the writes erase it too). */
+  ctx.line_len = 0;
+  iospd_plat_status_clear();
+  iospd_status_destroy(ctx.status);
+  iospd_err_t serr;
+  iospd_err_clear(&serr);
+  int src = iospd_series_out_close(ctx.series, &serr);
   if (p->progress > 0) notice_write(p, "\n", 1);
   /* DISKSPD prints whatever was measured even when the run failed. */
   bool outputs_ok = true;
@@ -312,6 +395,10 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   iospd_plat_cpu_topology_free(&results.topo);
   if (rc < 0) {
     err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+    return EXIT_RUN_FAILED;
+  }
+  if (src < 0) {
+    err_line("error: ", serr.msg);
     return EXIT_RUN_FAILED;
   }
   return outputs_ok ? EXIT_OK : EXIT_RUN_FAILED;

@@ -245,6 +245,7 @@ static void apply(expect_t* e, const char* key, const char* v,
     *slot[i] = e->ev[i];
   } else if (K("raw")) p->ext.allow_raw_write = n;
   else if (K("engine")) p->ext.engine = (int)n;
+  else if (K("status")) p->ext.status_line = (int)n;
   else if (K("action")) e->action = (int)n;
   else if (K("ntargets")) e->ntargets = (int)n;
   else if (K("warn")) e->warn = v;
@@ -315,6 +316,7 @@ static void compare_profile(const char* line, const iospd_profile_t* w,
                             const iospd_profile_t* g) {
   F(verbose); F(verbose_stats); F(experiment_flags); F(progress); F(format);
   F(profile_only); F(precreate); F(ext.allow_raw_write); F(ext.engine);
+  F(ext.status_line);
   F(etw.enabled); F(etw.process); F(etw.thread); F(etw.image_load);
   F(etw.disk_io); F(etw.memory_page_faults); F(etw.memory_hard_faults);
   F(etw.network); F(etw.registry); F(etw.use_paged_memory);
@@ -627,6 +629,11 @@ static const ok_case_t k_ok[] = {
     {"--engine=threads t", "engine=4"},
     {"--engine=auto t", ""},
     {"--engine=psync --engine=auto t", ""},
+    {"--progress=auto t", ""},
+    {"--progress=always t", "status=1"},
+    {"--progress=never t", "status=2"},
+    {"--progress=never --progress=auto t", ""},
+    {"W|--progress=always /b4K t", "status=1 bs=4096"},
     {"--allow-raw-write -b4K -w100 /dev/sdb", "raw=1 bs=4096 w=100"},
     {"W|--allow-raw-write -w10 #1", "raw=1 w=10"},
     /* help */
@@ -1000,6 +1007,15 @@ static const bad_case_t k_bad[] = {
     {"--engine t", "'--engine'"},
     {"--engine= t", "'--engine='"},
     {"--engine=spdk t", "'--engine=spdk'"},
+    {"--progress t", "'--progress': use --progress=auto, always or never"},
+    {"--progress= t", "'--progress=': use --progress=auto, always or never"},
+    {"--progress=yes t",
+     "'--progress=yes': unknown --progress value 'yes'; use auto, always or "
+     "never"},
+    {"--progress=Always t", "unknown --progress value 'Always'"},
+    {"--timeseries= t", "'--timeseries='"},
+    {"--timeseries=a.json t", "'--timeseries=a.json'"},
+    {"--timeseries=csv t", "'--timeseries=csv'"},
     {"--allow-raw-write=1 t", "'--allow-raw-write=1'"},
     {"--help=x", "'--help=x'"},
     {"t -b4K", "'-b4K' comes after the target 't'"},
@@ -1109,11 +1125,19 @@ static void test_cmdline_exact_messages(void** state) {
        "unknown option '--no-such-option'; the iospd long options are "
        "--allow-raw-write, --engine=<auto|io_uring|libaio|threads|psync>, "
        "--output=<text|xml|json>:<file>, "
-       "--merge <a.json> <b.json>... and --help"},
+       "--merge <a.json> <b.json>..., "
+       "--progress=<auto|always|never>, "
+       "--timeseries=<file.csv|file.jsonl> and --help"},
       {"-b4K --merge a.json",
        "'--merge' is a mode of its own and must be the first argument: "
        "iospd --merge a.json b.json ..."},
       {"--merge=a.json b.json", "'--merge=a.json': --merge takes no value"},
+      {"--timeseries=run.txt t",
+       "'--timeseries=run.txt': --timeseries takes a file ending in .csv or "
+       ".jsonl (the extension picks the format)"},
+      {"--timeseries t",
+       "'--timeseries': use --timeseries=FILE with FILE ending in .csv or "
+       ".jsonl"},
       {"-x t",
        "'-x': -x (completion routines) exists only on Windows; on Linux "
        "choose how I/O is issued with "
@@ -1344,17 +1368,51 @@ static void assert_xml_reader_parses(void) {
   if (rc != 0) fail_msg("XML reader failed (%d): %s", rc, err.msg);
 }
 
+/* --timeseries=FILE: the path as given (the last one wins), also with -X;
+ * the extension in any case. */
+static void test_cmdline_timeseries(void** state) {
+  (void)state;
+  const char* argv[] = {"iospd", "--timeseries=a.csv", "--timeseries=Run.JSONL",
+                        "t"};
+  iospd_profile_t p;
+  iospd_profile_init(&p);
+  iospd_cmdline_action_t action;
+  iospd_err_t err;
+  int rc = iospd_cmdline_parse(4, argv, &k_linux, &p, &action, NULL, &err);
+  if (rc != 0) fail_msg("rc %d: %s", rc, err.msg);
+  assert_non_null(p.ext.timeseries_path);
+  assert_string_equal(p.ext.timeseries_path, "Run.JSONL");
+  iospd_profile_destroy(&p);
+  assert_null(p.ext.timeseries_path);
+
+  assert_xml_reader_parses();
+  const char* argv2[] = {"iospd", "-Xp.xml", "--timeseries=C:\\out\\s.CSV"};
+  iospd_profile_init(&p);
+  rc = iospd_cmdline_parse(3, argv2, &k_windows, &p, &action, NULL, &err);
+  if (rc != 0) fail_msg("rc %d: %s", rc, err.msg);
+  assert_string_equal(p.ext.timeseries_path, "C:\\out\\s.CSV");
+  iospd_profile_destroy(&p);
+
+  /* Without the option: no path. */
+  const char* argv3[] = {"iospd", "t"};
+  iospd_profile_init(&p);
+  rc = iospd_cmdline_parse(2, argv3, &k_linux, &p, &action, NULL, &err);
+  assert_int_equal(rc, 0);
+  assert_null(p.ext.timeseries_path);
+  iospd_profile_destroy(&p);
+}
+
 static void test_cmdline_xml_overrides(void** state) {
   (void)state;
   assert_xml_reader_parses();
   const char* argv[] = {"iospd", "-d60", "-W1", "-Xp.xml", "-C2", "-z7",
                         "-Rpxml", "-v", "-vs", "-:1", "--engine=psync",
-                        "/data/t1"};
+                        "--progress=never", "/data/t1"};
   iospd_profile_t p;
   iospd_profile_init(&p);
   iospd_cmdline_action_t action;
   iospd_err_t err;
-  int rc = iospd_cmdline_parse(12, argv, &k_linux, &p, &action, NULL, &err);
+  int rc = iospd_cmdline_parse(13, argv, &k_linux, &p, &action, NULL, &err);
   if (rc != 0) fail_msg("rc %d: %s", rc, err.msg);
   assert_int_equal(action, IOSPD_ACTION_RUN);
   assert_int_equal(p.timespan_count, 2);
@@ -1373,10 +1431,11 @@ static void test_cmdline_xml_overrides(void** state) {
   assert_true(p.verbose_stats);
   assert_int_equal(p.experiment_flags, 1);
   assert_int_equal(p.ext.engine, IOSPD_ENGINE_PSYNC);
+  assert_int_equal(p.ext.status_line, IOSPD_STATUS_NEVER);
   assert_string_equal(p.xml_source, "p.xml");
   assert_string_equal(p.cmdline,
                       "iospd -d60 -W1 -Xp.xml -C2 -z7 -Rpxml -v -vs -:1 "
-                      "--engine=psync /data/t1");
+                      "--engine=psync --progress=never /data/t1");
   iospd_profile_destroy(&p);
 
   /* Without overrides the profile's own values stay; no targets keeps *1. */
@@ -1554,6 +1613,7 @@ int main(void) {
       cmocka_unit_test(test_cmdline_allocation_failure),
       cmocka_unit_test(test_cmdline_xml_overrides),
       cmocka_unit_test(test_cmdline_output_and_json),
+      cmocka_unit_test(test_cmdline_timeseries),
       cmocka_unit_test(test_cmdline_xml_read_errors),
       cmocka_unit_test(test_cmdline_usage_documents_every_switch),
   };

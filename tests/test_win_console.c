@@ -87,10 +87,65 @@ static void test_utf8_to_console(void** state) {
     fail_msg("console shows '%ls', want '%ls'", row, want);
 }
 
+/* The live status line (--progress, issue #13) in a console: stderr is a
+ * terminal of the window's width; the line is drawn in place, a shorter
+ * one leaves nothing of the longer behind, and it is erased (cursor back
+ * at column 0) before anything else is written. */
+static void test_status_line(void** state) {
+  (void)state;
+  iospd_plat_console_init();
+  assert_true(iospd_plat_err_is_terminal());
+  CONSOLE_SCREEN_BUFFER_INFO bi;
+  assert_true(GetConsoleScreenBufferInfo(conout, &bi));
+  uint32_t cols = iospd_plat_err_columns();
+  assert_int_equal(cols, (uint32_t)(bi.srWindow.Right - bi.srWindow.Left + 1));
+  assert_true(cols > 20);
+
+  /* Processed output off: \r and \b would be glyphs, so not a terminal. */
+  DWORD mode = 0;
+  assert_true(GetConsoleMode(conout, &mode));
+  if (SetConsoleMode(conout, mode & ~(DWORD)ENABLE_PROCESSED_OUTPUT)) {
+    assert_false(iospd_plat_err_is_terminal());
+    assert_true(SetConsoleMode(conout, mode));
+    assert_true(iospd_plat_err_is_terminal());
+  } else {
+    print_message("this console keeps its mode (error %lu); that check "
+                  "skipped\n", (unsigned long)GetLastError());
+  }
+
+  iospd_plat_write_err("\n", 1);
+  COORD start = cursor();
+  WCHAR row[64];
+  const char* longer = "1/1 measuring | 0:09 left";
+  iospd_plat_status_show(longer, strlen(longer));
+  row_from(start, row, 32);
+  if (wcsncmp(row, L"1/1 measuring | 0:09 left", 25) != 0)
+    fail_msg("console shows '%ls'", row);
+  assert_int_equal(cursor().X, 25); /* at the end of the text */
+  iospd_plat_status_show("1/1 cool-down", 13);
+  row_from(start, row, 30);
+  if (wcsncmp(row, L"1/1 cool-down            ", 25) != 0)
+    fail_msg("after a shorter line the console shows '%ls'", row);
+  assert_int_equal(cursor().X, 13);
+  assert_int_equal(cursor().Y, start.Y); /* never a new row */
+  /* Any other write erases it first and starts at column 0. */
+  iospd_plat_write_err("report\n", 7);
+  row_from(start, row, 30);
+  if (wcsncmp(row, L"report                   ", 25) != 0)
+    fail_msg("after the erase the console shows '%ls'", row);
+  assert_int_equal(cursor().Y, start.Y + 1);
+  /* Nothing is erased twice: no status line, no stray bytes. */
+  COORD before = cursor();
+  iospd_plat_status_clear();
+  assert_int_equal(cursor().X, before.X);
+  assert_int_equal(cursor().Y, before.Y);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_code_page_kept),
       cmocka_unit_test(test_utf8_to_console),
+      cmocka_unit_test(test_status_line),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }

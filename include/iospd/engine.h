@@ -46,6 +46,9 @@ typedef struct iospd_engine_ctl_s {
   uint32_t progress;         /* -P: a dot every n completions, 0 = off */
   void (*progress_dot)(void* ctx);
   void* progress_ctx;
+  /* When warm-up began, stored before the workers are let go: the origin
+   * of the warm-up's intervals (src/run/interval_feed.h). */
+  uint64_t warmup_start_ticks;
 } iospd_engine_ctl_t;
 
 /* One target as one worker sees it. */
@@ -161,6 +164,9 @@ typedef struct iospd_worker_s {
   uint64_t short_first_offset;
   iospd_err_t setup_err; /* why setup failed */
   int setup_rc;
+  /* Per-interval accounting for hooks->interval (src/run/interval_feed.h),
+   * or NULL when nobody asked for it: then the hot path pays one branch. */
+  struct iospd_wseries_s* series;
 } iospd_worker_t;
 
 /* On the worker's thread, before the start barrier: opens the targets (one

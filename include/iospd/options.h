@@ -59,7 +59,9 @@ typedef enum iospd_opt_special {
   IOSPD_SP_RAW_WRITE,  /* --allow-raw-write */
   IOSPD_SP_ENGINE,     /* --engine= */
   IOSPD_SP_OUTPUT,     /* --output=FORMAT:FILE */
-  IOSPD_SP_MERGE       /* --merge (a mode: only as the first argument) */
+  IOSPD_SP_MERGE,      /* --merge (a mode: only as the first argument) */
+  IOSPD_SP_STATUS,     /* --progress= */
+  IOSPD_SP_TIMESERIES  /* --timeseries= */
 } iospd_opt_special_t;
 
 /* Help topics, in the order the usage text prints them. */

@@ -182,7 +182,16 @@ typedef struct iospd_ext_s {
   int engine;           /* IOSPD_ENGINE_* (--engine=) */
   iospd_output_spec_t* outputs; /* owned array (--output=) */
   uint32_t output_count;
+  int status_line;      /* IOSPD_STATUS_* (--progress=): the live status line */
+  char* timeseries_path; /* --timeseries=FILE (owned, UTF-8), or NULL */
 } iospd_ext_t;
+
+/* --progress=: the live status line on stderr (iospd/status.h). */
+enum {
+  IOSPD_STATUS_AUTO = 0, /* when stderr is a terminal (and no -P dots) */
+  IOSPD_STATUS_ALWAYS,
+  IOSPD_STATUS_NEVER
+};
 
 enum {
   IOSPD_ENGINE_AUTO = 0,

@@ -9,6 +9,15 @@
 #include "iospd/series.h"
 #include "iospd/stats.h"
 
+/* The clock of the running timespan, for the live status line. */
+typedef struct iospd_run_tick_s {
+  uint32_t timespan;       /* 0-based index of the timespan */
+  uint32_t timespan_count; /* timespans in the profile */
+  iospd_phase_t phase;
+  uint64_t elapsed_ms;     /* since the timespan started (warm-up included) */
+  uint64_t remaining_ms;   /* until it ends as planned (cool-down included) */
+} iospd_run_tick_t;
+
 typedef struct iospd_run_hooks_s {
   /* Called from the controller thread with a line of progress or verbose
    * output (main.c prints it). May be NULL. */
@@ -31,6 +40,12 @@ typedef struct iospd_run_hooks_s {
    * status. May be NULL; when NULL and the profile needs no time series,
    * the run keeps no per-interval data beyond what -D asks. */
   void (*interval)(void* ctx, const iospd_interval_t* iv);
+  /* Called from the controller thread while a timespan runs (warm-up,
+   * measuring, cool-down), at each of its waits: at least every
+   * IOSPD_POLL_MS (10 times a second), more often while intervals are
+   * collected. For the live status line's clock between intervals
+   * (-D5000). Must be cheap. May be NULL. */
+  void (*tick)(void* ctx, const iospd_run_tick_t* t);
 } iospd_run_hooks_t;
 
 /* Runs every timespan of a validated profile. Fills out (caller frees with

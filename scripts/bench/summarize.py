@@ -28,6 +28,17 @@ CPU_TARGET = {"1": 0.90, "3": 0.90, "4": 0.90}
 LAT_MEAN_TARGET = {"2": 1.02}
 L_COST_TARGET = 0.03
 L_WORKLOAD = "L"
+# Cost checks: iospd against itself in pairs. id -> (tool of the run with the
+# feature, tool of the run without, largest accepted cost, what it measures,
+# the row's name for the baseline). S (issue #13): live status plus time
+# series (with -L) against -L alone.
+COST_CHECKS = {
+    "L": ("iospd", "iospd_nolat", L_COST_TARGET, "-L cost",
+          "-L cost (workload 3, iospd with -L vs without", "iospd without -L"),
+    "S": ("iospd_series", "iospd", 0.01, "status+series cost",
+          "status + time series cost (workload 3 with -L, iospd with "
+          "--progress=always --timeseries vs without", "iospd -L only"),
+}
 
 
 class ParseError(Exception):
@@ -294,9 +305,10 @@ def summarize_workload(wl, runs):
     """One workload: picks the faster fio engine (highest median IOPS) as
     "fio", then computes medians, pair ratios and the target verdicts."""
     mine = [r for r in runs if r["workload"] == wl]
-    if wl == L_WORKLOAD:
-        with_l = [r for r in mine if r["tool"] == "iospd"]
-        without = [r for r in mine if r["tool"] == "iospd_nolat"]
+    if wl in COST_CHECKS:
+        tool_with, tool_without, limit, name, _, _ = COST_CHECKS[wl]
+        with_l = [r for r in mine if r["tool"] == tool_with]
+        without = [r for r in mine if r["tool"] == tool_without]
         ratios = pair_ratios(with_l, without)
         med = median(ratios)
         cost = None if med is None else 1.0 - med
@@ -304,12 +316,12 @@ def summarize_workload(wl, runs):
                 "iospd": tool_stats(with_l), "nolat": tool_stats(without),
                 "ratios": ratios, "ratio_med": med,
                 "interval": median_interval(ratios),
-                "interval_limit": 1.0 - L_COST_TARGET,
+                "interval_limit": 1.0 - limit,
                 "ratio_min": min(ratios) if ratios else None,
                 "ratio_max": max(ratios) if ratios else None,
                 "l_cost": cost,
-                "targets": [("-L cost <= %d %%" % round(L_COST_TARGET * 100),
-                             verdict(cost, L_COST_TARGET, False))],
+                "targets": [("%s <= %g %%" % (name, limit * 100),
+                             verdict(cost, limit, False))],
                 "errors": [r for r in mine if r["error"]]}
     iospd_runs = [r for r in mine if r["tool"] == "iospd"]
     engines = {}
@@ -392,10 +404,10 @@ def build_markdown(meta, titles, sums, runs):
               "med [min..max] | CPU s/MIO iospd | CPU s/MIO fio | CPU ratio "
               "| mean ms iospd / fio | p99 ms iospd / fio | targets |",
               "|---|---|---:|---:|---|---:|---:|---:|---|---|---|"]
-    lcost = None
+    costs = []
     for s in sums:
         if s["kind"] == "lcost":
-            lcost = s
+            costs.append(s)
             continue
         i, f = s["iospd"], s["fio"]
         tg = "; ".join("%s %s" % (v, n) for n, v in s["targets"]) or "-"
@@ -410,10 +422,11 @@ def build_markdown(meta, titles, sums, runs):
                 fmt(f["cpu_per_mio"], "%.2f"), fmt_ratio(s["cpu_ratio"]),
                 fmt_ms(i["lat_mean_ms"]), fmt_ms(f["lat_mean_ms"]),
                 fmt_ms(i["lat_p99_ms"]), p99f, tg))
-    if lcost:
+    for lcost in costs:
         lines += ["",
-                  "-L cost (workload 3, iospd with -L vs without, %d "
+                  "%s, %d "
                   "pair%s): IOPS ratio median %s [%s..%s], cost %s -> %s" % (
+                      COST_CHECKS[lcost["id"]][4],
                       len(lcost["ratios"]),
                       "" if len(lcost["ratios"]) == 1 else "s",
                       fmt_ratio(lcost["ratio_med"]),
@@ -489,7 +502,7 @@ def csv_rows(meta, titles, sums):
     for s in sums:
         if s["kind"] == "lcost":
             i, f = s["iospd"], s["nolat"]
-            engine = "iospd without -L"
+            engine = COST_CHECKS[s["id"]][5]
         else:
             i, f = s["iospd"], s["fio"]
             engine = s["fio_engine"] or ""

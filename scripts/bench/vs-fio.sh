@@ -15,8 +15,9 @@ usage: scripts/bench/vs-fio.sh [options]
   --size SIZE      test file size, e.g. 1G, 64M (default 1G)
   --dir DIR        folder for the test file; must not be tmpfs because
                    O_DIRECT needs a real file system (default build/bench-data)
-  --workloads LIST comma-separated workloads 1-7 and L, the -L cost check
-                   (default 1,2,3,4,5,6,7,L)
+  --workloads LIST comma-separated workloads 1-7, L (the -L cost check)
+                   and S (live status + time series cost, with -L)
+                   (default 1,2,3,4,5,6,7,L,S)
   --out DIR        results folder (default scripts/bench/results/<date>-<host>)
   --iospd PATH     iospd binary to use (default: build build/bench-linux Release)
   --pin CPU        pin both tools to this CPU (iospd -a<CPU>, fio
@@ -42,7 +43,7 @@ WARMUP=2
 PAIRS=5
 SIZE=1G
 DIR=""
-WORKLOADS="1,2,3,4,5,6,7,L"
+WORKLOADS="1,2,3,4,5,6,7,L,S"
 OUT=""
 IOSPD=""
 PIN=""
@@ -281,6 +282,11 @@ W7_CACHED=0
 
 # L. the cost of -L: workload 3, iospd with -L against iospd without -L
 WL_TITLE="-L cost: workload 3, iospd with -L vs without -L"
+# S. the cost of the live status line and the time series (issue #13):
+# workload 3 with -L, iospd with --progress=always --timeseries=FILE.csv
+# against the same run with -L only. The status line goes to the run's
+# stderr file, the series to raw/ beside the XML.
+WS_TITLE="status + time series cost: workload 3 -L, with --progress=always --timeseries vs without"
 
 # ---- runners ---------------------------------------------------------------
 # Reading the whole file through the page cache makes the cached workloads
@@ -347,18 +353,38 @@ run_fio() {
 run_l_with() { cache_file; run_iospd L "$1" iospd $W3_IOSPD -L; }
 # shellcheck disable=SC2086
 run_l_without() { cache_file; run_iospd L "$1" iospd_nolat $W3_IOSPD; }
+# shellcheck disable=SC2086
+run_s_with() {
+  cache_file
+  run_iospd S "$1" iospd_series $W3_IOSPD -L "${S_PROGRESS[@]}" \
+    --timeseries="$OUT/raw/wS-p$1-series.csv"
+}
+# A build without the live status (before issue #13 is complete) measures the
+# time series alone, and says so.
+S_PROGRESS=(--progress=always)
+if ! "$IOSPD" --progress=always -Rp -d1 "$FILE" >/dev/null 2>&1; then
+  S_PROGRESS=()
+  case ",$WORKLOADS," in
+    *,S,*) log "this iospd has no --progress: workload S measures --timeseries alone" ;;
+  esac
+fi
+# shellcheck disable=SC2086
+run_s_without() { cache_file; run_iospd S "$1" iospd $W3_IOSPD -L; }
 
 run_workload() {
   local wl=$1 pair title iospd_args fio_args engines cached
   title="W${wl}_TITLE"; printf '%s\t%s\n' "$wl" "${!title}" >>"$OUT/workloads.tsv"
-  if [ "$wl" = L ]; then
+  if [ "$wl" = L ] || [ "$wl" = S ]; then
+    local lc
+    lc=$(echo "$wl" | tr LS ls)
     for pair in $(seq 1 "$PAIRS"); do
-      # The same swap as below: -L first in odd pairs, last in even ones.
-      log "workload L pair $pair/$PAIRS"
+      # The same swap as below: the feature first in odd pairs, last in
+      # even ones.
+      log "workload $wl pair $pair/$PAIRS"
       if [ "$(pair_order "$pair")" = iospd ]; then
-        run_l_with "$pair"; run_l_without "$pair"
+        "run_${lc}_with" "$pair"; "run_${lc}_without" "$pair"
       else
-        run_l_without "$pair"; run_l_with "$pair"
+        "run_${lc}_without" "$pair"; "run_${lc}_with" "$pair"
       fi
     done
     return
@@ -406,13 +432,13 @@ log "results: $OUT"
 IFS=, read -r -a WL_LIST <<<"$WORKLOADS"
 for wl in "${WL_LIST[@]}"; do
   case "$wl" in
-    [1-7]|L) ;;
-    *) die "--workloads: '$wl' is not a workload; use 1-7 and L" ;;
+    [1-7]|L|S) ;;
+    *) die "--workloads: '$wl' is not a workload; use 1-7, L and S" ;;
   esac
 done
 RUNS=0
 for wl in "${WL_LIST[@]}"; do
-  if [ "$wl" = L ]; then RUNS=$((RUNS + 2)); continue; fi
+  if [ "$wl" = L ] || [ "$wl" = S ]; then RUNS=$((RUNS + 2)); continue; fi
   engines="W${wl}_ENGINES"; set -- ${!engines}
   RUNS=$((RUNS + 1 + $#))
 done

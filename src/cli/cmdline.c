@@ -52,7 +52,9 @@
  *    refused; -Nn and -Ni (non-volatile memory flushes) are refused, -Nv is
  *    accepted (msync); -e (ETW) is refused; -I, -l, -Sm, -y are accepted.
  * iospd additions: --allow-raw-write, --engine=auto|io_uring|libaio|threads|
- * psync, --help, and the --merge mode (first argument only). */
+ * psync, --progress=auto|always|never, --timeseries=FILE, --output=
+ * FORMAT:FILE (repeatable), --help, and the --merge mode (first argument
+ * only). */
 #include "iospd/cmdline.h"
 
 #include <inttypes.h>
@@ -62,6 +64,7 @@
 
 #include "iospd/alloc.h"
 #include "iospd/options.h"
+#include "iospd/series_out.h"
 #include "iospd/units.h"
 #include "iospd/xml_profile.h"
 
@@ -892,6 +895,38 @@ static int sw_output(ctx_t* c) {
   return 0;
 }
 
+static int sw_status(ctx_t* c) {
+  const char* v = c->val;
+  if (*v != '=' || v[1] == '\0')
+    return fail(c, "'%s': use --progress=auto, always or never", c->arg);
+  v++;
+  int* mode = &c->pp.ext.status_line;
+  if (strcmp(v, "auto") == 0) *mode = IOSPD_STATUS_AUTO;
+  else if (strcmp(v, "always") == 0) *mode = IOSPD_STATUS_ALWAYS;
+  else if (strcmp(v, "never") == 0) *mode = IOSPD_STATUS_NEVER;
+  else
+    return fail(c, "'%s': unknown --progress value '%s'; use auto, always "
+                   "or never", c->arg, v);
+  return 0;
+}
+
+/* --timeseries=FILE: the extension picks the format (iospd/series_out.h). */
+static int sw_timeseries(ctx_t* c) {
+  const char* v = c->val;
+  if (*v != '=' || v[1] == '\0')
+    return fail(c, "'%s': use --timeseries=FILE with FILE ending in .csv or "
+                   ".jsonl", c->arg);
+  v++;
+  if (iospd_series_format_of(v) == IOSPD_SERIES_NONE)
+    return fail(c, "'%s': --timeseries takes a file ending in .csv or .jsonl "
+                   "(the extension picks the format)", c->arg);
+  char* path = iospd_strdup(v);
+  if (path == NULL) return nomem(c);
+  iospd_free(c->pp.ext.timeseries_path);
+  c->pp.ext.timeseries_path = path;
+  return 0;
+}
+
 /* ---- the generic walker -------------------------------------------------- */
 
 static int handle(ctx_t* c, const iospd_opt_def_t* o) {
@@ -903,7 +938,9 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
                       "--engine=auto|io_uring|libaio|threads|psync"
                     : "");
   if ((o->flags & IOSPD_OPTF_LONG) && o->special != IOSPD_SP_ENGINE &&
-      o->special != IOSPD_SP_OUTPUT && c->val[0] != '\0')
+      o->special != IOSPD_SP_OUTPUT &&
+      o->special != IOSPD_SP_STATUS &&
+      o->special != IOSPD_SP_TIMESERIES && c->val[0] != '\0')
     return fail(c, "'%s': --%s takes no value", c->arg, o->name);
 
   switch (o->kind) {
@@ -992,6 +1029,8 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
       /* Only reached when --merge is not the first argument. */
       return fail(c, "'%s' is a mode of its own and must be the first "
                      "argument: iospd --merge a.json b.json ...", c->arg);
+    case IOSPD_SP_STATUS: return sw_status(c);
+    case IOSPD_SP_TIMESERIES: return sw_timeseries(c);
     case IOSPD_SP_NONE: break;
   }
   return fail(c, "'%s': internal error: switch not handled", c->arg);
@@ -1157,6 +1196,7 @@ static int read_xml(ctx_t* c, iospd_profile_t* p) {
   p->ext = c->pp.ext;
   c->pp.ext.outputs = NULL; /* moved to p */
   c->pp.ext.output_count = 0;
+  c->pp.ext.timeseries_path = NULL; /* moved into p */
   iospd_free(p->xml_source);
   p->xml_source = iospd_strdup(c->xml_path);
   if (p->xml_source == NULL) return nomem(c);

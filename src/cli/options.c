@@ -291,6 +291,24 @@ const iospd_opt_def_t iospd_options[] = {
      "add, percentiles come from the added histograms. Must be the first\n"
      "argument; every argument after it is a file. See docs/merging.md.",
      NULL},
+    {"progress", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     IOSPD_SP_STATUS, IOSPD_TOPIC_IOSPD, "--progress=<auto|always|never>",
+     "live status line",
+     "A status line on stderr, redrawn every second while the test runs:\n"
+     "timespan, phase, elapsed and remaining time, the last second's IOPS\n"
+     "and MiB/s (and mean and p99 latency with -L), errors. auto (the\n"
+     "default) shows it when stderr is a terminal and -P is not given.\n"
+     "Never on stdout: the results there are the same either way.",
+     NULL},
+    {"timeseries", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     IOSPD_SP_TIMESERIES, IOSPD_TOPIC_IOSPD, "--timeseries=<file.csv|file.jsonl>",
+     "time series",
+     "Write one row per interval (the -D interval, else 1 s) per target and\n"
+     "for the total, in every phase, as CSV or JSON Lines (by the extension),\n"
+     "each interval as soon as it ends. See docs/time-series.md.",
+     NULL},
     {"help", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
      IOSPD_SP_HELP, IOSPD_TOPIC_IOSPD, "--help", "help", "Same as -?.", NULL},
 };

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Linux side of console.h: argv is already UTF-8; plain stdio. */
+/* Linux side of console.h: argv is already UTF-8; plain stdio; the live
+ * status line drawn with a carriage return and ESC [K. */
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
 
 #include "iospd/alloc.h"
 #include "iospd/console.h"
@@ -86,10 +89,42 @@ int iospd_plat_read_whole_file(const char* path, char** data, size_t* len,
   return 0;
 }
 
+/* ---- the live status line ---------------------------------------------- */
+
+/* A status line is on stderr's current row. Atomic: -P dots (worker
+ * threads) write through iospd_plat_write_out too. */
+static atomic_bool g_status_shown;
+
+bool iospd_plat_err_is_terminal(void) { return isatty(STDERR_FILENO) == 1; }
+
+uint32_t iospd_plat_err_columns(void) {
+  struct winsize ws;
+  if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) != 0) return 0;
+  return ws.ws_col;
+}
+
+void iospd_plat_status_show(const char* line, size_t len) {
+  char buf[1 + 255 + 3];
+  if (len > 255) len = 255;
+  buf[0] = '\r';
+  memcpy(buf + 1, line, len);
+  memcpy(buf + 1 + len, "\033[K", 3); /* erase what a longer line left */
+  fwrite(buf, 1, len + 4, stderr);
+  fflush(stderr);
+  atomic_store(&g_status_shown, len > 0);
+}
+
+void iospd_plat_status_clear(void) {
+  if (!atomic_exchange(&g_status_shown, false)) return;
+  fwrite("\r\033[K", 1, 4, stderr);
+  fflush(stderr);
+}
+
 /* Set by iospd_plat_close_out: later writes must not touch the FILE. */
 static atomic_bool g_out_closed;
 
 void iospd_plat_write_out(const char* text, size_t len) {
+  iospd_plat_status_clear(); /* stdout may share the terminal */
   if (atomic_load(&g_out_errno) != 0 || atomic_load(&g_out_closed)) return;
   errno = 0;
   if (fwrite(text, 1, len, stdout) != len || fflush(stdout) != 0)
@@ -97,11 +132,13 @@ void iospd_plat_write_out(const char* text, size_t len) {
 }
 
 void iospd_plat_write_err(const char* text, size_t len) {
+  iospd_plat_status_clear();
   fwrite(text, 1, len, stderr);
   fflush(stderr);
 }
 
 int iospd_plat_close_out(iospd_err_t* err) {
+  iospd_plat_status_clear(); /* never leave one behind at exit */
   errno = 0;
   if (fflush(stdout) != 0 || ferror(stdout)) out_failed(errno);
   errno = 0;

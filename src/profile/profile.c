@@ -96,6 +96,7 @@ void iospd_profile_destroy(iospd_profile_t* p) {
   for (uint32_t i = 0; i < p->ext.output_count; i++)
     iospd_free(p->ext.outputs[i].path);
   iospd_free(p->ext.outputs);
+  iospd_free(p->ext.timeseries_path);
   iospd_profile_init(p);
 }
 

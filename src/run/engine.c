@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "iospd/alloc.h"
+#include "interval_feed.h"
 
 #define BUF_ALIGN 4096u
 
@@ -536,18 +537,28 @@ static void complete(iospd_worker_t* w, const iospd_cqe_t* c, uint64_t now,
              s->io.offset) &&
         c->result == IOSPD_EMAPFAULT)
       note_sizes(w, s, tg, 0);
-  } else if (measuring) {
-    if (IOSPD_UNLIKELY((uint32_t)c->result != s->io.length)) {
-      if (w->short_count++ == 0) {
-        w->short_first_bytes = (uint32_t)c->result;
-        w->short_first_length = s->io.length;
-        w->short_first_offset = s->io.offset;
-      }
+    if (IOSPD_UNLIKELY(w->series != NULL) && !stopped)
+      iospd_wseries_error(w->series);
+  } else {
+    if (IOSPD_UNLIKELY(w->series != NULL) && !stopped) {
+      /* Every phase, for the time series and the live status. */
+      uint64_t lat = now > s->issue_ticks ? now - s->issue_ticks : 0;
+      iospd_wseries_record(w->series, s->target, s->io.op,
+                           (uint32_t)c->result, to_ns(w, lat));
     }
-    uint64_t lat = now > s->issue_ticks ? now - s->issue_ticks : 0;
-    uint64_t since = now > measure_start ? now - measure_start : 0;
-    iospd_target_stats_record(tg->stats, s->io.op, (uint32_t)c->result,
-                              to_ns(w, lat), to_ns(w, since));
+    if (measuring) {
+      if (IOSPD_UNLIKELY((uint32_t)c->result != s->io.length)) {
+        if (w->short_count++ == 0) {
+          w->short_first_bytes = (uint32_t)c->result;
+          w->short_first_length = s->io.length;
+          w->short_first_offset = s->io.offset;
+        }
+      }
+      uint64_t lat = now > s->issue_ticks ? now - s->issue_ticks : 0;
+      uint64_t since = now > measure_start ? now - measure_start : 0;
+      iospd_target_stats_record(tg->stats, s->io.op, (uint32_t)c->result,
+                                to_ns(w, lat), to_ns(w, since));
+    }
   }
   if (w->ctl->progress != 0 && --w->progress_left == 0) {
     w->progress_left = w->ctl->progress;
@@ -586,6 +597,9 @@ bool iospd_worker_pass(iospd_worker_t* w) {
     }
     if (w->inflight == 0) {
       w->finished = true;
+      /* Past every interval: nobody waits for this worker's rows. */
+      if (w->series != NULL)
+        iospd_wseries_move(w->series, w->ctl, IOSPD_PHASE_STOP, w->now);
       iospd_hot_leave();
       return true;
     }
@@ -627,6 +641,9 @@ bool iospd_worker_pass(iospd_worker_t* w) {
   /* Only read once MEASURE has been seen: the acquire above orders it. */
   uint64_t start = measuring ? w->ctl->measure_start_ticks : 0;
   bool stopped = phase == IOSPD_PHASE_STOP;
+  /* The interval this batch belongs to (interval_feed.h). */
+  if (IOSPD_UNLIKELY(w->series != NULL))
+    iospd_wseries_at(w->series, w->ctl, phase, now);
   for (uint32_t i = 0; i < got; i++)
     complete(w, &w->cqe[i], now, measuring, start, stopped);
   if (phase == IOSPD_PHASE_STOP ||

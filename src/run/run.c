@@ -11,6 +11,7 @@
 
 #include "iospd/alloc.h"
 #include "iospd/engine.h"
+#include "interval_feed.h"
 #include "run_internal.h"
 
 /* Ctrl-C: sticky for the rest of the run, like DISKSPD's stop event. */
@@ -19,6 +20,8 @@ static _Atomic uint32_t g_interrupted;
  * Ctrl-C line. Sticky too. */
 static _Atomic uint32_t g_stopped_by_event;
 static char g_engine_name[64];
+/* Failed I/Os so far in the run, all timespans (iospd_interval_t.errors). */
+static uint64_t g_series_errors;
 
 /* -y named events of the run, opened (created if absent) once by iospd_run
  * and used by the controller thread only. */
@@ -57,6 +60,7 @@ typedef struct run_s {
   iospd_plat_latch_t* set_up;
   iospd_plat_latch_t* go;
   _Atomic uint32_t cancel; /* set before go is aborted: skip the set-up */
+  iospd_cseries_t* series; /* hooks->interval's producer, or NULL */
 } run_t;
 
 typedef struct worker_arg_s {
@@ -380,6 +384,36 @@ static void grow_buckets(run_t* r, uint64_t now) {
   }
 }
 
+static uint64_t ticks_to_ms(const run_t* r, uint64_t t) {
+  uint64_t tps = r->ctl->ticks_per_second ? r->ctl->ticks_per_second : 1;
+  return t / tps * 1000u + t % tps * 1000u / tps;
+}
+
+static uint64_t seconds_to_ticks(const run_t* r, uint32_t seconds);
+
+/* The live status line's clock (hooks->tick), at every wait slice, from
+ * the time the workers were let go (as the intervals count it). Until
+ * measuring starts the end is the plan (warm-up + -d + cool-down from the
+ * start); then it is the workers' own stop deadline. */
+static void tell_tick(const run_t* r, uint64_t now) {
+  if (r->hooks == NULL || r->hooks->tick == NULL) return;
+  const iospd_timespan_t* ts = r->ts;
+  uint64_t start = r->ctl->warmup_start_ticks;
+  uint64_t stop = atomic_load(&r->ctl->stop_ticks);
+  if (stop == UINT64_MAX)
+    stop = start +
+           seconds_to_ticks(r, ts->warmup) + seconds_to_ticks(r, ts->duration) +
+           seconds_to_ticks(r, ts->cooldown);
+  iospd_run_tick_t t = {
+      .timespan = (uint32_t)(r->tsr - r->res->timespans),
+      .timespan_count = r->p->timespan_count,
+      .phase = (iospd_phase_t)atomic_load(&r->ctl->phase),
+      .elapsed_ms = now > start ? ticks_to_ms(r, now - start) : 0,
+      .remaining_ms = now < stop ? ticks_to_ms(r, stop - now) : 0,
+  };
+  r->hooks->tick(r->hooks->ctx, &t);
+}
+
 /* Waits until the tick `end`. Returns 1 if interrupted (Ctrl-C), 2 if a
  * worker failed, 0 when the time is up. */
 static int wait_phase(run_t* r, uint64_t end) {
@@ -392,9 +426,13 @@ static int wait_phase(run_t* r, uint64_t end) {
     if (failed(r)) return 2;
     uint64_t now = iospd_plat_ticks();
     if (measuring) grow_buckets(r, now);
+    if (r->series != NULL) iospd_cseries_poll(r->series, now, false);
     if (now >= end) return 0;
+    tell_tick(r, now);
     uint64_t left = (end - now + tpms - 1) / tpms;
-    uint32_t slice = left > IOSPD_POLL_MS ? IOSPD_POLL_MS : (uint32_t)left;
+    uint32_t poll =
+        r->series != NULL ? iospd_cseries_poll_ms(r->series) : IOSPD_POLL_MS;
+    uint32_t slice = left > poll ? poll : (uint32_t)left;
     if (r->hooks != NULL && r->hooks->cooperative) {
       if (step_all(r)) continue;
       /* Nobody is running: let the clock move on. */
@@ -434,6 +472,7 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
   say(r, "starting warm up...");
   int w = wait_phase(r, iospd_plat_ticks() + seconds_to_ticks(r, ts->warmup));
   if (w != 0) {
+    iospd_cseries_phase_end(r->series, IOSPD_PHASE_WARMUP, iospd_plat_ticks());
     /* Interrupted (or failed) before measuring: nothing to report. */
     tsr->interrupted_before_measure = w == 1;
     tsr->seconds = 0;
@@ -453,11 +492,14 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
   atomic_store_explicit(&ctl->stop_ticks,
                         measure_end + seconds_to_ticks(r, ts->cooldown),
                         memory_order_relaxed);
+  iospd_cseries_phase_end(r->series, IOSPD_PHASE_WARMUP, start);
+  iospd_cseries_phase_start(r->series, IOSPD_PHASE_MEASURE, start);
   set_phase(r, IOSPD_PHASE_MEASURE);
   say(r, "starting measurements...");
   int m = wait_phase(r, measure_end);
   uint64_t end = iospd_plat_ticks();
   if (end > measure_end) end = measure_end; /* the workers stopped there */
+  iospd_cseries_phase_end(r->series, IOSPD_PHASE_MEASURE, end);
   set_phase(r, IOSPD_PHASE_COOLDOWN);
   snapshot_cpu(r, c1);
   set_event(r, g_ev.end, r->p->events.end_name);
@@ -467,7 +509,13 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
   say(r, "measurements finished");
   if (m != 0) return; /* cool-down is skipped after an interruption */
   say(r, "starting cool down...");
-  (void)wait_phase(r, atomic_load(&ctl->stop_ticks));
+  /* The workers count cool-down from the planned end of measuring. */
+  uint64_t stop = atomic_load(&ctl->stop_ticks);
+  iospd_cseries_phase_start(r->series, IOSPD_PHASE_COOLDOWN, measure_end);
+  (void)wait_phase(r, stop);
+  uint64_t now = iospd_plat_ticks();
+  iospd_cseries_phase_end(r->series, IOSPD_PHASE_COOLDOWN,
+                          now < stop ? now : stop);
 }
 
 /* The engine the report names: a worker with more than one slot if there is
@@ -554,6 +602,27 @@ static void warn_abandoned(run_t* r) {
   }
 }
 
+/* Right before the workers are let go: warm-up's intervals start here. */
+static void start_series(run_t* r) {
+  r->ctl->warmup_start_ticks = iospd_plat_ticks();
+  iospd_cseries_phase_start(r->series, IOSPD_PHASE_WARMUP,
+                            r->ctl->warmup_start_ticks);
+}
+
+/* Every worker has stopped: the last intervals are written. */
+static void end_series(run_t* r) {
+  if (r->series == NULL) return;
+  iospd_cseries_poll(r->series, iospd_plat_ticks(), true);
+  uint64_t left = iospd_cseries_left_out(r->series);
+  if (left > 0)
+    iospd_run_sayf(r->hooks,
+                   "WARNING: %llu completion%s could not be placed in the "
+                   "time series (the controller thread got no CPU for a "
+                   "whole interval, or a thread was blocked in one I/O "
+                   "past its phase); the results count them",
+                   (unsigned long long)left, left == 1 ? "" : "s");
+}
+
 /* Stops the start: no more set-ups, and the workers leave the gates. */
 static void cancel_start(run_t* r) {
   atomic_store(&r->cancel, 1);
@@ -622,6 +691,7 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
     go = !failed(r) && !interrupted(r);
   }
   if (go) {
+    start_series(r);
     iospd_plat_latch_arrive(r->go);
     run_phases(r, c0, c1);
   } else {
@@ -634,6 +704,7 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
   set_phase(r, IOSPD_PHASE_STOP);
   say(r, "stopping threads...");
   join_workers(th, started, r->ctl->ticks_per_second);
+  end_series(r);
   for (uint32_t i = 0; i < started; i++) iospd_worker_teardown(r->workers[i]);
   warn_short_transfers(r);
   warn_abandoned(r);
@@ -658,6 +729,7 @@ static int run_cooperative(run_t* r, iospd_cpu_times_t* c0,
   }
   if (!failed(r)) wait_ready_event(r);
   if (!failed(r)) {
+    start_series(r);
     for (uint32_t i = 0; i < r->nworkers; i++)
       iospd_worker_begin(r->workers[i]);
     note_engine(r);
@@ -666,6 +738,7 @@ static int run_cooperative(run_t* r, iospd_cpu_times_t* c0,
   set_phase(r, IOSPD_PHASE_STOP);
   while (step_all(r)) {
   }
+  end_series(r);
   for (uint32_t i = 0; i < r->nworkers; i++)
     iospd_worker_teardown(r->workers[i]);
   warn_abandoned(r);
@@ -694,6 +767,8 @@ static int lost_buckets(const run_t* r, iospd_err_t* err) {
 }
 
 static void free_run(run_t* r) {
+  iospd_cseries_close(r->series);
+  r->series = NULL;
   if (r->workers != NULL) {
     for (uint32_t i = 0; i < r->nworkers; i++) {
       if (r->workers[i] == NULL) continue;
@@ -767,6 +842,11 @@ static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
     iospd_gen_shared_reset(&r.shared[i]);
   rc = make_sources(&r, err);
   if (rc == 0) rc = layout(&r, err);
+  if (rc == 0)
+    rc = iospd_cseries_open(&r.series, hooks, ts,
+                            (uint32_t)(ts - p->timespans), p->timespan_count,
+                            ctl.ticks_per_second, r.workers, r.nworkers,
+                            &g_series_errors, err);
   if (rc < 0) goto out;
 
   if (hooks != NULL && hooks->cooperative)
@@ -860,6 +940,7 @@ int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
   out->profile = p;
   atomic_store(&g_interrupted, 0);
   atomic_store(&g_interrupt_told, 0);
+  g_series_errors = 0;
   out->timespans = NULL;
   out->timespan_count = 0;
   if (out->engine_name == NULL) out->engine_name = "";

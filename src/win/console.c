@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Windows side of console.h: UTF-8 argv from GetCommandLineW, output as
  * UTF-16 to consoles and UTF-8 to pipes and files, whole-file reads with
- * UTF-16 paths. */
+ * UTF-16 paths, and the live status line. */
 #include "win/internal.h" /* windows.h first: shellapi.h needs it */
 
 #include <errno.h>
@@ -186,6 +186,86 @@ int iospd_plat_read_whole_file(const char* path, char** data, size_t* len,
   return 0;
 }
 
+/* ---- the live status line ---------------------------------------------- */
+
+/* Length of the status line on stderr's current row; 0: none. Atomic: -P
+ * dots (worker threads) write through iospd_plat_write_out too.
+ *
+ * A console is overwritten with "\r", the text and spaces over what the
+ * previous line left, then backspaces to the end of the text: the classic
+ * console (conhost) and Windows Terminal both handle \r and \b in their
+ * default processed-output mode, so no console mode is changed (no
+ * ENABLE_VIRTUAL_TERMINAL_PROCESSING) and nothing needs restoring after
+ * Ctrl-C or a kill. Lines are one column narrower than the window (main
+ * asks for that), so the default wrap-at-end-of-line mode never moves the
+ * cursor to the next row. A file or pipe (--progress=always) gets
+ * "\r", the text and ESC [K, as on Linux. */
+static atomic_uint g_status_len;
+
+bool iospd_plat_err_is_terminal(void) {
+  HANDLE h = console_of(STD_ERROR_HANDLE);
+  DWORD mode = 0;
+  /* The line moves with \r and \b: a console whose owner turned processed
+   * output off would print them as glyphs, so it does not count. */
+  return h != NULL && GetConsoleMode(h, &mode) &&
+         (mode & ENABLE_PROCESSED_OUTPUT) != 0;
+}
+
+uint32_t iospd_plat_err_columns(void) {
+  HANDLE h = console_of(STD_ERROR_HANDLE);
+  CONSOLE_SCREEN_BUFFER_INFO bi;
+  if (h == NULL || !GetConsoleScreenBufferInfo(h, &bi)) return 0;
+  /* The visible window, within the buffer (which may be wider and
+   * scrolled sideways). */
+  int cols = bi.srWindow.Right - bi.srWindow.Left + 1;
+  if (bi.dwSize.X < cols) cols = bi.dwSize.X;
+  return cols > 0 ? (uint32_t)cols : 0;
+}
+
+static void status_write(const char* text, size_t len) {
+  if (g_err_console != NULL)
+    (void)write_console(g_err_console, &g_err_carry, text, len);
+  else {
+    fwrite(text, 1, len, stderr);
+    fflush(stderr);
+  }
+}
+
+void iospd_plat_status_show(const char* line, size_t len) {
+  char buf[1 + 255 + 2 * 255];
+  if (len > 255) len = 255;
+  size_t n = 0;
+  buf[n++] = '\r';
+  memcpy(buf + n, line, len);
+  n += len;
+  unsigned prev = atomic_load(&g_status_len);
+  if (g_err_console != NULL) {
+    size_t pad = prev > len ? prev - len : 0;
+    memset(buf + n, ' ', pad);
+    memset(buf + n + pad, '\b', pad);
+    n += 2 * pad;
+  } else {
+    memcpy(buf + n, "\033[K", 3);
+    n += 3;
+  }
+  status_write(buf, n);
+  atomic_store(&g_status_len, (unsigned)len);
+}
+
+void iospd_plat_status_clear(void) {
+  unsigned len = atomic_exchange(&g_status_len, 0u);
+  if (len == 0) return;
+  if (g_err_console == NULL) {
+    status_write("\r\033[K", 4);
+    return;
+  }
+  char buf[1 + 255 + 1];
+  buf[0] = '\r';
+  memset(buf + 1, ' ', len);
+  buf[len + 1] = '\r';
+  status_write(buf, len + 2);
+}
+
 /* Why the first write to stdout failed: a Win32 error code, or (when the
  * CRT failed without one, e.g. no stdout handle at all) errno + 1 << 30. */
 static atomic_uint g_out_failure;
@@ -204,6 +284,7 @@ static void out_failed(void) {
 static atomic_bool g_out_closed;
 
 void iospd_plat_write_out(const char* text, size_t len) {
+  iospd_plat_status_clear(); /* stdout may share the console */
   if (atomic_load(&g_out_failure) != 0 || atomic_load(&g_out_closed)) return;
   SetLastError(0);
   errno = 0;
@@ -215,6 +296,7 @@ void iospd_plat_write_out(const char* text, size_t len) {
 }
 
 void iospd_plat_write_err(const char* text, size_t len) {
+  iospd_plat_status_clear();
   if (g_err_console != NULL) {
     (void)write_console(g_err_console, &g_err_carry, text, len);
     return;
@@ -224,6 +306,7 @@ void iospd_plat_write_err(const char* text, size_t len) {
 }
 
 int iospd_plat_close_out(iospd_err_t* err) {
+  iospd_plat_status_clear(); /* never leave one behind at exit */
   SetLastError(0);
   errno = 0;
   if (fflush(stdout) != 0 || ferror(stdout)) out_failed();

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/* console.h's stream on Windows: WriteFile on a handle opened with a
+ * UTF-16 path (long paths in the \\?\ form), so each row reaches the
+ * system cache at once and outlives a killed process. Others may read the
+ * file while it grows. */
+#include "win/internal.h"
+
+#include "iospd/alloc.h"
+#include "iospd/console.h"
+
+struct iospd_plat_stream_s {
+  HANDLE h;
+};
+
+int iospd_plat_stream_create(const char* path, iospd_plat_stream_t** out,
+                             iospd_err_t* err) {
+  *out = NULL;
+  WCHAR* w = iospd_win_utf8_to_wide(path);
+  if (w == NULL)
+    return iospd_err_set(err, IOSPD_EINVAL, "'%s' is not valid UTF-8", path);
+  WCHAR* lw = iospd_win_long_form(w);
+  HANDLE h = CreateFileW(lw != NULL ? lw : w, GENERIC_WRITE,
+                         FILE_SHARE_READ | FILE_SHARE_DELETE, NULL,
+                         CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
+  DWORD e = GetLastError();
+  iospd_free(lw);
+  iospd_free(w);
+  if (h == INVALID_HANDLE_VALUE)
+    return iospd_win_err(err, e, "cannot create '%s'", path);
+  iospd_plat_stream_t* s = iospd_calloc(1, sizeof(*s));
+  if (s == NULL) {
+    CloseHandle(h);
+    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  }
+  s->h = h;
+  *out = s;
+  return 0;
+}
+
+int iospd_plat_stream_write(iospd_plat_stream_t* s, const void* data,
+                            size_t len, iospd_err_t* err) {
+  const char* p = data;
+  while (len > 0) {
+    DWORD chunk = len > 0x40000000u ? 0x40000000u : (DWORD)len;
+    DWORD done = 0;
+    if (!WriteFile(s->h, p, chunk, &done, NULL))
+      return iospd_win_err(err, GetLastError(), "write failed");
+    if (done == 0)
+      return iospd_err_set(err, IOSPD_EIO, "write failed: nothing written");
+    p += done;
+    len -= done;
+  }
+  return 0;
+}
+
+int iospd_plat_stream_close(iospd_plat_stream_t* s, iospd_err_t* err) {
+  if (s == NULL) return 0;
+  int rc = 0;
+  if (!CloseHandle(s->h))
+    rc = iospd_win_err(err, GetLastError(), "close failed");
+  iospd_free(s);
+  return rc;
+}
