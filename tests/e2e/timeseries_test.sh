@@ -148,9 +148,14 @@ f="$work/k.csv"
 run -c4M -d10 -W0 -C0 -L -o2 -b4K -r --timeseries="$wdir${sep}k.csv" "$target" \
     >/dev/null 2>"$work/err" &
 pid=$!
-# From the moment the file exists (the run is set up), ~2.5 s.
+# From the moment the file exists (the run is set up), ~2.5 s; a loaded
+# machine may need longer for two intervals, so then until they are there.
 for _ in $(seq 50); do [ -s "$f" ] && break; sleep 0.1; done
 sleep 2.5
+for _ in $(seq 80); do
+  [ "$(grep -c '^0,measuring,[0-9]*,[0-9]*,0,' "$f" 2>/dev/null)" -ge 2 ] && break
+  sleep 0.1
+done
 if [ $wine = 1 ]; then
   # wine starts iospd.exe as a process of its own (not the shell's child):
   # find it by this test's unique folder in its arguments.
