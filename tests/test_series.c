@@ -439,7 +439,7 @@ static void batch(hand_t* h, int i, uint32_t ph, uint64_t t_ms, uint32_t n) {
 static void test_blocked_worker_grace_and_late(void** state) {
   (void)state;
   hand_t h;
-  hand_init(&h, 3, 1);
+  hand_init(&h, 3, 10);
   const uint32_t M = IOSPD_PHASE_MEASURE, C = IOSPD_PHASE_COOLDOWN;
   batch(&h, 0, M, 100, 10);
   batch(&h, 1, M, 100, 5); /* then B blocks in a call until 2.2 s */
@@ -459,33 +459,77 @@ static void test_blocked_worker_grace_and_late(void** state) {
   assert_int_equal(h.r.nrows, 2);
   assert_int_equal(h.r.rows[1].start_ms, 1000);
   assert_int_equal(h.r.rows[1].ios[0][0], 7 + 5);
-  /* B blocks again at 2.5 s, until cool-down; its 1 + 2 reads of
-   * [2000, 3000) stay in its slot meanwhile. A goes on. */
+  /* B blocks again at 2.5 s; its 1 + 2 reads of [2000, 3000) stay in its
+   * slot meanwhile. A goes on into cool-down. */
   batch(&h, 1, M, 2500, 2);
   batch(&h, 0, M, 2900, 3);
   iospd_cseries_phase_end(h.cs, M, 3000 * MS);
   iospd_cseries_phase_start(h.cs, C, 3000 * MS);
   batch(&h, 0, C, 3001, 6);
-  iospd_cseries_poll(h.cs, 3100 * MS, false);
-  assert_int_equal(h.r.nrows, 2); /* waiting for B */
-  iospd_cseries_poll(h.cs, 3500 * MS, false);
-  assert_int_equal(h.r.nrows, 3);
-  assert_int_equal(h.r.rows[2].phase, M);
-  assert_int_equal(h.r.rows[2].ios[0][0], 4 + 3);
-  /* B back at 3.8 s: its 3 measured reads have no measuring row left. */
+  /* The last measuring row waits longer than 500 ms for B... */
+  iospd_cseries_poll(h.cs, 3600 * MS, false);
+  assert_int_equal(h.r.nrows, 2);
+  /* ...and gets B's reads when B comes back at 3.8 s. */
   batch(&h, 1, C, 3800, 1);
   iospd_cseries_poll(h.cs, 3900 * MS, false);
-  assert_int_equal(iospd_cseries_left_out(h.cs), 3);
-  batch(&h, 0, IOSPD_PHASE_STOP, 4000, 0);
-  batch(&h, 1, IOSPD_PHASE_STOP, 4000, 0);
-  iospd_cseries_phase_end(h.cs, C, 4000 * MS);
-  iospd_cseries_poll(h.cs, 4000 * MS, true);
+  assert_int_equal(h.r.nrows, 3);
+  assert_int_equal(h.r.rows[2].phase, M);
+  assert_int_equal(h.r.rows[2].ios[0][0], 4 + 3 + 1 + 2);
+  assert_int_equal(iospd_cseries_left_out(h.cs), 0);
+  /* B goes on in [3000, 4000) (1 + 4 reads) and blocks from 3.9 s until
+   * 9.5 s: cool-down rows are written 500 ms after their end without B. */
+  batch(&h, 1, C, 3900, 4);
+  batch(&h, 0, C, 4001, 2);
+  iospd_cseries_poll(h.cs, 4400 * MS, false);
+  assert_int_equal(h.r.nrows, 3);
+  iospd_cseries_poll(h.cs, 4500 * MS, false);
   assert_int_equal(h.r.nrows, 4);
-  assert_int_equal(h.r.rows[3].phase, C);
   assert_int_equal(h.r.rows[3].start_ms, 3000);
-  assert_int_equal(h.r.rows[3].end_ms, 4000);
-  assert_int_equal(h.r.rows[3].ios[0][0], 6 + 1);
-  assert_int_equal(iospd_cseries_left_out(h.cs), 3);
+  assert_int_equal(h.r.rows[3].ios[0][0], 6);
+  for (uint64_t t = 5001; t < 10000; t += 1000) {
+    batch(&h, 0, C, t, 1);
+    iospd_cseries_poll(h.cs, (t + 100) * MS, false);
+  }
+  iospd_cseries_poll(h.cs, 9400 * MS, false);
+  /* Up to [7000, 8000); [8000, 9000) ended only 400 ms ago. */
+  assert_int_equal(h.r.nrows, 8);
+  /* B's 5 go to the first cool-down row not written, [8000, 9000). */
+  batch(&h, 1, C, 9500, 0);
+  iospd_cseries_phase_end(h.cs, C, 13000 * MS);
+  batch(&h, 0, IOSPD_PHASE_STOP, 13001, 0);
+  batch(&h, 1, IOSPD_PHASE_STOP, 13001, 0);
+  iospd_cseries_poll(h.cs, 13001 * MS, true);
+  assert_int_equal(h.r.nrows, 13);
+  assert_int_equal(h.r.rows[12].start_ms, 12000);
+  assert_int_equal(h.r.rows[12].end_ms, 13000);
+  assert_int_equal(h.r.rows[8].start_ms, 8000);
+  assert_int_equal(h.r.rows[8].ios[0][0], 1 + 5);
+  assert_int_equal(h.r.rows[9].ios[0][0], 1);
+  assert_int_equal(iospd_cseries_left_out(h.cs), 0);
+  iospd_cseries_close(h.cs);
+}
+
+/* The last interval of a phase waits IOSPD_SERIES_PHASE_GRACE_MS; what
+ * comes after that is left out of the series (and counted). */
+static void test_blocked_past_phase_end(void** state) {
+  (void)state;
+  hand_t h;
+  hand_init(&h, 1, 10);
+  const uint32_t M = IOSPD_PHASE_MEASURE, C = IOSPD_PHASE_COOLDOWN;
+  batch(&h, 0, M, 100, 10);
+  batch(&h, 1, M, 100, 5); /* B blocks until 7 s */
+  iospd_cseries_phase_end(h.cs, M, 1000 * MS);
+  iospd_cseries_phase_start(h.cs, C, 1000 * MS);
+  batch(&h, 0, C, 1001, 1);
+  iospd_cseries_poll(h.cs, 5999 * MS, false);
+  assert_int_equal(h.r.nrows, 0);
+  iospd_cseries_poll(h.cs, 6000 * MS, false);
+  /* The measuring row, then cool-down up to [4000, 5000). */
+  assert_int_equal(h.r.nrows, 5);
+  assert_int_equal(h.r.rows[0].ios[0][0], 10);
+  batch(&h, 1, C, 7000, 0);
+  iospd_cseries_poll(h.cs, 7000 * MS, false);
+  assert_int_equal(iospd_cseries_left_out(h.cs), 5);
   iospd_cseries_close(h.cs);
 }
 
@@ -576,6 +620,7 @@ int main(void) {
       cmocka_unit_test(test_interrupted),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_blocked_worker_grace_and_late),
+      cmocka_unit_test(test_blocked_past_phase_end),
       cmocka_unit_test(test_rows_without_waiting),
       cmocka_unit_test(test_starved_controller),
   };

@@ -520,6 +520,7 @@ void iospd_cseries_poll(iospd_cseries_t* cs, uint64_t now, bool final) {
     }
   }
   uint64_t grace = cs->tps * IOSPD_SERIES_GRACE_MS / 1000u;
+  uint64_t phase_grace = cs->tps * IOSPD_SERIES_PHASE_GRACE_MS / 1000u;
   while (!cs->done) {
     /* A phase cut short may have fewer intervals than planned. */
     if (IOSPD_SERIES_KEY_INDEX(cs->emit_key) >=
@@ -541,7 +542,10 @@ void iospd_cseries_poll(iospd_cseries_t* cs, uint64_t now, bool final) {
     uint64_t end = interval_end(cs, k);
     if (!final) {
       if (end == UINT64_MAX || now < end) break;
-      if (slowest <= k && now - end < grace) break;
+      /* Late completions of an interval go to the next one of its phase;
+       * the last one of a phase has no next, so it waits longer. */
+      bool last = IOSPD_SERIES_KEY_INDEX(k) + 1 >= phase_count(cs, p);
+      if (slowest <= k && now - end < (last ? phase_grace : grace)) break;
     } else if (end == UINT64_MAX && cs->ph_end[p] == UINT64_MAX) {
       /* Cut in this phase without the controller saying where: write it
        * (emit() shows a whole interval) and stop. */

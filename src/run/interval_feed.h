@@ -21,11 +21,13 @@
  *   results. The last interval of a phase runs to the phase's real end.
  * - An interval is written once every worker is past it, or
  *   IOSPD_SERIES_GRACE_MS after its end (a worker blocked in one I/O call
- *   for longer does not hold the rows up). Completions handed over after
- *   their interval was written (that worker was blocked) are added to the
- *   first interval not yet written of the same phase; if that phase is all
- *   written they are left out of the series (counted, and said after the
- *   run). The stuck I/O itself lands where it completed.
+ *   for longer does not hold the rows up); the last interval of a phase
+ *   waits up to IOSPD_SERIES_PHASE_GRACE_MS. Completions handed over after
+ *   their interval was written (that worker was blocked, or got no CPU)
+ *   are added to the first interval not yet written of the same phase; if
+ *   that phase is all written they are left out of the series (counted,
+ *   and said after the run). The stuck I/O itself lands where it
+ *   completed.
  * - A worker whose other slot has not come back at an interval end (the
  *   controller got no CPU for a whole interval) keeps filling its slot:
  *   its earlier interval is then counted in the later one. At a phase end
@@ -50,6 +52,10 @@
 /* How long after its end an interval waits for a worker that has not
  * moved past it (blocked in one I/O call). */
 #define IOSPD_SERIES_GRACE_MS 500u
+/* The same for the last interval of a phase: what comes after its row is
+ * written is lost to the series, so it waits longer (a thread that an
+ * overloaded machine leaves without CPU for over 500 ms is not rare). */
+#define IOSPD_SERIES_PHASE_GRACE_MS 5000u
 
 typedef struct iospd_wslot_s {
   _Atomic uint32_t handed; /* 1: the controller's, until it stores 0 */
