@@ -240,8 +240,14 @@ static bool wants_json(const iospd_profile_t* p) {
 }
 
 /* Every file the run will write, as (option as written, path), for the
- * safety checks: the --output files. The --timeseries file joins this list
- * where its option lands: one more entry, {"--timeseries=<file>", path}.
+ * safety checks: the --output files. The caller leaves room for one more
+ * entry: the --timeseries file (branch h-series, p->ext.timeseries_path)
+ * joins the list when the branches meet, as
+ *   if (p->ext.timeseries_path != NULL) {
+ *     list[n].option = iospd_strdup("--timeseries");  (NULL: return -1)
+ *     list[n].path = p->ext.timeseries_path;
+ *     n++;
+ *   }
  * Returns the count, or -1 on ENOMEM; free each option with iospd_free. */
 static int output_paths(const iospd_profile_t* p, iospd_out_path_t* list) {
   int n = 0;
