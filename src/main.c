@@ -239,27 +239,34 @@ static bool wants_json(const iospd_profile_t* p) {
   return false;
 }
 
-/* Every file the run will write, as (option as written, path), for the
+/* list[n] = (the switch as written, "<opt><path>", path); false on ENOMEM. */
+static bool push_path(iospd_out_path_t* list, int n, const char* opt,
+                      const char* path) {
+  size_t len = strlen(opt) + strlen(path) + 1;
+  char* text = iospd_malloc(len);
+  if (text == NULL) return false;
+  snprintf(text, len, "%s%s", opt, path);
+  list[n].option = text;
+  list[n].path = path;
+  return true;
+}
+
+/* Every file the run will write, as (switch as written, path), for the
  * safety checks: the --output files. The caller leaves room for one more
  * entry: the --timeseries file (branch h-series, p->ext.timeseries_path)
- * joins the list when the branches meet, as
- *   if (p->ext.timeseries_path != NULL) {
- *     list[n].option = iospd_strdup("--timeseries");  (NULL: return -1)
- *     list[n].path = p->ext.timeseries_path;
- *     n++;
- *   }
+ * joins the list when the branches meet, with
+ *   if (p->ext.timeseries_path != NULL &&
+ *       !push_path(list, n++, "--timeseries=", p->ext.timeseries_path))
+ *     return -1;
  * Returns the count, or -1 on ENOMEM; free each option with iospd_free. */
 static int output_paths(const iospd_profile_t* p, iospd_out_path_t* list) {
   int n = 0;
   for (uint32_t i = 0; i < p->ext.output_count; i++) {
     const iospd_output_spec_t* o = &p->ext.outputs[i];
-    size_t len = strlen(o->path) + 16;
-    char* opt = iospd_malloc(len);
-    if (opt == NULL) return -1;
-    snprintf(opt, len, "--output=%s:%s", format_word(o->format), o->path);
-    list[n].option = opt;
-    list[n].path = o->path;
-    n++;
+    const char* opt = o->format == IOSPD_FORMAT_XML    ? "--output=xml:"
+                      : o->format == IOSPD_FORMAT_JSON ? "--output=json:"
+                                                       : "--output=text:";
+    if (!push_path(list, n++, opt, o->path)) return -1;
   }
   return n;
 }

@@ -186,6 +186,31 @@ run -c1M -d1 -W0 --output=html:r.html new1.dat >/dev/null 2>err
 expect_err "not available yet" "html: says why"
 absent new1.dat "bad --output values (no I/O)"
 
+# --timeseries=FILE (branch h-series) goes through the same checks; skipped
+# while this binary does not have the option.
+if run -Rp --timeseries=probe.csv t1.dat >/dev/null 2>&1; then
+  cp t1.dat tt.csv
+  run -d1 -W0 -w100 --timeseries=tt.csv tt.csv >/dev/null 2>err
+  expect_rc $? 3 "--timeseries = target"
+  expect_err "--timeseries=tt.csv: 'tt.csv' is the target" "--timeseries = target: message"
+  run -d1 -W0 --timeseries=nodir${sep}s.csv t1.dat >/dev/null 2>err
+  expect_rc $? 3 "--timeseries in a missing folder"
+  expect_err "--timeseries=nodir${sep}s.csv: the file" "--timeseries missing folder: message"
+  run -d1 -W0 --timeseries=s.csv --output=json:s.csv t1.dat >/dev/null 2>err
+  expect_rc $? 3 "--timeseries and --output to one file"
+  expect_err "both write to the file" "--timeseries and --output: message"
+  absent s.csv "--timeseries refused"
+  if ln t1.dat hl.csv 2>/dev/null; then
+    run -d1 -W0 -w100 --timeseries=hl.csv t1.dat >/dev/null 2>err
+    expect_rc $? 3 "--timeseries = a hard link of the target"
+    unchanged "--timeseries hard link"
+    rm -f hl.csv
+  fi
+  rm -f tt.csv
+else
+  echo "note: this iospd has no --timeseries; its output-path checks skipped"
+fi
+
 # A good output replaces an existing file whole.
 run -c1M -d1 -W0 --output=json:keep.json t1.dat >/dev/null 2>err
 expect_rc $? 0 "output over an existing file"
