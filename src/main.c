@@ -418,6 +418,9 @@ int main(int argc, char** argv) {
     goto done;
   }
   if (profile.profile_only) {
+    if (profile.ext.output_count > 0)
+      err_line("warning: ", "-Rp prints the profile and runs nothing, so the "
+                            "--output files are not written");
     exit_code = print_profile(&profile, &sys);
   } else if ((exit_code = check_output_paths(&profile)) == EXIT_OK) {
     cmdline_args_t args = {uargc, uargv};

@@ -77,6 +77,10 @@ validate j.json >v.log && ok || { bad "-Rjson stdout does not validate"; cat v.l
 python3 "$src/tests/json/compare_xml.py" j.json j.xml --real >c.log && ok ||
   { bad "-Rjson differs from --output=xml of the same run"; head -20 c.log; }
 grep -qE '[0-9]Z: ' err && ok || bad "-Rjson -v: no -v line on stderr"
+run -Rp --output=json:p.json t1.dat >/dev/null 2>err
+expect_rc $? 0 "-Rp with --output"
+expect_err "the --output files are not written" "-Rp with --output: warning"
+absent p.json "-Rp with --output"
 run -Rpjson t1.dat >/dev/null 2>err
 expect_rc $? 3 "-Rpjson"
 expect_err "-Rptext or -Rpxml" "-Rpjson"
