@@ -301,21 +301,34 @@ static bool wants_json(const iospd_profile_t* p) {
   return false;
 }
 
-/* Every file the run will write, as (option as written, path), for the
- * safety checks: the --output files. The --timeseries file joins this list
- * where its option lands: one more entry, {"--timeseries=<file>", path}.
+/* list[n] = (the switch as written, "<opt><path>", path); false on ENOMEM. */
+static bool push_path(iospd_out_path_t* list, int n, const char* opt,
+                      const char* path) {
+  size_t len = strlen(opt) + strlen(path) + 1;
+  char* text = iospd_malloc(len);
+  if (text == NULL) return false;
+  snprintf(text, len, "%s%s", opt, path);
+  list[n].option = text;
+  list[n].path = path;
+  return true;
+}
+
+/* Every file the run will write, as (switch as written, path), for the
+ * safety checks: the --output files. The caller leaves room for one more
+ * entry: the --timeseries file (branch h-series, p->ext.timeseries_path)
+ * joins the list when the branches meet, with
+ *   if (p->ext.timeseries_path != NULL &&
+ *       !push_path(list, n++, "--timeseries=", p->ext.timeseries_path))
+ *     return -1;
  * Returns the count, or -1 on ENOMEM; free each option with iospd_free. */
 static int output_paths(const iospd_profile_t* p, iospd_out_path_t* list) {
   int n = 0;
   for (uint32_t i = 0; i < p->ext.output_count; i++) {
     const iospd_output_spec_t* o = &p->ext.outputs[i];
-    size_t len = strlen(o->path) + 16;
-    char* opt = iospd_malloc(len);
-    if (opt == NULL) return -1;
-    snprintf(opt, len, "--output=%s:%s", format_word(o->format), o->path);
-    list[n].option = opt;
-    list[n].path = o->path;
-    n++;
+    const char* opt = o->format == IOSPD_FORMAT_XML    ? "--output=xml:"
+                      : o->format == IOSPD_FORMAT_JSON ? "--output=json:"
+                                                       : "--output=text:";
+    if (!push_path(list, n++, opt, o->path)) return -1;
   }
   return n;
 }
@@ -544,6 +557,9 @@ int main(int argc, char** argv) {
     goto done;
   }
   if (profile.profile_only) {
+    if (profile.ext.output_count > 0)
+      err_line("warning: ", "-Rp prints the profile and runs nothing, so the "
+                            "--output files are not written");
     exit_code = print_profile(&profile, &sys);
   } else if ((exit_code = check_output_paths(&profile)) == EXIT_OK) {
     cmdline_args_t args = {uargc, uargv};

@@ -62,11 +62,21 @@ static void assert_identical(const iospd_hist_t* a, const iospd_hist_t* b) {
   /* The layout is fixed-size and the struct holds no padding or pointers:
    * byte equality is identity. */
   assert_memory_equal(a, b, IOSPD_HIST_BYTES);
-  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(kPcts); i++)
-    assert_true(iospd_hist_percentile_ns(a, kPcts[i]) ==
-                iospd_hist_percentile_ns(b, kPcts[i]));
-  assert_true(iospd_hist_mean_ns(a) == iospd_hist_mean_ns(b));
-  assert_true(iospd_hist_stddev_ns(a) == iospd_hist_stddev_ns(b));
+  /* Through volatile doubles: on i686 (x87) a result still in an 80-bit
+   * register would otherwise be compared with one already rounded to 64
+   * bits, and identical inputs would seem to differ. */
+  volatile double x, y;
+  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(kPcts); i++) {
+    x = iospd_hist_percentile_ns(a, kPcts[i]);
+    y = iospd_hist_percentile_ns(b, kPcts[i]);
+    assert_true(x == y);
+  }
+  x = iospd_hist_mean_ns(a);
+  y = iospd_hist_mean_ns(b);
+  assert_true(x == y);
+  x = iospd_hist_stddev_ns(a);
+  y = iospd_hist_stddev_ns(b);
+  assert_true(x == y);
   assert_int_equal(iospd_hist_bucket_count(a), iospd_hist_bucket_count(b));
 }
 

@@ -77,6 +77,10 @@ validate j.json >v.log && ok || { bad "-Rjson stdout does not validate"; cat v.l
 python3 "$src/tests/json/compare_xml.py" j.json j.xml --real >c.log && ok ||
   { bad "-Rjson differs from --output=xml of the same run"; head -20 c.log; }
 grep -qE '[0-9]Z: ' err && ok || bad "-Rjson -v: no -v line on stderr"
+run -Rp --output=json:p.json t1.dat >/dev/null 2>err
+expect_rc $? 0 "-Rp with --output"
+expect_err "the --output files are not written" "-Rp with --output: warning"
+absent p.json "-Rp with --output"
 run -Rpjson t1.dat >/dev/null 2>err
 expect_rc $? 3 "-Rpjson"
 expect_err "-Rptext or -Rpxml" "-Rpjson"
@@ -185,6 +189,31 @@ done
 run -c1M -d1 -W0 --output=html:r.html new1.dat >/dev/null 2>err
 expect_err "not available yet" "html: says why"
 absent new1.dat "bad --output values (no I/O)"
+
+# --timeseries=FILE (branch h-series) goes through the same checks; skipped
+# while this binary does not have the option.
+if run -Rp --timeseries=probe.csv t1.dat >/dev/null 2>&1; then
+  cp t1.dat tt.csv
+  run -d1 -W0 -w100 --timeseries=tt.csv tt.csv >/dev/null 2>err
+  expect_rc $? 3 "--timeseries = target"
+  expect_err "--timeseries=tt.csv: 'tt.csv' is the target" "--timeseries = target: message"
+  run -d1 -W0 --timeseries=nodir${sep}s.csv t1.dat >/dev/null 2>err
+  expect_rc $? 3 "--timeseries in a missing folder"
+  expect_err "--timeseries=nodir${sep}s.csv: the file" "--timeseries missing folder: message"
+  run -d1 -W0 --timeseries=s.csv --output=json:s.csv t1.dat >/dev/null 2>err
+  expect_rc $? 3 "--timeseries and --output to one file"
+  expect_err "both write to the file" "--timeseries and --output: message"
+  absent s.csv "--timeseries refused"
+  if ln t1.dat hl.csv 2>/dev/null; then
+    run -d1 -W0 -w100 --timeseries=hl.csv t1.dat >/dev/null 2>err
+    expect_rc $? 3 "--timeseries = a hard link of the target"
+    unchanged "--timeseries hard link"
+    rm -f hl.csv
+  fi
+  rm -f tt.csv
+else
+  echo "note: this iospd has no --timeseries; its output-path checks skipped"
+fi
 
 # A good output replaces an existing file whole.
 run -c1M -d1 -W0 --output=json:keep.json t1.dat >/dev/null 2>err
