@@ -314,13 +314,9 @@ static bool push_path(iospd_out_path_t* list, int n, const char* opt,
 }
 
 /* Every file the run will write, as (switch as written, path), for the
- * safety checks: the --output files. The caller leaves room for one more
- * entry: the --timeseries file (branch h-series, p->ext.timeseries_path)
- * joins the list when the branches meet, with
- *   if (p->ext.timeseries_path != NULL &&
- *       !push_path(list, n++, "--timeseries=", p->ext.timeseries_path))
- *     return -1;
- * Returns the count, or -1 on ENOMEM; free each option with iospd_free. */
+ * safety checks: the --output files and the --timeseries file (the caller
+ * leaves room for it). Returns the count, or -1 on ENOMEM; free each
+ * option with iospd_free. */
 static int output_paths(const iospd_profile_t* p, iospd_out_path_t* list) {
   int n = 0;
   for (uint32_t i = 0; i < p->ext.output_count; i++) {
@@ -330,6 +326,9 @@ static int output_paths(const iospd_profile_t* p, iospd_out_path_t* list) {
                                                        : "--output=text:";
     if (!push_path(list, n++, opt, o->path)) return -1;
   }
+  if (p->ext.timeseries_path != NULL &&
+      !push_path(list, n++, "--timeseries=", p->ext.timeseries_path))
+    return -1;
   return n;
 }
 
