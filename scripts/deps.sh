@@ -4,13 +4,14 @@
 # what is missing: compilers, liburing, zlib, CMocka (native, and its source
 # for the mingw build), wine (64-bit, and wine32 from the i386 architecture
 # for the x86 iospd.exe), xmllint, e2fsprogs (mkfs.ext4 for the ext4 image
-# e2e_create_safety mounts). Usage: scripts/deps.sh [--build-only]
+# e2e_create_safety mounts), python3-jsonschema (validates JSON results
+# against schema/iospd-results.schema.json). Usage: scripts/deps.sh [--build-only]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 build_pkgs=(build-essential cmake pkg-config liburing-dev zlib1g-dev libcmocka-dev)
 test_pkgs=(gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 libz-mingw-w64-dev wine64 wine wine32:i386
-           libxml2-utils dpkg-dev zip unzip e2fsprogs)
+           libxml2-utils dpkg-dev zip unzip e2fsprogs python3-jsonschema)
 pkgs=("${build_pkgs[@]}")
 [ "${1:-}" = "--build-only" ] || pkgs+=("${test_pkgs[@]}")
 
