@@ -9,6 +9,10 @@
 #  - e2e_json: real runs (-Rjson, --output=FORMAT:FILE) validated and
 #    compared with the XML of the same run, and every output-path check
 #    (tests/e2e/json_test.sh), natively and under wine.
+# Report files through the real platform (probe, whole write, same file),
+# natively and under wine.
+iospd_add_test(test_outfile SOURCES test_outfile.c)
+
 find_program(IOSPD_BASH bash)
 # The validator is Debian's python3-jsonschema: prefer the system python3
 # (/usr/bin) when it has the module, else the first python3 on PATH.
