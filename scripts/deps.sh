@@ -4,8 +4,8 @@
 # what is missing: compilers, liburing, zlib, CMocka and cJSON (native, and
 # their sources for the mingw build), wine (64-bit, and wine32 from the i386 architecture
 # for the x86 iospd.exe), xmllint, e2fsprogs (mkfs.ext4 for the ext4 image
-# e2e_create_safety mounts), python3-jsonschema (JSON results checked
-# against schema/). Usage: scripts/deps.sh [--build-only]
+# e2e_create_safety mounts), python3-jsonschema (validates JSON results
+# against schema/iospd-results.schema.json). Usage: scripts/deps.sh [--build-only]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 

@@ -20,8 +20,9 @@ wine=0
 [ "${3:-}" = "--wine" ] && wine=1
 . "$src/tests/e2e/lib.sh"
 schema="$src/schema/iospd-results.schema.json"
-validate() { python3 "$src/tests/json/validate_results.py" "$schema" "$@"; }
-if ! python3 -c 'import jsonschema' 2>/dev/null; then
+py=${IOSPD_PYTHON:-python3} # tests/json.cmake: Debian's python3 when it has jsonschema
+validate() { "$py" "$src/tests/json/validate_results.py" "$schema" "$@"; }
+if ! "$py" -c 'import jsonschema' 2>/dev/null; then
   echo "skipped: python3-jsonschema is not installed"; exit 77
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/iospd-json.XXXXXX")
@@ -43,12 +44,12 @@ run -c2M -d1 -W0 -L -D200 -t2 -o2 -w30 -vs -Rxml --output=json:o.json \
   --output=text:o.txt --output=xml:o.xml t1.dat t2.dat >s.xml 2>err
 expect_rc $? 0 "-Rxml with three --output files"
 validate o.json >v.log && ok || { bad "o.json does not validate"; cat v.log; }
-python3 "$src/tests/json/compare_xml.py" o.json s.xml --real >c.log && ok ||
+"$py" "$src/tests/json/compare_xml.py" o.json s.xml --real >c.log && ok ||
   { bad "o.json differs from the XML of the same run"; head -20 c.log; }
 grep -q " 0 differences" c.log && ok || bad "compare_xml printed no summary"
 cmp -s s.xml o.xml && ok || bad "--output=xml differs from -Rxml stdout of the same run"
 no_tmp "three outputs"
-python3 - o.json <<'PY' && ok || bad "o.json: counts, bytes or histograms do not add up"
+"$py" - o.json <<'PY' && ok || bad "o.json: counts, bytes or histograms do not add up"
 import json, sys
 d = json.load(open(sys.argv[1]))
 ts = d["timespans"][0]
@@ -74,7 +75,7 @@ cmp -s s.txt o2.txt && ok || bad "--output=text differs from stdout of the same 
 run -c2M -d1 -W0 -L -v -Rjson --output=xml:j.xml t1.dat >j.json 2>err
 expect_rc $? 0 "-Rjson -v"
 validate j.json >v.log && ok || { bad "-Rjson stdout does not validate"; cat v.log; }
-python3 "$src/tests/json/compare_xml.py" j.json j.xml --real >c.log && ok ||
+"$py" "$src/tests/json/compare_xml.py" j.json j.xml --real >c.log && ok ||
   { bad "-Rjson differs from --output=xml of the same run"; head -20 c.log; }
 grep -qE '[0-9]Z: ' err && ok || bad "-Rjson -v: no -v line on stderr"
 run -Rp --output=json:p.json t1.dat >/dev/null 2>err

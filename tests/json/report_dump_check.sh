@@ -14,8 +14,9 @@ trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 "$@" "$exe" --dump-json all.json || { echo "FAIL: --dump-json"; exit 1; }
 "$@" "$exe" --dump-xml all.xml || { echo "FAIL: --dump-xml"; exit 1; }
-python3 "$src/tests/json/validate_results.py" "$src/schema/iospd-results.schema.json" all.json
+py=${IOSPD_PYTHON:-python3}
+"$py" "$src/tests/json/validate_results.py" "$src/schema/iospd-results.schema.json" all.json
 rc=$?
 [ $rc = 77 ] && exit 77
-python3 "$src/tests/json/compare_xml.py" all.json all.xml || rc=1
+"$py" "$src/tests/json/compare_xml.py" all.json all.xml || rc=1
 exit $rc

@@ -81,7 +81,8 @@ def main():
             print("%s: not strict UTF-8 JSON: %s" % (path, e))
             bad += 1
             continue
-        errs = ["%s: %s" % ("/".join(str(p) for p in e.absolute_path), e.message)
+        # Messages quote the failing value, which may be a whole histogram.
+        errs = ["%s: %s" % ("/".join(str(p) for p in e.absolute_path), e.message[:300])
                 for e in validator.iter_errors(doc)]
         for where, h in histograms(doc):
             errs += check_histogram(where, h)
