@@ -159,6 +159,7 @@ void iospd_rpt_json_environment(iospd_jw_t* w, const iospd_results_t* r,
       iospd_jw_bool(w, "rotational", t->rotational != 0);
     iospd_jw_str(w, "scheduler", t->scheduler);
     iospd_jw_u64(w, "queue_depth", t->queue_depth);
+    iospd_jw_str(w, "backing_file", t->backing_file);
     iospd_jw_str(w, "cache",
                  cache_name(pt ? pt->cache_mode : IOSPD_CACHE_CACHED));
     iospd_jw_bool(w, "write_through", pt != NULL && pt->write_through);

@@ -78,6 +78,16 @@ validate j.json >v.log && ok || { bad "-Rjson stdout does not validate"; cat v.l
 "$py" "$src/tests/json/compare_xml.py" j.json j.xml --real >c.log && ok ||
   { bad "-Rjson differs from --output=xml of the same run"; head -20 c.log; }
 grep -qE '[0-9]Z: ' err && ok || bad "-Rjson -v: no -v line on stderr"
+# The commit is the source tree's, read when iospd was built (not when
+# cmake configured it), with -dirty for uncommitted changes.
+if git -C "$src" rev-parse --short HEAD >head.txt 2>/dev/null; then
+  want=$(cat head.txt)
+  git -C "$src" diff --quiet HEAD -- 2>/dev/null || want="$want-dirty"
+  got=$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["environment"]["iospd_commit"])' j.json)
+  [ "$got" = "$want" ] && ok || bad "environment.iospd_commit is '$got', the tree is at '$want'"
+else
+  echo "not a git checkout: the commit stamp is not checked"
+fi
 run -Rp --output=json:p.json t1.dat >/dev/null 2>err
 expect_rc $? 0 "-Rp with --output"
 expect_err "the --output files are not written" "-Rp with --output: warning"
