@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Builds the Windows release package: iospd.exe for amd64 and x86 (mingw-w64),
-# the IoSpd PowerShell module, windows-selfcheck.ps1, xml/, LICENSE,
-# README.md and docs/ (the README links into it), zipped, with a
+# the IoSpd PowerShell module, windows-selfcheck.ps1, xml/, schema/ (the
+# JSON results' schema), LICENSE, README.md and docs/ (the README links
+# into it), zipped, with a
 # sha256sum-style digest file beside it.
 #
 #   scripts/package.sh <version> <outdir>
@@ -88,6 +89,10 @@ fi
 # The README links into docs/ (benchmarks, engines, self-check, ...).
 if [ -d "$root/docs" ]; then
   cp -R "$root/docs" "$stage/docs"
+fi
+# The JSON results' schema (-Rjson, --output=json:), which docs/ links to.
+if [ -d "$root/schema" ]; then
+  cp -R "$root/schema" "$stage/schema"
 fi
 
 mkdir -p "$outdir"

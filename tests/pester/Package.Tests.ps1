@@ -58,7 +58,7 @@ Describe 'Release package' {
     $hash = (Get-FileHash $script:zip -Algorithm SHA256).Hash.ToLowerInvariant()
     (Get-Content "$script:zip.sha256" -Raw) | Should -BeExactly "$hash  iospd-$script:version.zip`n"
   }
-  It 'has the layout amd64/ x86/ IoSpd/ xml/ docs/ LICENSE README.md windows-selfcheck.ps1' {
+  It 'has the layout amd64/ x86/ IoSpd/ xml/ docs/ schema/ LICENSE README.md windows-selfcheck.ps1' {
     $script:entries | Should -Contain 'amd64/iospd.exe'
     $script:entries | Should -Contain 'x86/iospd.exe'
     $script:entries | Should -Contain 'IoSpd/IoSpd.psd1'
@@ -68,7 +68,8 @@ Describe 'Release package' {
     $script:entries | Should -Contain 'windows-selfcheck.ps1'
     @($script:entries | Where-Object { $_ -like 'xml/*' }).Count | Should -BeGreaterThan 0
     $top = $script:entries | ForEach-Object { ($_ -split '/')[0] } | Sort-Object -Unique
-    $top | Should -Be @('amd64', 'docs', 'IoSpd', 'LICENSE', 'README.md', 'windows-selfcheck.ps1', 'x86', 'xml')
+    $script:entries | Should -Contain 'schema/iospd-results.schema.json'
+    $top | Should -Be @('amd64', 'docs', 'IoSpd', 'LICENSE', 'README.md', 'schema', 'windows-selfcheck.ps1', 'x86', 'xml')
   }
   It 'ships docs/ so that every relative link in README.md and docs/*.md leads to a file in the zip' {
     $script:entries | Should -Contain 'docs/README.md'
