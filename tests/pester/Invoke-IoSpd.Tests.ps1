@@ -44,18 +44,175 @@ Describe 'ConvertTo-IoSpdArgumentList (private)' {
   }
 
   It 'rejects <Name>' -ForEach @(
-    @{ Name = 'a block size that is no size'; P = @{ Target = 't'; BlockSize = '4KB' }; Msg = "*-BlockSize '4KB' is not a size*" }
-    @{ Name = 'a zero block size'; P = @{ Target = 't'; BlockSize = 0 }; Msg = '*-BlockSize must be greater than zero*' }
-    @{ Name = 'a negative create size'; P = @{ Target = 't'; CreateSize = '-1' }; Msg = "*-CreateSize '-1' is not a size*" }
-    @{ Name = 'write percent above 100'; P = @{ Target = 't'; WritePercent = 101 }; Msg = '*-WritePercent must be 0..100*' }
-    @{ Name = 'zero threads'; P = @{ Target = 't'; Threads = 0 }; Msg = '*-Threads must be 1 or more*' }
-    @{ Name = 'zero outstanding I/O'; P = @{ Target = 't'; OutstandingIO = 0 }; Msg = '*-OutstandingIO must be 1 or more*' }
-    @{ Name = 'a second result format in raw arguments'; P = @{ Target = 't'; ArgumentList = '-Rtext' }; Msg = "*contains '-Rtext'*always asks for -Rxml*" }
-    @{ Name = 'an empty target'; P = @{ Target = @('a', ' ') }; Msg = '*-Target contains an empty path*' }
+    @{ Name = 'a block size that is no size'; P = @{ Target = 't'; BlockSize = '4KX' }; Msg = "-BlockSize: '4KX' is not a size. Give *"; Id = 'IoSpdInvalidSize' }
+    @{ Name = 'the blocks suffix B'; P = @{ Target = 't'; BlockSize = '4B' }; Msg = "-BlockSize: '4B' is not a size.*"; Id = 'IoSpdInvalidSize' }
+    @{ Name = 'a zero block size'; P = @{ Target = 't'; BlockSize = 0 }; Msg = '-BlockSize: 0 is not greater than zero.*'; Id = 'IoSpdInvalidSize' }
+    @{ Name = 'a zero block size as text'; P = @{ Target = 't'; BlockSize = '0K' }; Msg = "-BlockSize: '0K' is not greater than zero.*"; Id = 'IoSpdInvalidSize' }
+    @{ Name = 'a fraction of a byte'; P = @{ Target = 't'; BlockSize = 1.5 }; Msg = '-BlockSize: 1.5 is not a whole number of bytes.*'; Id = 'IoSpdInvalidSize' }
+    @{ Name = 'a negative create size'; P = @{ Target = 't'; CreateSize = '-1' }; Msg = "-CreateSize: '-1' is not a size.*"; Id = 'IoSpdInvalidSize' }
+    @{ Name = 'a negative create size as a number'; P = @{ Target = 't'; CreateSize = -1GB }; Msg = '-CreateSize: -1073741824 is not greater than zero.*'; Id = 'IoSpdInvalidSize' }
+    @{ Name = 'write percent above 100'; P = @{ Target = 't'; WritePercent = 101 }; Msg = '*-WritePercent must be 0..100*'; Id = 'IoSpdInvalidArgument' }
+    @{ Name = 'zero threads'; P = @{ Target = 't'; Threads = 0 }; Msg = '*-Threads must be 1 or more*'; Id = 'IoSpdInvalidArgument' }
+    @{ Name = 'zero outstanding I/O'; P = @{ Target = 't'; OutstandingIO = 0 }; Msg = '*-OutstandingIO must be 1 or more*'; Id = 'IoSpdInvalidArgument' }
+    @{ Name = 'a second result format in raw arguments'; P = @{ Target = 't'; ArgumentList = '-Rtext' }; Msg = "*contains '-Rtext'*always asks for -Rxml*"; Id = 'IoSpdInvalidArgument' }
+    @{ Name = 'an empty target'; P = @{ Target = @('a', ' ') }; Msg = '*-Target contains an empty path*'; Id = 'IoSpdInvalidArgument' }
   ) {
     $params = $P
-    { InModuleScope IoSpd -Parameters @{ Params = $params } { param($Params) ConvertTo-IoSpdArgumentList @Params } } |
-      Should -Throw $Msg
+    $err = { InModuleScope IoSpd -Parameters @{ Params = $params } { param($Params) ConvertTo-IoSpdArgumentList @Params } } |
+      Should -Throw -PassThru
+    $err.Exception.Message | Should -BeLike $Msg
+    $err.FullyQualifiedErrorId | Should -Be $Id
+    $err.CategoryInfo.Category | Should -Be 'InvalidArgument'
+  }
+
+  # PowerShell's own literals typed as command arguments: they arrive as
+  # numbers wrapped in a PSObject whose text is the literal ('4KB'), which
+  # the old code read and refused ("-BlockSize '4096' is not a size").
+  # Deliberate breakage: reading [string]$Value in ConvertTo-IoSpdSizeArgument
+  # again makes the first two fail.
+  It 'takes 4KB and 1GB typed as arguments as bytes' {
+    $got = InModuleScope IoSpd { ConvertTo-IoSpdArgumentList -Target t -BlockSize 4KB -CreateSize 1GB }
+    ($got -join ' ') | Should -BeExactly '-b4096 -c1073741824 -Rxml t'
+  }
+  It 'takes 10GB (a long) and 1.5GB (a whole double) as bytes' {
+    $got = InModuleScope IoSpd { ConvertTo-IoSpdArgumentList -Target t -BlockSize 64KB -CreateSize 10GB }
+    ($got -join ' ') | Should -BeExactly '-b65536 -c10737418240 -Rxml t'
+    $got = InModuleScope IoSpd { ConvertTo-IoSpdArgumentList -Target t -CreateSize 1.5GB }
+    ($got -join ' ') | Should -BeExactly '-c1610612736 -Rxml t'
+  }
+  It 'takes iospd size text and the PowerShell spelling as text: <In> -> <Want>' -ForEach @(
+    @{ In = '4K'; Want = '-b4K' }, @{ In = '4k'; Want = '-b4K' }, @{ In = '4KB'; Want = '-b4K' }
+    @{ In = '64kb'; Want = '-b64K' }, @{ In = ' 1G '; Want = '-b1G' }, @{ In = '2T'; Want = '-b2T' }
+    @{ In = '512'; Want = '-b512' }
+  ) {
+    $in = $In
+    $got = InModuleScope IoSpd -Parameters @{ V = $in } { param($V) ConvertTo-IoSpdArgumentList -Target t -BlockSize $V }
+    ($got -join ' ') | Should -BeExactly "$Want -Rxml t"
+  }
+  It 'asks for -Rjson instead of -Rxml with -ResultFormat json' {
+    $got = InModuleScope IoSpd { ConvertTo-IoSpdArgumentList -Target t -Threads 2 -ResultFormat json }
+    ($got -join ' ') | Should -BeExactly '-t2 -Rjson t'
+  }
+}
+
+Describe 'ConvertTo-IoSpdWindowsArgumentString (private, the Windows PowerShell 5.1 command line)' {
+  BeforeAll {
+    # A reference splitter written from the documented rules of the
+    # Microsoft C runtime (CommandLineToArgvW / parse_cmdline) for the
+    # arguments after the program name: space and tab separate arguments
+    # outside quotes; 2n backslashes before a quote give n backslashes and
+    # the quote opens or closes quoting; 2n+1 backslashes before a quote
+    # give n backslashes and a literal quote; backslashes before anything
+    # else are literal; "" inside quotes is a literal quote.
+    function script:Split-MsvcCommandLine([string] $Line) {
+      $out = [System.Collections.Generic.List[string]]::new()
+      $i = 0; $n = $Line.Length
+      while ($true) {
+        while ($i -lt $n -and ($Line[$i] -eq ' ' -or $Line[$i] -eq "`t")) { $i++ }
+        if ($i -ge $n) { break }
+        $cur = [Text.StringBuilder]::new(); $quoted = $false
+        while ($i -lt $n) {
+          $c = $Line[$i]
+          if (-not $quoted -and ($c -eq ' ' -or $c -eq "`t")) { break }
+          if ($c -eq '\') {
+            $k = 0
+            while ($i -lt $n -and $Line[$i] -eq '\') { $k++; $i++ }
+            if ($i -lt $n -and $Line[$i] -eq '"') {
+              $null = $cur.Append([char]'\', [int][Math]::Floor($k / 2))
+              if ($k % 2 -eq 1) { $null = $cur.Append([char]'"'); $i++ }
+            } else {
+              $null = $cur.Append([char]'\', $k)
+            }
+            continue
+          }
+          if ($c -eq '"') {
+            if ($quoted -and $i + 1 -lt $n -and $Line[$i + 1] -eq '"') { $null = $cur.Append([char]'"'); $i += 2; continue }
+            $quoted = -not $quoted; $i++; continue
+          }
+          $null = $cur.Append($c); $i++
+        }
+        $out.Add($cur.ToString())
+      }
+      return , $out.ToArray()
+    }
+  }
+
+  It 'the reference splitter itself reads <Line> as <Count> arguments' -ForEach @(
+    @{ Line = 'a b'; Want = @('a', 'b'); Count = 2 }
+    @{ Line = '"a b" c'; Want = @('a b', 'c'); Count = 2 }
+    @{ Line = 'a\\\"b'; Want = @('a\"b'); Count = 1 }
+    @{ Line = '"C:\My Dir\" -b4K'; Want = @('C:\My Dir" -b4K'); Count = 1 }   # the bug the quoting must avoid
+    @{ Line = '"" x'; Want = @('', 'x'); Count = 2 }
+  ) {
+    $got = Split-MsvcCommandLine $Line
+    $got.Count | Should -Be $Count
+    ($got -join '|') | Should -BeExactly ($Want -join '|')
+  }
+
+  # Deliberate breakage: dropping the doubling of trailing backslashes
+  # (Append('\', 2 * $slashes) -> $slashes) fails the 'C:\My Dir\' rows and
+  # the round trip; quoting without escaping '"' fails the quote rows.
+  It 'quotes <Name>' -ForEach @(
+    @{ Name = 'a plain argument as it is'; In = @('-b4K'); Want = '-b4K' }
+    @{ Name = 'an empty string as ""'; In = @(''); Want = '""' }
+    @{ Name = 'a space'; In = @('a b'); Want = '"a b"' }
+    @{ Name = 'a tab'; In = @("a`tb"); Want = "`"a`tb`"" }
+    @{ Name = 'a newline'; In = @("a`nb"); Want = "`"a`nb`"" }
+    @{ Name = 'a trailing backslash in quotes (doubled)'; In = @('C:\My Dir\'); Want = '"C:\My Dir\\"' }
+    @{ Name = 'two trailing backslashes in quotes (four)'; In = @('C:\My Dir\\'); Want = '"C:\My Dir\\\\"' }
+    @{ Name = 'a trailing backslash without quoting (kept)'; In = @('C:\Dir\'); Want = 'C:\Dir\' }
+    @{ Name = 'inner backslashes (kept)'; In = @('\\server\share dir\f.dat'); Want = '"\\server\share dir\f.dat"' }
+    @{ Name = 'embedded quotes'; In = @('say "hi"'); Want = '"say \"hi\""' }
+    @{ Name = 'a lone quote'; In = @('"'); Want = '"\""' }
+    @{ Name = 'backslashes before a quote (2n+1)'; In = @('a\"b'); Want = '"a\\\"b"' }
+    @{ Name = 'two backslashes before a quote'; In = @('a\\"b'); Want = '"a\\\\\"b"' }
+    @{ Name = 'several arguments, the folder first'; In = @('C:\My Dir\', '-b4K', '', 'x y'); Want = '"C:\My Dir\\" -b4K "" "x y"' }
+  ) {
+    $in = $In
+    $got = InModuleScope IoSpd -Parameters @{ A = $in } { param($A) ConvertTo-IoSpdWindowsArgumentString -ArgumentList $A }
+    $got | Should -BeExactly $Want
+    # Read back as a C program would: the same arguments, as many.
+    $back = Split-MsvcCommandLine $got
+    $back.Count | Should -Be $in.Count
+    ($back -join '|') | Should -BeExactly ($in -join '|')
+  }
+
+  It 'round-trips awkward arguments through the reference splitter' {
+    $in = @('C:\a b\', 'x', '\', '\\', '"', '\"', '""', ' ', "`t", 'a\\\"\b c', 'ü ß 日本\', '-c1G', '')
+    $line = InModuleScope IoSpd -Parameters @{ A = $in } { param($A) ConvertTo-IoSpdWindowsArgumentString -ArgumentList $A }
+    $back = Split-MsvcCommandLine $line
+    $back.Count | Should -Be $in.Count
+    for ($i = 0; $i -lt $in.Count; $i++) { $back[$i] | Should -BeExactly $in[$i] -Because "argument $i of $line" }
+  }
+
+  It 'is what the ProcessStartInfo gets where only one argument string exists' {
+    $psi = InModuleScope IoSpd { New-IoSpdProcessStartInfo -FilePath 'iospd.exe' -ArgumentList @('-b4K', 'C:\My Dir\', 'x') -UseArgumentString }
+    $psi.Arguments | Should -BeExactly '-b4K "C:\My Dir\\" x'
+    $psi.ArgumentList.Count | Should -Be 0
+  }
+}
+
+Describe 'New-IoSpdProcessStartInfo (private)' {
+  # Deliberate breakage: removing the StandardOutputEncoding line makes
+  # the first test fail (the property is then $null, the platform default:
+  # the OEM code page on Windows).
+  It 'decodes stdout and stderr as UTF-8 without a BOM' {
+    $psi = InModuleScope IoSpd { New-IoSpdProcessStartInfo -FilePath 'iospd' -ArgumentList @('-b4K', 't.dat') }
+    $psi.StandardOutputEncoding | Should -Not -BeNullOrEmpty
+    $psi.StandardOutputEncoding.WebName | Should -Be 'utf-8'
+    $psi.StandardErrorEncoding.WebName | Should -Be 'utf-8'
+    $psi.StandardOutputEncoding.GetPreamble().Length | Should -Be 0
+    $psi.RedirectStandardOutput | Should -BeTrue
+    $psi.RedirectStandardError | Should -BeTrue
+    $psi.UseShellExecute | Should -BeFalse
+    @($psi.ArgumentList) | Should -Be @('-b4K', 't.dat')
+  }
+  It 'starts in the PowerShell location' {
+    $dir = Join-Path $TestDrive 'psi location'
+    $null = New-Item -ItemType Directory -Path $dir -Force
+    Push-Location $dir
+    try { $psi = InModuleScope IoSpd { New-IoSpdProcessStartInfo -FilePath 'iospd' } } finally { Pop-Location }
+    $psi.WorkingDirectory | Should -Be (Resolve-Path $dir).ProviderPath
   }
 }
 
