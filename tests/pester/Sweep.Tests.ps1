@@ -109,10 +109,14 @@ Describe 'Invoke-IoSpdSweep' {
     @($seen) | Should -Be @(1, 2, 3)
   }
 
+  # With -ContinueOnError too: the downstream stop is not a failed point.
+  # Deliberate breakage: running all points before emitting any result
+  # (collecting them in a list) makes this 3 calls.
   It 'runs no further point after a downstream Select-Object -First 1' {
-    $r = @(Invoke-IoSpdSweep -Target t.dat -OutstandingIO 1, 2, 3 | Select-Object -First 1)
+    $r = @(Invoke-IoSpdSweep -Target t.dat -OutstandingIO 1, 2, 3 -ContinueOnError -WarningVariable wv | Select-Object -First 1)
     $r.Count | Should -Be 1
     $r[0].SweepOutstandingIO | Should -Be 1
+    @($wv).Count | Should -Be 0
     Should -Invoke -ModuleName IoSpd Invoke-IoSpd -Times 1 -Exactly
   }
 

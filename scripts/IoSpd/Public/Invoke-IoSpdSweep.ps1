@@ -168,6 +168,8 @@ function Invoke-IoSpdSweep {
                 $_
               }
             } catch [Management.Automation.PipelineStoppedException] {
+              # Defensive: a stop (Ctrl+C, Select-Object -First) is not a
+              # failed point. PowerShell 7 does not hand it to catch blocks.
               throw
             } catch {
               $failure = $_
