@@ -468,6 +468,9 @@ Describe 'Invoke-IoSpd against the real Linux iospd' -Skip:($IsWindows) {
     $r.timespans[0].thread_count | Should -Be 2
     $r.timespans[0].targets[0].path | Should -BeExactly $script:target
     $r.timespans[0].targets[0].file_size | Should -Be 8388608
+    $tot = $r.timespans[0].total.total
+    $tot.ios | Should -BeGreaterThan 0
+    $tot.bytes | Should -Be ($tot.ios * 4096)
   }
   It 'kills iospd after -TimeoutSec and says so' {
     $sw = [Diagnostics.Stopwatch]::StartNew()
