@@ -294,6 +294,16 @@ Describe 'Invoke-IoSpd with a mocked process' {
       $err.FullyQualifiedErrorId | Should -Be 'IoSpdExecutableNotFound,Invoke-IoSpd'
     } finally { $env:PATH = $old }
   }
+  It 'finds a relative -Path in the PowerShell location' {
+    Mock -ModuleName IoSpd Invoke-IoSpdProcess { [pscustomobject]@{ ExitCode = 0; StdOut = $script:xmlText; StdErr = ''; TimedOut = $false; Id = 42 } }
+    $dir = Join-Path $TestDrive 'exe location'
+    $null = New-Item -ItemType Directory -Path (Join-Path $dir 'bin') -Force
+    Set-Content -LiteralPath (Join-Path $dir 'bin/iospd') -Value ''
+    Push-Location $dir
+    try { $null = Invoke-IoSpd -Path (Join-Path '.' 'bin/iospd') -Target t.dat } finally { Pop-Location }
+    $want = Join-Path (Resolve-Path $dir).ProviderPath 'bin/iospd'
+    Should -Invoke -ModuleName IoSpd Invoke-IoSpdProcess -Times 1 -Exactly -ParameterFilter { $FilePath -eq $want }
+  }
   It 'fails clearly when -Path does not exist' {
     { Invoke-IoSpd -Target t.dat -Path (Join-Path $TestDrive 'nothere') } | Should -Throw "*nothere' does not exist*"
   }
