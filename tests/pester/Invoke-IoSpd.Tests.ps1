@@ -488,7 +488,7 @@ Describe 'Invoke-IoSpd against the real Linux iospd' -Skip:($IsWindows) {
         -ErrorAction SilentlyContinue -ErrorVariable ev)
     $sw.Stop()
     $sw.Elapsed.TotalSeconds | Should -BeGreaterOrEqual 1.9
-    $sw.Elapsed.TotalSeconds | Should -BeLessThan 6
+    $sw.Elapsed.TotalSeconds | Should -BeLessThan 5
     $out.Count | Should -Be 0
     @($ev).Count | Should -Be 1
     $ev[0].FullyQualifiedErrorId | Should -Be 'IoSpdTimeout,Invoke-IoSpd'
