@@ -44,18 +44,175 @@ Describe 'ConvertTo-IoSpdArgumentList (private)' {
   }
 
   It 'rejects <Name>' -ForEach @(
-    @{ Name = 'a block size that is no size'; P = @{ Target = 't'; BlockSize = '4KB' }; Msg = "*-BlockSize '4KB' is not a size*" }
-    @{ Name = 'a zero block size'; P = @{ Target = 't'; BlockSize = 0 }; Msg = '*-BlockSize must be greater than zero*' }
-    @{ Name = 'a negative create size'; P = @{ Target = 't'; CreateSize = '-1' }; Msg = "*-CreateSize '-1' is not a size*" }
-    @{ Name = 'write percent above 100'; P = @{ Target = 't'; WritePercent = 101 }; Msg = '*-WritePercent must be 0..100*' }
-    @{ Name = 'zero threads'; P = @{ Target = 't'; Threads = 0 }; Msg = '*-Threads must be 1 or more*' }
-    @{ Name = 'zero outstanding I/O'; P = @{ Target = 't'; OutstandingIO = 0 }; Msg = '*-OutstandingIO must be 1 or more*' }
-    @{ Name = 'a second result format in raw arguments'; P = @{ Target = 't'; ArgumentList = '-Rtext' }; Msg = "*contains '-Rtext'*always asks for -Rxml*" }
-    @{ Name = 'an empty target'; P = @{ Target = @('a', ' ') }; Msg = '*-Target contains an empty path*' }
+    @{ Name = 'a block size that is no size'; P = @{ Target = 't'; BlockSize = '4KX' }; Msg = "-BlockSize: '4KX' is not a size. Give *"; Id = 'IoSpdInvalidSize' }
+    @{ Name = 'the blocks suffix B'; P = @{ Target = 't'; BlockSize = '4B' }; Msg = "-BlockSize: '4B' is not a size.*"; Id = 'IoSpdInvalidSize' }
+    @{ Name = 'a zero block size'; P = @{ Target = 't'; BlockSize = 0 }; Msg = '-BlockSize: 0 is not greater than zero.*'; Id = 'IoSpdInvalidSize' }
+    @{ Name = 'a zero block size as text'; P = @{ Target = 't'; BlockSize = '0K' }; Msg = "-BlockSize: '0K' is not greater than zero.*"; Id = 'IoSpdInvalidSize' }
+    @{ Name = 'a fraction of a byte'; P = @{ Target = 't'; BlockSize = 1.5 }; Msg = '-BlockSize: 1.5 is not a whole number of bytes.*'; Id = 'IoSpdInvalidSize' }
+    @{ Name = 'a negative create size'; P = @{ Target = 't'; CreateSize = '-1' }; Msg = "-CreateSize: '-1' is not a size.*"; Id = 'IoSpdInvalidSize' }
+    @{ Name = 'a negative create size as a number'; P = @{ Target = 't'; CreateSize = -1GB }; Msg = '-CreateSize: -1073741824 is not greater than zero.*'; Id = 'IoSpdInvalidSize' }
+    @{ Name = 'write percent above 100'; P = @{ Target = 't'; WritePercent = 101 }; Msg = '*-WritePercent must be 0..100*'; Id = 'IoSpdInvalidArgument' }
+    @{ Name = 'zero threads'; P = @{ Target = 't'; Threads = 0 }; Msg = '*-Threads must be 1 or more*'; Id = 'IoSpdInvalidArgument' }
+    @{ Name = 'zero outstanding I/O'; P = @{ Target = 't'; OutstandingIO = 0 }; Msg = '*-OutstandingIO must be 1 or more*'; Id = 'IoSpdInvalidArgument' }
+    @{ Name = 'a second result format in raw arguments'; P = @{ Target = 't'; ArgumentList = '-Rtext' }; Msg = "*contains '-Rtext'*always asks for -Rxml*"; Id = 'IoSpdInvalidArgument' }
+    @{ Name = 'an empty target'; P = @{ Target = @('a', ' ') }; Msg = '*-Target contains an empty path*'; Id = 'IoSpdInvalidArgument' }
   ) {
     $params = $P
-    { InModuleScope IoSpd -Parameters @{ Params = $params } { param($Params) ConvertTo-IoSpdArgumentList @Params } } |
-      Should -Throw $Msg
+    $err = { InModuleScope IoSpd -Parameters @{ Params = $params } { param($Params) ConvertTo-IoSpdArgumentList @Params } } |
+      Should -Throw -PassThru
+    $err.Exception.Message | Should -BeLike $Msg
+    $err.FullyQualifiedErrorId | Should -Be $Id
+    $err.CategoryInfo.Category | Should -Be 'InvalidArgument'
+  }
+
+  # PowerShell's own literals typed as command arguments: they arrive as
+  # numbers wrapped in a PSObject whose text is the literal ('4KB'), which
+  # the old code read and refused ("-BlockSize '4096' is not a size").
+  # Deliberate breakage: reading [string]$Value in ConvertTo-IoSpdSizeArgument
+  # again makes the first two fail.
+  It 'takes 4KB and 1GB typed as arguments as bytes' {
+    $got = InModuleScope IoSpd { ConvertTo-IoSpdArgumentList -Target t -BlockSize 4KB -CreateSize 1GB }
+    ($got -join ' ') | Should -BeExactly '-b4096 -c1073741824 -Rxml t'
+  }
+  It 'takes 10GB (a long) and 1.5GB (a whole double) as bytes' {
+    $got = InModuleScope IoSpd { ConvertTo-IoSpdArgumentList -Target t -BlockSize 64KB -CreateSize 10GB }
+    ($got -join ' ') | Should -BeExactly '-b65536 -c10737418240 -Rxml t'
+    $got = InModuleScope IoSpd { ConvertTo-IoSpdArgumentList -Target t -CreateSize 1.5GB }
+    ($got -join ' ') | Should -BeExactly '-c1610612736 -Rxml t'
+  }
+  It 'takes iospd size text and the PowerShell spelling as text: <In> -> <Want>' -ForEach @(
+    @{ In = '4K'; Want = '-b4K' }, @{ In = '4k'; Want = '-b4K' }, @{ In = '4KB'; Want = '-b4K' }
+    @{ In = '64kb'; Want = '-b64K' }, @{ In = ' 1G '; Want = '-b1G' }, @{ In = '2T'; Want = '-b2T' }
+    @{ In = '512'; Want = '-b512' }
+  ) {
+    $in = $In
+    $got = InModuleScope IoSpd -Parameters @{ V = $in } { param($V) ConvertTo-IoSpdArgumentList -Target t -BlockSize $V }
+    ($got -join ' ') | Should -BeExactly "$Want -Rxml t"
+  }
+  It 'asks for -Rjson instead of -Rxml with -ResultFormat json' {
+    $got = InModuleScope IoSpd { ConvertTo-IoSpdArgumentList -Target t -Threads 2 -ResultFormat json }
+    ($got -join ' ') | Should -BeExactly '-t2 -Rjson t'
+  }
+}
+
+Describe 'ConvertTo-IoSpdWindowsArgumentString (private, the Windows PowerShell 5.1 command line)' {
+  BeforeAll {
+    # A reference splitter written from the documented rules of the
+    # Microsoft C runtime (CommandLineToArgvW / parse_cmdline) for the
+    # arguments after the program name: space and tab separate arguments
+    # outside quotes; 2n backslashes before a quote give n backslashes and
+    # the quote opens or closes quoting; 2n+1 backslashes before a quote
+    # give n backslashes and a literal quote; backslashes before anything
+    # else are literal; "" inside quotes is a literal quote.
+    function script:Split-MsvcCommandLine([string] $Line) {
+      $out = [System.Collections.Generic.List[string]]::new()
+      $i = 0; $n = $Line.Length
+      while ($true) {
+        while ($i -lt $n -and ($Line[$i] -eq ' ' -or $Line[$i] -eq "`t")) { $i++ }
+        if ($i -ge $n) { break }
+        $cur = [Text.StringBuilder]::new(); $quoted = $false
+        while ($i -lt $n) {
+          $c = $Line[$i]
+          if (-not $quoted -and ($c -eq ' ' -or $c -eq "`t")) { break }
+          if ($c -eq '\') {
+            $k = 0
+            while ($i -lt $n -and $Line[$i] -eq '\') { $k++; $i++ }
+            if ($i -lt $n -and $Line[$i] -eq '"') {
+              $null = $cur.Append([char]'\', [int][Math]::Floor($k / 2))
+              if ($k % 2 -eq 1) { $null = $cur.Append([char]'"'); $i++ }
+            } else {
+              $null = $cur.Append([char]'\', $k)
+            }
+            continue
+          }
+          if ($c -eq '"') {
+            if ($quoted -and $i + 1 -lt $n -and $Line[$i + 1] -eq '"') { $null = $cur.Append([char]'"'); $i += 2; continue }
+            $quoted = -not $quoted; $i++; continue
+          }
+          $null = $cur.Append($c); $i++
+        }
+        $out.Add($cur.ToString())
+      }
+      return , $out.ToArray()
+    }
+  }
+
+  It 'the reference splitter itself reads <Line> as <Count> arguments' -ForEach @(
+    @{ Line = 'a b'; Want = @('a', 'b'); Count = 2 }
+    @{ Line = '"a b" c'; Want = @('a b', 'c'); Count = 2 }
+    @{ Line = 'a\\\"b'; Want = @('a\"b'); Count = 1 }
+    @{ Line = '"C:\My Dir\" -b4K'; Want = @('C:\My Dir" -b4K'); Count = 1 }   # the bug the quoting must avoid
+    @{ Line = '"" x'; Want = @('', 'x'); Count = 2 }
+  ) {
+    $got = Split-MsvcCommandLine $Line
+    $got.Count | Should -Be $Count
+    ($got -join '|') | Should -BeExactly ($Want -join '|')
+  }
+
+  # Deliberate breakage: dropping the doubling of trailing backslashes
+  # (Append('\', 2 * $slashes) -> $slashes) fails the 'C:\My Dir\' rows and
+  # the round trip; quoting without escaping '"' fails the quote rows.
+  It 'quotes <Name>' -ForEach @(
+    @{ Name = 'a plain argument as it is'; In = @('-b4K'); Want = '-b4K' }
+    @{ Name = 'an empty string as ""'; In = @(''); Want = '""' }
+    @{ Name = 'a space'; In = @('a b'); Want = '"a b"' }
+    @{ Name = 'a tab'; In = @("a`tb"); Want = "`"a`tb`"" }
+    @{ Name = 'a newline'; In = @("a`nb"); Want = "`"a`nb`"" }
+    @{ Name = 'a trailing backslash in quotes (doubled)'; In = @('C:\My Dir\'); Want = '"C:\My Dir\\"' }
+    @{ Name = 'two trailing backslashes in quotes (four)'; In = @('C:\My Dir\\'); Want = '"C:\My Dir\\\\"' }
+    @{ Name = 'a trailing backslash without quoting (kept)'; In = @('C:\Dir\'); Want = 'C:\Dir\' }
+    @{ Name = 'inner backslashes (kept)'; In = @('\\server\share dir\f.dat'); Want = '"\\server\share dir\f.dat"' }
+    @{ Name = 'embedded quotes'; In = @('say "hi"'); Want = '"say \"hi\""' }
+    @{ Name = 'a lone quote'; In = @('"'); Want = '"\""' }
+    @{ Name = 'backslashes before a quote (2n+1)'; In = @('a\"b'); Want = '"a\\\"b"' }
+    @{ Name = 'two backslashes before a quote'; In = @('a\\"b'); Want = '"a\\\\\"b"' }
+    @{ Name = 'several arguments, the folder first'; In = @('C:\My Dir\', '-b4K', '', 'x y'); Want = '"C:\My Dir\\" -b4K "" "x y"' }
+  ) {
+    $in = $In
+    $got = InModuleScope IoSpd -Parameters @{ A = $in } { param($A) ConvertTo-IoSpdWindowsArgumentString -ArgumentList $A }
+    $got | Should -BeExactly $Want
+    # Read back as a C program would: the same arguments, as many.
+    $back = Split-MsvcCommandLine $got
+    $back.Count | Should -Be $in.Count
+    ($back -join '|') | Should -BeExactly ($in -join '|')
+  }
+
+  It 'round-trips awkward arguments through the reference splitter' {
+    $in = @('C:\a b\', 'x', '\', '\\', '"', '\"', '""', ' ', "`t", 'a\\\"\b c', 'ü ß 日本\', '-c1G', '')
+    $line = InModuleScope IoSpd -Parameters @{ A = $in } { param($A) ConvertTo-IoSpdWindowsArgumentString -ArgumentList $A }
+    $back = Split-MsvcCommandLine $line
+    $back.Count | Should -Be $in.Count
+    for ($i = 0; $i -lt $in.Count; $i++) { $back[$i] | Should -BeExactly $in[$i] -Because "argument $i of $line" }
+  }
+
+  It 'is what the ProcessStartInfo gets where only one argument string exists' {
+    $psi = InModuleScope IoSpd { New-IoSpdProcessStartInfo -FilePath 'iospd.exe' -ArgumentList @('-b4K', 'C:\My Dir\', 'x') -UseArgumentString }
+    $psi.Arguments | Should -BeExactly '-b4K "C:\My Dir\\" x'
+    $psi.ArgumentList.Count | Should -Be 0
+  }
+}
+
+Describe 'New-IoSpdProcessStartInfo (private)' {
+  # Deliberate breakage: removing the StandardOutputEncoding line makes
+  # the first test fail (the property is then $null, the platform default:
+  # the OEM code page on Windows).
+  It 'decodes stdout and stderr as UTF-8 without a BOM' {
+    $psi = InModuleScope IoSpd { New-IoSpdProcessStartInfo -FilePath 'iospd' -ArgumentList @('-b4K', 't.dat') }
+    $psi.StandardOutputEncoding | Should -Not -BeNullOrEmpty
+    $psi.StandardOutputEncoding.WebName | Should -Be 'utf-8'
+    $psi.StandardErrorEncoding.WebName | Should -Be 'utf-8'
+    $psi.StandardOutputEncoding.GetPreamble().Length | Should -Be 0
+    $psi.RedirectStandardOutput | Should -BeTrue
+    $psi.RedirectStandardError | Should -BeTrue
+    $psi.UseShellExecute | Should -BeFalse
+    @($psi.ArgumentList) | Should -Be @('-b4K', 't.dat')
+  }
+  It 'starts in the PowerShell location' {
+    $dir = Join-Path $TestDrive 'psi location'
+    $null = New-Item -ItemType Directory -Path $dir -Force
+    Push-Location $dir
+    try { $psi = InModuleScope IoSpd { New-IoSpdProcessStartInfo -FilePath 'iospd' } } finally { Pop-Location }
+    $psi.WorkingDirectory | Should -Be (Resolve-Path $dir).ProviderPath
   }
 }
 
@@ -81,11 +238,51 @@ Describe 'Invoke-IoSpd with a mocked process' {
   }
   It 'turns a non-zero exit code into an error carrying stderr' {
     Mock -ModuleName IoSpd Invoke-IoSpdProcess {
-      [pscustomobject]@{ ExitCode = 3; StdOut = ''; StdErr = "iospd: -b0 is not a valid block size`n" }
+      [pscustomobject]@{ ExitCode = 3; StdOut = ''; StdErr = "iospd: -b0 is not a valid block size`n"; TimedOut = $false; Id = 42 }
     }
-    $err = { Invoke-IoSpd -Path $script:fakeExe -Target t.dat -BlockSize 4K } | Should -Throw -PassThru
+    $err = { Invoke-IoSpd -Path $script:fakeExe -Target t.dat -BlockSize 4K -ErrorAction Stop } | Should -Throw -PassThru
     $err.Exception.Message | Should -BeExactly 'iospd exited with code 3: iospd: -b0 is not a valid block size'
-    $err.FullyQualifiedErrorId | Should -BeLike 'IoSpdRunFailed*'
+    $err.FullyQualifiedErrorId | Should -Be 'IoSpdRunFailed,Invoke-IoSpd'
+    $err.CategoryInfo.Category | Should -Be 'InvalidResult'
+  }
+  # A failed run is a non-terminating error, so -ErrorAction decides. The
+  # old bare terminating error ignored SilentlyContinue (this threw).
+  # Deliberate breakage: ThrowTerminatingError instead of WriteError for
+  # IoSpdRunFailed makes the first test fail.
+  It 'lets -ErrorAction SilentlyContinue drop a failed run: no output, no throw, the error in -ErrorVariable' {
+    Mock -ModuleName IoSpd Invoke-IoSpdProcess {
+      [pscustomobject]@{ ExitCode = 1; StdOut = ''; StdErr = 'disk full'; TimedOut = $false; Id = 42 }
+    }
+    $threw = $false
+    try {
+      $out = @(Invoke-IoSpd -Path $script:fakeExe -Target t.dat -ErrorAction SilentlyContinue -ErrorVariable ev)
+    } catch { $threw = $true }
+    $threw | Should -BeFalse
+    $out.Count | Should -Be 0
+    @($ev).Count | Should -Be 1
+    $ev[0].FullyQualifiedErrorId | Should -Be 'IoSpdRunFailed,Invoke-IoSpd'
+    $ev[0].Exception.Message | Should -BeExactly 'iospd exited with code 1: disk full'
+  }
+  It 'makes bad input terminating with its id even under -ErrorAction SilentlyContinue, before running anything' {
+    Mock -ModuleName IoSpd Invoke-IoSpdProcess { throw 'must not run' }
+    $err = { Invoke-IoSpd -Path $script:fakeExe -Target t.dat -BlockSize '4x' -ErrorAction SilentlyContinue } | Should -Throw -PassThru
+    $err.FullyQualifiedErrorId | Should -Be 'IoSpdInvalidSize,Invoke-IoSpd'
+    Should -Invoke -ModuleName IoSpd Invoke-IoSpdProcess -Times 0 -Exactly
+  }
+  It 'passes 4KB and 1GB typed as arguments to iospd as bytes' {
+    Mock -ModuleName IoSpd Invoke-IoSpdProcess { [pscustomobject]@{ ExitCode = 0; StdOut = $script:xmlText; StdErr = ''; TimedOut = $false; Id = 42 } }
+    $null = Invoke-IoSpd -Path $script:fakeExe -Target t.dat -BlockSize 4KB -CreateSize 1GB
+    Should -Invoke -ModuleName IoSpd Invoke-IoSpdProcess -Times 1 -Exactly -ParameterFilter {
+      ($ArgumentList -join ' ') -ceq '-b4096 -c1073741824 -Rxml t.dat' }
+  }
+  It 'passes -TimeoutSec on and reports a timed-out run as IoSpdTimeout' {
+    Mock -ModuleName IoSpd Invoke-IoSpdProcess { [pscustomobject]@{ ExitCode = $null; StdOut = ''; StdErr = ''; TimedOut = $true; Id = 4242 } }
+    $out = @(Invoke-IoSpd -Path $script:fakeExe -Target t.dat -Duration 30 -TimeoutSec 7 -ErrorAction SilentlyContinue -ErrorVariable ev)
+    $out.Count | Should -Be 0
+    $ev[0].FullyQualifiedErrorId | Should -Be 'IoSpdTimeout,Invoke-IoSpd'
+    $ev[0].CategoryInfo.Category | Should -Be 'OperationTimeout'
+    $ev[0].Exception.Message | Should -BeLike 'iospd was stopped after -TimeoutSec 7 s*PID 4242*'
+    Should -Invoke -ModuleName IoSpd Invoke-IoSpdProcess -Times 1 -Exactly -ParameterFilter { $TimeoutSec -eq 7 }
   }
   It 'fails clearly when iospd is not on PATH' {
     $old = $env:PATH
@@ -93,18 +290,87 @@ Describe 'Invoke-IoSpd with a mocked process' {
       $empty = Join-Path $TestDrive 'empty-bin'
       $null = New-Item -ItemType Directory -Path $empty -Force
       $env:PATH = $empty
-      { Invoke-IoSpd -Target t.dat } | Should -Throw '*iospd was not found on PATH*Install-IoSpd*-Path*'
+      $err = { Invoke-IoSpd -Target t.dat } | Should -Throw '*iospd was not found on PATH*Install-IoSpd*-Path*' -PassThru
+      $err.FullyQualifiedErrorId | Should -Be 'IoSpdExecutableNotFound,Invoke-IoSpd'
     } finally { $env:PATH = $old }
+  }
+  It 'finds a relative -Path in the PowerShell location' {
+    Mock -ModuleName IoSpd Invoke-IoSpdProcess { [pscustomobject]@{ ExitCode = 0; StdOut = $script:xmlText; StdErr = ''; TimedOut = $false; Id = 42 } }
+    $dir = Join-Path $TestDrive 'exe location'
+    $null = New-Item -ItemType Directory -Path (Join-Path $dir 'bin') -Force
+    Set-Content -LiteralPath (Join-Path $dir 'bin/iospd') -Value ''
+    Push-Location $dir
+    try { $null = Invoke-IoSpd -Path (Join-Path '.' 'bin/iospd') -Target t.dat } finally { Pop-Location }
+    $want = Join-Path (Resolve-Path $dir).ProviderPath 'bin/iospd'
+    Should -Invoke -ModuleName IoSpd Invoke-IoSpdProcess -Times 1 -Exactly -ParameterFilter { $FilePath -eq $want }
   }
   It 'fails clearly when -Path does not exist' {
     { Invoke-IoSpd -Target t.dat -Path (Join-Path $TestDrive 'nothere') } | Should -Throw "*nothere' does not exist*"
   }
-  It 'moves each CSV target to this node first with -AlignCsvOwner' {
-    Mock -ModuleName IoSpd Invoke-IoSpdProcess { [pscustomobject]@{ ExitCode = 0; StdOut = $script:xmlText; StdErr = '' } }
-    Mock -ModuleName IoSpd Move-IoSpdCsvOwner { }
+}
+
+Describe 'Invoke-IoSpd -AlignCsvOwner (Cluster helpers mocked)' {
+  BeforeAll {
+    $script:xmlText = Get-Content -LiteralPath $script:sampleXml -Raw
+    $script:fakeExe = Join-Path $TestDrive 'iospd'
+    Set-Content -LiteralPath $script:fakeExe -Value ''
+  }
+  BeforeEach {
+    # Each stub records what it was called with, in order, so the tests
+    # check the calls (and their order), not just that a stub ran.
+    $script:log = [System.Collections.Generic.List[string]]::new()
+    Mock -ModuleName IoSpd Invoke-IoSpdProcess {
+      $script:log.Add('run ' + ($ArgumentList -join ' '))
+      [pscustomobject]@{ ExitCode = 0; StdOut = $script:xmlText; StdErr = ''; TimedOut = $false; Id = 42 }
+    }
+    Mock -ModuleName IoSpd Move-IoSpdCsvOwner { $script:log.Add("move $Path") }
+  }
+
+  # Deliberate breakage: dropping the '#\d+' skip logs 'move #2'; moving
+  # after the run puts 'run' first.
+  It 'moves each CSV target to this node first, not physical disks' {
     $null = Invoke-IoSpd -Path $script:fakeExe -Target 'C:\ClusterStorage\Volume1\a.dat', '#2' -AlignCsvOwner
-    Should -Invoke -ModuleName IoSpd Move-IoSpdCsvOwner -Times 1 -Exactly -ParameterFilter { $Path -eq 'C:\ClusterStorage\Volume1\a.dat' }
-    Should -Invoke -ModuleName IoSpd Move-IoSpdCsvOwner -Times 0 -Exactly -ParameterFilter { $Path -eq '#2' }
+    $script:log | Should -Be @('move C:\ClusterStorage\Volume1\a.dat', 'run -Rxml C:\ClusterStorage\Volume1\a.dat #2')
+  }
+  # The old code neither had -WhatIf (a parameter binding error) nor asked.
+  It '-WhatIf neither moves the CSV nor runs iospd, and returns nothing' {
+    $out = @(Invoke-IoSpd -Path $script:fakeExe -Target 'C:\ClusterStorage\Volume1\a.dat' -AlignCsvOwner -WhatIf)
+    $out.Count | Should -Be 0
+    $script:log.Count | Should -Be 0
+  }
+  It '-WhatIf without -AlignCsvOwner does not run iospd either' {
+    $out = @(Invoke-IoSpd -Path $script:fakeExe -Target 't.dat' -WhatIf)
+    $out.Count | Should -Be 0
+    $script:log.Count | Should -Be 0
+  }
+  It '-Confirm:$false moves and runs' {
+    $out = @(Invoke-IoSpd -Path $script:fakeExe -Target 'C:\ClusterStorage\Volume1\a.dat' -AlignCsvOwner -Confirm:$false)
+    $out[0].TotalIOs | Should -Be 1600
+    $script:log | Should -Be @('move C:\ClusterStorage\Volume1\a.dat', 'run -Rxml C:\ClusterStorage\Volume1\a.dat')
+  }
+  It 'stops before the run when the move fails, with the move''s error' {
+    Mock -ModuleName IoSpd Move-IoSpdCsvOwner { throw [InvalidOperationException]::new('not on a Cluster Shared Volume') }
+    { Invoke-IoSpd -Path $script:fakeExe -Target 'C:\x\a.dat' -AlignCsvOwner } | Should -Throw '*not on a Cluster Shared Volume*'
+    $script:log.Count | Should -Be 0
+  }
+  # The old code passed 'rel.dat' as it was: the CSV lookup then resolved it
+  # against the process directory ([IO.Path]::GetFullPath), not $PWD.
+  It 'resolves a relative target against the PowerShell location for the CSV lookup' {
+    $dir = Join-Path $TestDrive 'csv location'
+    $null = New-Item -ItemType Directory -Path $dir -Force
+    [Environment]::CurrentDirectory | Should -Not -Be (Resolve-Path $dir).ProviderPath   # else the test proves nothing
+    Push-Location $dir
+    try { $null = Invoke-IoSpd -Path $script:fakeExe -Target 'rel.dat' -AlignCsvOwner } finally { Pop-Location }
+    $want = Join-Path (Resolve-Path $dir).ProviderPath 'rel.dat'
+    $script:log | Should -Be @("move $want", 'run -Rxml rel.dat')
+  }
+  It 'resolves a PowerShell drive path for the CSV lookup' {
+    $dir = Join-Path $TestDrive 'drive root'
+    $null = New-Item -ItemType Directory -Path $dir -Force
+    $null = New-PSDrive -Name IoSpdTestDrv -PSProvider FileSystem -Root $dir -Scope Global
+    try { $null = Invoke-IoSpd -Path $script:fakeExe -Target 'IoSpdTestDrv:\sub\d.dat' -AlignCsvOwner }
+    finally { Remove-PSDrive -Name IoSpdTestDrv -Scope Global }
+    $script:log[0] | Should -Be ('move ' + (Join-Path (Join-Path (Resolve-Path $dir).ProviderPath 'sub') 'd.dat'))
   }
 }
 
@@ -153,7 +419,7 @@ exit "${STUB_RC:-0}"
   }
   It 'reports the exit code and stderr of a failing program' {
     Remove-Item Env:STUB_OUT -ErrorAction SilentlyContinue; $env:STUB_RC = '1'
-    { Invoke-IoSpd -Path $script:stub -Target t.dat } | Should -Throw 'iospd exited with code 1: stub stderr line'
+    { Invoke-IoSpd -Path $script:stub -Target t.dat -ErrorAction Stop } | Should -Throw 'iospd exited with code 1: stub stderr line'
   }
 }
 
@@ -194,7 +460,94 @@ Describe 'Invoke-IoSpd against the real Linux iospd' -Skip:($IsWindows) {
     }
   }
   It 'reports a bad switch as an error with iospd''s message and exit code 3' {
-    $err = { Invoke-IoSpd -Path $script:exe -Target $script:target -ArgumentList '-Q7' } | Should -Throw -PassThru
+    $err = { Invoke-IoSpd -Path $script:exe -Target $script:target -ArgumentList '-Q7' -ErrorAction Stop } | Should -Throw -PassThru
     $err.Exception.Message | Should -BeLike 'iospd exited with code 3: *'
+  }
+  # On Linux .NET decodes as UTF-8 anyway, so this guards the round trip
+  # (and the XML reader) rather than the Windows code page; the encoding
+  # itself is checked in 'New-IoSpdProcessStartInfo'.
+  It 'returns a non-ASCII target path exactly' {
+    $t = Join-Path $TestDrive 'ünï ß 日本 ö.dat'
+    $r = Invoke-IoSpd -Path $script:exe -Target $t -CreateSize 1M -BlockSize 4K -Duration 1 -Warmup 0 -Cooldown 0
+    $r.Threads[0].Path | Should -BeExactly $t
+  }
+  It 'returns the parsed -Rjson document with -Json' {
+    $r = Invoke-IoSpd -Path $script:exe -Target $script:target -CreateSize 8M -BlockSize 4K -Threads 2 -Duration 1 -Warmup 0 -Cooldown 0 -Json
+    $r.format | Should -Be 'iospd-results'
+    $r.timespans.Count | Should -Be 1
+    $r.timespans[0].thread_count | Should -Be 2
+    $r.timespans[0].targets[0].path | Should -BeExactly $script:target
+    $r.timespans[0].targets[0].file_size | Should -Be 8388608
+    $tot = $r.timespans[0].total.total
+    $tot.ios | Should -BeGreaterThan 0
+    $tot.bytes | Should -Be ($tot.ios * 4096)
+  }
+  It 'kills iospd after -TimeoutSec and says so' {
+    $sw = [Diagnostics.Stopwatch]::StartNew()
+    $out = @(Invoke-IoSpd -Path $script:exe -Target $script:target -CreateSize 8M -Duration 30 -Warmup 0 -TimeoutSec 2 `
+        -ErrorAction SilentlyContinue -ErrorVariable ev)
+    $sw.Stop()
+    $sw.Elapsed.TotalSeconds | Should -BeGreaterOrEqual 1.9
+    $sw.Elapsed.TotalSeconds | Should -BeLessThan 5
+    $out.Count | Should -Be 0
+    @($ev).Count | Should -Be 1
+    $ev[0].FullyQualifiedErrorId | Should -Be 'IoSpdTimeout,Invoke-IoSpd'
+    $ev[0].Exception.Message | Should -Match '-TimeoutSec 2 s'
+    $childPid = [int]([regex]::Match($ev[0].Exception.Message, 'PID (\d+)').Groups[1].Value)
+    $childPid | Should -BeGreaterThan 0
+    Get-Process -Id $childPid -ErrorAction SilentlyContinue | Should -BeNullOrEmpty
+  }
+}
+
+Describe 'Stopping the pipeline stops iospd (real Linux iospd)' -Skip:($IsWindows) {
+  BeforeAll {
+    $script:exe = $env:IOSPD_EXE
+    if (-not $script:exe) { $script:exe = Join-Path $repo 'build/linux/iospd' }
+    $script:modulePath = Join-Path $repo 'scripts/IoSpd/IoSpd.psd1'
+  }
+  AfterEach {
+    # If the test failed, do not leave its 30 s iospd behind (only the one
+    # it started, by PID).
+    if ($script:childPid) { Stop-Process -Id $script:childPid -Force -ErrorAction SilentlyContinue }
+    if ($script:ps) { $script:ps.Dispose() }
+  }
+  # The old code waited in one blocking WaitForExit() with no finally: Stop()
+  # itself hung for the whole -d30 and iospd ran to its end (the check below
+  # found it alive after 5 s).
+  # Deliberate breakage: removing Stop-IoSpdProcessTree from the finally
+  # block of Invoke-IoSpdProcess fails the last assertion.
+  It 'kills the running iospd when PowerShell.Stop() is called' {
+    $script:childPid = $null; $script:ps = $null
+    $target = Join-Path $TestDrive ("stop-" + [guid]::NewGuid().ToString('N') + '.dat')
+    $script:ps = [powershell]::Create()
+    $null = $script:ps.AddScript({
+        param($Module, $Exe, $Target)
+        Import-Module $Module
+        Invoke-IoSpd -Path $Exe -Target $Target -CreateSize 8M -Duration 30 -Warmup 0
+      }).AddArgument($script:modulePath).AddArgument($script:exe).AddArgument($target)
+    $async = $script:ps.BeginInvoke()
+    # Find the iospd of this run: a child of this process running this target.
+    $deadline = [DateTime]::UtcNow.AddSeconds(10)
+    while (-not $script:childPid -and [DateTime]::UtcNow -lt $deadline) {
+      Start-Sleep -Milliseconds 100
+      $p = Get-Process -ErrorAction SilentlyContinue | Where-Object {
+        $_.Parent -and $_.Parent.Id -eq $PID -and $_.CommandLine -and $_.CommandLine.Contains($target) } | Select-Object -First 1
+      if ($p) { $script:childPid = $p.Id }
+    }
+    $script:childPid | Should -Not -BeNullOrEmpty -Because 'iospd should have started within 10 s'
+    Start-Sleep -Seconds 1
+    Get-Process -Id $script:childPid -ErrorAction SilentlyContinue | Should -Not -BeNullOrEmpty -Because 'it runs for 30 s'
+    $stop = $script:ps.BeginStop($null, $null)
+    $gone = $false
+    $deadline = [DateTime]::UtcNow.AddSeconds(5)
+    while (-not $gone -and [DateTime]::UtcNow -lt $deadline) {
+      Start-Sleep -Milliseconds 100
+      $gone = -not (Get-Process -Id $script:childPid -ErrorAction SilentlyContinue)
+    }
+    $gone | Should -BeTrue -Because "iospd (PID $script:childPid) must be killed when the pipeline stops"
+    $stop.AsyncWaitHandle.WaitOne(5000) | Should -BeTrue -Because 'Stop() must return promptly'
+    $script:ps.EndStop($stop)
+    $script:ps.InvocationStateInfo.State | Should -Be 'Stopped'
+    $script:childPid = $null
   }
 }

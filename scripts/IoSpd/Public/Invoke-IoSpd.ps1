@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Invoke-IoSpd: build a DISKSPD-compatible command line from parameters, run
-# iospd with -Rxml and return the parsed results.
+# iospd with -Rxml (or -Rjson) and return the parsed results; -WhatIf,
+# -TimeoutSec, and iospd killed when the pipeline stops.
 
 function Invoke-IoSpd {
   <#
@@ -9,9 +10,8 @@ function Invoke-IoSpd {
 
   .DESCRIPTION
   Turns the parameters into iospd's DISKSPD-compatible switches, always adds
-  -Rxml, runs iospd and returns the output of ConvertFrom-IoSpdXml (one
-  IoSpd.Result per time span). A non-zero exit code becomes an error that
-  carries the program's error text.
+  -Rxml (-Rjson with -Json), runs iospd and returns the output of
+  ConvertFrom-IoSpdXml (one IoSpd.Result per time span).
 
   Switch mapping: -BlockSize -> -b, -Threads -> -t, -OutstandingIO -> -o,
   -WritePercent -> -w, -Random -> -r, -Duration -> -d, -Warmup -> -W,
@@ -19,14 +19,56 @@ function Invoke-IoSpd {
   -Sb/-Su/-Sw/-Sh, -Latency -> -L, -IopsInterval -> -D, -CreateSize -> -c.
   -ArgumentList is appended as given (before -Rxml and the targets).
 
+  iospd runs in the PowerShell location ($PWD), so relative targets mean
+  what they mean in PowerShell. Its output is read as UTF-8.
+
+  Errors: bad parameters and a missing executable stop the command before
+  anything runs (terminating; ids IoSpdInvalidSize, IoSpdInvalidArgument,
+  IoSpdExecutableNotFound). A run that fails (non-zero exit code: id
+  IoSpdRunFailed, with iospd's error text) or is stopped by -TimeoutSec (id
+  IoSpdTimeout) is a non-terminating error and returns nothing, so
+  -ErrorAction applies: use -ErrorAction Stop (or try/catch with it) where a
+  script must not go on after a failed run.
+
+  Stopping the command (Ctrl+C, PowerShell.Stop(), a stopped pipeline) kills
+  the running iospd and waits for it to end.
+
+  Supports -WhatIf and -Confirm: -WhatIf shows the CSV moves and the iospd
+  command line and does neither; with -Confirm each is asked for, and
+  declining a CSV move skips the run too (an unaligned run would measure
+  redirected I/O).
+
   .PARAMETER Target
-  Files (or #<disk number> / drive targets) to test.
+  Files (or #<disk number> / drive targets) to test. Relative paths are
+  relative to the PowerShell location.
 
   .PARAMETER BlockSize
-  Block size in bytes (65536) or with a K/M/G suffix ('64K').
+  Block size: a number of bytes (65536, or PowerShell's 64KB) or iospd's size
+  text with K/M/G/T ('64K'; '64KB' is read the same).
+
+  .PARAMETER Threads
+  Threads per target (-t).
+
+  .PARAMETER OutstandingIO
+  Outstanding I/Os per thread and target (-o).
+
+  .PARAMETER WritePercent
+  Percentage of writes, 0..100 (-w).
+
+  .PARAMETER Duration
+  Measured seconds (-d).
+
+  .PARAMETER Warmup
+  Seconds of warm-up before measuring (-W).
+
+  .PARAMETER Cooldown
+  Seconds of cool-down after measuring (-C).
+
+  .PARAMETER CacheMode
+  Cached, NoBuffering, WriteThrough or Both (-Sb, -Su, -Sw, -Sh).
 
   .PARAMETER CreateSize
-  Create the target files with this size (bytes or '1G').
+  Create the target files with this size: bytes (1073741824, 1GB) or '1G'.
 
   .PARAMETER IopsInterval
   Collect IOPS per interval of this many milliseconds (-D).
@@ -40,27 +82,50 @@ function Invoke-IoSpd {
   .PARAMETER AlignCsvOwner
   Before the run, make this node the owner of each target's Cluster Shared
   Volume (Move-IoSpdCsvOwner) so that I/O goes direct, not redirected.
+  Honours -WhatIf and -Confirm. Relative targets are resolved against the
+  PowerShell location for the CSV lookup.
+
+  .PARAMETER TimeoutSec
+  Kill iospd if it is still running after this many seconds and report an
+  IoSpdTimeout error (no results). Allow for -Duration + -Warmup + -Cooldown
+  and the time to create the files. Default: no limit.
+
+  .PARAMETER Json
+  Ask iospd for -Rjson and return its document as parsed by ConvertFrom-Json
+  (every field of docs/results-json.md, including histograms and the
+  environment) instead of IoSpd.Result objects.
 
   .EXAMPLE
-  Invoke-IoSpd -Target D:\test.dat -CreateSize 1G -BlockSize 4K -Threads 4 -OutstandingIO 32 -Random -WritePercent 30 -Duration 30 -CacheMode Both -Latency
+  Invoke-IoSpd -Target D:\test.dat -CreateSize 1GB -BlockSize 4KB -Threads 4 -OutstandingIO 32 -Random -WritePercent 30 -Duration 30 -CacheMode Both -Latency
 
   4 KiB random 70/30 read/write test with caching off; returns IOPS, MiB/s and
-  latency percentiles.
+  latency percentiles. Sizes may be PowerShell numbers (4KB) or text ('4K').
 
   .EXAMPLE
-  Invoke-IoSpd -Target C:\ClusterStorage\Volume1\t.dat -CreateSize 10G -BlockSize 64K -Duration 60 -AlignCsvOwner
+  Invoke-IoSpd -Target C:\ClusterStorage\Volume1\t.dat -CreateSize 10G -BlockSize 64K -Duration 60 -AlignCsvOwner -Confirm
 
-  Moves the CSV to this node first, then runs a sequential read test.
+  Asks before moving the CSV to this node and before the run (-WhatIf shows
+  both and does neither).
 
   .EXAMPLE
   Invoke-IoSpd -Target /mnt/nvme/t.dat -Path ./build/linux/iospd -BlockSize 4096 -Duration 2 -ArgumentList '-Z1M' | Select-Object IOPS, MiBps
 
   Runs the Linux build with an extra raw switch.
 
+  .EXAMPLE
+  $r = Invoke-IoSpd -Target t.dat -CreateSize 1G -Duration 30 -TimeoutSec 60 -ErrorAction Stop
+
+  Stops the script with an IoSpdTimeout error if the run takes over a minute.
+
+  .EXAMPLE
+  (Invoke-IoSpd -Target t.dat -CreateSize 64M -Duration 5 -Latency -Json).timespans[0].total.total
+
+  The JSON document's totals (see docs/results-json.md).
+
   .OUTPUTS
-  IoSpd.Result (see ConvertFrom-IoSpdXml).
+  IoSpd.Result (see ConvertFrom-IoSpdXml); with -Json the parsed JSON document.
   #>
-  [CmdletBinding()]
+  [CmdletBinding(SupportsShouldProcess)]
   param(
     [Parameter(Mandatory, Position = 0)] [string[]] $Target,
     [object] $BlockSize,
@@ -77,36 +142,82 @@ function Invoke-IoSpd {
     [object] $CreateSize,
     [string[]] $ArgumentList,
     [string] $Path,
-    [switch] $AlignCsvOwner
+    [switch] $AlignCsvOwner,
+    [ValidateRange(1, 2147483)] [int] $TimeoutSec,
+    [switch] $Json
   )
 
-  $argParams = @{ Target = $Target }
-  foreach ($name in 'BlockSize', 'Threads', 'OutstandingIO', 'WritePercent', 'Random',
-    'Duration', 'Warmup', 'Cooldown', 'CacheMode', 'Latency', 'IopsInterval',
-    'CreateSize', 'ArgumentList') {
-    if ($PSBoundParameters.ContainsKey($name)) { $argParams[$name] = $PSBoundParameters[$name] }
+  # Bad input stops here, before anything is moved or run: terminating
+  # errors with ids (IoSpdInvalidSize, IoSpdInvalidArgument,
+  # IoSpdExecutableNotFound). The try/catch also keeps a private helper's
+  # throw from being swallowed by -ErrorAction SilentlyContinue.
+  try {
+    $argParams = @{ Target = $Target; ResultFormat = $(if ($Json) { 'json' } else { 'xml' }) }
+    foreach ($name in 'BlockSize', 'Threads', 'OutstandingIO', 'WritePercent', 'Random',
+      'Duration', 'Warmup', 'Cooldown', 'CacheMode', 'Latency', 'IopsInterval',
+      'CreateSize', 'ArgumentList') {
+      if ($PSBoundParameters.ContainsKey($name)) { $argParams[$name] = $PSBoundParameters[$name] }
+    }
+    $arguments = ConvertTo-IoSpdArgumentList @argParams
+    $exe = Resolve-IoSpdExecutable -Path $Path
+  } catch {
+    $PSCmdlet.ThrowTerminatingError($_)
   }
-  $arguments = ConvertTo-IoSpdArgumentList @argParams
-  $exe = Resolve-IoSpdExecutable -Path $Path
 
   if ($AlignCsvOwner) {
     foreach ($t in $Target) {
       if ($t -match '^#\d+$') { continue }   # physical disk, not a file on a CSV
-      $null = Move-IoSpdCsvOwner -Path $t -Confirm:$false
+      # The CSV lookup needs the path PowerShell means, not one relative to
+      # the process's current directory.
+      $full = Resolve-IoSpdLocalPath -Path $t -SessionState $PSCmdlet.SessionState
+      # Declining (or -WhatIf) skips the run too: an unaligned run would
+      # measure redirected I/O, which is not what was asked for.
+      if (-not $PSCmdlet.ShouldProcess($full, 'Move its Cluster Shared Volume to this node')) { return }
+      try {
+        $null = Move-IoSpdCsvOwner -Path $full -Confirm:$false -WhatIf:$false -ErrorAction Stop
+      } catch {
+        $PSCmdlet.ThrowTerminatingError($_)
+      }
     }
   }
 
-  Write-Verbose ("Running: $exe " + ($arguments -join ' '))
-  $run = Invoke-IoSpdProcess -FilePath $exe -ArgumentList $arguments
+  $commandLine = "$exe " + ($arguments -join ' ')
+  if (-not $PSCmdlet.ShouldProcess(($Target -join ', '), "Run $commandLine")) { return }
+  Write-Verbose "Running: $commandLine"
+  $runParams = @{ FilePath = $exe; ArgumentList = $arguments }
+  if ($PSBoundParameters.ContainsKey('TimeoutSec')) { $runParams['TimeoutSec'] = $TimeoutSec }
+  try {
+    $run = Invoke-IoSpdProcess @runParams
+  } catch {
+    $PSCmdlet.ThrowTerminatingError($_)
+  }
+
+  # A failed or timed-out run is a non-terminating error: -ErrorAction Stop
+  # makes it terminating, SilentlyContinue drops it; nothing is returned.
+  if ($run.PSObject.Properties['TimedOut'] -and $run.TimedOut) {
+    $procId = if ($run.PSObject.Properties['Id']) { $run.Id } else { '?' }
+    $msg = "iospd was stopped after -TimeoutSec $TimeoutSec s and its results are lost (PID $procId, $commandLine). " +
+      'Give -TimeoutSec more than -Duration + -Warmup + -Cooldown plus the time to create the files.'
+    $PSCmdlet.WriteError((New-IoSpdInvokeError -Message $msg -ErrorId 'IoSpdTimeout' -Category OperationTimeout -TargetObject $exe))
+    return
+  }
   if ($run.ExitCode -ne 0) {
     $msg = ([string]$run.StdErr).Trim()
     if (-not $msg) { $msg = ([string]$run.StdOut).Trim() }
     if (-not $msg) { $msg = '(no error text)' }
-    $ex = [InvalidOperationException]::new("iospd exited with code $($run.ExitCode): $msg")
-    $rec = [Management.Automation.ErrorRecord]::new($ex, 'IoSpdRunFailed',
-      [Management.Automation.ErrorCategory]::InvalidResult, $exe)
-    $PSCmdlet.ThrowTerminatingError($rec)
+    $PSCmdlet.WriteError((New-IoSpdInvokeError -Message "iospd exited with code $($run.ExitCode): $msg" `
+          -ErrorId 'IoSpdRunFailed' -Category InvalidResult -TargetObject $exe))
+    return
   }
   if ($run.StdErr) { Write-Verbose ("iospd stderr: " + $run.StdErr.Trim()) }
+  if ($Json) {
+    try {
+      [string]$run.StdOut | ConvertFrom-Json -ErrorAction Stop
+    } catch {
+      $PSCmdlet.WriteError((New-IoSpdInvokeError -Message "iospd's -Rjson output is not JSON: $($_.Exception.Message)" `
+            -ErrorId 'IoSpdBadJson' -Category InvalidData -TargetObject $exe))
+    }
+    return
+  }
   ConvertFrom-IoSpdXml -Xml ([string]$run.StdOut)
 }

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Invoke-IoSpdSweep: run Invoke-IoSpd over the grid of block sizes, thread
-# counts, queue depths and write ratios; one result per grid point.
+# counts, queue depths and write ratios; one result per grid point, written
+# as each point completes, the grid checked before the first run.
 
 function Invoke-IoSpdSweep {
   <#
@@ -10,13 +11,35 @@ function Invoke-IoSpdSweep {
   .DESCRIPTION
   For every combination of -BlockSize, -Threads, -OutstandingIO and
   -WritePercent (block size outermost, write ratio innermost) runs
-  Invoke-IoSpd with the common parameters and returns its result with the
-  point's parameters attached (Point, BlockSize, Threads, OutstandingIO,
-  WritePercent). A dimension left out is not passed to iospd (its default
-  applies) and shows as $null. Progress is shown with Write-Progress.
+  Invoke-IoSpd with the common parameters and returns its results with the
+  point's settings added as SweepPoint, SweepBlockSize, SweepThreads,
+  SweepOutstandingIO, SweepWritePercent and SweepError ($null). The result's
+  own properties are left as they are (Threads stays the per-thread rows). A
+  dimension left out is not passed to iospd (its default applies) and its
+  Sweep column is $null. Progress is shown with Write-Progress.
+
+  Every value of the grid and the common parameters are checked before the
+  first run; bad values are all named in one IoSpdSweepInvalidGrid error and
+  nothing runs. The executable is looked up once, before the first run.
+
+  Each point's results are written to the pipeline as soon as the point is
+  done. When a point fails, the sweep writes a non-terminating
+  IoSpdSweepPointFailed error naming the point and stops; the results
+  before it have been passed on (and stay in $r = Invoke-IoSpdSweep ...).
+  With -ErrorAction Stop that error is terminating. With -ContinueOnError a
+  failed point becomes an IoSpd.SweepFailure object (the Sweep* settings and
+  SweepError, the ErrorRecord) plus a warning, and the sweep goes on.
+
+  Stopping the sweep (Ctrl+C, a downstream Select-Object -First n) kills the
+  running iospd and runs no further point. -WhatIf shows each point's
+  command line and runs nothing.
+
+  .PARAMETER Target
+  Files (or #<disk number> / drive targets) to test, as for Invoke-IoSpd.
 
   .PARAMETER BlockSize
-  Block sizes: numbers of bytes or strings with K/M/G ('4K', '64K').
+  Block sizes: numbers of bytes (4096, or PowerShell's 4KB, 64KB) or iospd's
+  size text ('4K', '64K').
 
   .PARAMETER Threads
   Thread counts per target (-t).
@@ -27,20 +50,37 @@ function Invoke-IoSpdSweep {
   .PARAMETER WritePercent
   Write percentages (-w).
 
+  .PARAMETER TimeoutSec
+  Passed to Invoke-IoSpd for every point: a point still running after this
+  many seconds is killed and counts as failed.
+
+  .PARAMETER ContinueOnError
+  Record a failed point as an IoSpd.SweepFailure object and go on with the
+  next one, instead of stopping the sweep.
+
+  .PARAMETER Path
+  The iospd executable; default: iospd from PATH.
+
+  .PARAMETER AlignCsvOwner
+  Passed to Invoke-IoSpd: move each target's Cluster Shared Volume to this
+  node before every point.
+
   .EXAMPLE
-  Invoke-IoSpdSweep -Target D:\t.dat -CreateSize 4G -BlockSize 4K, 64K -Threads 1, 4 -OutstandingIO 1, 8, 32 -Random -Duration 20 -CacheMode Both -Latency | Format-Table BlockSize, Threads, OutstandingIO, IOPS, MiBps, TotalP99Ms
+  Invoke-IoSpdSweep -Target D:\t.dat -CreateSize 4G -BlockSize 4KB, 64KB -Threads 1, 4 -OutstandingIO 1, 8, 32 -Random -Duration 20 -CacheMode Both -Latency | Format-Table SweepBlockSize, SweepThreads, SweepOutstandingIO, IOPS, MiBps, TotalP99Ms
 
   Runs 12 tests and shows a table of IOPS and tail latency.
 
   .EXAMPLE
-  Invoke-IoSpdSweep -Target D:\t.dat -BlockSize 8K -OutstandingIO 1, 2, 4, 8, 16 -WritePercent 0, 100 -Duration 10 | Export-Csv sweep.csv -NoTypeInformation
+  Invoke-IoSpdSweep -Target D:\t.dat -BlockSize 8K -OutstandingIO 1, 2, 4, 8, 16 -WritePercent 0, 100 -Duration 10 -TimeoutSec 60 -ContinueOnError | Export-Csv sweep.csv -NoTypeInformation
 
-  Queue-depth scan for reads and writes saved as CSV.
+  Queue-depth scan for reads and writes saved as CSV as it runs; a point
+  that fails or hangs is recorded with its error and the scan goes on.
 
   .OUTPUTS
-  IoSpd.Result with the sweep point's parameters added.
+  IoSpd.Result with the Sweep* columns added; IoSpd.SweepFailure for a
+  failed point with -ContinueOnError.
   #>
-  [CmdletBinding()]
+  [CmdletBinding(SupportsShouldProcess)]
   param(
     [Parameter(Mandatory, Position = 0)] [string[]] $Target,
     [object[]] $BlockSize,
@@ -48,20 +88,22 @@ function Invoke-IoSpdSweep {
     [int[]] $OutstandingIO,
     [int[]] $WritePercent,
     [switch] $Random,
-    [int] $Duration,
-    [int] $Warmup,
-    [int] $Cooldown,
+    [ValidateRange(0, 2147483647)] [int] $Duration,
+    [ValidateRange(0, 2147483647)] [int] $Warmup,
+    [ValidateRange(0, 2147483647)] [int] $Cooldown,
     [ValidateSet('Cached', 'NoBuffering', 'WriteThrough', 'Both')] [string] $CacheMode,
     [switch] $Latency,
-    [int] $IopsInterval,
+    [ValidateRange(1, 2147483647)] [int] $IopsInterval,
     [object] $CreateSize,
     [string[]] $ArgumentList,
     [string] $Path,
-    [switch] $AlignCsvOwner
+    [switch] $AlignCsvOwner,
+    [ValidateRange(1, 2147483)] [int] $TimeoutSec,
+    [switch] $ContinueOnError
   )
   $common = @{ Target = $Target }
   foreach ($name in 'Random', 'Duration', 'Warmup', 'Cooldown', 'CacheMode', 'Latency',
-    'IopsInterval', 'CreateSize', 'ArgumentList', 'Path', 'AlignCsvOwner') {
+    'IopsInterval', 'CreateSize', 'ArgumentList', 'AlignCsvOwner', 'TimeoutSec') {
     if ($PSBoundParameters.ContainsKey($name)) { $common[$name] = $PSBoundParameters[$name] }
   }
   # @($null) stands for "not given": one pass, parameter not passed.
@@ -70,33 +112,88 @@ function Invoke-IoSpdSweep {
     $v = $PSBoundParameters[$name]
     if ($null -eq $v -or @($v).Count -eq 0) { $dims[$name] = @($null) } else { $dims[$name] = @($v) }
   }
+
+  # The whole grid and the common parameters are checked before the first
+  # run, so a typo in the last value cannot waste the runs before it.
+  $problems = @(Get-IoSpdGridProblem -Dimension $dims)
+  try {
+    $probe = $common.Clone()
+    $probe.Remove('AlignCsvOwner'); $probe.Remove('TimeoutSec')
+    $null = ConvertTo-IoSpdArgumentList @probe
+  } catch {
+    $problems += $_.Exception.Message
+  }
+  if ($problems.Count -gt 0) {
+    $msg = 'The sweep was not started; fix these values: ' + ($problems -join ' ')
+    $PSCmdlet.ThrowTerminatingError((New-IoSpdInvokeError -Message $msg -ErrorId 'IoSpdSweepInvalidGrid' `
+          -Category InvalidArgument -TargetObject $dims))
+  }
+  try {
+    $common['Path'] = Resolve-IoSpdExecutable -Path $Path
+  } catch {
+    $PSCmdlet.ThrowTerminatingError($_)
+  }
+
   $total = 1
   foreach ($k in $dims.Keys) { $total *= $dims[$k].Count }
   $point = 0
-  foreach ($bs in $dims['BlockSize']) {
-    foreach ($t in $dims['Threads']) {
-      foreach ($o in $dims['OutstandingIO']) {
-        foreach ($w in $dims['WritePercent']) {
-          $point++
-          $run = $common.Clone()
-          $label = New-Object System.Collections.Generic.List[string]
-          if ($null -ne $bs) { $run['BlockSize'] = $bs; $label.Add("-b$bs") }
-          if ($null -ne $t) { $run['Threads'] = $t; $label.Add("-t$t") }
-          if ($null -ne $o) { $run['OutstandingIO'] = $o; $label.Add("-o$o") }
-          if ($null -ne $w) { $run['WritePercent'] = $w; $label.Add("-w$w") }
-          $pct = [int][Math]::Floor(100 * ($point - 1) / $total)
-          Write-Progress -Activity 'iospd sweep' -Status ("Point $point of $total " + ($label -join ' ')) -PercentComplete $pct
-          foreach ($r in @(Invoke-IoSpd @run)) {
-            $r | Add-Member -NotePropertyName Point -NotePropertyValue $point -Force
-            $r | Add-Member -NotePropertyName BlockSize -NotePropertyValue $bs -Force
-            $r | Add-Member -NotePropertyName Threads -NotePropertyValue $t -Force
-            $r | Add-Member -NotePropertyName OutstandingIO -NotePropertyValue $o -Force
-            $r | Add-Member -NotePropertyName WritePercent -NotePropertyValue $w -Force
-            $r
+  try {
+    foreach ($bs in $dims['BlockSize']) {
+      foreach ($t in $dims['Threads']) {
+        foreach ($o in $dims['OutstandingIO']) {
+          foreach ($w in $dims['WritePercent']) {
+            $point++
+            $run = $common.Clone()
+            $label = New-Object System.Collections.Generic.List[string]
+            if ($null -ne $bs) { $run['BlockSize'] = $bs; $label.Add("-b$bs") }
+            if ($null -ne $t) { $run['Threads'] = $t; $label.Add("-t$t") }
+            if ($null -ne $o) { $run['OutstandingIO'] = $o; $label.Add("-o$o") }
+            if ($null -ne $w) { $run['WritePercent'] = $w; $label.Add("-w$w") }
+            $pct = [int][Math]::Floor(100 * ($point - 1) / $total)
+            Write-Progress -Activity 'iospd sweep' -Status ("Point $point of $total " + ($label -join ' ')) -PercentComplete $pct
+            # The sweep's own columns carry a Sweep prefix: a result already
+            # has Threads (its per-thread rows) and may have others.
+            $settings = [ordered]@{
+              SweepPoint = $point; SweepBlockSize = $bs; SweepThreads = $t
+              SweepOutstandingIO = $o; SweepWritePercent = $w
+            }
+            $failure = $null
+            try {
+              # Each point's results go down the pipeline as soon as the
+              # point is done (not collected), so a failure or a stop later
+              # loses nothing measured before.
+              Invoke-IoSpd @run -ErrorAction Stop | ForEach-Object {
+                foreach ($k in $settings.Keys) { $_ | Add-Member -NotePropertyName $k -NotePropertyValue $settings[$k] }
+                $_ | Add-Member -NotePropertyName SweepError -NotePropertyValue $null
+                $_
+              }
+            } catch [Management.Automation.PipelineStoppedException] {
+              # Defensive: a stop (Ctrl+C, Select-Object -First) is not a
+              # failed point. PowerShell 7 does not hand it to catch blocks.
+              throw
+            } catch {
+              $failure = $_
+            }
+            if ($null -eq $failure) { continue }
+            $text = "Sweep point $point of $total ($($label -join ' ')) failed: $($failure.Exception.Message)"
+            if (-not $ContinueOnError) {
+              # Non-terminating: the results so far stay in the caller's
+              # variable; -ErrorAction Stop makes it terminating.
+              $PSCmdlet.WriteError((New-IoSpdInvokeError -Message ($text + ' The rest of the sweep was skipped; -ContinueOnError goes on past failed points.') `
+                    -ErrorId 'IoSpdSweepPointFailed' -Category InvalidResult -TargetObject $settings))
+              return
+            }
+            Write-Warning "$text Going on (-ContinueOnError)."
+            $row = [ordered]@{ PSTypeName = 'IoSpd.SweepFailure' }
+            foreach ($k in $settings.Keys) { $row[$k] = $settings[$k] }
+            $row['SweepError'] = $failure
+            [pscustomobject]$row
           }
         }
       }
     }
+  } finally {
+    # Also when the pipeline stops, where writing may throw again.
+    try { Write-Progress -Activity 'iospd sweep' -Completed } catch { }
   }
-  Write-Progress -Activity 'iospd sweep' -Completed
 }
