@@ -20,6 +20,26 @@ BeforeAll {
   $script:mixed = Join-Path $samples 'report-sample-mixed-random-4k-L-D.xml'
   $script:seq = Join-Path $samples 'report-sample-seq-write-64k-si-L.xml'
   $script:rs30 = Join-Path $samples 'report-sample-mixed-rs30-D500.xml'
+  $script:noL = Join-Path $PSScriptRoot 'data/diskspd-mixed-random-4k-D-noL.xml'
+
+  # A property that must exist and hold $null ("not measured"). Reading a
+  # missing property also gives $null, so "Should -BeNullOrEmpty" alone
+  # passes for a misspelt or removed property: check the name first.
+  function script:Assert-NotMeasured([psobject] $Object, [string[]] $Name) {
+    foreach ($n in $Name) {
+      $Object.PSObject.Properties.Name | Should -Contain $n
+      $v = $Object.$n
+      ($null -eq $v) | Should -BeTrue -Because "$n was not measured, so it must be `$null, not '$v'"
+    }
+  }
+  # The real iospd (run-pester.sh sets IOSPD_EXE); a missing one is an error, not a skip.
+  function script:Get-IoSpdExe {
+    $exe = $env:IOSPD_EXE
+    if (-not $exe -or -not (Test-Path -LiteralPath $exe)) {
+      throw "IOSPD_EXE ('$exe') does not name an iospd executable; run the tests with scripts/run-pester.sh or set IOSPD_EXE."
+    }
+    $exe
+  }
 }
 
 Describe 'ConvertFrom-IoSpdXml on DISKSPD samples' {
@@ -161,6 +181,46 @@ Describe 'ConvertFrom-IoSpdXml on DISKSPD samples' {
       $m.WriteP99_99Ms | Should -Be 1.425
       $m.CpuUsagePercent | Should -Be 66.83
     }
+  }
+}
+
+Describe 'Results without -L report no latency' {
+  # Before the fix AvgLatencyMs was 0 (result and per thread): the weighted
+  # average of two missing averages came out as 0 instead of $null.
+  It 'DISKSPD XML without -L: every latency field is $null, counters and -D fields are kept' {
+    $r = ConvertFrom-IoSpdXml -Path $script:noL
+    $r.TotalIOs | Should -Be 116643
+    $r.IopsStdDev | Should -Be 668.292
+    Assert-NotMeasured $r 'AvgLatencyMs', 'AvgReadLatencyMs', 'AvgWriteLatencyMs', 'LatencyStdDevMs',
+      'ReadLatencyStdDevMs', 'WriteLatencyStdDevMs', 'TotalP50Ms', 'ReadP99Ms', 'WriteMaxMs', 'TotalMinMs'
+    $r.Percentiles.Count | Should -Be 0
+    $r.Threads.Count | Should -Be 2
+    foreach ($t in $r.Threads) {
+      $t.IOs | Should -BeGreaterThan 0
+      Assert-NotMeasured $t 'AvgLatencyMs', 'AvgReadLatencyMs', 'AvgWriteLatencyMs', 'ReadLatencyStdDevMs', 'WriteLatencyStdDevMs'
+    }
+  }
+  It 'iospd''s own -Rxml without -L (a real run): every latency field is $null, -D fields too' {
+    $exe = Get-IoSpdExe
+    $target = Join-Path $TestDrive 'nol.dat'
+    $text = (& $exe -c1M -d1 -W0 -b4K -r -o2 -t2 -w30 -Rxml $target 2>&1 | Out-String)
+    $LASTEXITCODE | Should -Be 0 -Because $text
+    $text | Should -Not -Match '<Latency'
+    $r = ConvertFrom-IoSpdXml -Xml $text
+    $r.TotalIOs | Should -BeGreaterThan 0
+    $r.WriteIOs | Should -BeGreaterThan 0
+    Assert-NotMeasured $r 'AvgLatencyMs', 'AvgReadLatencyMs', 'AvgWriteLatencyMs', 'LatencyStdDevMs', 'TotalP99Ms',
+      'IopsStdDev', 'ReadIopsStdDev', 'WriteIopsStdDev'
+    foreach ($t in $r.Threads) { Assert-NotMeasured $t 'AvgLatencyMs', 'AvgReadLatencyMs', 'AvgWriteLatencyMs', 'IopsStdDev' }
+  }
+  It 'a time span without TestTimeSeconds, ThreadCount or ProcCount leaves those and every rate $null' {
+    $x = '<Results><TimeSpan><Thread><Id>0</Id><Target><Path>a</Path><BytesCount>4096</BytesCount><IOCount>1</IOCount>' +
+      '<ReadBytes>4096</ReadBytes><ReadCount>1</ReadCount><WriteBytes>0</WriteBytes><WriteCount>0</WriteCount></Target></Thread></TimeSpan></Results>'
+    $r = ConvertFrom-IoSpdXml -Xml $x
+    $r.TotalIOs | Should -Be 1
+    Assert-NotMeasured $r 'TestTimeSeconds', 'ThreadCount', 'ProcCount', 'IOPS', 'ReadIOPS', 'WriteIOPS', 'MiBps', 'ReadMiBps',
+      'WriteMiBps', 'AvgLatencyMs', 'CpuUsagePercent'
+    Assert-NotMeasured $r.Threads[0] 'IOPS', 'MiBps', 'FileSize', 'AvgLatencyMs'
   }
 }
 

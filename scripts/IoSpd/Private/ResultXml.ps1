@@ -37,26 +37,38 @@ function Get-IoSpdNumber {
 }
 
 function Get-IoSpdInt {
+  # A counter (I/O and byte counts): absent counts as 0.
   param([Xml.XmlNode] $Node, [string] $Name)
   $v = Get-IoSpdNumber -Node $Node -Name $Name
   if ($null -eq $v) { return [int64]0 }
   return [int64]$v
 }
 
+function Get-IoSpdOptionalInt {
+  # A setting or size that may be absent: $null then, never an invented 0.
+  param([Xml.XmlNode] $Node, [string] $Name)
+  $v = Get-IoSpdNumber -Node $Node -Name $Name
+  if ($null -eq $v) { return $null }
+  return [int64]$v
+}
+
 function Get-IoSpdRate {
-  param($Count, [double] $Seconds)
-  if ($Seconds -le 0 -or $null -eq $Count) { return [double]0 }
-  return [double]$Count / $Seconds
+  # Count per second; $null when the duration is unknown (not measured).
+  param($Count, $Seconds, [double] $Unit = 1)
+  if ($null -eq $Seconds -or $Seconds -le 0 -or $null -eq $Count) { return $null }
+  return [double]$Count / $Seconds / $Unit
 }
 
 function Get-IoSpdWeightedLatency {
-  # Average over reads and writes weighted by their counts.
+  # Average over reads and writes weighted by their counts; $null when a
+  # kind that did I/O has no average (latency was not measured, no -L).
   param([int64] $Reads, $ReadMs, [int64] $Writes, $WriteMs)
   $n = $Reads + $Writes
   if ($n -eq 0) { return $null }
+  if (($Reads -gt 0 -and $null -eq $ReadMs) -or ($Writes -gt 0 -and $null -eq $WriteMs)) { return $null }
   $sum = [double]0
-  if ($Reads -gt 0 -and $null -ne $ReadMs) { $sum += $Reads * $ReadMs }
-  if ($Writes -gt 0 -and $null -ne $WriteMs) { $sum += $Writes * $WriteMs }
+  if ($Reads -gt 0) { $sum += $Reads * $ReadMs }
+  if ($Writes -gt 0) { $sum += $Writes * $WriteMs }
   return $sum / $n
 }
 
@@ -78,24 +90,27 @@ function ConvertFrom-IoSpdXmlDocument {
   $index = 0
   foreach ($ts in $spans) {
     $index++
-    $secs = [double](Get-IoSpdNumber -Node $ts -Name 'TestTimeSeconds')
+    $secs = Get-IoSpdNumber -Node $ts -Name 'TestTimeSeconds'
     $threads = New-Object System.Collections.Generic.List[object]
     [int64]$tb = 0; [int64]$tio = 0; [int64]$rb = 0; [int64]$rio = 0; [int64]$wb = 0; [int64]$wio = 0
     foreach ($th in $ts.SelectNodes('Thread')) {
-      $tid = [int](Get-IoSpdInt -Node $th -Name 'Id')
+      $tid = Get-IoSpdOptionalInt -Node $th -Name 'Id'
       foreach ($tg in $th.SelectNodes('Target')) {
         $bytes = Get-IoSpdInt $tg 'BytesCount'; $ios = Get-IoSpdInt $tg 'IOCount'
         $rBytes = Get-IoSpdInt $tg 'ReadBytes'; $rCount = Get-IoSpdInt $tg 'ReadCount'
         $wBytes = Get-IoSpdInt $tg 'WriteBytes'; $wCount = Get-IoSpdInt $tg 'WriteCount'
         $avgR = Get-IoSpdNumber $tg 'AverageReadLatencyMilliseconds'
         $avgW = Get-IoSpdNumber $tg 'AverageWriteLatencyMilliseconds'
+        # iospd writes the target's own average; DISKSPD 2.2 does not, so weight.
+        $avgT = Get-IoSpdNumber $tg 'AverageLatencyMilliseconds'
+        if ($null -eq $avgT) { $avgT = Get-IoSpdWeightedLatency $rCount $avgR $wCount $avgW }
         $pathNode = $tg.SelectSingleNode('Path')
         $threads.Add([pscustomobject]@{
             PSTypeName          = 'IoSpd.ThreadResult'
             TimeSpan            = $index
             Thread              = $tid
             Path                = $(if ($pathNode) { $pathNode.InnerText } else { $null })
-            FileSize            = Get-IoSpdInt $tg 'FileSize'
+            FileSize            = Get-IoSpdOptionalInt $tg 'FileSize'
             Bytes               = $bytes
             IOs                 = $ios
             ReadBytes           = $rBytes
@@ -105,10 +120,10 @@ function ConvertFrom-IoSpdXmlDocument {
             IOPS                = Get-IoSpdRate $ios $secs
             ReadIOPS            = Get-IoSpdRate $rCount $secs
             WriteIOPS           = Get-IoSpdRate $wCount $secs
-            MiBps               = (Get-IoSpdRate $bytes $secs) / 1MB
-            ReadMiBps           = (Get-IoSpdRate $rBytes $secs) / 1MB
-            WriteMiBps          = (Get-IoSpdRate $wBytes $secs) / 1MB
-            AvgLatencyMs        = Get-IoSpdWeightedLatency $rCount $avgR $wCount $avgW
+            MiBps               = Get-IoSpdRate $bytes $secs 1MB
+            ReadMiBps           = Get-IoSpdRate $rBytes $secs 1MB
+            WriteMiBps          = Get-IoSpdRate $wBytes $secs 1MB
+            AvgLatencyMs        = $avgT
             AvgReadLatencyMs    = $avgR
             AvgWriteLatencyMs   = $avgW
             ReadLatencyStdDevMs = Get-IoSpdNumber $tg 'ReadLatencyStdev'
@@ -158,8 +173,8 @@ function ConvertFrom-IoSpdXmlDocument {
       ToolVersion         = $(if ($version) { $version.InnerText } else { $null })
       RunTime             = $(if ($runTime) { $runTime.InnerText } else { $null })
       TestTimeSeconds     = $secs
-      ThreadCount         = [int](Get-IoSpdInt $ts 'ThreadCount')
-      ProcCount           = [int](Get-IoSpdInt $ts 'ProcCount')
+      ThreadCount         = Get-IoSpdOptionalInt $ts 'ThreadCount'
+      ProcCount           = Get-IoSpdOptionalInt $ts 'ProcCount'
       TotalBytes          = $tb
       ReadBytes           = $rb
       WriteBytes          = $wb
@@ -169,9 +184,9 @@ function ConvertFrom-IoSpdXmlDocument {
       IOPS                = Get-IoSpdRate $tio $secs
       ReadIOPS            = Get-IoSpdRate $rio $secs
       WriteIOPS           = Get-IoSpdRate $wio $secs
-      MiBps               = (Get-IoSpdRate $tb $secs) / 1MB
-      ReadMiBps           = (Get-IoSpdRate $rb $secs) / 1MB
-      WriteMiBps          = (Get-IoSpdRate $wb $secs) / 1MB
+      MiBps               = Get-IoSpdRate $tb $secs 1MB
+      ReadMiBps           = Get-IoSpdRate $rb $secs 1MB
+      WriteMiBps          = Get-IoSpdRate $wb $secs 1MB
       AvgLatencyMs        = $avgTotal
       AvgReadLatencyMs    = $avgRead
       AvgWriteLatencyMs   = $avgWrite
