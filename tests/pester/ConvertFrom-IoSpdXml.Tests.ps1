@@ -282,6 +282,119 @@ Describe 'ConvertFrom-IoSpdXml input forms and errors' {
     { ConvertFrom-IoSpdXml -Xml '<Results><System/></Results>' } | Should -Throw '*no <TimeSpan>*'
   }
   It 'fails clearly on a missing file' {
-    { ConvertFrom-IoSpdXml -Path (Join-Path $TestDrive 'nope.xml') } | Should -Throw "*nope.xml' does not exist*"
+    { ConvertFrom-IoSpdXml -Path (Join-Path $TestDrive 'nope.xml') } | Should -Throw "*nope.xml' matches no file*"
+  }
+}
+
+Describe 'ConvertFrom-IoSpdXml files: wildcards, PowerShell location, a bad file among good ones' {
+  BeforeAll {
+    $script:dir = Join-Path $TestDrive 'runs'
+    $null = New-Item -ItemType Directory -Path (Join-Path $script:dir 'sub')
+    Copy-Item (Join-Path $PSScriptRoot 'data/result-small.xml') (Join-Path $script:dir 'a.xml')
+    Copy-Item $script:mixed (Join-Path $script:dir 'b.xml')
+    Set-Content -LiteralPath (Join-Path $script:dir 'bad.xml') -Value '<Results><TimeSpan>'
+    Set-Content -LiteralPath (Join-Path $script:dir 'notes.txt') -Value 'not a result'
+    Copy-Item $script:seq (Join-Path $script:dir 'sub/c[1].xml')
+    # The process directory is elsewhere, so a relative path resolved with
+    # .NET (the bug) cannot find the files; PowerShell's location can.
+    $script:savedCwd = [Environment]::CurrentDirectory
+    [Environment]::CurrentDirectory = [IO.Path]::GetTempPath()
+    Push-Location $script:dir
+    function script:Get-Errors([scriptblock] $Run) {
+      $ev = $null
+      $out = & $Run -ErrorVariable ev -ErrorAction SilentlyContinue
+      [pscustomobject]@{ Results = @($out); Errors = @($ev) }
+    }
+  }
+  AfterAll {
+    Pop-Location
+    [Environment]::CurrentDirectory = $script:savedCwd
+  }
+
+  It 'expands a relative wildcard against the PowerShell location; the bad file gets one InvalidData error, the others results' {
+    $ev = $null
+    $r = @(ConvertFrom-IoSpdXml -Path '*.xml' -ErrorVariable ev -ErrorAction SilentlyContinue)
+    $r.Count | Should -Be 2
+    @($r.ResultFile) | Should -Be @((Join-Path $script:dir 'a.xml'), (Join-Path $script:dir 'b.xml'))
+    $r[0].TotalIOs | Should -Be 1600
+    $r[1].TotalIOs | Should -Be 116643
+    @($ev).Count | Should -Be 1 -Because 'one error for the one bad file, and no caught-exception noise'
+    $ev[0].CategoryInfo.Category | Should -Be 'InvalidData'
+    $ev[0].FullyQualifiedErrorId | Should -Be 'IoSpdResultXmlMalformed,ConvertFrom-IoSpdXml'
+    $ev[0].TargetObject | Should -Be (Join-Path $script:dir 'bad.xml')
+    $ev[0].Exception.Message | Should -BeLike "*bad.xml*not well formed*"
+  }
+  It 'resolves a relative path against the PowerShell location, not the process directory' {
+    $r = ConvertFrom-IoSpdXml -Path 'a.xml'
+    $r.TotalIOs | Should -Be 1600
+    $r.ResultFile | Should -Be (Join-Path $script:dir 'a.xml')
+  }
+  It 'keeps going past a missing file (ObjectNotFound) and a wildcard that matches nothing' {
+    $ev = $null
+    $r = @(ConvertFrom-IoSpdXml -Path 'a.xml', 'nope.xml', 'zz*.xml', 'b.xml' -ErrorVariable ev -ErrorAction SilentlyContinue)
+    $r.Count | Should -Be 2
+    @($ev).Count | Should -Be 2
+    $ev[0].CategoryInfo.Category | Should -Be 'ObjectNotFound'
+    $ev[0].FullyQualifiedErrorId | Should -Be 'IoSpdResultFileNotFound,ConvertFrom-IoSpdXml'
+    $ev[0].TargetObject | Should -Be 'nope.xml'
+    $ev[1].TargetObject | Should -Be 'zz*.xml'
+    $ev[1].Exception.Message | Should -BeLike "*zz`*.xml*"
+  }
+  It 'reads the *.xml files of a folder' {
+    $ev = $null
+    $r = @(ConvertFrom-IoSpdXml -Path . -ErrorVariable ev -ErrorAction SilentlyContinue)
+    $r.Count | Should -Be 2
+    @($ev).Count | Should -Be 1
+  }
+  It 'takes FileInfo objects and path strings from the pipeline' {
+    $ev = $null
+    $r = @(Get-ChildItem -Filter *.xml | ConvertFrom-IoSpdXml -ErrorVariable ev -ErrorAction SilentlyContinue)
+    $r.Count | Should -Be 2
+    @($ev).Count | Should -Be 1
+    $ev = $null
+    $r = @('a.xml', 'bad.xml', 'b.xml' | ConvertFrom-IoSpdXml -ErrorVariable ev -ErrorAction SilentlyContinue)
+    @($r.TotalIOs) | Should -Be @(1600, 116643)
+    $ev[0].TargetObject | Should -Be (Join-Path $script:dir 'bad.xml')
+  }
+  It 'takes -LiteralPath for names with wildcard characters' {
+    (ConvertFrom-IoSpdXml -LiteralPath 'sub/c[1].xml').TotalIOs | Should -Be 15128
+  }
+  It 'makes the error terminating with -ErrorAction Stop (no result after it)' {
+    $got = New-Object System.Collections.Generic.List[object]
+    $caught = $null
+    try { ConvertFrom-IoSpdXml -Path 'a.xml', 'bad.xml', 'b.xml' -ErrorAction Stop | ForEach-Object { $got.Add($_) } }
+    catch { $caught = $_ }
+    $caught | Should -Not -BeNullOrEmpty
+    $caught.FullyQualifiedErrorId | Should -BeLike 'IoSpdResultXmlMalformed,*'
+    $caught.TargetObject | Should -Be (Join-Path $script:dir 'bad.xml')
+    $got.Count | Should -Be 1
+  }
+  It 'names each kind of bad file with its own id' {
+    Set-Content -LiteralPath 'prof.xml' -Value '<Profile><TimeSpans/></Profile>'
+    Set-Content -LiteralPath 'nots.xml' -Value '<Results><System/></Results>'
+    Set-Content -LiteralPath 'nan.xml' -Value '<Results><TimeSpan><TestTimeSeconds>abc</TestTimeSeconds></TimeSpan></Results>'
+    try {
+      $ev = $null
+      $null = ConvertFrom-IoSpdXml -Path 'prof.xml', 'nots.xml', 'nan.xml' -ErrorVariable ev -ErrorAction SilentlyContinue
+      @($ev.FullyQualifiedErrorId) | Should -Be @('IoSpdResultXmlNoResults,ConvertFrom-IoSpdXml',
+        'IoSpdResultXmlNoTimeSpan,ConvertFrom-IoSpdXml', 'IoSpdResultXmlBadNumber,ConvertFrom-IoSpdXml')
+      @($ev | ForEach-Object { "$($_.CategoryInfo.Category)" } | Sort-Object -Unique) | Should -Be 'InvalidData'
+      $ev[2].Exception.Message | Should -BeLike "*nan.xml*TestTimeSeconds*'abc'*"
+    } finally { Remove-Item 'prof.xml', 'nots.xml', 'nan.xml' }
+  }
+  It 'keeps -Xml text errors terminating, with an id and InvalidData' {
+    $caught = $null
+    try { ConvertFrom-IoSpdXml -Xml 'iospd: bad switch -Q' } catch { $caught = $_ }
+    $caught.FullyQualifiedErrorId | Should -Be 'IoSpdResultXmlNoResults,ConvertFrom-IoSpdXml'
+    $caught.CategoryInfo.Category | Should -Be 'InvalidData'
+  }
+  It 'has no bare throw "text" left in the result-reading files' {
+    $root = Join-Path $PSScriptRoot '../../scripts/IoSpd'
+    foreach ($f in 'Private/ResultXml.ps1', 'Public/ConvertFrom-IoSpdXml.ps1') {
+      $ast = [Management.Automation.Language.Parser]::ParseFile((Join-Path $root $f), [ref]$null, [ref]$null)
+      $bare = $ast.FindAll({ param($n) $n -is [Management.Automation.Language.ThrowStatementAst] -and $null -ne $n.Pipeline -and
+            $n.Pipeline.Extent.Text -match '^[''"]' }, $true)
+      @($bare | ForEach-Object { "$f line $($_.Extent.StartLineNumber): $($_.Extent.Text)" }) | Should -BeNullOrEmpty
+    }
   }
 }

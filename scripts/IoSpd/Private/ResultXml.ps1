@@ -9,31 +9,75 @@ $script:IoSpdPercentiles = [ordered]@{
   'P99_9999999' = '99.9999999'; 'Max' = '100'
 }
 
+function New-IoSpdResultError {
+  # The ErrorRecord of a result file or text that cannot be read: a stable
+  # id (IoSpdResult...), a category, and the file (or the text's origin) as
+  # the target object, so -ErrorAction and $_.TargetObject work.
+  param(
+    [Parameter(Mandatory)] [string] $Id,
+    [Parameter(Mandatory)] [string] $Message,
+    [Management.Automation.ErrorCategory] $Category = 'InvalidData',
+    [object] $Target,
+    [Exception] $Inner
+  )
+  $ex = if ($Category -eq 'ObjectNotFound') { [IO.FileNotFoundException]::new($Message, $Inner) }
+  elseif ($Category -eq 'InvalidData') { [IO.InvalidDataException]::new($Message, $Inner) }
+  else { [InvalidOperationException]::new($Message, $Inner) }
+  [Management.Automation.ErrorRecord]::new($ex, $Id, $Category, $Target)
+}
+
+# XmlDocument.LoadXml wrapped in a compiled try/catch (an expression tree):
+# an XmlException caught by a PowerShell try/catch still lands in $Error
+# and in the caller's -ErrorVariable, so a bad file would show two errors.
+# Returns $null when the text loaded, else the XmlException.
+$script:IoSpdTryLoadXml = & {
+  $E = [Linq.Expressions.Expression]
+  $doc = $E::Parameter([xml], 'doc')
+  $text = $E::Parameter([string], 'text')
+  $err = $E::Parameter([Xml.XmlException], 'e')
+  $load = $E::Block([object], [Linq.Expressions.Expression[]]@(
+      $E::Call($doc, [xml].GetMethod('LoadXml', [type[]]@([string])), $text),
+      $E::Constant($null, [object])))
+  $body = $E::TryCatch($load, $E::Catch($err, $E::Convert($err, [object])))
+  $E::Lambda([Func[xml, string, object]], $body, $doc, $text).Compile()
+}
+
 function ConvertTo-IoSpdXmlDocument {
-  [CmdletBinding()]
-  [OutputType([xml])]
-  param([AllowEmptyString()] [string] $Text, [string] $Origin = 'the input')
+  # Text -> [xml], or an ErrorRecord (returned, not thrown) naming $Origin.
+  # Text before <Results> (warnings) and after </Results> is ignored.
+  param([AllowEmptyString()] [string] $Text, [string] $Origin = 'the input', [object] $Target)
   if ($null -eq $Text) { $Text = '' }
   $start = $Text.IndexOf('<Results')
   if ($start -lt 0) {
-    throw "No <Results> element in $Origin; expected the XML that iospd or DISKSPD writes with -Rxml."
+    return New-IoSpdResultError -Id 'IoSpdResultXmlNoResults' -Target $Target -Message (
+      "No <Results> element in $Origin; expected the XML that iospd or DISKSPD writes with -Rxml.")
   }
+  $end = $Text.LastIndexOf('</Results>')
+  $body = if ($end -gt $start) { $Text.Substring($start, $end + '</Results>'.Length - $start) } else { $Text.Substring($start) }
   $doc = [xml]::new()
-  try {
-    $doc.LoadXml($Text.Substring($start))
-  } catch {
-    throw "The results XML in $Origin is not well formed: $($_.Exception.Message)"
+  $bad = $script:IoSpdTryLoadXml.Invoke($doc, $body)
+  if ($null -ne $bad) {
+    return New-IoSpdResultError -Id 'IoSpdResultXmlMalformed' -Target $Target -Inner $bad -Message (
+      "The results XML in $Origin is not well formed: $($bad.Message)")
   }
   return $doc
 }
 
 function Get-IoSpdNumber {
   # Inner text of a child element as a double, or $null when absent/empty.
+  # Text that is not a number is recorded in $script:IoSpdBadNumber (the
+  # document is then reported as bad) instead of throwing.
   param([Xml.XmlNode] $Node, [string] $Name)
   if ($null -eq $Node) { return $null }
   $child = $Node.SelectSingleNode($Name)
   if ($null -eq $child -or [string]::IsNullOrWhiteSpace($child.InnerText)) { return $null }
-  return [double]::Parse($child.InnerText.Trim(), [Globalization.CultureInfo]::InvariantCulture)
+  $text = $child.InnerText.Trim()
+  $v = [double]0
+  if (-not [double]::TryParse($text, [Globalization.NumberStyles]::Float, [Globalization.CultureInfo]::InvariantCulture, [ref]$v)) {
+    if ($null -eq $script:IoSpdBadNumber) { $script:IoSpdBadNumber = "<$($child.Name)> holds '$text'" }
+    return $null
+  }
+  return $v
 }
 
 function Get-IoSpdInt {
@@ -73,23 +117,37 @@ function Get-IoSpdWeightedLatency {
 }
 
 function ConvertFrom-IoSpdXmlDocument {
-  [CmdletBinding()]
-  param([Parameter(Mandatory)] [xml] $Document)
+  # [xml] -> one IoSpd.Result per <TimeSpan>, or ErrorRecords (returned, not
+  # thrown) for a document that is not a result or holds a bad number, and
+  # for a time span that was interrupted before it measured.
+  param([Parameter(Mandatory)] [xml] $Document, [string] $Origin = 'the input', [string] $SourcePath)
   $inv = [Globalization.CultureInfo]::InvariantCulture
+  $target = $(if ($SourcePath) { $SourcePath } else { $Origin })
   $root = $Document.DocumentElement
   if ($null -eq $root -or $root.Name -ne 'Results') {
-    throw 'The document element is not <Results>; expected -Rxml output of iospd or DISKSPD.'
+    return New-IoSpdResultError -Id 'IoSpdResultXmlNoResults' -Target $target -Message (
+      "The document element in $Origin is not <Results>; expected -Rxml output of iospd or DISKSPD.")
   }
   $computer = $root.SelectSingleNode('System/ComputerName')
   $version = $root.SelectSingleNode('System/Tool/Version')
   $runTime = $root.SelectSingleNode('System/RunTime')
   $spans = @($root.SelectNodes('TimeSpan'))
   if ($spans.Count -eq 0) {
-    throw 'The results XML has no <TimeSpan> element (was the run stopped before it measured?).'
+    return New-IoSpdResultError -Id 'IoSpdResultXmlNoTimeSpan' -Target $target -Message (
+      "The results XML in $Origin has no <TimeSpan> element (was the run stopped before it measured?).")
   }
+  $script:IoSpdBadNumber = $null
+  $out = New-Object System.Collections.Generic.List[object]
   $index = 0
   foreach ($ts in $spans) {
     $index++
+    $interrupted = $ts.SelectSingleNode('Error')
+    if ($null -ne $interrupted -and $null -eq $ts.SelectSingleNode('Thread')) {
+      # Written for a time span stopped before it measured: no numbers at all.
+      $out.Add((New-IoSpdResultError -Id 'IoSpdResultTimeSpanInterrupted' -Category InvalidResult -Target $target -Message (
+            "Time span $index in $Origin has no results: $($interrupted.InnerText.Trim())")))
+      continue
+    }
     $secs = Get-IoSpdNumber -Node $ts -Name 'TestTimeSeconds'
     $threads = New-Object System.Collections.Generic.List[object]
     [int64]$tb = 0; [int64]$tio = 0; [int64]$rb = 0; [int64]$rio = 0; [int64]$wb = 0; [int64]$wio = 0
@@ -169,6 +227,7 @@ function ConvertFrom-IoSpdXmlDocument {
     $props = [ordered]@{
       PSTypeName          = 'IoSpd.Result'
       TimeSpan            = $index
+      ResultFile          = $(if ($SourcePath) { $SourcePath } else { $null })
       ComputerName        = $(if ($computer) { $computer.InnerText } else { $null })
       ToolVersion         = $(if ($version) { $version.InnerText } else { $null })
       RunTime             = $(if ($runTime) { $runTime.InnerText } else { $null })
@@ -214,6 +273,63 @@ function ConvertFrom-IoSpdXmlDocument {
     $display = [Management.Automation.PSPropertySet]::new('DefaultDisplayPropertySet',
       [string[]]@('TestTimeSeconds', 'ThreadCount', 'TotalIOs', 'IOPS', 'MiBps', 'AvgLatencyMs', 'TotalP99Ms', 'CpuUsagePercent'))
     $obj | Add-Member -MemberType MemberSet -Name PSStandardMembers -Value ([Management.Automation.PSMemberInfo[]]@($display))
-    $obj
+    $out.Add($obj)
   }
+  if ($null -ne $script:IoSpdBadNumber) {
+    return New-IoSpdResultError -Id 'IoSpdResultXmlBadNumber' -Target $target -Message (
+      "The results XML in $Origin is not usable: $($script:IoSpdBadNumber), which is not a number.")
+  }
+  $out.ToArray()
+}
+
+function Resolve-IoSpdResultFile {
+  # -Path (wildcards) or -LiteralPath -> full paths of result files, resolved
+  # against the PowerShell location of $Cmdlet (not the process directory).
+  # A folder stands for the *.xml files in it. Emits an ErrorRecord
+  # (ObjectNotFound / InvalidArgument) for a path that names nothing usable.
+  param([string[]] $Path, [switch] $Literal, [Parameter(Mandatory)] [Management.Automation.PSCmdlet] $Cmdlet)
+  foreach ($p in $Path) {
+    $found = $false
+    $exists = if ($Literal) { Test-Path -LiteralPath $p } else { Test-Path -Path $p }
+    if ($exists) {
+      $provider = $null
+      $full = if ($Literal) {
+        $drive = $null
+        @($Cmdlet.SessionState.Path.GetUnresolvedProviderPathFromPSPath($p, [ref]$provider, [ref]$drive))
+      } else {
+        @($Cmdlet.SessionState.Path.GetResolvedProviderPathFromPSPath($p, [ref]$provider))
+      }
+      if ($provider.Name -ne 'FileSystem') {
+        New-IoSpdResultError -Id 'IoSpdResultPathNotFileSystem' -Category InvalidArgument -Target $p -Message (
+          "'$p' is not a file system path (provider $($provider.Name)); give the path of an -Rxml result file or folder.")
+        continue
+      }
+      foreach ($f in $full) {
+        if ([IO.Directory]::Exists($f)) {
+          foreach ($x in Get-ChildItem -LiteralPath $f -Filter '*.xml' -File | Sort-Object Name) { $found = $true; $x.FullName }
+        } else { $found = $true; $f }
+      }
+    }
+    if (-not $found) {
+      $what = if ($exists) { 'is a folder without *.xml files' } else { 'matches no file' }
+      New-IoSpdResultError -Id 'IoSpdResultFileNotFound' -Category ObjectNotFound -Target $p -Message (
+        "The results path '$p' $what (relative paths start at $($Cmdlet.SessionState.Path.CurrentFileSystemLocation)).")
+    }
+  }
+}
+
+function Read-IoSpdResultFile {
+  # One result file (full path) -> its IoSpd.Result objects or ErrorRecords.
+  param([Parameter(Mandatory)] [string] $FullPath)
+  $text = $null
+  try { $text = [IO.File]::ReadAllText($FullPath) }
+  catch {
+    $e = $_.Exception
+    if ($null -ne $e.InnerException) { $e = $e.InnerException }
+    return New-IoSpdResultError -Id 'IoSpdResultFileUnreadable' -Category ReadError -Target $FullPath -Inner $e -Message (
+      "Cannot read the results file '$FullPath': $($e.Message)")
+  }
+  $doc = ConvertTo-IoSpdXmlDocument -Text $text -Origin "'$FullPath'" -Target $FullPath
+  if ($doc -is [Management.Automation.ErrorRecord]) { return $doc }
+  ConvertFrom-IoSpdXmlDocument -Document $doc -Origin "'$FullPath'" -SourcePath $FullPath
 }
