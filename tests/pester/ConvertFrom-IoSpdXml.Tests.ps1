@@ -398,3 +398,71 @@ Describe 'ConvertFrom-IoSpdXml files: wildcards, PowerShell location, a bad file
     }
   }
 }
+
+Describe 'Results keep the profile''s settings of their time span' {
+  # Values from each sample's <Profile><TimeSpans><TimeSpan><Targets><Target>:
+  # BlockSize, RequestCount, WriteRatio, Random/RandomRatio or StrideSize,
+  # ThreadsPerFile (see the command lines in tests/data/README.md).
+  It 'mixed-random-4k-L-D: -b4K -r -o8 -t2 -w25' {
+    $r = ConvertFrom-IoSpdXml -Path $script:mixed
+    $r.BlockSize | Should -Be 4096
+    $r.OutstandingIO | Should -Be 8
+    $r.WriteRatio | Should -Be 25
+    $r.Pattern | Should -BeExactly 'Random'
+    $r.RandomPercent | Should -Be 100
+    $r.Alignment | Should -Be 4096
+    $r.ThreadsPerTarget | Should -Be 2
+    $r.ProfileTargets.Count | Should -Be 1
+    $r.ProfileTargets[0].Path | Should -Be 'testfile.dat'
+  }
+  It 'seq-write-64k-si-L: -b64K -si -o4 -t1 -w100 is sequential with a 64 KiB stride' {
+    $r = ConvertFrom-IoSpdXml -Path $script:seq
+    $r.BlockSize | Should -Be 65536
+    $r.OutstandingIO | Should -Be 4
+    $r.WriteRatio | Should -Be 100
+    $r.Pattern | Should -BeExactly 'Sequential'
+    $r.RandomPercent | Should -Be 0
+    $r.Alignment | Should -Be 65536
+    $r.ThreadsPerTarget | Should -Be 1
+  }
+  It 'mixed-rs30-D500: -rs30 is Mixed with 30 % random' {
+    $r = ConvertFrom-IoSpdXml -Path $script:rs30
+    $r.Pattern | Should -BeExactly 'Mixed'
+    $r.RandomPercent | Should -Be 30
+    $r.WriteRatio | Should -Be 50
+    $r.OutstandingIO | Should -Be 2
+    $r.ThreadsPerTarget | Should -Be 2
+  }
+  It 'each time span gets its own profile time span; settings the targets do not share are $null; -F/-O' {
+    $x = @'
+<Results>
+  <Profile><TimeSpans>
+    <TimeSpan><ThreadCount>0</ThreadCount><RequestCount>0</RequestCount><Targets>
+      <Target><Path>a</Path><BlockSize>4096</BlockSize><Random>4096</Random><RequestCount>8</RequestCount><WriteRatio>0</WriteRatio><ThreadsPerFile>4</ThreadsPerFile></Target>
+      <Target><Path>b</Path><BlockSize>8192</BlockSize><Random>4096</Random><RequestCount>8</RequestCount><WriteRatio>0</WriteRatio><ThreadsPerFile>4</ThreadsPerFile></Target>
+    </Targets></TimeSpan>
+    <TimeSpan><ThreadCount>3</ThreadCount><RequestCount>16</RequestCount><Targets>
+      <Target><Path>a</Path><BlockSize>65536</BlockSize><StrideSize>65536</StrideSize><RequestCount>2</RequestCount><WriteRatio>100</WriteRatio><ThreadsPerFile>1</ThreadsPerFile></Target>
+    </Targets></TimeSpan>
+  </TimeSpans></Profile>
+  <TimeSpan><TestTimeSeconds>1</TestTimeSeconds><Thread><Id>0</Id><Target><Path>a</Path><IOCount>1</IOCount><ReadCount>1</ReadCount></Target></Thread></TimeSpan>
+  <TimeSpan><TestTimeSeconds>1</TestTimeSeconds><Thread><Id>0</Id><Target><Path>a</Path><IOCount>1</IOCount><WriteCount>1</WriteCount></Target></Thread></TimeSpan>
+</Results>
+'@
+    $r = ConvertFrom-IoSpdXml -Xml $x
+    Assert-NotMeasured $r[0] 'BlockSize'
+    @($r[0].ProfileTargets.BlockSize) | Should -Be @(4096, 8192)
+    $r[0].OutstandingIO | Should -Be 8
+    $r[0].ThreadsPerTarget | Should -Be 4
+    $r[0].Pattern | Should -Be 'Random'
+    $r[1].BlockSize | Should -Be 65536
+    $r[1].WriteRatio | Should -Be 100
+    $r[1].Pattern | Should -Be 'Sequential'
+    $r[1].OutstandingIO | Should -Be 16 -Because '-O (the time span''s RequestCount) wins over the target''s default'
+    Assert-NotMeasured $r[1] 'ThreadsPerTarget'
+  }
+  It 'a document without <Profile> has the settings $null' {
+    $r = ConvertFrom-IoSpdXml -Path (Join-Path $PSScriptRoot 'data/result-small.xml')
+    Assert-NotMeasured $r 'BlockSize', 'OutstandingIO', 'WriteRatio', 'Pattern', 'ThreadsPerTarget'
+  }
+}

@@ -116,6 +116,59 @@ function Get-IoSpdWeightedLatency {
   return $sum / $n
 }
 
+function Get-IoSpdSame {
+  # The one value all items share, or $null when they differ or there are none.
+  param([object[]] $Values)
+  $v = @($Values | Select-Object -Unique)
+  if ($v.Count -eq 1) { return $v[0] }
+  return $null
+}
+
+function Get-IoSpdProfileSetting {
+  # The settings of one <Profile><TimeSpans><TimeSpan> (null: no profile)
+  # as the result's properties: BlockSize, OutstandingIO, WriteRatio,
+  # Pattern (Random, Sequential or Mixed for -rs), RandomPercent, Alignment
+  # (random alignment or sequential stride), ThreadsPerTarget ($null with
+  # -F, where threads are shared), and ProfileTargets with each target's own
+  # values. A setting the targets do not share is $null in the summary.
+  param([Xml.XmlNode] $Span)
+  $targets = New-Object System.Collections.Generic.List[object]
+  if ($null -ne $Span) {
+    foreach ($tg in $Span.SelectNodes('Targets/Target')) {
+      $random = Get-IoSpdOptionalInt $tg 'Random'
+      $ratio = Get-IoSpdOptionalInt $tg 'RandomRatio'
+      $pct = if ($null -eq $random) { [int64]0 } elseif ($null -ne $ratio) { $ratio } else { [int64]100 }
+      $pattern = if ($pct -eq 100) { 'Random' } elseif ($pct -eq 0) { 'Sequential' } else { 'Mixed' }
+      $pathNode = $tg.SelectSingleNode('Path')
+      $targets.Add([pscustomobject]@{
+          PSTypeName     = 'IoSpd.ProfileTarget'
+          Path           = $(if ($pathNode) { $pathNode.InnerText } else { $null })
+          BlockSize      = Get-IoSpdOptionalInt $tg 'BlockSize'
+          OutstandingIO  = Get-IoSpdOptionalInt $tg 'RequestCount'
+          WriteRatio     = Get-IoSpdOptionalInt $tg 'WriteRatio'
+          Pattern        = $pattern
+          RandomPercent  = $pct
+          Alignment      = $(if ($null -ne $random) { $random } else { Get-IoSpdOptionalInt $tg 'StrideSize' })
+          ThreadsPerFile = Get-IoSpdOptionalInt $tg 'ThreadsPerFile'
+        })
+    }
+  }
+  $all = $targets.ToArray()
+  $fixedThreads = Get-IoSpdOptionalInt $Span 'ThreadCount'      # -F n
+  $spanRequests = Get-IoSpdOptionalInt $Span 'RequestCount'     # -O n (with -F)
+  $qd = if ($spanRequests -gt 0) { $spanRequests } else { Get-IoSpdSame @($all | ForEach-Object OutstandingIO) }
+  [ordered]@{
+    BlockSize        = Get-IoSpdSame @($all | ForEach-Object BlockSize)
+    OutstandingIO    = $qd
+    WriteRatio       = Get-IoSpdSame @($all | ForEach-Object WriteRatio)
+    Pattern          = Get-IoSpdSame @($all | ForEach-Object Pattern)
+    RandomPercent    = Get-IoSpdSame @($all | ForEach-Object RandomPercent)
+    Alignment        = Get-IoSpdSame @($all | ForEach-Object Alignment)
+    ThreadsPerTarget = $(if ($fixedThreads -gt 0) { $null } else { Get-IoSpdSame @($all | ForEach-Object ThreadsPerFile) })
+    ProfileTargets   = $all
+  }
+}
+
 function ConvertFrom-IoSpdXmlDocument {
   # [xml] -> one IoSpd.Result per <TimeSpan>, or ErrorRecords (returned, not
   # thrown) for a document that is not a result or holds a bad number, and
@@ -132,6 +185,8 @@ function ConvertFrom-IoSpdXmlDocument {
   $version = $root.SelectSingleNode('System/Tool/Version')
   $runTime = $root.SelectSingleNode('System/RunTime')
   $spans = @($root.SelectNodes('TimeSpan'))
+  # Profile/TimeSpans/TimeSpan i describes the i-th measured TimeSpan.
+  $profileSpans = @($root.SelectNodes('Profile/TimeSpans/TimeSpan'))
   if ($spans.Count -eq 0) {
     return New-IoSpdResultError -Id 'IoSpdResultXmlNoTimeSpan' -Target $target -Message (
       "The results XML in $Origin has no <TimeSpan> element (was the run stopped before it measured?).")
@@ -260,6 +315,8 @@ function ConvertFrom-IoSpdXmlDocument {
       CpuKernelPercent    = Get-IoSpdNumber $ts 'CpuUtilization/Average/KernelPercent'
       CpuIdlePercent      = Get-IoSpdNumber $ts 'CpuUtilization/Average/IdlePercent'
     }
+    $settings = Get-IoSpdProfileSetting -Span $(if ($index -le $profileSpans.Count) { $profileSpans[$index - 1] } else { $null })
+    foreach ($k in $settings.Keys) { $props[$k] = $settings[$k] }
     foreach ($kind in 'Read', 'Write', 'Total') {
       foreach ($name in $script:IoSpdPercentiles.Keys) {
         $pct = [double]::Parse($script:IoSpdPercentiles[$name], $inv)
