@@ -13,6 +13,7 @@
   CompatiblePSEditions = @('Desktop', 'Core')
   FunctionsToExport    = @(
     'ConvertFrom-IoSpdXml'
+    'ConvertTo-IoSpdRow'
     'Get-IoSpdCsvOwner'
     'Install-IoSpd'
     'Invoke-IoSpd'

@@ -461,7 +461,7 @@ Describe 'Results keep the profile''s settings of their time span' {
     $r[1].OutstandingIO | Should -Be 16 -Because '-O (the time span''s RequestCount) wins over the target''s default'
     Assert-NotMeasured $r[1] 'ThreadsPerTarget'
   }
-  It 'a document without <Profile> has the settings $null' {
+  It 'a document without a Profile element has the settings $null' {
     $r = ConvertFrom-IoSpdXml -Path (Join-Path $PSScriptRoot 'data/result-small.xml')
     Assert-NotMeasured $r 'BlockSize', 'OutstandingIO', 'WriteRatio', 'Pattern', 'ThreadsPerTarget'
   }

@@ -124,6 +124,47 @@ function Get-IoSpdSame {
   return $null
 }
 
+function Get-IoSpdIopsVariation {
+  # Coefficients of variation (population standard deviation / mean) of the
+  # -D interval buckets of an <Iops> node (their Read/Write/Total attributes
+  # are in I/O per second): ReadIopsCoV, WriteIopsCoV, IopsCoV. $null
+  # without -D (no buckets) or when that kind's mean is 0.
+  param([Xml.XmlNode] $Iops)
+  $cov = [ordered]@{ IopsCoV = $null; ReadIopsCoV = $null; WriteIopsCoV = $null }
+  if ($null -eq $Iops) { return $cov }
+  $buckets = @($Iops.SelectNodes('Bucket'))
+  if ($buckets.Count -eq 0) { return $cov }
+  $inv = [Globalization.CultureInfo]::InvariantCulture
+  foreach ($kind in @(@('Total', 'IopsCoV'), @('Read', 'ReadIopsCoV'), @('Write', 'WriteIopsCoV'))) {
+    $values = New-Object System.Collections.Generic.List[double]
+    foreach ($b in $buckets) {
+      $v = [double]0
+      if ([double]::TryParse($b.GetAttribute($kind[0]), [Globalization.NumberStyles]::Float, $inv, [ref]$v)) { $values.Add($v) }
+    }
+    if ($values.Count -eq 0) { continue }
+    $mean = ($values | Measure-Object -Average).Average
+    if ($mean -le 0) { continue }
+    $sq = [double]0
+    foreach ($v in $values) { $sq += ($v - $mean) * ($v - $mean) }
+    $cov[$kind[1]] = [Math]::Sqrt($sq / $values.Count) / $mean
+  }
+  return $cov
+}
+
+function Get-IoSpdCpuHotCore {
+  # Highest per-CPU UsagePercent and KernelPercent (Process-DiskSpd.ps1's
+  # CPUHotCore and CPUHotCoreKern; each is the maximum over all CPUs).
+  param([Xml.XmlNode] $Span)
+  $hot = [ordered]@{ CpuHotCorePercent = $null; CpuHotCoreKernelPercent = $null }
+  foreach ($cpu in $Span.SelectNodes('CpuUtilization/CPU')) {
+    $u = Get-IoSpdNumber $cpu 'UsagePercent'
+    $k = Get-IoSpdNumber $cpu 'KernelPercent'
+    if ($null -ne $u -and ($null -eq $hot.CpuHotCorePercent -or $u -gt $hot.CpuHotCorePercent)) { $hot.CpuHotCorePercent = $u }
+    if ($null -ne $k -and ($null -eq $hot.CpuHotCoreKernelPercent -or $k -gt $hot.CpuHotCoreKernelPercent)) { $hot.CpuHotCoreKernelPercent = $k }
+  }
+  return $hot
+}
+
 function Get-IoSpdProfileSetting {
   # The settings of one <Profile><TimeSpans><TimeSpan> (null: no profile)
   # as the result's properties: BlockSize, OutstandingIO, WriteRatio,
@@ -156,15 +197,15 @@ function Get-IoSpdProfileSetting {
   $all = $targets.ToArray()
   $fixedThreads = Get-IoSpdOptionalInt $Span 'ThreadCount'      # -F n
   $spanRequests = Get-IoSpdOptionalInt $Span 'RequestCount'     # -O n (with -F)
-  $qd = if ($spanRequests -gt 0) { $spanRequests } else { Get-IoSpdSame @($all | ForEach-Object OutstandingIO) }
+  $qd = if ($spanRequests -gt 0) { $spanRequests } else { Get-IoSpdSame @($all | ForEach-Object { $_.OutstandingIO }) }
   [ordered]@{
-    BlockSize        = Get-IoSpdSame @($all | ForEach-Object BlockSize)
+    BlockSize        = Get-IoSpdSame @($all | ForEach-Object { $_.BlockSize })
     OutstandingIO    = $qd
-    WriteRatio       = Get-IoSpdSame @($all | ForEach-Object WriteRatio)
-    Pattern          = Get-IoSpdSame @($all | ForEach-Object Pattern)
-    RandomPercent    = Get-IoSpdSame @($all | ForEach-Object RandomPercent)
-    Alignment        = Get-IoSpdSame @($all | ForEach-Object Alignment)
-    ThreadsPerTarget = $(if ($fixedThreads -gt 0) { $null } else { Get-IoSpdSame @($all | ForEach-Object ThreadsPerFile) })
+    WriteRatio       = Get-IoSpdSame @($all | ForEach-Object { $_.WriteRatio })
+    Pattern          = Get-IoSpdSame @($all | ForEach-Object { $_.Pattern })
+    RandomPercent    = Get-IoSpdSame @($all | ForEach-Object { $_.RandomPercent })
+    Alignment        = Get-IoSpdSame @($all | ForEach-Object { $_.Alignment })
+    ThreadsPerTarget = $(if ($fixedThreads -gt 0) { $null } else { Get-IoSpdSame @($all | ForEach-Object { $_.ThreadsPerFile }) })
     ProfileTargets   = $all
   }
 }
@@ -316,7 +357,9 @@ function ConvertFrom-IoSpdXmlDocument {
       CpuIdlePercent      = Get-IoSpdNumber $ts 'CpuUtilization/Average/IdlePercent'
     }
     $settings = Get-IoSpdProfileSetting -Span $(if ($index -le $profileSpans.Count) { $profileSpans[$index - 1] } else { $null })
-    foreach ($k in $settings.Keys) { $props[$k] = $settings[$k] }
+    foreach ($extra in (Get-IoSpdCpuHotCore -Span $ts), (Get-IoSpdIopsVariation -Iops $ts.SelectSingleNode('Iops')), $settings) {
+      foreach ($k in $extra.Keys) { $props[$k] = $extra[$k] }
+    }
     foreach ($kind in 'Read', 'Write', 'Total') {
       foreach ($name in $script:IoSpdPercentiles.Keys) {
         $pct = [double]::Parse($script:IoSpdPercentiles[$name], $inv)
