@@ -20,6 +20,7 @@
     'Invoke-IoSpdSweep'
     'Move-IoSpdCsvOwner'
   )
+  FormatsToProcess     = @('IoSpd.Format.ps1xml')
   CmdletsToExport      = @()
   VariablesToExport    = @()
   AliasesToExport      = @()

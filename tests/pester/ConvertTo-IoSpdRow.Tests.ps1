@@ -232,3 +232,50 @@ Describe 'ConvertTo-IoSpdRow -Path ... -OutFile (TSV/CSV of every result file)' 
     Test-Path (Join-Path $TestDrive 'none.tsv') | Should -BeFalse
   }
 }
+
+Describe 'IoSpd.Format.ps1xml: latencies in ms with 3 decimals' {
+  BeforeAll {
+    # Values with a 4th decimal, so a table that shows them unrounded (no
+    # view loaded) contains '0.1234' and fails the test.
+    $script:x = @'
+<Results><Profile><TimeSpans><TimeSpan><ThreadCount>0</ThreadCount><Targets><Target><Path>f.dat</Path>
+  <BlockSize>4096</BlockSize><Random>4096</Random><RequestCount>32</RequestCount><WriteRatio>30</WriteRatio><ThreadsPerFile>4</ThreadsPerFile></Target></Targets></TimeSpan></TimeSpans></Profile>
+<TimeSpan><TestTimeSeconds>2.00</TestTimeSeconds><ThreadCount>4</ThreadCount>
+  <Latency><AverageReadMilliseconds>0.1111</AverageReadMilliseconds><AverageWriteMilliseconds>0.2222</AverageWriteMilliseconds><AverageTotalMilliseconds>0.1234</AverageTotalMilliseconds>
+    <Bucket><Percentile>50</Percentile><ReadMilliseconds>0.4567</ReadMilliseconds><WriteMilliseconds>0.5678</WriteMilliseconds><TotalMilliseconds>0.4999</TotalMilliseconds></Bucket>
+    <Bucket><Percentile>99</Percentile><ReadMilliseconds>1.98765</ReadMilliseconds><WriteMilliseconds>2.34567</WriteMilliseconds><TotalMilliseconds>2.0001</TotalMilliseconds></Bucket></Latency>
+  <Thread><Id>0</Id><Target><Path>f.dat</Path><BytesCount>8192</BytesCount><IOCount>2</IOCount><ReadBytes>4096</ReadBytes><ReadCount>1</ReadCount><WriteBytes>4096</WriteBytes><WriteCount>1</WriteCount>
+    <AverageReadLatencyMilliseconds>0.1111</AverageReadLatencyMilliseconds><AverageWriteLatencyMilliseconds>0.2222</AverageWriteLatencyMilliseconds></Target></Thread>
+</TimeSpan></Results>
+'@
+    $script:savedCulture = [Globalization.CultureInfo]::CurrentCulture
+    [Globalization.CultureInfo]::CurrentCulture = [Globalization.CultureInfo]::GetCultureInfo('en-US')
+  }
+  AfterAll { [Globalization.CultureInfo]::CurrentCulture = $script:savedCulture }
+
+  It 'shows a result''s latencies rounded to 3 decimals' {
+    $text = ConvertFrom-IoSpdXml -Xml $script:x | Format-Table | Out-String -Width 300
+    $text | Should -Match 'Avg ms'
+    $text | Should -Match '\b0\.123\b'       # AvgLatencyMs 0.1234
+    $text | Should -Match '\b2\.000\b'       # TotalP99Ms 2.0001
+    $text | Should -Not -Match '0\.1234|2\.0001'
+  }
+  It 'shows a row''s latency percentiles rounded to 3 decimals' {
+    $text = ConvertFrom-IoSpdXml -Xml $script:x | ConvertTo-IoSpdRow | Format-Table | Out-String -Width 300
+    $text | Should -Match 'Rd p99 ms'
+    $text | Should -Match '\b1\.988\b'       # LatRead99 1.98765
+    $text | Should -Match '\b2\.346\b'       # LatWrite99 2.34567
+    $text | Should -Match '\b0\.457\b'       # LatRead50 0.4567
+    $text | Should -Not -Match '1\.98765|0\.4567'
+  }
+  It 'shows thread rows'' latencies rounded to 3 decimals' {
+    $text = ConvertFrom-IoSpdXml -Xml $script:x -ThreadDetail | Format-Table | Out-String -Width 300
+    $text | Should -Match '\b0\.111\b'
+    $text | Should -Not -Match '0\.1111'
+  }
+  It 'is listed in FormatsToProcess and keeps the full value on the object' {
+    (Test-ModuleManifest (Join-Path $PSScriptRoot '../../scripts/IoSpd/IoSpd.psd1')).ExportedFormatFiles |
+      ForEach-Object { Split-Path $_ -Leaf } | Should -Contain 'IoSpd.Format.ps1xml'
+    (ConvertFrom-IoSpdXml -Xml $script:x).AvgLatencyMs | Should -Be 0.1234
+  }
+}
