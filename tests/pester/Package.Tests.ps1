@@ -68,7 +68,7 @@ Describe 'Release package' {
     $script:entries | Should -Contain 'windows-selfcheck.ps1'
     @($script:entries | Where-Object { $_ -like 'xml/*' }).Count | Should -BeGreaterThan 0
     $top = $script:entries | ForEach-Object { ($_ -split '/')[0] } | Sort-Object -Unique
-    $top | Should -Be @('amd64', 'docs', 'IoSpd', 'LICENSE', 'README.md', 'windows-selfcheck.ps1', 'x86', 'xml')
+    $top | Should -Be @('amd64', 'docs', 'IoSpd', 'LICENSE', 'README.md', 'schema', 'windows-selfcheck.ps1', 'x86', 'xml')
   }
   It 'ships docs/ so that every relative link in README.md and docs/*.md leads to a file in the zip' {
     $script:entries | Should -Contain 'docs/README.md'
