@@ -157,9 +157,13 @@ Describe 'ConvertFrom-IoSpdXml on DISKSPD samples' {
       $s.CpuUsagePercent | Should -Be 29.09
     }
     It 'leaves what was not measured empty' {
-      $s.AvgReadLatencyMs | Should -BeNullOrEmpty
-      $s.ReadP50Ms | Should -BeNullOrEmpty
-      $s.IopsStdDev | Should -BeNullOrEmpty
+      # This used "$s.AvgReadLatencyMs | Should -BeNullOrEmpty", which could
+      # not fail: a property that does not exist reads as $null too.
+      # Deliberate breakage: renaming AvgReadLatencyMs to AvgReadLatMs in
+      # ResultXml.ps1 left the old check green; Assert-NotMeasured fails with
+      # "Expected collection ... to contain 'AvgReadLatencyMs'". So does a 0
+      # in place of $null ("must be $null, not '0'").
+      Assert-NotMeasured $s 'AvgReadLatencyMs', 'ReadP50Ms', 'IopsStdDev', 'ReadLatencyStdDevMs'
       $s.WriteP50Ms | Should -Be 0.125
       $s.TotalP99_9Ms | Should -Be 0.274
       $s.TotalMaxMs | Should -Be 3.727
@@ -256,7 +260,7 @@ Describe 'ConvertFrom-IoSpdXml input forms and errors' {
     $r[0].IOPS | Should -Be 1.5
     $r[0].Threads.Count | Should -Be 2
     $r[0].Threads[1].Path | Should -Be 'b.dat'
-    $r[0].TotalP50Ms | Should -BeNullOrEmpty
+    Assert-NotMeasured $r[0] 'TotalP50Ms', 'AvgLatencyMs'
     $r[1].TimeSpan | Should -Be 2
     $r[1].IOPS | Should -Be 2.5
     $r[1].ComputerName | Should -Be 'n1'
@@ -388,13 +392,18 @@ Describe 'ConvertFrom-IoSpdXml files: wildcards, PowerShell location, a bad file
     $caught.FullyQualifiedErrorId | Should -Be 'IoSpdResultXmlNoResults,ConvertFrom-IoSpdXml'
     $caught.CategoryInfo.Category | Should -Be 'InvalidData'
   }
-  It 'has no bare throw "text" left in the result-reading files' {
+  It 'has no throw statement in the result-reading files: every error is an ErrorRecord with an id' {
+    # Deliberate breakage: adding 'throw "bad file"' (or throw ("x"), or
+    # throw $msg) to any of these files makes this fail and names the line.
     $root = Join-Path $PSScriptRoot '../../scripts/IoSpd'
-    foreach ($f in 'Private/ResultXml.ps1', 'Public/ConvertFrom-IoSpdXml.ps1') {
-      $ast = [Management.Automation.Language.Parser]::ParseFile((Join-Path $root $f), [ref]$null, [ref]$null)
-      $bare = $ast.FindAll({ param($n) $n -is [Management.Automation.Language.ThrowStatementAst] -and $null -ne $n.Pipeline -and
-            $n.Pipeline.Extent.Text -match '^[''"]' }, $true)
-      @($bare | ForEach-Object { "$f line $($_.Extent.StartLineNumber): $($_.Extent.Text)" }) | Should -BeNullOrEmpty
+    $files = 'Private/ResultXml.ps1', 'Private/ResultRow.ps1', 'Public/ConvertFrom-IoSpdXml.ps1', 'Public/ConvertTo-IoSpdRow.ps1'
+    foreach ($f in $files) {
+      $tokens = $null; $errors = $null
+      $ast = [Management.Automation.Language.Parser]::ParseFile((Join-Path $root $f), [ref]$tokens, [ref]$errors)
+      $errors | Should -BeNullOrEmpty
+      $ast.EndBlock.Statements.Count | Should -BeGreaterThan 0 -Because "$f must hold code (an empty or missing file would pass)"
+      $throws = $ast.FindAll({ param($n) $n -is [Management.Automation.Language.ThrowStatementAst] }, $true)
+      @($throws | ForEach-Object { "$f line $($_.Extent.StartLineNumber): $($_.Extent.Text)" }) | Should -BeNullOrEmpty
     }
   }
 }

@@ -279,3 +279,42 @@ Describe 'IoSpd.Format.ps1xml: latencies in ms with 3 decimals' {
     (ConvertFrom-IoSpdXml -Xml $script:x).AvgLatencyMs | Should -Be 0.1234
   }
 }
+
+Describe 'Comment-based help of <_> matches its parameters' -ForEach 'ConvertFrom-IoSpdXml', 'ConvertTo-IoSpdRow' {
+  # Module.Tests.ps1 checks help through Get-Help, which cannot fail there:
+  # Get-Help lists only parameters the function has (a .PARAMETER for a
+  # removed or misspelt one is dropped silently) and invents a synopsis
+  # when there is none. This reads the help block itself from the file.
+  # Deliberate breakage: renaming ".PARAMETER PassThru" to ".PARAMETER
+  # PassThrough" in ConvertTo-IoSpdRow.ps1 keeps Module.Tests.ps1 green and
+  # fails here ("Expected 'PASSTHRU' to be found in collection ...
+  # 'PASSTHROUGH'"); the second loop catches a .PARAMETER left behind.
+  BeforeAll {
+    $script:fn = $_
+    $file = Join-Path $PSScriptRoot "../../scripts/IoSpd/Public/$_.ps1"
+    $ast = [Management.Automation.Language.Parser]::ParseFile($file, [ref]$null, [ref]$null)
+    $def = $ast.Find({ param($n) $n -is [Management.Automation.Language.FunctionDefinitionAst] -and $n.Name -eq $script:fn }, $true)
+    $script:helpInfo = $def.GetHelpContent()
+    $script:declared = @($def.Body.ParamBlock.Parameters | ForEach-Object { $_.Name.VariablePath.UserPath })
+  }
+  It 'has a written synopsis and description' {
+    $helpInfo | Should -Not -BeNullOrEmpty -Because 'the function needs a comment-based help block'
+    $helpInfo.Synopsis.Trim().Length | Should -BeGreaterThan 20
+    $helpInfo.Description.Trim().Length | Should -BeGreaterThan 100
+  }
+  It 'documents every declared parameter, and only those' {
+    $declared.Count | Should -BeGreaterThan 2
+    $documented = @($helpInfo.Parameters.Keys)
+    foreach ($p in $declared) {
+      $documented | Should -Contain $p.ToUpperInvariant() -Because "-$p needs a .PARAMETER entry"
+      $helpInfo.Parameters[$p.ToUpperInvariant()].Trim() | Should -Not -BeNullOrEmpty
+    }
+    foreach ($d in $documented) {
+      @($declared | ForEach-Object { $_.ToUpperInvariant() }) | Should -Contain $d -Because ".PARAMETER $d names no parameter"
+    }
+  }
+  It 'has examples that call it' {
+    $helpInfo.Examples.Count | Should -BeGreaterOrEqual 2
+    foreach ($e in $helpInfo.Examples) { $e | Should -Match ([regex]::Escape($fn)) }
+  }
+}
