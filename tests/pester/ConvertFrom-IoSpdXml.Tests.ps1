@@ -269,6 +269,28 @@ Describe 'ConvertFrom-IoSpdXml input forms and errors' {
     ([xml]$script:two | ConvertFrom-IoSpdXml)[1].TotalBytes | Should -Be 40960
     ($script:two | ConvertFrom-IoSpdXml)[0].TotalBytes | Should -Be 12288
   }
+  It 'takes text line by line from the pipeline, as a native command writes it' {
+    # Before: each line was parsed alone and the first one ('<Results>') failed.
+    $r = @(($script:two -split "`r?`n") | ConvertFrom-IoSpdXml)
+    $r.Count | Should -Be 2
+    $r[0].TotalIOs | Should -Be 3
+    $r = @(Get-Content -LiteralPath $script:mixed | ConvertFrom-IoSpdXml)
+    $r.Count | Should -Be 1
+    $r[0].TotalIOs | Should -Be 116643
+  }
+  It 'reads a real iospd run piped straight in (IOSPD_EXE ... -Rxml | ConvertFrom-IoSpdXml)' {
+    $exe = Get-IoSpdExe
+    $r = @(& $exe -c1M -d1 -W0 -b4K -o1 -t1 -Rxml (Join-Path $TestDrive 'pipe.dat') | ConvertFrom-IoSpdXml)
+    $LASTEXITCODE | Should -Be 0
+    $r.Count | Should -Be 1
+    $r[0].TotalIOs | Should -BeGreaterThan 0
+    $r[0].BlockSize | Should -Be 4096
+  }
+  It 'returns the results of every document in one text (two runs appended to one file)' {
+    $r = @(ConvertFrom-IoSpdXml -Xml ($script:two + "`n" + (Get-Content -LiteralPath $script:seq -Raw)))
+    $r.Count | Should -Be 3
+    $r[2].TotalIOs | Should -Be 15128
+  }
   It 'ignores text before <Results>' {
     $r = ConvertFrom-IoSpdXml -Xml ("WARNING: something`r`n" + $script:two)
     $r[0].TotalIOs | Should -Be 3

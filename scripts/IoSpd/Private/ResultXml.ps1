@@ -43,8 +43,10 @@ $script:IoSpdTryLoadXml = & {
 }
 
 function ConvertTo-IoSpdXmlDocument {
-  # Text -> [xml], or an ErrorRecord (returned, not thrown) naming $Origin.
-  # Text before <Results> (warnings) and after </Results> is ignored.
+  # Text -> one [xml] per <Results>...</Results> in it (a file written by
+  # several runs, or several documents piped in), or an ErrorRecord
+  # (returned, not thrown) naming $Origin. Text around the documents
+  # (warnings, "Error generating I/O requests") is ignored.
   param([AllowEmptyString()] [string] $Text, [string] $Origin = 'the input', [object] $Target)
   if ($null -eq $Text) { $Text = '' }
   $start = $Text.IndexOf('<Results')
@@ -52,15 +54,19 @@ function ConvertTo-IoSpdXmlDocument {
     return New-IoSpdResultError -Id 'IoSpdResultXmlNoResults' -Target $Target -Message (
       "No <Results> element in $Origin; expected the XML that iospd or DISKSPD writes with -Rxml.")
   }
-  $end = $Text.LastIndexOf('</Results>')
-  $body = if ($end -gt $start) { $Text.Substring($start, $end + '</Results>'.Length - $start) } else { $Text.Substring($start) }
-  $doc = [xml]::new()
-  $bad = $script:IoSpdTryLoadXml.Invoke($doc, $body)
-  if ($null -ne $bad) {
-    return New-IoSpdResultError -Id 'IoSpdResultXmlMalformed' -Target $Target -Inner $bad -Message (
-      "The results XML in $Origin is not well formed: $($bad.Message)")
+  $close = '</Results>'
+  while ($start -ge 0) {
+    $end = $Text.IndexOf($close, $start)
+    $body = if ($end -ge 0) { $Text.Substring($start, $end + $close.Length - $start) } else { $Text.Substring($start) }
+    $doc = [xml]::new()
+    $bad = $script:IoSpdTryLoadXml.Invoke($doc, $body)
+    if ($null -ne $bad) {
+      New-IoSpdResultError -Id 'IoSpdResultXmlMalformed' -Target $Target -Inner $bad -Message (
+        "The results XML in $Origin is not well formed: $($bad.Message)")
+    } else { , $doc }
+    if ($end -lt 0) { break }
+    $start = $Text.IndexOf('<Results', $end + $close.Length)
   }
-  return $doc
 }
 
 function Get-IoSpdNumber {
@@ -429,7 +435,8 @@ function Read-IoSpdResultFile {
     return New-IoSpdResultError -Id 'IoSpdResultFileUnreadable' -Category ReadError -Target $FullPath -Inner $e -Message (
       "Cannot read the results file '$FullPath': $($e.Message)")
   }
-  $doc = ConvertTo-IoSpdXmlDocument -Text $text -Origin "'$FullPath'" -Target $FullPath
-  if ($doc -is [Management.Automation.ErrorRecord]) { return $doc }
-  ConvertFrom-IoSpdXmlDocument -Document $doc -Origin "'$FullPath'" -SourcePath $FullPath
+  foreach ($doc in ConvertTo-IoSpdXmlDocument -Text $text -Origin "'$FullPath'" -Target $FullPath) {
+    if ($doc -is [Management.Automation.ErrorRecord]) { $doc }
+    else { ConvertFrom-IoSpdXmlDocument -Document $doc -Origin "'$FullPath'" -SourcePath $FullPath }
+  }
 }

@@ -37,8 +37,10 @@ function ConvertFrom-IoSpdXml {
   -Xml text is always a terminating error with the same ids.
 
   .PARAMETER Xml
-  The document as a string or an [xml] object. Text before <Results> (for
-  example warnings) is ignored. From the pipeline, FileInfo and
+  The document as a string or an [xml] object. Text around <Results> (for
+  example warnings) is ignored; piped text may come line by line (iospd
+  ... -Rxml | ConvertFrom-IoSpdXml) and may hold several documents, one
+  result set each. From the pipeline, FileInfo and
   DirectoryInfo objects (Get-ChildItem) and single-line strings that name
   existing files (wildcards allowed) are read as files.
 
@@ -53,7 +55,7 @@ function ConvertFrom-IoSpdXml {
   Return the per-thread/target rows instead of the per-time-span summaries.
 
   .EXAMPLE
-  iospd -c1G -d30 -b4K -r -o32 -t4 -L -Rxml D:\t.dat | Out-String | ConvertFrom-IoSpdXml
+  iospd -c1G -d30 -b4K -r -o32 -t4 -L -Rxml D:\t.dat | ConvertFrom-IoSpdXml
 
   Runs a test and turns its XML output into a summary object.
 
@@ -87,8 +89,27 @@ function ConvertFrom-IoSpdXml {
 
     [switch] $ThreadDetail
   )
-  process {
+  begin {
+    # Text arrives whole (-Xml $text, Out-String) or line by line (iospd
+    # ... -Rxml | ConvertFrom-IoSpdXml): it is collected and parsed at the end.
+    $textParts = New-Object System.Collections.Generic.List[string]
     # Each item is a document, an ErrorRecord, or a full file path to read.
+    function Write-IoSpdResultItem([object[]] $Items, [bool] $Terminating) {
+      foreach ($item in $Items) {
+        $results = if ($item -is [xml]) { ConvertFrom-IoSpdXmlDocument -Document $item }
+        elseif ($item -is [Management.Automation.ErrorRecord]) { $item }
+        else { Read-IoSpdResultFile -FullPath $item }
+        foreach ($r in $results) {
+          if ($r -is [Management.Automation.ErrorRecord]) {
+            if ($Terminating) { $PSCmdlet.ThrowTerminatingError($r) }
+            $PSCmdlet.WriteError($r)
+          } elseif ($ThreadDetail) { $r.Threads }
+          else { $r }
+        }
+      }
+    }
+  }
+  process {
     $items = @()
     $terminating = $false
     switch ($PSCmdlet.ParameterSetName) {
@@ -107,23 +128,16 @@ function ConvertFrom-IoSpdXml {
           if ($text -and $text -notmatch '[<\r\n]' -and (Test-Path -Path $text)) {
             $items = @(Resolve-IoSpdResultFile -Path $text -Cmdlet $PSCmdlet)
           } else {
-            $items = @(, (ConvertTo-IoSpdXmlDocument -Text $text -Origin 'the input' -Target 'the input'))
-            $terminating = $true
+            $textParts.Add($text)
           }
         }
       }
     }
-    foreach ($item in $items) {
-      $results = if ($item -is [xml]) { ConvertFrom-IoSpdXmlDocument -Document $item }
-      elseif ($item -is [Management.Automation.ErrorRecord]) { $item }
-      else { Read-IoSpdResultFile -FullPath $item }
-      foreach ($r in $results) {
-        if ($r -is [Management.Automation.ErrorRecord]) {
-          if ($terminating) { $PSCmdlet.ThrowTerminatingError($r) }
-          $PSCmdlet.WriteError($r)
-        } elseif ($ThreadDetail) { $r.Threads }
-        else { $r }
-      }
-    }
+    Write-IoSpdResultItem -Items $items -Terminating $terminating
+  }
+  end {
+    if ($textParts.Count -eq 0) { return }
+    $all = $textParts -join [Environment]::NewLine
+    Write-IoSpdResultItem -Items @(ConvertTo-IoSpdXmlDocument -Text $all -Origin 'the input' -Target 'the input') -Terminating $true
   }
 }
