@@ -17,6 +17,14 @@ function ConvertFrom-IoSpdXml {
   divided by TestTimeSeconds. ResultFile is the file the result came from
   ($null for -Xml).
 
+  Each result also keeps its time span's profile settings: BlockSize,
+  OutstandingIO, WriteRatio, Pattern (Random, Sequential, Mixed for -rs),
+  RandomPercent, Alignment, ThreadsPerTarget ($null with -F) and
+  ProfileTargets (each target's own values; a setting the targets do not
+  share is $null in the summary), plus IopsCoV, ReadIopsCoV, WriteIopsCoV
+  (coefficient of variation of the -D buckets) and CpuHotCorePercent,
+  CpuHotCoreKernelPercent (busiest CPU). ConvertTo-IoSpdRow flattens it.
+
   What the run did not measure is $null, never 0: every latency property
   (averages, standard deviations, percentiles; result and thread rows)
   without -L or for a kind of I/O that did not happen, the IOPS standard
