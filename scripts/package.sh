@@ -28,12 +28,23 @@ for tool in cmake x86_64-w64-mingw32-gcc i686-w64-mingw32-gcc; do
   command -v "$tool" >/dev/null || { echo "package.sh: '$tool' not found (apt-get install cmake gcc-mingw-w64)" >&2; exit 1; }
 done
 
+# The mingw builds compile cJSON from its source (Debian has no mingw
+# package): IOSPD_CJSON_SOURCE_DIR, else the copy scripts/deps.sh fetches
+# into build/deps (fetched here when missing, as scripts/test.sh does).
+cjson_src=${IOSPD_CJSON_SOURCE_DIR:-$(ls -d "$root"/build/deps/cjson-*/ 2>/dev/null | head -n1)}
+if [ -z "$cjson_src" ]; then
+  cjson_src=$("$root/scripts/deps.sh" | tail -n1) ||
+    { echo "package.sh: fetching the cJSON source failed; run scripts/deps.sh or set IOSPD_CJSON_SOURCE_DIR" >&2; exit 1; }
+fi
+[ -f "$cjson_src/cJSON.c" ] ||
+  { echo "package.sh: no cJSON.c in '$cjson_src'; run scripts/deps.sh or set IOSPD_CJSON_SOURCE_DIR" >&2; exit 1; }
+
 build_one() { # <package folder> <mingw arch>
   local folder=$1 arch=$2 dir="$root/build/pkg-$1"
   echo "package.sh: building $folder ($arch) in $dir"
   cmake -S "$root" -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$toolchain" \
     -DIOSPD_MINGW_ARCH="$arch" -DCMAKE_BUILD_TYPE=Release \
-    -DIOSPD_BUILD_TESTS=OFF -DBUILD_TESTING=OFF >"$dir.log" 2>&1 ||
+    -DIOSPD_BUILD_TESTS=OFF -DBUILD_TESTING=OFF -DIOSPD_CJSON_SOURCE_DIR="$cjson_src" >"$dir.log" 2>&1 ||
     { cat "$dir.log" >&2; echo "package.sh: configuring $folder failed" >&2; exit 1; }
   cmake --build "$dir" --target iospd -j"$jobs" >>"$dir.log" 2>&1 ||
     { tail -50 "$dir.log" >&2; echo "package.sh: building $folder failed (log: $dir.log)" >&2; exit 1; }

@@ -13,12 +13,14 @@
   CompatiblePSEditions = @('Desktop', 'Core')
   FunctionsToExport    = @(
     'ConvertFrom-IoSpdXml'
+    'ConvertTo-IoSpdRow'
     'Get-IoSpdCsvOwner'
     'Install-IoSpd'
     'Invoke-IoSpd'
     'Invoke-IoSpdSweep'
     'Move-IoSpdCsvOwner'
   )
+  FormatsToProcess     = @('IoSpd.Format.ps1xml')
   CmdletsToExport      = @()
   VariablesToExport    = @()
   AliasesToExport      = @()

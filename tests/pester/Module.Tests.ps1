@@ -22,7 +22,7 @@ Describe 'IoSpd module' {
     $m.RootModule | Should -Be 'IoSpd.psm1'
   }
   It 'exports exactly the public functions listed in the manifest' {
-    @($script:module.ExportedFunctions.Keys | Sort-Object) | Should -Be @('ConvertFrom-IoSpdXml',
+    @($script:module.ExportedFunctions.Keys | Sort-Object) | Should -Be @('ConvertFrom-IoSpdXml', 'ConvertTo-IoSpdRow',
       'Get-IoSpdCsvOwner', 'Install-IoSpd', 'Invoke-IoSpd', 'Invoke-IoSpdSweep', 'Move-IoSpdCsvOwner')
     $files = @(Get-ChildItem (Join-Path $script:repo 'scripts/IoSpd/Public') -Filter *.ps1 | ForEach-Object BaseName)
     @($script:module.ExportedFunctions.Keys | Sort-Object) | Should -Be @($files | Sort-Object)

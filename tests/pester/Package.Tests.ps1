@@ -117,7 +117,7 @@ Describe 'Release package' {
     $m = Import-Module (Join-Path $script:unpacked 'IoSpd/IoSpd.psd1') -Force -PassThru
     try {
       $m.Version.ToString() | Should -Be '1.2.3'
-      @($m.ExportedFunctions.Keys | Sort-Object) | Should -Be @('ConvertFrom-IoSpdXml', 'Get-IoSpdCsvOwner',
+      @($m.ExportedFunctions.Keys | Sort-Object) | Should -Be @('ConvertFrom-IoSpdXml', 'ConvertTo-IoSpdRow', 'Get-IoSpdCsvOwner',
         'Install-IoSpd', 'Invoke-IoSpd', 'Invoke-IoSpdSweep', 'Move-IoSpdCsvOwner')
     } finally {
       Remove-Module $m -Force
