@@ -94,6 +94,8 @@ A command-line compatible successor of DISKSPD 2.2.
 - amd64/iospd.exe: 64-bit Windows build; x86/iospd.exe: 32-bit build.
 - IoSpd/: PowerShell module (Import-Module ./IoSpd; Get-Help Install-IoSpd).
 - xml/: XML profile schema and examples.
+- schema/: the JSON Schema of -Rjson and --output=json: results.
+- docs/: the documentation the README links to.
 MD
 fi
 
