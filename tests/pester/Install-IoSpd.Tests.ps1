@@ -662,6 +662,17 @@ Describe 'Install-IoSpd on Windows (simulated: Test-IoSpdWindows mocked, fake re
     Should -Invoke -ModuleName IoSpd Get-IoSpdRegistryAccessor -Times 0 -Exactly
     $script:fake.State.Writes.Count | Should -Be 0
   }
+  It 'says that iospd was installed but the PATH not stored when the registry write fails' {
+    $script:fake.Write = { param($Scope, $Value, $Kind) throw 'Requested registry access is not allowed.' }
+    $err = { Install-IoSpd -Source $script:winV1 -Destination $script:dest -Scope User -Confirm:$false } |
+      Should -Throw -ErrorId 'IoSpdPathNotStored,Install-IoSpd' -PassThru
+    $err.CategoryInfo.Category | Should -Be 'WriteError'
+    $err.Exception.Message | Should -BeLike ('iospd was installed, but the User PATH could not be written: *Requested registry access is not allowed.*' +
+      "Add '$(Join-Path $script:dest 'amd64')' to PATH yourself*")
+    Test-Path -LiteralPath (Join-Path $script:dest 'amd64/iospd.exe') | Should -BeTrue
+    $script:procPath | Should -BeExactly 'C:\Windows\system32;C:\Windows'
+    $script:fake.State.Broadcasts | Should -Be 0
+  }
   It 'refuses a package that holds only Linux builds, naming them and what to download' {
     $err = { Install-IoSpd -Source $script:linuxOnly -Destination $script:dest -Scope User -Confirm:$false } |
       Should -Throw -ErrorId 'IoSpdPackageWrongSystem,Install-IoSpd' -PassThru

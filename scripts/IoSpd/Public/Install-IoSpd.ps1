@@ -148,9 +148,14 @@ function Install-IoSpd {
     $null = Assert-IoSpdReplaceableDestination -Destination $Destination
 
     $action = "Install iospd ($($layout.Folder)) from '$Source' and add '$binPath' to the $Scope PATH"
+    if ($Scope -ne 'Process' -and $layout.System -ne 'Windows') {
+      $action += @{ User = ' (a block in ~/.profile)'; Machine = ' (/etc/profile.d/iospd.sh)' }[$Scope]
+    }
     if (-not $PSCmdlet.ShouldProcess($Destination, $action)) { return }
     Install-IoSpdPackage -Source $Source -Destination $Destination -Layout $layout `
       -ExpectedHash $ExpectedHash -Scope $Scope
+  } catch [Management.Automation.PipelineStoppedException] {
+    throw   # Ctrl-C or a stopped pipeline: not an error of ours
   } catch {
     $PSCmdlet.ThrowTerminatingError($_)
   }
