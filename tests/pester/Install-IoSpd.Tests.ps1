@@ -712,6 +712,10 @@ Describe 'Install-IoSpd -Scope User on Linux: ~/.profile' -Skip:($IsWindows) {
     $r.PathStoredIn | Should -Be $script:prof
     "$info" | Should -BeLike "*'$bin' is on PATH in this session and, through '$script:prof', in login shells started from now on. In a shell that is already open, run: . ~/.profile*"
   }
+  It 'writes the .profile of $env:HOME for User and /etc/profile.d/iospd.sh for Machine' {
+    InModuleScope IoSpd { Get-IoSpdProfileFile -Scope User } | Should -Be (Join-Path $env:HOME '.profile')
+    InModuleScope IoSpd { Get-IoSpdProfileFile -Scope Machine } | Should -Be '/etc/profile.d/iospd.sh'
+  }
   It 'creates ~/.profile when there is none' {
     $null = Install-IoSpd -Source $script:v1 -Destination $script:dest -Scope User -Confirm:$false 6>$null
     Get-ProfilePath $script:prof '/bin' | Should -BeExactly ('/bin:' + (Join-Path $script:dest 'linux-amd64'))
