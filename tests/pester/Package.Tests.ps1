@@ -142,15 +142,29 @@ Describe 'Release package' {
     $dlls | Should -Contain 'kernel32.dll'
     foreach ($d in $dlls) { $d | Should -Match $script:systemDll }
   }
-  It 'installs with Install-IoSpd from the package and its .sha256' {
+  It 'installs with Install-IoSpd from the package and its .sha256 (Windows simulated)' {
+    # The zip holds Windows builds only: Test-IoSpdWindows is mocked, and the
+    # session Path lives in memory (Windows spells it Path).
+    Mock -ModuleName IoSpd Test-IoSpdWindows { $true }
     Mock -ModuleName IoSpd Get-IoSpdArchitecture { 'amd64' }
+    $script:winPath = 'C:\Windows'
+    Mock -ModuleName IoSpd Get-IoSpdEnvironmentVariable -ParameterFilter { $Name -ceq 'Path' } { $script:winPath }
+    Mock -ModuleName IoSpd Set-IoSpdEnvironmentVariable -ParameterFilter { $Name -ceq 'Path' } { $script:winPath = $Value }
+    $dest = Join-Path $TestDrive 'installed/iospd'
+    $r = Install-IoSpd -Source $script:zip -Destination $dest -Confirm:$false
+    (Get-FileHash (Join-Path $dest 'amd64/iospd.exe')).Hash |
+      Should -Be (Get-FileHash (Join-Path $script:unpacked 'amd64/iospd.exe')).Hash
+    $r.Sha256 | Should -Be (Get-FileHash $script:zip).Hash
+    $script:winPath | Should -BeExactly ('C:\Windows' + [IO.Path]::PathSeparator + (Join-Path $dest 'amd64'))
+  }
+  It 'is refused by Install-IoSpd on Linux: it holds Windows builds only' -Skip:($IsWindows) {
     $saved = $env:PATH
     try {
-      $dest = Join-Path $TestDrive 'installed/iospd'
-      $r = Install-IoSpd -Source $script:zip -Destination $dest -Confirm:$false
-      (Get-FileHash (Join-Path $dest 'amd64/iospd.exe')).Hash |
-        Should -Be (Get-FileHash (Join-Path $script:unpacked 'amd64/iospd.exe')).Hash
-      $r.Sha256 | Should -Be (Get-FileHash $script:zip).Hash
+      $dest = Join-Path $TestDrive 'linux-install/iospd'
+      { Install-IoSpd -Source $script:zip -Destination $dest -Confirm:$false } |
+        Should -Throw '*holds only Windows executables (amd64/iospd.exe, x86/iospd.exe), which cannot run on Linux*' -ErrorId 'IoSpdPackageWrongSystem,Install-IoSpd'
+      Test-Path $dest | Should -BeFalse
+      $env:PATH | Should -BeExactly $saved
     } finally { $env:PATH = $saved }
   }
 }

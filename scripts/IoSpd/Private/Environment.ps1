@@ -38,12 +38,15 @@ function Get-IoSpdArchitecture {
   if (-not $arch) {
     $arch = [Runtime.InteropServices.RuntimeInformation]::OSArchitecture.ToString()
   }
+  # Linux and macOS on ARM64 have no amd64 emulation to fall back on.
+  if ($arch -eq 'ARM64' -and -not (Test-IoSpdWindows)) { return 'arm64' }
   switch -Regex ($arch) {
     '^(AMD64|X64|ARM64|IA64)$' { return 'amd64' }
     '^(x86|X86)$' { return 'x86' }
     default {
-      throw "iospd has no build for the processor architecture '$arch'; " +
-        'the package contains amd64 and x86 builds only.'
+      throw (New-IoSpdHostError -Id 'IoSpdUnknownArchitecture' -Category NotImplemented -Target $arch `
+        -Message ("iospd has no build for the processor architecture '$arch'; " +
+          'the packages hold amd64 and x86 builds (Windows) and linux-<arch> builds only.'))
     }
   }
 }
@@ -58,26 +61,29 @@ function Get-IoSpdComputerName {
 }
 
 function Get-IoSpdEnvironmentVariable {
-  # Reads a variable from the process, user or machine environment.
+  # Reads a variable of this process. The stored PATH is read and written
+  # elsewhere (WindowsPath.ps1, ShellProfilePath.ps1): .NET's User/Machine
+  # targets store REG_SZ with %VARS% expanded on Windows and do nothing at
+  # all on Linux, so they are not offered here.
   [CmdletBinding()]
   [OutputType([string])]
   param(
     [Parameter(Mandatory)] [string] $Name,
-    [Parameter(Mandatory)] [ValidateSet('Process', 'User', 'Machine')] [string] $Scope
+    [Parameter(Mandatory)] [ValidateSet('Process')] [string] $Scope
   )
-  return [Environment]::GetEnvironmentVariable($Name, [EnvironmentVariableTarget]$Scope)
+  return [Environment]::GetEnvironmentVariable($Name, [EnvironmentVariableTarget]::Process)
 }
 
 function Set-IoSpdEnvironmentVariable {
-  # Writes a variable to the process, user or machine environment.
+  # Writes a variable of this process (see Get-IoSpdEnvironmentVariable).
   [CmdletBinding(SupportsShouldProcess)]
   param(
     [Parameter(Mandatory)] [string] $Name,
     [AllowEmptyString()] [string] $Value,
-    [Parameter(Mandatory)] [ValidateSet('Process', 'User', 'Machine')] [string] $Scope
+    [Parameter(Mandatory)] [ValidateSet('Process')] [string] $Scope
   )
-  if ($PSCmdlet.ShouldProcess("$Scope environment variable $Name", 'Set')) {
-    [Environment]::SetEnvironmentVariable($Name, $Value, [EnvironmentVariableTarget]$Scope)
+  if ($PSCmdlet.ShouldProcess("process environment variable $Name", 'Set')) {
+    [Environment]::SetEnvironmentVariable($Name, $Value, [EnvironmentVariableTarget]::Process)
   }
 }
 
@@ -107,27 +113,62 @@ function Get-IoSpdPathVariableName {
   return 'PATH'
 }
 
+function Test-IoSpdSamePathEntry {
+  # Whether two PATH entries name the same folder: quotes, blanks and a
+  # trailing \ or / do not count, case does not count with -IgnoreCase, and
+  # an entry with %VARIABLES% also matches what it expands to.
+  [CmdletBinding()]
+  [OutputType([bool])]
+  param(
+    [AllowEmptyString()] [string] $Existing,
+    [Parameter(Mandatory)] [string] $Entry,
+    [bool] $IgnoreCase
+  )
+  $cmp = [StringComparison]::Ordinal
+  if ($IgnoreCase) { $cmp = [StringComparison]::OrdinalIgnoreCase }
+  $want = $Entry.Trim().Trim('"').TrimEnd('\', '/')
+  foreach ($candidate in $Existing, [Environment]::ExpandEnvironmentVariables($Existing)) {
+    $have = $candidate.Trim().Trim('"').TrimEnd('\', '/')
+    if ($have -and [string]::Equals($have, $want, $cmp)) { return $true }
+  }
+  return $false
+}
+
 function Add-IoSpdPathEntry {
-  # Returns $PathValue with $Entry appended unless an equal entry (ignoring
-  # case on Windows and a trailing separator) is already there.
+  # Pure: the PATH string $PathValue with $Entry appended, unless an equal
+  # entry (Test-IoSpdSamePathEntry) is already there. Everything that was
+  # there is kept byte for byte: unexpanded %VARIABLES%, empty entries, a
+  # trailing separator; the only change is ";<Entry>" at the end.
   [CmdletBinding()]
   [OutputType([string])]
   param(
     [AllowEmptyString()] [AllowNull()] [string] $PathValue,
-    [Parameter(Mandatory)] [string] $Entry
+    [Parameter(Mandatory)] [string] $Entry,
+    [string] $Separator = [IO.Path]::PathSeparator,
+    [bool] $IgnoreCase = (Test-IoSpdWindows)
   )
-  $sep = [IO.Path]::PathSeparator
-  $norm = {
-    param($p)
-    $t = $p.Trim().TrimEnd('\', '/')
-    if (Test-IoSpdWindows) { $t = $t.ToLowerInvariant() }
-    $t
+  if (-not $PathValue) { return $Entry }
+  foreach ($p in $PathValue.Split($Separator)) {
+    if (Test-IoSpdSamePathEntry -Existing $p -Entry $Entry -IgnoreCase $IgnoreCase) { return $PathValue }
   }
-  $want = & $norm $Entry
-  $parts = @()
-  if ($PathValue) { $parts = @($PathValue.Split($sep) | Where-Object { $_ -ne '' }) }
-  foreach ($p in $parts) {
-    if ((& $norm $p) -eq $want) { return $PathValue }
-  }
-  return (@($parts) + $Entry) -join $sep
+  if ($PathValue.EndsWith($Separator)) { return $PathValue + $Entry }
+  return $PathValue + $Separator + $Entry
+}
+
+function New-IoSpdHostError {
+  # An ErrorRecord (message, id, category, target) for the install and
+  # cluster functions: helpers throw it, the public functions hand it on
+  # with $PSCmdlet.ThrowTerminatingError or WriteError so that the id and
+  # category reach the caller and -ErrorAction works.
+  [CmdletBinding()]
+  [OutputType([Management.Automation.ErrorRecord])]
+  param(
+    [Parameter(Mandatory)] [string] $Message,
+    [Parameter(Mandatory)] [string] $Id,
+    [Parameter(Mandatory)] [Management.Automation.ErrorCategory] $Category,
+    [AllowNull()] [object] $Target,
+    [Exception] $InnerException
+  )
+  $ex = [InvalidOperationException]::new($Message, $InnerException)
+  return [Management.Automation.ErrorRecord]::new($ex, $Id, $Category, $Target)
 }

@@ -172,34 +172,38 @@ function Assert-IoSpdReplaceableDestination {
   $file = [IO.FileInfo]::new($Destination)
   if (-not $dir.Exists) {
     if ($file.Exists) {
-      throw "'$Destination' is a file, not a folder, so Install-IoSpd cannot install there. " +
-        'Nothing was installed. Pass a new or empty folder as -Destination.'
+      throw (New-IoSpdHostError -Id 'IoSpdDestinationIsFile' -Category InvalidArgument -Target $Destination -Message (
+          "'$Destination' is a file, not a folder, so Install-IoSpd cannot install there. " +
+            'Nothing was installed. Pass a new or empty folder as -Destination.'))
     }
     return $false
   }
   if (Test-IoSpdReparsePoint $dir) {
-    throw "'$Destination' is a link (symbolic link or junction). Install-IoSpd replaces the " +
-      'install folder as a whole and will not replace a link. Nothing was installed. Pass the ' +
-      'folder the link points to, or a new or empty folder, as -Destination.'
+    throw (New-IoSpdHostError -Id 'IoSpdDestinationIsLink' -Category InvalidArgument -Target $Destination -Message (
+        "'$Destination' is a link (symbolic link or junction). Install-IoSpd replaces the " +
+          'install folder as a whole and will not replace a link. Nothing was installed. Pass the ' +
+          'folder the link points to, or a new or empty folder, as -Destination.'))
   }
   $top = @($dir.GetFileSystemInfos() | Sort-Object Name | ForEach-Object Name)
   if ($top.Count -eq 0) { return $true }
   $marker = Read-IoSpdInstallMarker -Path $Destination
   if (-not $marker) {
-    throw "The folder '$Destination' is not empty and is not an iospd install (it has no " +
-      "$(Get-IoSpdMarkerName) file), so Install-IoSpd will not replace it: that would delete " +
-      "what is in it ($(Format-IoSpdEntryList $top)). Nothing was installed. Choose a new or " +
-      "empty folder, e.g. -Destination '$(Join-Path $Destination 'iospd')', or empty or remove " +
-      "'$Destination' yourself and run Install-IoSpd again (an iospd folder installed before " +
-      'installs carried this marker has to be removed by hand once).'
+    throw (New-IoSpdHostError -Id 'IoSpdDestinationNotEmpty' -Category ResourceExists -Target $Destination -Message (
+        "The folder '$Destination' is not empty and is not an iospd install (it has no " +
+          "$(Get-IoSpdMarkerName) file), so Install-IoSpd will not replace it: that would delete " +
+          "what is in it ($(Format-IoSpdEntryList $top)). Nothing was installed. Choose a new or " +
+          "empty folder, e.g. -Destination '$(Join-Path $Destination 'iospd')', or empty or remove " +
+          "'$Destination' yourself and run Install-IoSpd again (an iospd folder installed before " +
+          'installs carried this marker has to be removed by hand once).'))
   }
   $foreign = @(Get-IoSpdForeignEntry -Path $Destination -Marker $marker)
   if ($foreign.Count -gt 0) {
-    throw "The folder '$Destination' holds an iospd install (version $($marker.Version)) but " +
-      "also things that install did not put there: $(Format-IoSpdEntryList $foreign). " +
-      'Install-IoSpd replaces the whole install folder and will not delete them. Nothing was ' +
-      "installed. Move them out of '$Destination' and run Install-IoSpd again, or choose " +
-      'another -Destination.'
+    throw (New-IoSpdHostError -Id 'IoSpdDestinationHasForeignEntries' -Category ResourceExists -Target $Destination -Message (
+        "The folder '$Destination' holds an iospd install (version $($marker.Version)) but " +
+          "also things that install did not put there: $(Format-IoSpdEntryList $foreign). " +
+          'Install-IoSpd replaces the whole install folder and will not delete them. Nothing was ' +
+          "installed. Move them out of '$Destination' and run Install-IoSpd again, or choose " +
+          'another -Destination.'))
   }
   return $true
 }

@@ -23,13 +23,15 @@ function Copy-IoSpdSourceFile {
       $ProgressPreference = 'SilentlyContinue'   # the progress bar slows IWR 10x
       Invoke-WebRequest -Uri $Source -OutFile $OutFile -UseBasicParsing -ErrorAction Stop
     } catch {
-      throw "Could not download '$Source': $($_.Exception.Message)"
+      throw (New-IoSpdHostError -Id 'IoSpdDownloadFailed' -Category ConnectionError -Target $Source `
+          -InnerException $_.Exception -Message "Could not download '$Source': $($_.Exception.Message)")
     } finally {
       $ProgressPreference = $old
     }
   } else {
     if (-not (Test-Path -LiteralPath $Source -PathType Leaf)) {
-      throw "The file '$Source' does not exist."
+      throw (New-IoSpdHostError -Id 'IoSpdSourceNotFound' -Category ObjectNotFound -Target $Source `
+          -Message "The file '$Source' does not exist.")
     }
     Copy-Item -LiteralPath $Source -Destination $OutFile -Force -ErrorAction Stop
   }
@@ -45,7 +47,8 @@ function Read-IoSpdHashFile {
   if ($null -eq $text) { $text = '' }
   $m = [regex]::Match($text, '^\s*([0-9A-Fa-f]{64})\b')
   if (-not $m.Success) {
-    throw "The hash file '$Path' does not start with a SHA-256 digest (64 hex digits)."
+    throw (New-IoSpdHostError -Id 'IoSpdHashFileInvalid' -Category InvalidData -Target $Path `
+        -Message "The hash file '$Path' does not start with a SHA-256 digest (64 hex digits).")
   }
   return $m.Groups[1].Value.ToUpperInvariant()
 }
@@ -71,6 +74,7 @@ function Expand-IoSpdZip {
   } catch {
     $e = $_.Exception
     if ($e.InnerException) { $e = $e.InnerException }
-    throw "Could not unpack '$Path': $($e.Message)"
+    throw (New-IoSpdHostError -Id 'IoSpdUnpackFailed' -Category InvalidData -Target $Path `
+        -InnerException $e -Message "Could not unpack '$Path': $($e.Message)")
   }
 }

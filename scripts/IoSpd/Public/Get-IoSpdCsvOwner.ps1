@@ -16,11 +16,15 @@ function Get-IoSpdCsvOwner {
   BlockRedirected) with the redirection reasons. A benchmark on a CSV is
   only meaningful when I/O is Direct, ideally from the owner node.
 
-  Needs the FailoverClusters module; fails with a clear message when it is
-  missing or when the path is not on a CSV.
+  Needs the FailoverClusters module: without it the command stops with the
+  error IoSpdFailoverClustersMissing (NotInstalled). A path that is not on
+  a CSV gives the non-terminating error IoSpdPathNotOnCsv (ObjectNotFound)
+  and the other paths are still looked up; use -ErrorAction Stop to stop.
 
   .PARAMETER Path
-  A file or folder on a Cluster Shared Volume.
+  A file or folder on a Cluster Shared Volume. A relative path is taken
+  relative to the PowerShell location (Set-Location), not the process
+  directory.
 
   .EXAMPLE
   Get-IoSpdCsvOwner -Path C:\ClusterStorage\Volume1\iospd\test.dat
@@ -42,12 +46,23 @@ function Get-IoSpdCsvOwner {
     [string] $Path
   )
   process {
-    $found = Find-IoSpdCsv -Path $Path
-    $csv = $found.Csv
-    $local = Get-IoSpdComputerName
-    $owner = Get-IoSpdOwnerName -Csv $csv
-    $state = Get-ClusterSharedVolumeState -Name $csv.Name -Node $local |
-      Select-Object -First 1
+    # A path that is not on a CSV (or a cluster call that fails) is a
+    # non-terminating error for that path, written once: the next paths are
+    # still looked up, and -ErrorAction decides. No FailoverClusters stops.
+    $missing = Get-IoSpdFailoverClustersError
+    if ($missing) { $PSCmdlet.ThrowTerminatingError($missing) }
+    try {
+      $found = Resolve-IoSpdCsv -Path $Path -BasePath $PSCmdlet.SessionState.Path.CurrentFileSystemLocation.ProviderPath
+      if ($found -is [Management.Automation.ErrorRecord]) { $PSCmdlet.WriteError($found); return }
+      $csv = $found.Csv
+      $local = Get-IoSpdComputerName
+      $owner = Get-IoSpdOwnerName -Csv $csv
+      $state = Get-ClusterSharedVolumeState -Name $csv.Name -Node $local -ErrorAction Stop |
+        Select-Object -First 1
+    } catch {
+      $PSCmdlet.WriteError($_)
+      return
+    }
     $stateInfo = $null; $fsReason = $null; $blockReason = $null
     if ($state) {
       $stateInfo = [string]$state.StateInfo

@@ -12,13 +12,30 @@ function Install-IoSpd {
   Downloads (http/https) or copies (local path) iospd-<version>.zip and the
   matching <zip>.sha256 file, checks the SHA-256 digest BEFORE anything is unpacked, unpacks
   the package into a staging folder beside the destination and only then
-  swaps it into place. The folder matching the processor architecture
-  (amd64 or x86) is added to PATH for this session and, with -Scope User or
-  -Scope Machine, persistently.
+  swaps it into place. The folder holding the build for this machine is
+  added to PATH for this session and, with -Scope User or -Scope Machine,
+  persistently:
+  - Windows: amd64\iospd.exe or x86\iospd.exe (by the processor
+    architecture; ARM64 uses amd64). The stored PATH is read and written in
+    the registry directly (HKCU\Environment or HKLM\SYSTEM\CurrentControlSet\
+    Control\Session Manager\Environment): existing entries are kept as they
+    were, %SystemRoot%-style variables unexpanded, the value keeps its kind
+    (REG_EXPAND_SZ stays REG_EXPAND_SZ), and WM_SETTINGCHANGE tells Explorer,
+    so consoles opened from now on see it.
+  - Linux and macOS: linux-<arch>/iospd (macos-<arch>/iospd). The release
+    zip from scripts/package.sh holds Windows builds only; on Linux it is
+    refused with an error that says so (build iospd from source instead).
+    -Scope User writes a marked block into ~/.profile (read by login
+    shells; an open shell needs '. ~/.profile'), -Scope Machine writes
+    /etc/profile.d/iospd.sh; delete the block to undo. When that file cannot
+    be written, a warning says that only this session's PATH changed and
+    which line to add to the shell profile.
 
-  A wrong digest, a package without the folder for this architecture, or a
+  A wrong digest, a package without the build for this machine, or a
   download that fails leaves any previous install and PATH exactly as they
-  were. Running the command twice leaves one PATH entry.
+  were. Running the command twice leaves one PATH entry. Errors are
+  ErrorRecords with an id (IoSpdHashMismatch, IoSpdPackageWrongSystem,
+  IoSpdNotElevated, IoSpdDestinationNotEmpty, ...) and a category.
 
   Every install gets a marker file, .iospd-install, that records the
   version, the SHA-256 of the package and every file and folder the install
@@ -49,8 +66,9 @@ function Install-IoSpd {
 
   .PARAMETER Scope
   Process (default) changes PATH for this session only; User and Machine also
-  store it in the user or machine environment. Machine needs an elevated
-  session.
+  store it: in the user or machine environment in the registry on Windows,
+  in ~/.profile or /etc/profile.d/iospd.sh on Linux and macOS (see the
+  description). Machine needs an elevated session (root on Linux).
 
   .PARAMETER ExpectedHash
   SHA-256 digest (64 hex digits) the zip must have; when given, no .sha256
@@ -79,9 +97,16 @@ function Install-IoSpd {
   Fails if D:\tools already holds other files: the install would replace
   the whole folder. Nothing is changed; use -Destination D:\tools\iospd.
 
+  .EXAMPLE
+  Install-IoSpd -Source ./iospd-1.0.0-linux.zip -Scope User
+
+  On Linux: installs linux-amd64/iospd under ~/.iospd and adds it to PATH in
+  ~/.profile. A Windows-only package is refused (IoSpdPackageWrongSystem).
+
   .OUTPUTS
   An object with Destination, Architecture, BinPath, Executable, Version,
-  Sha256 and Scope.
+  Sha256, Scope and PathStoredIn (the registry value or profile file that
+  holds the PATH entry; empty for -Scope Process).
   #>
   [CmdletBinding(SupportsShouldProcess, ConfirmImpact = 'Medium')]
   param(
@@ -97,122 +122,41 @@ function Install-IoSpd {
     [string] $ExpectedHash
   )
 
-  if (-not $Source) {
-    throw 'No package given: pass -Source with the URL or path of iospd-<version>.zip ' +
-      '(or set $env:IOSPD_SOURCE).'
-  }
-  if ($Scope -eq 'Machine' -and -not (Test-IoSpdElevated)) {
-    throw 'Installing with -Scope Machine changes the machine PATH and needs an elevated ' +
-      '(administrator) session. Run PowerShell as administrator, or use -Scope User.'
-  }
-  if (-not $Destination) { $Destination = Get-IoSpdDefaultDestination }
-  # Relative to the PowerShell location, not the process directory.
-  $Destination = $PSCmdlet.SessionState.Path.GetUnresolvedProviderPathFromPSPath($Destination).TrimEnd('\', '/')
-  $arch = Get-IoSpdArchitecture
-  $binPath = Join-Path $Destination $arch
-  # Refuse a folder holding anything that is not ours before fetching or
-  # changing anything (checked again just before the swap).
-  $null = Assert-IoSpdReplaceableDestination -Destination $Destination
-
-  $action = "Install iospd ($arch) from '$Source' and add '$binPath' to the $Scope PATH"
-  if (-not $PSCmdlet.ShouldProcess($Destination, $action)) { return }
-
-  $work = Join-Path ([IO.Path]::GetTempPath()) ('iospd-install-' + [guid]::NewGuid().ToString('N'))
-  $parent = Split-Path -Parent $Destination
-  $leaf = Split-Path -Leaf $Destination
-  $tag = [guid]::NewGuid().ToString('N').Substring(0, 8)
-  $staging = Join-Path $parent ".$leaf.staging-$tag"
-  $old = Join-Path $parent ".$leaf.old-$tag"
+  # Every failure leaves as an ErrorRecord with an id and a category, and
+  # -ErrorAction SilentlyContinue cannot turn a refusal into an install:
+  # inside this try a throw always stops here, and ThrowTerminatingError
+  # hands it to the caller.
   try {
-    $null = New-Item -ItemType Directory -Path $work -Force
-    $zip = Join-Path $work 'package.zip'
-    Write-Verbose "Fetching $Source"
-    Copy-IoSpdSourceFile -Source $Source -OutFile $zip
+    if (-not $Source) {
+      throw (New-IoSpdHostError -Id 'IoSpdNoSource' -Category InvalidArgument -Target $null `
+          -Message ('No package given: pass -Source with the URL or path of iospd-<version>.zip ' +
+            '(or set $env:IOSPD_SOURCE).'))
+    }
+    if ($Scope -eq 'Machine' -and -not (Test-IoSpdElevated)) {
+      throw (New-IoSpdHostError -Id 'IoSpdNotElevated' -Category PermissionDenied -Target $Scope `
+          -Message ('Installing with -Scope Machine changes the machine PATH and needs an elevated ' +
+            '(administrator) session. Run PowerShell as administrator (sudo on Linux), or use -Scope User.'))
+    }
+    if (-not $Destination) { $Destination = Get-IoSpdDefaultDestination }
+    # Relative to the PowerShell location, not the process directory.
+    $Destination = $PSCmdlet.SessionState.Path.GetUnresolvedProviderPathFromPSPath($Destination).TrimEnd('\', '/')
+    $arch = Get-IoSpdArchitecture
+    $layout = Get-IoSpdPackageLayout -Architecture $arch
+    $binPath = Join-Path $Destination $layout.Folder
+    # Refuse a folder holding anything that is not ours before fetching or
+    # changing anything (checked again just before the swap).
+    $null = Assert-IoSpdReplaceableDestination -Destination $Destination
 
-    if ($ExpectedHash) {
-      $want = $ExpectedHash.ToUpperInvariant()
-    } else {
-      $hashFile = Join-Path $work 'package.zip.sha256'
-      Copy-IoSpdSourceFile -Source ($Source + '.sha256') -OutFile $hashFile
-      $want = Read-IoSpdHashFile -Path $hashFile
+    $action = "Install iospd ($($layout.Folder)) from '$Source' and add '$binPath' to the $Scope PATH"
+    if ($Scope -ne 'Process' -and $layout.System -ne 'Windows') {
+      $action += @{ User = ' (a block in ~/.profile)'; Machine = ' (/etc/profile.d/iospd.sh)' }[$Scope]
     }
-    $have = Get-IoSpdSha256 -Path $zip
-    if ($have -ne $want) {
-      throw "SHA-256 mismatch for '$Source': expected $want, the file has $have. " +
-        'Nothing was installed; download the package again or check -ExpectedHash.'
-    }
-    Write-Verbose "SHA-256 $have verified"
-
-    if (-not (Test-Path -LiteralPath $parent)) {
-      $null = New-Item -ItemType Directory -Path $parent -Force
-    }
-    Expand-IoSpdZip -Path $zip -DestinationPath $staging
-    # Accept a package whose content sits in one top-level folder.
-    $root = $staging
-    $top = @(Get-ChildItem -LiteralPath $staging -Force)
-    if ($top.Count -eq 1 -and $top[0].PSIsContainer -and
-        -not (Test-Path -LiteralPath (Join-Path $staging $arch))) {
-      $root = $top[0].FullName
-    }
-    $exe = Join-Path (Join-Path $root $arch) 'iospd.exe'
-    if (-not (Test-Path -LiteralPath $exe -PathType Leaf)) {
-      throw "The package '$Source' has no $arch/iospd.exe, so it cannot run on this " +
-        "machine ($arch). The previous install was left as it was."
-    }
-
-    $version = Get-IoSpdPackageVersion -Source $Source
-    Write-IoSpdInstallMarker -Root $root -Version $version -Sha256 $have
-
-    # Swap: old install aside, new one in, then drop the old one. If the
-    # second rename fails, put the old one back. The folder is checked
-    # again here (the download may have taken a while), and the old one is
-    # dismantled entry by entry from its marker, never with a recursive
-    # delete, so nothing the install did not put there can be lost.
-    $hadOld = Assert-IoSpdReplaceableDestination -Destination $Destination
-    if ($hadOld) { Move-Item -LiteralPath $Destination -Destination $old -ErrorAction Stop }
-    try {
-      Move-Item -LiteralPath $root -Destination $Destination -ErrorAction Stop
-    } catch {
-      if ($hadOld) { Move-Item -LiteralPath $old -Destination $Destination -ErrorAction SilentlyContinue }
-      throw "Could not move the new install into '$Destination': $($_.Exception.Message)"
-    }
-    if ($hadOld) {
-      $left = @(Remove-IoSpdInstallTree -Path $old)
-      if ($left.Count -gt 0) {
-        Write-Warning ("The previous install was moved to '$old' and could not be removed " +
-          "completely; what is left ($(Format-IoSpdEntryList $left)) was kept. Look through " +
-          'it and delete it yourself.')
-      }
-    }
-
-    # PATH: the session always, the stored environment for User/Machine.
-    $name = Get-IoSpdPathVariableName
-    $current = Get-IoSpdEnvironmentVariable -Name $name -Scope Process
-    $new = Add-IoSpdPathEntry -PathValue $current -Entry $binPath
-    if ($new -ne $current) {
-      Set-IoSpdEnvironmentVariable -Name $name -Value $new -Scope Process -WhatIf:$false -Confirm:$false
-    }
-    if ($Scope -ne 'Process') {
-      $stored = Get-IoSpdEnvironmentVariable -Name $name -Scope $Scope
-      $newStored = Add-IoSpdPathEntry -PathValue $stored -Entry $binPath
-      if ($newStored -ne $stored) {
-        Set-IoSpdEnvironmentVariable -Name $name -Value $newStored -Scope $Scope -WhatIf:$false -Confirm:$false
-      }
-    }
-
-    [pscustomobject]@{
-      PSTypeName   = 'IoSpd.InstallResult'
-      Destination  = $Destination
-      Architecture = $arch
-      BinPath      = $binPath
-      Executable   = Join-Path $binPath 'iospd.exe'
-      Version      = $version
-      Sha256       = $have
-      Scope        = $Scope
-    }
-  } finally {
-    foreach ($d in $work, $staging) {
-      if (Test-Path -LiteralPath $d) { Remove-Item -LiteralPath $d -Recurse -Force -ErrorAction SilentlyContinue }
-    }
+    if (-not $PSCmdlet.ShouldProcess($Destination, $action)) { return }
+    Install-IoSpdPackage -Source $Source -Destination $Destination -Layout $layout `
+      -ExpectedHash $ExpectedHash -Scope $Scope
+  } catch [Management.Automation.PipelineStoppedException] {
+    throw   # Ctrl-C or a stopped pipeline: not an error of ours
+  } catch {
+    $PSCmdlet.ThrowTerminatingError($_)
   }
 }
