@@ -16,6 +16,7 @@
     'Get-IoSpdCsvOwner'
     'Install-IoSpd'
     'Invoke-IoSpd'
+    'Invoke-IoSpdFleet'
     'Invoke-IoSpdSweep'
     'Move-IoSpdCsvOwner'
   )

@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: MIT
+# Pure helpers of Invoke-IoSpdFleet: per-node templates, the command line a
+# node runs, and the numbers read from a node's JSON results. Kept apart from
+# the remoting so that each can be tested without a session.
+
+function Expand-IoSpdFleetTemplate {
+  # '{node}' in a target, folder or executable template becomes the node's
+  # name (case-insensitive), e.g. C:\ClusterStorage\{node}\io.dat.
+  [OutputType([string])]
+  param([Parameter(Mandatory)] [AllowEmptyString()] [string] $Template,
+    [Parameter(Mandatory)] [string] $Node)
+  return [regex]::Replace($Template, '\{node\}', { param($m) $Node },
+    [Text.RegularExpressions.RegexOptions]::IgnoreCase)
+}
+
+function ConvertTo-IoSpdFleetCommandLine {
+  # One command-line string for ProcessStartInfo.Arguments / Start-Process,
+  # which splits it with the Windows (CommandLineToArgvW) rules on every
+  # platform: quote arguments with blanks or quotes, double the backslashes
+  # before a quote and before the closing quote. The remote side has no IoSpd
+  # module, so the string is built here; this duplicates the small quoting
+  # rule of Private/Arguments.ps1 on purpose (that file is edited elsewhere).
+  [OutputType([string])]
+  param([Parameter(Mandatory)] [AllowEmptyCollection()] [string[]] $Argument)
+  $parts = foreach ($a in $Argument) {
+    if ($a -ne '' -and $a -notmatch '[\s"]') { $a; continue }
+    $sb = [Text.StringBuilder]::new('"')
+    $slashes = 0
+    foreach ($ch in $a.ToCharArray()) {
+      if ($ch -eq '\') { $slashes++; continue }
+      if ($ch -eq '"') { [void]$sb.Append('\', 2 * $slashes + 1) }
+      elseif ($slashes) { [void]$sb.Append('\', $slashes) }
+      $slashes = 0
+      [void]$sb.Append($ch)
+    }
+    [void]$sb.Append('\', 2 * $slashes).Append('"')
+    $sb.ToString()
+  }
+  return ($parts -join ' ')
+}
+
+function Test-IoSpdFleetRawArgument {
+  # The fleet adds the result format, the JSON file and the -yr event itself:
+  # refuse raw arguments that would fight them, naming the argument.
+  param([string[]] $ArgumentList)
+  foreach ($raw in @($ArgumentList | Where-Object { $_ })) {
+    $why = $null
+    if ($raw -cmatch '^[-/]R') { $why = 'the fleet asks each node for JSON results (--output=json:FILE) itself' }
+    elseif ($raw -match '^--output') { $why = 'the fleet writes each node''s JSON to its own file' }
+    elseif ($raw -cmatch '^[-/]y[rsep]') { $why = 'the fleet uses -yr/-ye for the synchronised start' }
+    elseif ($raw -cmatch '^[-/]X') { $why = 'an XML profile (-X) names its own targets; use -Target templates' }
+    if ($why) {
+      $ex = [ArgumentException]::new("-ArgumentList contains '$raw': $why. Remove it.")
+      throw [Management.Automation.ErrorRecord]::new($ex, 'IoSpdFleetBadArgument',
+        [Management.Automation.ErrorCategory]::InvalidArgument, $raw)
+    }
+  }
+}
+
+function Get-IoSpdFleetNodeArgument {
+  # The argument list one node runs: the raw arguments, -L when missing (the
+  # cluster percentiles need every node's histogram), -v (prints "waiting for
+  # the start event" when the node is ready), the node's -yr event, its JSON
+  # file and its targets. Event names, -v and paths are not part of the
+  # profile that `iospd --merge` compares, so the nodes' runs still merge.
+  [OutputType([string[]])]
+  param([string[]] $ArgumentList, [Parameter(Mandatory)] [string] $EventName,
+    [Parameter(Mandatory)] [string] $JsonPath, [Parameter(Mandatory)] [string[]] $Target)
+  $a = [Collections.Generic.List[string]]::new()
+  foreach ($raw in @($ArgumentList | Where-Object { $_ })) { $a.Add($raw) }
+  if (-not ($a | Where-Object { $_ -cmatch '^[-/]L$' })) { $a.Add('-L') }
+  if (-not ($a | Where-Object { $_ -cmatch '^[-/]v$' })) { $a.Add('-v') }
+  $a.Add("-yr$EventName")
+  $a.Add("--output=json:$JsonPath")
+  foreach ($t in $Target) { $a.Add($t) }
+  return , $a.ToArray()
+}
+
+function Get-IoSpdFleetEventName {
+  # Per run and node, so that nodes sharing a machine (or a test bed on one
+  # host) each wait on their own event: letters, digits and '-' only.
+  [OutputType([string])]
+  param([Parameter(Mandatory)] [string] $RunId, [Parameter(Mandatory)] [string] $Node)
+  $clean = ($Node -replace '[^A-Za-z0-9-]', '-')
+  return "iospd-fleet-$RunId-$clean"
+}
+
+function Get-IoSpdFleetVersionText {
+  # The version from `iospd -?` output: the line 'iospd 0.1.0, compatible
+  # with ...'. $null when the output has no such line.
+  [OutputType([string])]
+  param([string[]] $HelpText)
+  foreach ($line in $HelpText) {
+    if ($line -match '^\s*iospd\s+v?([0-9][^\s,]*)') { return $Matches[1] }
+  }
+  return $null
+}
+
+function Get-IoSpdFleetDirectionSummary {
+  # IOPS, MiB/s, mean and p99 (ms) of timespans[0].total.total of a parsed
+  # iospd JSON document (a node's or the merged one).
+  param([Parameter(Mandatory)] $Json)
+  $ts = @($Json.timespans)[0]
+  if ($null -eq $ts -or -not $ts.measured) {
+    return [pscustomobject]@{ Ios = $null; Iops = $null; MiBps = $null; MeanMs = $null; P99Ms = $null; Error = if ($ts) { $ts.error } else { 'no timespan' } }
+  }
+  $d = $ts.total.total
+  $mean = $null; $p99 = $null
+  if ($null -ne $d.latency) {
+    $mean = [double]$d.latency.mean_ms
+    $p = @($d.latency.percentiles | Where-Object { $_.percentile -eq '99' })
+    if ($p.Count) { $p99 = [double]$p[0].ms }
+  }
+  [pscustomobject]@{
+    Ios = [long]$d.ios; Iops = [double]$d.iops; MiBps = [double]$d.mib_per_s
+    MeanMs = $mean; P99Ms = $p99; Error = $ts.error
+  }
+}
+
+function Get-IoSpdFleetSkew {
+  # Start skew between nodes from the times each node took right after its
+  # `iospd -ye` returned (the waiting run is released by then). The spread
+  # of those times is the skew; each time is late by at most that node's
+  # -ye process run time, reported as the uncertainty. Times are the nodes'
+  # own clocks, so a clock offset between machines adds to it.
+  param([Parameter(Mandatory)] [object[]] $Signal)
+  $ok = @($Signal | Where-Object { $null -ne $_.SetUtc })
+  if ($ok.Count -eq 0) { return [pscustomobject]@{ SkewMs = $null; UncertaintyMs = $null } }
+  $ticks = @($ok | ForEach-Object { ([datetime]$_.SetUtc).ToUniversalTime().Ticks })
+  $spread = (($ticks | Measure-Object -Maximum).Maximum - ($ticks | Measure-Object -Minimum).Minimum) / 10000.0
+  $unc = ($ok | ForEach-Object { ([datetime]$_.SetUtc - [datetime]$_.BeforeUtc).TotalMilliseconds } |
+      Measure-Object -Maximum).Maximum
+  [pscustomobject]@{ SkewMs = [double]$spread; UncertaintyMs = [double]$unc }
+}

@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: MIT
+# The remote side of Invoke-IoSpdFleet: script blocks that run on a node
+# through its PowerShell remoting session (WinRM or SSH). The nodes need
+# iospd and PowerShell only, not the IoSpd module, so these blocks use only
+# built-in commands. Each node's state between calls lives in the session's
+# $global:IoSpdFleet (the session stays open for the whole fleet run).
+
+function Invoke-IoSpdFleetRemote {
+  # The one place that talks to a node: tests mock it for the WinRM paths.
+  param([Parameter(Mandatory)] $Session, [Parameter(Mandatory)] [scriptblock] $ScriptBlock,
+    [object[]] $ArgumentList = @())
+  Invoke-Command -Session $Session -ScriptBlock $ScriptBlock -ArgumentList $ArgumentList -ErrorAction Stop
+}
+
+function Invoke-IoSpdFleetSignal {
+  # Sets the start event on every node at once: Invoke-Command fans out to
+  # all sessions in parallel. A node's failure does not stop the others.
+  param([Parameter(Mandatory)] [object[]] $Session)
+  $errs = $null
+  $res = @(Invoke-Command -Session $Session -ScriptBlock $script:IoSpdFleetSignalBlock `
+      -ErrorAction SilentlyContinue -ErrorVariable errs)
+  [pscustomobject]@{ Results = $res; Errors = @($errs) }
+}
+
+# `iospd -?` on the node: its output lines (the version is read from them).
+$script:IoSpdFleetVersionBlock = {
+  param([string] $Exe)
+  $cmd = Get-Command -Name $Exe -CommandType Application -ErrorAction SilentlyContinue | Select-Object -First 1
+  if (-not $cmd) { throw "iospd '$Exe' was not found on this node (install it or pass -IoSpdPath)." }
+  @(& $cmd.Source '-?' 2>&1 | ForEach-Object { [string]$_ } | Select-Object -First 5)
+}
+
+# Starts iospd in the node's folder, detached from the call, its output into
+# files there, and returns its process id.
+$script:IoSpdFleetStartBlock = {
+  param([string] $Node, [string] $Exe, [string] $CommandLine, [string] $Directory,
+    [string] $JsonPath, [string] $EventName)
+  $cmd = Get-Command -Name $Exe -CommandType Application -ErrorAction SilentlyContinue | Select-Object -First 1
+  if (-not $cmd) { throw "iospd '$Exe' was not found on this node." }
+  $null = New-Item -ItemType Directory -Force -Path $Directory
+  $out = Join-Path $Directory 'iospd-fleet.out'
+  $err = Join-Path $Directory 'iospd-fleet.err'
+  Remove-Item -LiteralPath $JsonPath, $out, $err -Force -ErrorAction SilentlyContinue
+  $p = Start-Process -FilePath $cmd.Source -ArgumentList $CommandLine -WorkingDirectory $Directory `
+    -RedirectStandardOutput $out -RedirectStandardError $err -PassThru -NoNewWindow
+  $global:IoSpdFleet = @{ Node = $Node; Exe = $cmd.Source; Process = $p; Out = $out; Err = $err
+    JsonPath = $JsonPath; EventName = $EventName }
+  $p.Id
+}
+
+# Ready (iospd -v printed that it waits for the -yr event), exited, exit code.
+$script:IoSpdFleetStateBlock = {
+  $f = $global:IoSpdFleet
+  $text = Get-Content -LiteralPath $f.Out -Raw -ErrorAction SilentlyContinue
+  $exited = $f.Process.HasExited
+  [pscustomobject]@{
+    Node = $f.Node; Pid = $f.Process.Id
+    Ready = [bool]($text -match 'waiting for the start event')
+    Exited = $exited
+    ExitCode = if ($exited) { $f.Process.ExitCode } else { $null }
+  }
+}
+
+# Sets the node's event with `iospd -ye<name>` (exit code 1 by design) and
+# takes the time right before and after, on the node's clock.
+$script:IoSpdFleetSignalBlock = {
+  $f = $global:IoSpdFleet
+  $before = [datetime]::UtcNow
+  $text = @(& $f.Exe "-ye$($f.EventName)" 2>&1 | ForEach-Object { [string]$_ })
+  $after = [datetime]::UtcNow
+  $ok = ($text -join "`n") -match "Set event"
+  [pscustomobject]@{
+    Node = $f.Node; BeforeUtc = $before; SetUtc = if ($ok) { $after } else { $null }
+    Error = if ($ok) { $null } else { ($text -join ' ').Trim() }
+  }
+}
+
+# The node's results once iospd has exited: exit code, stderr, JSON text.
+$script:IoSpdFleetCollectBlock = {
+  $f = $global:IoSpdFleet
+  $f.Process.WaitForExit()
+  [pscustomobject]@{
+    Node = $f.Node; ExitCode = $f.Process.ExitCode
+    StdErr = [string](Get-Content -LiteralPath $f.Err -Raw -ErrorAction SilentlyContinue)
+    Json = [string](Get-Content -LiteralPath $f.JsonPath -Raw -ErrorAction SilentlyContinue)
+  }
+}
+
+# Stops the node's iospd (timeout, or the fleet run is stopped).
+$script:IoSpdFleetStopBlock = {
+  $f = $global:IoSpdFleet
+  if ($f -and $f.Process -and -not $f.Process.HasExited) {
+    $f.Process.Kill()
+    $null = $f.Process.WaitForExit(10000)
+  }
+}
