@@ -21,7 +21,7 @@ function ConvertTo-IoSpdFleetCommandLine {
   # module, so the string is built here; this duplicates the small quoting
   # rule of Private/Arguments.ps1 on purpose (that file is edited elsewhere).
   [OutputType([string])]
-  param([Parameter(Mandatory)] [AllowEmptyCollection()] [string[]] $Argument)
+  param([Parameter(Mandatory)] [AllowEmptyCollection()] [AllowEmptyString()] [string[]] $Argument)
   $parts = foreach ($a in $Argument) {
     if ($a -ne '' -and $a -notmatch '[\s"]') { $a; continue }
     $sb = [Text.StringBuilder]::new('"')
@@ -123,12 +123,35 @@ function Get-IoSpdFleetSkew {
   # of those times is the skew; each time is late by at most that node's
   # -ye process run time, reported as the uncertainty. Times are the nodes'
   # own clocks, so a clock offset between machines adds to it.
-  param([Parameter(Mandatory)] [object[]] $Signal)
+  param([Parameter(Mandatory)] [AllowEmptyCollection()] [object[]] $Signal)
   $ok = @($Signal | Where-Object { $null -ne $_.SetUtc })
   if ($ok.Count -eq 0) { return [pscustomobject]@{ SkewMs = $null; UncertaintyMs = $null } }
-  $ticks = @($ok | ForEach-Object { ([datetime]$_.SetUtc).ToUniversalTime().Ticks })
-  $spread = (($ticks | Measure-Object -Maximum).Maximum - ($ticks | Measure-Object -Minimum).Minimum) / 10000.0
+  # Ticks as [long]: Measure-Object works in doubles, which round them.
+  [long]$first = [long]::MaxValue; [long]$last = [long]::MinValue
+  foreach ($s in $ok) {
+    $t = ([datetime]$s.SetUtc).ToUniversalTime().Ticks
+    if ($t -lt $first) { $first = $t }
+    if ($t -gt $last) { $last = $t }
+  }
+  $spread = ($last - $first) / 10000.0
   $unc = ($ok | ForEach-Object { ([datetime]$_.SetUtc - [datetime]$_.BeforeUtc).TotalMilliseconds } |
       Measure-Object -Maximum).Maximum
   [pscustomobject]@{ SkewMs = [double]$spread; UncertaintyMs = [double]$unc }
+}
+
+function Get-IoSpdFleetExitText {
+  # Why a node's iospd failed: its exit code, "killed by signal N" for the
+  # 128+N codes of a Unix process ended by a signal, and its error lines
+  # (the "error:" lines if any, else the last line of stderr).
+  [OutputType([string])]
+  param([int] $ExitCode, [string] $StdErr)
+  $text = "iospd exited with code $ExitCode"
+  if ($ExitCode -gt 128 -and $ExitCode -lt 128 + 65 -and -not ($IsWindows -or $PSVersionTable.PSEdition -eq 'Desktop')) {
+    $text += " (killed by signal $($ExitCode - 128))"
+  }
+  $lines = @(([string]$StdErr) -split '\r?\n' | Where-Object { $_.Trim() })
+  $err = @($lines | Where-Object { $_ -match '^\s*error' })
+  $show = if ($err.Count) { $err -join ' ' } elseif ($lines.Count) { $lines[-1] } else { '' }
+  if ($show) { $text += ": $($show.Trim())" }
+  return $text
 }

@@ -14,10 +14,12 @@ function Invoke-IoSpdFleetRemote {
 
 function Invoke-IoSpdFleetSignal {
   # Sets the start event on every node at once: Invoke-Command fans out to
-  # all sessions in parallel. A node's failure does not stop the others.
-  param([Parameter(Mandatory)] [object[]] $Session)
+  # all sessions in parallel, and each node waits for the same instant,
+  # -LeadMs from now. A node's failure does not stop the others.
+  param([Parameter(Mandatory)] [object[]] $Session, [int] $LeadMs = 300)
   $errs = $null
-  $res = @(Invoke-Command -Session $Session -ScriptBlock $script:IoSpdFleetSignalBlock `
+  $at = [datetime]::UtcNow.AddMilliseconds($LeadMs)
+  $res = @(Invoke-Command -Session $Session -ScriptBlock $script:IoSpdFleetSignalBlock -ArgumentList $at `
       -ErrorAction SilentlyContinue -ErrorVariable errs)
   [pscustomobject]@{ Results = $res; Errors = @($errs) }
 }
@@ -28,6 +30,12 @@ $script:IoSpdFleetVersionBlock = {
   $cmd = Get-Command -Name $Exe -CommandType Application -ErrorAction SilentlyContinue | Select-Object -First 1
   if (-not $cmd) { throw "iospd '$Exe' was not found on this node (install it or pass -IoSpdPath)." }
   @(& $cmd.Source '-?' 2>&1 | ForEach-Object { [string]$_ } | Select-Object -First 5)
+}
+
+# The default folder of a node: <its temp folder>/iospd-fleet/<node>.
+$script:IoSpdFleetTempBlock = {
+  param([string] $Node)
+  Join-Path (Join-Path ([IO.Path]::GetTempPath()) 'iospd-fleet') $Node
 }
 
 # Starts iospd in the node's folder, detached from the call, its output into
@@ -64,7 +72,13 @@ $script:IoSpdFleetStateBlock = {
 # Sets the node's event with `iospd -ye<name>` (exit code 1 by design) and
 # takes the time right before and after, on the node's clock.
 $script:IoSpdFleetSignalBlock = {
+  param([datetime] $AtUtc)
   $f = $global:IoSpdFleet
+  # Every node waits for the same instant (the controller's clock), so the
+  # order the calls reach the nodes in does not become skew.
+  $ms = ($AtUtc.ToUniversalTime() - [datetime]::UtcNow).TotalMilliseconds
+  if ($ms -gt 20) { Start-Sleep -Milliseconds ([int]($ms - 15)) }
+  while ([datetime]::UtcNow -lt $AtUtc.ToUniversalTime()) { }
   $before = [datetime]::UtcNow
   $text = @(& $f.Exe "-ye$($f.EventName)" 2>&1 | ForEach-Object { [string]$_ })
   $after = [datetime]::UtcNow

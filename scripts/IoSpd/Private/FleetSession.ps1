@@ -59,9 +59,15 @@ function Get-IoSpdFleetNode {
   }
   $dup = @($nodes | Group-Object Name | Where-Object Count -gt 1 | ForEach-Object Name)
   if ($dup) {
-    foreach ($n in $nodes) { if ($n.Owned -and $n.Session) { Remove-PSSession -Session $n.Session -ErrorAction SilentlyContinue } }
+    foreach ($n in $nodes) { if ($n.Owned -and $n.Session) { Remove-IoSpdFleetSession -Session $n.Session } }
     throw (New-IoSpdFleetErrorRecord -Id 'IoSpdFleetDuplicateNode' -Category InvalidArgument `
         -Message "Node name(s) $($dup -join ', ') appear more than once: several sessions to one machine need -NodeName with a distinct name each ({node} in the templates).")
   }
   return , $nodes.ToArray()
+}
+
+function Remove-IoSpdFleetSession {
+  # Closes a session this module opened (a seam for the mocked WinRM tests).
+  param([Parameter(Mandatory)] $Session)
+  Remove-PSSession -Session $Session -ErrorAction SilentlyContinue
 }

@@ -92,6 +92,12 @@ function Invoke-IoSpdFleet {
   $s = New-PSSession -HostName n1,n2 -UserName admin -KeyFilePath ~/.ssh/id_ed25519
   Invoke-IoSpdFleet -Session $s -Target '/mnt/{node}/io.dat' -ArgumentList '-c1G','-b4K','-t4','-o32','-r','-d60','-W5'
 
+  .EXAMPLE
+  Invoke-IoSpdFleet -ComputerName n1, n2, n3, n4 -Target 'C:\ClusterStorage\{node}\io.dat' -IoSpdPath 'C:\iospd\amd64\iospd.exe' -ArgumentList '-c10G', '-b4K', '-t8', '-o32', '-r', '-w30', '-d120', '-Sh' -TimeoutSec 600 | Select-Object -ExpandProperty Nodes
+
+  A four-node Storage Spaces Direct cluster over WinRM, each node on its own
+  CSV (VM Fleet's layout); shows the per-node table.
+
   .OUTPUTS
   IoSpd.FleetResult: Total (merged IOPS, MiB/s, mean, p99), Nodes (one row
   per node: Node, Iops, MiBps, MeanMs, P99Ms, Version, Error), Partial,
@@ -169,8 +175,7 @@ function Invoke-IoSpdFleet {
       $dirT = if ($WorkingDirectory) { $WorkingDirectory } else { $null }
       try {
         $dir = if ($dirT) { Expand-IoSpdFleetTemplate -Template $dirT -Node $st.Node } else {
-          $tmp = Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock { [IO.Path]::GetTempPath() }
-          [IO.Path]::Combine([string]$tmp, 'iospd-fleet', $st.Node)
+          [string](Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetTempBlock -ArgumentList $st.Node)
         }
         $sep = if ($dir -match '^[A-Za-z]:\\|^\\\\') { '\' } else { '/' }
         $json = $dir.TrimEnd('\', '/') + $sep + "$($st.Node).json"
@@ -195,7 +200,7 @@ function Invoke-IoSpdFleet {
           $s = Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetStateBlock
           if ($s.Exited) {
             $c = Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetCollectBlock
-            & $fail $st ("iospd exited with code $($c.ExitCode) before the start: " + ([string]$c.StdErr).Trim())
+            & $fail $st ((Get-IoSpdFleetExitText -ExitCode $c.ExitCode -StdErr $c.StdErr) + ' (before the start)')
           } elseif ($s.Ready) { $ready[$st.Node] = $true }
         } catch { & $fail $st "lost while starting: $($_.Exception.Message)" }
       }
@@ -235,9 +240,7 @@ function Invoke-IoSpdFleet {
           $done[$st.Node] = $true
           $c = Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetCollectBlock
           if ($c.ExitCode -ne 0) {
-            $msg = ([string]$c.StdErr).Trim()
-            if (-not $msg) { $msg = '(no error text: killed?)' }
-            & $fail $st "iospd exited with code $($c.ExitCode): $msg"
+            & $fail $st (Get-IoSpdFleetExitText -ExitCode $c.ExitCode -StdErr $c.StdErr)
           } elseif (-not $c.Json) {
             & $fail $st 'iospd wrote no JSON results'
           } else {
@@ -263,7 +266,7 @@ function Invoke-IoSpdFleet {
       }
     }
     foreach ($n in $nodes) {
-      if ($n.Owned -and $n.Session) { Remove-PSSession -Session $n.Session -ErrorAction SilentlyContinue }
+      if ($n.Owned -and $n.Session) { Remove-IoSpdFleetSession -Session $n.Session }
     }
   }
 
