@@ -17,6 +17,7 @@
     'Install-IoSpd'
     'Invoke-IoSpd'
     'Invoke-IoSpdFleet'
+    'Invoke-IoSpdFleetSweep'
     'Invoke-IoSpdSweep'
     'Move-IoSpdCsvOwner'
   )

@@ -197,6 +197,89 @@ Describe 'Invoke-IoSpdFleet over WinRM (mocked sessions; untested on real Window
   }
 }
 
+Describe 'Invoke-IoSpdFleetSweep (fleet runs mocked)' {
+  BeforeAll {
+    $script:swdir = Join-Path ([IO.Path]::GetTempPath()) ("iospd-fleet-sweep-" + [guid]::NewGuid().ToString('N').Substring(0, 8))
+    $null = New-Item -ItemType Directory -Path $script:swdir
+  }
+  AfterAll { Remove-Item -Recurse -Force $script:swdir -ErrorAction SilentlyContinue }
+  BeforeEach {
+    $script:calls = [Collections.Generic.List[string]]::new()
+    $script:failAt = ''
+    # p99 = queue depth in ms, mean = half of it, CPU = 10 % per queue depth.
+    Mock -ModuleName IoSpd Invoke-IoSpdFleet {
+      $line = $ArgumentList -join ' '
+      $script:calls.Add($line)
+      if ($script:failAt -and $line -like "*$script:failAt*") { throw 'No node returned results. n1: unreachable: gone' }
+      $o = [int](($ArgumentList | Where-Object { $_ -match '^-o\d+$' }) -replace '-o', '')
+      [pscustomobject]@{ Iops = 1000.0 * $o; MiBps = 4.0 * $o; MeanMs = $o / 2.0; P99Ms = [double]$o; MaxCpuPercent = 10.0 * $o
+        StartSkewMs = 0.5; Partial = $false; FailedNodes = @() }
+    }
+  }
+
+  It 'runs the grid in order, -OutstandingIO innermost, and saves each point' {
+    $rows = @(Invoke-IoSpdFleetSweep -Session 'fake' -Target 't' -Label grid -OutputDirectory $script:swdir -ArgumentList '-d1' `
+        -BlockSize 4K, 64k -OutstandingIO 1, 2 -WritePercent 0, 30)
+    $script:calls | Should -Be @('-d1 -b4K -t1 -o1 -w0', '-d1 -b4K -t1 -o2 -w0', '-d1 -b64K -t1 -o1 -w0', '-d1 -b64K -t1 -o2 -w0',
+      '-d1 -b4K -t1 -o1 -w30', '-d1 -b4K -t1 -o2 -w30', '-d1 -b64K -t1 -o1 -w30', '-d1 -b64K -t1 -o2 -w30')
+    $rows.Point | Should -Be @('w0-b4K-t1-o1', 'w0-b4K-t1-o2', 'w0-b64K-t1-o1', 'w0-b64K-t1-o2', 'w30-b4K-t1-o1', 'w30-b4K-t1-o2', 'w30-b64K-t1-o1', 'w30-b64K-t1-o2')
+    $rows[1].Iops | Should -Be 2000
+    (Get-Content -Raw (Join-Path $script:swdir 'grid/w30-b64K-t1-o2/point.json') | ConvertFrom-Json).P99Ms | Should -Be 2
+  }
+
+  It 'stops a queue-depth series at the first point over <Limit>' -ForEach @(
+    @{ Limit = '-MaxP99LatencyMs'; P = @{ MaxP99LatencyMs = 1.5 } }
+    @{ Limit = '-MaxAvgLatencyMs'; P = @{ MaxAvgLatencyMs = 0.75 } }
+    @{ Limit = '-MaxCpuPercent'; P = @{ MaxCpuPercent = 15 } }
+  ) {
+    $p = $P
+    $rows = @(Invoke-IoSpdFleetSweep -Session 'fake' -Target 't' -Label "stop$($Limit.TrimStart('-'))" -OutputDirectory $script:swdir `
+        -OutstandingIO 1, 2, 4, 8 -Threads 1, 2 @p)
+    # Per thread count: o1 and o2 run (o2 passes the limit), o4 and o8 are skipped.
+    $script:calls.Count | Should -Be 4
+    @($rows | Where-Object Skipped).Point | Should -Be @('w0-b4K-t1-o4', 'w0-b4K-t1-o8', 'w0-b4K-t2-o4', 'w0-b4K-t2-o8')
+    $rows[2].Skipped | Should -BeLike "point w0-b4K-t1-o2: *($Limit)"
+  }
+
+  It 'stops at a failed point with the earlier ones saved, and -Resume goes on from there' {
+    $script:failAt = '-o4'
+    $rows = [Collections.Generic.List[object]]::new(); $e = $null
+    try { Invoke-IoSpdFleetSweep -Session 'fake' -Target 't' -Label resume -OutputDirectory $script:swdir -OutstandingIO 1, 2, 4, 8 | ForEach-Object { $rows.Add($_) } }
+    catch { $e = $_ }
+    $e.FullyQualifiedErrorId | Should -Be 'IoSpdFleetSweepPointFailed,Invoke-IoSpdFleetSweep'
+    $e.Exception.Message | Should -BeLike "*point w0-b4K-t1-o4 failed: No node returned results. n1: unreachable: gone*-Resume*"
+    $rows.Point | Should -Be @('w0-b4K-t1-o1', 'w0-b4K-t1-o2', 'w0-b4K-t1-o4')
+    $rows[2].Error | Should -BeLike 'No node returned results*'
+    $script:calls.Clear(); $script:failAt = ''
+    $again = @(Invoke-IoSpdFleetSweep -Session 'fake' -Target 't' -Label resume -OutputDirectory $script:swdir -OutstandingIO 1, 2, 4, 8 -Resume)
+    $script:calls | Should -Be @('-b4K -t1 -o4 -w0', '-b4K -t1 -o8 -w0')
+    $again.Resumed | Should -Be @($true, $true, $false, $false)
+    $again[1].Iops | Should -Be 2000
+  }
+
+  It 'records a failed point and goes on with -ContinueOnError' {
+    $script:failAt = '-o2'
+    $rows = @(Invoke-IoSpdFleetSweep -Session 'fake' -Target 't' -Label cont -OutputDirectory $script:swdir -OutstandingIO 1, 2, 4 -ContinueOnError -WarningAction SilentlyContinue)
+    $rows.Point | Should -Be @('w0-b4K-t1-o1', 'w0-b4K-t1-o2', 'w0-b4K-t1-o4')
+    $rows[1].Error | Should -BeLike '*unreachable: gone'
+    $rows[2].Iops | Should -Be 4000
+    Test-Path (Join-Path $script:swdir 'cont/w0-b4K-t1-o2/point.json') | Should -BeFalse -Because 'a failed point is not measured: -Resume runs it again'
+  }
+
+  It 'refuses <Why> before any run' -ForEach @(
+    @{ Why = 'a bad block size'; P = @{ BlockSize = '4K', '4X' }; Id = 'IoSpdFleetSweepBadGrid'; Msg = "*-BlockSize '4X'*" }
+    @{ Why = 'a write ratio over 100'; P = @{ WritePercent = 0, 101 }; Id = 'IoSpdFleetSweepBadGrid'; Msg = '*-WritePercent 101*' }
+    @{ Why = '-b in -ArgumentList'; P = @{ ArgumentList = '-b8K' }; Id = 'IoSpdFleetSweepBadGrid'; Msg = "*'-b8K'*" }
+    @{ Why = '-Rjson in -ArgumentList'; P = @{ ArgumentList = '-Rjson' }; Id = 'IoSpdFleetBadArgument'; Msg = "*'-Rjson'*" }
+  ) {
+    $p = $P; $e = $null
+    try { Invoke-IoSpdFleetSweep -Session 'fake' -Target 't' -Label bad -OutputDirectory $script:swdir @p } catch { $e = $_ }
+    $e.FullyQualifiedErrorId | Should -Be "$Id,Invoke-IoSpdFleetSweep"
+    $e.Exception.Message | Should -BeLike $Msg
+    $script:calls.Count | Should -Be 0
+  }
+}
+
 Describe 'Invoke-IoSpdFleet over real SSH remoting (three nodes on 127.0.0.1)' {
   BeforeAll {
     $script:bed = Start-IoSpdTestSshd
@@ -336,5 +419,26 @@ Describe 'Invoke-IoSpdFleet over real SSH remoting (three nodes on 127.0.0.1)' {
     $e.FullyQualifiedErrorId | Should -Be 'IoSpdFleetVersionMismatch,Invoke-IoSpdFleet'
     $e.Exception.Message | Should -BeLike "*n1: $v, n2: $v, bad: 9.9.9*"
     Test-Path "$script:root/n1/n1.json" | Should -BeFalse -Because 'nothing runs after a refusal'
+  }
+
+  It 'sweeps two points fleet-wide and -Resume reads them back without running' {
+    if ($script:bed.Skip) { return }
+    $p = @{ Session = $script:sessions[0, 1]; NodeName = 'n1', 'n2'; Target = "$script:root/{node}/io.dat"; WorkingDirectory = "$script:root/{node}"
+      IoSpdPath = "$script:root/{node}/bin/iospd"; Path = $script:common.Path; Label = 'real'; OutputDirectory = "$script:root/sweep"
+      ArgumentList = '-c1M', '-d1', '-W0'; OutstandingIO = 1, 2; TimeoutSec = 60 }
+    $rows = @(Invoke-IoSpdFleetSweep @p)
+    $rows.Point | Should -Be @('w0-b4K-t1-o1', 'w0-b4K-t1-o2')
+    foreach ($r in $rows) {
+      $r.Iops | Should -BeGreaterThan 0
+      $m = Get-Content -Raw "$($r.Path)/fleet.json" | ConvertFrom-Json
+      $m.timespans[0].total.total.iops | Should -Be $r.Iops
+      @($m.merged_from).Count | Should -Be 2
+      $m.profile.timespans[0].targets[0].request_count | Should -Be $r.OutstandingIO
+    }
+    $stamp = (Get-Item "$($rows[1].Path)/fleet.json").LastWriteTimeUtc
+    $again = @(Invoke-IoSpdFleetSweep @p -Resume)
+    $again.Resumed | Should -Be @($true, $true)
+    $again.Iops | Should -Be $rows.Iops
+    (Get-Item "$($rows[1].Path)/fleet.json").LastWriteTimeUtc | Should -Be $stamp
   }
 }

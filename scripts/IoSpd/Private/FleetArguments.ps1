@@ -98,14 +98,18 @@ function Get-IoSpdFleetVersionText {
 
 function Get-IoSpdFleetDirectionSummary {
   # IOPS, MiB/s, mean and p99 (ms) of timespans[0].total.total of a parsed
-  # iospd JSON document (a node's or the merged one).
+  # iospd JSON document (a node's or the merged one), and its average CPU
+  # usage (a node's; $null in a merged one, CPU belongs to one host).
   param([Parameter(Mandatory)] $Json)
   $ts = @($Json.timespans)[0]
   if ($null -eq $ts -or -not $ts.measured) {
-    return [pscustomobject]@{ Ios = $null; Iops = $null; MiBps = $null; MeanMs = $null; P99Ms = $null; Error = if ($ts) { $ts.error } else { 'no timespan' } }
+    return [pscustomobject]@{ Ios = $null; Iops = $null; MiBps = $null; MeanMs = $null; P99Ms = $null; CpuPercent = $null; Error = if ($ts) { $ts.error } else { 'no timespan' } }
   }
   $d = $ts.total.total
-  $mean = $null; $p99 = $null
+  $mean = $null; $p99 = $null; $cpu = $null
+  if ($ts.PSObject.Properties['cpu'] -and $ts.cpu -and $ts.cpu.average -and $null -ne $ts.cpu.average.usage_percent) {
+    $cpu = [double]$ts.cpu.average.usage_percent
+  }
   if ($null -ne $d.latency) {
     $mean = [double]$d.latency.mean_ms
     $p = @($d.latency.percentiles | Where-Object { $_.percentile -eq '99' })
@@ -113,7 +117,7 @@ function Get-IoSpdFleetDirectionSummary {
   }
   [pscustomobject]@{
     Ios = [long]$d.ios; Iops = [double]$d.iops; MiBps = [double]$d.mib_per_s
-    MeanMs = $mean; P99Ms = $p99; Error = $ts.error
+    MeanMs = $mean; P99Ms = $p99; CpuPercent = $cpu; Error = $ts.error
   }
 }
 
@@ -154,4 +158,22 @@ function Get-IoSpdFleetExitText {
   $show = if ($err.Count) { $err -join ' ' } elseif ($lines.Count) { $lines[-1] } else { '' }
   if ($show) { $text += ": $($show.Trim())" }
   return $text
+}
+
+function Get-IoSpdFleetSweepLimit {
+  # The stop condition a sweep point passed ($null when none): average or
+  # p99 latency above its limit in ms, or the busiest node's CPU usage above
+  # its limit in percent. A limit of 0 (not given) is off.
+  [OutputType([string])]
+  param([Parameter(Mandatory)] $Point, [double] $MaxAvgLatencyMs, [double] $MaxP99LatencyMs, [double] $MaxCpuPercent)
+  if ($MaxAvgLatencyMs -gt 0 -and $null -ne $Point.MeanMs -and [double]$Point.MeanMs -gt $MaxAvgLatencyMs) {
+    return "point $($Point.Point): average latency $($Point.MeanMs) ms > $MaxAvgLatencyMs ms (-MaxAvgLatencyMs)"
+  }
+  if ($MaxP99LatencyMs -gt 0 -and $null -ne $Point.P99Ms -and [double]$Point.P99Ms -gt $MaxP99LatencyMs) {
+    return "point $($Point.Point): p99 latency $($Point.P99Ms) ms > $MaxP99LatencyMs ms (-MaxP99LatencyMs)"
+  }
+  if ($MaxCpuPercent -gt 0 -and $null -ne $Point.MaxCpuPercent -and [double]$Point.MaxCpuPercent -gt $MaxCpuPercent) {
+    return "point $($Point.Point): CPU $($Point.MaxCpuPercent) % > $MaxCpuPercent % (-MaxCpuPercent)"
+  }
+  return $null
 }

@@ -99,8 +99,9 @@ function Invoke-IoSpdFleet {
   CSV (VM Fleet's layout); shows the per-node table.
 
   .OUTPUTS
-  IoSpd.FleetResult: Total (merged IOPS, MiB/s, mean, p99), Nodes (one row
-  per node: Node, Iops, MiBps, MeanMs, P99Ms, Version, Error), Partial,
+  IoSpd.FleetResult: the merged Iops, MiBps, MeanMs, P99Ms, Ios; the
+  busiest node's CPU usage (MaxCpuPercent); Nodes (one row per node: Node,
+  Iops, MiBps, MeanMs, P99Ms, Ios, CpuPercent, Version, Error), Partial,
   FailedNodes, StartSkewMs, StartSkewUncertaintyMs, MergedPath, Merged (the
   merged JSON as objects).
   #>
@@ -279,7 +280,8 @@ function Invoke-IoSpdFleet {
       PSTypeName = 'IoSpd.FleetNode'
       Node = $st.Node; Iops = if ($sm) { $sm.Iops } else { $null }; MiBps = if ($sm) { $sm.MiBps } else { $null }
       MeanMs = if ($sm) { $sm.MeanMs } else { $null }; P99Ms = if ($sm) { $sm.P99Ms } else { $null }
-      Ios = if ($sm) { $sm.Ios } else { $null }; Version = $st.Version
+      Ios = if ($sm) { $sm.Ios } else { $null }; CpuPercent = if ($sm) { $sm.CpuPercent } else { $null }
+      Version = $st.Version
       StartUtc = if ($st.Signal) { $st.Signal.SetUtc } else { $null }
       Error = $st.Error; JsonPath = $st.JsonPath
     }
@@ -305,6 +307,7 @@ function Invoke-IoSpdFleet {
   [pscustomobject]@{
     PSTypeName = 'IoSpd.FleetResult'
     Iops = $total.Iops; MiBps = $total.MiBps; MeanMs = $total.MeanMs; P99Ms = $total.P99Ms; Ios = $total.Ios
+    MaxCpuPercent = ($okNodes | ForEach-Object { $_.Summary.CpuPercent } | Where-Object { $null -ne $_ } | Measure-Object -Maximum).Maximum
     NodeCount = $okNodes.Count
     Partial = [bool]($failed.Count -gt 0)
     FailedNodes = @($failed | ForEach-Object Node)
