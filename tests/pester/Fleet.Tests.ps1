@@ -195,6 +195,25 @@ Describe 'Invoke-IoSpdFleet over WinRM (mocked sessions; untested on real Window
     $r.Partial | Should -BeFalse
     ($r.Nodes | Where-Object Node -eq 'old').Version | Should -Be '0.0.9'
   }
+  It 'moves each node''s CSV to that node first with -AlignCsvOwner, and leaves out a node whose CSV cannot move' {
+    Mock -ModuleName IoSpd Move-IoSpdCsvOwner { if ($Node -eq 'n2') { throw 'the cluster refused the move' } }
+    $r = Invoke-IoSpdFleet -ComputerName n1, n2 -Target 'C:\ClusterStorage\{node}\io.dat' -ArgumentList '-d1' -Path $script:exe `
+      -AlignCsvOwner -OutputDirectory (Join-Path $script:wdir 'out4') -WarningAction SilentlyContinue
+    Should -Invoke -ModuleName IoSpd Move-IoSpdCsvOwner -Times 1 -Exactly -ParameterFilter { $Path -eq 'C:\ClusterStorage\n1\io.dat' -and $Node -eq 'n1' }
+    Should -Invoke -ModuleName IoSpd Move-IoSpdCsvOwner -Times 1 -Exactly -ParameterFilter { $Path -eq 'C:\ClusterStorage\n2\io.dat' -and $Node -eq 'n2' }
+    $r.FailedNodes | Should -Be @('n2')
+    ($r.Nodes | Where-Object Node -eq 'n2').Error | Should -BeLike "could not move the CSV of 'C:\ClusterStorage\n2\io.dat' to it (-AlignCsvOwner): the cluster refused the move"
+    $script:started.Count | Should -Be 1
+  }
+
+  It 'neither moves a CSV nor starts a node under -WhatIf' {
+    Mock -ModuleName IoSpd Move-IoSpdCsvOwner { }
+    $r = Invoke-IoSpdFleet -ComputerName n1, n2 -Target 'C:\ClusterStorage\{node}\io.dat' -ArgumentList '-d1' -Path $script:exe -AlignCsvOwner -WhatIf
+    $r | Should -BeNullOrEmpty
+    Should -Invoke -ModuleName IoSpd Move-IoSpdCsvOwner -Times 0 -Exactly
+    $script:started.Count | Should -Be 0
+    Should -Invoke -ModuleName IoSpd Remove-IoSpdFleetSession -Times 2 -Exactly
+  }
 }
 
 Describe 'Invoke-IoSpdFleetSweep (fleet runs mocked)' {
@@ -219,7 +238,8 @@ Describe 'Invoke-IoSpdFleetSweep (fleet runs mocked)' {
 
   It 'runs the grid in order, -OutstandingIO innermost, and saves each point' {
     $rows = @(Invoke-IoSpdFleetSweep -Session 'fake' -Target 't' -Label grid -OutputDirectory $script:swdir -ArgumentList '-d1' `
-        -BlockSize 4K, 64k -OutstandingIO 1, 2 -WritePercent 0, 30)
+        -BlockSize 4K, 64k -OutstandingIO 1, 2 -WritePercent 0, 30 -AlignCsvOwner)
+    Should -Invoke -ModuleName IoSpd Invoke-IoSpdFleet -Times 8 -Exactly -ParameterFilter { $AlignCsvOwner -and $Session -eq 'fake' -and $Target -eq 't' }
     $script:calls | Should -Be @('-d1 -b4K -t1 -o1 -w0', '-d1 -b4K -t1 -o2 -w0', '-d1 -b64K -t1 -o1 -w0', '-d1 -b64K -t1 -o2 -w0',
       '-d1 -b4K -t1 -o1 -w30', '-d1 -b4K -t1 -o2 -w30', '-d1 -b64K -t1 -o1 -w30', '-d1 -b64K -t1 -o2 -w30')
     $rows.Point | Should -Be @('w0-b4K-t1-o1', 'w0-b4K-t1-o2', 'w0-b64K-t1-o1', 'w0-b64K-t1-o2', 'w30-b4K-t1-o1', 'w30-b4K-t1-o2', 'w30-b64K-t1-o1', 'w30-b64K-t1-o2')

@@ -88,6 +88,13 @@ function Invoke-IoSpdFleet {
   .PARAMETER Force
   Run even when the nodes' iospd versions differ.
 
+  .PARAMETER AlignCsvOwner
+  Before the run, move the Cluster Shared Volume of each node's targets to
+  that node (Move-IoSpdCsvOwner -Node <node name>), so that every node's
+  I/O goes direct. Run from a node of the cluster; the node names must be
+  the cluster's. Honours -WhatIf and -Confirm. Tested with mocked cluster
+  cmdlets only.
+
   .EXAMPLE
   $s = New-PSSession -HostName n1,n2 -UserName admin -KeyFilePath ~/.ssh/id_ed25519
   Invoke-IoSpdFleet -Session $s -Target '/mnt/{node}/io.dat' -ArgumentList '-c1G','-b4K','-t4','-o32','-r','-d60','-W5'
@@ -105,7 +112,7 @@ function Invoke-IoSpdFleet {
   FailedNodes, StartSkewMs, StartSkewUncertaintyMs, MergedPath, Merged (the
   merged JSON as objects).
   #>
-  [CmdletBinding(DefaultParameterSetName = 'Session')]
+  [CmdletBinding(DefaultParameterSetName = 'Session', SupportsShouldProcess)]
   param(
     [Parameter(Mandatory, ParameterSetName = 'Session')] [object[]] $Session,
     [Parameter(Mandatory, ParameterSetName = 'ComputerName')] [string[]] $ComputerName,
@@ -124,7 +131,8 @@ function Invoke-IoSpdFleet {
     [string] $OutputDirectory,
     [ValidateRange(0, 2147483)] [int] $TimeoutSec = 0,
     [ValidateRange(1, 2147483)] [int] $ReadyTimeoutSec = 120,
-    [switch] $Force
+    [switch] $Force,
+    [switch] $AlignCsvOwner
   )
 
   try { Test-IoSpdFleetRawArgument -ArgumentList $ArgumentList } catch { $PSCmdlet.ThrowTerminatingError($_) }
@@ -141,7 +149,6 @@ function Invoke-IoSpdFleet {
 
   $runId = [guid]::NewGuid().ToString('N').Substring(0, 12)
   if (-not $OutputDirectory) { $OutputDirectory = Join-Path ([IO.Path]::GetTempPath()) "iospd-fleet-$runId" }
-  $null = New-Item -ItemType Directory -Force -Path $OutputDirectory
 
   # Per node: what it runs and what became of it.
   $state = [ordered]@{}
@@ -168,6 +175,24 @@ function Invoke-IoSpdFleet {
       $PSCmdlet.ThrowTerminatingError((New-IoSpdFleetErrorRecord -Id 'IoSpdFleetVersionMismatch' `
             -Category InvalidOperation -Target $list `
             -Message "The nodes run different iospd versions ($list). Install one version everywhere (Install-IoSpd), or pass -Force to run anyway."))
+    }
+
+    $what = "iospd $($ArgumentList -join ' ') on $($Target -join ', ')"
+    if (-not $PSCmdlet.ShouldProcess(((& $live).Node -join ', '), "Run $what")) { return }
+    $null = New-Item -ItemType Directory -Force -Path $OutputDirectory
+
+    # -AlignCsvOwner: each node's targets' CSV moves to that node first
+    # (Move-IoSpdCsvOwner here, on this machine, which must be a node of the
+    # cluster; it asks under -Confirm). A node whose CSV cannot move is out.
+    if ($AlignCsvOwner) {
+      foreach ($st in (& $live)) {
+        foreach ($t in $Target) {
+          $path = Expand-IoSpdFleetTemplate -Template $t -Node $st.Node
+          if ($path -match '^#\d+$') { continue }
+          try { $null = Move-IoSpdCsvOwner -Path $path -Node $st.Node -ErrorAction Stop }
+          catch { & $fail $st "could not move the CSV of '$path' to it (-AlignCsvOwner): $($_.Exception.Message)"; break }
+        }
+      }
     }
 
     # 2. Start every node, waiting on its event.

@@ -48,6 +48,9 @@ function Invoke-IoSpdFleetSweep {
   .PARAMETER ContinueOnError
   Record a failed point and go on with the next.
 
+  .PARAMETER AlignCsvOwner
+  Before each point, move each node's CSV to it (see Invoke-IoSpdFleet).
+
   .EXAMPLE
   Invoke-IoSpdFleetSweep -Session $s -Label s2d-4k -Target 'C:\ClusterStorage\{node}\io.dat' -ArgumentList '-c10G','-r','-d60','-W10','-Sh' -BlockSize 4K -Threads 4,8 -OutstandingIO 1,2,4,8,16,32 -WritePercent 0,30 -MaxP99LatencyMs 5 -MaxCpuPercent 90
 
@@ -85,7 +88,8 @@ function Invoke-IoSpdFleetSweep {
     [int] $TimeoutSec = 0,
     [switch] $Resume,
     [switch] $ContinueOnError,
-    [switch] $Force
+    [switch] $Force,
+    [switch] $AlignCsvOwner
   )
 
   # The whole grid is checked before anything runs.
@@ -104,7 +108,8 @@ function Invoke-IoSpdFleetSweep {
   $root = Join-Path $OutputDirectory $Label
   $null = New-Item -ItemType Directory -Force -Path $root
 
-  $fleet = @{ Session = $Session; Target = $Target; IoSpdPath = $IoSpdPath; TimeoutSec = $TimeoutSec; Force = $Force }
+  $fleet = @{ Session = $Session; Target = $Target; IoSpdPath = $IoSpdPath; TimeoutSec = $TimeoutSec; Force = $Force
+    AlignCsvOwner = $AlignCsvOwner }
   foreach ($k in 'NodeName', 'WorkingDirectory', 'Path') { if ($PSBoundParameters.ContainsKey($k)) { $fleet[$k] = $PSBoundParameters[$k] } }
 
   foreach ($w in $WritePercent) {
