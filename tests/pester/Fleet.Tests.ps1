@@ -415,6 +415,30 @@ Describe 'Invoke-IoSpdFleet over real SSH remoting (three nodes on 127.0.0.1)' {
     $left | Should -Be 0
   }
 
+  It 'stops every node''s iospd when the pipeline is stopped (Ctrl-C, PowerShell.Stop())' {
+    if ($script:bed.Skip) { return }
+    # Its own runspace with its own sessions (-HostName), stopped mid-run.
+    $ps = [powershell]::Create()
+    $null = $ps.AddScript({
+        param($Psd1, $Bed, $Root, $Exe)
+        Import-Module $Psd1
+        Invoke-IoSpdFleet -HostName 127.0.0.1 -NodeName n1 -Port $Bed.Port -UserName $Bed.User -KeyFilePath $Bed.KeyFile `
+          -SshOption $Bed.Options -Target "$Root/{node}/stop.dat" -WorkingDirectory "$Root/{node}" -IoSpdPath "$Root/{node}/bin/iospd" `
+          -Path $Exe -ArgumentList '-c1M', '-d60', '-W0' -OutputDirectory "$Root/out-stop"
+      }).AddArgument((Join-Path $repo 'scripts/IoSpd/IoSpd.psd1')).AddArgument($script:bed).AddArgument($script:root).AddArgument($script:common.Path)
+    $h = $ps.BeginInvoke()
+    $mine = { @(Get-Process -Name iospd -ErrorAction SilentlyContinue | Where-Object { $_.CommandLine -like "*$script:root/n1/stop.dat*" }) }
+    $deadline = [datetime]::UtcNow.AddSeconds(60)
+    while (-not (& $mine).Count -and [datetime]::UtcNow -lt $deadline -and -not $h.IsCompleted) { Start-Sleep -Milliseconds 100 }
+    (& $mine).Count | Should -Be 1 -Because 'the node''s iospd runs before the stop'
+    Start-Sleep -Milliseconds 1500   # started and measuring
+    $ps.Stop()
+    $ps.Dispose()
+    $deadline = [datetime]::UtcNow.AddSeconds(15)
+    while ((& $mine).Count -and [datetime]::UtcNow -lt $deadline) { Start-Sleep -Milliseconds 100 }
+    (& $mine).Count | Should -Be 0 -Because 'stopping the fleet run stops the node''s iospd'
+  }
+
   It 'names an unreachable -HostName node and runs the reachable one' {
     if ($script:bed.Skip) { return }
     # sshd listens on 127.0.0.1 only: 127.0.0.2 refuses the connection.
