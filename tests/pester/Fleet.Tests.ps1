@@ -176,6 +176,12 @@ Describe 'Invoke-IoSpdFleet over WinRM (mocked sessions; untested on real Window
     $r.StartSkewMs | Should -Be 0
   }
 
+  It 'turns Invoke-IoSpd''s parameters into the same switches, before the raw ones' {
+    $null = Invoke-IoSpdFleet -ComputerName n1 -Target 'C:\t.dat' -Path $script:exe -OutputDirectory (Join-Path $script:wdir 'out5') `
+      -BlockSize 4K -Threads 2 -OutstandingIO 8 -WritePercent 30 -Random -Duration 1 -Warmup 0 -CacheMode Both -CreateSize 1M -ArgumentList '-Z1M'
+    $script:started[0][2] | Should -BeLike '-b4K -t2 -o8 -w30 -r -d1 -W0 -Sh -c1M -Z1M -L -v -yriospd-fleet-*-n1 --output=json:C:\Temp\iospd-fleet\n1\n1.json C:\t.dat'
+  }
+
   It 'names an unreachable node and returns the others as partial' {
     $r = Invoke-IoSpdFleet -ComputerName n1, down -Target 'C:\t\{node}.dat' -ArgumentList '-d1' -Path $script:exe `
       -OutputDirectory (Join-Path $script:wdir 'out2') -WarningAction SilentlyContinue

@@ -62,6 +62,12 @@ function Invoke-IoSpdFleet {
   or not allowed. Give -z<seed> rather than a bare -z: runs only merge when
   their profiles are equal.
 
+  .PARAMETER BlockSize
+  As Invoke-IoSpd's (-b); so are -Threads (-t), -OutstandingIO (-o),
+  -WritePercent (-w), -Random (-r), -Duration (-d), -Warmup (-W), -Cooldown
+  (-C), -CacheMode (-Sb/-Su/-Sw/-Sh), -IopsInterval (-D) and -CreateSize
+  (-c). They come before -ArgumentList's switches. -L is always given.
+
   .PARAMETER IoSpdPath
   The iospd executable on the nodes (a template; default 'iospd' from the
   node's PATH).
@@ -125,6 +131,17 @@ function Invoke-IoSpdFleet {
     [string[]] $NodeName,
     [Parameter(Mandatory)] [string[]] $Target,
     [string[]] $ArgumentList,
+    [object] $BlockSize,
+    [ValidateRange(1, 65535)] [int] $Threads,
+    [ValidateRange(1, 1048576)] [int] $OutstandingIO,
+    [ValidateRange(0, 100)] [int] $WritePercent,
+    [switch] $Random,
+    [ValidateRange(0, 2147483647)] [int] $Duration,
+    [ValidateRange(0, 2147483647)] [int] $Warmup,
+    [ValidateRange(0, 2147483647)] [int] $Cooldown,
+    [ValidateSet('Cached', 'NoBuffering', 'WriteThrough', 'Both')] [string] $CacheMode,
+    [ValidateRange(1, 2147483647)] [int] $IopsInterval,
+    [object] $CreateSize,
     [string] $IoSpdPath = 'iospd',
     [string] $WorkingDirectory,
     [string] $Path,
@@ -136,6 +153,19 @@ function Invoke-IoSpdFleet {
   )
 
   try { Test-IoSpdFleetRawArgument -ArgumentList $ArgumentList } catch { $PSCmdlet.ThrowTerminatingError($_) }
+  # Invoke-IoSpd's parameters become the same switches (its own builder,
+  # given a placeholder target whose place, and -Rxml, are dropped here).
+  $typed = @{}
+  foreach ($k in 'BlockSize', 'Threads', 'OutstandingIO', 'WritePercent', 'Random', 'Duration', 'Warmup',
+    'Cooldown', 'CacheMode', 'IopsInterval', 'CreateSize') {
+    if ($PSBoundParameters.ContainsKey($k)) { $typed[$k] = $PSBoundParameters[$k] }
+  }
+  if ($typed.Count) {
+    $marker = '{iospd-fleet-target}'
+    try { $built = [string[]](ConvertTo-IoSpdArgumentList -Target $marker @typed | ForEach-Object { $_ }) }
+    catch { $PSCmdlet.ThrowTerminatingError((New-IoSpdFleetErrorRecord -Id 'IoSpdFleetBadParameter' -Category InvalidArgument -Message $_.Exception.Message)) }
+    $ArgumentList = @($built | Where-Object { $_ -cne '-Rxml' -and $_ -cne $marker }) + @($ArgumentList | Where-Object { $_ })
+  }
   if (-not $Path -and $env:IOSPD_EXE) { $Path = $env:IOSPD_EXE }
   try { $mergeExe = Resolve-IoSpdExecutable -Path $Path }
   catch { $PSCmdlet.ThrowTerminatingError((New-IoSpdFleetErrorRecord -Id 'IoSpdFleetNoMerger' -Category ObjectNotFound -Message "The iospd that merges on this machine: $($_.Exception.Message)")) }
