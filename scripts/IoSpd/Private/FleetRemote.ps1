@@ -19,7 +19,7 @@ function Invoke-IoSpdFleetSignal {
   param([Parameter(Mandatory)] [object[]] $Session, [int] $LeadMs = 300)
   $errs = $null
   $at = [datetime]::UtcNow.AddMilliseconds($LeadMs)
-  $res = @(Invoke-Command -Session $Session -ScriptBlock $script:IoSpdFleetSignalBlock -ArgumentList $at `
+  $res = @(Invoke-Command -Session $Session -ScriptBlock $script:IoSpdFleetSignalBlock -ArgumentList $at -ThrottleLimit ([Math]::Max(32, $Session.Count)) `
       -ErrorAction SilentlyContinue -ErrorVariable errs)
   [pscustomobject]@{ Results = $res; Errors = @($errs) }
 }
@@ -51,6 +51,9 @@ $script:IoSpdFleetStartBlock = {
   Remove-Item -LiteralPath $JsonPath, $out, $err -Force -ErrorAction SilentlyContinue
   $p = Start-Process -FilePath $cmd.Source -ArgumentList $CommandLine -WorkingDirectory $Directory `
     -RedirectStandardOutput $out -RedirectStandardError $err -PassThru -NoNewWindow
+  # Windows PowerShell 5.1 (.NET Framework) reports no ExitCode later for a
+  # Start-Process object whose handle was never read: read it now.
+  try { $null = $p.Handle } catch { }
   $global:IoSpdFleet = @{ Node = $Node; Exe = $cmd.Source; Process = $p; Out = $out; Err = $err
     JsonPath = $JsonPath; EventName = $EventName }
   $p.Id
