@@ -56,8 +56,10 @@ Describe 'fleet helpers (private)' {
     @{ T = '/tmp/{NODE}/io.dat'; Want = '/tmp/n1/io.dat' }
     @{ T = '/mnt/{node}/{node}.dat'; Want = '/mnt/n1/n1.dat' }
     @{ T = '/tmp/x$1.dat'; Want = '/tmp/x$1.dat' }
+    @{ T = '/tmp/{node}.dat'; Node = 'a$1$$b'; Want = '/tmp/a$1$$b.dat' }
   ) {
-    InModuleScope IoSpd -Parameters @{ T = $T } { param($T) Expand-IoSpdFleetTemplate -Template $T -Node 'n1' } | Should -BeExactly $Want
+    $n = if ($Node) { $Node } else { 'n1' }
+    InModuleScope IoSpd -Parameters @{ T = $T; N = $n } { param($T, $N) Expand-IoSpdFleetTemplate -Template $T -Node $N } | Should -BeExactly $Want
   }
 
   It 'quotes a command line that a process splits back into the same arguments' {
@@ -109,6 +111,8 @@ Describe 'fleet helpers (private)' {
   It 'names a killed node''s signal and keeps the error line' {
     InModuleScope IoSpd { Get-IoSpdFleetExitText -ExitCode 137 -StdErr "NOTE: x`n" } | Should -BeExactly 'iospd exited with code 137 (killed by signal 9): NOTE: x'
     InModuleScope IoSpd { Get-IoSpdFleetExitText -ExitCode 3 -StdErr "NOTE: a`nerror: bad -b`nmore" } | Should -BeExactly 'iospd exited with code 3: error: bad -b'
+    # 137 from a Windows node is an exit code, not a signal.
+    InModuleScope IoSpd { Get-IoSpdFleetExitText -ExitCode 137 -StdErr '' -NodeIsWindows } | Should -BeExactly 'iospd exited with code 137'
   }
 }
 

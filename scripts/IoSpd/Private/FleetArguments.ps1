@@ -9,8 +9,8 @@ function Expand-IoSpdFleetTemplate {
   [OutputType([string])]
   param([Parameter(Mandatory)] [AllowEmptyString()] [string] $Template,
     [Parameter(Mandatory)] [string] $Node)
-  return [regex]::Replace($Template, '\{node\}', { param($m) $Node },
-    [Text.RegularExpressions.RegexOptions]::IgnoreCase)
+  # '$' doubled: the node name is literal text, not a substitution.
+  return [regex]::Replace($Template, '(?i)\{node\}', $Node.Replace('$', '$$'))
 }
 
 function ConvertTo-IoSpdFleetCommandLine {
@@ -145,12 +145,13 @@ function Get-IoSpdFleetSkew {
 
 function Get-IoSpdFleetExitText {
   # Why a node's iospd failed: its exit code, "killed by signal N" for the
-  # 128+N codes of a Unix process ended by a signal, and its error lines
+  # 128+N codes of a process ended by a signal on a Unix node (the node's
+  # OS, not this machine's, decides), and its error lines
   # (the "error:" lines if any, else the last line of stderr).
   [OutputType([string])]
-  param([int] $ExitCode, [string] $StdErr)
+  param([int] $ExitCode, [string] $StdErr, [switch] $NodeIsWindows)
   $text = "iospd exited with code $ExitCode"
-  if ($ExitCode -gt 128 -and $ExitCode -lt 128 + 65 -and -not ($IsWindows -or $PSVersionTable.PSEdition -eq 'Desktop')) {
+  if ($ExitCode -gt 128 -and $ExitCode -lt 128 + 65 -and -not $NodeIsWindows) {
     $text += " (killed by signal $($ExitCode - 128))"
   }
   $lines = @(([string]$StdErr) -split '\r?\n' | Where-Object { $_.Trim() })

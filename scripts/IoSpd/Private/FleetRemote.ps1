@@ -98,6 +98,7 @@ $script:IoSpdFleetCollectBlock = {
   $f.Process.WaitForExit()
   [pscustomobject]@{
     Node = $f.Node; ExitCode = $f.Process.ExitCode
+    Windows = [Environment]::OSVersion.Platform -eq [PlatformID]::Win32NT
     StdErr = [string](Get-Content -LiteralPath $f.Err -Raw -ErrorAction SilentlyContinue)
     Json = [string](Get-Content -LiteralPath $f.JsonPath -Raw -ErrorAction SilentlyContinue)
   }

@@ -256,7 +256,7 @@ function Invoke-IoSpdFleet {
           $s = Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetStateBlock
           if ($s.Exited) {
             $c = Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetCollectBlock
-            & $fail $st ((Get-IoSpdFleetExitText -ExitCode $c.ExitCode -StdErr $c.StdErr) + ' (before the start)')
+            & $fail $st ((Get-IoSpdFleetExitText -ExitCode $c.ExitCode -StdErr $c.StdErr -NodeIsWindows:([bool]$c.Windows)) + ' (before the start)')
           } elseif ($s.Ready) { $ready[$st.Node] = $true }
         } catch { & $fail $st "lost while starting: $($_.Exception.Message)" }
       }
@@ -296,7 +296,7 @@ function Invoke-IoSpdFleet {
           $done[$st.Node] = $true
           $c = Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetCollectBlock
           if ($c.ExitCode -ne 0) {
-            & $fail $st (Get-IoSpdFleetExitText -ExitCode $c.ExitCode -StdErr $c.StdErr)
+            & $fail $st (Get-IoSpdFleetExitText -ExitCode $c.ExitCode -StdErr $c.StdErr -NodeIsWindows:([bool]$c.Windows))
           } elseif (-not $c.Json) {
             & $fail $st 'iospd wrote no JSON results'
           } else {
