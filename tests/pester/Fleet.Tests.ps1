@@ -144,6 +144,11 @@ Describe 'Invoke-IoSpdFleet over WinRM (mocked sessions; untested on real Window
       # The module's remote blocks, told apart by what they do.
       $sb = [string]$ScriptBlock
       $node = $Session.ComputerName
+      if ($sb -match 'stage-') { return [pscustomobject]@{ Stage = "C:\Temp\iospd-fleet\stage-$($ArgumentList[0])"; Destination = 'C:\Temp\iospd-fleet\iospd' } }
+      if ($sb -match 'Install-IoSpd -Source') {
+        if ($node -eq 'n2') { throw 'the package has no amd64 folder' }
+        return 'C:\Temp\iospd-fleet\iospd\amd64\iospd.exe'
+      }
       if ($sb -match "'-\?'") {   # the version block
         $v = if ($node -eq 'old') { '0.0.9' } else { '0.1.0' }
         return @('Usage: iospd.exe [switches] target1 [target2 ...]', "iospd $v, compatible with the DISKSPD 2.2.0 command line")
@@ -184,6 +189,32 @@ Describe 'Invoke-IoSpdFleet over WinRM (mocked sessions; untested on real Window
     $null = Invoke-IoSpdFleet -ComputerName n1 -Target 'C:\t.dat' -Path $script:exe -OutputDirectory (Join-Path $script:wdir 'out5') `
       -BlockSize 4K -Threads 2 -OutstandingIO 8 -WritePercent 30 -Random -Duration 1 -Warmup 0 -CacheMode Both -CreateSize 1M -ArgumentList '-Z1M'
     $script:started[0][2] | Should -BeLike '-b4K -t2 -o8 -w30 -r -d1 -W0 -Sh -c1M -Z1M -L -v -yriospd-fleet-*-n1 --output=json:C:\Temp\iospd-fleet\n1\n1.json C:\t.dat'
+  }
+
+  It 'installs the release zip on each node first with -InstallFrom, and names a node where that fails' {
+    $zip = Join-Path $script:wdir 'iospd-9.9.9.zip'
+    Set-Content -Path $zip -Value 'zip'; Set-Content -Path "$zip.sha256" -Value ('0' * 64)
+    $script:copies = [Collections.Generic.List[object]]::new()
+    Mock -ModuleName IoSpd Copy-IoSpdFleetItem { $script:copies.Add(@{ Node = $Session.ComputerName; Path = @($Path); Destination = $Destination }) }
+    $r = Invoke-IoSpdFleet -ComputerName n1, n2 -Target 'C:\t.dat' -Path $script:exe -InstallFrom $zip `
+      -OutputDirectory (Join-Path $script:wdir 'out6') -WarningAction SilentlyContinue
+    $n1 = @($script:copies | Where-Object Node -eq 'n1')
+    $n1.Count | Should -Be 2
+    $n1[0].Path | Should -Be @((Resolve-Path (Join-Path $repo 'scripts/IoSpd')).Path)
+    $n1[0].Destination | Should -BeLike 'C:\Temp\iospd-fleet\stage-*\IoSpd'
+    $n1[1].Path | Should -Be @($zip, "$zip.sha256")
+    $script:started.Count | Should -Be 1
+    $script:started[0][1] | Should -Be 'C:\Temp\iospd-fleet\iospd\amd64\iospd.exe'
+    $r.FailedNodes | Should -Be @('n2')
+    ($r.Nodes | Where-Object Node -eq 'n2').Error | Should -BeLike "could not install iospd from '$zip' (-InstallFrom): the package has no amd64 folder"
+  }
+
+  It 'refuses -InstallFrom without the .sha256 beside the zip' {
+    $zip = Join-Path $script:wdir 'nohash.zip'; Set-Content -Path $zip -Value 'zip'
+    $e = $null
+    try { Invoke-IoSpdFleet -ComputerName n1 -Target 'C:\t.dat' -Path $script:exe -InstallFrom $zip } catch { $e = $_ }
+    $e.FullyQualifiedErrorId | Should -Be 'IoSpdFleetNoPackage,Invoke-IoSpdFleet'
+    Should -Invoke -ModuleName IoSpd New-PSSession -Times 0 -Exactly
   }
 
   It 'names an unreachable node and returns the others as partial' {

@@ -112,3 +112,43 @@ $script:IoSpdFleetStopBlock = {
     $null = $f.Process.WaitForExit(10000)
   }
 }
+
+# Installs the release zip copied to $Stage with the module copied beside it;
+# returns the iospd executable it installed.
+$script:IoSpdFleetInstallBlock = {
+  param([string] $Stage, [string] $ZipName, [string] $Destination)
+  Import-Module (Join-Path (Join-Path $Stage 'IoSpd') 'IoSpd.psd1') -Force
+  $r = Install-IoSpd -Source (Join-Path $Stage $ZipName) -Destination $Destination -Scope Process -Confirm:$false -ErrorAction Stop
+  [string]$r.Executable
+}
+
+# A fresh staging folder on the node.
+$script:IoSpdFleetStageBlock = {
+  param([string] $RunId)
+  $root = Join-Path ([IO.Path]::GetTempPath()) 'iospd-fleet'
+  $stage = Join-Path $root "stage-$RunId"
+  $null = New-Item -ItemType Directory -Force -Path $stage
+  [pscustomobject]@{ Stage = $stage; Destination = (Join-Path $root 'iospd') }
+}
+
+function Copy-IoSpdFleetItem {
+  # Copies local files or a folder into a node's session (a seam for tests).
+  param([Parameter(Mandatory)] $Session, [Parameter(Mandatory)] [string[]] $Path,
+    [Parameter(Mandatory)] [string] $Destination)
+  Copy-Item -Path $Path -Destination $Destination -ToSession $Session -Recurse -Force -ErrorAction Stop
+}
+
+function Install-IoSpdFleetNode {
+  # -InstallFrom on one node: stage the module and the zip there, install
+  # with Install-IoSpd -Scope Process, return the node's iospd path.
+  param([Parameter(Mandatory)] $Session, [Parameter(Mandatory)] [string] $Zip, [Parameter(Mandatory)] [string] $RunId)
+  $where = Invoke-IoSpdFleetRemote -Session $Session -ScriptBlock $script:IoSpdFleetStageBlock -ArgumentList $RunId
+  $sep = if ([string]$where.Stage -match '^[A-Za-z]:\\|^\\\\') { '\' } else { '/' }
+  $module = Split-Path -Parent $PSScriptRoot   # scripts/IoSpd
+  Copy-IoSpdFleetItem -Session $Session -Path $module -Destination ([string]$where.Stage + $sep + 'IoSpd')
+  Copy-IoSpdFleetItem -Session $Session -Path $Zip, "$Zip.sha256" -Destination ([string]$where.Stage)
+  $exe = Invoke-IoSpdFleetRemote -Session $Session -ScriptBlock $script:IoSpdFleetInstallBlock `
+    -ArgumentList $where.Stage, (Split-Path -Leaf $Zip), $where.Destination
+  if (-not $exe) { throw 'Install-IoSpd on the node returned no executable' }
+  return [string]$exe
+}

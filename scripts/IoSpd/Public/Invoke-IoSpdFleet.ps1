@@ -94,6 +94,14 @@ function Invoke-IoSpdFleet {
   .PARAMETER Force
   Run even when the nodes' iospd versions differ.
 
+  .PARAMETER InstallFrom
+  A local release zip (with its .sha256 beside it) to install on every node
+  first: the zip and this module are copied into the session
+  (Copy-Item -ToSession), and Install-IoSpd -Scope Process installs it under
+  the node's <temp>/iospd-fleet/iospd; that iospd runs (-IoSpdPath is not
+  used). A node where it fails is named with the error. Release zips hold
+  Windows builds only. Tested with mocks only.
+
   .PARAMETER AlignCsvOwner
   Before the run, move the Cluster Shared Volume of each node's targets to
   that node (Move-IoSpdCsvOwner -Node <node name>), so that every node's
@@ -149,7 +157,8 @@ function Invoke-IoSpdFleet {
     [ValidateRange(0, 2147483)] [int] $TimeoutSec = 0,
     [ValidateRange(1, 2147483)] [int] $ReadyTimeoutSec = 120,
     [switch] $Force,
-    [switch] $AlignCsvOwner
+    [switch] $AlignCsvOwner,
+    [string] $InstallFrom
   )
 
   try { Test-IoSpdFleetRawArgument -ArgumentList $ArgumentList } catch { $PSCmdlet.ThrowTerminatingError($_) }
@@ -165,6 +174,13 @@ function Invoke-IoSpdFleet {
     try { $built = [string[]](ConvertTo-IoSpdArgumentList -Target $marker @typed | ForEach-Object { $_ }) }
     catch { $PSCmdlet.ThrowTerminatingError((New-IoSpdFleetErrorRecord -Id 'IoSpdFleetBadParameter' -Category InvalidArgument -Message $_.Exception.Message)) }
     $ArgumentList = @($built | Where-Object { $_ -cne '-Rxml' -and $_ -cne $marker }) + @($ArgumentList | Where-Object { $_ })
+  }
+  if ($InstallFrom) {
+    $zip = (Resolve-Path -LiteralPath $InstallFrom -ErrorAction SilentlyContinue).ProviderPath
+    if (-not $zip -or -not (Test-Path -LiteralPath "$zip.sha256" -PathType Leaf)) {
+      $PSCmdlet.ThrowTerminatingError((New-IoSpdFleetErrorRecord -Id 'IoSpdFleetNoPackage' -Category ObjectNotFound -Target $InstallFrom `
+            -Message "-InstallFrom '$InstallFrom': give a local release zip with its .sha256 file beside it (iospd-<version>.zip and iospd-<version>.zip.sha256)."))
+    }
   }
   if (-not $Path -and $env:IOSPD_EXE) { $Path = $env:IOSPD_EXE }
   try { $mergeExe = Resolve-IoSpdExecutable -Path $Path }
@@ -184,15 +200,24 @@ function Invoke-IoSpdFleet {
   $state = [ordered]@{}
   foreach ($n in $nodes) {
     $state[$n.Name] = [pscustomobject]@{ Node = $n.Name; Session = $n.Session; Error = $n.Error
+      Exe = (Expand-IoSpdFleetTemplate -Template $IoSpdPath -Node $n.Name)
       Version = $null; Started = $false; Signal = $null; JsonPath = $null; Summary = $null }
   }
   $live = { @($state.Values | Where-Object { -not $_.Error }) }
   $fail = { param($st, [string] $msg) if (-not $st.Error) { $st.Error = $msg; Write-Verbose "node $($st.Node): $msg" } }
 
   try {
+    # 0. -InstallFrom: the release zip installed on every node first.
+    if ($InstallFrom) {
+      foreach ($st in (& $live)) {
+        try { $st.Exe = Install-IoSpdFleetNode -Session $st.Session -Zip $zip -RunId $runId }
+        catch { & $fail $st "could not install iospd from '$zip' (-InstallFrom): $($_.Exception.Message)" }
+      }
+    }
+
     # 1. Versions.
     foreach ($st in (& $live)) {
-      $exe = Expand-IoSpdFleetTemplate -Template $IoSpdPath -Node $st.Node
+      $exe = $st.Exe
       try {
         $help = Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetVersionBlock -ArgumentList $exe
         $st.Version = Get-IoSpdFleetVersionText -HelpText @($help)
@@ -227,7 +252,7 @@ function Invoke-IoSpdFleet {
 
     # 2. Start every node, waiting on its event.
     foreach ($st in (& $live)) {
-      $exe = Expand-IoSpdFleetTemplate -Template $IoSpdPath -Node $st.Node
+      $exe = $st.Exe
       $dirT = if ($WorkingDirectory) { $WorkingDirectory } else { $null }
       try {
         $dir = if ($dirT) { Expand-IoSpdFleetTemplate -Template $dirT -Node $st.Node } else {
