@@ -445,6 +445,7 @@ Describe 'Invoke-IoSpdFleet over real SSH remoting (three nodes on 127.0.0.1)' {
     if ($script:bed.Skip) { return }
     $e = $null
     try {
+      $t0 = [datetime]::UtcNow
       Invoke-IoSpdFleet -Session $script:sessions[0, 1] -NodeName n1, n2 -Target "$script:root/{node}/io.dat" -WorkingDirectory "$script:root/{node}" `
         -IoSpdPath "$script:root/{node}/bin/iospd" -Path $script:common.Path -ArgumentList '-c1M', '-d60', '-W0' -TimeoutSec 2
     } catch { $e = $_ }
@@ -454,6 +455,9 @@ Describe 'Invoke-IoSpdFleet over real SSH remoting (three nodes on 127.0.0.1)' {
     $left = Invoke-Command -Session $script:sessions[0] -ArgumentList $script:root -ScriptBlock {
       param($Root) @(Get-Process -Name iospd -ErrorAction SilentlyContinue | Where-Object { $_.CommandLine -like "*$Root*" }).Count }
     $left | Should -Be 0
+    # Its own empty results folder (no -OutputDirectory) is not left behind.
+    Get-ChildItem ([IO.Path]::GetTempPath()) -Filter 'iospd-fleet-*' -Directory | Where-Object { $_.LastWriteTimeUtc -gt $t0 -and -not (Get-ChildItem $_.FullName -Force) } |
+      Should -BeNullOrEmpty
   }
 
   It 'stops every node''s iospd when the pipeline is stopped (Ctrl-C, PowerShell.Stop())' {

@@ -367,6 +367,11 @@ function Invoke-IoSpdFleet {
     }
   }
   if ($okNodes.Count -eq 0) {
+    # Nothing to keep: do not leave an empty folder of our own behind.
+    if (-not $PSBoundParameters.ContainsKey('OutputDirectory') -and (Test-Path -LiteralPath $OutputDirectory) -and
+      -not (Get-ChildItem -LiteralPath $OutputDirectory -Force)) {
+      Remove-Item -LiteralPath $OutputDirectory -Force
+    }
     $why = ($failed | ForEach-Object { "$($_.Node): $($_.Error)" }) -join '; '
     $PSCmdlet.ThrowTerminatingError((New-IoSpdFleetErrorRecord -Id 'IoSpdFleetNoResults' `
           -Category OperationStopped -Target $failed.Node -Message "No node returned results. $why"))
