@@ -17,6 +17,8 @@
     'Get-IoSpdCsvOwner'
     'Install-IoSpd'
     'Invoke-IoSpd'
+    'Invoke-IoSpdFleet'
+    'Invoke-IoSpdFleetSweep'
     'Invoke-IoSpdSweep'
     'Move-IoSpdCsvOwner'
   )

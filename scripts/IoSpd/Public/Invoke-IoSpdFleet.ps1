@@ -1,0 +1,407 @@
+# SPDX-License-Identifier: MIT
+# Invoke-IoSpdFleet: one iospd profile on every node at once through
+# PowerShell remoting, started together on named events, merged into one
+# cluster total with `iospd --merge`.
+
+function Invoke-IoSpdFleet {
+  <#
+  .SYNOPSIS
+  Runs iospd on several nodes at once and merges their results into one cluster total.
+
+  .DESCRIPTION
+  For every node (a PowerShell remoting session: WinRM or SSH with pwsh):
+  1. checks that the node's iospd has the same version as every other node
+     (`iospd -?`), and refuses to run otherwise unless -Force;
+  2. starts iospd there in the background with the raw -ArgumentList, -L, -v,
+     a per-node -yr<event> and --output=json:<node folder>/<node>.json, on the
+     node's targets (-Target templates with {node} replaced by the node name);
+  3. once every node reports that it waits for its event (iospd -v prints
+     "waiting for the start event"), sets all events at once (`iospd -ye` on
+     every node, in parallel) and measures the start skew;
+  4. waits for every node (at most -TimeoutSec), copies each node's JSON to
+     -OutputDirectory and merges them on this machine with `iospd --merge`.
+
+  A node that is unreachable, has no iospd, is not ready within
+  -ReadyTimeoutSec, fails, is killed or times out is named in the result
+  with its error; the other nodes' results are merged and returned with
+  Partial = $true. Without any node's results the command fails.
+
+  Start skew: each node takes the time ([datetime]::UtcNow, 100 ns ticks)
+  right after its `iospd -ye` returned, when its run has been released. The
+  skew is the spread of those times (StartSkewMs); each time may be late by
+  up to that node's -ye process time (StartSkewUncertaintyMs). The times are
+  the nodes' own clocks: across machines, add their clock offset (NTP, often
+  around a millisecond).
+
+  WinRM (-ComputerName, or WinRM sessions) is tested with mocks only and is
+  untested on real Windows; SSH remoting is tested for real on Linux.
+
+  .PARAMETER Session
+  Open PowerShell sessions, one per node. Several sessions to one machine
+  need -NodeName.
+
+  .PARAMETER ComputerName
+  Nodes reached with WinRM (New-PSSession -ComputerName); the sessions are
+  closed at the end.
+
+  .PARAMETER HostName
+  Nodes reached with SSH remoting (New-PSSession -HostName), with -UserName,
+  -KeyFilePath, -Port and -SshOption (New-PSSession -Options).
+
+  .PARAMETER NodeName
+  A name per node (same order), used for {node} and in the results; default:
+  the session's computer name.
+
+  .PARAMETER Target
+  Target templates; {node} becomes the node name:
+  C:\ClusterStorage\{node}\io.dat, /mnt/{node}/io.dat.
+
+  .PARAMETER ArgumentList
+  Raw iospd switches, the same on every node (for example '-c1G','-b4K',
+  '-t4','-o32','-r','-w30','-d60','-Sh'). -R, --output, -y and -X are added
+  or not allowed. Give -z<seed> rather than a bare -z: runs only merge when
+  their profiles are equal.
+
+  .PARAMETER BlockSize
+  As Invoke-IoSpd's (-b); so are -Threads (-t), -OutstandingIO (-o),
+  -WritePercent (-w), -Random (-r), -Duration (-d), -Warmup (-W), -Cooldown
+  (-C), -CacheMode (-Sb/-Su/-Sw/-Sh), -IopsInterval (-D) and -CreateSize
+  (-c). They come before -ArgumentList's switches. -L is always given.
+
+  .PARAMETER IoSpdPath
+  The iospd executable on the nodes (a template; default 'iospd' from the
+  node's PATH).
+
+  .PARAMETER WorkingDirectory
+  The folder on each node for its output files (a template; default
+  <node's temp folder>/iospd-fleet/{node}).
+
+  .PARAMETER Path
+  The iospd on this machine that merges (--merge); default IOSPD_EXE or
+  iospd from PATH.
+
+  .PARAMETER OutputDirectory
+  Where the nodes' JSON files (<node>.json) and the merged fleet.json are
+  kept; default a new folder under the temp folder.
+
+  .PARAMETER TimeoutSec
+  The longest time the nodes may run after the start before they are stopped
+  and named as timed out (0: no limit).
+
+  .PARAMETER ReadyTimeoutSec
+  The longest wait for every node to be ready (file creation with -c counts).
+
+  .PARAMETER Force
+  Run even when the nodes' iospd versions differ.
+
+  .PARAMETER InstallFrom
+  A local release zip (with its .sha256 beside it) to install on every node
+  first: the zip and this module are copied into the session
+  (Copy-Item -ToSession), and Install-IoSpd -Scope Process installs it under
+  the node's <temp>/iospd-fleet/iospd; that iospd runs (-IoSpdPath is not
+  used). A node where it fails is named with the error. Release zips hold
+  Windows builds only. Tested with mocks only.
+
+  .PARAMETER AlignCsvOwner
+  Before the run, move the Cluster Shared Volume of each node's targets to
+  that node (Move-IoSpdCsvOwner -Node <node name>), so that every node's
+  I/O goes direct. Run from a node of the cluster; the node names must be
+  the cluster's. Honours -WhatIf and -Confirm. Tested with mocked cluster
+  cmdlets only.
+
+  .EXAMPLE
+  $s = New-PSSession -HostName n1,n2 -UserName admin -KeyFilePath ~/.ssh/id_ed25519
+  Invoke-IoSpdFleet -Session $s -Target '/mnt/{node}/io.dat' -ArgumentList '-c1G','-b4K','-t4','-o32','-r','-d60','-W5'
+
+  .EXAMPLE
+  Invoke-IoSpdFleet -ComputerName n1, n2, n3, n4 -Target 'C:\ClusterStorage\{node}\io.dat' -IoSpdPath 'C:\iospd\amd64\iospd.exe' -ArgumentList '-c10G', '-b4K', '-t8', '-o32', '-r', '-w30', '-d120', '-Sh' -TimeoutSec 600 | Select-Object -ExpandProperty Nodes
+
+  A four-node Storage Spaces Direct cluster over WinRM, each node on its own
+  CSV (VM Fleet's layout); shows the per-node table.
+
+  .OUTPUTS
+  IoSpd.FleetResult: the merged Iops, MiBps, MeanMs, P99Ms, Ios; the
+  busiest node's CPU usage (MaxCpuPercent); Nodes (one row per node: Node,
+  Iops, MiBps, MeanMs, P99Ms, Ios, CpuPercent, Version, Error), Partial,
+  FailedNodes, StartSkewMs, StartSkewUncertaintyMs, MergedPath, Merged (the
+  merged JSON as objects).
+  #>
+  [CmdletBinding(DefaultParameterSetName = 'Session', SupportsShouldProcess)]
+  param(
+    [Parameter(Mandatory, ParameterSetName = 'Session')] [object[]] $Session,
+    [Parameter(Mandatory, ParameterSetName = 'ComputerName')] [string[]] $ComputerName,
+    [Parameter(ParameterSetName = 'ComputerName')] [pscredential] $Credential,
+    [Parameter(Mandatory, ParameterSetName = 'HostName')] [string[]] $HostName,
+    [Parameter(ParameterSetName = 'HostName')] [string] $UserName,
+    [Parameter(ParameterSetName = 'HostName')] [string] $KeyFilePath,
+    [Parameter(ParameterSetName = 'HostName')] [hashtable] $SshOption,
+    [Parameter(ParameterSetName = 'HostName')] [Parameter(ParameterSetName = 'ComputerName')] [int] $Port,
+    [string[]] $NodeName,
+    [Parameter(Mandatory)] [string[]] $Target,
+    [string[]] $ArgumentList,
+    [object] $BlockSize,
+    [ValidateRange(1, 65535)] [int] $Threads,
+    [ValidateRange(1, 1048576)] [int] $OutstandingIO,
+    [ValidateRange(0, 100)] [int] $WritePercent,
+    [switch] $Random,
+    [ValidateRange(0, 2147483647)] [int] $Duration,
+    [ValidateRange(0, 2147483647)] [int] $Warmup,
+    [ValidateRange(0, 2147483647)] [int] $Cooldown,
+    [ValidateSet('Cached', 'NoBuffering', 'WriteThrough', 'Both')] [string] $CacheMode,
+    [ValidateRange(1, 2147483647)] [int] $IopsInterval,
+    [object] $CreateSize,
+    [string] $IoSpdPath = 'iospd',
+    [string] $WorkingDirectory,
+    [string] $Path,
+    [string] $OutputDirectory,
+    [ValidateRange(0, 2147483)] [int] $TimeoutSec = 0,
+    [ValidateRange(1, 2147483)] [int] $ReadyTimeoutSec = 120,
+    [switch] $Force,
+    [switch] $AlignCsvOwner,
+    [string] $InstallFrom
+  )
+
+  try { Test-IoSpdFleetRawArgument -ArgumentList $ArgumentList } catch { $PSCmdlet.ThrowTerminatingError($_) }
+  # Invoke-IoSpd's parameters become the same switches (its own builder,
+  # given a placeholder target whose place, and -Rxml, are dropped here).
+  $typed = @{}
+  foreach ($k in 'BlockSize', 'Threads', 'OutstandingIO', 'WritePercent', 'Random', 'Duration', 'Warmup',
+    'Cooldown', 'CacheMode', 'IopsInterval', 'CreateSize') {
+    if ($PSBoundParameters.ContainsKey($k)) { $typed[$k] = $PSBoundParameters[$k] }
+  }
+  if ($typed.Count) {
+    $marker = '{iospd-fleet-target}'
+    try { $built = [string[]](ConvertTo-IoSpdArgumentList -Target $marker @typed | ForEach-Object { $_ }) }
+    catch { $PSCmdlet.ThrowTerminatingError((New-IoSpdFleetErrorRecord -Id 'IoSpdFleetBadParameter' -Category InvalidArgument -Message $_.Exception.Message)) }
+    $ArgumentList = @($built | Where-Object { $_ -cne '-Rxml' -and $_ -cne $marker }) + @($ArgumentList | Where-Object { $_ })
+  }
+  if ($InstallFrom) {
+    $zip = (Resolve-Path -LiteralPath $InstallFrom -ErrorAction SilentlyContinue).ProviderPath
+    if (-not $zip -or -not (Test-Path -LiteralPath "$zip.sha256" -PathType Leaf)) {
+      $PSCmdlet.ThrowTerminatingError((New-IoSpdFleetErrorRecord -Id 'IoSpdFleetNoPackage' -Category ObjectNotFound -Target $InstallFrom `
+            -Message "-InstallFrom '$InstallFrom': give a local release zip with its .sha256 file beside it (iospd-<version>.zip and iospd-<version>.zip.sha256)."))
+    }
+  }
+  if (-not $Path -and $env:IOSPD_EXE) { $Path = $env:IOSPD_EXE }
+  try { $mergeExe = Resolve-IoSpdExecutable -Path $Path }
+  catch { $PSCmdlet.ThrowTerminatingError((New-IoSpdFleetErrorRecord -Id 'IoSpdFleetNoMerger' -Category ObjectNotFound -Message "The iospd that merges on this machine: $($_.Exception.Message)")) }
+
+  $nodeParams = @{}
+  foreach ($k in 'Session', 'ComputerName', 'HostName', 'Credential', 'UserName', 'KeyFilePath', 'Port', 'NodeName') {
+    if ($PSBoundParameters.ContainsKey($k)) { $nodeParams[$k] = $PSBoundParameters[$k] }
+  }
+  if ($SshOption) { $nodeParams.SshOption = $SshOption }
+  try { $nodes = Get-IoSpdFleetNode @nodeParams } catch { $PSCmdlet.ThrowTerminatingError($_) }
+
+  $runId = [guid]::NewGuid().ToString('N').Substring(0, 12)
+  if (-not $OutputDirectory) { $OutputDirectory = Join-Path ([IO.Path]::GetTempPath()) "iospd-fleet-$runId" }
+
+  # Per node: what it runs and what became of it.
+  $state = [ordered]@{}
+  foreach ($n in $nodes) {
+    $state[$n.Name] = [pscustomobject]@{ Node = $n.Name; Session = $n.Session; Error = $n.Error
+      Exe = (Expand-IoSpdFleetTemplate -Template $IoSpdPath -Node $n.Name)
+      Version = $null; Started = $false; Signal = $null; JsonPath = $null; Summary = $null }
+  }
+  $live = { @($state.Values | Where-Object { -not $_.Error }) }
+  $fail = { param($st, [string] $msg) if (-not $st.Error) { $st.Error = $msg; Write-Verbose "node $($st.Node): $msg" } }
+
+  try {
+    # 0. -InstallFrom: the release zip installed on every node first.
+    if ($InstallFrom) {
+      foreach ($st in (& $live)) {
+        try { $st.Exe = Install-IoSpdFleetNode -Session $st.Session -Zip $zip -RunId $runId }
+        catch { & $fail $st "could not install iospd from '$zip' (-InstallFrom): $($_.Exception.Message)" }
+      }
+    }
+
+    # 1. Versions.
+    foreach ($st in (& $live)) {
+      $exe = $st.Exe
+      try {
+        $help = Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetVersionBlock -ArgumentList $exe
+        $st.Version = Get-IoSpdFleetVersionText -HelpText @($help)
+        if (-not $st.Version) { & $fail $st "'$exe -?' printed no iospd version line: $(@($help)[0])" }
+      } catch { & $fail $st "version check failed: $($_.Exception.Message)" }
+    }
+    $versions = @(& $live | Group-Object Version)
+    if ($versions.Count -gt 1 -and -not $Force) {
+      $list = (& $live | ForEach-Object { "$($_.Node): $($_.Version)" }) -join ', '
+      $PSCmdlet.ThrowTerminatingError((New-IoSpdFleetErrorRecord -Id 'IoSpdFleetVersionMismatch' `
+            -Category InvalidOperation -Target $list `
+            -Message "The nodes run different iospd versions ($list). Install one version everywhere (Install-IoSpd), or pass -Force to run anyway."))
+    }
+
+    $what = "iospd $($ArgumentList -join ' ') on $($Target -join ', ')"
+    if (-not $PSCmdlet.ShouldProcess(((& $live).Node -join ', '), "Run $what")) { return }
+    $null = New-Item -ItemType Directory -Force -Path $OutputDirectory
+
+    # -AlignCsvOwner: each node's targets' CSV moves to that node first
+    # (Move-IoSpdCsvOwner here, on this machine, which must be a node of the
+    # cluster; it asks under -Confirm). A node whose CSV cannot move is out.
+    if ($AlignCsvOwner) {
+      foreach ($st in (& $live)) {
+        foreach ($t in $Target) {
+          $path = Expand-IoSpdFleetTemplate -Template $t -Node $st.Node
+          if ($path -match '^#\d+$') { continue }
+          try { $null = Move-IoSpdCsvOwner -Path $path -Node $st.Node -ErrorAction Stop }
+          catch { & $fail $st "could not move the CSV of '$path' to it (-AlignCsvOwner): $($_.Exception.Message)"; break }
+        }
+      }
+    }
+
+    # 2. Start every node, waiting on its event.
+    foreach ($st in (& $live)) {
+      $exe = $st.Exe
+      $dirT = if ($WorkingDirectory) { $WorkingDirectory } else { $null }
+      try {
+        $dir = if ($dirT) { Expand-IoSpdFleetTemplate -Template $dirT -Node $st.Node } else {
+          [string](Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetTempBlock -ArgumentList $st.Node)
+        }
+        $sep = if ($dir -match '^[A-Za-z]:\\|^\\\\') { '\' } else { '/' }
+        $json = $dir.TrimEnd('\', '/') + $sep + "$($st.Node).json"
+        $targets = @($Target | ForEach-Object { Expand-IoSpdFleetTemplate -Template $_ -Node $st.Node })
+        $ev = Get-IoSpdFleetEventName -RunId $runId -Node $st.Node
+        $argv = Get-IoSpdFleetNodeArgument -ArgumentList $ArgumentList -EventName $ev -JsonPath $json -Target $targets
+        $line = ConvertTo-IoSpdFleetCommandLine -Argument $argv
+        Write-Verbose "node $($st.Node): $exe $line"
+        $null = Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetStartBlock `
+          -ArgumentList $st.Node, $exe, $line, $dir, $json, $ev
+        $st.Started = $true
+      } catch { & $fail $st "could not start iospd: $($_.Exception.Message)" }
+    }
+
+    # 3. Wait until every started node is ready; a node that exits first failed.
+    $deadline = [datetime]::UtcNow.AddSeconds($ReadyTimeoutSec)
+    $ready = @{}
+    while ($true) {
+      foreach ($st in (& $live)) {
+        if ($ready[$st.Node]) { continue }
+        try {
+          $s = Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetStateBlock
+          if ($s.Exited) {
+            $c = Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetCollectBlock
+            & $fail $st ((Get-IoSpdFleetExitText -ExitCode $c.ExitCode -StdErr $c.StdErr -NodeIsWindows:([bool]$c.Windows)) + ' (before the start)')
+          } elseif ($s.Ready) { $ready[$st.Node] = $true }
+        } catch { & $fail $st "lost while starting: $($_.Exception.Message)" }
+      }
+      $waiting = @(& $live | Where-Object { -not $ready[$_.Node] })
+      if ($waiting.Count -eq 0) { break }
+      if ([datetime]::UtcNow -gt $deadline) {
+        foreach ($st in $waiting) { & $fail $st "not ready within $ReadyTimeoutSec s (-ReadyTimeoutSec)" }
+        break
+      }
+      Start-Sleep -Milliseconds 100
+    }
+
+    # 4. Start them all at once: -ye on every ready node in parallel.
+    $go = @(& $live)
+    $signals = @()
+    if ($go.Count) {
+      $sent = Invoke-IoSpdFleetSignal -Session @($go | ForEach-Object Session)
+      $signals = $sent.Results
+      foreach ($st in $go) {
+        $sig = @($signals | Where-Object Node -eq $st.Node) | Select-Object -First 1
+        $st.Signal = $sig
+        if (-not $sig) { & $fail $st "setting its start event failed: $(@($sent.Errors | Select-Object -First 1))" }
+        elseif (-not $sig.SetUtc) { & $fail $st "setting its start event failed: $($sig.Error)" }
+      }
+    }
+    $skew = Get-IoSpdFleetSkew -Signal @($state.Values | Where-Object { $_.Signal -and $_.Signal.SetUtc } | ForEach-Object Signal)
+
+    # 5. Wait for the runs, at most -TimeoutSec.
+    $runEnd = if ($TimeoutSec) { [datetime]::UtcNow.AddSeconds($TimeoutSec) } else { [datetime]::MaxValue }
+    $done = @{}
+    while ($true) {
+      foreach ($st in (& $live)) {
+        if ($done[$st.Node]) { continue }
+        try {
+          $s = Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetStateBlock
+          if (-not $s.Exited) { continue }
+          $done[$st.Node] = $true
+          $c = Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetCollectBlock
+          if ($c.ExitCode -ne 0) {
+            & $fail $st (Get-IoSpdFleetExitText -ExitCode $c.ExitCode -StdErr $c.StdErr -NodeIsWindows:([bool]$c.Windows))
+          } elseif (-not $c.Json) {
+            & $fail $st 'iospd wrote no JSON results'
+          } else {
+            $st.JsonPath = Join-Path $OutputDirectory "$($st.Node).json"
+            [IO.File]::WriteAllText($st.JsonPath, $c.Json)
+            $st.Summary = Get-IoSpdFleetDirectionSummary -Json ($c.Json | ConvertFrom-Json)
+          }
+        } catch { & $fail $st "lost during the run: $($_.Exception.Message)" }
+      }
+      $running = @(& $live | Where-Object { -not $done[$_.Node] })
+      if ($running.Count -eq 0) { break }
+      if ([datetime]::UtcNow -gt $runEnd) {
+        foreach ($st in $running) { & $fail $st "did not finish within $TimeoutSec s (-TimeoutSec); stopped" }
+        break
+      }
+      Start-Sleep -Milliseconds 200
+    }
+  } finally {
+    # Whatever happened (an error, Ctrl-C): no iospd is left running.
+    foreach ($st in $state.Values) {
+      if ($st.Started -and $st.Session -and -not ($st.JsonPath)) {
+        try { Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetStopBlock } catch { }
+      }
+    }
+    foreach ($n in $nodes) {
+      if ($n.Owned -and $n.Session) { Remove-IoSpdFleetSession -Session $n.Session }
+    }
+  }
+
+  # 6. Merge what arrived.
+  $okNodes = @($state.Values | Where-Object { -not $_.Error -and $_.JsonPath })
+  $failed = @($state.Values | Where-Object { $_.Error })
+  $rows = foreach ($st in $state.Values) {
+    $sm = $st.Summary
+    [pscustomobject]@{
+      PSTypeName = 'IoSpd.FleetNode'
+      Node = $st.Node; Iops = if ($sm) { $sm.Iops } else { $null }; MiBps = if ($sm) { $sm.MiBps } else { $null }
+      MeanMs = if ($sm) { $sm.MeanMs } else { $null }; P99Ms = if ($sm) { $sm.P99Ms } else { $null }
+      Ios = if ($sm) { $sm.Ios } else { $null }; CpuPercent = if ($sm) { $sm.CpuPercent } else { $null }
+      Version = $st.Version
+      StartUtc = if ($st.Signal) { $st.Signal.SetUtc } else { $null }
+      Error = $st.Error; JsonPath = $st.JsonPath
+    }
+  }
+  if ($okNodes.Count -eq 0) {
+    # Nothing to keep: do not leave an empty folder of our own behind.
+    if (-not $PSBoundParameters.ContainsKey('OutputDirectory') -and (Test-Path -LiteralPath $OutputDirectory) -and
+      -not (Get-ChildItem -LiteralPath $OutputDirectory -Force)) {
+      Remove-Item -LiteralPath $OutputDirectory -Force
+    }
+    $why = ($failed | ForEach-Object { "$($_.Node): $($_.Error)" }) -join '; '
+    $PSCmdlet.ThrowTerminatingError((New-IoSpdFleetErrorRecord -Id 'IoSpdFleetNoResults' `
+          -Category OperationStopped -Target $failed.Node -Message "No node returned results. $why"))
+  }
+  $mergedPath = Join-Path $OutputDirectory 'fleet.json'
+  $run = Invoke-IoSpdProcess -FilePath $mergeExe -ArgumentList (@('--merge') + @($okNodes | ForEach-Object JsonPath))
+  if ($run.ExitCode -ne 0) {
+    $PSCmdlet.ThrowTerminatingError((New-IoSpdFleetErrorRecord -Id 'IoSpdFleetMergeFailed' `
+          -Category InvalidResult -Target $mergeExe `
+          -Message "iospd --merge of the nodes' results failed (exit code $($run.ExitCode)): $(([string]$run.StdErr).Trim()) The node files are in $OutputDirectory."))
+  }
+  [IO.File]::WriteAllText($mergedPath, [string]$run.StdOut)
+  $merged = [string]$run.StdOut | ConvertFrom-Json
+  $total = Get-IoSpdFleetDirectionSummary -Json $merged
+  foreach ($st in $failed) {
+    Write-Warning "Invoke-IoSpdFleet: node $($st.Node) has no results: $($st.Error)"
+  }
+  [pscustomobject]@{
+    PSTypeName = 'IoSpd.FleetResult'
+    Iops = $total.Iops; MiBps = $total.MiBps; MeanMs = $total.MeanMs; P99Ms = $total.P99Ms; Ios = $total.Ios
+    MaxCpuPercent = ($okNodes | ForEach-Object { $_.Summary.CpuPercent } | Where-Object { $null -ne $_ } | Measure-Object -Maximum).Maximum
+    NodeCount = $okNodes.Count
+    Partial = [bool]($failed.Count -gt 0)
+    FailedNodes = @($failed | ForEach-Object Node)
+    Nodes = @($rows)
+    StartSkewMs = $skew.SkewMs
+    StartSkewUncertaintyMs = $skew.UncertaintyMs
+    StartSkewSource = 'node clocks after iospd -ye'
+    OutputDirectory = $OutputDirectory
+    MergedPath = $mergedPath
+    Merged = $merged
+  }
+}
