@@ -53,10 +53,24 @@ Describe 'Help of <_>' -ForEach $script:publicNames {
   It 'uses CmdletBinding' {
     $cmd.CmdletBinding | Should -BeTrue
   }
-  It 'documents its own parameters (those without a help line are self-explaining switches only)' {
-    $documented = @($help.parameters.parameter | Where-Object { ($_.description | Out-String).Trim() } | ForEach-Object name)
-    $documented.Count | Should -BeGreaterThan 0
-    foreach ($p in $documented) { $cmd.Parameters.Keys | Should -Contain $p }
+  # Read from the source's comment-based help, not from Get-Help: Get-Help
+  # lists every parameter whether or not the source documents it, and drops
+  # a .PARAMETER that names no parameter, so a test through it cannot fail.
+  # Deliberate breakage that this test catches: rename ".PARAMETER Latency"
+  # to ".PARAMETER Latencies" in Invoke-IoSpd.ps1 (missing: Latency; extra:
+  # Latencies), or delete it.
+  It 'documents every parameter it declares, and only those, in its own help' {
+    $file = Join-Path $script:repo "scripts/IoSpd/Public/$name.ps1"
+    $ast = [Management.Automation.Language.Parser]::ParseFile($file, [ref]$null, [ref]$null)
+    $fn = $ast.Find({ param($a) $a -is [Management.Automation.Language.FunctionDefinitionAst] -and $a.Name -eq $name }, $true)
+    $fn | Should -Not -BeNullOrEmpty -Because "$file defines $name"
+    $declared = @($fn.Body.ParamBlock.Parameters | ForEach-Object { $_.Name.VariablePath.UserPath.ToUpperInvariant() } | Sort-Object)
+    $documented = @($fn.GetHelpContent().Parameters.Keys | ForEach-Object { $_.ToUpperInvariant() } | Sort-Object)
+    @($declared | Where-Object { $documented -notcontains $_ }) | Should -BeNullOrEmpty -Because 'every parameter needs a .PARAMETER entry'
+    @($documented | Where-Object { $declared -notcontains $_ }) | Should -BeNullOrEmpty -Because 'a .PARAMETER must name a parameter'
+    foreach ($k in $fn.GetHelpContent().Parameters.Keys) {
+      $fn.GetHelpContent().Parameters[$k].Trim() | Should -Not -BeNullOrEmpty -Because ".PARAMETER $k needs a description"
+    }
   }
 }
 

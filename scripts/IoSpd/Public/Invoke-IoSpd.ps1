@@ -95,6 +95,13 @@ function Invoke-IoSpd {
   (every field of docs/results-json.md, including histograms and the
   environment) instead of IoSpd.Result objects.
 
+  .PARAMETER Random
+  Random offsets (-r); without it, sequential offsets.
+
+  .PARAMETER Latency
+  Measure latency (-L): the results then hold the mean, standard deviation
+  and percentiles; without it those are $null.
+
   .EXAMPLE
   Invoke-IoSpd -Target D:\test.dat -CreateSize 1GB -BlockSize 4KB -Threads 4 -OutstandingIO 32 -Random -WritePercent 30 -Duration 30 -CacheMode Both -Latency
 

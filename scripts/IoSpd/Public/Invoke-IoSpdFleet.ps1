@@ -109,6 +109,64 @@ function Invoke-IoSpdFleet {
   the cluster's. Honours -WhatIf and -Confirm. Tested with mocked cluster
   cmdlets only.
 
+  .PARAMETER Credential
+  With -ComputerName: the credential for the WinRM sessions opened to the
+  nodes.
+
+  .PARAMETER UserName
+  With -HostName: the user the SSH sessions log in as.
+
+  .PARAMETER KeyFilePath
+  With -HostName: the private key file for the SSH sessions.
+
+  .PARAMETER SshOption
+  With -HostName: SSH options for the sessions (New-PSSession -Options),
+  for example @{ StrictHostKeyChecking = 'yes' }.
+
+  .PARAMETER Port
+  The port of the sessions opened with -HostName (SSH) or -ComputerName
+  (WinRM).
+
+  .PARAMETER Threads
+  As Invoke-IoSpd's -Threads, turned into the same iospd switch for every node
+  (see Get-Help Invoke-IoSpd -Parameter Threads).
+
+  .PARAMETER OutstandingIO
+  As Invoke-IoSpd's -OutstandingIO, turned into the same iospd switch for every node
+  (see Get-Help Invoke-IoSpd -Parameter OutstandingIO).
+
+  .PARAMETER WritePercent
+  As Invoke-IoSpd's -WritePercent, turned into the same iospd switch for every node
+  (see Get-Help Invoke-IoSpd -Parameter WritePercent).
+
+  .PARAMETER Random
+  As Invoke-IoSpd's -Random, turned into the same iospd switch for every node
+  (see Get-Help Invoke-IoSpd -Parameter Random).
+
+  .PARAMETER Duration
+  As Invoke-IoSpd's -Duration, turned into the same iospd switch for every node
+  (see Get-Help Invoke-IoSpd -Parameter Duration).
+
+  .PARAMETER Warmup
+  As Invoke-IoSpd's -Warmup, turned into the same iospd switch for every node
+  (see Get-Help Invoke-IoSpd -Parameter Warmup).
+
+  .PARAMETER Cooldown
+  As Invoke-IoSpd's -Cooldown, turned into the same iospd switch for every node
+  (see Get-Help Invoke-IoSpd -Parameter Cooldown).
+
+  .PARAMETER CacheMode
+  As Invoke-IoSpd's -CacheMode, turned into the same iospd switch for every node
+  (see Get-Help Invoke-IoSpd -Parameter CacheMode).
+
+  .PARAMETER IopsInterval
+  As Invoke-IoSpd's -IopsInterval, turned into the same iospd switch for every node
+  (see Get-Help Invoke-IoSpd -Parameter IopsInterval).
+
+  .PARAMETER CreateSize
+  As Invoke-IoSpd's -CreateSize, turned into the same iospd switch for every node
+  (see Get-Help Invoke-IoSpd -Parameter CreateSize).
+
   .EXAMPLE
   $s = New-PSSession -HostName n1,n2 -UserName admin -KeyFilePath ~/.ssh/id_ed25519
   Invoke-IoSpdFleet -Session $s -Target '/mnt/{node}/io.dat' -ArgumentList '-c1G','-b4K','-t4','-o32','-r','-d60','-W5'

@@ -51,6 +51,56 @@ function Invoke-IoSpdFleetSweep {
   .PARAMETER AlignCsvOwner
   Before each point, move each node's CSV to it (see Invoke-IoSpdFleet).
 
+  .PARAMETER NodeName
+  As Invoke-IoSpdFleet's -NodeName: the name of each session's node, for
+  the {node} templates and the tables.
+
+  .PARAMETER Target
+  As Invoke-IoSpdFleet's -Target: the target templates ({node} becomes
+  the node's name).
+
+  .PARAMETER BlockSize
+  The block sizes of the grid (-b), e.g. 4K, 64K.
+
+  .PARAMETER Threads
+  The thread counts of the grid (-t).
+
+  .PARAMETER OutstandingIO
+  The queue depths of the grid (-o), innermost: a stop condition skips
+  the deeper ones of the same series.
+
+  .PARAMETER WritePercent
+  The write percentages of the grid (-w), outermost.
+
+  .PARAMETER MaxAvgLatencyMs
+  Stop condition: a point whose merged average latency is above this
+  ends its series of increasing queue depths.
+
+  .PARAMETER MaxP99LatencyMs
+  Stop condition: a point whose merged p99 latency is above this ends its
+  series of increasing queue depths.
+
+  .PARAMETER MaxCpuPercent
+  Stop condition: a point whose busiest node's CPU usage is above this
+  ends its series of increasing queue depths.
+
+  .PARAMETER IoSpdPath
+  As Invoke-IoSpdFleet's -IoSpdPath: iospd on the nodes.
+
+  .PARAMETER WorkingDirectory
+  As Invoke-IoSpdFleet's -WorkingDirectory: the folder template on each
+  node for its results.
+
+  .PARAMETER Path
+  As Invoke-IoSpdFleet's -Path: the iospd that merges the results here.
+
+  .PARAMETER TimeoutSec
+  As Invoke-IoSpdFleet's -TimeoutSec, for each point.
+
+  .PARAMETER Force
+  As Invoke-IoSpdFleet's -Force: run even when the nodes' iospd versions
+  differ.
+
   .EXAMPLE
   Invoke-IoSpdFleetSweep -Session $s -Label s2d-4k -Target 'C:\ClusterStorage\{node}\io.dat' -ArgumentList '-c10G','-r','-d60','-W10','-Sh' -BlockSize 4K -Threads 4,8 -OutstandingIO 1,2,4,8,16,32 -WritePercent 0,30 -MaxP99LatencyMs 5 -MaxCpuPercent 90
 

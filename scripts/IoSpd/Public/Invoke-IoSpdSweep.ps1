@@ -65,6 +65,41 @@ function Invoke-IoSpdSweep {
   Passed to Invoke-IoSpd: move each target's Cluster Shared Volume to this
   node before every point.
 
+  .PARAMETER Random
+  Passed to Invoke-IoSpd for every point (see Get-Help Invoke-IoSpd
+  -Parameter Random).
+
+  .PARAMETER Duration
+  Passed to Invoke-IoSpd for every point (see Get-Help Invoke-IoSpd
+  -Parameter Duration).
+
+  .PARAMETER Warmup
+  Passed to Invoke-IoSpd for every point (see Get-Help Invoke-IoSpd
+  -Parameter Warmup).
+
+  .PARAMETER Cooldown
+  Passed to Invoke-IoSpd for every point (see Get-Help Invoke-IoSpd
+  -Parameter Cooldown).
+
+  .PARAMETER CacheMode
+  Passed to Invoke-IoSpd for every point (see Get-Help Invoke-IoSpd
+  -Parameter CacheMode).
+
+  .PARAMETER Latency
+  Passed to Invoke-IoSpd for every point (see Get-Help Invoke-IoSpd
+  -Parameter Latency).
+
+  .PARAMETER IopsInterval
+  Passed to Invoke-IoSpd for every point (see Get-Help Invoke-IoSpd
+  -Parameter IopsInterval).
+
+  .PARAMETER CreateSize
+  Passed to Invoke-IoSpd for every point (see Get-Help Invoke-IoSpd
+  -Parameter CreateSize).
+
+  .PARAMETER ArgumentList
+  More iospd switches, passed to Invoke-IoSpd for every point as given.
+
   .EXAMPLE
   Invoke-IoSpdSweep -Target D:\t.dat -CreateSize 4G -BlockSize 4KB, 64KB -Threads 1, 4 -OutstandingIO 1, 8, 32 -Random -Duration 20 -CacheMode Both -Latency | Format-Table SweepBlockSize, SweepThreads, SweepOutstandingIO, IOPS, MiBps, TotalP99Ms
 
