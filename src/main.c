@@ -544,6 +544,16 @@ int main(int argc, char** argv) {
     exit_code = merge_files(uargc - 2, uargv + 2);
     goto done;
   }
+  if (action == IOSPD_ACTION_VERSION) {
+    iospd_plat_build_t build;
+    iospd_plat_build(&build);
+    iospd_strbuf_t text;
+    iospd_strbuf_init(&text);
+    iospd_cmdline_version(&text, &build);
+    out_sb(&text);
+    iospd_strbuf_destroy(&text);
+    goto done;
+  }
   if (action == IOSPD_ACTION_SET_EVENT) {
     exit_code = set_event(profile.events.set_name);
     goto done;

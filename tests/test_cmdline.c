@@ -9,8 +9,10 @@
 #include "iospd/cmdline.h"
 #include "iospd/error.h"
 #include "iospd/options.h"
+#include "iospd/platform.h"
 #include "iospd/profile.h"
 #include "iospd/strbuf.h"
+#include "iospd/version.h"
 #include "iospd/xml_profile.h"
 
 /* ---- fake environment ---------------------------------------------------- */
@@ -1127,7 +1129,12 @@ static void test_cmdline_exact_messages(void** state) {
        "--output=<text|xml|json>:<file>, "
        "--merge <a.json> <b.json>..., "
        "--progress=<auto|always|never>, "
-       "--timeseries=<file.csv|file.jsonl> and --help"},
+       "--timeseries=<file.csv|file.jsonl>, --version and --help"},
+      {"--version -b4K",
+       "'--version' must be the only argument: iospd --version"},
+      {"-b4K --version t",
+       "'--version' must be the only argument: iospd --version"},
+      {"--version=1", "'--version=1': --version takes no value"},
       {"-b4K --merge a.json",
        "'--merge' is a mode of its own and must be the first argument: "
        "iospd --merge a.json b.json ..."},
@@ -1281,6 +1288,49 @@ static void test_cmdline_merge_mode(void** state) {
     assert_null(p.cmdline);
     iospd_profile_destroy(&p);
   }
+}
+
+/* --version alone: a mode with no profile; main.c prints the text. */
+static void test_cmdline_version_mode(void** state) {
+  (void)state;
+  const char* argv[] = {"iospd", "--version"};
+  iospd_profile_t p;
+  iospd_profile_init(&p);
+  iospd_cmdline_action_t action = IOSPD_ACTION_RUN;
+  assert_int_equal(
+      iospd_cmdline_parse(2, argv, &k_linux, &p, &action, NULL, NULL), 0);
+  assert_int_equal(action, IOSPD_ACTION_VERSION);
+  assert_int_equal(p.timespan_count, 0);
+  iospd_profile_destroy(&p);
+}
+
+/* The --version text, line by line, from what the platform says. */
+static void test_cmdline_version_text(void** state) {
+  (void)state;
+  iospd_plat_build_t b = {"linux", "x86_64",
+                          "io_uring, libaio, threads, psync"};
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  iospd_cmdline_version(&sb, &b);
+  char want[512];
+  snprintf(want, sizeof want,
+           "iospd " IOSPD_VERSION "\ncommit: %s\nbuilt: %s (UTC)\n"
+           "engines: io_uring, libaio, threads, psync\n"
+           "platform: linux x86_64\ncommand line: DISKSPD 2.2.0\n",
+           iospd_build_commit(), iospd_build_date());
+  assert_string_equal(iospd_strbuf_cstr(&sb), want);
+  /* The date is a day, YYYY-MM-DD (the build stamps one). */
+  const char* d = iospd_build_date();
+  assert_int_equal(strlen(d), 10);
+  assert_true(d[4] == '-' && d[7] == '-');
+  /* No architecture known: no trailing space. */
+  iospd_plat_build_t w = {"windows", "", "IOCP, completion routines (-x)"};
+  iospd_strbuf_reset(&sb);
+  iospd_cmdline_version(&sb, &w);
+  assert_non_null(strstr(iospd_strbuf_cstr(&sb),
+                         "\nengines: IOCP, completion routines (-x)\n"
+                         "platform: windows\n"));
+  iospd_strbuf_destroy(&sb);
 }
 
 static void test_cmdline_slash_is_target_on_linux(void** state) {
@@ -1608,6 +1658,8 @@ int main(void) {
       cmocka_unit_test(test_cmdline_atoi_switches_stop_at_int_max),
       cmocka_unit_test(test_cmdline_no_arguments_is_usage_error),
       cmocka_unit_test(test_cmdline_merge_mode),
+      cmocka_unit_test(test_cmdline_version_mode),
+      cmocka_unit_test(test_cmdline_version_text),
       cmocka_unit_test(test_cmdline_slash_is_target_on_linux),
       cmocka_unit_test(test_cmdline_null_env_and_no_warnings_buffer),
       cmocka_unit_test(test_cmdline_allocation_failure),

@@ -24,7 +24,8 @@ typedef enum iospd_cmdline_action {
   IOSPD_ACTION_USAGE,       /* -? : print usage, exit 0 */
   IOSPD_ACTION_USAGE_ERROR, /* no arguments: print usage, exit 3 */
   IOSPD_ACTION_SET_EVENT,   /* -ye<name> */
-  IOSPD_ACTION_MERGE        /* --merge <file.json>...: argv[2..] are the files */
+  IOSPD_ACTION_MERGE,       /* --merge <file.json>...: argv[2..] are the files */
+  IOSPD_ACTION_VERSION      /* --version: print iospd_cmdline_version, exit 0 */
 } iospd_cmdline_action_t;
 
 /* Parses argv into p (initialised by the caller). On success returns 0 and
@@ -35,6 +36,12 @@ int iospd_cmdline_parse(int argc, const char* const* argv,
                         const iospd_cmdline_env_t* env, iospd_profile_t* p,
                         iospd_cmdline_action_t* action, iospd_strbuf_t* warnings,
                         iospd_err_t* err);
+
+/* iospd --version: version, commit, build date, engines and platform, one
+ * "name: value" line each after the first ("iospd 0.1.0"). */
+struct iospd_plat_build_s;
+void iospd_cmdline_version(iospd_strbuf_t* out,
+                           const struct iospd_plat_build_s* build);
 
 /* The usage text, in our own words, grouped by topic with examples. */
 void iospd_cmdline_usage(iospd_strbuf_t* out, const char* argv0,

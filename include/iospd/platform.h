@@ -68,6 +68,15 @@ typedef struct iospd_sysinfo_s {
   const char* os_name;         /* "windows" or "linux" */
 } iospd_sysinfo_t;
 
+/* What this build was compiled for and with, for iospd --version: static
+ * strings, no OS call (so it works before iospd_plat_init). */
+typedef struct iospd_plat_build_s {
+  const char* os;      /* "linux" or "windows" */
+  const char* arch;    /* "x86_64", "x86", "aarch64", ...; "" if unknown */
+  const char* engines; /* the I/O engines compiled in, comma separated */
+} iospd_plat_build_t;
+void iospd_plat_build(iospd_plat_build_t* out);
+
 /* Once, from main, before any other iospd_plat_* call. */
 int iospd_plat_init(iospd_sysinfo_t* out, iospd_err_t* err);
 void iospd_plat_shutdown(void);

@@ -7,8 +7,13 @@
 #define IOSPD_DISKSPD_VERSION "2.2.0"
 #define IOSPD_DISKSPD_VERSION_DATE "2024/6/3"
 
-/* The git commit iospd was built from ("4f90ee7"), read when CMake
- * configured the build; "unknown" outside a git checkout. */
+/* The git commit iospd was built from ("4f90ee7", "-dirty" appended for
+ * uncommitted changes), read at build time; "unknown" outside a git
+ * checkout. */
 const char* iospd_build_commit(void);
+/* The UTC day iospd was built ("2026-12-01"): SOURCE_DATE_EPOCH when the
+ * build environment sets it (reproducible builds), else the build's own
+ * day (cmake/git_commit.cmake). */
+const char* iospd_build_date(void);
 
 #endif

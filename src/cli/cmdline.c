@@ -53,8 +53,8 @@
  *    accepted (msync); -e (ETW) is refused; -I, -l, -Sm, -y are accepted.
  * iospd additions: --allow-raw-write, --engine=auto|io_uring|libaio|threads|
  * psync, --progress=auto|always|never, --timeseries=FILE, --output=
- * FORMAT:FILE (repeatable), --help, and the --merge mode (first argument
- * only). */
+ * FORMAT:FILE (repeatable), --help, the --merge mode (first argument
+ * only) and --version (only argument). */
 #include "iospd/cmdline.h"
 
 #include <inttypes.h>
@@ -1029,6 +1029,10 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
       /* Only reached when --merge is not the first argument. */
       return fail(c, "'%s' is a mode of its own and must be the first "
                      "argument: iospd --merge a.json b.json ...", c->arg);
+    case IOSPD_SP_VERSION:
+      /* Only reached when --version is not the only argument. */
+      return fail(c, "'%s' must be the only argument: iospd --version",
+                  c->arg);
     case IOSPD_SP_STATUS: return sw_status(c);
     case IOSPD_SP_TIMESERIES: return sw_timeseries(c);
     case IOSPD_SP_NONE: break;
@@ -1250,6 +1254,10 @@ int iospd_cmdline_parse(int argc, const char* const* argv,
    * reads (the core never opens files). */
   if (argv[1] != NULL && strcmp(argv[1], "--merge") == 0) {
     *action = IOSPD_ACTION_MERGE;
+    return 0;
+  }
+  if (argc == 2 && argv[1] != NULL && strcmp(argv[1], "--version") == 0) {
+    *action = IOSPD_ACTION_VERSION;
     return 0;
   }
   static const iospd_cmdline_env_t no_env = {false, false, NULL, NULL};

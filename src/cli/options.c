@@ -309,6 +309,11 @@ const iospd_opt_def_t iospd_options[] = {
      "for the total, in every phase, as CSV or JSON Lines (by the extension),\n"
      "each interval as soon as it ends. See docs/time-series.md.",
      NULL},
+    {"version", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
+     IOSPD_SP_VERSION, IOSPD_TOPIC_IOSPD, "--version", "version",
+     "Print the version, the commit and date of the build, the I/O engines\n"
+     "compiled in and the platform, then exit. Must be the only argument.",
+     NULL},
     {"help", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
      IOSPD_SP_HELP, IOSPD_TOPIC_IOSPD, "--help", "help", "Same as -?.", NULL},
 };

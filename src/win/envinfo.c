@@ -51,6 +51,12 @@
 #define IMAGE_FILE_MACHINE_ARM64 0xAA64
 #endif
 
+void iospd_plat_build(iospd_plat_build_t* out) {
+  out->os = "windows";
+  out->arch = PROCESS_ARCH;
+  out->engines = "IOCP, completion routines (-x)";
+}
+
 /* ---- the machine --------------------------------------------------------- */
 
 static const char* machine_name(USHORT m) {
