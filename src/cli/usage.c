@@ -6,19 +6,54 @@
 
 #include <string.h>
 
+#include "usage_text.h"
 #include "iospd/options.h"
 #include "iospd/version.h"
+
+const char iospd_usage_targets[] =
+    "A target is a file, a physical disk or a volume. All switches come\n"
+    "before the first target and apply to every target.";
+const char iospd_usage_switches_dash[] =
+    "Switches are one token: the value follows the letter directly\n"
+    "(-b4K, not -b 4K). Only '-' starts a switch, so paths beginning\n"
+    "with '/' are targets.";
+const char iospd_usage_switches_slash[] =
+    "Switches are one token: the value follows the letter directly\n"
+    "(-b4K, not -b 4K). '-' or '/' starts a switch.";
+const char iospd_usage_sizes[] =
+    "A <size> is a whole number of bytes with an optional suffix: K, M,\n"
+    "G, T (powers of 1024) or b (blocks of the -b size). Examples: 4K,\n"
+    "1G, 8b. Other numbers are plain whole decimal numbers.";
+const iospd_usage_example_target_t iospd_usage_targets_posix[] = {
+    {"/mnt/test.dat", "a file"},
+    {"/dev/nvme0n1", "a block device"},
+};
+const size_t iospd_usage_targets_posix_count =
+    IOSPD_ARRAY_SIZE(iospd_usage_targets_posix);
+static const iospd_usage_example_target_t k_targets_windows[] = {
+    {"C:\\test.dat", "a file"},
+    {"#1", "physical drive 1 (\\\\.\\PhysicalDrive1)"},
+    {"E:", "volume E:"},
+};
+
+const char* iospd_usage_topic_title(int topic, bool windows) {
+  if (topic < 0 || topic >= IOSPD_TOPIC_COUNT) return "";
+  if (topic == IOSPD_TOPIC_WINDOWS && !windows)
+    return "Windows-only switches (limited support on this platform)";
+  return iospd_topic_titles[topic];
+}
 
 /* Descriptions go under the syntax, indented, so they can be long. */
 #define HELP_COL 6
 
-static void put_lines(iospd_strbuf_t* out, const char* text, int first_col) {
+static void put_lines(iospd_strbuf_t* out, const char* text, int first_col,
+                      int indent) {
   int col = first_col;
   const char* p = text;
   while (*p) {
     const char* nl = strchr(p, '\n');
     size_t n = nl ? (size_t)(nl - p) : strlen(p);
-    for (; col < HELP_COL; col++) iospd_strbuf_putc(out, ' ');
+    for (; col < indent; col++) iospd_strbuf_putc(out, ' ');
     iospd_strbuf_append_n(out, p, n);
     iospd_strbuf_putc(out, '\n');
     col = 0;
@@ -41,9 +76,9 @@ static void put_option(iospd_strbuf_t* out, const iospd_opt_def_t* o,
   iospd_strbuf_append(out, "  ");
   iospd_strbuf_append(out, s);
   iospd_strbuf_putc(out, '\n');
-  put_lines(out, o->help, 0);
+  put_lines(out, o->help, 0, HELP_COL);
   bool windows = env != NULL && env->windows;
-  if (!windows && o->posix_note != NULL) put_lines(out, o->posix_note, 0);
+  if (!windows && o->posix_note != NULL) put_lines(out, o->posix_note, 0, HELP_COL);
 }
 
 void iospd_cmdline_usage(iospd_strbuf_t* out, const char* argv0,
@@ -57,44 +92,22 @@ void iospd_cmdline_usage(iospd_strbuf_t* out, const char* argv0,
   iospd_strbuf_appendf(out, "iospd %s, compatible with the DISKSPD %s "
                             "command line\n", IOSPD_VERSION,
                        IOSPD_DISKSPD_VERSION);
-  iospd_strbuf_append(
-      out,
-      "\nTargets\n"
-      "  A target is a file, a physical disk or a volume. All switches come\n"
-      "  before the first target and apply to every target.\n");
-  if (windows) {
-    iospd_strbuf_append(
-        out,
-        "    C:\\test.dat       a file\n"
-        "    #1                physical drive 1 (\\\\.\\PhysicalDrive1)\n"
-        "    E:                volume E:\n");
-  } else {
-    iospd_strbuf_append(
-        out,
-        "    /mnt/test.dat     a file\n"
-        "    /dev/nvme0n1      a block device\n");
-  }
-  iospd_strbuf_append(
-      out,
-      "  Switches are one token: the value follows the letter directly\n"
-      "  (-b4K, not -b 4K).");
-  iospd_strbuf_append(out, slash ? " '-' or '/' starts a switch.\n"
-                                 : " Only '-' starts a switch, so paths\n"
-                                   "  beginning with '/' are targets.\n");
-  iospd_strbuf_append(
-      out,
-      "\nSizes\n"
-      "  A <size> is a whole number of bytes with an optional suffix: K, M,\n"
-      "  G, T (powers of 1024) or b (blocks of the -b size). Examples: 4K,\n"
-      "  1G, 8b. Other numbers are plain whole decimal numbers.\n");
+  iospd_strbuf_append(out, "\nTargets\n");
+  put_lines(out, iospd_usage_targets, 0, 2);
+  const iospd_usage_example_target_t* ex =
+      windows ? k_targets_windows : iospd_usage_targets_posix;
+  size_t nex = windows ? IOSPD_ARRAY_SIZE(k_targets_windows)
+                       : iospd_usage_targets_posix_count;
+  for (size_t i = 0; i < nex; i++)
+    iospd_strbuf_appendf(out, "    %-17s %s\n", ex[i].name, ex[i].what);
+  put_lines(out, slash ? iospd_usage_switches_slash : iospd_usage_switches_dash,
+            0, 2);
+  iospd_strbuf_append(out, "\nSizes\n");
+  put_lines(out, iospd_usage_sizes, 0, 2);
 
   for (int topic = 0; topic < IOSPD_TOPIC_COUNT; topic++) {
-    if (topic == IOSPD_TOPIC_WINDOWS && !windows) {
-      iospd_strbuf_appendf(out, "\n%s (limited support on this platform)\n",
-                           iospd_topic_titles[topic]);
-    } else {
-      iospd_strbuf_appendf(out, "\n%s\n", iospd_topic_titles[topic]);
-    }
+    iospd_strbuf_appendf(out, "\n%s\n",
+                         iospd_usage_topic_title(topic, windows));
     for (size_t i = 0; i < iospd_options_count; i++) {
       const iospd_opt_def_t* o = &iospd_options[i];
       if ((int)o->topic == topic) put_option(out, o, env);
