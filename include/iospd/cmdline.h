@@ -43,6 +43,10 @@ struct iospd_plat_build_s;
 void iospd_cmdline_version(iospd_strbuf_t* out,
                            const struct iospd_plat_build_s* build);
 
+/* The man page, iospd(1), as roff (man(7) macros), dated date
+ * ("2026-12-01"): the same options and words as the usage text on Linux. */
+void iospd_cmdline_manpage(iospd_strbuf_t* out, const char* date);
+
 /* The usage text, in our own words, grouped by topic with examples. */
 void iospd_cmdline_usage(iospd_strbuf_t* out, const char* argv0,
                          const iospd_cmdline_env_t* env);
