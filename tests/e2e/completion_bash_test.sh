@@ -110,6 +110,31 @@ expect 'iospd -b4K -Sh da' 0 data.dat
 expect 'iospd -b4K r' 1 res/ run.csv run.jsonl run.txt
 expect 'iospd -d1 run.txt no' 0 notes.txt
 
+# The same through real readline: an interactive bash on a pseudo-terminal
+# (completion_bash_pty.py) types <line><TAB>; the line it ends with.
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+typed() { # <line> <line after TAB>
+  local got
+  got=$(timeout 20 python3 "$here/completion_bash_pty.py" "$comp_file" "$tmp" "$1")
+  if [[ $got != "[$2]" ]]; then
+    echo "FAIL: readline '$1<TAB>' gives $got, expected [$2]"
+    fail=1
+  else
+    echo "ok: readline '$1<TAB>' -> $got"
+  fi
+}
+if command -v python3 >/dev/null; then
+  typed 'iospd --eng' 'iospd --engine='
+  typed 'iospd --engine=io_' 'iospd --engine=io_uring '
+  typed 'iospd -b4K --output=json:da' 'iospd -b4K --output=json:data.dat '
+  typed 'iospd -Xprofi' 'iospd -Xprofile.xml '
+  typed 'iospd -Suw' 'iospd -Suw '
+  typed 'iospd -Rpx' 'iospd -Rpxml '
+  typed 'iospd --merge res/a' 'iospd --merge res/a.json '
+else
+  echo "SKIPPED PART: python3 is missing, so completion is not typed through readline"
+fi
+
 # Every switch of the options table (from the generated lists) is offered
 # after '-', and so is every long option.
 comp 'iospd -'
