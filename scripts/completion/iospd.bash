@@ -253,8 +253,9 @@ _iospd_candidates() {
 _iospd() {
   local line=${COMP_LINE:0:COMP_POINT} cur c i keep=0
   local -a _iospd_args
-  # The whole word under the cursor, and the words before it.
-  read -r -a _iospd_args <<<"$line"
+  # The whole word under the cursor, and the words before it, with a
+  # backslash-escaped character read as itself (my\ dir is "my dir").
+  read -a _iospd_args <<<"$line"
   if [[ -z $line || $line == *[[:space:]] ]]; then
     cur=
   else
@@ -263,7 +264,9 @@ _iospd() {
   local _iospd_argi=$(( ${#_iospd_args[@]} - (${#cur} > 0 ? 1 : 0) ))
   # bash replaces only the text after the last COMP_WORDBREAKS character of
   # the word (--output=json:r| replaces "r"), so every candidate is cut there.
-  local brk=${COMP_WORDBREAKS-$' \t\n"\'@><=;|&(:'}
+  # A blank inside the word was escaped (my\ dir), so it breaks nothing.
+  local brk=${COMP_WORDBREAKS-$'"\'@><=;|&(:'}
+  brk=${brk//[[:space:]]/}
   for ((i = ${#cur} - 1; i >= 0; i--)); do
     if [[ $brk == *"${cur:i:1}"* ]]; then
       keep=$((i + 1))
@@ -280,6 +283,12 @@ _iospd() {
     # A value still to come (--engine=, -b, a directory): no space after it.
     [[ $c == *[=:/] ]] && _iospd_nospace=1
   done < <(_iospd_candidates "$cur")
+  # File names: readline quotes them (a space becomes "\ "). Not for the
+  # other words, where it would quote the '=' of --engine=.
+  if [[ $cur != -* || $cur == -X* || $cur == --output=*:* ||
+        $cur == --timeseries=* || ${_iospd_args[1]-} == --merge ]]; then
+    compopt -o filenames 2>/dev/null
+  fi
   if ((_iospd_nospace)); then
     compopt -o nospace 2>/dev/null
   fi

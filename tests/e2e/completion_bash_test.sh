@@ -131,6 +131,13 @@ if command -v python3 >/dev/null; then
   typed 'iospd -Suw' 'iospd -Suw '
   typed 'iospd -Rpx' 'iospd -Rpxml '
   typed 'iospd --merge res/a' 'iospd --merge res/a.json '
+  # Names with blanks: readline quotes them, and an escaped blank already
+  # typed stays inside the word.
+  mkdir 'my dir' && touch 'my dir/p q.xml'
+  typed 'iospd -d1 my' 'iospd -d1 my\ dir/'
+  typed 'iospd -d1 my\ d' 'iospd -d1 my\ dir/'
+  typed 'iospd -Xmy\ dir/p' 'iospd -Xmy\ dir/p\ q.xml '
+  typed 'iospd --output=xml:my\ dir/' 'iospd --output=xml:my\ dir/p\ q.xml '
 else
   echo "SKIPPED PART: python3 is missing, so completion is not typed through readline"
 fi
