@@ -8,7 +8,8 @@
 # against schema/iospd-results.schema.json), openssh-server/-client (the
 # fleet tests' private sshd on 127.0.0.1, tests/pester/FleetSshBed.ps1),
 # groff-base and man-db (the man_page test renders iospd.1 with groff, man
-# and lexgrog). Usage: scripts/deps.sh [--build-only]
+# and lexgrog), zsh (loads the zsh completion, tests/e2e/completion_zsh_test.sh).
+# Usage: scripts/deps.sh [--build-only]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -16,7 +17,7 @@ build_pkgs=(build-essential cmake pkg-config liburing-dev zlib1g-dev libcmocka-d
             libcjson-dev)
 test_pkgs=(gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 libz-mingw-w64-dev wine64 wine wine32:i386
            libxml2-utils dpkg-dev zip unzip e2fsprogs python3-jsonschema openssh-server
-           openssh-client)
+           openssh-client zsh)
 test_pkgs+=(groff-base man-db) # the man_page test: groff, man, lexgrog
 pkgs=("${build_pkgs[@]}")
 [ "${1:-}" = "--build-only" ] || pkgs+=("${test_pkgs[@]}")
