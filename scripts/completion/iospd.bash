@@ -111,6 +111,7 @@ _iospd_long_names=(
   '--merge'
   '--progress='
   '--timeseries='
+  '--version'
   '--help'
 )
 _iospd_long_descs=(
@@ -120,6 +121,7 @@ _iospd_long_descs=(
   'merge mode'
   'live status line'
   'time series'
+  'version'
   'help'
 )
 # The values of long options that take one word of a list.
