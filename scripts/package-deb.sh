@@ -145,7 +145,8 @@ find "$pkg" -type d -exec chmod 0755 {} +
 depends=$("$root/scripts/deb-depends.sh" "$pkg/usr/bin/iospd" 2>"$stage/depends.log") ||
   { cat "$stage/depends.log" >&2; exit 1; }
 depends_from=$(sed -n 's/^deb-depends.sh: Depends from //p' "$stage/depends.log")
-# dpkg-gencontrol's rule: each file's size rounded up to KiB, 1 per directory.
+# dpkg-gencontrol's rule: each file's size rounded up to KiB, 1 per directory
+# (the top one too).
 installed_size=$(find "$pkg" -path "$pkg/DEBIAN" -prune -o \( -type f -printf '%s\n' \) -o \( -type d -printf 'd\n' \) |
                  awk '$1 == "d" { kib += 1; next } { kib += int(($1 + 1023) / 1024) } END { print kib }')
 arch=$(dpkg --print-architecture)
