@@ -257,7 +257,7 @@ if is_root; then
 fi
 
 echo
-printf '%s\n' "${skips[@]/#/SKIP: }"
+[ ${#skips[@]} = 0 ] || printf '%s\n' "${skips[@]/#/SKIP: }"
 echo "linux_packages_test: $pass passed, $fail failed, ${#skips[@]} skipped"
 [ $fail = 0 ] || exit 1
 [ ${#skips[@]} = 0 ] || exit 77
