@@ -6,7 +6,8 @@
 #
 #   scripts/package-deb.sh <version> <outdir>
 #     -> <outdir>/iospd_<version>-1_<arch>.deb (Debian revision 1, unless
-#        <version> carries its own, as in 0.1.0-2)
+#        <version> carries its own, as in 0.1.0-2) and its .sha256
+#        (sha256sum format: check with sha256sum -c)
 #
 # The package holds /usr/bin/iospd, the man page (from the CMake target
 # iospd_man, when the tree has it), the bash and zsh completion files (from
@@ -178,5 +179,7 @@ chmod 0644 "$pkg/DEBIAN/md5sums" "$pkg/DEBIAN/control"
 mkdir -p "$outdir"
 deb="$outdir/iospd_${debver}_$arch.deb"
 dpkg-deb --root-owner-group -Zxz --build "$pkg" "$deb" >/dev/null
+(cd "$outdir" && sha256sum "${deb##*/}" >"${deb##*/}.sha256")
 echo "package-deb.sh: $deb"
+echo "package-deb.sh: $deb.sha256: $(cut -d' ' -f1 "$deb.sha256")"
 echo "package-deb.sh: Depends: $depends   (from $depends_from)"

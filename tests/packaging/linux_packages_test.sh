@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Builds the Linux packages once each (scripts/package-deb.sh and
 # scripts/package-static.sh) and checks them as a user would meet them:
-#   .deb: its control fields, file list, modes, md5sums and Depends (both
+#   .deb: its .sha256, its control fields, file list, modes, md5sums and Depends (both
 #     methods of scripts/deb-depends.sh agree), lintian without errors; as
 #     root: dpkg -i, iospd from /usr/bin (-Rp and a real 1 s run), man -w,
 #     the completion files loading in bash and zsh, dpkg -r and purge, and
@@ -92,6 +92,7 @@ profile_text() { "$@" | grep -v '^Command Line:'; }
 
 echo "--- the .deb: $deb"
 check "the .deb was built" test -f "$deb"
+check "the .deb's .sha256 verifies (sha256sum -c)" bash -c "cd '$out' && sha256sum --quiet -c '${deb##*/}.sha256'"
 field() { dpkg-deb -f "$deb" "$1"; }
 same "Package" "$(field Package)" iospd
 same "Version" "$(field Version)" "$debver"
