@@ -35,8 +35,16 @@ fi
 debver=$version
 [[ "$version" == *-* ]] || debver="$version-1"
 
+# <outdir> is relative to where the script was called from, not to the
+# tree it changes into below.
+mkdir -p "$outdir" && outdir=$(cd "$outdir" && pwd)
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"   # dpkg-buildflags maps this folder away in -ffile-prefix-map
+# iospd reports its own version (include/iospd/version.h): say so when the
+# package claims another.
+src_version=$(sed -n 's/^#define IOSPD_VERSION "\(.*\)"$/\1/p' include/iospd/version.h 2>/dev/null || true)
+[ -z "$src_version" ] || [ "$src_version" = "${version%-*}" ] ||
+  echo "package-deb.sh: NOTE: the package says $version but iospd itself reports $src_version (include/iospd/version.h)"
 jobs=${IOSPD_JOBS:-2}
 build="$root/build/pkg-deb"
 homepage=${IOSPD_HOMEPAGE:-https://github.com/iospd/iospd}

@@ -25,8 +25,17 @@ if ! [[ "$version" =~ ^[0-9A-Za-z][0-9A-Za-z._+-]*$ ]]; then
   exit 2
 fi
 
+# <outdir> is relative to where the script was called from, not to the
+# tree it changes into below.
+mkdir -p "$outdir" && outdir=$(cd "$outdir" && pwd)
+caller=$PWD
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+# iospd reports its own version (include/iospd/version.h): say so when the
+# package claims another.
+src_version=$(sed -n 's/^#define IOSPD_VERSION "\(.*\)"$/\1/p' include/iospd/version.h 2>/dev/null || true)
+[ -z "$src_version" ] || [ "$src_version" = "$version" ] ||
+  echo "package-static.sh: NOTE: the package says $version but iospd itself reports $src_version (include/iospd/version.h)"
 jobs=${IOSPD_JOBS:-2}
 build="$root/build/pkg-static"
 name="iospd-$version-linux-x86_64"
@@ -45,6 +54,7 @@ esac
 # Debian ships no static libcjson, so cJSON.c is compiled in from Debian's
 # source package, as the mingw builds do (scripts/deps.sh fetches it).
 cjson_src=${IOSPD_CJSON_SOURCE_DIR:-$(ls -d "$root"/build/deps/cjson-*/ 2>/dev/null | head -n1)}
+[ -z "$cjson_src" ] || cjson_src=$(cd "$caller" && readlink -f "$cjson_src")
 if [ -z "$cjson_src" ]; then
   cjson_src=$("$root/scripts/deps.sh" | tail -n1) ||
     { echo "package-static.sh: fetching the cJSON source failed; run scripts/deps.sh or set IOSPD_CJSON_SOURCE_DIR" >&2; exit 1; }
@@ -135,7 +145,7 @@ cjson=$(basename "$cjson_src")
   echo
   echo "  sha256sum -c $name.tar.gz.sha256"
   echo "  tar xf $name.tar.gz"
-  echo "  $name/iospd -b4K -r -o32 -d10 -c1G -L testfile.dat"
+  echo "  $name/iospd -b4K -r -o32 -d10 -c1G -L testfile.dat   # creates a 1 GiB testfile.dat"
   echo
   echo "Install for all users (as root):"
   echo
