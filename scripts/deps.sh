@@ -6,8 +6,7 @@
 # for the x86 iospd.exe), xmllint, e2fsprogs (mkfs.ext4 for the ext4 image
 # e2e_create_safety mounts), python3-jsonschema (validates JSON results
 # against schema/iospd-results.schema.json), openssh-server/-client (the
-# fleet tests' private sshd on 127.0.0.1, tests/pester/FleetSshBed.ps1), lintian
-# (checks the .deb of scripts/package-deb.sh). Usage: scripts/deps.sh [--build-only]
+# fleet tests' private sshd on 127.0.0.1, tests/pester/FleetSshBed.ps1). Usage: scripts/deps.sh [--build-only]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -15,9 +14,11 @@ build_pkgs=(build-essential cmake pkg-config liburing-dev zlib1g-dev libcmocka-d
             libcjson-dev)
 test_pkgs=(gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 libz-mingw-w64-dev wine64 wine wine32:i386
            libxml2-utils dpkg-dev zip unzip e2fsprogs python3-jsonschema openssh-server
-           openssh-client lintian)
+           openssh-client)
 pkgs=("${build_pkgs[@]}")
 [ "${1:-}" = "--build-only" ] || pkgs+=("${test_pkgs[@]}")
+# lintian checks the .deb that scripts/package-deb.sh builds (tests/packaging).
+[ "${1:-}" = "--build-only" ] || pkgs+=(lintian)
 
 sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"
