@@ -47,9 +47,12 @@ case "$method" in
     command -v objdump >/dev/null || { echo "deb-depends.sh: objdump not found (apt-get install binutils)" >&2; exit 1; }
     arch=$(dpkg --print-architecture)
     deps=""
+    # Read whole (no awk "exit" on a pipe: with pipefail, ldconfig's SIGPIPE
+    # would fail the assignment now and then).
+    cache=$(ldconfig -p)
     for soname in $(objdump -p "$bin" | awk '$1 == "NEEDED" { print $2 }'); do
-      path=$(ldconfig -p | awk -v so="$soname" '$1 == so && /x86-64|x32|AArch64|64bit/ { print $NF; exit }')
-      [ -n "$path" ] || path=$(ldconfig -p | awk -v so="$soname" '$1 == so { print $NF; exit }')
+      path=$(awk -v so="$soname" '$1 == so && /x86-64|x32|AArch64|64bit/ && !p { p = $NF } END { print p }' <<<"$cache")
+      [ -n "$path" ] || path=$(awk -v so="$soname" '$1 == so && !p { p = $NF } END { print p }' <<<"$cache")
       [ -n "$path" ] || { echo "deb-depends.sh: $soname (NEEDED by $bin) is not in the ldconfig cache" >&2; exit 1; }
       # dpkg -S knows the path the package shipped; /lib may be a symlink
       # to /usr/lib (merged /usr), so try both spellings.

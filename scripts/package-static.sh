@@ -80,7 +80,8 @@ if grep -E "statically linked applications requires at runtime|warning: Using '"
        "static binary; iospd must not call it (docs/linux-packages.md)" >&2
   exit 1
 fi
-if readelf -l "$build/iospd" | grep -q INTERP || readelf -d "$build/iospd" | grep -q NEEDED; then
+headers=$(readelf -l -d "$build/iospd")
+if grep -qE 'INTERP|NEEDED' <<<"$headers"; then
   echo "package-static.sh: $build/iospd is not statically linked" >&2; exit 1
 fi
 
