@@ -65,6 +65,17 @@ have_zsh=0; [ -f "$root/scripts/completion/_iospd" ] && have_zsh=1
 [ $have_bash = 1 ] || skip "bash completion: no scripts/completion/iospd.bash in this tree, not packaged or tested"
 [ $have_zsh = 1 ] || skip "zsh completion: no scripts/completion/_iospd in this tree, not packaged or tested"
 
+have_version=0
+"$dynbin" --version >/dev/null 2>&1 && have_version=1
+[ $have_version = 1 ] || skip "--version: this tree's iospd has none, so the packaged version and engines are not checked by it"
+# iospd --version: the packaged version, with io_uring compiled in.
+version_check() { # label binary...
+  local label=$1; shift
+  local v; v=$("$@" --version 2>&1)
+  same "$label --version: first line" "$(head -n1 <<<"$v")" "iospd $version"
+  check "$label --version: io_uring among the engines" grep -qE '^engines:.*io_uring' <<<"$v"
+}
+
 # A real 1 s read of a 1 MiB file (-c1M creates it), as XML; checks the
 # numbers agree (4 KiB per read, reads done, no writes) and prints the
 # engine. Usage: real_run <label> <expected engine or ""> <command...>
@@ -182,6 +193,7 @@ else
   same "dpkg status" "$(dpkg-query -W -f='${Status} ${Version}' iospd 2>&1)" "install ok installed $debver"
   same "dpkg --verify iospd (empty: every file as packaged)" "$(dpkg --verify iospd 2>&1)" ""
   same "iospd on PATH" "$(command -v iospd)" /usr/bin/iospd
+  [ $have_version = 0 ] || version_check /usr/bin/iospd /usr/bin/iospd
   profile_text /usr/bin/iospd -Rp -b4K "$work/rp.dat" >"$work/rp"
   check "/usr/bin/iospd -Rp -b4K: block size 4KiB" grep -qx $'\t\tblock size: 4KiB' "$work/rp"
   check "/usr/bin/iospd -Rp: the target path" grep -qxF $'\t'"path: '$work/rp.dat'" "$work/rp"
@@ -236,6 +248,7 @@ check "the tarball holds exactly the expected files" diff -u "$work/tar-expected
 tar xzf "$tarball" -C "$work"
 sbin="$work/$tarname/iospd"
 same "mode of iospd in the tarball" "$(stat -c %a "$sbin")" 755
+[ $have_version = 0 ] || version_check "static iospd" "$sbin"
 lddout=$(ldd "$sbin" 2>&1)
 check "ldd says not a dynamic executable (it said: $lddout)" grep -q "not a dynamic executable" <<<"$lddout"
 same "program headers with INTERP" "$(readelf -l "$sbin" | grep -c INTERP)" 0
