@@ -61,7 +61,7 @@ if [ -z "$name" ] || [ -z "$email" ]; then
 fi
 maintainer="$name <$email>"
 # One date for the changelog and every file's time (dpkg-deb clamps to
-# SOURCE_DATE_EPOCH): the commit's, so the same commit builds the same package.
+# SOURCE_DATE_EPOCH): the commit's, so the package carries no build time.
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
@@ -102,6 +102,7 @@ strip --remove-section=.comment --remove-section=.note "$pkg/usr/bin/iospd"
 if [ -n "$man" ]; then
   mkdir -p "$pkg/usr/share/man/man1"
   gzip -9n <"$man" >"$pkg/usr/share/man/man1/iospd.1.gz"
+  chmod 0644 "$pkg/usr/share/man/man1/iospd.1.gz"
 fi
 for pair in "iospd.bash:usr/share/bash-completion/completions/iospd" \
             "_iospd:usr/share/zsh/vendor-completions/_iospd"; do

@@ -164,6 +164,7 @@ cjson=$(basename "$cjson_src")
   echo "Licenses: LICENSE (iospd, MIT), THIRD-PARTY-LICENSES (code linked in)."
 } >"$dir/README"
 chmod 0644 "$dir/README" "$dir/THIRD-PARTY-LICENSES"
+find "$dir" -type d -exec chmod 0755 {} +   # whatever the caller's umask
 
 mkdir -p "$outdir"
 tarball="$outdir/$name.tar.gz"

@@ -245,6 +245,11 @@ check "a tarball with one byte changed fails sha256sum -c" \
 } | LC_ALL=C sort >"$work/tar-expected"
 tar tzf "$tarball" | grep -v '/$' | LC_ALL=C sort >"$work/tar-files"
 check "the tarball holds exactly the expected files" diff -u "$work/tar-expected" "$work/tar-files"
+tar tzvf "$tarball" >"$work/tar-list"
+same "tarball entries not owned by 0/0" "$(awk '$2 != "0/0"' "$work/tar-list" | wc -l)" 0
+same "tarball directories not drwxr-xr-x" "$(awk '$1 ~ /^d/ && $1 != "drwxr-xr-x"' "$work/tar-list" | wc -l)" 0
+same "tarball files other than iospd not -rw-r--r--" \
+  "$(awk '$1 !~ /^d/ && $6 !~ /\/iospd$/ && $1 != "-rw-r--r--"' "$work/tar-list" | wc -l)" 0
 tar xzf "$tarball" -C "$work"
 sbin="$work/$tarname/iospd"
 same "mode of iospd in the tarball" "$(stat -c %a "$sbin")" 755
