@@ -27,7 +27,6 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/iospd-pkgtest.XXXXXX")
 installed=0
 cleanup() {
   if [ $installed = 1 ]; then dpkg -P iospd >/dev/null 2>&1; fi
-  [ -d "$work/chroot/proc" ] && mountpoint -q "$work/chroot/proc" && umount "$work/chroot/proc"
   rm -rf "$work"
 }
 trap cleanup EXIT
