@@ -21,6 +21,8 @@ test_pkgs=(gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 libz-mingw-w64-dev wine64 win
 test_pkgs+=(groff-base man-db) # the man_page test: groff, man, lexgrog
 pkgs=("${build_pkgs[@]}")
 [ "${1:-}" = "--build-only" ] || pkgs+=("${test_pkgs[@]}")
+# lintian checks the .deb that scripts/package-deb.sh builds (tests/packaging).
+[ "${1:-}" = "--build-only" ] || pkgs+=(lintian)
 
 sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"
