@@ -18,8 +18,9 @@
 # line, never left out silently. Check the result with: lintian <deb>.
 #
 # Maintainer: "$DEBFULLNAME <$DEBEMAIL>" when set (as dch uses them), else
-# git's user.name and user.email. Homepage: $IOSPD_HOMEPAGE, else the
-# default below.
+# git's user.name and user.email. Homepage: $IOSPD_HOMEPAGE; without it the
+# field is left out (the project has no public address yet, and an invented
+# one would be wrong).
 set -euo pipefail
 
 usage() { echo "usage: scripts/package-deb.sh <version> <outdir>   (e.g. scripts/package-deb.sh 0.1.0 dist)" >&2; exit 2; }
@@ -47,7 +48,7 @@ src_version=$(sed -n 's/^#define IOSPD_VERSION "\(.*\)"$/\1/p' include/iospd/ver
   echo "package-deb.sh: NOTE: the package says $version but iospd itself reports $src_version (include/iospd/version.h)"
 jobs=${IOSPD_JOBS:-2}
 build="$root/build/pkg-deb"
-homepage=${IOSPD_HOMEPAGE:-https://github.com/iospd/iospd}
+homepage=${IOSPD_HOMEPAGE:-}
 
 for tool in cmake dpkg-deb dpkg-buildflags gzip strip; do
   command -v "$tool" >/dev/null ||
@@ -171,8 +172,8 @@ Installed-Size: $installed_size
 Depends: $depends
 Section: utils
 Priority: optional
-Homepage: $homepage
-Description: storage benchmark command-line compatible with DISKSPD
+${homepage:+Homepage: $homepage
+}Description: storage benchmark command-line compatible with DISKSPD
  iospd measures the IOPS, throughput and latency of files and block
  devices. It takes Microsoft DISKSPD 2.2's command line (-b4K -o32 -t2
  -r -w30 -d60 ...) and XML profiles, and writes DISKSPD's text and XML
