@@ -137,14 +137,13 @@ static void on_progress_dot(void* ctx) {
   notice_write(((const run_ctx_t*)ctx)->p, ".", 1);
 }
 
-/* The --engine= value as the user wrote it. */
+/* The engine the profile asks for; auto is named by its first choice,
+ * io_uring, as the -Rp text always did. */
 static const char* engine_name(int engine) {
-  switch (engine) {
-    case IOSPD_ENGINE_PSYNC: return "psync";
-    case IOSPD_ENGINE_LIBAIO: return "libaio";
-    case IOSPD_ENGINE_THREADS: return "threads";
-    default: return "io_uring";
-  }
+  const char* name = engine == IOSPD_ENGINE_AUTO
+                         ? NULL
+                         : iospd_engine_choice_name(engine);
+  return name != NULL ? name : "io_uring";
 }
 
 /* -Rp on Linux: the engine each target's threads would use and the I/Os it

@@ -200,6 +200,12 @@ enum {
   IOSPD_ENGINE_LIBAIO, /* Linux kernel AIO (io_submit), unbuffered targets */
   IOSPD_ENGINE_THREADS /* a pool of blocking pread/pwrite threads */
 };
+/* The --engine= word of an IOSPD_ENGINE_* value ("auto", "io_uring",
+ * "psync", "libaio", "threads"), or NULL when out of range; and back: the
+ * IOSPD_ENGINE_* of a word, or -1. The one table behind the parser, the
+ * JSON profile and the messages that name an engine. */
+const char* iospd_engine_choice_name(int engine);
+int iospd_engine_choice_parse(const char* name);
 
 typedef struct iospd_profile_s {
   char* cmdline;           /* owned: argv joined with spaces */

@@ -842,11 +842,9 @@ static int sw_engine(ctx_t* c) {
     return fail(c, "'%s': use --engine=auto, io_uring, libaio, threads or "
                    "psync", c->arg);
   v++;
-  if (strcmp(v, "auto") == 0) c->pp.ext.engine = IOSPD_ENGINE_AUTO;
-  else if (strcmp(v, "io_uring") == 0) c->pp.ext.engine = IOSPD_ENGINE_URING;
-  else if (strcmp(v, "psync") == 0) c->pp.ext.engine = IOSPD_ENGINE_PSYNC;
-  else if (strcmp(v, "libaio") == 0) c->pp.ext.engine = IOSPD_ENGINE_LIBAIO;
-  else if (strcmp(v, "threads") == 0) c->pp.ext.engine = IOSPD_ENGINE_THREADS;
+  int engine = iospd_engine_choice_parse(v);
+  if (engine >= 0)
+    c->pp.ext.engine = engine;
   else
     return fail(c,
                 "'%s': unknown engine '%s'; use auto, io_uring, libaio, "

@@ -259,8 +259,6 @@ void iospd_rpt_json_profile(iospd_jw_t* w, const iospd_profile_t* p) {
   static const char* const precreate[] = {
       "none", "use_max_size", "create_only_files_with_constant_sizes",
       "create_only_files_with_constant_or_zero_sizes"};
-  static const char* const engines[] = {"auto", "io_uring", "psync", "libaio",
-                                        "threads"};
   iospd_jw_obj(w, "profile");
   iospd_jw_u64(w, "progress", p->progress);
   iospd_jw_u64(w, "experiment_flags", p->experiment_flags);
@@ -289,10 +287,8 @@ void iospd_rpt_json_profile(iospd_jw_t* w, const iospd_profile_t* p) {
   } else {
     iospd_jw_null(w, "etw");
   }
-  iospd_jw_str(w, "engine",
-               (unsigned)p->ext.engine < IOSPD_ARRAY_SIZE(engines)
-                   ? engines[p->ext.engine]
-                   : "auto");
+  const char* engine = iospd_engine_choice_name(p->ext.engine);
+  iospd_jw_str(w, "engine", engine != NULL ? engine : "auto");
   iospd_jw_bool(w, "allow_raw_write", p->ext.allow_raw_write);
   iospd_jw_str(w, "xml_source", p->xml_source); /* NULL: null */
   iospd_jw_arr(w, "timespans");

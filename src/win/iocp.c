@@ -133,9 +133,7 @@ int iospd_plat_queue_create(iospd_plat_queue_t** out, uint32_t depth,
     return iospd_err_set(err, IOSPD_ENOTSUP,
                          "the %s engine exists only on Linux; leave out "
                          "--engine to use I/O completion ports",
-                         engine == IOSPD_ENGINE_URING    ? "io_uring"
-                         : engine == IOSPD_ENGINE_LIBAIO ? "libaio"
-                                                         : "threads");
+                         iospd_engine_choice_name(engine));
   if (depth == 0)
     return iospd_err_set(err, IOSPD_EINVAL,
                          "a queue needs room for at least one I/O");
