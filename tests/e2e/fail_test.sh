@@ -34,6 +34,7 @@ if ! command -v python3 >/dev/null; then
   exit 77
 fi
 # In the build tree, not /tmp: -Su needs a file system with O_DIRECT.
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"  # ok, bad, finish
 work=$(mktemp -d "$PWD/fail_test.XXXXXX") || exit 1
 mnt=""
 loopdev=""
@@ -48,13 +49,6 @@ cleanup() {
 trap cleanup EXIT
 cd "$work" || exit 1
 
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-  fail=$((fail + 1))
-  echo "FAIL: $*"
-}
 
 # check_xml <xml> <stderr> <block> <min s> <max s> <substring...>: the
 # <Error> equals the "error: " line of stderr and holds every substring;
@@ -221,5 +215,4 @@ else
   fi
 fi
 
-echo "fail_test: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish fail_test

@@ -16,6 +16,7 @@ wine=0
 for a in "$@"; do
   case "$a" in --wine) wine=1 ;; esac
 done
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"  # ok, bad, finish
 work=$(mktemp -d)
 bg_pids=()
 cleanup() {
@@ -26,13 +27,6 @@ cleanup() {
 trap cleanup EXIT
 cd "$work" || exit 1
 
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-  fail=$((fail + 1))
-  echo "FAIL: $*"
-}
 
 # iospd args...: stdout -> out, stderr -> err, sets rc.
 iospd() {
@@ -244,5 +238,4 @@ if grep -q "stop event (-yp) is set" D.out; then ok; else
   bad "-yp with -v: no line saying the stop event stopped the run"
 fi
 
-echo "mm_events_test: $pass passed, $fail failed"
-[ $fail = 0 ]
+finish mm_events_test
