@@ -540,12 +540,14 @@ static void complete(iospd_worker_t* w, const iospd_cqe_t* c, uint64_t now,
     if (IOSPD_UNLIKELY(w->series != NULL) && !stopped)
       iospd_wseries_error(w->series);
   } else {
-    if (IOSPD_UNLIKELY(w->series != NULL) && !stopped) {
+    /* Converted once: the time series and the statistics take the same
+     * latency. */
+    uint64_t lat_ns =
+        to_ns(w, now > s->issue_ticks ? now - s->issue_ticks : 0);
+    if (IOSPD_UNLIKELY(w->series != NULL) && !stopped)
       /* Every phase, for the time series and the live status. */
-      uint64_t lat = now > s->issue_ticks ? now - s->issue_ticks : 0;
       iospd_wseries_record(w->series, s->target, s->io.op,
-                           (uint32_t)c->result, to_ns(w, lat));
-    }
+                           (uint32_t)c->result, lat_ns);
     if (measuring) {
       if (IOSPD_UNLIKELY((uint32_t)c->result != s->io.length)) {
         if (w->short_count++ == 0) {
@@ -554,10 +556,9 @@ static void complete(iospd_worker_t* w, const iospd_cqe_t* c, uint64_t now,
           w->short_first_offset = s->io.offset;
         }
       }
-      uint64_t lat = now > s->issue_ticks ? now - s->issue_ticks : 0;
       uint64_t since = now > measure_start ? now - measure_start : 0;
       iospd_target_stats_record(tg->stats, s->io.op, (uint32_t)c->result,
-                                to_ns(w, lat), to_ns(w, since));
+                                lat_ns, to_ns(w, since));
     }
   }
   if (w->ctl->progress != 0 && --w->progress_left == 0) {
