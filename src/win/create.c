@@ -707,7 +707,9 @@ static int replace_or_make(const WCHAR* w, uint64_t size, bool zero_fill,
         rc = iospd_win_err(err, GetLastError(),
                            "cannot move the finished copy of '%s' over it "
                            "(the copy was removed, and the existing file is "
-                           "as it was)",
+                           "as it was); a program that opened the file "
+                           "meanwhile keeps it from being replaced: close "
+                           "it and run again",
                            path);
         (void)DeleteFileW(tmp);
       }
