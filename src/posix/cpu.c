@@ -48,7 +48,7 @@ bool iospd_posix_parse_cpulist(const char* text, uint64_t* words) {
   return any;
 }
 
-static bool read_text(const char* path, char* buf, size_t size) {
+bool iospd_posix_read_text(const char* path, char* buf, size_t size) {
   FILE* f = fopen(path, "re");
   if (f == NULL) return false;
   size_t n = fread(buf, 1, size - 1, f);
@@ -62,14 +62,14 @@ static bool read_list(const char* path, cpuset_t* s) {
   const size_t size = 32768;
   char* buf = iospd_malloc(size);
   if (buf == NULL) return false;
-  bool ok = read_text(path, buf, size) && iospd_posix_parse_cpulist(buf, s->w);
+  bool ok = iospd_posix_read_text(path, buf, size) && iospd_posix_parse_cpulist(buf, s->w);
   iospd_free(buf);
   return ok;
 }
 
 static long read_long(const char* path, long dflt) {
   char buf[64];
-  if (!read_text(path, buf, sizeof buf)) return dflt;
+  if (!iospd_posix_read_text(path, buf, sizeof buf)) return dflt;
   char* end;
   long v = strtol(buf, &end, 10);
   return end == buf ? dflt : v;

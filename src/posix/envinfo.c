@@ -77,22 +77,12 @@ void iospd_posix_build_string(char* out, size_t size) {
   }
 }
 
-/* Reads a whole small file (cut at size - 1 bytes) into buf. */
-static bool slurp(const char* path, char* buf, size_t size) {
-  FILE* f = fopen(path, "re");
-  if (f == NULL) return false;
-  size_t n = fread(buf, 1, size - 1, f);
-  fclose(f);
-  buf[n] = '\0';
-  return n > 0;
-}
-
 static void os_version(const struct utsname* u, char* out, size_t size) {
   /* The distribution (os-release(5): /etc first, /usr/lib as its
    * fallback), then the kernel build (uname -v). */
   char text[8192], pretty[160] = "";
-  if (slurp("/etc/os-release", text, sizeof text) ||
-      slurp("/usr/lib/os-release", text, sizeof text))
+  if (iospd_posix_read_text("/etc/os-release", text, sizeof text) ||
+      iospd_posix_read_text("/usr/lib/os-release", text, sizeof text))
     iospd_posix_os_release_value(text, "PRETTY_NAME", pretty, sizeof pretty);
   if (pretty[0] != '\0' && u != NULL)
     snprintf(out, size, "%s; %s", pretty, u->version);
@@ -107,7 +97,7 @@ static void cpu_model(char* out, size_t size) {
   const size_t cap = 65536;
   char* text = iospd_malloc(cap);
   if (text == NULL) return;
-  if (slurp("/proc/cpuinfo", text, cap))
+  if (iospd_posix_read_text("/proc/cpuinfo", text, cap))
     iospd_posix_cpuinfo_model(text, out, size);
   iospd_free(text);
 }

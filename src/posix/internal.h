@@ -185,6 +185,9 @@ void iospd_posix_cpu_shutdown(void);
  * bits (64 per word, CPU c in bit c % 64 of word c / 64). False if the text
  * is malformed or empty. */
 bool iospd_posix_parse_cpulist(const char* text, uint64_t* words);
+/* Reads a whole small file (/proc, /sys; cut at size - 1 bytes) into buf,
+ * NUL-terminated; false when it cannot be read or is empty. */
+bool iospd_posix_read_text(const char* path, char* buf, size_t size);
 
 /* ---- environment fingerprint (envinfo.c, env_text.c, env_block.c) ------ */
 
