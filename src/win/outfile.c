@@ -24,9 +24,26 @@ static WCHAR* file_path(const char* utf8, iospd_err_t* err) {
   return w;
 }
 
-/* Volume serial and file index of an existing file; false if it cannot be
+/* The identity of an existing file: volume serial and 128-bit file id
+ * (FileIdInfo: ReFS, the file system of Storage Spaces Direct volumes,
+ * has 128-bit ids that the 64-bit nFileIndex of GetFileInformationByHandle
+ * does not hold), or the 64-bit index where FileIdInfo is not answered
+ * (before Windows 8, some redirectors). false if the file cannot be
  * opened (absent, or no access even to its attributes). */
-static bool file_id(const char* utf8, BY_HANDLE_FILE_INFORMATION* info) {
+typedef struct {
+  uint64_t volume;
+  unsigned char id[16];
+} file_id_t;
+
+/* FILE_ID_INFO and its class (Windows 8+), hidden by _WIN32_WINNT=0x0601:
+ * declared here; Windows 7 refuses the class and the 64-bit index serves. */
+typedef struct {
+  ULONGLONG VolumeSerialNumber;
+  BYTE FileId[16];
+} iospd_file_id_info_t;
+#define IOSPD_FILE_ID_INFO_CLASS ((FILE_INFO_BY_HANDLE_CLASS)18)
+
+static bool file_id(const char* utf8, file_id_t* out) {
   WCHAR* w = NULL;
   bool device = false;
   if (iospd_win_target_path(utf8, &w, &device, NULL) != 0) return false;
@@ -37,7 +54,20 @@ static bool file_id(const char* utf8, BY_HANDLE_FILE_INFORMATION* info) {
                          FILE_FLAG_BACKUP_SEMANTICS, NULL);
   iospd_free(w);
   if (h == INVALID_HANDLE_VALUE) return false;
-  bool ok = GetFileInformationByHandle(h, info) != 0;
+  memset(out, 0, sizeof *out);
+  iospd_file_id_info_t fi;
+  BY_HANDLE_FILE_INFORMATION bi;
+  bool ok = true;
+  if (GetFileInformationByHandleEx(h, IOSPD_FILE_ID_INFO_CLASS, &fi, sizeof fi)) {
+    out->volume = fi.VolumeSerialNumber;
+    memcpy(out->id, fi.FileId, sizeof out->id);
+  } else if (GetFileInformationByHandle(h, &bi)) {
+    out->volume = bi.dwVolumeSerialNumber;
+    uint64_t index = (uint64_t)bi.nFileIndexHigh << 32 | bi.nFileIndexLow;
+    memcpy(out->id, &index, sizeof index);
+  } else {
+    ok = false;
+  }
   CloseHandle(h);
   return ok;
 }
@@ -45,12 +75,10 @@ static bool file_id(const char* utf8, BY_HANDLE_FILE_INFORMATION* info) {
 bool iospd_plat_same_file(const char* a, const char* b) {
   /* Names first: resolves relative paths, '/', "..", case. */
   if (iospd_plat_same_path(a, b)) return true;
-  BY_HANDLE_FILE_INFORMATION ia, ib;
+  file_id_t ia, ib;
   if (!file_id(a, &ia) || !file_id(b, &ib)) return false;
   /* Hard links and other names of one file (8.3 names, junctions). */
-  return ia.dwVolumeSerialNumber == ib.dwVolumeSerialNumber &&
-         ia.nFileIndexHigh == ib.nFileIndexHigh &&
-         ia.nFileIndexLow == ib.nFileIndexLow;
+  return ia.volume == ib.volume && memcmp(ia.id, ib.id, sizeof ia.id) == 0;
 }
 
 static WCHAR* tmp_of(const WCHAR* w) {
