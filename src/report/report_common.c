@@ -79,3 +79,16 @@ const char* iospd_rpt_target_path(const iospd_timespan_result_t* tr,
   const char* p = tr->ts->targets[tt->target_index].path;
   return p != NULL ? p : "";
 }
+
+bool iospd_rpt_iops_sums_init(iospd_buckets_sum_t sums[3],
+                              const iospd_target_stats_t* s) {
+  for (int i = 0; i < 3; i++) iospd_buckets_sum_init(&sums[i]);
+  return iospd_buckets_sum_add(&sums[0], &s->iops[0]) >= 0 &&
+         iospd_buckets_sum_add(&sums[1], &s->iops[1]) >= 0 &&
+         iospd_buckets_sum_add(&sums[2], &s->iops[0]) >= 0 &&
+         iospd_buckets_sum_add(&sums[2], &s->iops[1]) >= 0;
+}
+
+void iospd_rpt_iops_sums_destroy(iospd_buckets_sum_t sums[3]) {
+  for (int i = 0; i < 3; i++) iospd_buckets_sum_destroy(&sums[i]);
+}

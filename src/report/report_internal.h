@@ -35,4 +35,12 @@ char* iospd_rpt_size_w6(uint64_t bytes, char* buf, size_t n);
 const char* iospd_rpt_target_path(const iospd_timespan_result_t* tr,
                                   const iospd_thread_target_result_t* tt);
 
+/* The read, write and total -D series of one (thread, target) stats, read
+ * in place (at most two series each: no allocation). false when a sum
+ * could not be set up (the report is then marked failed by the caller).
+ * Destroy with iospd_rpt_iops_sums_destroy. */
+bool iospd_rpt_iops_sums_init(iospd_buckets_sum_t sums[3],
+                              const iospd_target_stats_t* s);
+void iospd_rpt_iops_sums_destroy(iospd_buckets_sum_t sums[3]);
+
 #endif

@@ -296,19 +296,10 @@ static void thread_target_json(iospd_jw_t* w, const iospd_timespan_result_t* tr,
     iospd_jw_end_arr(w);
   }
   if (ts->calc_iops_stddev) {
-    iospd_buckets_sum_t rd, wr, tot;
-    iospd_buckets_sum_init(&rd);
-    iospd_buckets_sum_init(&wr);
-    iospd_buckets_sum_init(&tot);
-    if (iospd_buckets_sum_add(&rd, &s->iops[0]) < 0 ||
-        iospd_buckets_sum_add(&wr, &s->iops[1]) < 0 ||
-        iospd_buckets_sum_add(&tot, &s->iops[0]) < 0 ||
-        iospd_buckets_sum_add(&tot, &s->iops[1]) < 0)
-      w->out->failed = true;
-    iops_series_json(w, &rd, &wr, &tot, ts->io_bucket_ms);
-    iospd_buckets_sum_destroy(&rd);
-    iospd_buckets_sum_destroy(&wr);
-    iospd_buckets_sum_destroy(&tot);
+    iospd_buckets_sum_t sums[3]; /* read, write, total */
+    if (!iospd_rpt_iops_sums_init(sums, s)) w->out->failed = true;
+    iops_series_json(w, &sums[0], &sums[1], &sums[2], ts->io_bucket_ms);
+    iospd_rpt_iops_sums_destroy(sums);
   }
   iospd_jw_end_obj(w);
 }

@@ -335,20 +335,10 @@ static void target_xml(iospd_strbuf_t* out, const iospd_timespan_result_t* tr,
     }
   }
   if (ts->calc_iops_stddev) {
-    /* Read in place: at most two series each, so no allocation. */
-    iospd_buckets_sum_t rd, wr, tot;
-    iospd_buckets_sum_init(&rd);
-    iospd_buckets_sum_init(&wr);
-    iospd_buckets_sum_init(&tot);
-    if (iospd_buckets_sum_add(&rd, &s->iops[0]) < 0 ||
-        iospd_buckets_sum_add(&wr, &s->iops[1]) < 0 ||
-        iospd_buckets_sum_add(&tot, &s->iops[0]) < 0 ||
-        iospd_buckets_sum_add(&tot, &s->iops[1]) < 0)
-      out->failed = true;
-    iops_xml(out, 4, &rd, &wr, &tot, ts->io_bucket_ms);
-    iospd_buckets_sum_destroy(&rd);
-    iospd_buckets_sum_destroy(&wr);
-    iospd_buckets_sum_destroy(&tot);
+    iospd_buckets_sum_t sums[3]; /* read, write, total */
+    if (!iospd_rpt_iops_sums_init(sums, s)) out->failed = true;
+    iops_xml(out, 4, &sums[0], &sums[1], &sums[2], ts->io_bucket_ms);
+    iospd_rpt_iops_sums_destroy(sums);
   }
   ind(out, 3);
   ap(out, "</Target>\n");
