@@ -231,6 +231,18 @@ static int aio_reap(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
 
 /* Buffers must outlive the kernel's use of them: wait for every request
  * (kernel AIO cannot cancel file I/O), then free the context. */
+/* Frees a queue and its arrays (any may be NULL; so may a). */
+static void free_queue(aio_queue_t* a) {
+  if (a == NULL) return;
+  iospd_free(a->iocbs);
+  iospd_free(a->batch);
+  iospd_free(a->free_stack);
+  iospd_free(a->events);
+  iospd_free(a->failed);
+  iospd_free(a->files);
+  iospd_free(a);
+}
+
 static int aio_destroy(iospd_plat_queue_t* q) {
   aio_queue_t* a = (aio_queue_t*)q;
   uint32_t waited_ms = 0;
@@ -244,13 +256,7 @@ static int aio_destroy(iospd_plat_queue_t* q) {
   int drained = a->inflight == 0 ? 0 : IOSPD_EIO;
   /* io_destroy itself also waits for what is still running. */
   (void)sys_io_destroy(a->ctx);
-  iospd_free(a->iocbs);
-  iospd_free(a->batch);
-  iospd_free(a->free_stack);
-  iospd_free(a->events);
-  iospd_free(a->failed);
-  iospd_free(a->files);
-  iospd_free(a);
+  free_queue(a);
   return drained;
 }
 
@@ -276,25 +282,13 @@ int iospd_posix_libaio_create(iospd_plat_queue_t** q, uint32_t depth,
   }
   if (a == NULL || a->iocbs == NULL || a->batch == NULL ||
       a->free_stack == NULL || a->events == NULL || a->failed == NULL) {
-    if (a != NULL) {
-      iospd_free(a->iocbs);
-      iospd_free(a->batch);
-      iospd_free(a->free_stack);
-      iospd_free(a->events);
-      iospd_free(a->failed);
-    }
-    iospd_free(a);
+    free_queue(a);
     return iospd_err_set(err, IOSPD_ENOMEM,
                          "out of memory creating a queue of depth %u", depth);
   }
   if (sys_io_setup(depth, &a->ctx) < 0) {
     int e = errno;
-    iospd_free(a->iocbs);
-    iospd_free(a->batch);
-    iospd_free(a->free_stack);
-    iospd_free(a->events);
-    iospd_free(a->failed);
-    iospd_free(a);
+    free_queue(a);
     char buf[128];
     const char* why = strerror_r(e, buf, sizeof buf);
     if (e == EAGAIN)
