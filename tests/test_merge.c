@@ -496,8 +496,8 @@ static void test_merge_names_bad_input(void** state) {
 
   const char* not_json[] = {a, "{\"format\": \"iospd-results\",\n  oops}"};
   expect_refusal(not_json, 2,
-                 "'b.json' (--merge): not JSON: the text stops parsing near "
-                 "line 2, column 4; expected the JSON that iospd -Rjson "
+                 "'b.json' (--merge): not JSON: parsing stops near byte 32 "
+                 "(line 2, column 4); expected the JSON that iospd -Rjson "
                  "wrote");
   const char* not_ours[] = {a, "{\"results\": []}"};
   expect_refusal(not_ours, 2,

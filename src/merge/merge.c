@@ -12,92 +12,17 @@
 
 #include "iospd/alloc.h"
 #include "iospd/hist.h"
+#include "iospd/results_doc.h"
 #include "merge_internal.h"
-
-#define FORMAT_NAME "iospd-results"
-#define FORMAT_VERSION 1
 
 static cJSON* get(const cJSON* o, const char* key) {
   return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
-static int bad(iospd_err_t* err, const char* file, const char* what) {
-  return iospd_err_set(err, IOSPD_EUSAGE, "'%s' (--merge): %s", file, what);
-}
-
-/* Line and column (from 1) of byte `at` in text, for a parse error. */
-static void where(const char* text, size_t at, unsigned* line, unsigned* col) {
-  *line = 1;
-  *col = 1;
-  for (size_t i = 0; i < at; i++) {
-    if (text[i] == '\n') {
-      ++*line;
-      *col = 1;
-    } else {
-      ++*col;
-    }
-  }
-}
-
 static int parse_one(const iospd_merge_input_t* in, cJSON** out,
                      iospd_err_t* err) {
-  char msg[300];
-  *out = NULL;
-  size_t ws = 0;
-  while (ws < in->len && strchr(" \t\r\n", in->text[ws]) != NULL) ws++;
-  if (ws == in->len)
-    return bad(err, in->name, "the file is empty; expected the JSON that "
-               "iospd -Rjson (or --output=json:FILE) wrote");
-  if (memchr(in->text, '\0', in->len) != NULL)
-    return bad(err, in->name, "not JSON: the file holds a NUL byte (a binary "
-               "file?); expected the JSON that iospd -Rjson wrote");
-  /* cJSON checks for trailing text against a terminating NUL, which the
-   * caller's bytes need not have. */
-  char* text = iospd_malloc(in->len + 1);
-  if (text == NULL)
-    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory reading '%s'",
-                         in->name);
-  memcpy(text, in->text, in->len);
-  text[in->len] = '\0';
-  const char* end = NULL;
-  cJSON* doc = cJSON_ParseWithLengthOpts(text, in->len + 1, &end, true);
-  size_t at = end != NULL && end >= text && end <= text + in->len
-                  ? (size_t)(end - text) : 0;
-  iospd_free(text);
-  if (doc == NULL) {
-    unsigned line, col;
-    where(in->text, at, &line, &col);
-    snprintf(msg, sizeof msg, "not JSON: the text stops parsing near line %u, "
-             "column %u; expected the JSON that iospd -Rjson wrote", line,
-             col);
-    return bad(err, in->name, msg);
-  }
-  *out = doc;
-  const cJSON* format = get(doc, "format");
-  if (!cJSON_IsObject(doc) || !cJSON_IsString(format) ||
-      strcmp(format->valuestring, FORMAT_NAME) != 0)
-    return bad(err, in->name, "JSON, but not iospd results: it has no "
-               "\"format\": \"" FORMAT_NAME "\" (write results with -Rjson "
-               "or --output=json:FILE)");
-  const cJSON* version = get(doc, "format_version");
-  if (!cJSON_IsNumber(version) || version->valuedouble != FORMAT_VERSION) {
-    snprintf(msg, sizeof msg, "results in format_version %.15g; this iospd "
-             "reads format_version %d (merge with the iospd that wrote them)",
-             cJSON_IsNumber(version) ? version->valuedouble : -1.0,
-             FORMAT_VERSION);
-    return bad(err, in->name, msg);
-  }
-  static const char* const objects[] = {"system", "environment", "profile"};
-  for (size_t i = 0; i < 3; i++)
-    if (!cJSON_IsObject(get(doc, objects[i]))) {
-      snprintf(msg, sizeof msg, "iospd results without the \"%s\" object "
-               "(a damaged or hand-edited file?)", objects[i]);
-      return bad(err, in->name, msg);
-    }
-  if (!cJSON_IsArray(get(doc, "timespans")))
-    return bad(err, in->name, "iospd results without the \"timespans\" "
-               "array (a damaged or hand-edited file?)");
-  return 0;
+  return iospd_results_doc_parse(in->name, in->text, in->len, "--merge", out,
+                                 err);
 }
 
 /* ---- merged_from -------------------------------------------------------- */

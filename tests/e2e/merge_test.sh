@@ -97,7 +97,9 @@ expect_refusal "another block size" \
 expect_refusal "no file" "--merge needs the result files to merge" --merge
 expect_refusal "missing file" "cannot read 'missing.json' (--merge)" --merge a.json missing.json
 printf '{"format": "iospd-results",\n  "oops"\n' >broken.json
-expect_refusal "not JSON" "'broken.json' (--merge): not JSON: the text stops parsing near line" --merge a.json broken.json
+expect_refusal "truncated" "'broken.json' (--merge): truncated: the JSON ends after byte 37, before the document is complete" --merge a.json broken.json
+printf '{"format": "iospd-results",\n  oops}\n' >notjson.json
+expect_refusal "not JSON" "'notjson.json' (--merge): not JSON: parsing stops near byte 32 (line 2, column 4)" --merge a.json notjson.json
 printf '{"results": []}\n' >other.json
 expect_refusal "not iospd results" "'other.json' (--merge): JSON, but not iospd results" --merge other.json a.json
 expect_refusal "--merge not first" "'--merge' is a mode of its own and must be the first argument" -b4K --merge a.json
