@@ -251,7 +251,7 @@ static void test_build_values_and_verdicts(void** state) {
   assert_int_equal(c.n_fields, 0);
   assert_int_equal(c.runs[0].intervals, 20);
   assert_true(c.runs[0].interval_ms == 100);
-  assert_string_equal(c.runs[0].interval_source, "iops_series");
+  assert_int_equal(c.runs[0].ts_intervals, 0);
   assert_int_equal(c.runs[1].n_spans, 1);
   /* Reads only: the total direction, 6 metrics. */
   assert_int_equal(c.runs[1].spans[0].n_rows, 6);
@@ -275,7 +275,8 @@ static void test_build_values_and_verdicts(void** state) {
   assert_true(fabs(r->diff_pct - 25.0) < 1e-9);
   assert_int_equal(r->test.verdict, IOSPD_CMP_UNKNOWN);
   assert_string_equal(r->test.why, "no per-interval percentiles (run with -L "
-                                   "and --timeseries)");
+                                   "and --timeseries=FILE.jsonl, then give "
+                                   "the .jsonl after its .json)");
   /* CPU per I/O: 50 % of 2 CPUs over 2 s / 2000 I/Os = 1000 us. */
   r = row_of(&c, IOSPD_CMP_CPU_PER_IO, IOSPD_CMP_TOTAL);
   assert_true(fabs(r->base - 1000.0) < 1e-6);
@@ -370,6 +371,101 @@ static void test_profiles_and_fields(void** state) {
   for (int i = 0; i < 3; i++) cJSON_Delete(docs[i]);
 }
 
+/* A --timeseries .jsonl for run_t-like data: a warm-up row (left out), n
+ * measuring rows of 100 ms with total p99 = p99[i], per target rows (left
+ * out of the totals) and a cut-off last row of 20 ms (left out). */
+static char* jsonl(const double* p99, size_t n) {
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  iospd_strbuf_append(&sb, "{\"timespan\":0,\"phase\":\"warm-up\",\"start_ms\":"
+                      "-100,\"end_ms\":0,\"target\":\"total\",\"total\":"
+                      "{\"iops\":1,\"lat_ms\":{\"p99\":99}}}\n\n");
+  for (size_t i = 0; i <= n; i++) {
+    size_t end = i < n ? (i + 1) * 100 : n * 100 + 20;
+    for (int t = 0; t < 2; t++)
+      iospd_strbuf_appendf(&sb, "{\"timespan\":0,\"phase\":\"measuring\","
+                           "\"start_ms\":%zu,\"end_ms\":%zu,\"target\":%s,"
+                           "\"total\":{\"iops\":5,\"lat_ms\":{\"mean\":0.1,"
+                           "\"p99\":%.3f,\"p99_9\":null}}}\r\n", i * 100, end,
+                           t == 0 ? "0" : "\"total\"",
+                           t == 0 ? 50.0 : i < n ? p99[i] : 77.0);
+  }
+  size_t len = strlen(iospd_strbuf_cstr(&sb));
+  char* s = malloc(len + 1);
+  memcpy(s, iospd_strbuf_cstr(&sb), len + 1);
+  iospd_strbuf_destroy(&sb);
+  return s;
+}
+
+static void test_percentiles_from_a_time_series(void** state) {
+  (void)state;
+  double a[10], pa[10], pb[10];
+  series(a, 10, 1000, 10);
+  series(pa, 10, 2.0, 0.01);
+  series(pb, 10, 2.5, 0.01);
+  run_t ra = {"box", 4096, a, 10, 0.5, 2.0, false};
+  run_t rb = {"box", 4096, a, 10, 0.5, 2.5, false};
+  cJSON* docs[2] = {load(&ra, "a.json"), load(&rb, "b.json")};
+  char* ja = jsonl(pa, 10);
+  char* jb = jsonl(pb, 10);
+  iospd_err_t err;
+  assert_int_equal(iospd_results_doc_add_timeseries(docs[0], "a.jsonl", ja,
+                                                    strlen(ja), "--compare",
+                                                    &err), 0);
+  assert_int_equal(iospd_results_doc_add_timeseries(docs[1], "b.jsonl", jb,
+                                                    strlen(jb), "--compare",
+                                                    &err), 0);
+  /* warm-up + 11 * 2 measuring rows */
+  assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(docs[0],
+                                                          "timeseries")), 23);
+  const char* names[2] = {"a.json", "b.json"};
+  iospd_compare_t c;
+  iospd_compare_opts_t opts = {false, false, "--compare"};
+  assert_int_equal(iospd_compare_build((const cJSON* const*)docs, names, 2,
+                                       &opts, &c, &err), 0);
+  assert_int_equal(c.runs[0].ts_intervals, 10);
+  assert_true(c.runs[0].ts_interval_ms == 100);
+  assert_int_equal(c.runs[0].intervals, 10);
+  const iospd_cmp_row_t* r = row_of(&c, IOSPD_CMP_LAT_P99, IOSPD_CMP_TOTAL);
+  assert_int_equal(r->test.verdict, IOSPD_CMP_REAL);
+  assert_false(r->better); /* a higher p99 is worse */
+  assert_int_equal(r->test.n_a, 10);
+  assert_true(fabs(r->test.mean_a - 2.0) < 1e-9);
+  assert_true(fabs(r->test.mean_b - 2.5) < 1e-9);
+  /* p99.9 is null in every row: no values, unknown. */
+  r = row_of(&c, IOSPD_CMP_LAT_P999, IOSPD_CMP_TOTAL);
+  assert_int_equal(r->test.verdict, IOSPD_CMP_UNKNOWN);
+  /* IOPS still from the -D intervals (exact), the same in both. */
+  r = row_of(&c, IOSPD_CMP_IOPS, IOSPD_CMP_TOTAL);
+  assert_int_equal(r->test.verdict, IOSPD_CMP_NOISE);
+  assert_true(fabs(r->test.mean_a - 1000) < 1e-9);
+  iospd_compare_free(&c);
+
+  /* Bad .jsonl files are named with the line. */
+  const char* bad = "{\"timespan\":0,\"phase\":\"measuring\"}\n{\"timespan\":0,";
+  assert_int_equal(iospd_results_doc_add_timeseries(docs[0], "x.jsonl", bad,
+                                                    strlen(bad), "--compare",
+                                                    &err), IOSPD_EUSAGE);
+  assert_string_equal(err.msg, "'x.jsonl' (--compare): line 2 is not JSON (a "
+                               "cut-off or damaged file?); expected the JSON "
+                               "Lines that --timeseries=FILE.jsonl wrote");
+  const char* other = "{\"a\": 1}\n";
+  assert_int_equal(iospd_results_doc_add_timeseries(docs[0], "y.jsonl", other,
+                                                    strlen(other), "--compare",
+                                                    &err), IOSPD_EUSAGE);
+  assert_string_equal(err.msg, "'y.jsonl' (--compare): line 1 is not a row of "
+                               "an iospd time series (no \"timespan\" and "
+                               "\"phase\"); expected the JSON Lines that "
+                               "--timeseries=FILE.jsonl wrote");
+  /* Unchanged by the refusals. */
+  assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(docs[0],
+                                                          "timeseries")), 23);
+  free(ja);
+  free(jb);
+  cJSON_Delete(docs[0]);
+  cJSON_Delete(docs[1]);
+}
+
 /* ---- the text ----------------------------------------------------------- */
 
 static void test_text_table(void** state) {
@@ -404,8 +500,8 @@ static void test_text_table(void** state) {
       "* IOPS                total            1000.00        1100.00   +10.0%  REAL difference, better (p<0.001)\n"
       "* MiB/s               total               3.91           4.30   +10.0%  REAL difference, better (p<0.001)\n"
       "  mean latency (ms)   total             0.5000         0.5000     0.0%  within noise (p=1.000)\n"
-      "  p99 latency (ms)    total             2.0000         2.5000   +25.0%  unknown: no per-interval percentiles (run with -L and --timeseries)\n"
-      "  p99.9 latency (ms)  total             4.0000         5.0000   +25.0%  unknown: no per-interval percentiles (run with -L and --timeseries)\n"
+      "  p99 latency (ms)    total             2.0000         2.5000   +25.0%  unknown: no per-interval percentiles (run with -L and --timeseries=FILE.jsonl, then give the .jsonl after its .json)\n"
+      "  p99.9 latency (ms)  total             4.0000         5.0000   +25.0%  unknown: no per-interval percentiles (run with -L and --timeseries=FILE.jsonl, then give the .jsonl after its .json)\n"
       "  CPU per I/O (us)    total           1000.000        909.091    -9.1%  unknown: no per-interval CPU values in the results\n"
       "\n"
       "* marks a real difference. Noise test: Welch's t-test on the two runs'\n"
@@ -443,14 +539,20 @@ static void test_mode_arguments(void** state) {
   assert_int_equal(iospd_compare_mode(2, one, NULL, &out, &err), IOSPD_EUSAGE);
   assert_string_equal(err.msg, "--compare needs two or more result files "
                                "(-Rjson or --output=json:FILE): iospd "
-                               "--compare a.json b.json ... [--force]; the "
-                               "first is the baseline");
+                               "--compare a.json [a.jsonl] b.json ... "
+                               "[--force]; the first is the baseline");
   const char* bad[] = {"a.json", "--forse", "b.json"};
   assert_int_equal(iospd_compare_mode(3, bad, NULL, &out, &err), IOSPD_EUSAGE);
-  assert_string_equal(err.msg, "'--forse': --compare takes result files and "
-                               "--force only: iospd --compare a.json b.json "
-                               "... [--force] (a file whose name starts with "
-                               "'-': ./--forse)");
+  assert_string_equal(err.msg, "'--forse': --compare takes result files "
+                               "(each optionally followed by its .jsonl time "
+                               "series) and --force: iospd --compare a.json "
+                               "[a.jsonl] b.json ... [--force] (a file whose "
+                               "name starts with '-': ./--forse)");
+  const char* lone[] = {"a.JSONL", "a.json", "b.json"};
+  assert_int_equal(iospd_compare_mode(3, lone, NULL, &out, &err), IOSPD_EUSAGE);
+  assert_string_equal(err.msg, "'a.JSONL' (--compare): a .jsonl time series "
+                               "goes right after the JSON results of its run: "
+                               "iospd --compare a.json a.jsonl b.json b.jsonl");
   assert_int_equal(strlen(iospd_strbuf_cstr(&out)), 0);
   iospd_strbuf_destroy(&out);
 }
@@ -464,6 +566,7 @@ int main(void) {
       cmocka_unit_test(test_build_values_and_verdicts),
       cmocka_unit_test(test_build_without_latency_or_intervals),
       cmocka_unit_test(test_profiles_and_fields),
+      cmocka_unit_test(test_percentiles_from_a_time_series),
       cmocka_unit_test(test_text_table),
       cmocka_unit_test(test_mode_arguments),
   };

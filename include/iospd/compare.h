@@ -8,6 +8,12 @@
  * the HTML report renders the same data. docs/compare.md says what is
  * compared and how to read it.
  *
+ * Per-interval values: IOPS, MiB/s and mean latency from the -D intervals
+ * (timespans[].iops_series), else from a time series; p99 and p99.9 from
+ * a time series with -L only (the "timeseries" rows --output=html keeps
+ * in the JSON, or a --timeseries .jsonl file attached with
+ * iospd_results_doc_add_timeseries); CPU per I/O has none (unknown).
+ *
  * The noise test (iospd_cmp_noise_test): Welch's two-sample t-test on the
  * two runs' per-interval values, each run's sample size replaced by its
  * effective size for lag-1 autocorrelation r1 (AR(1) approximation):
@@ -86,9 +92,14 @@ typedef struct iospd_cmp_run_s {
   char* name;            /* as the user gave it */
   char* run_time;        /* system.run_time or NULL */
   char* computer_name;   /* system.computer_name or NULL */
-  size_t intervals;      /* per-interval values of timespan 0 (0: none) */
-  double interval_ms;    /* their length */
-  const char* interval_source; /* "iops_series" (-D), "timeseries" or NULL */
+  /* Per-interval values of timespan 0 (all targets), by source: the -D
+   * intervals (iops_series; IOPS, MiB/s, mean latency), and the measuring
+   * rows of a time series (the document's "timeseries" key, or a .jsonl
+   * given after it; also p99 and p99.9 with -L). 0: none. */
+  size_t intervals;
+  double interval_ms;
+  size_t ts_intervals;
+  double ts_interval_ms;
   iospd_cmp_span_t* spans;
   size_t n_spans;
 } iospd_cmp_run_t;

@@ -311,8 +311,9 @@ int iospd_compare_build(const cJSON* const* docs, const char* const* names,
       rc = IOSPD_ENOMEM;
       break;
     }
-    run->intervals = iospd_cmp_intervals(docs[r], 0, &run->interval_ms,
-                                         &run->interval_source);
+    run->intervals = iospd_cmp_intervals(docs[r], 0, &run->interval_ms);
+    run->ts_intervals =
+        iospd_cmp_ts_intervals(docs[r], 0, &run->ts_interval_ms);
     if (r == 0) continue;
     int ta = cJSON_GetArraySize(get(docs[0], "timespans"));
     int tb = cJSON_GetArraySize(get(docs[r], "timespans"));

@@ -231,33 +231,32 @@ long iospd_cmp_series(const cJSON* doc, int ts, int target,
   long cap = (cJSON_IsArray(rows) ? cJSON_GetArraySize(rows) : 0) +
              (cJSON_IsArray(b) ? cJSON_GetArraySize(b) : 0);
   /* Per target, the threads' series are as long as the timespan's. */
-  if (cap == 0) {
-    snprintf(why, why_size, "no per-interval values (run with -D or "
-             "--timeseries)");
-    return 0;
-  }
+  if (cap == 0) cap = 1;
   double* v = iospd_malloc((size_t)cap * sizeof *v);
   if (v == NULL) return -1;
-  long n = from_timeseries(doc, ts, target, m, d, v, cap, why, why_size);
+  bool pct = m == IOSPD_CMP_LAT_P99 || m == IOSPD_CMP_LAT_P999;
+  /* The -D values first: they are exact (the time series rounds latency
+   * to 0.001 ms), and they have no percentiles. */
+  long n = pct ? 0 : from_iops_series(span, target, m, d, v, cap);
+  if (n > 0) {
+    *source = "iops_series";
+  } else {
+    n = from_timeseries(doc, ts, target, m, d, v, cap, why, why_size);
+    if (n > 0) *source = "timeseries";
+  }
   if (n < 0) {
     iospd_free(v);
     return -1;
   }
-  if (n > 0) {
-    *source = "timeseries";
-  } else if (m == IOSPD_CMP_LAT_P99 || m == IOSPD_CMP_LAT_P999) {
-    if (why[0] == '\0')
+  if (n == 0 && why[0] == '\0') {
+    if (pct)
       snprintf(why, why_size, "no per-interval percentiles (run with -L and "
-               "--timeseries)");
-  } else {
-    n = from_iops_series(span, target, m, d, v, cap);
-    if (n > 0) {
-      *source = "iops_series";
-    } else if (why[0] == '\0') {
-      snprintf(why, why_size, m == IOSPD_CMP_LAT_MEAN
-               ? "no per-interval latency (run with -L and -D or --timeseries)"
-               : "no per-interval values (run with -D or --timeseries)");
-    }
+               "--timeseries=FILE.jsonl, then give the .jsonl after its "
+               ".json)");
+    else if (m == IOSPD_CMP_LAT_MEAN)
+      snprintf(why, why_size, "no per-interval latency (run with -L and -D)");
+    else
+      snprintf(why, why_size, "no per-interval values (run with -D)");
   }
   if (n == 0) {
     iospd_free(v);
@@ -269,27 +268,22 @@ long iospd_cmp_series(const cJSON* doc, int ts, int target,
   return n;
 }
 
-size_t iospd_cmp_intervals(const cJSON* doc, int ts, double* interval_ms,
-                           const char** source) {
+size_t iospd_cmp_ts_intervals(const cJSON* doc, int ts, double* interval_ms) {
   const cJSON** rows;
   double first_ms;
   long n = ts_rows(doc, ts, -1, &rows, &first_ms);
   iospd_free(rows);
-  if (n > 0) {
-    *interval_ms = first_ms;
-    *source = "timeseries";
-    return (size_t)n;
-  }
+  *interval_ms = n > 0 ? first_ms : 0.0;
+  return n > 0 ? (size_t)n : 0;
+}
+
+size_t iospd_cmp_intervals(const cJSON* doc, int ts, double* interval_ms) {
   const cJSON* series = get(span_of(doc, ts), "iops_series");
   const cJSON* b = get(series, "buckets");
   bool ok = true;
   double ms = num(get(series, "interval_ms"), &ok);
-  if (!cJSON_IsArray(b) || !ok || cJSON_GetArraySize(b) == 0) {
-    *interval_ms = 0.0;
-    *source = NULL;
-    return 0;
-  }
+  *interval_ms = 0.0;
+  if (!cJSON_IsArray(b) || !ok || cJSON_GetArraySize(b) == 0) return 0;
   *interval_ms = ms;
-  *source = "iops_series";
   return (size_t)cJSON_GetArraySize(b);
 }

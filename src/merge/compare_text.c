@@ -60,11 +60,13 @@ static void runs_header(const iospd_compare_t* c, iospd_strbuf_t* sb) {
                          run->computer_name ? run->computer_name : "?",
                          run->run_time ? run->run_time : "?");
     if (run->intervals > 0)
-      iospd_strbuf_appendf(sb, "%zu intervals of %.0f ms from %s)\n",
+      iospd_strbuf_appendf(sb, "%zu intervals of %.0f ms from -D%s",
                            run->intervals, run->interval_ms,
-                           strcmp(run->interval_source, "timeseries") == 0
-                               ? "the time series" : "-D");
-    else
+                           run->ts_intervals > 0 ? ", " : ")\n");
+    if (run->ts_intervals > 0)
+      iospd_strbuf_appendf(sb, "a time series of %zu intervals of %.0f ms)\n",
+                           run->ts_intervals, run->ts_interval_ms);
+    if (run->intervals == 0 && run->ts_intervals == 0)
       iospd_strbuf_append(sb, "no per-interval values)\n");
   }
 }
