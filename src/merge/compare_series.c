@@ -136,14 +136,13 @@ static size_t series_lists(const cJSON* span, int target, const cJSON** lists,
 }
 
 typedef struct sums_s {
-  double end_ms, ios[2], bytes[2], lat[2];
+  double ios[2], bytes[2], lat[2];
   bool lat_ok[2];
 } sums_t;
 
 static bool add_bucket(sums_t* s, const cJSON* b) {
   static const char* const pre[2] = {"read", "write"};
   bool ok = true;
-  s->end_ms = num(get(b, "sample_ms"), &ok); /* the interval's end */
   for (int i = 0; i < 2; i++) {
     char key[24];
     snprintf(key, sizeof key, "%s_ios", pre[i]);
@@ -185,28 +184,46 @@ static bool bucket_value(const sums_t* s, double ms, iospd_cmp_metric_t m,
   }
 }
 
+/* The -D series leaves out trailing intervals in which no I/O completed
+ * (a thread that got no CPU, a device that stalled at the end), and a
+ * thread's series can be shorter than another's: the measured time says
+ * how many full intervals there were, and a missing one had no I/O. */
+static int full_intervals(const cJSON* span) {
+  bool ok = true;
+  double secs = num(get(span, "test_time_seconds"), &ok);
+  double ms = num(get(get(span, "iops_series"), "interval_ms"), &ok);
+  if (!ok || !(ms > 0.0) || !(secs > 0.0) || secs * 1000.0 / ms > 1e8)
+    return 0;
+  return (int)(secs * 1000.0 / ms + 1e-9);
+}
+
 static long from_iops_series(const cJSON* span, int target,
                              iospd_cmp_metric_t m, iospd_cmp_dir_t d,
                              double* vals, long cap) {
   const cJSON* lists[256];
   size_t nl = series_lists(span, target, lists, 256);
   if (nl == 0) return 0;
+  int len = 0;
+  for (size_t l = 0; l < nl; l++)
+    if (cJSON_GetArraySize(lists[l]) > len) len = cJSON_GetArraySize(lists[l]);
+  if (len == 0) return 0;
+  bool ok = true;
+  double interval = num(get(get(span, "iops_series"), "interval_ms"), &ok);
+  int full = ok ? full_intervals(span) : 0;
+  if (full > len) len = full;
   long k = 0;
-  double prev_end = 0.0;
-  int len = cJSON_GetArraySize(lists[0]);
   for (int i = 0; i < len && k < cap; i++) {
     sums_t s;
     memset(&s, 0, sizeof s);
     s.lat_ok[0] = s.lat_ok[1] = true;
-    bool ok = true;
+    bool valid = true;
     for (size_t l = 0; l < nl; l++) {
       const cJSON* b = cJSON_GetArrayItem(lists[l], i);
-      ok = ok && b != NULL && add_bucket(&s, b);
+      if (b != NULL) valid = valid && add_bucket(&s, b);
     }
-    /* sample_ms is where the interval ends, from the start of measuring. */
-    double v, ms = s.end_ms - prev_end;
-    prev_end = s.end_ms;
-    if (ok && bucket_value(&s, ms, m, d, &v)) vals[k++] = v;
+    /* Every -D interval has the -D length (sample_ms is where it ends). */
+    double v, ms = interval;
+    if (valid && bucket_value(&s, ms, m, d, &v)) vals[k++] = v;
   }
   return k;
 }
@@ -229,7 +246,8 @@ long iospd_cmp_series(const cJSON* doc, int ts, int target,
   const cJSON* rows = get(doc, "timeseries");
   const cJSON* b = get(get(span, "iops_series"), "buckets");
   long cap = (cJSON_IsArray(rows) ? cJSON_GetArraySize(rows) : 0) +
-             (cJSON_IsArray(b) ? cJSON_GetArraySize(b) : 0);
+             (cJSON_IsArray(b) ? cJSON_GetArraySize(b) : 0) +
+             full_intervals(span);
   /* Per target, the threads' series are as long as the timespan's. */
   if (cap == 0) cap = 1;
   double* v = iospd_malloc((size_t)cap * sizeof *v);
@@ -278,12 +296,14 @@ size_t iospd_cmp_ts_intervals(const cJSON* doc, int ts, double* interval_ms) {
 }
 
 size_t iospd_cmp_intervals(const cJSON* doc, int ts, double* interval_ms) {
-  const cJSON* series = get(span_of(doc, ts), "iops_series");
+  const cJSON* span = span_of(doc, ts);
+  const cJSON* series = get(span, "iops_series");
   const cJSON* b = get(series, "buckets");
   bool ok = true;
   double ms = num(get(series, "interval_ms"), &ok);
   *interval_ms = 0.0;
   if (!cJSON_IsArray(b) || !ok || cJSON_GetArraySize(b) == 0) return 0;
   *interval_ms = ms;
-  return (size_t)cJSON_GetArraySize(b);
+  int n = cJSON_GetArraySize(b), full = full_intervals(span);
+  return (size_t)(full > n ? full : n);
 }
