@@ -500,6 +500,104 @@ static void test_trailing_empty_intervals(void** state) {
   cJSON_Delete(docs[1]);
 }
 
+/* Two targets, two threads: thread 0 does t0 and t1, thread 1 does t0.
+ * ios per 100 ms bucket: (t0 by thread 0, t0 by thread 1, t1 by thread 0),
+ * the same in all 5 buckets. */
+static cJSON* two_targets(int t0a, int t0b, int t1) {
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  iospd_strbuf_append(&sb, "{\"format\": \"iospd-results\", \"format_version\": "
+                      "1, \"system\": {}, \"environment\": {}, \"profile\": {},"
+                      " \"timespans\": [{\"measured\": true, "
+                      "\"test_time_seconds\": 0.5, \"iops_series\": "
+                      "{\"interval_ms\": 100, \"buckets\": []}, ");
+  int per[2] = {t0a + t0b, t1};
+  iospd_strbuf_append(&sb, "\"targets\": [");
+  for (int t = 0; t < 2; t++)
+    iospd_strbuf_appendf(&sb, "%s{\"target_index\": %d, \"directions\": "
+                         "{\"read\": {\"ios\": %d, \"iops\": %d}, \"write\": "
+                         "{\"ios\": 0, \"iops\": 0}, \"total\": {\"ios\": %d, "
+                         "\"iops\": %d, \"mib_per_s\": %.17g}}}", t ? ", " : "", t,
+                         per[t] * 5, per[t] * 10, per[t] * 5, per[t] * 10,
+                         per[t] * 10 * 512 / 1048576.0);
+  iospd_strbuf_append(&sb, "], \"threads\": [");
+  int ios[3] = {t0a, t1, t0b};
+  for (int th = 0; th < 2; th++) {
+    iospd_strbuf_appendf(&sb, "%s{\"targets\": [", th ? ", " : "");
+    for (int t = 0; t < (th == 0 ? 2 : 1); t++) {
+      iospd_strbuf_appendf(&sb, "%s{\"target_index\": %d, \"iops_series\": "
+                           "{\"interval_ms\": 100, \"buckets\": [",
+                           t ? ", " : "", t);
+      for (int b = 0; b < 5; b++)
+        iospd_strbuf_appendf(&sb, "%s{\"sample_ms\": %d, \"read_ios\": %d, "
+                             "\"write_ios\": 0, \"read_bytes\": %d, "
+                             "\"write_bytes\": 0}", b ? ", " : "",
+                             (b + 1) * 100, ios[th * 2 + t], ios[th * 2 + t] * 512);
+      iospd_strbuf_append(&sb, "]}}");
+    }
+    iospd_strbuf_append(&sb, "]}");
+  }
+  iospd_strbuf_append(&sb, "], \"total\": {}}]}");
+  cJSON* d = NULL;
+  iospd_err_t err;
+  const char* text = iospd_strbuf_cstr(&sb);
+  assert_int_equal(iospd_results_doc_parse("t.json", text, strlen(text),
+                                           "--compare", &d, &err), 0);
+  iospd_strbuf_destroy(&sb);
+  return d;
+}
+
+static void test_rows_per_target(void** state) {
+  (void)state;
+  cJSON* docs[2] = {two_targets(10, 20, 5), two_targets(10, 20, 10)};
+  const char* names[2] = {"a.json", "b.json"};
+  iospd_compare_t c;
+  iospd_err_t err;
+  iospd_compare_opts_t opts = {false, true, "--compare"};
+  assert_int_equal(iospd_compare_build((const cJSON* const*)docs, names, 2,
+                                       &opts, &c, &err), 0);
+  const iospd_cmp_span_t* s = &c.runs[1].spans[0];
+  const iospd_cmp_row_t* t0 = NULL;
+  const iospd_cmp_row_t* t1 = NULL;
+  for (size_t i = 0; i < s->n_rows; i++) {
+    const iospd_cmp_row_t* r = &s->rows[i];
+    if (r->metric != IOSPD_CMP_IOPS || r->dir != IOSPD_CMP_TOTAL) continue;
+    if (r->target == 0) t0 = r;
+    if (r->target == 1) t1 = r;
+  }
+  assert_non_null(t0);
+  assert_non_null(t1);
+  /* Target 0: both threads' series added, 30 I/Os per 100 ms. */
+  assert_true(t0->base == 300 && t0->value == 300);
+  assert_int_equal(t0->test.n_a, 5);
+  assert_true(t0->test.mean_a == 300 && t0->test.mean_b == 300);
+  assert_int_equal(t0->test.verdict, IOSPD_CMP_NOISE);
+  assert_true(t1->base == 50 && t1->value == 100 && t1->diff_pct == 100.0);
+  assert_true(t1->test.mean_a == 50 && t1->test.mean_b == 100);
+  assert_int_equal(t1->test.verdict, IOSPD_CMP_REAL);
+  assert_true(t1->better);
+  /* MiB/s per target from the threads' bytes: 10 * 512 B per 100 ms. */
+  int mibs = 0;
+  for (size_t i = 0; i < s->n_rows; i++)
+    if (s->rows[i].metric == IOSPD_CMP_MIBS && s->rows[i].target == 1 &&
+        s->rows[i].dir == IOSPD_CMP_TOTAL) {
+      assert_true(fabs(s->rows[i].test.mean_b - 51200 / 1048576.0) < 1e-12);
+      mibs++;
+    }
+  assert_int_equal(mibs, 1);
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  iospd_compare_text(&c, &sb);
+  assert_non_null(strstr(iospd_strbuf_cstr(&sb),
+                         "\n* IOPS                t1 total           50.00"
+                         "         100.00  +100.0%  REAL difference, better "
+                         "(p<0.001)\n"));
+  iospd_strbuf_destroy(&sb);
+  iospd_compare_free(&c);
+  cJSON_Delete(docs[0]);
+  cJSON_Delete(docs[1]);
+}
+
 /* ---- the text ----------------------------------------------------------- */
 
 static void test_text_table(void** state) {
@@ -602,6 +700,7 @@ int main(void) {
       cmocka_unit_test(test_profiles_and_fields),
       cmocka_unit_test(test_percentiles_from_a_time_series),
       cmocka_unit_test(test_trailing_empty_intervals),
+      cmocka_unit_test(test_rows_per_target),
       cmocka_unit_test(test_text_table),
       cmocka_unit_test(test_mode_arguments),
   };
