@@ -113,13 +113,16 @@ static long from_timeseries(const cJSON* doc, int ts, int target,
 /* ---- -D iops_series ----------------------------------------------------- */
 
 /* Collects the bucket arrays to add up: the timespan's own series for all
- * targets, else every thread's series for that target. */
-static size_t series_lists(const cJSON* span, int target, const cJSON** lists,
-                           size_t cap) {
+ * targets, else every thread's series for that target. With lists NULL,
+ * only counts them. */
+static size_t series_lists(const cJSON* span, int target, const cJSON** lists) {
   size_t n = 0;
   if (target < 0) {
     const cJSON* b = get(get(span, "iops_series"), "buckets");
-    if (cJSON_IsArray(b) && cap > 0) lists[n++] = b;
+    if (cJSON_IsArray(b)) {
+      if (lists) lists[n] = b;
+      n++;
+    }
     return n;
   }
   const cJSON* threads = get(span, "threads");
@@ -129,7 +132,10 @@ static size_t series_lists(const cJSON* span, int target, const cJSON** lists,
       const cJSON* ti = get(t, "target_index");
       if (!cJSON_IsNumber(ti) || ti->valuedouble != target) continue;
       const cJSON* b = get(get(t, "iops_series"), "buckets");
-      if (cJSON_IsArray(b) && n < cap) lists[n++] = b;
+      if (cJSON_IsArray(b)) {
+        if (lists) lists[n] = b;
+        n++;
+      }
     }
   }
   return n;
@@ -200,13 +206,20 @@ static int full_intervals(const cJSON* span) {
 static long from_iops_series(const cJSON* span, int target,
                              iospd_cmp_metric_t m, iospd_cmp_dir_t d,
                              double* vals, long cap) {
-  const cJSON* lists[256];
-  size_t nl = series_lists(span, target, lists, 256);
+  size_t nl = series_lists(span, target, NULL);
   if (nl == 0) return 0;
+  const cJSON** lists = iospd_calloc(nl, sizeof *lists);
+  if (lists == NULL) return -1;
+  series_lists(span, target, lists);
+  /* Each list walked once, in step (cJSON_GetArrayItem would walk from
+   * the start for every interval: quadratic in a long run). */
+  for (size_t l = 0; l < nl; l++) lists[l] = lists[l]->child;
   int len = 0;
-  for (size_t l = 0; l < nl; l++)
-    if (cJSON_GetArraySize(lists[l]) > len) len = cJSON_GetArraySize(lists[l]);
-  if (len == 0) return 0;
+  for (size_t l = 0; l < nl; l++) {
+    int size = 0;
+    for (const cJSON* b = lists[l]; b != NULL; b = b->next) size++;
+    if (size > len) len = size;
+  }
   bool ok = true;
   double interval = num(get(get(span, "iops_series"), "interval_ms"), &ok);
   int full = ok ? full_intervals(span) : 0;
@@ -218,13 +231,16 @@ static long from_iops_series(const cJSON* span, int target,
     s.lat_ok[0] = s.lat_ok[1] = true;
     bool valid = true;
     for (size_t l = 0; l < nl; l++) {
-      const cJSON* b = cJSON_GetArrayItem(lists[l], i);
-      if (b != NULL) valid = valid && add_bucket(&s, b);
+      const cJSON* b = lists[l];
+      if (b == NULL) continue;
+      valid = valid && add_bucket(&s, b);
+      lists[l] = b->next;
     }
     /* Every -D interval has the -D length (sample_ms is where it ends). */
     double v, ms = interval;
     if (valid && bucket_value(&s, ms, m, d, &v)) vals[k++] = v;
   }
+  iospd_free(lists);
   return k;
 }
 
@@ -256,6 +272,10 @@ long iospd_cmp_series(const cJSON* doc, int ts, int target,
   /* The -D values first: they are exact (the time series rounds latency
    * to 0.001 ms), and they have no percentiles. */
   long n = pct ? 0 : from_iops_series(span, target, m, d, v, cap);
+  if (n < 0) {
+    iospd_free(v);
+    return -1;
+  }
   if (n > 0) {
     *source = "iops_series";
   } else {
