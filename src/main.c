@@ -11,6 +11,7 @@
 #include "iospd/envinfo.h"
 #include "iospd/merge.h"
 #include "iospd/output_paths.h"
+#include "iospd/ping.h"
 #include "iospd/platform.h"
 #include "iospd/profile.h"
 #include "iospd/report.h"
@@ -541,6 +542,10 @@ int main(int argc, char** argv) {
   }
   if (action == IOSPD_ACTION_MERGE) {
     exit_code = merge_files(uargc - 2, uargv + 2);
+    goto done;
+  }
+  if (action == IOSPD_ACTION_PING) {
+    exit_code = iospd_ping_main(uargc, uargv, windows, sys.ticks_per_second);
     goto done;
   }
   if (action == IOSPD_ACTION_VERSION) {
