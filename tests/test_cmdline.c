@@ -1129,7 +1129,8 @@ static void test_cmdline_exact_messages(void** state) {
        "--output=<text|xml|json>:<file>, "
        "--merge <a.json> <b.json>..., "
        "--progress=<auto|always|never>, "
-       "--timeseries=<file.csv|file.jsonl>, --version and --help"},
+       "--timeseries=<file.csv|file.jsonl>, "
+       "--ping[=<count>] [switches] <path>, --version and --help"},
       {"--version -b4K",
        "'--version' must be the only argument: iospd --version"},
       {"-b4K --version t",

@@ -111,6 +111,7 @@ _iospd_long_names=(
   '--merge'
   '--progress='
   '--timeseries='
+  '--ping='
   '--version'
   '--help'
 )
@@ -121,6 +122,7 @@ _iospd_long_descs=(
   'merge mode'
   'live status line'
   'time series'
+  'latency probe'
   'version'
   'help'
 )
