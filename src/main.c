@@ -545,7 +545,10 @@ int main(int argc, char** argv) {
     goto done;
   }
   if (action == IOSPD_ACTION_PING) {
-    exit_code = iospd_ping_main(uargc, uargv, windows, sys.ticks_per_second);
+    static const iospd_ping_print_t pr = {iospd_plat_write_out,
+                                          iospd_plat_write_err};
+    exit_code = iospd_ping_main(uargc, uargv, windows, sys.ticks_per_second,
+                                &pr);
     goto done;
   }
   if (action == IOSPD_ACTION_VERSION) {

@@ -145,7 +145,6 @@ void iospd_ping_xml(iospd_strbuf_t* out, const iospd_ping_report_t* r,
 /* Where the probe's output goes, so the probe itself never prints. */
 typedef struct iospd_ping_sink_s {
   void (*line)(void* ctx, const char* text, size_t len); /* request lines */
-  void (*note)(void* ctx, const char* text);             /* notices */
   void* ctx;
 } iospd_ping_sink_t;
 
@@ -171,9 +170,17 @@ int iospd_ping_run(const iospd_ping_opts_t* o, uint64_t ticks_per_second,
                    iospd_ping_stats_t* s, iospd_ping_result_t* r,
                    iospd_err_t* err);
 
-/* The whole mode: argv as main has it, argv[1] being --ping[=COUNT]. Prints
- * through the console layer; returns the exit code (0, 1, 3). */
+/* Where the mode prints: main.c hands over the console layer's writers
+ * (iospd_plat_write_out / _err), so the mode prints through the one place
+ * every iospd output goes through. */
+typedef struct iospd_ping_print_s {
+  void (*out)(const char* text, size_t len);
+  void (*err)(const char* text, size_t len);
+} iospd_ping_print_t;
+
+/* The whole mode: argv as main has it, argv[1] being --ping[=COUNT].
+ * Returns the exit code (0, 1, 3). */
 int iospd_ping_main(int argc, const char* const* argv, bool windows,
-                    uint64_t ticks_per_second);
+                    uint64_t ticks_per_second, const iospd_ping_print_t* pr);
 
 #endif

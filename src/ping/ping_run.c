@@ -248,6 +248,10 @@ int iospd_ping_run(const iospd_ping_opts_t* o, uint64_t ticks_per_second,
   uint8_t op = o->write ? IOSPD_OP_WRITE : IOSPD_OP_READ;
   iospd_strbuf_t line;
   iospd_strbuf_init(&line);
+  /* The longest line there can be, once: later lines reuse its memory. */
+  iospd_ping_line(&line, &r->target, UINT64_MAX, UINT64_MAX,
+                  IOSPD_PING_MARK_WARMUP);
+  iospd_strbuf_reset(&line);
   uint64_t start = now_ns(&p);
   uint64_t end = o->duration_s ? start + (uint64_t)o->duration_s * 1000000000u
                                : 0;
