@@ -125,7 +125,9 @@ static int setup(probe_t* p, iospd_ping_result_t* r, uint64_t* ws_out,
     iospd_err_clear(&e);
     rc = iospd_plat_path_info(o->path, &info, &e);
     if (rc < 0)
-      return iospd_err_set(err, IOSPD_EUSAGE, "--ping '%s': %s", o->path,
+      return iospd_err_set(err, IOSPD_EUSAGE,
+                           "--ping: %s; give a file, a directory or a block "
+                           "device",
                            e.msg[0] ? e.msg : iospd_strerror(rc));
     snprintf(r->kind, sizeof r->kind, "%s", info.is_device ? "device" : "file");
     if (info.is_device && o->write && !o->allow_raw_write)

@@ -13,7 +13,7 @@
 #    request lines go to stderr and the summary's min/max/count are theirs;
 #    -Rxml is well-formed;
 #  - Ctrl-C (SIGINT, native only): the summary, exit 0, the temporary file
-#    gone;
+#    gone; SIGTERM too (-Rjson says "interrupted");
 #  - bad input exits 3 (a missing path, COUNT not a number, a working set
 #    larger than the file, -w50, a write to a device without
 #    --allow-raw-write on a loop device when we may make one);
@@ -174,6 +174,18 @@ if [ $rc = 0 ] && [ "$n" -ge 5 ] &&
    grep -q "^generated $n requests in " out.txt &&
    grep -q '^min/avg/max/mdev = ' out.txt && [ -z "$(ls -A dir)" ]; then ok; else
   bad "SIGINT (rc $rc, $n lines): $(cat out.txt err.txt; ls -A dir)"
+fi
+# SIGTERM (a service manager's stop) ends it the same way.
+"$exe" --ping --interval=100ms -Rjson dir >out.txt 2>err.txt &
+pid=$!
+sleep 0.8
+kill -TERM $pid
+wait $pid
+rc=$?
+n=$(grep -c 'request=' err.txt)
+if [ $rc = 0 ] && [ "$n" -ge 3 ] && [ -z "$(ls -A dir)" ] &&
+   python3 -c 'import json,sys; d=json.load(open("out.txt")); sys.exit(not (d["interrupted"] and d["summary"]["requests"]=='"$n"'))'; then ok; else
+  bad "SIGTERM (rc $rc, $n lines): $(cat out.txt err.txt; ls -A dir)"
 fi
 
 # ---- devices: reads only unless --allow-raw-write --------------------------
