@@ -331,7 +331,8 @@ static void test_parse_ok(void** state) {
   assert_int_equal(o.count, 0);
   assert_int_equal(o.size, 4096);
   assert_int_equal(o.interval_us, 1000000);
-  assert_false(o.write || o.direct || o.sequential || o.quiet || o.batch);
+  assert_false(o.write || o.sequential || o.quiet || o.batch);
+  assert_true(o.direct && !o.write_through); /* unbuffered by default */
   assert_int_equal(parse("--ping=7 -b8K -w100 -s -Su -f2M -d10 -L -Rjson f",
                          &o, &err),
                    0);
@@ -356,6 +357,17 @@ static void test_parse_ok(void** state) {
   assert_int_equal(parse("--ping --batch -Sh -- -odd-name", &o, &err), 0);
   assert_true(o.batch && o.direct && o.write_through);
   assert_string_equal(o.path, "-odd-name");
+  /* Each -S sets the whole cache mode; the last one wins. */
+  assert_int_equal(parse("--ping -Sb f", &o, &err), 0);
+  assert_true(!o.direct && !o.write_through);
+  assert_int_equal(parse("--ping --cached f", &o, &err), 0);
+  assert_true(!o.direct && !o.write_through);
+  assert_int_equal(parse("--ping -Sw f", &o, &err), 0);
+  assert_true(!o.direct && o.write_through);
+  assert_int_equal(parse("--ping -Sh -Su f", &o, &err), 0);
+  assert_true(o.direct && !o.write_through);
+  assert_int_equal(parse("--ping -Sb --direct f", &o, &err), 0);
+  assert_true(o.direct && !o.write_through);
   uint64_t us = 0;
   assert_int_equal(iospd_ping_parse_interval("0", &us), 0);
   assert_int_equal(us, 0);

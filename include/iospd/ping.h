@@ -33,8 +33,14 @@ typedef struct iospd_ping_opts_s {
   uint32_t duration_s;  /* -d; 0: no deadline */
   bool write;           /* --write / -w100 */
   bool sequential;      /* --sequential / -s */
-  bool direct;          /* --direct / -Su / -Sh / -S: no OS cache */
-  bool write_through;   /* -Sw / -Sh */
+  /* The cache mode. Unlike a run, a probe is unbuffered by default, so it
+   * times the device and not memory (ioping drops the cache before each
+   * read for the same reason); -Sb / --cached put the OS cache back. As
+   * in DISKSPD each -S switch sets the whole mode: -S/-Su unbuffered,
+   * -Sh unbuffered and write-through, -Sw cached and write-through, -Sb
+   * cached. */
+  bool direct;          /* default, --direct, -S, -Su, -Sh */
+  bool write_through;   /* -Sw, -Sh */
   bool quiet;           /* --quiet: summary only */
   bool batch;           /* --batch: one line of raw numbers only */
   bool percentiles;     /* -L */

@@ -15,6 +15,7 @@ void iospd_ping_opts_init(iospd_ping_opts_t* o) {
   o->interval_us = IOSPD_PING_DEFAULT_INTERVAL_US;
   o->size = IOSPD_PING_DEFAULT_SIZE;
   o->format = IOSPD_FORMAT_TEXT;
+  o->direct = true; /* see iospd/ping.h: the device, not the cache */
 }
 
 static int bad(iospd_err_t* err, const char* fmt, const char* arg) {
@@ -76,7 +77,8 @@ static const char* long_value(const char* arg, const char* name) {
 static int parse_long(const char* arg, iospd_ping_opts_t* o, iospd_err_t* err) {
   const char* v;
   uint64_t n;
-  if (strcmp(arg, "--direct") == 0) o->direct = true;
+  if (strcmp(arg, "--direct") == 0) o->direct = true, o->write_through = false;
+  else if (strcmp(arg, "--cached") == 0) o->direct = o->write_through = false;
   else if (strcmp(arg, "--write") == 0) o->write = true;
   else if (strcmp(arg, "--sequential") == 0) o->sequential = true;
   else if (strcmp(arg, "--quiet") == 0) o->quiet = true;
@@ -100,6 +102,7 @@ static int parse_long(const char* arg, iospd_ping_opts_t* o, iospd_err_t* err) {
     return bad(err,
                "'%s' is not a --ping option; it takes --count=N, "
                "--interval=TIME, --size=SIZE, --working-set=SIZE, --direct, "
+               "--cached, "
                "--write, --sequential, --quiet, --batch, --allow-raw-write and "
                "-b -w -s -r -S -f -d -L -R (see docs/ping.md)",
                arg);
@@ -154,12 +157,15 @@ static int parse_short(const char* arg, const char* s, iospd_ping_opts_t* o,
       o->sequential = false;
       return 0;
     case 'S':
-      /* -S and -Su: no OS cache; -Sh: that and write-through; -Sw:
-       * write-through; -Sb: the OS cache (the default). */
-      if (strcmp(s, "S") == 0 || strcmp(s, "Su") == 0) o->direct = true;
-      else if (strcmp(s, "Sh") == 0) o->direct = o->write_through = true;
-      else if (strcmp(s, "Sw") == 0) o->write_through = true;
-      else if (strcmp(s, "Sb") == 0) o->direct = o->write_through = false;
+      /* Each sets the whole cache mode, as in DISKSPD (iospd/ping.h). */
+      if (strcmp(s, "S") == 0 || strcmp(s, "Su") == 0)
+        o->direct = true, o->write_through = false;
+      else if (strcmp(s, "Sh") == 0)
+        o->direct = o->write_through = true;
+      else if (strcmp(s, "Sw") == 0)
+        o->direct = false, o->write_through = true;
+      else if (strcmp(s, "Sb") == 0)
+        o->direct = o->write_through = false;
       else
         return bad(err, "'%s': --ping takes -S, -Su, -Sh, -Sw or -Sb", arg);
       return 0;

@@ -141,6 +141,16 @@ static int setup(probe_t* p, iospd_ping_result_t* r, uint64_t* ws_out,
   }
   iospd_open_opts_t oo = {.path = r->file, .flags = flags};
   rc = iospd_plat_file_open(&p->f, &oo, err);
+  if (rc == IOSPD_ENOTSUP && o->direct) {
+    /* The platform's words speak of -Su, which the user may not have
+     * written: say why a probe is unbuffered and how to change it. */
+    char msg[IOSPD_ERR_MSG_MAX];
+    snprintf(msg, sizeof msg, "%s", err != NULL ? err->msg : "");
+    return iospd_err_set(err, rc,
+                         "%s (--ping is unbuffered unless -Sb or --cached "
+                         "is given)",
+                         msg);
+  }
   if (rc < 0) return rc;
   rc = iospd_plat_file_info(p->f, &info, err);
   if (rc < 0) return rc;
@@ -148,7 +158,8 @@ static int setup(probe_t* p, iospd_ping_result_t* r, uint64_t* ws_out,
   if (o->direct && o->size % sector != 0)
     return iospd_err_set(err, IOSPD_EUSAGE,
                          "--size %u is not a multiple of the %u-byte sector "
-                         "that unbuffered I/O (--direct) needs on '%s'",
+                         "that unbuffered I/O needs on '%s' (--ping is "
+                         "unbuffered unless -Sb or --cached is given)",
                          o->size, sector, o->path);
   uint64_t ws = o->working_set;
   if (folder) {

@@ -188,6 +188,40 @@ if [ $rc = 0 ] && [ "$n" -ge 3 ] && [ -z "$(ls -A dir)" ] &&
   bad "SIGTERM (rc $rc, $n lines): $(cat out.txt err.txt; ls -A dir)"
 fi
 
+# ---- the cache mode the file is really opened with ------------------------
+# Unbuffered by default (O_DIRECT among the open file's flags), not with
+# --cached; read from /proc/PID/fdinfo while the probe waits.
+direct_flag() { # <pid> <file>: prints 1 if that open file has O_DIRECT, 0 if not
+  python3 - "$1" "$2" <<'PY'
+import os, sys
+pid, name = sys.argv[1], os.path.realpath(sys.argv[2])
+for fd in os.listdir("/proc/%s/fd" % pid):
+    try:
+        if os.readlink("/proc/%s/fd/%s" % (pid, fd)) != name:
+            continue
+    except OSError:
+        continue
+    for line in open("/proc/%s/fdinfo/%s" % (pid, fd)):
+        if line.startswith("flags:"):
+            print(1 if int(line.split()[1], 8) & os.O_DIRECT else 0)
+            sys.exit(0)
+print("none")
+PY
+}
+for mode in default --cached; do
+  if [ $mode = default ]; then args=(); want=1; else args=(--cached); want=0; fi
+  "$exe" --ping --interval=1s "${args[@]}" f.dat >out.txt 2>err.txt &
+  pid=$!
+  sleep 0.5
+  got=$(direct_flag $pid f.dat)
+  kill -INT $pid
+  wait $pid
+  rc=$?
+  if [ $rc = 0 ] && [ "$got" = $want ]; then ok; else
+    bad "--ping $mode: O_DIRECT on the open file is '$got', want $want (rc $rc): $(cat err.txt)"
+  fi
+done
+
 # ---- devices: reads only unless --allow-raw-write --------------------------
 # /dev/null is no block device: the probe refuses it before any I/O.
 expect3 "neither a regular file nor a block device" --ping=1 --write /dev/null
