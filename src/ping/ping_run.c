@@ -154,6 +154,14 @@ static int setup(probe_t* p, iospd_ping_result_t* r, uint64_t* ws_out,
   if (rc < 0) return rc;
   rc = iospd_plat_file_info(p->f, &info, err);
   if (rc < 0) return rc;
+  /* Again on what was opened: the path may have changed since it was
+   * looked at (a link swapped for a device). Nothing was written yet. */
+  if (info.is_device && o->write && !o->allow_raw_write)
+    return iospd_err_set(err, IOSPD_EUNSAFE,
+                         "refusing to write to '%s': it is a disk, volume or "
+                         "block device; --ping only reads devices unless "
+                         "--allow-raw-write is given",
+                         o->path);
   uint32_t sector = info.logical_sector ? info.logical_sector : 512;
   if (o->direct && o->size % sector != 0)
     return iospd_err_set(err, IOSPD_EUSAGE,
