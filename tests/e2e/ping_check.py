@@ -3,7 +3,9 @@
 # Checks the outputs of iospd --ping for tests/e2e/ping_test.sh, from the
 # printed text alone (independently of the C code):
 #   text  OUT PATH N read|write [SIZE_KIB]   request lines and the summary
-#   batch OUT SIZE n<N>|d<SECONDS>            the --batch line
+#   batch OUT SIZE SPEC                       the --batch line; SPEC is
+#         n<N> (requests), d<SECONDS> (-d), w<LO>-<HI> (wall ms), joined
+#         with ':' 
 #   json  OUT ERR SCHEMA N                    -Rjson against its lines
 # Exit 0 when everything holds; else the first problem on stderr.
 import json
@@ -115,12 +117,18 @@ def check_batch(out, size, spec):
         fail("min/avg/max %d/%d/%d, time %d, wall %d" % (mn, avg, mx, t, wall))
     if cnt > 1 and mdev > mx - mn:
         fail("mdev %d is larger than max - min" % mdev)
-    if spec.startswith("n") and reqs != int(spec[1:]):
-        fail("%d requests, want %s" % (reqs, spec[1:]))
-    if spec.startswith("d"):
-        secs = int(spec[1:])
-        if not secs * 1e9 <= wall < (secs + 1.5) * 1e9 or not 4 <= reqs <= 5:
-            fail("-d%d: %d requests in %d ns" % (secs, reqs, wall))
+    for part in spec.split(":"):
+        if part.startswith("n") and reqs != int(part[1:]):
+            fail("%d requests, want %s" % (reqs, part[1:]))
+        if part.startswith("d"):
+            secs = int(part[1:])
+            if not secs * 1e9 <= wall < (secs + 1.5) * 1e9 or \
+                    not 3 <= reqs <= 5:
+                fail("-d%d: %d requests in %d ns" % (secs, reqs, wall))
+        if part.startswith("w"):  # wall time within lo-hi ms
+            lo, hi = (int(x) * 1e6 for x in part[1:].split("-"))
+            if not lo <= wall < hi:
+                fail("wall time %d ns, want %d to %d" % (wall, lo, hi))
 
 
 def check_json(out, err, schema_path, n):

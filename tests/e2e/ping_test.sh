@@ -43,6 +43,17 @@ trap cleanup EXIT
 cd "$work" || exit 1
 # Windows' stdout turns LF into CR LF; the checks read LF lines.
 unix() { tr -d '\r'; }
+# wait_lines <file> <n>: waits (up to 30 s) until <file> holds n request
+# lines, so the signal tests do not depend on how fast the machine starts
+# a process.
+wait_lines() {
+  local i
+  for i in $(seq 300); do
+    [ "$(grep -c 'request=' "$1" 2>/dev/null)" -ge "$2" ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
 
 head -c 1048576 /dev/urandom >f.dat
 mkdir dir
@@ -83,6 +94,14 @@ rc=$?
 unix <out.txt >o.txt
 if [ $rc = 0 ] && python3 "$check" batch o.txt 4096 d2 >chk.txt 2>&1; then ok; else
   bad "--ping -d2 --batch (rc $rc): $(cat chk.txt err.txt o.txt)"
+fi
+# --interval: from one request's start to the next's, so four requests
+# with 200 ms take three pauses (at least 600 ms).
+run --ping=4 --interval=200ms --batch f.dat >out.txt 2>err.txt
+rc=$?
+unix <out.txt >o.txt
+if [ $rc = 0 ] && python3 "$check" batch o.txt 4096 n4:w600-1500 >chk.txt 2>&1; then ok; else
+  bad "--interval=200ms (rc $rc): $(cat chk.txt err.txt o.txt)"
 fi
 run --ping=4 --interval=0 --quiet f.dat >out.txt 2>err.txt
 rc=$?
@@ -149,7 +168,7 @@ fi
 head -c 1048576 /dev/urandom >shrink.dat
 "$exe" --ping --interval=100ms shrink.dat >out.txt 2>err.txt &
 pid=$!
-sleep 0.55
+wait_lines out.txt 4
 : >shrink.dat
 wait $pid
 rc=$?
@@ -164,7 +183,7 @@ fi
 # ---- Ctrl-C (SIGINT) -------------------------------------------------------
 "$exe" --ping --interval=100ms dir >out.txt 2>err.txt &
 pid=$!
-sleep 1.2
+wait_lines out.txt 6
 kill -INT $pid
 wait $pid
 rc=$?
@@ -178,7 +197,7 @@ fi
 # SIGTERM (a service manager's stop) ends it the same way.
 "$exe" --ping --interval=100ms -Rjson dir >out.txt 2>err.txt &
 pid=$!
-sleep 0.8
+wait_lines err.txt 4
 kill -TERM $pid
 wait $pid
 rc=$?
@@ -212,7 +231,7 @@ for mode in default --cached; do
   if [ $mode = default ]; then args=(); want=1; else args=(--cached); want=0; fi
   "$exe" --ping --interval=1s "${args[@]}" f.dat >out.txt 2>err.txt &
   pid=$!
-  sleep 0.5
+  wait_lines out.txt 1 # opened: the first request was made
   got=$(direct_flag $pid f.dat)
   kill -INT $pid
   wait $pid
