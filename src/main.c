@@ -12,6 +12,7 @@
 #include "iospd/envinfo.h"
 #include "iospd/merge.h"
 #include "iospd/output_paths.h"
+#include "iospd/ping.h"
 #include "iospd/platform.h"
 #include "iospd/profile.h"
 #include "iospd/report.h"
@@ -554,6 +555,13 @@ int main(int argc, char** argv) {
     exit_code = rc == 0 ? EXIT_OK : rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT
                                                        : EXIT_RUN_FAILED;
     iospd_strbuf_destroy(&out);
+    goto done;
+  }
+  if (action == IOSPD_ACTION_PING) {
+    static const iospd_ping_print_t pr = {iospd_plat_write_out,
+                                          iospd_plat_write_err};
+    exit_code = iospd_ping_main(uargc, uargv, windows, sys.ticks_per_second,
+                                &pr);
     goto done;
   }
   if (action == IOSPD_ACTION_VERSION) {

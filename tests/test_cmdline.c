@@ -1130,7 +1130,8 @@ static void test_cmdline_exact_messages(void** state) {
        "--merge <a.json> <b.json>..., "
        "--compare <a.json> <b.json>... [--force], "
        "--progress=<auto|always|never>, "
-       "--timeseries=<file.csv|file.jsonl>, --version and --help"},
+       "--timeseries=<file.csv|file.jsonl>, "
+       "--ping[=<count>] [switches] <path>, --version and --help"},
       {"--version -b4K",
        "'--version' must be the only argument: iospd --version"},
       {"-b4K --version t",

@@ -299,6 +299,20 @@ int iospd_plat_file_unwritten(const char* path, iospd_unwritten_t* out,
  * "C:\x.dat" and "c:\X.DAT" are one target; Linux compares the strings.
  * Controller only (it allocates). */
 bool iospd_plat_same_path(const char* a, const char* b);
+/* ---- the latency probe's files (iospd --ping) ----------------------------
+ * Controller only (they allocate). */
+
+/* True when path names an existing directory (folder). */
+bool iospd_plat_is_directory(const char* path);
+/* Creates a new, empty regular file in the directory dir whose name no
+ * other file has or can take meanwhile (Linux: mkostemp's O_EXCL on
+ * "iospd-ping-XXXXXX.tmp"; Windows: GetTempFileNameW, "ipgXXXX.tmp"), and
+ * puts its path (UTF-8) in path (size bytes). The caller removes it. */
+int iospd_plat_temp_file_create(const char* dir, char* path, size_t size,
+                                iospd_err_t* err);
+/* Removes a file (closed first on Windows). */
+int iospd_plat_file_remove(const char* path, iospd_err_t* err);
+
 /* ---- report files (--output, --timeseries) -------------------------------
  * Controller only (they allocate). */
 

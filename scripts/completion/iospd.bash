@@ -112,6 +112,7 @@ _iospd_long_names=(
   '--compare'
   '--progress='
   '--timeseries='
+  '--ping='
   '--version'
   '--help'
 )
@@ -123,6 +124,7 @@ _iospd_long_descs=(
   'compare mode'
   'live status line'
   'time series'
+  'latency probe'
   'version'
   'help'
 )

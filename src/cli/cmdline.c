@@ -938,7 +938,8 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
   if ((o->flags & IOSPD_OPTF_LONG) && o->special != IOSPD_SP_ENGINE &&
       o->special != IOSPD_SP_OUTPUT &&
       o->special != IOSPD_SP_STATUS &&
-      o->special != IOSPD_SP_TIMESERIES && c->val[0] != '\0')
+      o->special != IOSPD_SP_TIMESERIES && o->special != IOSPD_SP_PING &&
+      c->val[0] != '\0')
     return fail(c, "'%s': --%s takes no value", c->arg, o->name);
 
   switch (o->kind) {
@@ -1030,6 +1031,10 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
     case IOSPD_SP_COMPARE:
       return fail(c, "'%s' is a mode of its own and must be the first "
                      "argument: iospd --compare a.json b.json ...", c->arg);
+    case IOSPD_SP_PING:
+      /* Only reached when --ping is not the first argument. */
+      return fail(c, "'%s' is a mode and must be the first argument: "
+                     "iospd --ping[=COUNT] [switches] PATH", c->arg);
     case IOSPD_SP_VERSION:
       /* Only reached when --version is not the only argument. */
       return fail(c, "'%s' must be the only argument: iospd --version",
@@ -1259,6 +1264,12 @@ int iospd_cmdline_parse(int argc, const char* const* argv,
   }
   if (argv[1] != NULL && strcmp(argv[1], "--compare") == 0) {
     *action = IOSPD_ACTION_COMPARE;
+    return 0;
+  }
+  /* --ping: a mode with its own switches (src/ping/ping_args.c). */
+  if (argv[1] != NULL && (strcmp(argv[1], "--ping") == 0 ||
+                          strncmp(argv[1], "--ping=", 7) == 0)) {
+    *action = IOSPD_ACTION_PING;
     return 0;
   }
   if (argc == 2 && argv[1] != NULL && strcmp(argv[1], "--version") == 0) {

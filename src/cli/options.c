@@ -319,6 +319,18 @@ const iospd_opt_def_t iospd_options[] = {
      "for the total, in every phase, as CSV or JSON Lines (by the extension),\n"
      "each interval as soon as it ends. See docs/time-series.md.",
      NULL},
+    {"ping", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
+     IOSPD_SP_PING, IOSPD_TOPIC_IOSPD, "--ping[=<count>] [switches] <path>",
+     "latency probe",
+     "Latency probe as ioping: one request at a time, a line per request\n"
+     "and min/avg/max/mdev at the end (Ctrl-C, the count or -d). A folder\n"
+     "gets a temporary file, removed at the end; a device is only read\n"
+     "unless --allow-raw-write. Unbuffered unless --cached or -Sb. Must be\n"
+     "the first argument. Its switches: --count=N --interval=TIME (1s)\n"
+     "--size=SIZE or -b (4K) --direct or -Su --cached or -Sb --write or\n"
+     "-w100 --sequential or -s --working-set=SIZE or -f --quiet --batch\n"
+     "-d<s> -L -Rxml|json --allow-raw-write. See docs/ping.md.",
+     NULL},
     {"version", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
      IOSPD_SP_VERSION, IOSPD_TOPIC_IOSPD, "--version", "version",
      "Print the version, the commit and date of the build, the I/O engines\n"
