@@ -98,6 +98,9 @@ typedef struct ctx_s {
 
   const char** targets;
   uint32_t target_count;
+  bool t_set;                /* -t given (--tree defaults it to 16) */
+  bool o_set;                /* -o given (--tree defaults it to 1) */
+  const char* tree_companion; /* the first --files, --skew... given */
   const char* last_switch; /* the switch just before the first target */
 } ctx_t;
 
@@ -925,6 +928,94 @@ static int sw_timeseries(ctx_t* c) {
   return 0;
 }
 
+/* --tree=DIR[,DIR...] and its companions (docs/tree.md). */
+static int tree_uint(ctx_t* c, const iospd_opt_def_t* o, uint32_t* out) {
+  if (c->val[0] != '=' || c->val[1] == '\0')
+    return fail(c, "'%s' needs a value: --%s=N, the %s, a whole number from "
+                   "%" PRIu64 " to %" PRIu64, c->arg, o->name, o->what,
+                o->min, o->max);
+  uint64_t v = 0;
+  int rc = get_uint(c, c->val + 1, o->min, o->max, o->what, &v);
+  if (rc) return rc;
+  *out = (uint32_t)v;
+  return 0;
+}
+
+static int sw_tree(ctx_t* c, const iospd_opt_def_t* o) {
+  iospd_tree_opts_t* t = &c->pp.ext.tree;
+  const char* v = c->val;
+  bool bare = o->kind == IOSPD_OPT_SPECIAL &&
+              (strcmp(o->name, "append") == 0 ||
+               strcmp(o->name, "cleanup") == 0);
+  if (bare && v[0] != '\0')
+    return fail(c, "'%s': --%s takes no value", c->arg, o->name);
+  if (strcmp(o->name, "tree") != 0 && c->tree_companion == NULL)
+    c->tree_companion = c->arg;
+  if (strcmp(o->name, "tree") == 0) {
+    if (v[0] != '=' || v[1] == '\0')
+      return fail(c, "'%s': name the directories: --tree=DIR[,DIR...]",
+                  c->arg);
+    v++;
+    if (v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,") != NULL)
+      return fail(c, "'%s': an empty directory name in the list; separate "
+                     "the directories with single commas", c->arg);
+    char* d = iospd_strdup(v);
+    if (d == NULL) return nomem(c);
+    iospd_free(t->dirs);
+    t->dirs = d;
+    return 0;
+  }
+  if (strcmp(o->name, "files") == 0) return tree_uint(c, o, &t->files);
+  if (strcmp(o->name, "depth") == 0) return tree_uint(c, o, &t->depth);
+  if (strcmp(o->name, "width") == 0) return tree_uint(c, o, &t->width);
+  if (strcmp(o->name, "append") == 0) {
+    t->append = true;
+    return 0;
+  }
+  if (strcmp(o->name, "cleanup") == 0) {
+    t->cleanup = true;
+    return 0;
+  }
+  if (strcmp(o->name, "relocate") == 0) {
+    if (v[0] == '\0') {
+      t->relocate_rate = IOSPD_TREE_DEFAULT_RELOCATE;
+      return 0;
+    }
+    return tree_uint(c, o, &t->relocate_rate);
+  }
+  if (strcmp(o->name, "file-size") == 0) {
+    if (v[0] != '=' || v[1] == '\0')
+      return fail(c, "'%s' needs a value: --file-size=SIZE (" SIZE_HINT ")",
+                  c->arg);
+    return get_size(c, v + 1, o->min, o->max, o->what, &t->file_size);
+  }
+  if (strcmp(o->name, "assign") == 0) {
+    int a = v[0] == '=' ? iospd_tree_assign_parse(v + 1) : -1;
+    if (a < 0)
+      return fail(c, "'%s': use --assign=even, ordered or random", c->arg);
+    t->assign = (iospd_tree_assign_t)a;
+    return 0;
+  }
+  /* --skew=HOT:COLD */
+  const char* colon = v[0] == '=' ? strchr(v, ':') : NULL;
+  uint64_t hot = 0, cold = 0;
+  char hot_text[32];
+  if (colon != NULL && (size_t)(colon - v - 1) < sizeof hot_text) {
+    memcpy(hot_text, v + 1, (size_t)(colon - v - 1));
+    hot_text[colon - v - 1] = '\0';
+  } else {
+    hot_text[0] = '\0';
+  }
+  if (colon == NULL || iospd_parse_uint(hot_text, 1000000, &hot) != 0 ||
+      iospd_parse_uint(colon + 1, 1000000, &cold) != 0 || hot == 0 ||
+      cold == 0)
+    return fail(c, "'%s': use --skew=HOT:COLD with two whole numbers from 1 "
+                   "to 1000000, e.g. --skew=7:1", c->arg);
+  t->skew_hot = (uint32_t)hot;
+  t->skew_cold = (uint32_t)cold;
+  return 0;
+}
+
 /* ---- the generic walker -------------------------------------------------- */
 
 static int handle(ctx_t* c, const iospd_opt_def_t* o) {
@@ -938,7 +1029,8 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
   if ((o->flags & IOSPD_OPTF_LONG) && o->special != IOSPD_SP_ENGINE &&
       o->special != IOSPD_SP_OUTPUT &&
       o->special != IOSPD_SP_STATUS &&
-      o->special != IOSPD_SP_TIMESERIES && c->val[0] != '\0')
+      o->special != IOSPD_SP_TIMESERIES && o->special != IOSPD_SP_TREE &&
+      c->val[0] != '\0')
     return fail(c, "'%s': --%s takes no value", c->arg, o->name);
 
   switch (o->kind) {
@@ -965,6 +1057,8 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
       if (strcmp(o->name, "W") == 0) c->W_set = true;
       if (strcmp(o->name, "C") == 0) c->C_set = true;
       if (strcmp(o->name, ":") == 0) c->colon_set = true;
+      if (strcmp(o->name, "t") == 0) c->t_set = true;
+      if (strcmp(o->name, "o") == 0) c->o_set = true;
       return 0;
     }
     case IOSPD_OPT_SIZE: {
@@ -1033,6 +1127,7 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
                   c->arg);
     case IOSPD_SP_STATUS: return sw_status(c);
     case IOSPD_SP_TIMESERIES: return sw_timeseries(c);
+    case IOSPD_SP_TREE: return sw_tree(c, o);
     case IOSPD_SP_NONE: break;
   }
   return fail(c, "'%s': internal error: switch not handled", c->arg);
@@ -1349,6 +1444,26 @@ int iospd_cmdline_parse(int argc, const char* const* argv,
     *action = IOSPD_ACTION_SET_EVENT;
     rc = build(c, p, false);
     goto done;
+  }
+  if (c->pp.ext.tree.dirs == NULL && c->tree_companion != NULL) {
+    rc = fail(c, "'%s' belongs to the file-tree mode: add --tree=DIR[,DIR...]",
+              c->tree_companion);
+    goto done;
+  }
+  if (c->pp.ext.tree.dirs != NULL) {
+    /* File-tree mode: the directories are the workload's one target. */
+    if (c->target_count > 0) {
+      rc = fail(c, "'%s': --tree takes no targets; the files are made in the "
+                   "--tree directories", c->targets[0]);
+      goto done;
+    }
+    if (!c->t_set) c->tgt.threads_per_file = IOSPD_TREE_DEFAULT_THREADS;
+    if (!c->o_set) c->tgt.request_count = 1;
+    /* Offsets are random in this mode (-r is implied; -s is refused). */
+    if (c->tgt.random_ratio == 0 && c->tgt.stride_align == 0)
+      c->tgt.random_ratio = 100;
+    c->targets[0] = c->pp.ext.tree.dirs;
+    c->target_count = 1;
   }
   if (c->target_count == 0) {
     rc = fail(c, "no target given: name at least one file, disk (#<n>) or "
