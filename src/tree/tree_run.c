@@ -251,18 +251,6 @@ static void mover_main(void* arg) {
   }
 }
 
-static const char* const meta_names[IOSPD_TREE_META_COUNT] = {
-    "create", "open", "close", "rename"};
-
-const char* iospd_tree_meta_name(int kind) {
-  return kind >= 0 && kind < IOSPD_TREE_META_COUNT ? meta_names[kind] : "";
-}
-
-void iospd_tree_results_free(iospd_tree_results_t* t) {
-  for (int k = 0; k < IOSPD_TREE_META_COUNT; k++)
-    iospd_hist_destroy(t->meta[k]);
-  memset(t, 0, sizeof *t);
-}
 
 /* Waits until ticks `until` or Ctrl-C, the run failing, or a stop: 1 if
  * cut short. */
