@@ -100,6 +100,7 @@ typedef struct ctx_s {
   uint32_t target_count;
   bool t_set;                /* -t given (--tree defaults it to 16) */
   bool o_set;                /* -o given (--tree defaults it to 1) */
+  bool b_set;                /* -b given (--tree defaults it to 4K) */
   const char* tree_companion; /* the first --files, --skew... given */
   const char* last_switch; /* the switch just before the first target */
 } ctx_t;
@@ -1080,7 +1081,9 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
       /* DISKSPD looks only at the '?': "-?x" is help too. */
       *c->action = IOSPD_ACTION_USAGE;
       return 0;
-    case IOSPD_SP_BLOCK: return sw_block(c, o);
+    case IOSPD_SP_BLOCK:
+      c->b_set = true;
+      return sw_block(c, o);
     case IOSPD_SP_XML:
       if (c->val[0] == '\0') {
         /* "-X file.xml": as in DISKSPD the name must be glued to -X, and
@@ -1290,7 +1293,9 @@ static int read_xml(ctx_t* c, iospd_profile_t* p) {
   if (c->pp.verbose) p->verbose = true;
   if (c->pp.verbose_stats) p->verbose_stats = true;
   if (c->colon_set) p->experiment_flags = c->pp.experiment_flags;
+  iospd_tree_opts_t tree = p->ext.tree; /* <Tree>: the profile's */
   p->ext = c->pp.ext;
+  p->ext.tree = tree;
   c->pp.ext.outputs = NULL; /* moved to p */
   c->pp.ext.output_count = 0;
   c->pp.ext.timeseries_path = NULL; /* moved into p */
@@ -1459,6 +1464,7 @@ int iospd_cmdline_parse(int argc, const char* const* argv,
     }
     if (!c->t_set) c->tgt.threads_per_file = IOSPD_TREE_DEFAULT_THREADS;
     if (!c->o_set) c->tgt.request_count = 1;
+    if (!c->b_set) c->tgt.block_size = 4096;
     /* Offsets are random in this mode (-r is implied; -s is refused). */
     if (c->tgt.random_ratio == 0 && c->tgt.stride_align == 0)
       c->tgt.random_ratio = 100;
