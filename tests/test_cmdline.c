@@ -1129,7 +1129,29 @@ static void test_cmdline_exact_messages(void** state) {
        "--output=<text|xml|json>:<file>, "
        "--merge <a.json> <b.json>..., "
        "--progress=<auto|always|never>, "
-       "--timeseries=<file.csv|file.jsonl>, --version and --help"},
+       "--timeseries=<file.csv|file.jsonl>, --version, "
+       "--tree=<dir>[,<dir>...], --files=<n>, --file-size=<size>, "
+       "--skew=<hot>:<cold>, --assign=<even|ordered|random>, "
+       "--relocate[=<rate>], --depth=<n>, --width=<n>, --append, --cleanup "
+       "and --help"},
+      {"--files=10 t",
+       "'--files=10' belongs to the file-tree mode: add --tree=DIR[,DIR...]"},
+      {"--tree=a t",
+       "'t': --tree takes no targets; the files are made in the --tree "
+       "directories"},
+      {"--tree=a,,b", "'--tree=a,,b': an empty directory name in the list; "
+                      "separate the directories with single commas"},
+      {"--tree=a --skew=7", "'--skew=7': use --skew=HOT:COLD with two whole "
+                            "numbers from 1 to 1000000, e.g. --skew=7:1"},
+      {"--tree=a --skew=0:1", "'--skew=0:1': use --skew=HOT:COLD with two "
+                              "whole numbers from 1 to 1000000, e.g. "
+                              "--skew=7:1"},
+      {"--tree=a --assign=spread",
+       "'--assign=spread': use --assign=even, ordered or random"},
+      {"--tree=a --append=1", "'--append=1': --append takes no value"},
+      {"--tree=a --relocate=0",
+       "'--relocate=0': the relocation rate must be a whole number from 1 "
+       "to 100000, not '0'"},
       {"--version -b4K",
        "'--version' must be the only argument: iospd --version"},
       {"-b4K --version t",
