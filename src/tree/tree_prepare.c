@@ -338,6 +338,13 @@ int iospd_tree_prepare(const iospd_tree_layout_t* l,
   }
   iospd_free(exists);
   if (rc < 0) return rc;
+  if (first_unmarked != UINT32_MAX)
+    return iospd_err_set(err, IOSPD_EUSAGE,
+                         "'%s' has no " IOSPD_TREE_MARKER " marker, but "
+                         "files of the tree's names are in --tree=%s, so its "
+                         "layout cannot be confirmed. Nothing was changed; "
+                         "use another directory",
+                         l->dirs[first_unmarked], o->dirs);
   char first[IOSPD_TREE_PATH_MAX];
   if (s.missing > 0) {
     iospd_tree_file_path(first, sizeof first, l->leaves[l->home[s.first_missing]],
@@ -373,12 +380,6 @@ int iospd_tree_prepare(const iospd_tree_layout_t* l,
                          "--files=%" PRIu32 ". Nothing was changed; use the "
                          "settings it was made with or another directory",
                          o->dirs, l->files);
-  if (first_unmarked != UINT32_MAX)
-    return iospd_err_set(err, IOSPD_EUSAGE,
-                         "'%s' holds the tree's files but no " IOSPD_TREE_MARKER
-                         " marker, so its layout cannot be confirmed. "
-                         "Nothing was changed; use another directory",
-                         l->dirs[first_unmarked]);
   if (h != NULL && h->note != NULL) {
     iospd_strbuf_t sb;
     iospd_strbuf_init(&sb);
