@@ -72,6 +72,8 @@ typedef struct iospd_tree_hooks_s {
   /* Creation progress: done of total files, every 10 % and at the end. */
   void (*progress)(void* ctx, uint64_t done, uint64_t total);
   void (*interrupted)(void* ctx);
+  /* True once creation should stop (Ctrl-C); may be NULL. */
+  bool (*stop)(void* ctx);
   void* ctx;
 } iospd_tree_hooks_t;
 

@@ -235,6 +235,14 @@ static int create_tree(const iospd_tree_layout_t* l,
   uint64_t step = l->files / 10 ? l->files / 10 : 1;
   uint32_t made = 0;
   for (uint32_t i = 0; i < l->files && rc == 0; i++) {
+    if (h != NULL && h->stop != NULL && h->stop(h->ctx)) {
+      rc = iospd_err_set(err, IOSPD_EINTR,
+                         "interrupted while creating the tree (%" PRIu32
+                         " of %" PRIu32 " files made); what this run made "
+                         "was removed",
+                         i, l->files);
+      break;
+    }
     st->loc[i] = l->home[i];
     st->size[i] = l->file_size;
     iospd_tree_file_path(path, sizeof path, l->leaves[l->home[i]], i);

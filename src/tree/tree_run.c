@@ -82,6 +82,12 @@ static void on_interrupt(void* arg) {
   atomic_store(&g_tree_interrupted, 1);
 }
 
+/* Creation stops between files on Ctrl-C. */
+static bool stop_requested(void* ctx) {
+  (void)ctx;
+  return atomic_load(&g_tree_interrupted) != 0;
+}
+
 static uint64_t to_ns(uint64_t d, uint64_t tps) {
   if (tps == 1000000000u) return d;
   return d / tps * 1000000000u + d % tps * 1000000000u / tps;
@@ -372,7 +378,10 @@ int iospd_tree_run(const iospd_profile_t* p, const iospd_tree_hooks_t* hooks,
 
   iospd_tree_state_t st;
   uint64_t c0 = iospd_plat_ticks();
-  rc = iospd_tree_prepare(&l, o, seed, hooks, tree->meta[IOSPD_TREE_META_CREATE],
+  iospd_tree_hooks_t ph = {0};
+  if (hooks != NULL) ph = *hooks;
+  ph.stop = stop_requested;
+  rc = iospd_tree_prepare(&l, o, seed, &ph, tree->meta[IOSPD_TREE_META_CREATE],
                           &st, err);
   tree->created = st.created;
   tree->create_seconds =
