@@ -132,8 +132,8 @@ int iospd_tree_cleanup(const iospd_tree_layout_t* l,
 }
 
 /* Where each file is now: at its home leaf, or (a tree that --relocate
- * changed) in another leaf that exists. Counts what is missing, found
- * twice, or of another size. */
+ * changed; elsewhere true) in another leaf that exists. Counts what is
+ * missing, found twice, or of another size. */
 typedef struct scan_s {
   uint32_t found, missing, wrong_size, twice;
   uint32_t first_missing, first_wrong, first_twice;
@@ -141,7 +141,7 @@ typedef struct scan_s {
   bool extra; /* file number N exists: the tree has more files */
 } scan_t;
 
-static int scan(const iospd_tree_layout_t* l, bool append,
+static int scan(const iospd_tree_layout_t* l, bool append, bool elsewhere,
                 iospd_tree_state_t* st, scan_t* s, iospd_err_t* err) {
   memset(s, 0, sizeof *s);
   bool* leaf_ok = iospd_calloc(l->leaf_count, sizeof *leaf_ok);
@@ -158,6 +158,7 @@ static int scan(const iospd_tree_layout_t* l, bool append,
     for (uint32_t t = 0; t < l->leaf_count && rc == 0; t++) {
       /* The home leaf first; the others only if it is not there. */
       uint32_t k = t == 0 ? l->home[i] : (t <= l->home[i] ? t - 1 : t);
+      if (t > 0 && !elsewhere) break;
       if (!leaf_ok[k]) continue;
       if (t > 0 && hits > 0 && l->leaf_count > 64) break;
       iospd_tree_file_path(path, sizeof path, l->leaves[k], i);
@@ -326,7 +327,10 @@ int iospd_tree_prepare(const iospd_tree_layout_t* l,
     markers++;
   }
   scan_t s;
-  if (rc == 0) rc = scan(l, o->append, st, &s, err);
+  /* Files away from their home leaf are looked for only in a tree of
+   * ours (one with markers, which --relocate may have changed): in a
+   * fresh set of directories that would be files x leaves lookups. */
+  if (rc == 0) rc = scan(l, o->append, markers > 0, st, &s, err);
   if (rc == 0 && markers == 0 && s.found == 0 && !s.extra) {
     if (h != NULL && h->note != NULL) {
       iospd_strbuf_t sb;
