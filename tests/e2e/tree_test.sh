@@ -161,6 +161,22 @@ expect3 "files are not 8192 bytes" --tree=ap --files=8 --file-size=8K -d0 -W0
 run --tree=ap --files=8 --file-size=8K --append -d0 -W0 -t1
 [ $rc = 0 ] && ok || bad "append: a grown tree is re-used with --append"
 
+# ---- Ctrl-C: while creating (what was made goes, exit 1), while running -----
+"$exe" --tree=ci --files=300000 -d1 -W0 -t1 >out 2>err &
+pid=$!
+for _ in $(seq 50); do [ -e ci/f00000100.dat ] && break; sleep 0.1; done
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 1 ] && grep -q "interrupted while creating the tree" err && [ ! -e ci ] && ok || bad "Ctrl-C while creating: rc=$rc, ci left: $(ls ci 2>/dev/null | wc -l)"
+"$exe" --tree=oa,ob,oc,od --files=10 --assign=ordered -d30 -W0 -t2 -Rjson >out 2>err &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+rc=$?
+[ $rc = 0 ] && [ "$(json "d['timespans'][0]['test_time_seconds'] < 10 and d['file_tree']['hot_ios'] > 0")" = True ] && ok || bad "Ctrl-C while running: rc=$rc"
+
 # ---- XML report ------------------------------------------------------------
 run --tree=oa,ob,oc,od --files=10 --assign=ordered -d1 -W0 -t2 -Rxml
 [ $rc = 0 ] && xmllint --noout out 2>/dev/null && grep -q "<FileTree>" out &&
