@@ -1149,6 +1149,9 @@ static void test_cmdline_exact_messages(void** state) {
       {"--tree=a --assign=spread",
        "'--assign=spread': use --assign=even, ordered or random"},
       {"--tree=a --append=1", "'--append=1': --append takes no value"},
+      {"-Xp.xml --tree=a", "'--tree=a' cannot be combined with -X: the "
+                           "profile's <Tree> element holds the file-tree "
+                           "settings (docs/tree.md)"},
       {"--tree=a --relocate=0",
        "'--relocate=0': the relocation rate must be a whole number from 1 "
        "to 100000, not '0'"},

@@ -1418,6 +1418,18 @@ int iospd_cmdline_parse(int argc, const char* const* argv,
     goto done;
   }
   if (c->xml_state == XML_YES) {
+    /* The tree options are let through pass 1 (they are long options) to
+     * be refused here with the right advice: the profile holds them. */
+    for (int i = 0; i < nsw; i++) {
+      const iospd_opt_def_t* o;
+      if (lookup(c, sw[i], &o) == 0 && o->special == IOSPD_SP_TREE) {
+        rc = fail(c, "'%s' cannot be combined with -X: the profile's <Tree> "
+                     "element holds the file-tree settings (docs/tree.md)",
+                  sw[i]);
+        iospd_free(cmdline);
+        goto done;
+      }
+    }
     rc = read_xml(c, p);
     iospd_free(p->cmdline);
     p->cmdline = cmdline;

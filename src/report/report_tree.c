@@ -63,7 +63,8 @@ void iospd_report_tree_text(iospd_strbuf_t* out, const iospd_results_t* r) {
                        " in all, %" PRIu64 " retried\n",
                        t->relocations, t->relocations_total,
                        t->relocation_retries);
-  if (t->cleaned) iospd_strbuf_append(out, "\tclean-up:\tthe tree was removed\n");
+  if (t->cleaned)
+    iospd_strbuf_append(out, "\tclean-up:\tthe tree was removed\n");
   iospd_strbuf_append(out, "\nMetadata latency (ms)\n     op |    count");
   for (size_t k = 0; k < NP; k++)
     iospd_strbuf_appendf(out, " | %8s", kLabel[k]);
@@ -112,7 +113,8 @@ void iospd_report_tree_xml(iospd_strbuf_t* out, const iospd_results_t* r) {
     iospd_strbuf_appendf(out,
                          "    <Metadata Operation=\"%s\">\n"
                          "      <Count>%" PRIu64 "</Count>\n"
-                         "      <AverageMilliseconds>%.3f</AverageMilliseconds>\n"
+                         "      <AverageMilliseconds>%.3f"
+                         "</AverageMilliseconds>\n"
                          "      <LatencyStdev>%.3f</LatencyStdev>\n",
                          iospd_tree_meta_name(m), h ? iospd_hist_count(h) : 0,
                          iospd_rpt_mean_ms(h), iospd_rpt_stddev_ms(h));

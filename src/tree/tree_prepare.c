@@ -359,8 +359,8 @@ int iospd_tree_prepare(const iospd_tree_layout_t* l,
                          l->dirs[first_unmarked], o->dirs);
   char first[IOSPD_TREE_PATH_MAX];
   if (s.missing > 0) {
-    iospd_tree_file_path(first, sizeof first, l->leaves[l->home[s.first_missing]],
-                         s.first_missing);
+    iospd_tree_file_path(first, sizeof first,
+                         l->leaves[l->home[s.first_missing]], s.first_missing);
     return iospd_err_set(
         err, IOSPD_EUSAGE,
         "the tree in --tree=%s is not the layout asked for: %" PRIu32
@@ -376,8 +376,8 @@ int iospd_tree_prepare(const iospd_tree_layout_t* l,
                          "Nothing was changed",
                          o->dirs, s.first_twice);
   if (s.wrong_size > 0) {
-    iospd_tree_file_path(first, sizeof first, l->leaves[st->loc[s.first_wrong]],
-                         s.first_wrong);
+    iospd_tree_file_path(first, sizeof first,
+                         l->leaves[st->loc[s.first_wrong]], s.first_wrong);
     return iospd_err_set(
         err, IOSPD_EUSAGE,
         "the tree in --tree=%s is not the layout asked for: %" PRIu32
