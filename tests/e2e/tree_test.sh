@@ -177,6 +177,19 @@ wait $pid
 rc=$?
 [ $rc = 0 ] && [ "$(json "d['timespans'][0]['test_time_seconds'] < 10 and d['file_tree']['hot_ios'] > 0")" = True ] && ok || bad "Ctrl-C while running: rc=$rc"
 
+# ---- --merge: the classes merge, file_tree (one run's) is left out ---------
+run --tree=oa,ob,oc,od --files=10 --assign=ordered -d1 -W0 -t2 -Rjson
+cp out m1.json
+run --tree=oa,ob,oc,od --files=10 --assign=ordered -d1 -W0 -t2 -Rjson
+cp out m2.json
+run --merge m1.json m2.json
+v=$(python3 -c "
+import json
+a, b, m = [json.load(open(f)) for f in ('m1.json', 'm2.json', 'out')]
+t = lambda d, k: sum(x['ios'] for th in d['timespans'][0]['threads'] for x in th['targets'] if x['target_index'] == k)
+print('file_tree' not in m and t(m, 0) == t(a, 0) + t(b, 0) and t(m, 1) == t(a, 1) + t(b, 1))")
+[ $rc = 0 ] && [ "$v" = True ] && ok || bad "--merge of tree runs: $v"
+
 # ---- XML report ------------------------------------------------------------
 run --tree=oa,ob,oc,od --files=10 --assign=ordered -d1 -W0 -t2 -Rxml
 [ $rc = 0 ] && xmllint --noout out 2>/dev/null && grep -q "<FileTree>" out &&
