@@ -209,6 +209,12 @@ tail -n +3 out >c.txt
 [ -s c.txt ] && cmp -s x.txt c.txt && ok || bad "-X of the written profile prints another profile"
 grep -q "relocate: 5 renames per second" c.txt && ok || bad "-Rp: relocate"
 [ ! -e pa ] && ok || bad "-Rp/-X created something"
+sed 's#<Assign>random</Assign>#<Assign>spread</Assign>#' p.xml >bad1.xml
+expect3 "<Assign> must be even, ordered or random" -Xbad1.xml -Rp
+sed 's#<Directories>pa,pb</Directories>##' p.xml >bad2.xml
+expect3 "<Tree> needs a <Directories> element" -Xbad2.xml -Rp
+sed 's#<RequestCount>1</RequestCount>#<RequestCount>4</RequestCount>#' p.xml >bad3.xml
+expect3 "-o4 is not supported" -Xbad3.xml
 
 # ---- cleanup of a deeper tree ------------------------------------------------
 run --tree=cd1 --files=12 --depth=2 --width=3 --cleanup -d0 -W0 -t1
