@@ -268,6 +268,7 @@ static void check_tree(diag_t* d, const iospd_profile_t* p) {
       {t->flush_type != IOSPD_FLUSH_NONE, "-N"},
       {t->thread_target_count != 0, "ThreadTargets"},
       {ts->completion_routines, "-x"},
+      {ts->affinity_count != 0, "-a (the tree's threads are not pinned)"},
   };
   for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
     if (refused[i].bad)

@@ -97,6 +97,7 @@ expect3 "-s (offsets are random" --tree=x -s
 expect3 "has one: give two directories" --tree=x --relocate
 expect3 "smaller than the block size" --tree=x -b8K
 expect3 "takes no targets" --tree=x t.dat
+expect3 "-a (the tree's threads are not pinned)" --tree=x -a0,1
 [ ! -e x ] && ok || bad "a refused run created something"
 
 # ---- hot/cold share within 2 points ------------------------------------------
