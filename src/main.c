@@ -20,6 +20,7 @@
 #include "iospd/series_out.h"
 #include "iospd/status.h"
 #include "iospd/strbuf.h"
+#include "iospd/tree.h"
 #include "iospd/xml_profile.h"
 
 enum { EXIT_OK = 0, EXIT_RUN_FAILED = 1, EXIT_BAD_INPUT = 3 };
@@ -417,6 +418,63 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   return outputs_ok ? EXIT_OK : EXIT_RUN_FAILED;
 }
 
+/* --tree: notes and creation progress go to stderr (stdout holds only the
+ * report, whatever -R says). */
+static void tree_note(void* ctx, const char* text) {
+  (void)ctx;
+  err_line("iospd: ", text);
+}
+
+static void tree_progress(void* ctx, uint64_t done, uint64_t total) {
+  (void)ctx;
+  char line[96];
+  int n = snprintf(line, sizeof line, "iospd: created %llu of %llu files%s",
+                   (unsigned long long)done, (unsigned long long)total,
+                   done == total ? ": done\n" : "\n");
+  if (n > 0) iospd_plat_write_err(line, (size_t)n);
+}
+
+/* The file-tree mode (docs/tree.md): the tree run, then the usual report
+ * with its tree sections. A tree that exists with another layout is bad
+ * input (exit 3); nothing was touched then. */
+static int run_tree(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
+                    const cmdline_args_t* args) {
+  iospd_results_t results;
+  memset(&results, 0, sizeof results);
+  results.sys = *sys;
+  iospd_tree_results_t tree;
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  run_ctx_t ctx = {.p = p};
+  iospd_tree_hooks_t hooks = {.note = tree_note,
+                              .progress = tree_progress,
+                              .interrupted = on_interrupted,
+                              .ctx = &ctx};
+  int rc = iospd_tree_run(p, &hooks, &results, &tree, &err);
+  bool outputs_ok = true;
+  if (results.timespan_count > 0 && results.profile != NULL) {
+    json_env_t je;
+    memset(&je, 0, sizeof je);
+    if (wants_json(p)) json_env_fill(&je, p);
+    iospd_strbuf_t out;
+    iospd_strbuf_init(&out);
+    render(&out, p->format, &results, &je, args);
+    out_sb(&out);
+    iospd_strbuf_destroy(&out);
+    outputs_ok = write_outputs(p, &results, &je, args);
+    json_env_free(&je);
+  }
+  iospd_tree_report_profile_free(results.profile);
+  iospd_results_destroy(&results);
+  iospd_plat_cpu_topology_free(&results.topo);
+  iospd_tree_results_free(&tree);
+  if (rc < 0) {
+    err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+    return rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+  }
+  return outputs_ok ? EXIT_OK : EXIT_RUN_FAILED;
+}
+
 /* -ye<name>: set an existing event (another iospd waits on it) and exit.
  * DISKSPD exits with 1 even on success, and scripts key on that; the two
  * lines are our own wording. */
@@ -592,7 +650,9 @@ int main(int argc, char** argv) {
     exit_code = print_profile(&profile, &sys);
   } else if ((exit_code = check_output_paths(&profile)) == EXIT_OK) {
     cmdline_args_t args = {uargc, uargv};
-    exit_code = run_profile(&profile, &sys, &args);
+    exit_code = profile.ext.tree.dirs != NULL
+                    ? run_tree(&profile, &sys, &args)
+                    : run_profile(&profile, &sys, &args);
   }
 
 done:

@@ -1124,14 +1124,33 @@ static void test_cmdline_exact_messages(void** state) {
       {"-Ryaml t", "'-Ryaml': unknown result format; use -Rtext, -Rxml, "
                    "-Rjson, -Rp, -Rptext or -Rpxml"},
       {"--no-such-option t",
-       "unknown option '--no-such-option'; the iospd long options are "
-       "--allow-raw-write, --engine=<auto|io_uring|libaio|threads|psync>, "
-       "--output=<text|xml|json>:<file>, "
-       "--merge <a.json> <b.json>..., "
-       "--compare <a.json> <b.json>... [--force], "
-       "--progress=<auto|always|never>, "
-       "--timeseries=<file.csv|file.jsonl>, "
-       "--ping[=<count>] [switches] <path>, --version and --help"},
+       "unknown option '--no-such-option' (the iospd long options are at the "
+       "end of -?)"},
+      {"--timeserie=a.csv t",
+       "unknown option '--timeserie=a.csv'; did you mean --timeseries?"},
+      {"--engin=libaio t",
+       "unknown option '--engin=libaio'; did you mean --engine?"},
+      {"--files=10 t",
+       "'--files=10' belongs to the file-tree mode: add --tree=DIR[,DIR...]"},
+      {"--tree=a t",
+       "'t': --tree takes no targets; the files are made in the --tree "
+       "directories"},
+      {"--tree=a,,b", "'--tree=a,,b': an empty directory name in the list; "
+                      "separate the directories with single commas"},
+      {"--tree=a --skew=7", "'--skew=7': use --skew=HOT:COLD with two whole "
+                            "numbers from 1 to 1000000, e.g. --skew=7:1"},
+      {"--tree=a --skew=0:1", "'--skew=0:1': use --skew=HOT:COLD with two "
+                              "whole numbers from 1 to 1000000, e.g. "
+                              "--skew=7:1"},
+      {"--tree=a --assign=spread",
+       "'--assign=spread': use --assign=even, ordered or random"},
+      {"--tree=a --append=1", "'--append=1': --append takes no value"},
+      {"-Xp.xml --tree=a", "'--tree=a' cannot be combined with -X: the "
+                           "profile's <Tree> element holds the file-tree "
+                           "settings (docs/tree.md)"},
+      {"--tree=a --relocate=0",
+       "'--relocate=0': the relocation rate must be a whole number from 1 "
+       "to 100000, not '0'"},
       {"--version -b4K",
        "'--version' must be the only argument: iospd --version"},
       {"-b4K --version t",

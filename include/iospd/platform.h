@@ -438,6 +438,61 @@ int iospd_plat_queue_submit_and_reap(iospd_plat_queue_t* q,
  * the I/O buffers, and the caller must not free them (leak them instead). */
 int iospd_plat_queue_destroy(iospd_plat_queue_t* q);
 
+/* ---- the file-tree mode (--tree, docs/tree.md) ------------------------------
+ * Synchronous calls for the tree workers, which open, read or write, and
+ * close many small files. A handle lives in the caller's storage (an OS
+ * handle or descriptor in an integer), so opening and closing, which the
+ * mode times as metadata operations, allocate nothing; paths are UTF-8 and
+ * converted on the stack (Windows: up to 4095 UTF-16 units, the
+ * extended-length form taken for long ones). */
+typedef struct iospd_tree_fh_s {
+  intptr_t h;
+} iospd_tree_fh_t;
+enum {
+  IOSPD_TREE_OPEN_WRITE = 1u << 0,   /* read and write, else read only */
+  IOSPD_TREE_OPEN_CREATE = 1u << 1,  /* a new file: IOSPD_EEXIST if one
+                                        exists (never truncates) */
+  IOSPD_TREE_OPEN_UNBUFFERED = 1u << 2,    /* -Su: NO_BUFFERING / O_DIRECT */
+  IOSPD_TREE_OPEN_WRITE_THROUGH = 1u << 3  /* -Sw: WRITE_THROUGH / O_DSYNC */
+};
+/* Opens path. Windows shares read, write AND delete (FILE_SHARE_DELETE), so
+ * another thread may rename the file while this handle is open: MoveFileEx
+ * fails on a file that any handle opened without delete sharing. */
+int iospd_plat_tree_open(const char* path, unsigned flags,
+                         iospd_tree_fh_t* fh, iospd_err_t* err);
+/* Hot path. One positioned read or write: bytes moved, or a negative
+ * IOSPD_E*. A read past the end returns the bytes there were. */
+int64_t iospd_plat_tree_read(iospd_tree_fh_t fh, void* buf, uint32_t len,
+                             uint64_t offset);
+int64_t iospd_plat_tree_write(iospd_tree_fh_t fh, const void* buf,
+                              uint32_t len, uint64_t offset);
+/* 0, or a negative IOSPD_E* (the handle is gone either way). */
+int iospd_plat_tree_close(iospd_tree_fh_t fh);
+/* Creates one directory (the parent must exist): 0 when made,
+ * IOSPD_EEXIST when a directory of that name is there already (a file of
+ * that name is IOSPD_EEXIST too, with err saying it is not a directory). */
+int iospd_plat_mkdir(const char* path, iospd_err_t* err);
+/* Renames a file within its volume, never over an existing one: IOSPD_EEXIST
+ * if to exists (Windows: MoveFileExW without MOVEFILE_REPLACE_EXISTING or
+ * MOVEFILE_COPY_ALLOWED; Linux: renameat2 RENAME_NOREPLACE, else link and
+ * unlink). IOSPD_EAGAIN when another process holds the file without delete
+ * sharing (Windows ERROR_SHARING_VIOLATION): nothing moved, try later. */
+int iospd_plat_rename_noreplace(const char* from, const char* to,
+                                iospd_err_t* err);
+/* Removes a file / an empty directory. */
+int iospd_plat_remove_file(const char* path, iospd_err_t* err);
+int iospd_plat_remove_dir(const char* path, iospd_err_t* err);
+enum {
+  IOSPD_PATH_NONE = 0, /* nothing (or a parent is missing) */
+  IOSPD_PATH_FILE,
+  IOSPD_PATH_DIR,
+  IOSPD_PATH_OTHER     /* a device, socket... */
+};
+/* *kind (IOSPD_PATH_*) and *size (files); 0, or a negative IOSPD_E* when
+ * it cannot be told (permission denied...). */
+int iospd_plat_path_kind(const char* path, int* kind, uint64_t* size,
+                         iospd_err_t* err);
+
 /* ---- named events (-y) ----------------------------------------------------- */
 
 /* A named, manual-reset event shared between processes: once set it stays

@@ -175,6 +175,33 @@ typedef struct iospd_output_spec_s {
   char* path; /* owned; UTF-8 */
 } iospd_output_spec_t;
 
+/* --assign: how the files of a --tree spread over its leaf directories
+ * (docs/tree.md gives the exact mapping). */
+typedef enum iospd_tree_assign {
+  IOSPD_ASSIGN_EVEN = 0, /* file i -> leaf i mod M */
+  IOSPD_ASSIGN_ORDERED,  /* file i -> leaf floor(i * M / N) */
+  IOSPD_ASSIGN_RANDOM    /* the even counts, files shuffled by the -z seed */
+} iospd_tree_assign_t;
+/* --tree: the file-tree workload (docs/tree.md). dirs == NULL: not this
+ * mode. The I/O switches (-b, -w, -o, -t, -S...) stay in the timespan's one
+ * target, whose path is the --tree value. */
+typedef struct iospd_tree_opts_s {
+  char* dirs;             /* --tree=DIR[,DIR...] as given (owned), or NULL */
+  uint32_t files;         /* --files, default 1000 */
+  uint64_t file_size;     /* --file-size, default 4 KiB */
+  uint32_t skew_hot;      /* --skew=HOT:COLD, default 7:1 */
+  uint32_t skew_cold;
+  iospd_tree_assign_t assign; /* --assign, default even */
+  uint32_t relocate_rate; /* --relocate[=RATE]: renames per second, 0 = off */
+  uint32_t depth;         /* --depth: levels of sub-directories, default 0 */
+  uint32_t width;         /* --width: sub-directories per level, default 2 */
+  bool append;            /* --append: writes only extend files */
+  bool cleanup;           /* --cleanup: remove what was created at the end */
+} iospd_tree_opts_t;
+#define IOSPD_TREE_DEFAULT_FILES 1000u
+#define IOSPD_TREE_DEFAULT_FILE_SIZE 4096u
+#define IOSPD_TREE_DEFAULT_THREADS 16u
+#define IOSPD_TREE_DEFAULT_RELOCATE 10u
 /* iospd's own additions (long options). */
 typedef struct iospd_ext_s {
   bool allow_raw_write; /* --allow-raw-write: write to disks/volumes that
@@ -184,6 +211,7 @@ typedef struct iospd_ext_s {
   uint32_t output_count;
   int status_line;      /* IOSPD_STATUS_* (--progress=): the live status line */
   char* timeseries_path; /* --timeseries=FILE (owned, UTF-8), or NULL */
+  iospd_tree_opts_t tree; /* --tree mode */
 } iospd_ext_t;
 
 /* --progress=: the live status line on stderr (iospd/status.h). */
@@ -248,6 +276,12 @@ iospd_target_kind_t iospd_target_kind(const char* path);
 /* Structural equality (for round-trip tests): every field that the profile
  * XML carries. Returns true if equal. */
 bool iospd_profile_equal(const iospd_profile_t* a, const iospd_profile_t* b);
+/* The --tree defaults (dirs NULL: not tree mode). */
+void iospd_tree_opts_init(iospd_tree_opts_t* t);
+/* The --assign word of a value ("even", "ordered", "random"), or NULL; and
+ * back: the value of a word, or -1. */
+const char* iospd_tree_assign_name(int assign);
+int iospd_tree_assign_parse(const char* word);
 
 /* Validation (DISKSPD 1.10). Checks every timespan and target. Errors go into
  * diag as one line each ("error: ..."), warnings as "warning: ..."; returns

@@ -94,6 +94,9 @@ typedef struct iospd_results_s {
   const char* engine_name;     /* what ran: io_uring, psync, IOCP */
   iospd_timespan_result_t* timespans;
   uint32_t timespan_count;
+  /* --tree runs: the file-tree section the reports add (iospd/tree.h);
+   * NULL otherwise. Owned by the caller. */
+  const struct iospd_tree_results_s* tree;
 } iospd_results_t;
 
 /* Frees everything in the tree except profile/topology (owned elsewhere). */

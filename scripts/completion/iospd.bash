@@ -114,6 +114,16 @@ _iospd_long_names=(
   '--timeseries='
   '--ping='
   '--version'
+  '--tree='
+  '--files='
+  '--file-size='
+  '--skew='
+  '--assign='
+  '--relocate='
+  '--depth='
+  '--width='
+  '--append'
+  '--cleanup'
   '--help'
 )
 _iospd_long_descs=(
@@ -126,11 +136,26 @@ _iospd_long_descs=(
   'time series'
   'latency probe'
   'version'
+  'file-tree workload'
+  'number of files'
+  'file size'
+  'hot/cold skew'
+  'file placement'
+  'relocation rate'
+  'sub-directory depth'
+  'sub-directory width'
+  'append-only writes'
+  'remove the tree'
   'help'
 )
 # The values of long options that take one word of a list.
 _iospd_words_engine=( auto io_uring libaio threads psync )
 _iospd_words_progress=( auto always never )
+_iospd_words_files=( n )
+_iospd_words_file_size=( size )
+_iospd_words_assign=( even ordered random )
+_iospd_words_depth=( n )
+_iospd_words_width=( n )
 
 # Offered after -b; any whole number with K, M, G, T or b works.
 _iospd_sizes=(512 4K 8K 16K 32K 64K 128K 256K 512K 1M 2M 4M 8M)

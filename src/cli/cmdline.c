@@ -98,6 +98,10 @@ typedef struct ctx_s {
 
   const char** targets;
   uint32_t target_count;
+  bool t_set;                /* -t given (--tree defaults it to 16) */
+  bool o_set;                /* -o given (--tree defaults it to 1) */
+  bool b_set;                /* -b given (--tree defaults it to 4K) */
+  const char* tree_companion; /* the first --files, --skew... given */
   const char* last_switch; /* the switch just before the first target */
 } ctx_t;
 
@@ -925,6 +929,94 @@ static int sw_timeseries(ctx_t* c) {
   return 0;
 }
 
+/* --tree=DIR[,DIR...] and its companions (docs/tree.md). */
+static int tree_uint(ctx_t* c, const iospd_opt_def_t* o, uint32_t* out) {
+  if (c->val[0] != '=' || c->val[1] == '\0')
+    return fail(c, "'%s' needs a value: --%s=N, the %s, a whole number from "
+                   "%" PRIu64 " to %" PRIu64, c->arg, o->name, o->what,
+                o->min, o->max);
+  uint64_t v = 0;
+  int rc = get_uint(c, c->val + 1, o->min, o->max, o->what, &v);
+  if (rc) return rc;
+  *out = (uint32_t)v;
+  return 0;
+}
+
+static int sw_tree(ctx_t* c, const iospd_opt_def_t* o) {
+  iospd_tree_opts_t* t = &c->pp.ext.tree;
+  const char* v = c->val;
+  bool bare = o->kind == IOSPD_OPT_SPECIAL &&
+              (strcmp(o->name, "append") == 0 ||
+               strcmp(o->name, "cleanup") == 0);
+  if (bare && v[0] != '\0')
+    return fail(c, "'%s': --%s takes no value", c->arg, o->name);
+  if (strcmp(o->name, "tree") != 0 && c->tree_companion == NULL)
+    c->tree_companion = c->arg;
+  if (strcmp(o->name, "tree") == 0) {
+    if (v[0] != '=' || v[1] == '\0')
+      return fail(c, "'%s': name the directories: --tree=DIR[,DIR...]",
+                  c->arg);
+    v++;
+    if (v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,") != NULL)
+      return fail(c, "'%s': an empty directory name in the list; separate "
+                     "the directories with single commas", c->arg);
+    char* d = iospd_strdup(v);
+    if (d == NULL) return nomem(c);
+    iospd_free(t->dirs);
+    t->dirs = d;
+    return 0;
+  }
+  if (strcmp(o->name, "files") == 0) return tree_uint(c, o, &t->files);
+  if (strcmp(o->name, "depth") == 0) return tree_uint(c, o, &t->depth);
+  if (strcmp(o->name, "width") == 0) return tree_uint(c, o, &t->width);
+  if (strcmp(o->name, "append") == 0) {
+    t->append = true;
+    return 0;
+  }
+  if (strcmp(o->name, "cleanup") == 0) {
+    t->cleanup = true;
+    return 0;
+  }
+  if (strcmp(o->name, "relocate") == 0) {
+    if (v[0] == '\0') {
+      t->relocate_rate = IOSPD_TREE_DEFAULT_RELOCATE;
+      return 0;
+    }
+    return tree_uint(c, o, &t->relocate_rate);
+  }
+  if (strcmp(o->name, "file-size") == 0) {
+    if (v[0] != '=' || v[1] == '\0')
+      return fail(c, "'%s' needs a value: --file-size=SIZE (" SIZE_HINT ")",
+                  c->arg);
+    return get_size(c, v + 1, o->min, o->max, o->what, &t->file_size);
+  }
+  if (strcmp(o->name, "assign") == 0) {
+    int a = v[0] == '=' ? iospd_tree_assign_parse(v + 1) : -1;
+    if (a < 0)
+      return fail(c, "'%s': use --assign=even, ordered or random", c->arg);
+    t->assign = (iospd_tree_assign_t)a;
+    return 0;
+  }
+  /* --skew=HOT:COLD */
+  const char* colon = v[0] == '=' ? strchr(v, ':') : NULL;
+  uint64_t hot = 0, cold = 0;
+  char hot_text[32];
+  if (colon != NULL && (size_t)(colon - v - 1) < sizeof hot_text) {
+    memcpy(hot_text, v + 1, (size_t)(colon - v - 1));
+    hot_text[colon - v - 1] = '\0';
+  } else {
+    hot_text[0] = '\0';
+  }
+  if (colon == NULL || iospd_parse_uint(hot_text, 1000000, &hot) != 0 ||
+      iospd_parse_uint(colon + 1, 1000000, &cold) != 0 || hot == 0 ||
+      cold == 0)
+    return fail(c, "'%s': use --skew=HOT:COLD with two whole numbers from 1 "
+                   "to 1000000, e.g. --skew=7:1", c->arg);
+  t->skew_hot = (uint32_t)hot;
+  t->skew_cold = (uint32_t)cold;
+  return 0;
+}
+
 /* ---- the generic walker -------------------------------------------------- */
 
 static int handle(ctx_t* c, const iospd_opt_def_t* o) {
@@ -939,6 +1031,7 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
       o->special != IOSPD_SP_OUTPUT &&
       o->special != IOSPD_SP_STATUS &&
       o->special != IOSPD_SP_TIMESERIES && o->special != IOSPD_SP_PING &&
+      o->special != IOSPD_SP_TREE &&
       c->val[0] != '\0')
     return fail(c, "'%s': --%s takes no value", c->arg, o->name);
 
@@ -966,6 +1059,8 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
       if (strcmp(o->name, "W") == 0) c->W_set = true;
       if (strcmp(o->name, "C") == 0) c->C_set = true;
       if (strcmp(o->name, ":") == 0) c->colon_set = true;
+      if (strcmp(o->name, "t") == 0) c->t_set = true;
+      if (strcmp(o->name, "o") == 0) c->o_set = true;
       return 0;
     }
     case IOSPD_OPT_SIZE: {
@@ -987,7 +1082,9 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
       /* DISKSPD looks only at the '?': "-?x" is help too. */
       *c->action = IOSPD_ACTION_USAGE;
       return 0;
-    case IOSPD_SP_BLOCK: return sw_block(c, o);
+    case IOSPD_SP_BLOCK:
+      c->b_set = true;
+      return sw_block(c, o);
     case IOSPD_SP_XML:
       if (c->val[0] == '\0') {
         /* "-X file.xml": as in DISKSPD the name must be glued to -X, and
@@ -1041,6 +1138,7 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
                   c->arg);
     case IOSPD_SP_STATUS: return sw_status(c);
     case IOSPD_SP_TIMESERIES: return sw_timeseries(c);
+    case IOSPD_SP_TREE: return sw_tree(c, o);
     case IOSPD_SP_NONE: break;
   }
   return fail(c, "'%s': internal error: switch not handled", c->arg);
@@ -1059,27 +1157,55 @@ static bool wrong_dash(const char* a) {
 }
 
 /* Finds the table entry for a switch argument; sets c->arg and c->val. */
+/* The long option whose name is nearest to the typed one (the part before
+ * '='), by edit distance, when it is near enough to be a typo: at most 2
+ * edits, or 3 for names of 8 letters and more. NULL when none is. */
+static const char* nearest_long_option(const char* typed) {
+  char name[40];
+  size_t n = strcspn(typed, "=");
+  if (n == 0 || n >= sizeof name) return NULL;
+  memcpy(name, typed, n);
+  name[n] = '\0';
+  const char* best = NULL;
+  size_t best_d = n >= 8 ? 4 : 3;
+  for (size_t i = 0; i < iospd_options_count; i++) {
+    if (!(iospd_options[i].flags & IOSPD_OPTF_LONG)) continue;
+    const char* cand = iospd_options[i].name;
+    size_t m = strlen(cand);
+    if (m >= sizeof name) continue;
+    /* Levenshtein distance, two rows. */
+    size_t prev[40], cur[40];
+    for (size_t j = 0; j <= m; j++) prev[j] = j;
+    for (size_t k = 1; k <= n; k++) {
+      cur[0] = k;
+      for (size_t j = 1; j <= m; j++) {
+        size_t sub = prev[j - 1] + (name[k - 1] != cand[j - 1]);
+        size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
+        cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+      }
+      memcpy(prev, cur, (m + 1) * sizeof prev[0]);
+    }
+    if (prev[m] < best_d) {
+      best_d = prev[m];
+      best = cand;
+    }
+  }
+  return best;
+}
+
 static int lookup(ctx_t* c, const char* a, const iospd_opt_def_t** out) {
   c->arg = a;
   const iospd_opt_def_t* o;
   if (a[0] == '-' && a[1] == '-') {
     o = iospd_options_find_long(a + 2);
     if (o == NULL) {
-      /* The list comes from the table, so a new long option is named here
-       * without editing this message. */
-      char list[512] = "";
-      size_t n = 0, count = 0, k = 0;
-      for (size_t i = 0; i < iospd_options_count; i++)
-        count += (iospd_options[i].flags & IOSPD_OPTF_LONG) != 0;
-      for (size_t i = 0; i < iospd_options_count && n < sizeof list; i++) {
-        if (!(iospd_options[i].flags & IOSPD_OPTF_LONG)) continue;
-        k++;
-        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
-                              k == 1 ? "" : k == count ? " and " : ", ",
-                              iospd_options[i].syntax);
-      }
-      return fail(c, "unknown option '%s'; the iospd long options are %s", a,
-                  list);
+      /* Too many long options to list in one line: name the closest one
+       * from the table (a typo); the caller points at -?. */
+      const char* near = nearest_long_option(a + 2);
+      if (near != NULL)
+        return fail(c, "unknown option '%s'; did you mean --%s?", a, near);
+      return fail(c, "unknown option '%s' (the iospd long options are at "
+                     "the end of -?)", a);
     }
     c->val = a + 2 + strlen(o->name);
   } else {
@@ -1203,7 +1329,9 @@ static int read_xml(ctx_t* c, iospd_profile_t* p) {
   if (c->pp.verbose) p->verbose = true;
   if (c->pp.verbose_stats) p->verbose_stats = true;
   if (c->colon_set) p->experiment_flags = c->pp.experiment_flags;
+  iospd_tree_opts_t tree = p->ext.tree; /* <Tree>: the profile's */
   p->ext = c->pp.ext;
+  p->ext.tree = tree;
   c->pp.ext.outputs = NULL; /* moved to p */
   c->pp.ext.output_count = 0;
   c->pp.ext.timeseries_path = NULL; /* moved into p */
@@ -1336,6 +1464,18 @@ int iospd_cmdline_parse(int argc, const char* const* argv,
     goto done;
   }
   if (c->xml_state == XML_YES) {
+    /* The tree options are let through pass 1 (they are long options) to
+     * be refused here with the right advice: the profile holds them. */
+    for (int i = 0; i < nsw; i++) {
+      const iospd_opt_def_t* o;
+      if (lookup(c, sw[i], &o) == 0 && o->special == IOSPD_SP_TREE) {
+        rc = fail(c, "'%s' cannot be combined with -X: the profile's <Tree> "
+                     "element holds the file-tree settings (docs/tree.md)",
+                  sw[i]);
+        iospd_free(cmdline);
+        goto done;
+      }
+    }
     rc = read_xml(c, p);
     iospd_free(p->cmdline);
     p->cmdline = cmdline;
@@ -1367,6 +1507,27 @@ int iospd_cmdline_parse(int argc, const char* const* argv,
     *action = IOSPD_ACTION_SET_EVENT;
     rc = build(c, p, false);
     goto done;
+  }
+  if (c->pp.ext.tree.dirs == NULL && c->tree_companion != NULL) {
+    rc = fail(c, "'%s' belongs to the file-tree mode: add --tree=DIR[,DIR...]",
+              c->tree_companion);
+    goto done;
+  }
+  if (c->pp.ext.tree.dirs != NULL) {
+    /* File-tree mode: the directories are the workload's one target. */
+    if (c->target_count > 0) {
+      rc = fail(c, "'%s': --tree takes no targets; the files are made in the "
+                   "--tree directories", c->targets[0]);
+      goto done;
+    }
+    if (!c->t_set) c->tgt.threads_per_file = IOSPD_TREE_DEFAULT_THREADS;
+    if (!c->o_set) c->tgt.request_count = 1;
+    if (!c->b_set) c->tgt.block_size = 4096;
+    /* Offsets are random in this mode (-r is implied; -s is refused). */
+    if (c->tgt.random_ratio == 0 && c->tgt.stride_align == 0)
+      c->tgt.random_ratio = 100;
+    c->targets[0] = c->pp.ext.tree.dirs;
+    c->target_count = 1;
   }
   if (c->target_count == 0) {
     rc = fail(c, "no target given: name at least one file, disk (#<n>) or "

@@ -19,6 +19,9 @@
  * iospd refuses what DISKSPD would change (docs/compat-differences.md). */
 #define I32 INT32_MAX
 #define P1X (IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK)
+/* --tree and its companions: long options, let past -X's pass-1 check so
+ * that cmdline.c refuses them with the right advice (the profile's <Tree>). */
+#define TREEF (IOSPD_OPTF_LONG | IOSPD_OPTF_XML_OK)
 
 const char* const iospd_topic_titles[IOSPD_TOPIC_COUNT] = {
     "Block size, offsets and target size",
@@ -335,6 +338,61 @@ const iospd_opt_def_t iospd_options[] = {
      IOSPD_SP_VERSION, IOSPD_TOPIC_IOSPD, "--version", "version",
      "Print the version, the commit and date of the build, the I/O engines\n"
      "compiled in and the platform, then exit. Must be the only argument.",
+     NULL},
+    /* ---- the file-tree workload (docs/tree.md) ---- */
+    {"tree", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 0, 0, 0,
+     IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD, "--tree=<dir>[,<dir>...]",
+     "file-tree workload",
+     "File-tree mode (no targets): random -b I/Os over --files files spread\n"
+     "over the directories, with a hot/cold skew; metadata latencies\n"
+     "(create, open, close, rename) reported apart. -t defaults to 16,\n"
+     "-o must be 1. The tree is created first, re-used if its layout\n"
+     "matches, refused if it differs. See docs/tree.md.",
+     NULL},
+    {"files", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 1, 10000000, 0,
+     IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD, "--files=<n>", "number of files",
+     "--tree: how many files (default 1000).", NULL},
+    {"file-size", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 1,
+     IOSPD_MAX_OFFSET, 0, IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD,
+     "--file-size=<size>", "file size",
+     "--tree: the size of each file (default 4K; at least -b).", NULL},
+    {"skew", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 0, 0, 0,
+     IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD, "--skew=<hot>:<cold>",
+     "hot/cold skew",
+     "--tree: with k = hot/cold (default 7:1), the first N/(1+k) files\n"
+     "(rounded, at least 1) are hot and get hot/(hot+cold) of the I/Os;\n"
+     "the rest are cold. 1:1 is uniform.",
+     NULL},
+    {"assign", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 0, 0, 0,
+     IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD, "--assign=<even|ordered|random>",
+     "file placement",
+     "--tree: file i goes to leaf directory i mod M (even, the default),\n"
+     "floor(i*M/N) (ordered), or as even after a shuffle of the files by\n"
+     "the -z seed (random).",
+     NULL},
+    {"relocate", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 1, 100000, 0,
+     IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD, "--relocate[=<rate>]",
+     "relocation rate",
+     "--tree: while running, rename random files into another leaf\n"
+     "directory, <rate> per second (default 10).",
+     NULL},
+    {"depth", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 0, 8, 0,
+     IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD, "--depth=<n>", "sub-directory depth",
+     "--tree: levels of generated sub-directories under each directory\n"
+     "(default 0: the files go in the directories themselves).",
+     NULL},
+    {"width", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 1, 1000, 0,
+     IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD, "--width=<n>", "sub-directory width",
+     "--tree: sub-directories per level with --depth (default 2).", NULL},
+    {"append", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 0, 0, 0,
+     IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD, "--append", "append-only writes",
+     "--tree: every write extends its file at the end; nothing written\n"
+     "before is overwritten.",
+     NULL},
+    {"cleanup", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 0, 0, 0,
+     IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD, "--cleanup", "remove the tree",
+     "--tree: at the end remove the files and the directories this run\n"
+     "created (nothing else).",
      NULL},
     {"help", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
      IOSPD_SP_HELP, IOSPD_TOPIC_IOSPD, "--help", "help", "Same as -?.", NULL},

@@ -163,6 +163,11 @@ int iospd_merge(const iospd_merge_input_t* in, size_t n, iospd_strbuf_t* out,
     goto done;
   }
   cJSON_DeleteItemFromObjectCaseSensitive(merged, "merged_from");
+  /* --tree's file_tree section is one run's (its counts and metadata
+   * histograms are not merged): a copy of the first would be printed as
+   * if it were the merge's, so it is left out. The hot and cold classes
+   * are the timespans' targets, which are merged. */
+  cJSON_DeleteItemFromObjectCaseSensitive(merged, "file_tree");
   cJSON_AddItemToObject(merged, "merged_from", from);
   rc = add_runs(from, docs[0], in[0].name, err);
   for (size_t i = 1; rc == 0 && i < n; i++) {

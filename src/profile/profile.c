@@ -79,6 +79,44 @@ static void timespan_destroy(iospd_timespan_t* ts) {
 
 void iospd_profile_init(iospd_profile_t* p) {
   memset(p, 0, sizeof *p);
+  iospd_tree_opts_init(&p->ext.tree);
+}
+
+void iospd_tree_opts_init(iospd_tree_opts_t* t) {
+  memset(t, 0, sizeof *t);
+  t->files = IOSPD_TREE_DEFAULT_FILES;
+  t->file_size = IOSPD_TREE_DEFAULT_FILE_SIZE;
+  t->skew_hot = 7;
+  t->skew_cold = 1;
+  t->assign = IOSPD_ASSIGN_EVEN;
+  t->width = 2;
+}
+
+static const char* const assign_names[] = {[IOSPD_ASSIGN_EVEN] = "even",
+                                           [IOSPD_ASSIGN_ORDERED] = "ordered",
+                                           [IOSPD_ASSIGN_RANDOM] = "random"};
+
+const char* iospd_tree_assign_name(int assign) {
+  return assign >= 0 && (size_t)assign < IOSPD_ARRAY_SIZE(assign_names)
+             ? assign_names[assign]
+             : NULL;
+}
+
+int iospd_tree_assign_parse(const char* word) {
+  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(assign_names); i++)
+    if (strcmp(word, assign_names[i]) == 0) return (int)i;
+  return -1;
+}
+
+static bool tree_equal(const iospd_tree_opts_t* a, const iospd_tree_opts_t* b) {
+  if ((a->dirs == NULL) != (b->dirs == NULL)) return false;
+  if (a->dirs == NULL) return true;
+  return strcmp(a->dirs, b->dirs) == 0 && a->files == b->files &&
+         a->file_size == b->file_size && a->skew_hot == b->skew_hot &&
+         a->skew_cold == b->skew_cold && a->assign == b->assign &&
+         a->relocate_rate == b->relocate_rate && a->depth == b->depth &&
+         a->width == b->width && a->append == b->append &&
+         a->cleanup == b->cleanup;
 }
 
 void iospd_profile_destroy(iospd_profile_t* p) {
@@ -97,6 +135,7 @@ void iospd_profile_destroy(iospd_profile_t* p) {
     iospd_free(p->ext.outputs[i].path);
   iospd_free(p->ext.outputs);
   iospd_free(p->ext.timeseries_path);
+  iospd_free(p->ext.tree.dirs);
   iospd_profile_init(p);
 }
 
@@ -218,7 +257,8 @@ bool iospd_profile_equal(const iospd_profile_t* a, const iospd_profile_t* b) {
       a->progress != b->progress || a->format != b->format ||
       a->precreate != b->precreate ||
       memcmp(&a->etw, &b->etw, sizeof a->etw) != 0 ||
-      a->timespan_count != b->timespan_count)
+      a->timespan_count != b->timespan_count ||
+      !tree_equal(&a->ext.tree, &b->ext.tree))
     return false;
   for (uint32_t i = 0; i < a->timespan_count; i++) {
     if (!timespan_equal(&a->timespans[i], &b->timespans[i])) return false;

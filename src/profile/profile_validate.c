@@ -222,6 +222,72 @@ static bool same_checked_params(const iospd_target_t* a,
   return true;
 }
 
+/* --tree (docs/tree.md): one timespan with one target holding the I/O
+ * switches; the switches that have no meaning for a file tree are refused
+ * rather than ignored, and -o above 1 too (one I/O at a time per thread). */
+static void check_tree(diag_t* d, const iospd_profile_t* p) {
+  const iospd_tree_opts_t* tr = &p->ext.tree;
+  if (p->timespan_count != 1 || p->timespans[0].target_count != 1) {
+    err(d, "--tree: the file-tree workload takes one timespan with one "
+           "target (its settings); this profile has %" PRIu32 " timespans",
+        p->timespan_count);
+    return;
+  }
+  const iospd_timespan_t* ts = &p->timespans[0];
+  const iospd_target_t* t = &ts->targets[0];
+  if (t->request_count != 1)
+    err(d, "--tree: -o%" PRIu32 " is not supported: each thread issues one "
+           "I/O at a time in this mode (docs/tree.md); use -o1 (the default "
+           "with --tree) and more threads (-t) for more I/Os in flight",
+        t->request_count);
+  if (tr->file_size < t->block_size)
+    err(d, "--tree: the file size (--file-size=%" PRIu64 ") is smaller than "
+           "the block size (-b%" PRIu32 "); every I/O must fit in a file",
+        tr->file_size, t->block_size);
+  struct {
+    bool bad;
+    const char* sw;
+  } refused[] = {
+      {ts->thread_count != 0, "-F"},
+      {ts->request_count != 0, "-O"},
+      {t->create, "-c (the tree's files are made with --file-size)"},
+      {t->base_offset != 0 || t->max_file_size != 0, "-B and -f<size>"},
+      {t->thread_stride != 0, "-T"},
+      {t->random_ratio != 100 && t->random_ratio != 0, "-rs"},
+      {t->random_ratio == 0 && t->stride_align != 0,
+       "-s (offsets are random in this mode)"},
+      {t->stride_align != 0 && t->stride_align != t->block_size,
+       "-r<align> other than the block size"},
+      {t->dist_count != 0, "-rd"},
+      {t->memory_mapped, "-Sm"},
+      {t->throughput_bpms != 0, "-g"},
+      {t->burst_set || t->think_set, "-i and -j"},
+      {t->parallel_async || t->interlocked, "-p and -si"},
+      {t->pattern == IOSPD_PATTERN_RANDOM || ts->random_write_data,
+       "-Z<size> and -Zr"},
+      {t->flush_type != IOSPD_FLUSH_NONE, "-N"},
+      {t->thread_target_count != 0, "ThreadTargets"},
+      {ts->completion_routines, "-x"},
+      {ts->affinity_count != 0, "-a (the tree's threads are not pinned)"},
+  };
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+    if (refused[i].bad)
+      err(d, "--tree: %s cannot be used in the file-tree mode; see "
+             "docs/tree.md for the switches it takes", refused[i].sw);
+  uint32_t ndirs = 1;
+  for (const char* c = tr->dirs; *c; c++) ndirs += *c == ',';
+  uint64_t leaves = ndirs;
+  for (uint32_t i = 0; i < tr->depth && leaves <= 1000000; i++)
+    leaves *= tr->width ? tr->width : 1;
+  if (leaves > 1000000)
+    err(d, "--tree: %" PRIu32 " director%s with --depth=%" PRIu32
+           " --width=%" PRIu32 " make more than 1000000 leaf directories",
+        ndirs, ndirs == 1 ? "y" : "ies", tr->depth, tr->width);
+  if (tr->relocate_rate != 0 && leaves < 2)
+    err(d, "--relocate moves files between directories, and this tree has "
+           "one: give two directories (--tree=A,B) or --depth=1");
+}
+
 int iospd_profile_validate(const iospd_profile_t* p,
                            struct iospd_strbuf_s* diag) {
   diag_t d = {diag, 0};
@@ -249,5 +315,6 @@ int iospd_profile_validate(const iospd_profile_t* p,
       prev = t;
     }
   }
+  if (p->ext.tree.dirs != NULL) check_tree(&d, p);
   return d.errors ? IOSPD_EUSAGE : 0;
 }

@@ -864,14 +864,72 @@ static int read_etw(node_t* n, iospd_etw_t* e, iospd_err_t* err) {
   return 0;
 }
 
+/* <Tree>: iospd's file-tree mode (--tree, docs/tree.md); the ranges are
+ * the command line's. */
+enum {
+  TR_DIRS, TR_FILES, TR_FILE_SIZE, TR_SKEW_HOT, TR_SKEW_COLD, TR_ASSIGN,
+  TR_RELOCATE, TR_DEPTH, TR_WIDTH, TR_APPEND, TR_CLEANUP, TR_COUNT
+};
+static const char* const tree_names[TR_COUNT] = {
+    "Directories", "Files", "FileSize", "SkewHot", "SkewCold", "Assign",
+    "RelocateRate", "Depth", "Width", "Append", "Cleanup"};
+
+static int read_tree(node_t* n, iospd_tree_opts_t* t, iospd_err_t* err) {
+  node_t* s[TR_COUNT];
+  int rc = check_attrs(n, NULL, 0, err);
+  if (rc || (rc = collect(n, tree_names, TR_COUNT, s, err))) return rc;
+  if (s[TR_DIRS] == NULL)
+    return perr(err, n, "<Tree> needs a <Directories> element");
+  char* dirs = NULL;
+  if ((rc = path_value(s[TR_DIRS], &dirs, err))) return rc;
+  iospd_free(t->dirs);
+  t->dirs = dirs;
+  if (dirs[0] == '\0' || dirs[0] == ',' || dirs[strlen(dirs) - 1] == ',' ||
+      strstr(dirs, ",,") != NULL)
+    return perr(err, s[TR_DIRS],
+                "<Directories> needs directory names separated by single "
+                "commas");
+  if (s[TR_FILES] && (rc = get_u32(s[TR_FILES], 1, 10000000, &t->files, err)))
+    return rc;
+  if (s[TR_FILE_SIZE] &&
+      (rc = get_u64(s[TR_FILE_SIZE], 1, IOSPD_MAX_OFFSET, &t->file_size, err)))
+    return rc;
+  if (s[TR_SKEW_HOT] &&
+      (rc = get_u32(s[TR_SKEW_HOT], 1, 1000000, &t->skew_hot, err)))
+    return rc;
+  if (s[TR_SKEW_COLD] &&
+      (rc = get_u32(s[TR_SKEW_COLD], 1, 1000000, &t->skew_cold, err)))
+    return rc;
+  if (s[TR_ASSIGN]) {
+    static const char* const words[] = {"even", "ordered", "random"};
+    int w = 0;
+    if ((rc = simple(s[TR_ASSIGN], NULL, 0, err)) ||
+        (rc = get_enum(s[TR_ASSIGN], s[TR_ASSIGN]->text, "<Assign>", words, 3,
+                       &w, err)))
+      return rc;
+    t->assign = (iospd_tree_assign_t)w;
+  }
+  if (s[TR_RELOCATE] &&
+      (rc = get_u32(s[TR_RELOCATE], 0, 100000, &t->relocate_rate, err)))
+    return rc;
+  if (s[TR_DEPTH] && (rc = get_u32(s[TR_DEPTH], 0, 8, &t->depth, err)))
+    return rc;
+  if (s[TR_WIDTH] && (rc = get_u32(s[TR_WIDTH], 1, 1000, &t->width, err)))
+    return rc;
+  if (s[TR_APPEND] && (rc = get_bool(s[TR_APPEND], &t->append, err))) return rc;
+  if (s[TR_CLEANUP] && (rc = get_bool(s[TR_CLEANUP], &t->cleanup, err)))
+    return rc;
+  return 0;
+}
+
 enum {
   P_TIMESPANS, P_VERBOSE, P_VERBOSE_STATS, P_PROGRESS, P_EXPERIMENT,
-  P_FORMAT, P_ETW, P_PRECREATE, P_COUNT
+  P_FORMAT, P_ETW, P_PRECREATE, P_TREE, P_COUNT
 };
 
 static const char* const profile_names[P_COUNT] = {
     "TimeSpans", "Verbose", "VerboseStats", "Progress", "ExperimentFlags",
-    "ResultFormat", "ETW", "PrecreateFiles"};
+    "ResultFormat", "ETW", "PrecreateFiles", "Tree"};
 
 static int read_profile(node_t* n, iospd_profile_t* p, iospd_err_t* err) {
   node_t* s[P_COUNT];
@@ -905,6 +963,7 @@ static int read_profile(node_t* n, iospd_profile_t* p, iospd_err_t* err) {
                          : IOSPD_FORMAT_TEXT;
   }
   if (s[P_ETW] && (rc = read_etw(s[P_ETW], &p->etw, err))) return rc;
+  if (s[P_TREE] && (rc = read_tree(s[P_TREE], &p->ext.tree, err))) return rc;
   if (s[P_PRECREATE]) {
     static const char* const modes[] = {
         "UseMaxSize", "CreateOnlyFilesWithConstantSizes",

@@ -244,6 +244,23 @@ void iospd_xml_profile_write(iospd_strbuf_t* out, const iospd_profile_t* p,
     bool_el(&w, "UseCyclesCounter", e->use_cycles_counter);
     close_tag(&w, "ETW");
   }
+  if (p->ext.tree.dirs != NULL) {
+    /* iospd's file-tree mode (--tree, docs/tree.md). */
+    const iospd_tree_opts_t* t = &p->ext.tree;
+    open_tag(&w, "Tree");
+    path_el(&w, "Directories", t->dirs);
+    u64_el(&w, "Files", t->files);
+    u64_el(&w, "FileSize", t->file_size);
+    u64_el(&w, "SkewHot", t->skew_hot);
+    u64_el(&w, "SkewCold", t->skew_cold);
+    text_el(&w, "Assign", iospd_tree_assign_name((int)t->assign));
+    u64_el(&w, "RelocateRate", t->relocate_rate);
+    u64_el(&w, "Depth", t->depth);
+    u64_el(&w, "Width", t->width);
+    bool_el(&w, "Append", t->append);
+    bool_el(&w, "Cleanup", t->cleanup);
+    close_tag(&w, "Tree");
+  }
   open_tag(&w, "TimeSpans");
   for (uint32_t i = 0; i < p->timespan_count; i++) {
     write_timespan(&w, &p->timespans[i]);

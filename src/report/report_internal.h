@@ -43,4 +43,11 @@ bool iospd_rpt_iops_sums_init(iospd_buckets_sum_t sums[3],
                               const iospd_target_stats_t* s);
 void iospd_rpt_iops_sums_destroy(iospd_buckets_sum_t sums[3]);
 
+/* The --tree section (report_tree.c); nothing when r->tree is NULL. */
+void iospd_report_tree_text(iospd_strbuf_t* out, const iospd_results_t* r);
+void iospd_report_tree_xml(iospd_strbuf_t* out, const iospd_results_t* r);
+struct iospd_jw_s;
+void iospd_rpt_tree_json(struct iospd_jw_s* w, const iospd_results_t* r,
+                         void (*latency)(struct iospd_jw_s*,
+                                         const iospd_hist_t*, bool));
 #endif

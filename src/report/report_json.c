@@ -392,6 +392,7 @@ void iospd_report_json(iospd_strbuf_t* out, const iospd_results_t* r,
   iospd_jw_arr(&w, "timespans");
   for (uint32_t i = 0; i < r->timespan_count; i++) timespan_json(&w, r, i);
   iospd_jw_end_arr(&w);
+  iospd_rpt_tree_json(&w, r, latency_json);
   iospd_jw_end_obj(&w);
   iospd_strbuf_putc(out, '\n');
 }

@@ -291,6 +291,23 @@ void iospd_rpt_json_profile(iospd_jw_t* w, const iospd_profile_t* p) {
   iospd_jw_str(w, "engine", engine != NULL ? engine : "auto");
   iospd_jw_bool(w, "allow_raw_write", p->ext.allow_raw_write);
   iospd_jw_str(w, "xml_source", p->xml_source); /* NULL: null */
+  if (p->ext.tree.dirs != NULL) {
+    /* --tree (docs/tree.md); absent in the other modes. */
+    const iospd_tree_opts_t* t = &p->ext.tree;
+    iospd_jw_obj(w, "tree");
+    iospd_jw_str(w, "directories", t->dirs);
+    iospd_jw_u64(w, "files", t->files);
+    iospd_jw_u64(w, "file_size", t->file_size);
+    iospd_jw_u64(w, "skew_hot", t->skew_hot);
+    iospd_jw_u64(w, "skew_cold", t->skew_cold);
+    iospd_jw_str(w, "assign", iospd_tree_assign_name((int)t->assign));
+    iospd_jw_u64(w, "relocate_rate", t->relocate_rate);
+    iospd_jw_u64(w, "depth", t->depth);
+    iospd_jw_u64(w, "width", t->width);
+    iospd_jw_bool(w, "append", t->append);
+    iospd_jw_bool(w, "cleanup", t->cleanup);
+    iospd_jw_end_obj(w);
+  }
   iospd_jw_arr(w, "timespans");
   for (uint32_t i = 0; i < p->timespan_count; i++) {
     const iospd_timespan_t* ts = &p->timespans[i];

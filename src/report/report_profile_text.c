@@ -248,6 +248,27 @@ void iospd_report_profile_text_uses(iospd_strbuf_t* out,
        p->experiment_flags);
   ap(out, "Input parameters:\n\n");
   if (p->verbose) ap(out, "\tusing verbose mode\n");
+  if (p->ext.tree.dirs != NULL) {
+    /* --tree (docs/tree.md): the tree, then its one target's switches. */
+    const iospd_tree_opts_t* t = &p->ext.tree;
+    ap(out, "\tfile tree: '%s'\n", t->dirs);
+    ap(out, "\t\tfiles: %u of %llu bytes\n", (unsigned)t->files,
+       (unsigned long long)t->file_size);
+    ap(out, "\t\tskew: %u:%u (hot files get %u of every %u I/Os)\n",
+       (unsigned)t->skew_hot, (unsigned)t->skew_cold, (unsigned)t->skew_hot,
+       (unsigned)(t->skew_hot + t->skew_cold));
+    ap(out, "\t\tassign: %s\n", iospd_tree_assign_name((int)t->assign));
+    ap(out, "\t\tsub-directories: depth %u, width %u\n", (unsigned)t->depth,
+       (unsigned)t->width);
+    if (t->relocate_rate > 0)
+      ap(out, "\t\trelocate: %u renames per second\n",
+         (unsigned)t->relocate_rate);
+    else
+      ap(out, "\t\trelocate: off\n");
+    ap(out, "\t\twrites: %s\n", t->append ? "append only" : "in place");
+    ap(out, "\t\tcleanup: %s\n", t->cleanup ? "yes" : "no");
+    ap(out, "\n");
+  }
   for (uint32_t i = 0; i < p->timespan_count; i++) {
     ap(out, "\ttimespan: %3u\n", i + 1);
     ap(out, "\t-------------\n");

@@ -508,4 +508,5 @@ void iospd_report_text(iospd_strbuf_t* out, const iospd_results_t* r) {
   system_info(out, r);
   for (uint32_t i = 0; i < r->timespan_count; i++) timespan_results(out, r, i);
   if (r->timespan_count > 1) totals(out, r);
+  iospd_report_tree_text(out, r);
 }

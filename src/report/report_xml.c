@@ -417,5 +417,6 @@ void iospd_report_xml(iospd_strbuf_t* out, const iospd_results_t* r) {
   if (r->profile != NULL) iospd_xml_profile_write(out, r->profile, 1);
   for (uint32_t i = 0; i < r->timespan_count; i++)
     timespan_xml(out, r, &r->timespans[i]);
+  iospd_report_tree_xml(out, r);
   ap(out, "</Results>");
 }
