@@ -25,7 +25,8 @@ typedef enum iospd_cmdline_action {
   IOSPD_ACTION_USAGE_ERROR, /* no arguments: print usage, exit 3 */
   IOSPD_ACTION_SET_EVENT,   /* -ye<name> */
   IOSPD_ACTION_MERGE,       /* --merge <file.json>...: argv[2..] are the files */
-  IOSPD_ACTION_VERSION      /* --version: print iospd_cmdline_version, exit 0 */
+  IOSPD_ACTION_VERSION,     /* --version: print iospd_cmdline_version, exit 0 */
+  IOSPD_ACTION_REPORT       /* --report <file.json>... --output=html:FILE */
 } iospd_cmdline_action_t;
 
 /* Parses argv into p (initialised by the caller). On success returns 0 and
