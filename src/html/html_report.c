@@ -318,8 +318,7 @@ static void runs_table(iospd_strbuf_t* out, const html_run_t* runs,
     td_text(out, iospd_html_str_of(env, "iospd_version"));
     iospd_strbuf_append(out, "<td><code>");
     iospd_html_text(out, or_empty(iospd_html_str_of(
-                             iospd_html_get(env, "command_line"),
-                                           "joined"));
+                             iospd_html_get(env, "command_line"), "joined")));
     iospd_strbuf_append(out, "</code></td></tr>\n");
   }
   iospd_strbuf_append(out, "</table>\n");
