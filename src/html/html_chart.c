@@ -307,20 +307,31 @@ void iospd_html_line_chart(iospd_strbuf_t* out, const html_chart_t* c) {
   for (size_t s = 0; s < c->series_count; s++) {
     const html_series_t* se = &c->series[s];
     size_t m = thin(se, &ax, &ay, idx_buf);
-    iospd_strbuf_appendf(out, "<polyline data-series=\"");
+    /* A path of whole-pixel steps: each point is rounded where it lies and
+     * drawn as the step from the previous rounded point (short text, no
+     * drift). */
+    iospd_strbuf_appendf(out, "<path data-series=\"");
     iospd_html_text(out, se->label);
     iospd_strbuf_appendf(out,
                          "\" data-points=\"%zu\" fill=\"none\" stroke=\"%s\" "
-                         "stroke-width=\"%s\"%s%s%s points=\"",
+                         "stroke-width=\"%s\"%s%s%s d=\"",
                          m, iospd_html_palette[se->color % HTML_PALETTE_N],
                          se->bold ? "2.5" : "1.5",
                          se->dash ? " stroke-dasharray=\"" : "",
                          se->dash ? k_dash[se->dash % 3] : "",
                          se->dash ? "\"" : "");
-    for (size_t k = 0; k < m; k++)
-      iospd_strbuf_appendf(out, "%s%.1f,%.1f", k ? " " : "",
-                           px(&ax, se->x[idx_buf[k]]),
-                           px(&ay, se->y[idx_buf[k]]));
+    long lx = 0, ly = 0;
+    for (size_t k = 0; k < m; k++) {
+      long x = lround(px(&ax, se->x[idx_buf[k]]));
+      long y = lround(px(&ay, se->y[idx_buf[k]]));
+      if (k == 0)
+        iospd_strbuf_appendf(out, "M%ld %ld%s", x, y, m == 1 ? "h1" : "l");
+      else
+        iospd_strbuf_appendf(out, "%s%ld %ld", k > 1 ? " " : "", x - lx,
+                             y - ly);
+      lx = x;
+      ly = y;
+    }
     iospd_strbuf_append(out, "\"/>");
   }
   legend(out, c, PB + 62);

@@ -44,6 +44,13 @@ void iospd_html_run_free(html_run_t* r);
 int iospd_html_embed(iospd_strbuf_t* out, const char* id, const char* kind,
                      const char* data, size_t len);
 
+/* Embeds run r's documents (ids iospd-results-R, iospd-timeseries-R): as
+ * given when they deflate to at most budget bytes of base64, else slimmed
+ * (*slim true; html_embed.c says what is left out). */
+int iospd_html_embed_run(iospd_strbuf_t* out, const iospd_html_input_t* in,
+                         const html_run_t* run, size_t r, size_t budget,
+                         bool* slim);
+
 /* Lookups that tolerate missing keys: NaN / NULL / the fallback. */
 const cJSON* iospd_html_get(const cJSON* o, const char* key);
 double iospd_html_num_of(const cJSON* o, const char* key);

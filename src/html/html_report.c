@@ -253,29 +253,47 @@ static void warnings(iospd_strbuf_t* out, const html_run_t* runs, size_t nr) {
   iospd_strbuf_append(out, "</section>\n");
 }
 
+/* All embedded data together stays under this (base64 bytes), so that a
+ * report is at most 1 MiB with its charts. */
+#define HTML_EMBED_BUDGET ((size_t)560 << 10)
+
 static int embedded(iospd_strbuf_t* out, const iospd_html_input_t* in,
-                    size_t nr) {
+                    const html_run_t* runs, size_t nr) {
   iospd_strbuf_append(out, "<section id=\"data\"><h2>Data</h2>\n<p>This page "
                            "holds the results it was drawn from "
-                           "(docs/html-report.md).</p>\n");
-  char id[48], file[48];
+                           "(docs/html-report.md says how to extract them).</p>\n");
+  char file[48];
   for (size_t r = 0; r < nr; r++) {
-    snprintf(id, sizeof id, "iospd-results-%zu", r);
-    snprintf(file, sizeof file, "run-%c.json", (char)('A' + r % 26));
-    iospd_strbuf_appendf(out, "<button type=\"button\" data-save=\"%s\" "
-                         "data-file=\"%s\">Save %s</button>\n", id, file, file);
-    int rc = iospd_html_embed(out, id, "results", in[r].json, in[r].json_len);
-    if (rc < 0) return rc;
-    if (in[r].jsonl != NULL) {
-      snprintf(id, sizeof id, "iospd-timeseries-%zu", r);
-      snprintf(file, sizeof file, "run-%c.jsonl", (char)('A' + r % 26));
-      iospd_strbuf_appendf(out, "<button type=\"button\" data-save=\"%s\" "
-                           "data-file=\"%s\">Save %s</button>\n", id, file,
-                           file);
-      rc = iospd_html_embed(out, id, "timeseries", in[r].jsonl,
-                            in[r].jsonl_len);
-      if (rc < 0) return rc;
+    bool slim = false;
+    iospd_strbuf_t el;
+    iospd_strbuf_init(&el);
+    int rc = iospd_html_embed_run(&el, &in[r], &runs[r], r,
+                                  HTML_EMBED_BUDGET / nr, &slim);
+    if (rc < 0) {
+      iospd_strbuf_destroy(&el);
+      return rc;
     }
+    if (nr > 1) iospd_strbuf_appendf(out, "<h3>run %c</h3>\n", (char)('A' + r % 26));
+    if (slim)
+      iospd_html_note(out, "data",
+                      "These results are too large to embed whole: the page "
+                      "holds them without their per-interval lists, and the "
+                      "time series as columns (every interval's I/Os and "
+                      "bytes per target, the total's latency percentiles). "
+                      "The complete results stay in the JSON file.");
+    snprintf(file, sizeof file, "run-%c.json", (char)('A' + r % 26));
+    iospd_strbuf_appendf(out, "<button type=\"button\" data-save=\"iospd-"
+                         "results-%zu\" data-file=\"%s\">Save %s</button>\n",
+                         r, file, file);
+    if (in[r].jsonl != NULL || (slim && runs[r].rows != NULL)) {
+      snprintf(file, sizeof file, "run-%c%s", (char)('A' + r % 26),
+               slim ? "-columns.json" : ".jsonl");
+      iospd_strbuf_appendf(out, "<button type=\"button\" data-save=\"iospd-"
+                           "timeseries-%zu\" data-file=\"%s\">Save %s"
+                           "</button>\n", r, file, file);
+    }
+    iospd_strbuf_append_n(out, iospd_strbuf_cstr(&el), el.len);
+    iospd_strbuf_destroy(&el);
   }
   iospd_strbuf_append(out, "</section>\n");
   return 0;
@@ -350,7 +368,7 @@ int iospd_html_report(const iospd_html_input_t* in, size_t n,
     key_table(out, "environment", "Environment", runs, n, "system",
               "environment");
     warnings(out, runs, n);
-    rc = embedded(out, in, n);
+    rc = embedded(out, in, runs, n);
     if (rc < 0) iospd_err_set(err, rc, "out of memory");
     iospd_strbuf_appendf(out, "<script>%s</script>\n</body></html>\n",
                          k_script);
