@@ -9,6 +9,7 @@
 #include "iospd/cmdline.h"
 #include "iospd/console.h"
 #include "iospd/envinfo.h"
+#include "iospd/compare.h"
 #include "iospd/html.h"
 #include "iospd/merge.h"
 #include "iospd/output_paths.h"
@@ -787,6 +788,18 @@ int main(int argc, char** argv) {
   }
   if (action == IOSPD_ACTION_REPORT) {
     exit_code = report_files(uargc - 2, uargv + 2);
+    goto done;
+  }
+  if (action == IOSPD_ACTION_COMPARE) {
+    iospd_strbuf_t out;
+    iospd_strbuf_init(&out);
+    rc = iospd_compare_mode(uargc - 2, uargv + 2, iospd_plat_read_whole_file,
+                            &out, &err);
+    if (rc < 0) err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+    else out_sb(&out);
+    exit_code = rc == 0 ? EXIT_OK : rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT
+                                                       : EXIT_RUN_FAILED;
+    iospd_strbuf_destroy(&out);
     goto done;
   }
   if (action == IOSPD_ACTION_VERSION) {

@@ -1128,6 +1128,7 @@ static void test_cmdline_exact_messages(void** state) {
        "--allow-raw-write, --engine=<auto|io_uring|libaio|threads|psync>, "
        "--output=<text|xml|json>:<file>, "
        "--merge <a.json> <b.json>..., "
+       "--compare <a.json> <b.json>... [--force], "
        "--progress=<auto|always|never>, "
        "--timeseries=<file.csv|file.jsonl>, --version and --help"},
       {"--version -b4K",
@@ -1139,6 +1140,11 @@ static void test_cmdline_exact_messages(void** state) {
        "'--merge' is a mode of its own and must be the first argument: "
        "iospd --merge a.json b.json ..."},
       {"--merge=a.json b.json", "'--merge=a.json': --merge takes no value"},
+      {"-b4K --compare a.json b.json",
+       "'--compare' is a mode of its own and must be the first argument: "
+       "iospd --compare a.json b.json ..."},
+      {"--compare=a.json b.json",
+       "'--compare=a.json': --compare takes no value"},
       {"--timeseries=run.txt t",
        "'--timeseries=run.txt': --timeseries takes a file ending in .csv or "
        ".jsonl (the extension picks the format)"},
@@ -1284,6 +1290,24 @@ static void test_cmdline_merge_mode(void** state) {
     assert_int_equal(
         iospd_cmdline_parse(argc, argv, &k_linux, &p, &action, NULL, NULL), 0);
     assert_int_equal(action, IOSPD_ACTION_MERGE);
+    assert_int_equal(p.timespan_count, 0);
+    assert_null(p.cmdline);
+    iospd_profile_destroy(&p);
+  }
+}
+
+/* --compare first: a mode whose arguments iospd_compare_mode reads; the
+ * parser leaves the profile alone, whatever follows. */
+static void test_cmdline_compare_mode(void** state) {
+  (void)state;
+  const char* argv[] = {"iospd", "--compare", "a.json", "--force", "b.json"};
+  for (int argc = 2; argc <= 5; argc++) {
+    iospd_profile_t p;
+    iospd_profile_init(&p);
+    iospd_cmdline_action_t action = IOSPD_ACTION_RUN;
+    assert_int_equal(
+        iospd_cmdline_parse(argc, argv, &k_linux, &p, &action, NULL, NULL), 0);
+    assert_int_equal(action, IOSPD_ACTION_COMPARE);
     assert_int_equal(p.timespan_count, 0);
     assert_null(p.cmdline);
     iospd_profile_destroy(&p);
@@ -1658,6 +1682,7 @@ int main(void) {
       cmocka_unit_test(test_cmdline_atoi_switches_stop_at_int_max),
       cmocka_unit_test(test_cmdline_no_arguments_is_usage_error),
       cmocka_unit_test(test_cmdline_merge_mode),
+      cmocka_unit_test(test_cmdline_compare_mode),
       cmocka_unit_test(test_cmdline_version_mode),
       cmocka_unit_test(test_cmdline_version_text),
       cmocka_unit_test(test_cmdline_slash_is_target_on_linux),

@@ -60,6 +60,7 @@ typedef enum iospd_opt_special {
   IOSPD_SP_ENGINE,     /* --engine= */
   IOSPD_SP_OUTPUT,     /* --output=FORMAT:FILE */
   IOSPD_SP_MERGE,      /* --merge (a mode: only as the first argument) */
+  IOSPD_SP_COMPARE,    /* --compare (a mode: only as the first argument) */
   IOSPD_SP_STATUS,     /* --progress= */
   IOSPD_SP_TIMESERIES, /* --timeseries= */
   IOSPD_SP_VERSION,    /* --version (only as the only argument) */

@@ -32,4 +32,15 @@ int iospd_results_doc_parse(const char* name, const char* text, size_t len,
                             const char* mode, struct cJSON** out,
                             iospd_err_t* err);
 
+/* Attaches a --timeseries .jsonl file (text, len bytes, named name) to a
+ * loaded document as its "timeseries" array (replacing one it has), the
+ * way --output=html embeds the rows: one JSON object per line, each a row
+ * of docs/time-series.md (with "timespan" and "phase"). Empty lines are
+ * skipped. Returns 0, IOSPD_EUSAGE ("'a.jsonl' (--compare): line 3 is not
+ * JSON ..." / "... is not a row of an iospd time series ...") or
+ * IOSPD_ENOMEM; the document is unchanged on error. */
+int iospd_results_doc_add_timeseries(struct cJSON* doc, const char* name,
+                                     const char* text, size_t len,
+                                     const char* mode, iospd_err_t* err);
+
 #endif

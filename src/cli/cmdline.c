@@ -1030,6 +1030,9 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
       /* Only reached when --merge is not the first argument. */
       return fail(c, "'%s' is a mode of its own and must be the first "
                      "argument: iospd --merge a.json b.json ...", c->arg);
+    case IOSPD_SP_COMPARE:
+      return fail(c, "'%s' is a mode of its own and must be the first "
+                     "argument: iospd --compare a.json b.json ...", c->arg);
     case IOSPD_SP_VERSION:
       /* Only reached when --version is not the only argument. */
       return fail(c, "'%s' must be the only argument: iospd --version",
@@ -1255,6 +1258,10 @@ int iospd_cmdline_parse(int argc, const char* const* argv,
    * reads (the core never opens files). */
   if (argv[1] != NULL && strcmp(argv[1], "--merge") == 0) {
     *action = IOSPD_ACTION_MERGE;
+    return 0;
+  }
+  if (argv[1] != NULL && strcmp(argv[1], "--compare") == 0) {
+    *action = IOSPD_ACTION_COMPARE;
     return 0;
   }
   /* --report: likewise; main.c reads its files and --output=html:FILE. */

@@ -300,6 +300,16 @@ const iospd_opt_def_t iospd_options[] = {
      "profiles). A .jsonl time series after a JSON file belongs to it.\n"
      "Must be the first argument. See docs/html-report.md.",
      NULL},
+    {"compare", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
+     IOSPD_SP_COMPARE, IOSPD_TOPIC_IOSPD,
+     "--compare <a.json> <b.json>... [--force]", "compare mode",
+     "Compare -Rjson results of runs with the first one: per metric both\n"
+     "values, the difference in % and whether it is within the runs' noise\n"
+     "(a stated test on the -D intervals), and every setting and\n"
+     "environment field that differs. Runs of different profiles only with\n"
+     "--force. Must be the first argument; exit 0 whatever the differences.\n"
+     "See docs/compare.md.",
+     NULL},
     {"progress", IOSPD_OPT_SPECIAL, NOSCOPE,
      IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
      IOSPD_SP_STATUS, IOSPD_TOPIC_IOSPD, "--progress=<auto|always|never>",

@@ -35,6 +35,11 @@ void iospd_json_describe(char* buf, size_t size, const cJSON* v);
 bool iospd_json_profile_equal(const cJSON* a, const cJSON* b,
                               iospd_json_path_t* path);
 
+/* Is key one of the profile keys that name the host's objects or only say
+ * how results were presented (a target's path, -X/-Z paths, -P, -R, -v,
+ * -vs), skipped by iospd_json_profile_equal at any depth? */
+bool iospd_json_profile_host_key(const char* key);
+
 /* Reads a JSON integer that a double holds exactly (0 .. 2^53 - 1). */
 bool iospd_json_u53(const cJSON* v, uint64_t* out);
 #define IOSPD_JSON_U53_LIMIT 9007199254740992.0 /* 2^53 */

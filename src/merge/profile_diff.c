@@ -15,7 +15,7 @@ static const char* const k_host_keys[] = {
     "path",     "random_data_path", "xml_source",   "progress",
     "result_format", "verbose",     "verbose_stats"};
 
-static bool host_key(const char* k) {
+bool iospd_json_profile_host_key(const char* k) {
   for (size_t i = 0; i < sizeof k_host_keys / sizeof k_host_keys[0]; i++)
     if (k != NULL && strcmp(k, k_host_keys[i]) == 0) return true;
   return false;
@@ -27,14 +27,14 @@ static bool same_object(const cJSON* a, const cJSON* b,
                         iospd_json_path_t* path) {
   /* a's keys in order, then keys only b has. */
   for (const cJSON* x = a->child; x != NULL; x = x->next) {
-    if (host_key(x->string)) continue;
+    if (iospd_json_profile_host_key(x->string)) continue;
     size_t mark = iospd_json_path_key(path, x->string);
     if (!same(x, cJSON_GetObjectItemCaseSensitive(b, x->string), path))
       return false;
     iospd_json_path_pop(path, mark);
   }
   for (const cJSON* y = b->child; y != NULL; y = y->next) {
-    if (host_key(y->string)) continue;
+    if (iospd_json_profile_host_key(y->string)) continue;
     if (cJSON_GetObjectItemCaseSensitive(a, y->string) == NULL) {
       iospd_json_path_key(path, y->string);
       return false;

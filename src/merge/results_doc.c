@@ -157,3 +157,52 @@ int iospd_results_doc_parse(const char* name, const char* text, size_t len,
   *out = doc;
   return 0;
 }
+
+int iospd_results_doc_add_timeseries(cJSON* doc, const char* name,
+                                     const char* text, size_t len,
+                                     const char* mode, iospd_err_t* err) {
+  cJSON* rows = cJSON_CreateArray();
+  char* line = iospd_malloc(len + 1);
+  int rc = rows == NULL || line == NULL
+               ? iospd_err_set(err, IOSPD_ENOMEM, "out of memory reading "
+                               "'%s' (%s)", name, mode)
+               : 0;
+  unsigned lineno = 0;
+  for (size_t at = 0; rc == 0 && at < len;) {
+    const char* nl = memchr(text + at, '\n', len - at);
+    size_t n = nl != NULL ? (size_t)(nl - (text + at)) : len - at;
+    lineno++;
+    memcpy(line, text + at, n);
+    line[n] = '\0';
+    at += n + 1;
+    size_t ws = 0;
+    while (ws < n && strchr(" \t\r", line[ws]) != NULL) ws++;
+    if (ws == n) continue;
+    cJSON* row = memchr(line, '\0', n) == NULL
+                     ? cJSON_ParseWithLengthOpts(line, n + 1, NULL, true)
+                     : NULL;
+    if (row == NULL) {
+      rc = iospd_err_set(err, IOSPD_EUSAGE, "'%s' (%s): line %u is not JSON "
+                         "(a cut-off or damaged file?); expected the JSON "
+                         "Lines that --timeseries=FILE.jsonl wrote",
+                         name, mode, lineno);
+    } else if (!cJSON_IsNumber(get(row, "timespan")) ||
+               !cJSON_IsString(get(row, "phase"))) {
+      rc = iospd_err_set(err, IOSPD_EUSAGE, "'%s' (%s): line %u is not a row "
+                         "of an iospd time series (no \"timespan\" and "
+                         "\"phase\"); expected the JSON Lines that "
+                         "--timeseries=FILE.jsonl wrote", name, mode, lineno);
+      cJSON_Delete(row);
+    } else {
+      cJSON_AddItemToArray(rows, row);
+    }
+  }
+  iospd_free(line);
+  if (rc != 0) {
+    cJSON_Delete(rows);
+    return rc;
+  }
+  cJSON_DeleteItemFromObjectCaseSensitive(doc, "timeseries");
+  cJSON_AddItemToObject(doc, "timeseries", rows);
+  return 0;
+}

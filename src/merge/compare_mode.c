@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/* iospd --compare a.json [a.jsonl] b.json [b.jsonl] ... [--force]: the mode's
+ * arguments, reading (through the caller's read_file: the core opens no
+ * file) and loading the documents, the comparison and its text. main.c
+ * prints what this returns. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cJSON.h"
+#include "iospd/alloc.h"
+#include "iospd/compare.h"
+#include "iospd/results_doc.h"
+
+#define MODE "--compare"
+
+static bool is_jsonl(const char* a) {
+  size_t n = strlen(a);
+  if (n < 6) return false;
+  const char* e = a + n - 6;
+  for (size_t i = 0; i < 6; i++) /* any letter case, as --timeseries */
+    if ((e[i] | 0x20) != ".jsonl"[i]) return false;
+  return true;
+}
+
+/* Reads a file through the caller; a failure is bad input naming it. */
+static int read_one(iospd_cmp_read_fn read_file, const char* path,
+                    char** data, size_t* len, iospd_err_t* err) {
+  int rc = read_file(path, data, len, err);
+  if (rc >= 0) return 0;
+  char why[IOSPD_ERR_MSG_MAX];
+  snprintf(why, sizeof why, "%s", err->msg[0] ? err->msg : iospd_strerror(rc));
+  return iospd_err_set(err, IOSPD_EUSAGE, "cannot read '%s' (" MODE "): %s",
+                       path, why);
+}
+
+int iospd_compare_mode(int nargs, const char* const* args,
+                       iospd_cmp_read_fn read_file, iospd_strbuf_t* out,
+                       iospd_err_t* err) {
+  iospd_compare_opts_t opts = {false, false, MODE};
+  size_t n = 0;
+  for (int i = 0; i < nargs; i++) {
+    if (strcmp(args[i], "--force") == 0) {
+      opts.force = true;
+    } else if (strncmp(args[i], "--", 2) == 0 || strcmp(args[i], "-") == 0) {
+      return iospd_err_set(err, IOSPD_EUSAGE,
+                           "'%s': " MODE " takes result files (each "
+                           "optionally followed by its .jsonl time series) "
+                           "and --force: iospd " MODE " a.json [a.jsonl] "
+                           "b.json ... [--force] (a file whose name starts "
+                           "with '-': ./%s)",
+                           args[i], args[i]);
+    } else if (!is_jsonl(args[i])) {
+      n++;
+    } else if (i == 0 || strncmp(args[i - 1], "--", 2) == 0 ||
+               is_jsonl(args[i - 1])) {
+      return iospd_err_set(err, IOSPD_EUSAGE, "'%s' (" MODE "): a .jsonl "
+                           "time series goes right after the JSON results "
+                           "of its run: iospd " MODE " a.json a.jsonl b.json "
+                           "b.jsonl", args[i]);
+    }
+  }
+  if (n < 2)
+    return iospd_err_set(err, IOSPD_EUSAGE, MODE " needs two or more result "
+                         "files (-Rjson or --output=json:FILE): iospd " MODE
+                         " a.json [a.jsonl] b.json ... [--force]; the first "
+                         "is the baseline");
+  const char** names = iospd_calloc(n, sizeof *names);
+  cJSON** docs = iospd_calloc(n, sizeof *docs);
+  int rc = names == NULL || docs == NULL ? IOSPD_ENOMEM : 0;
+  if (rc) iospd_err_set(err, rc, "out of memory (" MODE ")");
+  size_t k = 0;
+  for (int i = 0; i < nargs && rc == 0; i++) {
+    if (strcmp(args[i], "--force") == 0) continue;
+    char* data = NULL;
+    size_t len = 0;
+    rc = read_one(read_file, args[i], &data, &len, err);
+    if (rc == 0 && is_jsonl(args[i])) {
+      /* The time series of the run before it (checked above). */
+      rc = iospd_results_doc_add_timeseries(docs[k - 1], args[i], data, len,
+                                            MODE, err);
+    } else if (rc == 0) {
+      names[k] = args[i];
+      rc = iospd_results_doc_parse(args[i], data, len, MODE, &docs[k], err);
+      k++;
+    }
+    iospd_free(data);
+  }
+  iospd_compare_t c;
+  memset(&c, 0, sizeof c);
+  if (rc == 0)
+    rc = iospd_compare_build((const cJSON* const*)docs, names, n, &opts, &c,
+                             err);
+  if (rc == 0) {
+    iospd_compare_text(&c, out);
+    if (out->failed) rc = iospd_err_set(err, IOSPD_ENOMEM, "out of memory (" MODE ")");
+  }
+  iospd_compare_free(&c);
+  for (size_t i = 0; docs != NULL && i < n; i++) cJSON_Delete(docs[i]);
+  iospd_free(docs);
+  iospd_free(names);
+  return rc;
+}
