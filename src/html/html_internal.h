@@ -29,9 +29,8 @@ typedef struct html_ts_s {
 
 typedef struct html_run_s {
   const char* name;
-  cJSON* doc;      /* owned */
-  cJSON* jsonl;    /* owned: the .jsonl rows as an array, or NULL */
-  const cJSON* rows; /* the rows used: jsonl, or the doc's "timeseries" */
+  cJSON* doc;        /* owned; a .jsonl given with it is its "timeseries" */
+  const cJSON* rows; /* doc's "timeseries" rows, or NULL */
   html_ts_t ts;
 } html_run_t;
 

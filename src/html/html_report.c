@@ -353,16 +353,19 @@ int iospd_html_report(const iospd_html_input_t* in, size_t n,
   int rc = 0;
   for (size_t i = 0; i < n && rc == 0; i++)
     rc = iospd_html_run_load(&in[i], &runs[i], err);
-  iospd_strbuf_t cmp;
+  iospd_strbuf_t banner, cmp;
+  iospd_strbuf_init(&banner);
   iospd_strbuf_init(&cmp);
   if (rc == 0 && n > 1)
-    rc = iospd_html_compare(&cmp, runs, n, opts != NULL && opts->force, err);
+    rc = iospd_html_compare(&banner, &cmp, runs, n,
+                            opts != NULL && opts->force, err);
   if (rc == 0) {
     header(out, runs, n);
+    iospd_strbuf_append_n(out, iospd_strbuf_cstr(&banner), banner.len);
     iospd_strbuf_append(out, "<h1>iospd report</h1>\n");
-    iospd_strbuf_append(out, iospd_strbuf_cstr(&cmp));
     runs_table(out, runs, n);
     headline(out, runs, n);
+    iospd_strbuf_append_n(out, iospd_strbuf_cstr(&cmp), cmp.len);
     iospd_html_charts(out, runs, n);
     key_table(out, "profile", "Resolved profile", runs, n, "profile", NULL);
     key_table(out, "environment", "Environment", runs, n, "system",
@@ -375,6 +378,7 @@ int iospd_html_report(const iospd_html_input_t* in, size_t n,
     if (rc == 0 && out->failed)
       rc = iospd_err_set(err, IOSPD_ENOMEM, "out of memory (HTML report)");
   }
+  iospd_strbuf_destroy(&banner);
   iospd_strbuf_destroy(&cmp);
   for (size_t i = 0; i < n; i++) iospd_html_run_free(&runs[i]);
   iospd_free(runs);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The runs of a report: each document parsed and checked by the shared
- * loader (iospd/results_doc.h), its time series (a .jsonl given with it,
- * else the document's "timeseries" rows) turned into the arrays the
- * charts draw. */
+ * loader (iospd/results_doc.h), with a .jsonl given after it attached as
+ * its "timeseries" rows, and those rows turned into the arrays the charts
+ * draw. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,41 +32,6 @@ double iospd_html_pct(const cJSON* latency, const char* label) {
     if (l != NULL && strcmp(l, label) == 0) return iospd_html_num_of(e, "ms");
   }
   return NAN;
-}
-
-/* The .jsonl text as an array of its rows; a line that is not a JSON
- * object is bad input, named by file and line. */
-static int parse_jsonl(const iospd_html_input_t* in, cJSON** out,
-                       iospd_err_t* err) {
-  cJSON* arr = cJSON_CreateArray();
-  if (arr == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
-  const char* s = in->jsonl;
-  const char* end = s + in->jsonl_len;
-  unsigned line = 0;
-  while (s < end) {
-    const char* nl = memchr(s, '\n', (size_t)(end - s));
-    size_t n = nl != NULL ? (size_t)(nl - s) : (size_t)(end - s);
-    line++;
-    if (n > 0 && !(n == 1 && s[0] == '\r')) {
-      cJSON* row = cJSON_ParseWithLength(s, n);
-      if (!cJSON_IsObject(row) ||
-          !cJSON_IsNumber(iospd_html_get(row, "timespan")) ||
-          !cJSON_IsNumber(iospd_html_get(row, "start_ms"))) {
-        cJSON_Delete(row);
-        cJSON_Delete(arr);
-        return iospd_err_set(
-            err, IOSPD_EUSAGE,
-            "'%s' (--report): line %u is not a time-series row (iospd "
-            "--timeseries .jsonl)%s",
-            in->jsonl_name, line,
-            nl == NULL ? "; the file looks truncated" : "");
-      }
-      cJSON_AddItemToArray(arr, row);
-    }
-    s += n + 1;
-  }
-  *out = arr;
-  return 0;
 }
 
 static double* dbl_array(size_t n) {
@@ -175,18 +140,18 @@ int iospd_html_run_load(const iospd_html_input_t* in, html_run_t* r,
   int rc = iospd_results_doc_parse(in->name, in->json, in->json_len,
                                    "--report", &r->doc, err);
   if (rc < 0) return rc;
-  if (in->jsonl != NULL) {
-    if ((rc = parse_jsonl(in, &r->jsonl, err)) < 0) return rc;
-    r->rows = r->jsonl;
-  } else {
-    const cJSON* rows = iospd_html_get(r->doc, "timeseries");
-    if (rows != NULL && !cJSON_IsArray(rows))
-      return iospd_err_set(err, IOSPD_EUSAGE,
-                           "'%s' (--report): \"timeseries\" is not an array "
-                           "of time-series rows",
-                           in->name);
-    r->rows = rows;
-  }
+  if (in->jsonl != NULL &&
+      (rc = iospd_results_doc_add_timeseries(r->doc, in->jsonl_name,
+                                             in->jsonl, in->jsonl_len,
+                                             "--report", err)) < 0)
+    return rc;
+  const cJSON* rows = iospd_html_get(r->doc, "timeseries");
+  if (rows != NULL && !cJSON_IsArray(rows))
+    return iospd_err_set(err, IOSPD_EUSAGE,
+                         "'%s' (--report): \"timeseries\" is not an array "
+                         "of time-series rows",
+                         in->name);
+  r->rows = rows;
   if (ts_build(r->rows, &r->ts) < 0)
     return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   return 0;
@@ -194,7 +159,6 @@ int iospd_html_run_load(const iospd_html_input_t* in, html_run_t* r,
 
 void iospd_html_run_free(html_run_t* r) {
   ts_free(&r->ts);
-  cJSON_Delete(r->jsonl);
   cJSON_Delete(r->doc);
   memset(r, 0, sizeof *r);
 }

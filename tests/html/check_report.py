@@ -179,61 +179,79 @@ def main():
     charts, notes = facts["charts"], facts["notes"]
 
     # expected series and points per chart
-    for r, doc in enumerate(docs):
-        n, rows = intervals(doc)
-        dirs = dirs_with_io(rows)
-        ts0 = doc["timespans"][0]
-        has_lat = ts0["total"]["total"].get("latency") is not None
-        targets = len(ts0["targets"])
-        if n == 0:
-            check("iops-time" in notes, "no time series but no note")
-            continue
-        for cid in ("iops-time", "mibs-time"):
-            got = charts.get(cid)
-            check(got is not None, "chart %s missing" % cid)
-            if got is None:
-                continue
-            want = len(docs) if multi else (targets + 1) * len(dirs)
-            check(len(got) == want, "%s: %d series, want %d" %
-                  (cid, len(got), want))
-            for s in got:
-                # up to 800 drawn as they are, longer ones thinned
-                ok = (s["points"] == n if n <= 800
-                      else 2 <= s["points"] <= 800)
-                check(ok and s["drawn"] == s["points"],
-                      "%s %s: %d points (%d drawn) for %d intervals" %
-                      (cid, s["label"], s["points"], s["drawn"], n))
-        if has_lat:
-            got = charts.get("latency-time", [])
-            want = 3 * len(docs) if multi else 3 * len(dirs)
-            check(len(got) == want, "latency-time: %d series, want %d" %
-                  (len(got), want))
-            got = charts.get("percentiles", [])
-            check(len(got) == len(dirs) * len(docs),
-                  "percentiles: %d series, want %d" % (len(got), len(dirs)))
-            for s in got:
-                check(s["points"] >= 50, "percentiles %s: only %d points" %
-                      (s["label"], s["points"]))
-            if not multi:
-                got = charts.get("histogram", [])
-                check(len(got) == 2 and got[0]["points"] > 0,
-                      "histogram: %s" % got)
-        else:
-            for cid in ("latency-time", "percentiles", "histogram"):
-                check(cid not in charts, "%s drawn without -L" % cid)
-            check("latency-time" in notes and "percentiles" in notes,
-                  "no-L notes missing: %s" % notes)
-        if not multi:
-            bt = charts.get("balance-threads", [])
-            check(len(bt) == 1 and bt[0]["points"] == len(ts0["threads"]),
-                  "balance-threads: %s" % bt)
-            bg = charts.get("balance-targets", [])
-            check(len(bg) == 1 and bg[0]["points"] == targets,
-                  "balance-targets: %s" % bg)
-            cpu = charts.get("cpu", [])
-            check(len(cpu) == 2 and cpu[0]["points"] == len(ts0["cpu"]["cpus"]),
-                  "cpu: %s" % cpu)
+    def points_ok(cid, s, n):
+        # up to 800 drawn as they are, longer ones thinned
+        ok = s["points"] == n if n <= 800 else 2 <= s["points"] <= 800
+        check(ok and s["drawn"] == s["points"],
+              "%s %s: %d points (%d drawn) for %d intervals" %
+              (cid, s["label"], s["points"], s["drawn"], n))
 
+    info = []
+    for doc in docs:
+        n, rows = intervals(doc)
+        ts0 = doc["timespans"][0]
+        lat_dirs = [d for d in ("read", "write")
+                    if ts0["total"][d].get("latency") is not None]
+        info.append((n, dirs_with_io(rows), lat_dirs,
+                     any(r["timespan"] == 0 and r["total"].get("lat_ms")
+                         for r in rows)))
+    with_ts = [i for i, x in enumerate(info) if x[0] > 0]
+    if not with_ts:
+        check("iops-time" in notes, "no time series but no note")
+    for cid in ("iops-time", "mibs-time"):
+        if not with_ts:
+            check(cid not in charts, "%s drawn without a time series" % cid)
+            continue
+        got = charts.get(cid, [])
+        if multi:
+            want = len(with_ts)
+        else:
+            want = (len(docs[0]["timespans"][0]["targets"]) + 1) * len(info[0][1])
+        check(len(got) == want, "%s: %d series, want %d" % (cid, len(got), want))
+        for s in got:
+            r = ord(s["label"][4]) - 65 if multi else 0
+            points_ok(cid, s, info[r][0])
+    lat_ts = [i for i in with_ts if info[i][3]]
+    if lat_ts:
+        got = charts.get("latency-time", [])
+        want = 3 * len(lat_ts) if multi else 3 * len(info[0][1])
+        check(len(got) == want, "latency-time: %d series, want %d" %
+              (len(got), want))
+        for s in got:
+            r = ord(s["label"][4]) - 65 if multi else 0
+            points_ok("latency-time", s, info[r][0])
+    elif with_ts:
+        check("latency-time" not in charts, "latency-time drawn without -L")
+        check("latency-time" in notes, "no note for latency-time: %s" % notes)
+    want = sum(len(x[2]) for x in info)
+    if want:
+        got = charts.get("percentiles", [])
+        check(len(got) == want, "percentiles: %d series, want %d" %
+              (len(got), want))
+        for s in got:
+            check(s["points"] >= 50, "percentiles %s: only %d points" %
+                  (s["label"], s["points"]))
+    else:
+        for cid in ("percentiles", "histogram"):
+            check(cid not in charts, "%s drawn without -L" % cid)
+        check("percentiles" in notes, "no note for percentiles: %s" % notes)
+    if not multi:
+        ts0 = docs[0]["timespans"][0]
+        if info[0][2]:
+            got = charts.get("histogram", [])
+            check(len(got) == 2 and got[0]["points"] > 0, "histogram: %s" % got)
+        bt = charts.get("balance-threads", [])
+        check(len(bt) == 1 and bt[0]["points"] == len(ts0["threads"]),
+              "balance-threads: %s" % bt)
+        bg = charts.get("balance-targets", [])
+        check(len(bg) == 1 and bg[0]["points"] == len(ts0["targets"]),
+              "balance-targets: %s" % bg)
+        cpu = charts.get("cpu", [])
+        check(len(cpu) == 2 and cpu[0]["points"] == len(ts0["cpu"]["cpus"]),
+              "cpu: %s" % cpu)
+
+    for r, doc in enumerate(docs):
+        ts0 = doc["timespans"][0]
         # text values equal to the JSON
         for d in ("read", "write", "total"):
             jd = ts0["total"][d]
