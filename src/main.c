@@ -338,10 +338,13 @@ static bool write_outputs(const iospd_profile_t* p, const iospd_results_t* r,
       rc = render_html(&sb, r, je, args, &err);
     else
       render(&sb, o->format, r, je, args);
-    if (rc == 0)
-      rc = sb.failed ? IOSPD_ENOMEM
-                     : iospd_plat_write_file_whole(
-                           o->path, iospd_strbuf_cstr(&sb), sb.len, &err);
+    if (rc == 0 && sb.failed) rc = IOSPD_ENOMEM;
+    if (rc == 0 && o->format == IOSPD_FORMAT_HTML) /* same bytes everywhere */
+      rc = iospd_plat_write_file_whole_bytes(o->path, iospd_strbuf_cstr(&sb),
+                                             sb.len, &err);
+    else if (rc == 0)
+      rc = iospd_plat_write_file_whole(o->path, iospd_strbuf_cstr(&sb), sb.len,
+                                       &err);
     if (rc != 0) {
       iospd_strbuf_t msg;
       iospd_strbuf_init(&msg);
@@ -705,8 +708,8 @@ static int report_files(int nargs, const char* const* args) {
     int rc = iospd_html_report(in, n, &opts, &page, &err);
     if (rc == 0 && page.failed) rc = IOSPD_ENOMEM;
     if (rc == 0)
-      rc = iospd_plat_write_file_whole(out_path, iospd_strbuf_cstr(&page),
-                                       page.len, &err);
+      rc = iospd_plat_write_file_whole_bytes(
+          out_path, iospd_strbuf_cstr(&page), page.len, &err);
     else if (rc != IOSPD_ENOMEM)
       exit_code = EXIT_BAD_INPUT;
     if (rc < 0) {

@@ -38,15 +38,27 @@ static void base64(iospd_strbuf_t* out, const unsigned char* p, size_t n) {
   }
 }
 
-/* data deflated and base64-encoded into b64. */
-static int pack(iospd_strbuf_t* b64, const char* data, size_t len) {
-  uLongf cap = compressBound((uLong)len);
+/* data deflated and base64-encoded into b64. Line ends become \n (a JSON
+ * file saved on Windows has \r\n; its content is the same), so the page
+ * is the same whichever system wrote the file, and the same as the page
+ * the run wrote from the document in memory. *plain gets the length. */
+static int pack(iospd_strbuf_t* b64, const char* data, size_t len,
+                size_t* plain) {
+  char* lf = iospd_malloc(len ? len : 1);
+  if (lf == NULL) return IOSPD_ENOMEM;
+  size_t n = 0;
+  for (size_t i = 0; i < len; i++)
+    if (!(data[i] == '\r' && i + 1 < len && data[i + 1] == '\n'))
+      lf[n++] = data[i];
+  *plain = n;
+  uLongf cap = compressBound((uLong)n);
   unsigned char* z = iospd_malloc(cap ? cap : 1);
-  if (z == NULL) return IOSPD_ENOMEM;
-  if (compress2(z, &cap, (const Bytef*)data, (uLong)len, 9) != Z_OK) {
+  if (z == NULL || compress2(z, &cap, (const Bytef*)lf, (uLong)n, 9) != Z_OK) {
     iospd_free(z);
+    iospd_free(lf);
     return IOSPD_ENOMEM;
   }
+  iospd_free(lf);
   base64(b64, z, cap);
   iospd_free(z);
   return b64->failed ? IOSPD_ENOMEM : 0;
@@ -67,8 +79,9 @@ int iospd_html_embed(iospd_strbuf_t* out, const char* id, const char* kind,
                      const char* data, size_t len) {
   iospd_strbuf_t b64;
   iospd_strbuf_init(&b64);
-  int rc = pack(&b64, data, len);
-  if (rc == 0) element(out, id, kind, len, &b64);
+  size_t plain = 0;
+  int rc = pack(&b64, data, len, &plain);
+  if (rc == 0) element(out, id, kind, plain, &b64);
   iospd_strbuf_destroy(&b64);
   return rc;
 }
@@ -212,15 +225,17 @@ int iospd_html_embed_run(iospd_strbuf_t* out, const iospd_html_input_t* in,
   iospd_strbuf_t doc, series;
   iospd_strbuf_init(&doc);
   iospd_strbuf_init(&series);
-  int rc = pack(&doc, in->json, in->json_len);
-  if (rc == 0 && in->jsonl != NULL) rc = pack(&series, in->jsonl, in->jsonl_len);
+  size_t doc_len = 0, series_len = 0;
+  int rc = pack(&doc, in->json, in->json_len, &doc_len);
+  if (rc == 0 && in->jsonl != NULL)
+    rc = pack(&series, in->jsonl, in->jsonl_len, &series_len);
   *slim = rc == 0 && doc.len + series.len > budget;
   if (rc == 0 && !*slim) {
     snprintf(id, sizeof id, "iospd-results-%zu", r);
-    element(out, id, "results", in->json_len, &doc);
+    element(out, id, "results", doc_len, &doc);
     if (in->jsonl != NULL) {
       snprintf(id, sizeof id, "iospd-timeseries-%zu", r);
-      element(out, id, "timeseries", in->jsonl_len, &series);
+      element(out, id, "timeseries", series_len, &series);
     }
   } else if (rc == 0) {
     cJSON* copy = cJSON_Duplicate(run->doc, true);
