@@ -253,6 +253,50 @@ static void test_thinning_keeps_a_spike(void** state) {
   free(y);
 }
 
+/* What a crafted file could hold: x out of order (thinning must stay in
+ * its room) and a row naming a huge target (left out, not allocated). */
+static void test_crafted_input(void** state) {
+  (void)state;
+  enum { N = 6000 };
+  double* x = malloc(N * sizeof *x);
+  double* y = malloc(N * sizeof *y);
+  for (int i = 0; i < N; i++) {
+    x[i] = (i * 7919) % N; /* jumps back and forth */
+    y[i] = i % 13;
+  }
+  html_series_t s = {.label = "s", .n = N, .x = x, .y = y};
+  html_chart_t c = {"t", "t", "x", "y", HTML_AXIS_LINEAR, HTML_AXIS_LINEAR,
+                    &s, 1, NULL, 0};
+  iospd_strbuf_t out;
+  iospd_strbuf_init(&out);
+  iospd_html_line_chart(&out, &c);
+  const char* p = strstr(iospd_strbuf_cstr(&out), "data-points=\"");
+  long pts = strtol(p + 13, NULL, 10);
+  assert_true(pts >= 2 && pts <= HTML_MAX_POINTS);
+  iospd_strbuf_destroy(&out);
+  free(x);
+  free(y);
+
+  size_t len;
+  char* doc = fixture(&len);
+  cJSON* d = cJSON_Parse(doc);
+  cJSON* rows = cJSON_GetObjectItem(d, "timeseries");
+  cJSON* odd = cJSON_Duplicate(cJSON_GetArrayItem(rows, 0), true);
+  cJSON_ReplaceItemInObject(odd, "target", cJSON_CreateNumber(4e9));
+  cJSON_AddItemToArray(rows, odd);
+  char* text = cJSON_PrintUnformatted(d);
+  iospd_html_input_t in = {.name = "odd.json", .json = text,
+                           .json_len = strlen(text)};
+  iospd_err_t err;
+  assert_int_equal(render(&in, 1, false, &out, &err), 0);
+  assert_null(strstr(iospd_strbuf_cstr(&out), "target 4000000000"));
+  assert_non_null(strstr(iospd_strbuf_cstr(&out), "data-series=\"target 0 read\""));
+  iospd_strbuf_destroy(&out);
+  cJSON_free(text);
+  cJSON_Delete(d);
+  free(doc);
+}
+
 /* An hour's worth of rows: the page embeds the slim document and the
  * columns, whose counts add up to the rows'. */
 static void test_long_run_embeds_columns(void** state) {
@@ -360,6 +404,7 @@ int main(void) {
       cmocka_unit_test(test_same_bytes_escaped_embedded),
       cmocka_unit_test(test_no_latency_notes),
       cmocka_unit_test(test_thinning_keeps_a_spike),
+      cmocka_unit_test(test_crafted_input),
       cmocka_unit_test(test_long_run_embeds_columns),
       cmocka_unit_test(test_compare),
   };

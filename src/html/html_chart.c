@@ -223,6 +223,8 @@ static size_t thin(const html_series_t* s, const axis_t* ax, const axis_t* ay,
       if (b >= buckets) b = buckets - 1;
       if (b < 0) b = 0;
     }
+    /* x out of order could revisit a stretch: never more than the room */
+    if (have && m + 2 > HTML_MAX_POINTS) break;
     if (have && (i == s->n || (ok && b != cur))) {
       size_t a = lo < hi ? lo : hi, z = lo < hi ? hi : lo;
       idx[m++] = a;

@@ -132,13 +132,14 @@ static int columns(iospd_strbuf_t* sb, const cJSON* rows) {
   double a0 = NAN, b0 = NAN, s0 = NAN;
   const cJSON* row;
   cJSON_ArrayForEach(row, rows) {
+    long t = iospd_html_row_target(row);
+    if (t < 0) continue;
     double s = iospd_html_num_of(row, "timespan");
     double a = iospd_html_num_of(row, "start_ms");
     double b = iospd_html_num_of(row, "end_ms");
     if (n == 0 || a != a0 || b != b0 || s != s0) n++;
     a0 = a, b0 = b, s0 = s;
-    double t = iospd_html_num_of(row, "target");
-    if (t >= 0 && t < 65536 && (size_t)t + 1 > targets) targets = (size_t)t + 1;
+    if (t < HTML_MAX_TARGETS && (size_t)t + 1 > targets) targets = (size_t)t + 1;
   }
   size_t per = 4 + 4 * targets + 9; /* columns */
   double* v = iospd_malloc((n ? n : 1) * per * sizeof *v);
@@ -154,6 +155,8 @@ static int columns(iospd_strbuf_t* sb, const cJSON* rows) {
   size_t i = (size_t)-1;
   a0 = b0 = s0 = NAN;
   cJSON_ArrayForEach(row, rows) {
+    long tr = iospd_html_row_target(row);
+    if (tr < 0) continue;
     double s = iospd_html_num_of(row, "timespan");
     double a = iospd_html_num_of(row, "start_ms");
     double b = iospd_html_num_of(row, "end_ms");
@@ -164,9 +167,8 @@ static int columns(iospd_strbuf_t* sb, const cJSON* rows) {
     COL(2)[i] = b;
     const char* ph = iospd_html_str_of(row, "phase");
     if (ph != NULL) phase[i] = ph[0] == 'w' ? 'w' : ph[0] == 'c' ? 'c' : 'm';
-    double t = iospd_html_num_of(row, "target");
-    if (t >= 0 && (size_t)t < targets) {
-      size_t c = 4 + 4 * (size_t)t;
+    if (tr < HTML_MAX_TARGETS) {
+      size_t c = 4 + 4 * (size_t)tr;
       for (int d = 0; d < 2; d++) {
         const cJSON* dir = iospd_html_get(row, k_dirs[d]);
         COL(c + (size_t)d)[i] = iospd_html_num_of(dir, "ios");

@@ -10,6 +10,10 @@
 #include "iospd/html.h"
 #include "iospd/strbuf.h"
 
+/* Rows naming a target index from this on are left out (a bound on what
+ * a crafted file can make the report allocate; iospd runs have far fewer). */
+#define HTML_MAX_TARGETS 4096
+
 /* The time series of timespan 0 of one run, as the charts use it. */
 typedef struct html_ts_s {
   size_t n;      /* intervals */
@@ -33,6 +37,10 @@ typedef struct html_run_s {
   const cJSON* rows; /* doc's "timeseries" rows, or NULL */
   html_ts_t ts;
 } html_run_t;
+
+/* A row's target: its index, HTML_MAX_TARGETS for "total", -1 for a row
+ * to leave out. */
+long iospd_html_row_target(const cJSON* row);
 
 /* Parses and checks input i (exit-3 style messages naming the file). */
 int iospd_html_run_load(const iospd_html_input_t* in, html_run_t* r,

@@ -34,6 +34,16 @@ double iospd_html_pct(const cJSON* latency, const char* label) {
   return NAN;
 }
 
+long iospd_html_row_target(const cJSON* row) {
+  const cJSON* t = iospd_html_get(row, "target");
+  if (cJSON_IsString(t) && strcmp(t->valuestring, "total") == 0)
+    return HTML_MAX_TARGETS;
+  if (cJSON_IsNumber(t) && t->valuedouble >= 0 &&
+      t->valuedouble < HTML_MAX_TARGETS && t->valuedouble == (long)t->valuedouble)
+    return (long)t->valuedouble;
+  return -1;
+}
+
 static double* dbl_array(size_t n) {
   double* a = iospd_calloc(n ? n : 1, sizeof *a);
   for (size_t i = 0; a != NULL && i < n; i++) a[i] = NAN;
@@ -65,14 +75,14 @@ static int ts_build(const cJSON* rows, html_ts_t* ts) {
   uint32_t targets = 0;
   const cJSON* row;
   cJSON_ArrayForEach(row, rows) {
-    if (iospd_html_num_of(row, "timespan") != 0) continue;
+    long t = iospd_html_row_target(row);
+    if (iospd_html_num_of(row, "timespan") != 0 || t < 0) continue;
     double a = iospd_html_num_of(row, "start_ms");
     double b = iospd_html_num_of(row, "end_ms");
     if (n == 0 || a != last0 || b != last1) n++;
     last0 = a;
     last1 = b;
-    double t = iospd_html_num_of(row, "target");
-    if (t >= 0 && t < 65536 && (uint32_t)t + 1 > targets)
+    if (t < HTML_MAX_TARGETS && (uint32_t)t + 1 > targets)
       targets = (uint32_t)t + 1;
   }
   if (n == 0) return 0;
@@ -93,7 +103,8 @@ static int ts_build(const cJSON* rows, html_ts_t* ts) {
   size_t i = (size_t)-1;
   last0 = last1 = NAN;
   cJSON_ArrayForEach(row, rows) {
-    if (iospd_html_num_of(row, "timespan") != 0) continue;
+    long tr = iospd_html_row_target(row);
+    if (iospd_html_num_of(row, "timespan") != 0 || tr < 0) continue;
     double a = iospd_html_num_of(row, "start_ms");
     double b = iospd_html_num_of(row, "end_ms");
     if (i == (size_t)-1 || a != last0 || b != last1) i++;
@@ -110,11 +121,7 @@ static int ts_build(const cJSON* rows, html_ts_t* ts) {
       if (!ts->has_cool || b / 1000 > ts->cool1) ts->cool1 = b / 1000;
       ts->has_cool = true;
     }
-    const cJSON* tv = iospd_html_get(row, "target");
-    uint32_t t = cJSON_IsNumber(tv) && tv->valuedouble >= 0 &&
-                         tv->valuedouble < targets
-                     ? (uint32_t)tv->valuedouble
-                     : targets; /* "total" */
+    uint32_t t = tr == HTML_MAX_TARGETS ? targets : (uint32_t)tr;
     for (int d = 0; d < 3; d++) {
       const cJSON* dir = iospd_html_get(row, k_dirs[d]);
       ts->iops[t][d * n + i] = iospd_html_num_of(dir, "iops");
