@@ -7,9 +7,9 @@
 
 #include "iospd/alloc.h"
 #include "iospd/cmdline.h"
+#include "iospd/compare.h"
 #include "iospd/console.h"
 #include "iospd/envinfo.h"
-#include "iospd/compare.h"
 #include "iospd/html.h"
 #include "iospd/merge.h"
 #include "iospd/output_paths.h"

@@ -139,6 +139,7 @@ typedef struct run_s {
   double lat_ms;  /* mean latency (also per interval); 0: no -L */
   double p99_ms;
   bool writes;    /* a second direction: writes of half the reads */
+  size_t missing; /* trailing intervals left out of the -D series */
 } run_t;
 
 static char* doc_text(const run_t* r) {
@@ -181,7 +182,7 @@ static char* doc_text(const run_t* r) {
   }
   iospd_strbuf_append(&sb, "},\n  \"iops_series\": {\"interval_ms\": 100, "
                            "\"buckets\": [");
-  for (size_t i = 0; i < r->n; i++) {
+  for (size_t i = 0; i + r->missing < r->n; i++) {
     double n = r->iops[i] / 10.0, w = r->writes ? n / 2 : 0;
     iospd_strbuf_appendf(&sb, "%s\n   {\"sample_ms\": %zu, \"read_ios\": %.17g, "
                          "\"write_ios\": %.17g, \"read_bytes\": %.17g, "
@@ -237,8 +238,8 @@ static void test_build_values_and_verdicts(void** state) {
   double a[20], b[20];
   series(a, 20, 1000, 10);
   series(b, 20, 1100, 10);
-  run_t ra = {"box", 4096, a, 20, 0.5, 2.0, false};
-  run_t rb = {"box", 4096, b, 20, 0.5, 2.5, false};
+  run_t ra = {"box", 4096, a, 20, 0.5, 2.0, false, 0};
+  run_t rb = {"box", 4096, b, 20, 0.5, 2.5, false, 0};
   cJSON* docs[2] = {load(&ra, "a.json"), load(&rb, "b.json")};
   const char* names[2] = {"a.json", "b.json"};
   iospd_compare_t c;
@@ -292,8 +293,8 @@ static void test_build_without_latency_or_intervals(void** state) {
   double a[20], b[3];
   series(a, 20, 1000, 10);
   series(b, 3, 1000, 10);
-  run_t ra = {"box", 4096, a, 20, 0, 0, true};
-  run_t rb = {"box", 4096, b, 3, 0, 0, true};
+  run_t ra = {"box", 4096, a, 20, 0, 0, true, 0};
+  run_t rb = {"box", 4096, b, 3, 0, 0, true, 0};
   cJSON* docs[2] = {load(&ra, "a.json"), load(&rb, "b.json")};
   /* The durations differ: another profile... */
   const char* names[2] = {"a.json", "b.json"};
@@ -322,9 +323,9 @@ static void test_profiles_and_fields(void** state) {
   (void)state;
   double a[10];
   series(a, 10, 1000, 10);
-  run_t ra = {"box", 4096, a, 10, 0.5, 1, false};
-  run_t rb = {"srv", 8192, a, 10, 0.5, 1, false};
-  run_t rc_ = {"box", 4096, a, 10, 0.5, 1, false};
+  run_t ra = {"box", 4096, a, 10, 0.5, 1, false, 0};
+  run_t rb = {"srv", 8192, a, 10, 0.5, 1, false, 0};
+  run_t rc_ = {"box", 4096, a, 10, 0.5, 1, false, 0};
   cJSON* docs[3] = {load(&ra, "a.json"), load(&rc_, "c.json"),
                     load(&rb, "b.json")};
   const char* names[3] = {"a.json", "c.json", "b.json"};
@@ -403,8 +404,8 @@ static void test_percentiles_from_a_time_series(void** state) {
   series(a, 10, 1000, 10);
   series(pa, 10, 2.0, 0.01);
   series(pb, 10, 2.5, 0.01);
-  run_t ra = {"box", 4096, a, 10, 0.5, 2.0, false};
-  run_t rb = {"box", 4096, a, 10, 0.5, 2.5, false};
+  run_t ra = {"box", 4096, a, 10, 0.5, 2.0, false, 0};
+  run_t rb = {"box", 4096, a, 10, 0.5, 2.5, false, 0};
   cJSON* docs[2] = {load(&ra, "a.json"), load(&rb, "b.json")};
   char* ja = jsonl(pa, 10);
   char* jb = jsonl(pb, 10);
@@ -466,6 +467,137 @@ static void test_percentiles_from_a_time_series(void** state) {
   cJSON_Delete(docs[1]);
 }
 
+/* A -D series without its trailing empty intervals (no I/O completed in
+ * them): the measured time says they were there, at 0 IOPS. */
+static void test_trailing_empty_intervals(void** state) {
+  (void)state;
+  double a[10], b[10];
+  series(a, 10, 1000, 0);
+  series(b, 10, 1000, 0);
+  b[8] = b[9] = 0;
+  run_t ra = {"box", 4096, a, 10, 0.5, 1, false, 0};
+  run_t rb = {"box", 4096, b, 10, 0.5, 1, false, 2};
+  cJSON* docs[2] = {load(&ra, "a.json"), load(&rb, "b.json")};
+  assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(
+      cJSON_GetArrayItem(cJSON_GetObjectItem(docs[1], "timespans"), 0),
+      "iops_series"), "buckets")), 8);
+  const char* names[2] = {"a.json", "b.json"};
+  iospd_compare_t c;
+  iospd_err_t err;
+  iospd_compare_opts_t opts = {false, false, "--compare"};
+  assert_int_equal(iospd_compare_build((const cJSON* const*)docs, names, 2,
+                                       &opts, &c, &err), 0);
+  assert_int_equal(c.runs[1].intervals, 10);
+  const iospd_cmp_row_t* r = row_of(&c, IOSPD_CMP_IOPS, IOSPD_CMP_TOTAL);
+  assert_true(fabs(r->value - 800) < 1e-9);
+  assert_int_equal(r->test.n_b, 10);
+  assert_true(fabs(r->test.mean_b - 800) < 1e-9); /* = the headline IOPS */
+  /* The mean latency has no value where there was no I/O. */
+  r = row_of(&c, IOSPD_CMP_LAT_MEAN, IOSPD_CMP_TOTAL);
+  assert_int_equal(r->test.n_b, 8);
+  iospd_compare_free(&c);
+  cJSON_Delete(docs[0]);
+  cJSON_Delete(docs[1]);
+}
+
+/* Two targets, two threads: thread 0 does t0 and t1, thread 1 does t0.
+ * ios per 100 ms bucket: (t0 by thread 0, t0 by thread 1, t1 by thread 0),
+ * the same in all 5 buckets. */
+static cJSON* two_targets(int t0a, int t0b, int t1) {
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  iospd_strbuf_append(&sb, "{\"format\": \"iospd-results\", \"format_version\": "
+                      "1, \"system\": {}, \"environment\": {}, \"profile\": {},"
+                      " \"timespans\": [{\"measured\": true, "
+                      "\"test_time_seconds\": 0.5, \"iops_series\": "
+                      "{\"interval_ms\": 100, \"buckets\": []}, ");
+  int per[2] = {t0a + t0b, t1};
+  iospd_strbuf_append(&sb, "\"targets\": [");
+  for (int t = 0; t < 2; t++)
+    iospd_strbuf_appendf(&sb, "%s{\"target_index\": %d, \"directions\": "
+                         "{\"read\": {\"ios\": %d, \"iops\": %d}, \"write\": "
+                         "{\"ios\": 0, \"iops\": 0}, \"total\": {\"ios\": %d, "
+                         "\"iops\": %d, \"mib_per_s\": %.17g}}}", t ? ", " : "", t,
+                         per[t] * 5, per[t] * 10, per[t] * 5, per[t] * 10,
+                         per[t] * 10 * 512 / 1048576.0);
+  iospd_strbuf_append(&sb, "], \"threads\": [");
+  int ios[3] = {t0a, t1, t0b};
+  for (int th = 0; th < 2; th++) {
+    iospd_strbuf_appendf(&sb, "%s{\"targets\": [", th ? ", " : "");
+    for (int t = 0; t < (th == 0 ? 2 : 1); t++) {
+      iospd_strbuf_appendf(&sb, "%s{\"target_index\": %d, \"iops_series\": "
+                           "{\"interval_ms\": 100, \"buckets\": [",
+                           t ? ", " : "", t);
+      for (int b = 0; b < 5; b++)
+        iospd_strbuf_appendf(&sb, "%s{\"sample_ms\": %d, \"read_ios\": %d, "
+                             "\"write_ios\": 0, \"read_bytes\": %d, "
+                             "\"write_bytes\": 0}", b ? ", " : "",
+                             (b + 1) * 100, ios[th * 2 + t], ios[th * 2 + t] * 512);
+      iospd_strbuf_append(&sb, "]}}");
+    }
+    iospd_strbuf_append(&sb, "]}");
+  }
+  iospd_strbuf_append(&sb, "], \"total\": {}}]}");
+  cJSON* d = NULL;
+  iospd_err_t err;
+  const char* text = iospd_strbuf_cstr(&sb);
+  assert_int_equal(iospd_results_doc_parse("t.json", text, strlen(text),
+                                           "--compare", &d, &err), 0);
+  iospd_strbuf_destroy(&sb);
+  return d;
+}
+
+static void test_rows_per_target(void** state) {
+  (void)state;
+  cJSON* docs[2] = {two_targets(10, 20, 5), two_targets(10, 20, 10)};
+  const char* names[2] = {"a.json", "b.json"};
+  iospd_compare_t c;
+  iospd_err_t err;
+  iospd_compare_opts_t opts = {false, true, "--compare"};
+  assert_int_equal(iospd_compare_build((const cJSON* const*)docs, names, 2,
+                                       &opts, &c, &err), 0);
+  const iospd_cmp_span_t* s = &c.runs[1].spans[0];
+  const iospd_cmp_row_t* t0 = NULL;
+  const iospd_cmp_row_t* t1 = NULL;
+  for (size_t i = 0; i < s->n_rows; i++) {
+    const iospd_cmp_row_t* r = &s->rows[i];
+    if (r->metric != IOSPD_CMP_IOPS || r->dir != IOSPD_CMP_TOTAL) continue;
+    if (r->target == 0) t0 = r;
+    if (r->target == 1) t1 = r;
+  }
+  assert_non_null(t0);
+  assert_non_null(t1);
+  /* Target 0: both threads' series added, 30 I/Os per 100 ms. */
+  assert_true(t0->base == 300 && t0->value == 300);
+  assert_int_equal(t0->test.n_a, 5);
+  assert_true(t0->test.mean_a == 300 && t0->test.mean_b == 300);
+  assert_int_equal(t0->test.verdict, IOSPD_CMP_NOISE);
+  assert_true(t1->base == 50 && t1->value == 100 && t1->diff_pct == 100.0);
+  assert_true(t1->test.mean_a == 50 && t1->test.mean_b == 100);
+  assert_int_equal(t1->test.verdict, IOSPD_CMP_REAL);
+  assert_true(t1->better);
+  /* MiB/s per target from the threads' bytes: 10 * 512 B per 100 ms. */
+  int mibs = 0;
+  for (size_t i = 0; i < s->n_rows; i++)
+    if (s->rows[i].metric == IOSPD_CMP_MIBS && s->rows[i].target == 1 &&
+        s->rows[i].dir == IOSPD_CMP_TOTAL) {
+      assert_true(fabs(s->rows[i].test.mean_b - 51200 / 1048576.0) < 1e-12);
+      mibs++;
+    }
+  assert_int_equal(mibs, 1);
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  iospd_compare_text(&c, &sb);
+  assert_non_null(strstr(iospd_strbuf_cstr(&sb),
+                         "\n* IOPS                t1 total           50.00"
+                         "         100.00  +100.0%  REAL difference, better "
+                         "(p<0.001)\n"));
+  iospd_strbuf_destroy(&sb);
+  iospd_compare_free(&c);
+  cJSON_Delete(docs[0]);
+  cJSON_Delete(docs[1]);
+}
+
 /* ---- the text ----------------------------------------------------------- */
 
 static void test_text_table(void** state) {
@@ -473,8 +605,8 @@ static void test_text_table(void** state) {
   double a[20], b[20];
   series(a, 20, 1000, 10);
   series(b, 20, 1100, 10);
-  run_t ra = {"box", 4096, a, 20, 0.5, 2.0, false};
-  run_t rb = {"srv", 4096, b, 20, 0.5, 2.5, false};
+  run_t ra = {"box", 4096, a, 20, 0.5, 2.0, false, 0};
+  run_t rb = {"srv", 4096, b, 20, 0.5, 2.5, false, 0};
   cJSON* docs[2] = {load(&ra, "a.json"), load(&rb, "b.json")};
   const char* names[2] = {"a.json", "b.json"};
   iospd_compare_t c;
@@ -567,6 +699,8 @@ int main(void) {
       cmocka_unit_test(test_build_without_latency_or_intervals),
       cmocka_unit_test(test_profiles_and_fields),
       cmocka_unit_test(test_percentiles_from_a_time_series),
+      cmocka_unit_test(test_trailing_empty_intervals),
+      cmocka_unit_test(test_rows_per_target),
       cmocka_unit_test(test_text_table),
       cmocka_unit_test(test_mode_arguments),
   };

@@ -63,7 +63,7 @@ typedef struct iospd_cmp_test_s {
   double r1_a, r1_b;        /* lag-1 autocorrelation used (clamped) */
   double n_eff_a, n_eff_b;  /* effective sample sizes */
   double t, df, p;          /* Welch's t, its degrees of freedom, two-sided p */
-  char why[128];            /* for UNKNOWN: why (e.g. too few intervals) */
+  char why[192];            /* for UNKNOWN: why (e.g. too few intervals) */
 } iospd_cmp_test_t;
 
 /* One metric of one direction (and target) of one timespan: run r against

@@ -166,7 +166,7 @@ typedef struct row_ctx_s {
 } row_ctx_t;
 
 static int fill_row(const row_ctx_t* x, iospd_cmp_row_t* row) {
-  char wa[128] = "", wb[128] = "";
+  char wa[160] = "", wb[160] = "";
   const cJSON* sa = cJSON_GetArrayItem(get(x->base_doc, "timespans"), x->ts);
   const cJSON* sb = cJSON_GetArrayItem(get(x->doc, "timespans"), x->ts);
   row->has_base = headline(sa, row->target, row->metric, row->dir, &row->base,

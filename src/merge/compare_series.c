@@ -113,13 +113,16 @@ static long from_timeseries(const cJSON* doc, int ts, int target,
 /* ---- -D iops_series ----------------------------------------------------- */
 
 /* Collects the bucket arrays to add up: the timespan's own series for all
- * targets, else every thread's series for that target. */
-static size_t series_lists(const cJSON* span, int target, const cJSON** lists,
-                           size_t cap) {
+ * targets, else every thread's series for that target. With lists NULL,
+ * only counts them. */
+static size_t series_lists(const cJSON* span, int target, const cJSON** lists) {
   size_t n = 0;
   if (target < 0) {
     const cJSON* b = get(get(span, "iops_series"), "buckets");
-    if (cJSON_IsArray(b) && cap > 0) lists[n++] = b;
+    if (cJSON_IsArray(b)) {
+      if (lists) lists[n] = b;
+      n++;
+    }
     return n;
   }
   const cJSON* threads = get(span, "threads");
@@ -129,21 +132,23 @@ static size_t series_lists(const cJSON* span, int target, const cJSON** lists,
       const cJSON* ti = get(t, "target_index");
       if (!cJSON_IsNumber(ti) || ti->valuedouble != target) continue;
       const cJSON* b = get(get(t, "iops_series"), "buckets");
-      if (cJSON_IsArray(b) && n < cap) lists[n++] = b;
+      if (cJSON_IsArray(b)) {
+        if (lists) lists[n] = b;
+        n++;
+      }
     }
   }
   return n;
 }
 
 typedef struct sums_s {
-  double end_ms, ios[2], bytes[2], lat[2];
+  double ios[2], bytes[2], lat[2];
   bool lat_ok[2];
 } sums_t;
 
 static bool add_bucket(sums_t* s, const cJSON* b) {
   static const char* const pre[2] = {"read", "write"};
   bool ok = true;
-  s->end_ms = num(get(b, "sample_ms"), &ok); /* the interval's end */
   for (int i = 0; i < 2; i++) {
     char key[24];
     snprintf(key, sizeof key, "%s_ios", pre[i]);
@@ -185,29 +190,57 @@ static bool bucket_value(const sums_t* s, double ms, iospd_cmp_metric_t m,
   }
 }
 
+/* The -D series leaves out trailing intervals in which no I/O completed
+ * (a thread that got no CPU, a device that stalled at the end), and a
+ * thread's series can be shorter than another's: the measured time says
+ * how many full intervals there were, and a missing one had no I/O. */
+static int full_intervals(const cJSON* span) {
+  bool ok = true;
+  double secs = num(get(span, "test_time_seconds"), &ok);
+  double ms = num(get(get(span, "iops_series"), "interval_ms"), &ok);
+  if (!ok || !(ms > 0.0) || !(secs > 0.0) || secs * 1000.0 / ms > 1e8)
+    return 0;
+  return (int)(secs * 1000.0 / ms + 1e-9);
+}
+
 static long from_iops_series(const cJSON* span, int target,
                              iospd_cmp_metric_t m, iospd_cmp_dir_t d,
                              double* vals, long cap) {
-  const cJSON* lists[256];
-  size_t nl = series_lists(span, target, lists, 256);
+  size_t nl = series_lists(span, target, NULL);
   if (nl == 0) return 0;
+  const cJSON** lists = iospd_calloc(nl, sizeof *lists);
+  if (lists == NULL) return -1;
+  series_lists(span, target, lists);
+  /* Each list walked once, in step (cJSON_GetArrayItem would walk from
+   * the start for every interval: quadratic in a long run). */
+  for (size_t l = 0; l < nl; l++) lists[l] = lists[l]->child;
+  int len = 0;
+  for (size_t l = 0; l < nl; l++) {
+    int size = 0;
+    for (const cJSON* b = lists[l]; b != NULL; b = b->next) size++;
+    if (size > len) len = size;
+  }
+  bool ok = true;
+  double interval = num(get(get(span, "iops_series"), "interval_ms"), &ok);
+  int full = ok ? full_intervals(span) : 0;
+  if (full > len) len = full;
   long k = 0;
-  double prev_end = 0.0;
-  int len = cJSON_GetArraySize(lists[0]);
   for (int i = 0; i < len && k < cap; i++) {
     sums_t s;
     memset(&s, 0, sizeof s);
     s.lat_ok[0] = s.lat_ok[1] = true;
-    bool ok = true;
+    bool valid = true;
     for (size_t l = 0; l < nl; l++) {
-      const cJSON* b = cJSON_GetArrayItem(lists[l], i);
-      ok = ok && b != NULL && add_bucket(&s, b);
+      const cJSON* b = lists[l];
+      if (b == NULL) continue;
+      valid = valid && add_bucket(&s, b);
+      lists[l] = b->next;
     }
-    /* sample_ms is where the interval ends, from the start of measuring. */
-    double v, ms = s.end_ms - prev_end;
-    prev_end = s.end_ms;
-    if (ok && bucket_value(&s, ms, m, d, &v)) vals[k++] = v;
+    /* Every -D interval has the -D length (sample_ms is where it ends). */
+    double v, ms = interval;
+    if (valid && bucket_value(&s, ms, m, d, &v)) vals[k++] = v;
   }
+  iospd_free(lists);
   return k;
 }
 
@@ -229,7 +262,8 @@ long iospd_cmp_series(const cJSON* doc, int ts, int target,
   const cJSON* rows = get(doc, "timeseries");
   const cJSON* b = get(get(span, "iops_series"), "buckets");
   long cap = (cJSON_IsArray(rows) ? cJSON_GetArraySize(rows) : 0) +
-             (cJSON_IsArray(b) ? cJSON_GetArraySize(b) : 0);
+             (cJSON_IsArray(b) ? cJSON_GetArraySize(b) : 0) +
+             full_intervals(span);
   /* Per target, the threads' series are as long as the timespan's. */
   if (cap == 0) cap = 1;
   double* v = iospd_malloc((size_t)cap * sizeof *v);
@@ -238,6 +272,10 @@ long iospd_cmp_series(const cJSON* doc, int ts, int target,
   /* The -D values first: they are exact (the time series rounds latency
    * to 0.001 ms), and they have no percentiles. */
   long n = pct ? 0 : from_iops_series(span, target, m, d, v, cap);
+  if (n < 0) {
+    iospd_free(v);
+    return -1;
+  }
   if (n > 0) {
     *source = "iops_series";
   } else {
@@ -278,12 +316,14 @@ size_t iospd_cmp_ts_intervals(const cJSON* doc, int ts, double* interval_ms) {
 }
 
 size_t iospd_cmp_intervals(const cJSON* doc, int ts, double* interval_ms) {
-  const cJSON* series = get(span_of(doc, ts), "iops_series");
+  const cJSON* span = span_of(doc, ts);
+  const cJSON* series = get(span, "iops_series");
   const cJSON* b = get(series, "buckets");
   bool ok = true;
   double ms = num(get(series, "interval_ms"), &ok);
   *interval_ms = 0.0;
   if (!cJSON_IsArray(b) || !ok || cJSON_GetArraySize(b) == 0) return 0;
   *interval_ms = ms;
-  return (size_t)cJSON_GetArraySize(b);
+  int n = cJSON_GetArraySize(b), full = full_intervals(span);
+  return (size_t)(full > n ? full : n);
 }

@@ -100,7 +100,7 @@ static void span_table(const iospd_compare_t* c, size_t r,
                        "direction", "run 1", run_r, "diff", "verdict");
   for (size_t i = 0; i < s->n_rows; i++) {
     const iospd_cmp_row_t* row = &s->rows[i];
-    char label[32], dir[24], a[32], b[32], diff[24], v[200];
+    char label[32], dir[24], a[32], b[32], diff[24], v[224];
     metric_label(label, sizeof label, row->metric);
     if (row->target < 0)
       snprintf(dir, sizeof dir, "%s", iospd_cmp_dir_name(row->dir));
