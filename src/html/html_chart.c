@@ -262,7 +262,18 @@ void iospd_html_line_chart(iospd_strbuf_t* out, const html_chart_t* c) {
   }
   if (c->x_axis == HTML_AXIS_LINEAR && xhi <= xlo) xhi = xlo + 1;
   double xt[16], yt[16];
+  /* A linear x axis (time) spans the data exactly, with the ticks that
+   * fall inside it; the others end on a tick. */
+  double x0 = xlo, x1 = xhi;
   int nx = ticks(c->x_axis, &xlo, &xhi, xt, 16);
+  if (c->x_axis == HTML_AXIS_LINEAR) {
+    int k = 0;
+    for (int i = 0; i < nx; i++)
+      if (xt[i] >= x0 && xt[i] <= x1) xt[k++] = xt[i];
+    nx = k;
+    xlo = x0;
+    xhi = x1;
+  }
   int ny = ticks(c->y_axis, &ylo, &yhi, yt, 16);
   ax.lo = tf(ax.kind, xlo);
   ax.hi = tf(ax.kind, xhi);
