@@ -10,6 +10,7 @@
 #include "iospd/compare.h"
 #include "iospd/console.h"
 #include "iospd/envinfo.h"
+#include "iospd/html.h"
 #include "iospd/merge.h"
 #include "iospd/output_paths.h"
 #include "iospd/ping.h"
@@ -17,6 +18,7 @@
 #include "iospd/profile.h"
 #include "iospd/report.h"
 #include "iospd/run.h"
+#include "iospd/series_keep.h"
 #include "iospd/series_out.h"
 #include "iospd/status.h"
 #include "iospd/strbuf.h"
@@ -59,6 +61,11 @@ typedef struct run_ctx_s {
   const iospd_profile_t* p;
   /* --timeseries: the file the intervals are written to, or NULL. */
   iospd_series_out_t* series;
+  /* With an HTML output: the intervals kept for its charts, or NULL. */
+  iospd_series_keep_t* keep;
+  /* Every warning of the run, for the JSON "warnings" and the HTML
+   * report: one line per warning, '\n'-terminated. */
+  iospd_strbuf_t warnings;
   /* The live status line (--progress), NULL when off. Drawn and redrawn
    * from the controller thread only (interval, tick and message hooks). */
   iospd_status_t* status;
@@ -92,6 +99,7 @@ static void status_draw(run_ctx_t* rc) {
 static void on_interval(void* ctx, const iospd_interval_t* iv) {
   run_ctx_t* rc = ctx;
   if (rc->series != NULL) iospd_series_out_interval(rc->series, iv);
+  iospd_series_keep_interval(rc->keep, iv);
   if (rc->status != NULL && iospd_status_on_interval(rc->status, iv))
     status_draw(rc);
 }
@@ -111,9 +119,11 @@ static void status_restore(const run_ctx_t* rc) {
  * behind a UTC timestamp (diagnostics, not a stable interface) go where
  * notice_write says. */
 static void on_message(void* ctx, const char* text) {
-  const run_ctx_t* rc = ctx;
+  run_ctx_t* rc = ctx;
   iospd_strbuf_t sb;
   iospd_strbuf_init(&sb);
+  if (strncmp(text, "WARNING", 7) == 0)
+    iospd_strbuf_appendf(&rc->warnings, "%s\n", text);
   if (strncmp(text, "WARNING", 7) == 0 || strncmp(text, "NOTE:", 5) == 0) {
     iospd_strbuf_appendf(&sb, "%s\n", text);
     iospd_plat_write_err(iospd_strbuf_cstr(&sb), sb.len);
@@ -208,12 +218,16 @@ typedef struct cmdline_args_s {
 } cmdline_args_t;
 
 /* What the JSON report adds to the results: the environment of the machine
- * and of each distinct target path. */
+ * and of each distinct target path; the run's warnings and the time series
+ * kept for an HTML report. */
 typedef struct json_env_s {
   iospd_env_t env;
   const char** paths;
   iospd_env_target_t* targets;
   uint32_t count;
+  const char** warnings; /* lines of run_ctx_t.warnings, NUL-split */
+  uint32_t warning_count;
+  const iospd_series_keep_t* keep;
 } json_env_t;
 
 static void json_env_fill(json_env_t* je, const iospd_profile_t* p) {
@@ -241,6 +255,22 @@ static void json_env_fill(json_env_t* je, const iospd_profile_t* p) {
 static void json_env_free(json_env_t* je) {
   iospd_free(je->paths);
   iospd_free(je->targets);
+  iospd_free(je->warnings);
+}
+
+/* Points je->warnings at the lines of text (which it cuts at each '\n'). */
+static void json_env_warnings(json_env_t* je, iospd_strbuf_t* text) {
+  uint32_t n = 0;
+  for (size_t i = 0; i < text->len; i++) n += text->data[i] == '\n';
+  if (n == 0 || (je->warnings = iospd_calloc(n, sizeof *je->warnings)) == NULL)
+    return;
+  char* s = text->data;
+  for (size_t i = 0; i < text->len; i++)
+    if (text->data[i] == '\n') {
+      text->data[i] = '\0';
+      je->warnings[je->warning_count++] = s;
+      s = text->data + i + 1;
+    }
 }
 
 static void render(iospd_strbuf_t* out, iospd_result_format_t f,
@@ -254,7 +284,13 @@ static void render(iospd_strbuf_t* out, iospd_result_format_t f,
                             .targets = je->targets,
                             .target_count = je->count,
                             .argc = args->argc,
-                            .argv = args->argv};
+                            .argv = args->argv,
+                            .warnings = je->warnings,
+                            .warning_count = je->warning_count};
+    if (je->keep != NULL) {
+      x.timeseries_rows = iospd_series_keep_text(je->keep, &x.timeseries_len);
+      x.timeseries_dropped = iospd_series_keep_dropped(je->keep);
+    }
     iospd_report_json(out, r, &x);
   } else {
     iospd_report_text(out, r);
@@ -262,8 +298,30 @@ static void render(iospd_strbuf_t* out, iospd_result_format_t f,
 }
 
 static const char* format_word(iospd_result_format_t f) {
-  return f == IOSPD_FORMAT_XML ? "xml" : f == IOSPD_FORMAT_JSON ? "json"
-                                                                : "text";
+  return f == IOSPD_FORMAT_XML    ? "xml"
+         : f == IOSPD_FORMAT_JSON ? "json"
+         : f == IOSPD_FORMAT_HTML ? "html"
+                                  : "text";
+}
+
+/* The HTML report of this run: made from the JSON document it would write
+ * (so that iospd --report of that JSON gives the same page). */
+static int render_html(iospd_strbuf_t* out, const iospd_results_t* r,
+                       const json_env_t* je, const cmdline_args_t* args,
+                       iospd_err_t* err) {
+  iospd_strbuf_t json;
+  iospd_strbuf_init(&json);
+  render(&json, IOSPD_FORMAT_JSON, r, je, args);
+  int rc = IOSPD_ENOMEM;
+  if (!json.failed) {
+    iospd_html_input_t in = {.name = "this run",
+                             .json = iospd_strbuf_cstr(&json),
+                             .json_len = json.len};
+    iospd_html_opts_t opts = {.force = false};
+    rc = iospd_html_report(&in, 1, &opts, out, err);
+  }
+  iospd_strbuf_destroy(&json);
+  return rc;
 }
 
 /* The --output files, each written whole (iospd_plat_write_file_whole).
@@ -275,12 +333,20 @@ static bool write_outputs(const iospd_profile_t* p, const iospd_results_t* r,
     const iospd_output_spec_t* o = &p->ext.outputs[i];
     iospd_strbuf_t sb;
     iospd_strbuf_init(&sb);
-    render(&sb, o->format, r, je, args);
     iospd_err_t err;
     iospd_err_clear(&err);
-    int rc = sb.failed ? IOSPD_ENOMEM
-                       : iospd_plat_write_file_whole(
-                             o->path, iospd_strbuf_cstr(&sb), sb.len, &err);
+    int rc = 0;
+    if (o->format == IOSPD_FORMAT_HTML)
+      rc = render_html(&sb, r, je, args, &err);
+    else
+      render(&sb, o->format, r, je, args);
+    if (rc == 0 && sb.failed) rc = IOSPD_ENOMEM;
+    if (rc == 0 && o->format == IOSPD_FORMAT_HTML) /* same bytes everywhere */
+      rc = iospd_plat_write_file_whole_bytes(o->path, iospd_strbuf_cstr(&sb),
+                                             sb.len, &err);
+    else if (rc == 0)
+      rc = iospd_plat_write_file_whole(o->path, iospd_strbuf_cstr(&sb), sb.len,
+                                       &err);
     if (rc != 0) {
       iospd_strbuf_t msg;
       iospd_strbuf_init(&msg);
@@ -296,11 +362,16 @@ static bool write_outputs(const iospd_profile_t* p, const iospd_results_t* r,
   return ok;
 }
 
-static bool wants_json(const iospd_profile_t* p) {
-  if (p->format == IOSPD_FORMAT_JSON) return true;
+static bool wants_format(const iospd_profile_t* p, iospd_result_format_t f) {
   for (uint32_t i = 0; i < p->ext.output_count; i++)
-    if (p->ext.outputs[i].format == IOSPD_FORMAT_JSON) return true;
+    if (p->ext.outputs[i].format == f) return true;
   return false;
+}
+
+static bool wants_json(const iospd_profile_t* p) {
+  return p->format == IOSPD_FORMAT_JSON ||
+         wants_format(p, IOSPD_FORMAT_JSON) ||
+         wants_format(p, IOSPD_FORMAT_HTML);
 }
 
 /* list[n] = (the switch as written, "<opt><path>", path); false on ENOMEM. */
@@ -325,6 +396,7 @@ static int output_paths(const iospd_profile_t* p, iospd_out_path_t* list) {
     const iospd_output_spec_t* o = &p->ext.outputs[i];
     const char* opt = o->format == IOSPD_FORMAT_XML    ? "--output=xml:"
                       : o->format == IOSPD_FORMAT_JSON ? "--output=json:"
+                      : o->format == IOSPD_FORMAT_HTML ? "--output=html:"
                                                        : "--output=text:";
     if (!push_path(list, n++, opt, o->path)) return -1;
   }
@@ -356,22 +428,37 @@ static int check_output_paths(const iospd_profile_t* p) {
   return rc;
 }
 
+/* warnings: the validation's warnings ("warning: ..." lines), kept with
+ * the run's own for the JSON and HTML reports. */
 static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
-                       const cmdline_args_t* args) {
+                       const cmdline_args_t* args, const char* warnings) {
   iospd_results_t results;
   memset(&results, 0, sizeof results);
   results.sys = *sys;
   iospd_err_t err;
   iospd_err_clear(&err);
   run_ctx_t ctx = {.p = p};
+  iospd_strbuf_init(&ctx.warnings);
+  iospd_strbuf_append(&ctx.warnings, warnings);
   iospd_run_hooks_t hooks = {.message = on_message,
                              .progress_dot = on_progress_dot,
                              .interrupted = on_interrupted,
                              .ctx = &ctx};
+  if (wants_format(p, IOSPD_FORMAT_HTML)) {
+    ctx.keep = iospd_series_keep_create(p, IOSPD_SERIES_KEEP_CAP);
+    if (ctx.keep == NULL) {
+      iospd_strbuf_destroy(&ctx.warnings);
+      err_line("error: ", "out of memory (the HTML report's time series)");
+      return EXIT_RUN_FAILED;
+    }
+    hooks.interval = on_interval;
+  }
   if (p->ext.timeseries_path != NULL) {
     if (iospd_series_out_open(&ctx.series, p->ext.timeseries_path, p, &err) <
         0) {
       err_line("error: ", err.msg);
+      iospd_series_keep_destroy(ctx.keep);
+      iospd_strbuf_destroy(&ctx.warnings);
       return EXIT_BAD_INPUT;
     }
     hooks.interval = on_interval;
@@ -397,6 +484,8 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
     json_env_t je;
     memset(&je, 0, sizeof je);
     if (wants_json(p)) json_env_fill(&je, p);
+    je.keep = ctx.keep;
+    json_env_warnings(&je, &ctx.warnings);
     iospd_strbuf_t out;
     iospd_strbuf_init(&out);
     render(&out, p->format, &results, &je, args);
@@ -407,6 +496,8 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   }
   iospd_results_destroy(&results);
   iospd_plat_cpu_topology_free(&results.topo);
+  iospd_series_keep_destroy(ctx.keep);
+  iospd_strbuf_destroy(&ctx.warnings);
   if (rc < 0) {
     err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
     return EXIT_RUN_FAILED;
@@ -438,7 +529,7 @@ static void tree_progress(void* ctx, uint64_t done, uint64_t total) {
  * with its tree sections. A tree that exists with another layout is bad
  * input (exit 3); nothing was touched then. */
 static int run_tree(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
-                    const cmdline_args_t* args) {
+                    const cmdline_args_t* args, const char* warnings) {
   iospd_results_t results;
   memset(&results, 0, sizeof results);
   results.sys = *sys;
@@ -446,6 +537,8 @@ static int run_tree(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   iospd_err_t err;
   iospd_err_clear(&err);
   run_ctx_t ctx = {.p = p};
+  iospd_strbuf_init(&ctx.warnings);
+  iospd_strbuf_append(&ctx.warnings, warnings);
   iospd_tree_hooks_t hooks = {.note = tree_note,
                               .progress = tree_progress,
                               .interrupted = on_interrupted,
@@ -456,6 +549,7 @@ static int run_tree(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
     json_env_t je;
     memset(&je, 0, sizeof je);
     if (wants_json(p)) json_env_fill(&je, p);
+    json_env_warnings(&je, &ctx.warnings);
     iospd_strbuf_t out;
     iospd_strbuf_init(&out);
     render(&out, p->format, &results, &je, args);
@@ -464,6 +558,7 @@ static int run_tree(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
     outputs_ok = write_outputs(p, &results, &je, args);
     json_env_free(&je);
   }
+  iospd_strbuf_destroy(&ctx.warnings);
   iospd_tree_report_profile_free(results.profile);
   iospd_results_destroy(&results);
   iospd_plat_cpu_topology_free(&results.topo);
@@ -549,6 +644,156 @@ static int merge_files(int nfiles, const char* const* files) {
   return exit_code;
 }
 
+static bool ends_with(const char* s, const char* tail) {
+  size_t n = strlen(s), m = strlen(tail);
+  if (n < m) return false;
+  for (size_t i = 0; i < m; i++) {
+    char c = s[n - m + i];
+    if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+    if (c != tail[i]) return false;
+  }
+  return true;
+}
+
+static int report_fail(const char* msg) {
+  err_line("error: ", msg);
+  return EXIT_BAD_INPUT;
+}
+
+/* Reads a whole input file of --report; false (with the message printed)
+ * when it cannot be read. */
+static bool report_read(const char* name, char** data, size_t* len) {
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  if (iospd_plat_read_whole_file(name, data, len, &err) == 0) return true;
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  iospd_strbuf_appendf(&sb, "cannot read '%s' (--report): %s", name,
+                       err.msg[0] ? err.msg : iospd_strerror(err.code));
+  err_line("error: ", iospd_strbuf_cstr(&sb));
+  iospd_strbuf_destroy(&sb);
+  return false;
+}
+
+/* iospd --report a.json [a.jsonl] [b.json ...] --output=html:FILE [--force]:
+ * the HTML report of saved results, written whole; a .jsonl after a JSON
+ * file is that run's time series. Bad input: exit 3, nothing written. */
+static int report_files(int nargs, const char* const* args) {
+  size_t cap = nargs > 0 ? (size_t)nargs : 1;
+  iospd_html_input_t* in = iospd_calloc(cap, sizeof *in);
+  char** owned = iospd_calloc(cap, sizeof *owned); /* the files' bytes */
+  size_t n_owned = 0;
+  if (in == NULL || owned == NULL) {
+    iospd_free(in);
+    iospd_free(owned);
+    err_line("error: ", "out of memory (--report)");
+    return EXIT_RUN_FAILED;
+  }
+  size_t n = 0;
+  const char* out_path = NULL;
+  iospd_html_opts_t opts = {.force = false};
+  int exit_code = EXIT_OK;
+  iospd_strbuf_t msg;
+  iospd_strbuf_init(&msg);
+  for (int i = 0; i < nargs && exit_code == EXIT_OK; i++) {
+    const char* a = args[i];
+    iospd_strbuf_reset(&msg);
+    if (strcmp(a, "--force") == 0) {
+      opts.force = true;
+    } else if (strncmp(a, "--output=", 9) == 0) {
+      if (strncmp(a + 9, "html:", 5) != 0 || a[14] == '\0') {
+        iospd_strbuf_appendf(&msg, "'%s': --report writes only "
+                             "--output=html:FILE", a);
+        exit_code = report_fail(iospd_strbuf_cstr(&msg));
+      } else if (out_path != NULL) {
+        iospd_strbuf_appendf(&msg, "'%s': --report writes one HTML file; "
+                             "--output is given twice", a);
+        exit_code = report_fail(iospd_strbuf_cstr(&msg));
+      } else {
+        out_path = a + 14;
+      }
+    } else if (a[0] == '-' && a[1] == '-') {
+      iospd_strbuf_appendf(&msg, "'%s': --report takes result files, "
+                           "--output=html:FILE and --force", a);
+      exit_code = report_fail(iospd_strbuf_cstr(&msg));
+    } else if (ends_with(a, ".jsonl")) {
+      if (n == 0 || in[n - 1].jsonl != NULL) {
+        iospd_strbuf_appendf(&msg, "'%s' (--report): a .jsonl time series "
+                             "goes right after the JSON results of its run",
+                             a);
+        exit_code = report_fail(iospd_strbuf_cstr(&msg));
+      } else {
+        in[n - 1].jsonl_name = a;
+        char* data = NULL;
+        size_t len = 0;
+        if (!report_read(a, &data, &len)) exit_code = EXIT_BAD_INPUT;
+        owned[n_owned++] = data;
+        in[n - 1].jsonl = data != NULL ? data : "";
+        in[n - 1].jsonl_len = len;
+      }
+    } else {
+      char* data = NULL;
+      size_t len = 0;
+      in[n].name = a;
+      if (!report_read(a, &data, &len)) exit_code = EXIT_BAD_INPUT;
+      owned[n_owned++] = data;
+      in[n].json = data != NULL ? data : "";
+      in[n].json_len = len;
+      n++;
+    }
+  }
+  if (exit_code == EXIT_OK && out_path == NULL)
+    exit_code = report_fail("--report needs the file to write: "
+                            "--output=html:FILE");
+  if (exit_code == EXIT_OK && n == 0)
+    exit_code = report_fail("--report needs at least one -Rjson results file");
+  /* The report never replaces one of its inputs. */
+  for (size_t i = 0; exit_code == EXIT_OK && i < n; i++) {
+    const char* names[2] = {in[i].name, in[i].jsonl_name};
+    for (int k = 0; k < 2 && exit_code == EXIT_OK; k++)
+      if (names[k] != NULL && iospd_plat_same_file(out_path, names[k])) {
+        iospd_strbuf_reset(&msg);
+        iospd_strbuf_appendf(&msg, "--output=html:%s is the input '%s'; "
+                             "choose another file", out_path, names[k]);
+        exit_code = report_fail(iospd_strbuf_cstr(&msg));
+      }
+  }
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  if (exit_code == EXIT_OK) {
+    iospd_out_path_t o = {"--output=html:", out_path};
+    if (iospd_output_paths_check(&o, 1, NULL, &err) != 0)
+      exit_code = report_fail(err.msg);
+  }
+  if (exit_code == EXIT_OK) {
+    iospd_strbuf_t page;
+    iospd_strbuf_init(&page);
+    int rc = iospd_html_report(in, n, &opts, &page, &err);
+    if (rc == 0 && page.failed) rc = IOSPD_ENOMEM;
+    if (rc == 0)
+      rc = iospd_plat_write_file_whole_bytes(
+          out_path, iospd_strbuf_cstr(&page), page.len, &err);
+    else if (rc != IOSPD_ENOMEM)
+      exit_code = EXIT_BAD_INPUT;
+    if (rc < 0) {
+      iospd_strbuf_reset(&msg);
+      iospd_strbuf_appendf(&msg, "%s%s",
+                           err.msg[0] ? err.msg : iospd_strerror(rc),
+                           exit_code == EXIT_OK ? "; the report was not "
+                                                  "written"
+                                                : "");
+      err_line("error: ", iospd_strbuf_cstr(&msg));
+      if (exit_code == EXIT_OK) exit_code = EXIT_RUN_FAILED;
+    }
+    iospd_strbuf_destroy(&page);
+  }
+  for (size_t i = 0; i < n_owned; i++) iospd_free(owned[i]);
+  iospd_free(owned);
+  iospd_free(in);
+  iospd_strbuf_destroy(&msg);
+  return exit_code;
+}
+
 int main(int argc, char** argv) {
   iospd_plat_console_init();
   int uargc = 0;
@@ -583,6 +828,10 @@ int main(int argc, char** argv) {
   int rc = iospd_cmdline_parse(uargc, uargv, &env, &profile, &action, &diag,
                                &err);
   err_sb(&diag);
+  /* Warnings of the command line and of the validation, for the reports. */
+  iospd_strbuf_t warned;
+  iospd_strbuf_init(&warned);
+  iospd_strbuf_append(&warned, iospd_strbuf_cstr(&diag));
   iospd_strbuf_reset(&diag);
   if (rc < 0) {
     err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
@@ -601,6 +850,10 @@ int main(int argc, char** argv) {
   }
   if (action == IOSPD_ACTION_MERGE) {
     exit_code = merge_files(uargc - 2, uargv + 2);
+    goto done;
+  }
+  if (action == IOSPD_ACTION_REPORT) {
+    exit_code = report_files(uargc - 2, uargv + 2);
     goto done;
   }
   if (action == IOSPD_ACTION_COMPARE) {
@@ -639,6 +892,7 @@ int main(int argc, char** argv) {
 
   rc = iospd_profile_validate(&profile, &diag);
   err_sb(&diag);
+  iospd_strbuf_append(&warned, iospd_strbuf_cstr(&diag));
   if (rc < 0) {
     exit_code = EXIT_BAD_INPUT;
     goto done;
@@ -651,8 +905,9 @@ int main(int argc, char** argv) {
   } else if ((exit_code = check_output_paths(&profile)) == EXIT_OK) {
     cmdline_args_t args = {uargc, uargv};
     exit_code = profile.ext.tree.dirs != NULL
-                    ? run_tree(&profile, &sys, &args)
-                    : run_profile(&profile, &sys, &args);
+                    ? run_tree(&profile, &sys, &args, iospd_strbuf_cstr(&warned))
+                    : run_profile(&profile, &sys, &args,
+                                  iospd_strbuf_cstr(&warned));
   }
 
 done:
@@ -663,6 +918,7 @@ done:
     err_line("", "What iospd printed on standard output is incomplete.");
     if (exit_code == EXIT_OK) exit_code = EXIT_RUN_FAILED;
   }
+  iospd_strbuf_destroy(&warned);
   iospd_strbuf_destroy(&diag);
   iospd_profile_destroy(&profile);
   iospd_plat_shutdown();

@@ -1107,18 +1107,17 @@ static void test_cmdline_exact_messages(void** state) {
       /* -Sr is refused on Linux, so only Windows offers it. */
       {"-Sq t", "'-Sq': unknown -S letter 'q'; use b, h, m, u or w"},
       {"W|-Sq t", "'-Sq': unknown -S letter 'q'; use b, h, m, r, u or w"},
-      {"--output=html:r.html t",
-       "'--output=html:r.html': the HTML report is not available yet; use "
-       "--output=text:, xml: or json:"},
+      {"--output=html: t", "'--output=html:': no file name; use "
+                           "--output=html:FILE"},
       {"--output=yaml:r.y t",
        "'--output=yaml:r.y': unknown output format 'yaml'; use "
-       "--output=FORMAT:FILE with FORMAT text, xml or json"},
+       "--output=FORMAT:FILE with FORMAT text, xml, json or html"},
       {"--output=json: t", "'--output=json:': no file name; use "
                            "--output=json:FILE"},
       {"--output=json t", "'--output=json': no file name; use "
                           "--output=json:FILE"},
       {"--output t", "'--output': use --output=FORMAT:FILE with FORMAT text, "
-                     "xml or json"},
+                     "xml, json or html"},
       {"-Rpjson t", "'-Rpjson': the profile alone is printed as text or XML "
                     "only; use -Rptext or -Rpxml (JSON holds results: -Rjson)"},
       {"-Ryaml t", "'-Ryaml': unknown result format; use -Rtext, -Rxml, "
@@ -1156,6 +1155,9 @@ static void test_cmdline_exact_messages(void** state) {
       {"-b4K --version t",
        "'--version' must be the only argument: iospd --version"},
       {"--version=1", "'--version=1': --version takes no value"},
+      {"-b4K --report a.json",
+       "'--report' is a mode of its own and must be the first argument: "
+       "iospd --report a.json [b.json ...] --output=html:FILE"},
       {"-b4K --merge a.json",
        "'--merge' is a mode of its own and must be the first argument: "
        "iospd --merge a.json b.json ..."},
@@ -1314,6 +1316,41 @@ static void test_cmdline_merge_mode(void** state) {
     assert_null(p.cmdline);
     iospd_profile_destroy(&p);
   }
+}
+
+/* --report first: a mode whose files and --output=html main.c reads; the
+ * parser leaves the profile alone, whatever follows. */
+static void test_cmdline_report_mode(void** state) {
+  (void)state;
+  const char* argv[] = {"iospd", "--report", "a.json", "--output=html:r.html",
+                        "--force"};
+  for (int argc = 2; argc <= 5; argc++) {
+    iospd_profile_t p;
+    iospd_profile_init(&p);
+    iospd_cmdline_action_t action = IOSPD_ACTION_RUN;
+    assert_int_equal(
+        iospd_cmdline_parse(argc, argv, &k_linux, &p, &action, NULL, NULL), 0);
+    assert_int_equal(action, IOSPD_ACTION_REPORT);
+    assert_int_equal(p.timespan_count, 0);
+    assert_int_equal(p.ext.output_count, 0);
+    iospd_profile_destroy(&p);
+  }
+}
+
+/* --output=html:FILE is an output like the others. */
+static void test_cmdline_output_html(void** state) {
+  (void)state;
+  const char* argv[] = {"iospd", "--output=html:C:\\r\\run.html", "t"};
+  iospd_profile_t p;
+  iospd_profile_init(&p);
+  iospd_cmdline_action_t action;
+  iospd_err_t err;
+  assert_int_equal(
+      iospd_cmdline_parse(3, argv, &k_linux, &p, &action, NULL, &err), 0);
+  assert_int_equal(p.ext.output_count, 1);
+  assert_int_equal(p.ext.outputs[0].format, IOSPD_FORMAT_HTML);
+  assert_string_equal(p.ext.outputs[0].path, "C:\\r\\run.html");
+  iospd_profile_destroy(&p);
 }
 
 /* --compare first: a mode whose arguments iospd_compare_mode reads; the
@@ -1702,6 +1739,8 @@ int main(void) {
       cmocka_unit_test(test_cmdline_atoi_switches_stop_at_int_max),
       cmocka_unit_test(test_cmdline_no_arguments_is_usage_error),
       cmocka_unit_test(test_cmdline_merge_mode),
+      cmocka_unit_test(test_cmdline_report_mode),
+      cmocka_unit_test(test_cmdline_output_html),
       cmocka_unit_test(test_cmdline_compare_mode),
       cmocka_unit_test(test_cmdline_version_mode),
       cmocka_unit_test(test_cmdline_version_text),

@@ -82,6 +82,22 @@ static void test_write_whole(void** state) {
   assert_non_null(strstr(err.msg, "cannot be created"));
 }
 
+/* The HTML report's writer: the bytes as given, on Windows too. */
+static void test_write_whole_bytes(void** state) {
+  (void)state;
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  put(P "r.html", "an older, longer report that must go entirely\n");
+  assert_int_equal(
+      iospd_plat_write_file_whole_bytes(P "r.html", "a\nb\n", 4, &err), 0);
+  assert_string_equal(get(P "r.html"), "a\nb\n");
+  assert_null(get(P "r.html.tmp"));
+  remove(P "r.html");
+  assert_true(iospd_plat_write_file_whole_bytes(P "no-such-dir/r.html", "x", 1,
+                                                &err) < 0);
+  assert_non_null(strstr(err.msg, "cannot be created"));
+}
+
 static void test_same_file(void** state) {
   (void)state;
   put(P "s.dat", "s");
@@ -111,6 +127,7 @@ int main(void) {
       cmocka_unit_test(test_probe_changes_nothing),
       cmocka_unit_test(test_probe_refuses),
       cmocka_unit_test(test_write_whole),
+      cmocka_unit_test(test_write_whole_bytes),
       cmocka_unit_test(test_same_file),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);

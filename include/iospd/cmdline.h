@@ -27,8 +27,9 @@ typedef enum iospd_cmdline_action {
   IOSPD_ACTION_MERGE,       /* --merge <file.json>...: argv[2..] are the files */
   IOSPD_ACTION_VERSION,     /* --version: print iospd_cmdline_version, exit 0 */
   IOSPD_ACTION_COMPARE,     /* --compare <file.json>...: argv[2..] (iospd_compare_mode) */
-  IOSPD_ACTION_PING         /* --ping[=COUNT] ...: argv[1..] go to
+  IOSPD_ACTION_PING,        /* --ping[=COUNT] ...: argv[1..] go to
                                iospd_ping_main (iospd/ping.h) */
+  IOSPD_ACTION_REPORT       /* --report <file.json>... --output=html:FILE */
 } iospd_cmdline_action_t;
 
 /* Parses argv into p (initialised by the caller). On success returns 0 and

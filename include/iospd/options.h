@@ -65,7 +65,8 @@ typedef enum iospd_opt_special {
   IOSPD_SP_TIMESERIES, /* --timeseries= */
   IOSPD_SP_VERSION,    /* --version (only as the only argument) */
   IOSPD_SP_PING,       /* --ping (a mode: only as the first argument) */
-  IOSPD_SP_TREE        /* --tree and its companions (--files, --skew...) */
+  IOSPD_SP_TREE,       /* --tree and its companions (--files, --skew...) */
+  IOSPD_SP_REPORT      /* --report (a mode: only as the first argument) */
 } iospd_opt_special_t;
 
 /* Help topics, in the order the usage text prints them. */

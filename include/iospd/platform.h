@@ -336,6 +336,10 @@ int iospd_plat_output_probe(const char* path, iospd_err_t* err);
  * failure <path>.tmp is removed. */
 int iospd_plat_write_file_whole(const char* path, const void* data, size_t len,
                                 iospd_err_t* err);
+/* The same, with the bytes as given on every platform (no CRLF on
+ * Windows): the HTML report, which must be the same file everywhere. */
+int iospd_plat_write_file_whole_bytes(const char* path, const void* data,
+                                      size_t len, iospd_err_t* err);
 
 /* Synchronous whole-buffer read of a small file (-Z<size>,<file>). */
 int iospd_plat_read_file(const char* path, void* buf, size_t size,

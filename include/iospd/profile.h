@@ -59,7 +59,8 @@ typedef struct iospd_thread_target_s {
 typedef enum iospd_result_format {
   IOSPD_FORMAT_TEXT = 0,
   IOSPD_FORMAT_XML,
-  IOSPD_FORMAT_JSON /* -Rjson (iospd) */
+  IOSPD_FORMAT_JSON, /* -Rjson (iospd) */
+  IOSPD_FORMAT_HTML  /* --output=html:FILE only (docs/html-report.md) */
 } iospd_result_format_t;
 
 typedef enum iospd_precreate {

@@ -52,6 +52,15 @@ typedef struct iospd_json_extra_s {
   uint32_t target_count;
   int argc;
   const char* const* argv;
+  /* Every warning of the run, one line each ("warnings"; none: no key). */
+  const char* const* warnings;
+  uint32_t warning_count;
+  /* The time series kept in memory (iospd/series_keep.h): .jsonl rows, one
+   * per line, written as the "timeseries" array; NULL: no key. When
+   * intervals were left out, timeseries_dropped says how many. */
+  const char* timeseries_rows;
+  size_t timeseries_len;
+  uint64_t timeseries_dropped;
 } iospd_json_extra_t;
 /* Full JSON report (-Rjson): schema/iospd-results.schema.json, described in
  * docs/results-json.md; ends with a newline. extra may be NULL. */

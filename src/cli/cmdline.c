@@ -862,8 +862,8 @@ static int sw_engine(ctx_t* c) {
 static int sw_output(ctx_t* c) {
   const char* v = c->val;
   if (*v != '=' || v[1] == '\0')
-    return fail(c, "'%s': use --output=FORMAT:FILE with FORMAT text, xml or "
-                   "json", c->arg);
+    return fail(c, "'%s': use --output=FORMAT:FILE with FORMAT text, xml, "
+                   "json or html", c->arg);
   v++;
   const char* colon = strchr(v, ':');
   size_t n = colon ? (size_t)(colon - v) : strlen(v);
@@ -875,11 +875,10 @@ static int sw_output(ctx_t* c) {
   } else if (n == 4 && strncmp(v, "json", 4) == 0) {
     f = IOSPD_FORMAT_JSON;
   } else if (n == 4 && strncmp(v, "html", 4) == 0) {
-    return fail(c, "'%s': the HTML report is not available yet; use "
-                   "--output=text:, xml: or json:", c->arg);
+    f = IOSPD_FORMAT_HTML;
   } else {
     return fail(c, "'%s': unknown output format '%.*s'; use "
-                   "--output=FORMAT:FILE with FORMAT text, xml or json",
+                   "--output=FORMAT:FILE with FORMAT text, xml, json or html",
                 c->arg, (int)n, v);
   }
   if (colon == NULL || colon[1] == '\0')
@@ -1121,6 +1120,10 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
     case IOSPD_SP_RAW_WRITE: c->pp.ext.allow_raw_write = true; return 0;
     case IOSPD_SP_ENGINE: return sw_engine(c);
     case IOSPD_SP_OUTPUT: return sw_output(c);
+    case IOSPD_SP_REPORT:
+      return fail(c, "'%s' is a mode of its own and must be the first "
+                     "argument: iospd --report a.json [b.json ...] "
+                     "--output=html:FILE", c->arg);
     case IOSPD_SP_MERGE:
       /* Only reached when --merge is not the first argument. */
       return fail(c, "'%s' is a mode of its own and must be the first "
@@ -1398,6 +1401,11 @@ int iospd_cmdline_parse(int argc, const char* const* argv,
   if (argv[1] != NULL && (strcmp(argv[1], "--ping") == 0 ||
                           strncmp(argv[1], "--ping=", 7) == 0)) {
     *action = IOSPD_ACTION_PING;
+    return 0;
+  }
+  /* --report: likewise; main.c reads its files and --output=html:FILE. */
+  if (argv[1] != NULL && strcmp(argv[1], "--report") == 0) {
+    *action = IOSPD_ACTION_REPORT;
     return 0;
   }
   if (argc == 2 && argv[1] != NULL && strcmp(argv[1], "--version") == 0) {

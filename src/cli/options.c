@@ -279,12 +279,13 @@ const iospd_opt_def_t iospd_options[] = {
      NULL},
     {"output", IOSPD_OPT_SPECIAL, NOSCOPE,
      IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
-     IOSPD_SP_OUTPUT, IOSPD_TOPIC_IOSPD, "--output=<text|xml|json>:<file>",
+     IOSPD_SP_OUTPUT, IOSPD_TOPIC_IOSPD, "--output=<text|xml|json|html>:<file>",
      "report file",
      "Also write the results in that format to <file> (repeatable);\n"
      "standard output keeps the -R format. Each file is written whole\n"
      "(to <file>.tmp, then renamed). A path that cannot be written, that\n"
-     "is a target, or that another output uses is refused before any I/O.",
+     "is a target, or that another output uses is refused before any I/O.\n"
+     "html: one self-contained page with charts (docs/html-report.md).",
      NULL},
     {"merge", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
      IOSPD_SP_MERGE, IOSPD_TOPIC_IOSPD, "--merge <a.json> <b.json>...",
@@ -293,6 +294,14 @@ const iospd_opt_def_t iospd_options[] = {
      "machines that ran at once) into one JSON document on stdout: counts\n"
      "add, percentiles come from the added histograms. Must be the first\n"
      "argument; every argument after it is a file. See docs/merging.md.",
+     NULL},
+    {"report", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
+     IOSPD_SP_REPORT, IOSPD_TOPIC_IOSPD,
+     "--report <a.json> [<b.json>...] --output=html:<file>", "HTML report",
+     "Build the HTML report from saved -Rjson results: one run, or several\n"
+     "overlaid with a comparison table (--force for runs of different\n"
+     "profiles). A .jsonl time series after a JSON file belongs to it.\n"
+     "Must be the first argument. See docs/html-report.md.",
      NULL},
     {"compare", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
      IOSPD_SP_COMPARE, IOSPD_TOPIC_IOSPD,

@@ -141,3 +141,9 @@ int iospd_plat_write_file_whole(const char* path, const void* data, size_t len,
   iospd_free(tmp);
   return rc;
 }
+
+/* Linux writes every report as bytes: the same as the text writer. */
+int iospd_plat_write_file_whole_bytes(const char* path, const void* data,
+                                      size_t len, iospd_err_t* err) {
+  return iospd_plat_write_file_whole(path, data, len, err);
+}

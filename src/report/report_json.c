@@ -371,6 +371,26 @@ static void timespan_json(iospd_jw_t* w, const iospd_results_t* r,
   iospd_jw_end_obj(w);
 }
 
+/* "timeseries": the kept .jsonl rows as they are, one array element per
+ * line (each line is one JSON object already). */
+static void timeseries_json(iospd_jw_t* w, const iospd_json_extra_t* x) {
+  if (x->timeseries_dropped > 0)
+    iospd_jw_u64(w, "timeseries_dropped_intervals", x->timeseries_dropped);
+  iospd_jw_arr(w, "timeseries");
+  const char* s = x->timeseries_rows;
+  const char* end = s + x->timeseries_len;
+  while (s < end) {
+    const char* nl = memchr(s, '\n', (size_t)(end - s));
+    size_t n = nl != NULL ? (size_t)(nl - s) : (size_t)(end - s);
+    if (n > 0) {
+      iospd_jw_key(w, NULL);
+      iospd_strbuf_append_n(w->out, s, n);
+    }
+    s += n + 1;
+  }
+  iospd_jw_end_arr(w);
+}
+
 void iospd_report_json(iospd_strbuf_t* out, const iospd_results_t* r,
                        const iospd_json_extra_t* extra) {
   iospd_jw_t w;
@@ -393,6 +413,13 @@ void iospd_report_json(iospd_strbuf_t* out, const iospd_results_t* r,
   for (uint32_t i = 0; i < r->timespan_count; i++) timespan_json(&w, r, i);
   iospd_jw_end_arr(&w);
   iospd_rpt_tree_json(&w, r, latency_json);
+  if (extra != NULL && extra->warning_count > 0) {
+    iospd_jw_arr(&w, "warnings");
+    for (uint32_t i = 0; i < extra->warning_count; i++)
+      iospd_jw_str(&w, NULL, extra->warnings[i]);
+    iospd_jw_end_arr(&w);
+  }
+  if (extra != NULL && extra->timeseries_rows != NULL) timeseries_json(&w, extra);
   iospd_jw_end_obj(&w);
   iospd_strbuf_putc(out, '\n');
 }

@@ -154,8 +154,9 @@ out:
   return rc;
 }
 
-int iospd_plat_write_file_whole(const char* path, const void* data, size_t len,
-                                iospd_err_t* err) {
+/* crlf: every \n written as \r\n (text reports), else the bytes as given. */
+static int write_whole(const char* path, const void* data, size_t len,
+                       bool crlf_ends, iospd_err_t* err) {
   WCHAR* w = file_path(path, err);
   if (w == NULL) return err != NULL && err->code ? err->code : IOSPD_EINVAL;
   WCHAR* tmp = tmp_of(w);
@@ -175,7 +176,8 @@ int iospd_plat_write_file_whole(const char* path, const void* data, size_t len,
    * runtime's text mode: every \n written as \r\n), so a report file is
    * byte for byte what `iospd ... > file` gives. */
   size_t nl = 0;
-  for (size_t i = 0; i < len; i++) nl += ((const char*)data)[i] == '\n';
+  for (size_t i = 0; crlf_ends && i < len; i++)
+    nl += ((const char*)data)[i] == '\n';
   char* crlf = iospd_malloc(len + nl + 1);
   if (crlf == NULL) {
     CloseHandle(h);
@@ -185,7 +187,7 @@ int iospd_plat_write_file_whole(const char* path, const void* data, size_t len,
   }
   size_t k = 0;
   for (size_t i = 0; i < len; i++) {
-    if (((const char*)data)[i] == '\n') crlf[k++] = '\r';
+    if (crlf_ends && ((const char*)data)[i] == '\n') crlf[k++] = '\r';
     crlf[k++] = ((const char*)data)[i];
   }
   len = k;
@@ -215,4 +217,14 @@ out:
   iospd_free(tmp);
   iospd_free(w);
   return rc;
+}
+
+int iospd_plat_write_file_whole(const char* path, const void* data, size_t len,
+                                iospd_err_t* err) {
+  return write_whole(path, data, len, true, err);
+}
+
+int iospd_plat_write_file_whole_bytes(const char* path, const void* data,
+                                      size_t len, iospd_err_t* err) {
+  return write_whole(path, data, len, false, err);
 }

@@ -191,14 +191,12 @@ expect_rc $? 3 "two outputs to one file, other spelling"
 absent a.out "two outputs"
 absent new1.dat "two outputs (no I/O)"
 
-for v in --output=html:r.html --output=yaml:r.y --output=json: --output \
+for v in --output=html: --output=yaml:r.y --output=json: --output \
          --output=json; do
   run -c1M -d1 -W0 "$v" new1.dat >/dev/null 2>err
   expect_rc $? 3 "$v"
   expect_err "'$v'" "$v: names the switch"
 done
-run -c1M -d1 -W0 --output=html:r.html new1.dat >/dev/null 2>err
-expect_err "not available yet" "html: says why"
 absent new1.dat "bad --output values (no I/O)"
 
 # --timeseries=FILE (branch h-series) goes through the same checks; skipped

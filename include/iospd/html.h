@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* The one-file HTML report (--output=html:FILE at the end of a run, and
+ * iospd --report a.json [b.json ...] later): charts drawn as inline SVG,
+ * tables, and the documents it was made from embedded, from one or more
+ * -Rjson results documents. docs/html-report.md describes the page.
+ *
+ * The core never opens files: the caller hands in each document's name and
+ * text. The page depends only on that text (never on the clock, the
+ * locale or the platform), so a run's report and the report of its saved
+ * JSON are the same bytes, on Windows as on Linux. */
+#ifndef IOSPD_HTML_H
+#define IOSPD_HTML_H
+
+#include "iospd/error.h"
+#include "iospd/strbuf.h"
+
+typedef struct iospd_html_input_s {
+  const char* name;  /* as the user typed it (messages, comparison) */
+  const char* json;  /* the results document's bytes */
+  size_t json_len;
+  /* Optional: a .jsonl time series (--timeseries) of the same run, used
+   * instead of the document's own "timeseries" rows. */
+  const char* jsonl_name;
+  const char* jsonl;
+  size_t jsonl_len;
+} iospd_html_input_t;
+
+typedef struct iospd_html_opts_s {
+  bool force; /* compare runs of different profiles (a banner says so) */
+} iospd_html_opts_t;
+
+/* Appends the page for n >= 1 runs to out (n >= 2: overlaid, with the
+ * comparison table against the first). Returns 0; IOSPD_EUSAGE (bad
+ * input: err names the file and what is wrong; runs of different profiles
+ * without force) or IOSPD_ENOMEM. On error out may hold part of a page:
+ * the caller must not write it anywhere. */
+int iospd_html_report(const iospd_html_input_t* in, size_t n,
+                      const iospd_html_opts_t* opts, iospd_strbuf_t* out,
+                      iospd_err_t* err);
+
+#endif

@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: MIT */
+/* Inline SVG line and bar charts (html_chart.h). Coordinates are printed
+ * with one decimal and every step that picks ticks multiplies or divides
+ * by exact factors, so the same data gives the same bytes on every
+ * platform. */
+#include "html_chart.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char* const iospd_html_palette[HTML_PALETTE_N] = {
+    "#0072B2", "#D55E00", "#009E73", "#E69F00",
+    "#56B4E9", "#CC79A7", "#F0E442", "#000000"};
+
+static const char* const k_dash[] = {"", "6 4", "2 3"};
+
+/* Plot area inside the SVG. */
+enum { W = 880, PL = 72, PR = W - 24, PT = 34, PB = 274, LEG_COLS = 3 };
+
+void iospd_html_text(iospd_strbuf_t* out, const char* s) {
+  for (const unsigned char* p = (const unsigned char*)s; *p; p++) {
+    switch (*p) {
+      case '&': iospd_strbuf_append(out, "&amp;"); break;
+      case '<': iospd_strbuf_append(out, "&lt;"); break;
+      case '>': iospd_strbuf_append(out, "&gt;"); break;
+      case '"': iospd_strbuf_append(out, "&quot;"); break;
+      case '\'': iospd_strbuf_append(out, "&#39;"); break;
+      default:
+        iospd_strbuf_putc(out, *p < 0x20 && *p != '\t' ? '?' : (char)*p);
+    }
+  }
+}
+
+/* v with at most `decimals` decimals, trailing zeros cut. */
+static void trimmed(char* buf, size_t cap, double v, int decimals) {
+  snprintf(buf, cap, "%.*f", decimals, v);
+  if (strchr(buf, '.') == NULL) return;
+  size_t n = strlen(buf);
+  while (n > 0 && buf[n - 1] == '0') buf[--n] = '\0';
+  if (n > 0 && buf[n - 1] == '.') buf[--n] = '\0';
+}
+
+void iospd_html_num(char* buf, size_t cap, double v) {
+  if (!isfinite(v)) {
+    snprintf(buf, cap, "-");
+    return;
+  }
+  double a = fabs(v);
+  if (a >= 1000 || a == floor(a))
+    snprintf(buf, cap, "%.0f", v);
+  else if (a >= 100)
+    snprintf(buf, cap, "%.1f", v);
+  else if (a >= 10)
+    snprintf(buf, cap, "%.2f", v);
+  else if (a >= 0.001)
+    snprintf(buf, cap, "%.3f", v);
+  else
+    snprintf(buf, cap, "%.6f", v);
+  /* 2.500 -> 2.5 */
+  if (strchr(buf, '.') != NULL) {
+    size_t n = strlen(buf);
+    while (n > 0 && buf[n - 1] == '0') buf[--n] = '\0';
+    if (n > 0 && buf[n - 1] == '.') buf[--n] = '\0';
+  }
+}
+
+/* 1, 2 or 5 times a power of ten, near range / parts; by exact steps. */
+static double nice_step(double range, int parts) {
+  double raw = range / parts;
+  if (!(raw > 0)) return 1;
+  double mag = 1;
+  while (mag * 10 <= raw) mag *= 10;
+  while (mag > raw) mag /= 10;
+  double f = raw / mag;
+  return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
+}
+
+typedef struct axis_s {
+  int kind;
+  double lo, hi; /* in transformed units */
+  double p0, p1; /* pixels */
+} axis_t;
+
+static double tf(int kind, double v) {
+  if (kind == HTML_AXIS_LOG) return log10(v);
+  if (kind == HTML_AXIS_NINES) {
+    if (v > 99.9999) v = 99.9999;
+    return -log10(1 - v / 100);
+  }
+  return v;
+}
+
+static double px(const axis_t* a, double v) {
+  double t = tf(a->kind, v);
+  if (a->hi <= a->lo) return a->p0;
+  return a->p0 + (t - a->lo) / (a->hi - a->lo) * (a->p1 - a->p0);
+}
+
+static bool usable(int kind, double v) {
+  if (!isfinite(v)) return false;
+  if (kind == HTML_AXIS_LOG) return v > 0;
+  if (kind == HTML_AXIS_NINES) return v >= 50;
+  return true;
+}
+
+/* Range of the data on one axis, raw units; false: no usable value. */
+static bool data_range(const html_chart_t* c, bool x, double* lo, double* hi) {
+  int kind = x ? c->x_axis : c->y_axis;
+  bool any = false;
+  for (size_t s = 0; s < c->series_count; s++)
+    for (size_t i = 0; i < c->series[s].n; i++) {
+      double v = x ? c->series[s].x[i] : c->series[s].y[i];
+      double other = x ? c->series[s].y[i] : c->series[s].x[i];
+      if (!usable(kind, v) || !usable(x ? c->y_axis : c->x_axis, other))
+        continue;
+      if (!any || v < *lo) *lo = v;
+      if (!any || v > *hi) *hi = v;
+      any = true;
+    }
+  return any;
+}
+
+/* Tick values (raw units) of an axis over [lo, hi]; returns the count. */
+static int ticks(int kind, double* lo, double* hi, double* t, int cap) {
+  int n = 0;
+  if (kind == HTML_AXIS_NINES) {
+    static const double k[] = {50, 90, 99, 99.9, 99.99, 99.999, 99.9999};
+    for (size_t i = 0; i < sizeof k / sizeof k[0] && n < cap; i++)
+      t[n++] = k[i];
+    *lo = 50;
+    *hi = 99.9999;
+    return n;
+  }
+  if (kind == HTML_AXIS_LOG) {
+    double d = 1;
+    while (d > *lo) d /= 10;
+    while (d * 10 <= *lo) d *= 10;
+    *lo = d;
+    while (n < cap) {
+      t[n++] = d;
+      if (d >= *hi) break;
+      d *= 10;
+    }
+    *hi = d;
+    return n;
+  }
+  double step = nice_step(*hi - *lo, 5);
+  double start = floor(*lo / step) * step;
+  *lo = start;
+  for (double v = start; n < cap; v = start + step * n) {
+    t[n++] = v;
+    if (v >= *hi) break;
+  }
+  *hi = t[n - 1];
+  return n;
+}
+
+static void legend(iospd_strbuf_t* out, const html_chart_t* c, int y0) {
+  for (size_t s = 0; s < c->series_count; s++) {
+    const html_series_t* se = &c->series[s];
+    int x = PL + (int)(s % LEG_COLS) * 264;
+    int y = y0 + (int)(s / LEG_COLS) * 18;
+    iospd_strbuf_appendf(
+        out,
+        "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
+        "stroke-width=\"%s\"%s%s%s/>",
+        x, y - 4, x + 24, y - 4, iospd_html_palette[se->color % HTML_PALETTE_N],
+        se->bold ? "3" : "2", se->dash ? " stroke-dasharray=\"" : "",
+        se->dash ? k_dash[se->dash % 3] : "", se->dash ? "\"" : "");
+    iospd_strbuf_appendf(out, "<text x=\"%d\" y=\"%d\">", x + 30, y);
+    iospd_html_text(out, se->label);
+    iospd_strbuf_append(out, "</text>");
+  }
+}
+
+static void begin(iospd_strbuf_t* out, const char* id, const char* title,
+                  int height) {
+  iospd_strbuf_append(out, "<figure class=\"chart\" data-chart=\"");
+  iospd_html_text(out, id);
+  iospd_strbuf_append(out, "\"><figcaption>");
+  iospd_html_text(out, title);
+  iospd_strbuf_appendf(out,
+                       "</figcaption><svg xmlns=\"http://www.w3.org/2000/svg\" "
+                       "viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
+                       "role=\"img\" aria-label=\"",
+                       W, height, W, height);
+  iospd_html_text(out, title);
+  iospd_strbuf_append(out, "\">");
+}
+
+static void axis_labels(iospd_strbuf_t* out, const char* xl, const char* yl) {
+  iospd_strbuf_appendf(out, "<text class=\"al\" x=\"%d\" y=\"%d\" "
+                       "text-anchor=\"middle\">", (PL + PR) / 2, PB + 36);
+  iospd_html_text(out, xl);
+  iospd_strbuf_appendf(out, "</text><text class=\"al\" x=\"14\" y=\"%d\" "
+                       "text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">",
+                       (PT + PB) / 2, (PT + PB) / 2);
+  iospd_html_text(out, yl);
+  iospd_strbuf_append(out, "</text>");
+}
+
+/* The indexes drawn of a series: all, or the lowest and highest y of each
+ * of HTML_MAX_POINTS / 2 equal stretches of the x pixels. */
+static size_t thin(const html_series_t* s, const axis_t* ax, const axis_t* ay,
+                   size_t* idx) {
+  size_t m = 0;
+  if (s->n <= HTML_MAX_POINTS) {
+    for (size_t i = 0; i < s->n; i++)
+      if (usable(ax->kind, s->x[i]) && usable(ay->kind, s->y[i])) idx[m++] = i;
+    return m;
+  }
+  const int buckets = HTML_MAX_POINTS / 2;
+  long cur = -1;
+  size_t lo = 0, hi = 0;
+  bool have = false;
+  for (size_t i = 0; i <= s->n; i++) {
+    bool ok = i < s->n && usable(ax->kind, s->x[i]) && usable(ay->kind, s->y[i]);
+    long b = -2;
+    if (ok) {
+      double f = (px(ax, s->x[i]) - ax->p0) / (ax->p1 - ax->p0);
+      b = (long)(f * buckets);
+      if (b >= buckets) b = buckets - 1;
+      if (b < 0) b = 0;
+    }
+    /* x out of order could revisit a stretch: never more than the room */
+    if (have && m + 2 > HTML_MAX_POINTS) break;
+    if (have && (i == s->n || (ok && b != cur))) {
+      size_t a = lo < hi ? lo : hi, z = lo < hi ? hi : lo;
+      idx[m++] = a;
+      if (z != a) idx[m++] = z;
+      have = false;
+    }
+    if (!ok) continue;
+    if (!have) {
+      cur = b;
+      lo = hi = i;
+      have = true;
+    } else {
+      if (s->y[i] < s->y[lo]) lo = i;
+      if (s->y[i] > s->y[hi]) hi = i;
+    }
+  }
+  return m;
+}
+
+void iospd_html_line_chart(iospd_strbuf_t* out, const html_chart_t* c) {
+  int rows = (int)((c->series_count + LEG_COLS - 1) / LEG_COLS);
+  int height = PB + 56 + rows * 18;
+  begin(out, c->id, c->title, height);
+  axis_t ax = {c->x_axis, 0, 1, PL, PR}, ay = {c->y_axis, 0, 1, PB, PT};
+  double xlo = 0, xhi = 1, ylo = 0, yhi = 1;
+  if (!data_range(c, true, &xlo, &xhi)) xlo = 0, xhi = 1;
+  if (!data_range(c, false, &ylo, &yhi)) ylo = 0, yhi = 1;
+  for (size_t i = 0; i < c->span_count; i++) {
+    if (c->spans[i].x0 < xlo) xlo = c->spans[i].x0;
+    if (c->spans[i].x1 > xhi) xhi = c->spans[i].x1;
+  }
+  if (c->y_axis == HTML_AXIS_LINEAR) {
+    if (ylo > 0) ylo = 0;
+    if (yhi <= ylo) yhi = ylo + 1;
+  }
+  if (c->x_axis == HTML_AXIS_LINEAR && xhi <= xlo) xhi = xlo + 1;
+  double xt[16], yt[16];
+  /* A linear x axis (time) spans the data exactly, with the ticks that
+   * fall inside it; the others end on a tick. */
+  double x0 = xlo, x1 = xhi;
+  int nx = ticks(c->x_axis, &xlo, &xhi, xt, 16);
+  if (c->x_axis == HTML_AXIS_LINEAR) {
+    int k = 0;
+    for (int i = 0; i < nx; i++)
+      if (xt[i] >= x0 && xt[i] <= x1) xt[k++] = xt[i];
+    nx = k;
+    xlo = x0;
+    xhi = x1;
+  }
+  int ny = ticks(c->y_axis, &ylo, &yhi, yt, 16);
+  ax.lo = tf(ax.kind, xlo);
+  ax.hi = tf(ax.kind, xhi);
+  ay.lo = tf(ay.kind, ylo);
+  ay.hi = tf(ay.kind, yhi);
+  char num[32];
+  for (size_t i = 0; i < c->span_count; i++) {
+    double a = px(&ax, c->spans[i].x0), b = px(&ax, c->spans[i].x1);
+    iospd_strbuf_appendf(out,
+                         "<rect class=\"span\" x=\"%.1f\" y=\"%d\" "
+                         "width=\"%.1f\" height=\"%d\"/><text class=\"sl\" "
+                         "x=\"%.1f\" y=\"%d\">",
+                         a, PT, b - a, PB - PT, a + 3, PT + 12);
+    iospd_html_text(out, c->spans[i].label);
+    iospd_strbuf_append(out, "</text>");
+  }
+  for (int i = 0; i < ny; i++) {
+    double y = px(&ay, yt[i]);
+    iospd_html_num(num, sizeof num, yt[i]);
+    iospd_strbuf_appendf(out,
+                         "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+                         "y2=\"%.1f\"/><text x=\"%d\" y=\"%.1f\" "
+                         "text-anchor=\"end\">%s</text>",
+                         PL, y, PR, y, PL - 6, y + 4, num);
+  }
+  for (int i = 0; i < nx; i++) {
+    double x = px(&ax, xt[i]);
+    if (c->x_axis == HTML_AXIS_NINES) /* 99.9999, not 100 */
+      trimmed(num, sizeof num, xt[i], 4);
+    else
+      iospd_html_num(num, sizeof num, xt[i]);
+    iospd_strbuf_appendf(out,
+                         "<line class=\"grid\" x1=\"%.1f\" y1=\"%d\" "
+                         "x2=\"%.1f\" y2=\"%d\"/><text x=\"%.1f\" y=\"%d\" "
+                         "text-anchor=\"middle\">%s</text>",
+                         x, PT, x, PB, x, PB + 16, num);
+  }
+  iospd_strbuf_appendf(out,
+                       "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" "
+                       "height=\"%d\"/>",
+                       PL, PT, PR - PL, PB - PT);
+  axis_labels(out, c->x_label, c->y_label);
+  size_t idx_buf[HTML_MAX_POINTS + 2];
+  for (size_t s = 0; s < c->series_count; s++) {
+    const html_series_t* se = &c->series[s];
+    size_t m = thin(se, &ax, &ay, idx_buf);
+    /* A path of whole-pixel steps: each point is rounded where it lies and
+     * drawn as the step from the previous rounded point (short text, no
+     * drift). */
+    iospd_strbuf_appendf(out, "<path data-series=\"");
+    iospd_html_text(out, se->label);
+    iospd_strbuf_appendf(out,
+                         "\" data-points=\"%zu\" fill=\"none\" stroke=\"%s\" "
+                         "stroke-width=\"%s\"%s%s%s d=\"",
+                         m, iospd_html_palette[se->color % HTML_PALETTE_N],
+                         se->bold ? "2.5" : "1.5",
+                         se->dash ? " stroke-dasharray=\"" : "",
+                         se->dash ? k_dash[se->dash % 3] : "",
+                         se->dash ? "\"" : "");
+    long lx = 0, ly = 0;
+    for (size_t k = 0; k < m; k++) {
+      long x = lround(px(&ax, se->x[idx_buf[k]]));
+      long y = lround(px(&ay, se->y[idx_buf[k]]));
+      if (k == 0)
+        iospd_strbuf_appendf(out, "M%ld %ld%s", x, y, m == 1 ? "h1" : "l");
+      else
+        iospd_strbuf_appendf(out, "%s%ld %ld", k > 1 ? " " : "", x - lx,
+                             y - ly);
+      lx = x;
+      ly = y;
+    }
+    iospd_strbuf_append(out, "\"/>");
+  }
+  legend(out, c, PB + 62);
+  iospd_strbuf_append(out, "</svg></figure>\n");
+}
+
+void iospd_html_bar_chart(iospd_strbuf_t* out, const html_bars_t* b) {
+  int parts = b->part[1] != NULL ? 2 : 1;
+  int height = PB + 74;
+  begin(out, b->id, b->title, height);
+  double hi = 0;
+  for (size_t i = 0; i < b->count; i++) {
+    double v = b->bars[i].v[0] + (parts == 2 ? b->bars[i].v[1] : 0);
+    if (v > hi) hi = v;
+  }
+  if (!(hi > 0)) hi = 1;
+  double lo = 0, yt[16];
+  int ny = ticks(HTML_AXIS_LINEAR, &lo, &hi, yt, 16);
+  axis_t ay = {HTML_AXIS_LINEAR, lo, hi, PB, PT};
+  char num[32];
+  for (int i = 0; i < ny; i++) {
+    double y = px(&ay, yt[i]);
+    iospd_html_num(num, sizeof num, yt[i]);
+    iospd_strbuf_appendf(out,
+                         "<line class=\"grid\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+                         "y2=\"%.1f\"/><text x=\"%d\" y=\"%.1f\" "
+                         "text-anchor=\"end\">%s</text>",
+                         PL, y, PR, y, PL - 6, y + 4, num);
+  }
+  iospd_strbuf_appendf(out,
+                       "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" "
+                       "height=\"%d\"/>",
+                       PL, PT, PR - PL, PB - PT);
+  axis_labels(out, b->x_label, b->y_label);
+  double slot = b->count ? (double)(PR - PL) / (double)b->count : 1;
+  double bw = slot * 0.7;
+  size_t every = b->count > 24 ? (b->count + 23) / 24 : 1;
+  for (size_t i = 0; i < b->count; i += every) {
+    double x = PL + slot * ((double)i + 0.5);
+    iospd_strbuf_appendf(out, "<text x=\"%.1f\" y=\"%d\" "
+                         "text-anchor=\"middle\">", x, PB + 16);
+    iospd_html_text(out, b->bars[i].label);
+    iospd_strbuf_append(out, "</text>");
+  }
+  for (int p = 0; p < parts; p++) {
+    iospd_strbuf_append(out, "<g data-series=\"");
+    iospd_html_text(out, b->part[p] != NULL ? b->part[p] : "");
+    iospd_strbuf_appendf(out, "\" data-points=\"%zu\" fill=\"%s\">", b->count,
+                         iospd_html_palette[p]);
+    for (size_t i = 0; i < b->count; i++) {
+      double base = p == 1 ? b->bars[i].v[0] : 0;
+      double y0 = px(&ay, base), y1 = px(&ay, base + b->bars[i].v[p]);
+      iospd_strbuf_appendf(out,
+                           "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                           "height=\"%.1f\"><title>",
+                           PL + slot * (double)i + (slot - bw) / 2, y1, bw,
+                           y0 - y1);
+      iospd_html_text(out, b->bars[i].label);
+      iospd_html_num(num, sizeof num, b->bars[i].v[p]);
+      iospd_strbuf_appendf(out, ": %s</title></rect>", num);
+    }
+    iospd_strbuf_append(out, "</g>");
+  }
+  for (int p = 0; p < parts && b->part[p] != NULL; p++) {
+    int x = PL + p * 264, y = PB + 62;
+    iospd_strbuf_appendf(out, "<rect x=\"%d\" y=\"%d\" width=\"24\" "
+                         "height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\">",
+                         x, y - 9, iospd_html_palette[p], x + 30, y);
+    iospd_html_text(out, b->part[p]);
+    iospd_strbuf_append(out, "</text>");
+  }
+  iospd_strbuf_append(out, "</svg></figure>\n");
+}

@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: MIT
+# The HTML report (docs/html-report.md).
+iospd_add_test(test_series_keep SOURCES test_series_keep.c)
+iospd_add_test(test_html SOURCES test_html.c)
+
+find_program(IOSPD_BASH bash)
+if(IOSPD_BASH AND NOT CMAKE_CROSSCOMPILING)
+  # CLI behaviour, the fixed-bytes fixture, bad input.
+  add_test(NAME e2e_html_report COMMAND ${IOSPD_BASH}
+           ${PROJECT_SOURCE_DIR}/tests/e2e/html_report_test.sh
+           $<TARGET_FILE:iospd> ${PROJECT_SOURCE_DIR}/tests/data)
+  set_tests_properties(e2e_html_report PROPERTIES TIMEOUT 180 SKIP_RETURN_CODE 77)
+  # Headless Chromium, network off (tests/html/check_report.py).
+  add_test(NAME e2e_html_browser COMMAND ${IOSPD_BASH}
+           ${PROJECT_SOURCE_DIR}/tests/e2e/html_browser_test.sh
+           $<TARGET_FILE:iospd> ${PROJECT_SOURCE_DIR}/tests)
+  set_tests_properties(e2e_html_browser PROPERTIES TIMEOUT 900)
+elseif(IOSPD_BASH AND CMAKE_CROSSCOMPILING_EMULATOR)
+  # iospd.exe writes the fixture's bytes exactly as the native build does.
+  add_test(NAME e2e_html_report_wine COMMAND ${IOSPD_BASH}
+           ${PROJECT_SOURCE_DIR}/tests/e2e/html_report_test.sh
+           $<TARGET_FILE:iospd> ${PROJECT_SOURCE_DIR}/tests/data --wine)
+  set_tests_properties(e2e_html_report_wine PROPERTIES TIMEOUT 600
+                       SKIP_RETURN_CODE 77 ENVIRONMENT "${iospd_test_env}")
+endif()
