@@ -62,7 +62,10 @@ typedef enum iospd_opt_special {
   IOSPD_SP_MERGE,      /* --merge (a mode: only as the first argument) */
   IOSPD_SP_STATUS,     /* --progress= */
   IOSPD_SP_TIMESERIES, /* --timeseries= */
-  IOSPD_SP_VERSION     /* --version (only as the only argument) */
+  IOSPD_SP_VERSION,    /* --version (only as the only argument) */
+  IOSPD_SP_VERIFY,     /* --verify, --verify-only */
+  IOSPD_SP_VERIFY_ERRORS, /* --verify-errors=N */
+  IOSPD_SP_VERIFY_STATE   /* --verify-state=FILE */
 } iospd_opt_special_t;
 
 /* Help topics, in the order the usage text prints them. */

@@ -97,6 +97,7 @@ void iospd_profile_destroy(iospd_profile_t* p) {
     iospd_free(p->ext.outputs[i].path);
   iospd_free(p->ext.outputs);
   iospd_free(p->ext.timeseries_path);
+  iospd_free(p->ext.verify_state);
   iospd_profile_init(p);
 }
 

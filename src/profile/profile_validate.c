@@ -249,5 +249,6 @@ int iospd_profile_validate(const iospd_profile_t* p,
       prev = t;
     }
   }
+  if (iospd_profile_validate_verify(p, diag) < 0) d.errors++;
   return d.errors ? IOSPD_EUSAGE : 0;
 }
