@@ -438,9 +438,13 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
 
 /* --verify-only: one checking pass over every target; a text summary on
  * stdout, progress and failures on stderr; exit 1 on any failure. */
+static void vonly_message(void* ctx, const char* text) {
+  (void)ctx;
+  err_line("", text);
+}
+
 static int verify_only(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
-  run_ctx_t ctx = {.p = p};
-  iospd_run_hooks_t hooks = {.message = on_message, .ctx = &ctx};
+  iospd_run_hooks_t hooks = {.message = vonly_message};
   iospd_vonly_t v;
   iospd_err_t err;
   iospd_err_clear(&err);

@@ -42,6 +42,12 @@ int iospd_run_verify_open(iospd_run_verify_t* v, const iospd_profile_t* p,
     if (rc < 0)
       return iospd_err_set(err, rc, "--verify: cannot look at target '%s': %s",
                            t->path, e.msg[0] ? e.msg : iospd_strerror(rc));
+    if (info.is_device && p->ext.verify_state == NULL)
+      return iospd_err_set(err, IOSPD_EUSAGE,
+                           "--verify on disk or volume '%s': there is no "
+                           "folder beside it for the state file; give one "
+                           "with --verify-state=FILE",
+                           t->path);
     char path[512];
     iospd_vstate_path(path, sizeof path, t->path, p->ext.verify_state);
     iospd_vstate_t* s = &v->states[v->count];

@@ -220,6 +220,11 @@ int iospd_verify_only(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
         return iospd_err_set(err, rc, "--verify-only: cannot look at target "
                              "'%s': %s", t->path,
                              e.msg[0] ? e.msg : iospd_strerror(rc));
+      if (info.is_device && p->ext.verify_state == NULL)
+        return iospd_err_set(err, IOSPD_EUSAGE,
+                             "--verify-only on disk or volume '%s': give the "
+                             "state file the verified run used with "
+                             "--verify-state=FILE", t->path);
       rc = iospd_vstate_open(&ps.st, path, t->path, info.size, t->block_size,
                              false, 0, err);
       if (rc == 0) rc = read_pass(&ps, p, hooks, err);
