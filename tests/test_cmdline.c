@@ -1129,7 +1129,13 @@ static void test_cmdline_exact_messages(void** state) {
        "--output=<text|xml|json>:<file>, "
        "--merge <a.json> <b.json>..., "
        "--progress=<auto|always|never>, "
-       "--timeseries=<file.csv|file.jsonl>, --version and --help"},
+       "--timeseries=<file.csv|file.jsonl>, --verify, --verify-only, "
+       "--verify-errors=<n>, --verify-state=<file>, --version and --help"},
+      {"--verify-errors t",
+       "'--verify-errors': use --verify-errors=N, N the number of failures "
+       "to print (0 to 4294967295)"},
+      {"--verify=1 t", "'--verify=1': --verify takes no value"},
+      {"--verify-state t", "'--verify-state': use --verify-state=FILE"},
       {"--version -b4K",
        "'--version' must be the only argument: iospd --version"},
       {"-b4K --version t",

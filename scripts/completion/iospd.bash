@@ -111,6 +111,10 @@ _iospd_long_names=(
   '--merge'
   '--progress='
   '--timeseries='
+  '--verify'
+  '--verify-only'
+  '--verify-errors='
+  '--verify-state='
   '--version'
   '--help'
 )
@@ -121,12 +125,18 @@ _iospd_long_descs=(
   'merge mode'
   'live status line'
   'time series'
+  'verified writes'
+  'verify pass'
+  'failures printed'
+  'verify state file'
   'version'
   'help'
 )
 # The values of long options that take one word of a list.
 _iospd_words_engine=( auto io_uring libaio threads psync )
 _iospd_words_progress=( auto always never )
+_iospd_words_verify_errors=( n )
+_iospd_words_verify_state=( file )
 
 # Offered after -b; any whole number with K, M, G, T or b works.
 _iospd_sizes=(512 4K 8K 16K 32K 64K 128K 256K 512K 1M 2M 4M 8M)

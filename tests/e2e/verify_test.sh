@@ -168,6 +168,11 @@ grep -q -- "-B1000" err.txt && ok || bad "-B refusal"
 run 3 -b32 -w100 -d1 --verify t.dat
 run 3 -b4K -T1000 -t2 -w100 -d1 --verify t.dat
 run 3 --verify --verify-only t.dat
+run 3 -b4K -d1 --verify-errors=3 t.dat
+grep -q -- "--verify-errors and --verify-state need --verify" err.txt && ok ||
+  bad "--verify-errors without --verify"
+run 3 -b4K -w100 -d1 --verify --verify-state=s.state t.dat t2.dat
+grep -q "several targets" err.txt && ok || bad "--verify-state with two targets"
 run 3 --verify-only -b8K t.dat
 grep -q "made for -b4096, not -b8192" err.txt && ok || bad "-b mismatch message"
 run 1 --verify-only -b4K missing.dat
