@@ -18,3 +18,7 @@ elseif(IOSPD_BASH AND CMAKE_CROSSCOMPILING_EMULATOR)
 endif()
 # The pieces without I/O: crc32 against zlib, the state word, the kinds.
 iospd_add_test(test_verify SOURCES test_verify.c FAKE_PLATFORM)
+# The SSE fold on a CPU that would take the 512-bit one.
+add_test(NAME test_verify_sse_fold COMMAND test_verify)
+set_tests_properties(test_verify_sse_fold PROPERTIES TIMEOUT 120
+                     ENVIRONMENT "${iospd_test_env};IOSPD_CRC32_NO_AVX512=1")
