@@ -86,6 +86,10 @@ typedef struct iospd_wtarget_s {
   iospd_vstamp_t vstamp;
   iospd_vcounts_t* vcounts;
   uint64_t vtime_ns, vtime_ticks;
+  /* Nothing in this run writes the target (every target on this state
+   * file is -w0, and the state file admits one process): a read needs no
+   * snapshot at issue, only a prefetch of its word. */
+  bool vreadonly;
 } iospd_wtarget_t;
 
 typedef struct iospd_slot_s {

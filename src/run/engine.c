@@ -332,7 +332,10 @@ static void verify_issue(iospd_worker_t* w, iospd_wtarget_t* tg,
   }
   _Atomic uint64_t* e = &vs->words[blk];
   if (s->io.op == IOSPD_OP_READ) {
-    s->vword = atomic_load_explicit(e, memory_order_acquire);
+    if (tg->vreadonly)
+      __builtin_prefetch((const void*)e); /* read at completion */
+    else
+      s->vword = atomic_load_explicit(e, memory_order_acquire);
     return;
   }
   uint8_t* own = tg->buf + tg->buf_len / 2 + (size_t)s->index * bs;
@@ -364,7 +367,8 @@ static void verify_complete(iospd_worker_t* w, iospd_wtarget_t* tg,
   uint64_t now = atomic_load_explicit(e, memory_order_acquire);
   iospd_vfail_t f;
   iospd_vkind_t k = iospd_vblock_judge(s->io.buf, bs, vs->target_id,
-                                       s->io.offset, s->vword, now, &f);
+                                       s->io.offset,
+                                       tg->vreadonly ? now : s->vword, now, &f);
   tg->vcounts->kinds[k]++;
   if (k >= IOSPD_VK_FIRST_FAILURE && w->vfail_count < w->vfail_cap) {
     f.kind = (uint8_t)k;

@@ -14,7 +14,8 @@ int iospd_run_verify_open(iospd_run_verify_t* v, const iospd_profile_t* p,
   if (!p->ext.verify || ts->target_count == 0) return 0;
   v->states = iospd_calloc(ts->target_count, sizeof(*v->states));
   v->of_target = iospd_calloc(ts->target_count, sizeof(*v->of_target));
-  if (v->states == NULL || v->of_target == NULL)
+  v->written = iospd_calloc(ts->target_count, sizeof(*v->written));
+  if (v->states == NULL || v->of_target == NULL || v->written == NULL)
     return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   v->time_ns = iospd_plat_unix_ns();
   v->time_ticks = iospd_plat_ticks();
@@ -79,6 +80,8 @@ int iospd_run_verify_open(iospd_run_verify_t* v, const iospd_profile_t* p,
                      "until written again",
                      (unsigned long long)s->dead, t->path);
   }
+  for (uint32_t i = 0; i < ts->target_count; i++)
+    if (ts->targets[i].write_ratio > 0) v->written[v->of_target[i]] = true;
   return 0;
 }
 
@@ -94,6 +97,7 @@ void iospd_run_verify_bind(const iospd_run_verify_t* v, iospd_wtarget_t* tg,
   tg->vcounts = counts;
   tg->vtime_ns = v->time_ns;
   tg->vtime_ticks = v->time_ticks;
+  tg->vreadonly = !v->written[v->of_target[ti]];
 }
 
 int iospd_run_verify_close(iospd_run_verify_t* v, iospd_err_t* err) {
@@ -110,6 +114,7 @@ int iospd_run_verify_close(iospd_run_verify_t* v, iospd_err_t* err) {
   }
   iospd_free(v->states);
   iospd_free(v->of_target);
+  iospd_free(v->written);
   memset(v, 0, sizeof(*v));
   return rc;
 }
