@@ -40,7 +40,12 @@ static void check_target(const iospd_profile_t* p, const iospd_target_t* t,
     bad(d, n, "%s checks blocks at multiples of -b%" PRIu32 ", but target "
               "'%s' starts at -B%" PRIu64 ": use a -B that is a multiple of "
               "-b", sw, bs, tname(t), t->base_offset);
-  if (p->ext.verify_only) return; /* reads whole blocks from -B on */
+  if (p->ext.verify_only) {
+    if (t->create)
+      bad(d, n, "--verify-only reads what is there and never creates a "
+                "file; leave -c out for target '%s'", tname(t));
+    return; /* reads whole blocks from -B on */
+  }
   uint64_t align = iospd_target_align(t);
   if (align % bs != 0)
     bad(d, n, "%s checks blocks at multiples of -b%" PRIu32 ", but target "
@@ -65,6 +70,9 @@ int iospd_profile_validate_verify(const iospd_profile_t* p,
     return n ? IOSPD_EUSAGE : 0;
   }
   const char* sw = x->verify_only ? "--verify-only" : "--verify";
+  if (x->verify_only && (x->output_count > 0 || x->timeseries_path != NULL))
+    bad(diag, &n, "--verify-only prints its own summary and writes no "
+                  "--output or --timeseries file; leave those out");
   if (x->verify && x->verify_only)
     bad(diag, &n, "--verify and --verify-only cannot be used together: "
                   "--verify-only reads and checks, --verify runs the "

@@ -168,6 +168,10 @@ grep -q -- "-B1000" err.txt && ok || bad "-B refusal"
 run 3 -b32 -w100 -d1 --verify t.dat
 run 3 -b4K -T1000 -t2 -w100 -d1 --verify t.dat
 run 3 --verify --verify-only t.dat
+run 3 --verify-only -b4K -c1M t.dat
+grep -q "never creates a file" err.txt && ok || bad "--verify-only with -c"
+run 3 --verify-only -b4K --output=json:o.json t.dat
+grep -q "writes no --output" err.txt && ok || bad "--verify-only with --output"
 run 3 -b4K -d1 --verify-errors=3 t.dat
 grep -q -- "--verify-errors and --verify-state need --verify" err.txt && ok ||
   bad "--verify-errors without --verify"
