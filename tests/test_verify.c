@@ -63,8 +63,14 @@ static void test_word_lone_writes(void** st) {
   w = atomic_load(&e);
   assert_int_equal(iospd_vw_hi(w), 2);
   assert_int_equal(iospd_vw_lo(w), 2);
+  /* A write that never went out leaves the word as it was. */
+  uint64_t before = atomic_load(&e);
+  (void)iospd_vw_issue_write(&e, &g_next);
+  iospd_vw_cancel_write(&e);
+  assert_int_equal(atomic_load(&e), before);
   /* A failed write leaves the block in flight for good. */
   uint64_t g3 = iospd_vw_issue_write(&e, &g_next);
+  assert_int_equal(g3, 4);
   iospd_vw_complete_write(&e, g3, false);
   assert_true(iospd_vw_busy(atomic_load(&e)));
 }
@@ -86,12 +92,21 @@ static void test_word_overlap(void** st) {
   /* Either may be on the medium; the one before them may not. */
   assert_int_equal(iospd_vw_hi(w), 13);
   assert_int_equal(iospd_vw_lo(w), 12);
+  /* A lone write that is cancelled leaves the range as it was. */
+  uint64_t kept = atomic_load(&e);
+  (void)iospd_vw_issue_write(&e, &g_next); /* 14, never sent */
+  iospd_vw_cancel_write(&e);
+  w = atomic_load(&e);
+  assert_false(iospd_vw_busy(w));
+  assert_int_equal(iospd_vw_lo(w), 12);
+  assert_int_equal(iospd_vw_hi(w), 13);
+  assert_int_equal(w & ~IOSPD_VW_EPISODE, kept & ~IOSPD_VW_EPISODE);
   /* The next lone write is exact again. */
   uint64_t c = iospd_vw_issue_write(&e, &g_next);
   iospd_vw_complete_write(&e, c, true);
   w = atomic_load(&e);
-  assert_int_equal(iospd_vw_lo(w), 14);
-  assert_int_equal(iospd_vw_hi(w), 14);
+  assert_int_equal(iospd_vw_lo(w), 15);
+  assert_int_equal(iospd_vw_hi(w), 15);
 }
 
 static iospd_vstamp_t k_st = {0x1122334455667788ull, 42, 3};

@@ -91,14 +91,19 @@ typedef struct iospd_vfail_s {
  *             the run that issued it ended without completing it
  * bit  52     overlap: writes of this block overlapped in time, so any
  *             generation in [lo, hi] may be the one on the medium
- * bits 53..63 gap: lo = hi + 1 - gap (IOSPD_VW_GAP_ANY: any up to hi) */
+ * bits 53..62 gap: lo = hi + 1 - gap (IOSPD_VW_GAP_ANY: any up to hi)
+ * bit  63     episode: the writes in flight now overlap each other (their
+ *             completions widen [lo, hi]); a write issued alone clears it
+ *             and leaves overlap and gap describing the medium until it
+ *             completes (or is cancelled) */
 #define IOSPD_VW_GEN_MASK ((UINT64_C(1) << 40) - 1)
 #define IOSPD_VW_FLIGHT_SHIFT 40
 #define IOSPD_VW_FLIGHT_MASK UINT64_C(0xfff)
 #define IOSPD_VW_DEAD IOSPD_VW_FLIGHT_MASK
 #define IOSPD_VW_OVERLAP (UINT64_C(1) << 52)
 #define IOSPD_VW_GAP_SHIFT 53
-#define IOSPD_VW_GAP_ANY UINT64_C(0x7ff)
+#define IOSPD_VW_GAP_ANY UINT64_C(0x3ff)
+#define IOSPD_VW_EPISODE (UINT64_C(1) << 63)
 
 static inline uint64_t iospd_vw_hi(uint64_t w) { return w & IOSPD_VW_GEN_MASK; }
 static inline uint64_t iospd_vw_flight(uint64_t w) {
@@ -115,6 +120,9 @@ uint64_t iospd_vw_issue_write(_Atomic uint64_t* e, _Atomic uint64_t* next_gen);
 /* Hot path: at its completion. A failed write stays "in flight" for good:
  * what is on the medium is not known. */
 void iospd_vw_complete_write(_Atomic uint64_t* e, uint64_t gen, bool ok);
+/* A write marked by iospd_vw_issue_write that was never handed to the OS
+ * (the run stopped first): its in-flight mark goes, nothing else changes. */
+void iospd_vw_cancel_write(_Atomic uint64_t* e);
 
 /* ---- the state file -------------------------------------------------- */
 

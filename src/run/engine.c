@@ -649,9 +649,17 @@ bool iospd_worker_pass(iospd_worker_t* w) {
     }
   }
   if (!reaped && w->stopping) {
-    /* Never submitted: these slots are simply idle again. */
-    for (uint32_t i = 0; i < w->pending_count; i++)
+    /* Never submitted: these slots are simply idle again (and a verified
+     * write that never went out is no longer in flight). */
+    for (uint32_t i = 0; i < w->pending_count; i++) {
+      iospd_slot_t* s = &w->slots[w->pending[i].tag];
+      const iospd_wtarget_t* tg = &w->targets[s->target];
+      if (IOSPD_UNLIKELY(tg->vstate != NULL) && s->io.op == IOSPD_OP_WRITE &&
+          s->io.offset / tg->t->block_size < tg->vstate->block_count)
+        iospd_vw_cancel_write(
+            &tg->vstate->words[s->io.offset / tg->t->block_size]);
       w->ready[w->ready_count++] = w->pending[i].tag;
+    }
     w->pending_count = 0;
     if (w->stop_ticks == 0) w->stop_ticks = w->now ? w->now : 1;
     /* An I/O that never completes must not hang the run: after the drain

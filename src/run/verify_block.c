@@ -62,10 +62,14 @@ static uint64_t get64(const uint8_t* p) {
 
 /* ---- the state word -------------------------------------------------- */
 
+static uint64_t gap_of(uint64_t w) {
+  return (w >> IOSPD_VW_GAP_SHIFT) & IOSPD_VW_GAP_ANY;
+}
+
 uint64_t iospd_vw_lo(uint64_t w) {
   uint64_t hi = iospd_vw_hi(w);
   if (!(w & IOSPD_VW_OVERLAP)) return hi;
-  uint64_t gap = w >> IOSPD_VW_GAP_SHIFT;
+  uint64_t gap = gap_of(w);
   if (gap == IOSPD_VW_GAP_ANY || gap > hi) return 1;
   return hi + 1 - gap;
 }
@@ -81,16 +85,17 @@ uint64_t iospd_vw_issue_write(_Atomic uint64_t* e, _Atomic uint64_t* next_gen) {
     uint64_t f = iospd_vw_flight(old);
     if (f == 0 || f == IOSPD_VW_DEAD) {
       /* Alone: a fresh write whose completion will say exactly what is on
-       * the medium (a dead run's write is replaced). */
-      nw = with_flight(iospd_vw_hi(old), 1);
+       * the medium (a dead run's write is replaced). Overlap and gap keep
+       * describing the medium until then: a cancel puts the word back. */
+      nw = with_flight(old & ~IOSPD_VW_EPISODE, 1);
     } else {
       /* Another write of this block is in flight: either may land last.
        * The episode accepts what was written after hi (lo = hi + 1). */
       if (f + 1 >= IOSPD_VW_DEAD) f = IOSPD_VW_DEAD - 2; /* saturate */
       nw = with_flight(old, f + 1);
-      if (!(old & IOSPD_VW_OVERLAP))
+      if (!(old & IOSPD_VW_EPISODE))
         nw = (nw & ~(IOSPD_VW_GAP_ANY << IOSPD_VW_GAP_SHIFT)) |
-             IOSPD_VW_OVERLAP;
+             IOSPD_VW_OVERLAP | IOSPD_VW_EPISODE;
     }
   } while (!atomic_compare_exchange_weak_explicit(
       e, &old, nw, memory_order_acq_rel, memory_order_relaxed));
@@ -106,19 +111,29 @@ void iospd_vw_complete_write(_Atomic uint64_t* e, uint64_t gen, bool ok) {
   do {
     uint64_t f = iospd_vw_flight(old);
     uint64_t nf = f > 0 && f != IOSPD_VW_DEAD ? f - 1 : 0;
-    if (!(old & IOSPD_VW_OVERLAP)) {
-      nw = with_flight(gen, nf);
+    if (!(old & IOSPD_VW_EPISODE)) {
+      nw = with_flight(gen, nf); /* exact: overlap and gap cleared */
     } else {
       uint64_t lo = iospd_vw_hi(old) + 1;
-      uint64_t gap = old >> IOSPD_VW_GAP_SHIFT;
+      uint64_t gap = gap_of(old);
       if (gap != 0) lo = iospd_vw_lo(old);
       uint64_t hi = iospd_vw_hi(old) > gen ? iospd_vw_hi(old) : gen;
       uint64_t ngap = hi + 1 - lo;
       if (gap == IOSPD_VW_GAP_ANY || ngap >= IOSPD_VW_GAP_ANY)
         ngap = IOSPD_VW_GAP_ANY;
-      nw = with_flight(hi, nf) | IOSPD_VW_OVERLAP |
+      nw = with_flight(hi, nf) | IOSPD_VW_OVERLAP | IOSPD_VW_EPISODE |
            (ngap << IOSPD_VW_GAP_SHIFT);
     }
+  } while (!atomic_compare_exchange_weak_explicit(
+      e, &old, nw, memory_order_acq_rel, memory_order_relaxed));
+}
+
+void iospd_vw_cancel_write(_Atomic uint64_t* e) {
+  uint64_t old = atomic_load_explicit(e, memory_order_relaxed), nw;
+  do {
+    uint64_t f = iospd_vw_flight(old);
+    if (f == 0 || f == IOSPD_VW_DEAD) return;
+    nw = with_flight(old, f - 1);
   } while (!atomic_compare_exchange_weak_explicit(
       e, &old, nw, memory_order_acq_rel, memory_order_relaxed));
 }
