@@ -211,6 +211,11 @@ run 0 -b4K -s -T64K -t3 -w50 -o4 -d1 -W0 -C0 --verify e.dat
 grep -q "failures 0 " out.txt && ok || bad "-T64K -t3 -w50"
 run 0 -b4K -r -t4 -w50 -o16 -d1 -W0 -C0 --verify --engine=threads e.dat
 grep -q "failures 0 " out.txt && ok || bad "-t4 -o16 random -w50 (overlapping writes)"
+# Mixed random/sequential (-rs) and a -rd distribution, with writes.
+run 0 -b4K -rs50 -w50 -o8 -t2 -d1 -W0 -C0 --verify e.dat
+grep -q "failures 0 " out.txt && grep -q "checked [1-9]" out.txt && ok || bad "-rs50 -w50"
+run 0 -b4K -r -rdpct90/10:10/90 -w50 -o8 -d1 -W0 -C0 --verify e.dat
+grep -q "failures 0 " out.txt && grep -q "checked [1-9]" out.txt && ok || bad "-rdpct -w50"
 run 0 --verify-only -b4K e.dat
 expect failures 0 "after the threaded runs"
 
