@@ -179,6 +179,9 @@ run 3 -b4K -w100 -d1 --verify --verify-state=s.state t.dat t2.dat
 grep -q "several targets" err.txt && ok || bad "--verify-state with two targets"
 run 3 --verify-only -b8K t.dat
 grep -q "made for -b4096, not -b8192" err.txt && ok || bad "-b mismatch message"
+cp t.dat nostate.dat
+run 3 --verify-only -b4K nostate.dat
+grep -q "no verify state file 'nostate.dat.iospd-verify'" err.txt && ok || bad "missing state message"
 run 1 --verify-only -b4K missing.dat
 grep -q "cannot look at target 'missing.dat'" err.txt && ok || bad "missing target message"
 # A disk has no folder beside it for the state file.
