@@ -155,6 +155,21 @@ assert int(t.findtext("BlocksChecked")) > 0
 for f in v.findall("Failure"):
     assert int(f.get("Offset")) in (12288, 40960, 86016, 122880, 163840), f.attrib
 PY
+# --merge adds the verify counts of runs and keeps every failure printed.
+run 1 -b4K -s -w0 -o2 -d$dur -W0 -C0 --verify -Rjson t.dat
+cp out.txt a.json
+run 1 -b4K -s -w0 -o2 -d$dur -W0 -C0 --verify -Rjson t.dat
+cp out.txt b.json
+run 0 --merge a.json b.json
+python3 - <<'PY' && ok || bad "--merge of verify members"
+import json
+a, b, m = (json.load(open(f))["timespans"][0]["verify"] for f in ("a.json", "b.json", "out.txt"))
+for k in ("blocks_written", "blocks_checked", "failures"):
+    assert m["targets"][0][k] == a["targets"][0][k] + b["targets"][0][k], k
+for k, v in m["targets"][0]["by_kind"].items():
+    assert v == a["targets"][0]["by_kind"][k] + b["targets"][0]["by_kind"][k], k
+assert len(m["failures"]) == len(a["failures"]) + len(b["failures"])
+PY
 # Rewriting every block makes the file good again.
 run 0 -b4K -s -w100 -o1 -d$dur -W0 -C0 --verify t.dat
 run 0 --verify-only -b4K t.dat
