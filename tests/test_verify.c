@@ -161,6 +161,18 @@ static void test_block_kinds(void** st) {
   assert_int_equal(f.found, 7);
   assert_int_equal(f.sector, 4);
 
+  /* Newer than the state knows (its record was lost with a crashed
+   * machine): indeterminate, intact or torn. Only older is a lost write. */
+  make(old, BS, 8192, 9);
+  assert_int_equal(iospd_vblock_check(old, BS, k_st.target_id, 8192,
+                                      word_of(7), &f),
+                   IOSPD_VK_INFLIGHT);
+  memcpy(mix, b, BS / 2);
+  memcpy(mix + BS / 2, old + BS / 2, BS / 2);
+  assert_int_equal(iospd_vblock_check(mix, BS, k_st.target_id, 8192,
+                                      word_of(7), &f),
+                   IOSPD_VK_INFLIGHT);
+
   /* Misdirected: block of offset 4096 read at 8192; another target. */
   make(old, BS, 4096, 7);
   assert_int_equal(iospd_vblock_check(old, BS, k_st.target_id, 8192,

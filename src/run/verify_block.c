@@ -211,6 +211,9 @@ iospd_vkind_t iospd_vblock_check(const uint8_t* b, uint32_t bs,
     uint64_t other = 0;
     uint32_t s = odd_sector(b, bs, gen, &other);
     if (s != 0) {
+      /* A part newer than the state knows: a write the state never saw
+       * complete (its record was lost with the machine), cut short. */
+      if (gen > hi || other > hi) return IOSPD_VK_INFLIGHT;
       f->expected = gen;
       f->found = other;
       f->sector = s;
@@ -227,10 +230,14 @@ iospd_vkind_t iospd_vblock_check(const uint8_t* b, uint32_t bs,
     f->found_target_id = hid;
     return IOSPD_VK_MISPLACED;
   }
-  if (gen < lo || gen > hi) {
+  if (gen < lo) {
     f->found = gen;
     return IOSPD_VK_STALE;
   }
+  /* Newer than the state's record: written after the state was last
+   * saved (a crashed machine loses the state's unsaved pages); it cannot
+   * be judged, and it is not a lost write. */
+  if (gen > hi) return IOSPD_VK_INFLIGHT;
   return IOSPD_VK_OK;
 }
 

@@ -174,6 +174,14 @@ PY
 run 0 -b4K -s -w100 -o1 -d$dur -W0 -C0 --verify t.dat
 run 0 --verify-only -b4K t.dat
 expect failures 0 "after rewriting"
+# A machine that crashed loses the state's unsaved pages: blocks written
+# after them are newer than the state says, indeterminate, not failures.
+cp t.dat.iospd-verify saved.state
+run 0 -b4K -s -w100 -o4 -d$dur -W0 -C0 --verify t.dat
+cp saved.state t.dat.iospd-verify
+run 0 --verify-only -b4K t.dat
+expect failures 0 "state older than the data"
+expect indeterminate 64 "state older than the data"
 
 # ---- refusals (exit 3) -------------------------------------------------------
 run 3 -b4K -r2K -w100 -d1 --verify t.dat
