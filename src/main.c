@@ -23,6 +23,7 @@
 #include "iospd/status.h"
 #include "iospd/strbuf.h"
 #include "iospd/tree.h"
+#include "iospd/verify.h"
 #include "iospd/xml_profile.h"
 
 enum { EXIT_OK = 0, EXIT_RUN_FAILED = 1, EXIT_BAD_INPUT = 3 };
@@ -494,12 +495,32 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
     outputs_ok = write_outputs(p, &results, &je, args);
     json_env_free(&je);
   }
+  /* --verify: the first failures one by one on stderr; any failure is a
+   * failed run. */
+  uint64_t vfailed = iospd_results_verify_failures(&results);
+  if (vfailed > 0) {
+    iospd_strbuf_t vf;
+    iospd_strbuf_init(&vf);
+    iospd_report_verify_failures(&vf, &results);
+    err_sb(&vf);
+    iospd_strbuf_destroy(&vf);
+  }
   iospd_results_destroy(&results);
   iospd_plat_cpu_topology_free(&results.topo);
   iospd_series_keep_destroy(ctx.keep);
   iospd_strbuf_destroy(&ctx.warnings);
   if (rc < 0) {
     err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+    /* A state file that does not fit the profile is bad input. */
+    return rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+  }
+  if (vfailed > 0) {
+    char line[160];
+    snprintf(line, sizeof line,
+             "--verify: %llu blocks read back were not what was written "
+             "(see the verify lines above and the report)",
+             (unsigned long long)vfailed);
+    err_line("error: ", line);
     return EXIT_RUN_FAILED;
   }
   if (src < 0) {
@@ -568,6 +589,73 @@ static int run_tree(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
     return rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
   }
   return outputs_ok ? EXIT_OK : EXIT_RUN_FAILED;
+}
+
+/* --verify-only: one checking pass over every target; a text summary on
+ * stdout, progress and failures on stderr; exit 1 on any failure. */
+static void vonly_message(void* ctx, const char* text) {
+  (void)ctx;
+  err_line("", text);
+}
+
+static int verify_only(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
+  iospd_run_hooks_t hooks = {.message = vonly_message};
+  iospd_vonly_t v;
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  int rc = iospd_verify_only(p, &hooks, sys->ticks_per_second, &v, &err);
+  iospd_strbuf_t out, fl;
+  iospd_strbuf_init(&out);
+  iospd_strbuf_init(&fl);
+  uint64_t failed = 0;
+  iospd_strbuf_appendf(&out, "verify-only (--verify-only): engine %s\n",
+                       v.engine ? v.engine : "-");
+  for (uint32_t i = 0; i < v.target_count; i++) {
+    const iospd_vonly_target_t* t = &v.targets[i];
+    const iospd_vcounts_t* c = &t->counts;
+    failed += iospd_vcounts_failures(c);
+    iospd_strbuf_appendf(
+        &out,
+        "target '%s': bytes %llu to %llu, blocks read %llu, checked %llu, "
+        "failures %llu (bad checksum %llu, stale generation %llu, "
+        "misdirected %llu, zeroed %llu, torn %llu), indeterminate %llu, not "
+        "written by a verified run %llu\n",
+        t->path, (unsigned long long)t->start, (unsigned long long)t->end,
+        (unsigned long long)t->blocks,
+        (unsigned long long)c->kinds[IOSPD_VK_OK],
+        (unsigned long long)iospd_vcounts_failures(c),
+        (unsigned long long)c->kinds[IOSPD_VK_CHECKSUM],
+        (unsigned long long)c->kinds[IOSPD_VK_STALE],
+        (unsigned long long)c->kinds[IOSPD_VK_MISPLACED],
+        (unsigned long long)c->kinds[IOSPD_VK_ZEROED],
+        (unsigned long long)c->kinds[IOSPD_VK_TORN],
+        (unsigned long long)c->kinds[IOSPD_VK_INFLIGHT],
+        (unsigned long long)c->kinds[IOSPD_VK_UNTRACKED]);
+  }
+  for (uint32_t i = 0; i < v.fail_count; i++) {
+    iospd_strbuf_append(&fl, "verify FAILED: ");
+    iospd_vfail_format(&fl, &v.fails[i], v.targets[v.fails[i].target].path);
+    iospd_strbuf_putc(&fl, '\n');
+  }
+  if (failed > v.fail_count)
+    iospd_strbuf_appendf(&fl, "verify: %llu failures in all, %u shown "
+                         "(--verify-errors=N shows more)\n",
+                         (unsigned long long)failed, v.fail_count);
+  err_sb(&fl);
+  out_sb(&out);
+  iospd_strbuf_destroy(&out);
+  iospd_strbuf_destroy(&fl);
+  iospd_vonly_free(&v);
+  if (rc < 0) {
+    err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+    return rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+  }
+  if (failed > 0) {
+    err_line("error: ", "--verify-only: some blocks were not what the last "
+                        "verified write put there (see above)");
+    return EXIT_RUN_FAILED;
+  }
+  return EXIT_OK;
 }
 
 /* -ye<name>: set an existing event (another iospd waits on it) and exit.
@@ -902,6 +990,8 @@ int main(int argc, char** argv) {
       err_line("warning: ", "-Rp prints the profile and runs nothing, so the "
                             "--output files are not written");
     exit_code = print_profile(&profile, &sys);
+  } else if (profile.ext.verify_only) {
+    exit_code = verify_only(&profile, &sys);
   } else if ((exit_code = check_output_paths(&profile)) == EXIT_OK) {
     cmdline_args_t args = {uargc, uargv};
     exit_code = profile.ext.tree.dirs != NULL

@@ -831,3 +831,39 @@ int iospd_plat_event_wait(iospd_plat_event_t* ev, uint32_t timeout_ms) {
 }
 
 void iospd_plat_event_close(iospd_plat_event_t* ev) { (void)ev; }
+
+/* --verify state files: kept in memory only (no file), enough for the
+ * engine's verify path under the fake platform. */
+struct iospd_plat_map_s {
+  void* addr;
+};
+int iospd_plat_map_open(const char* path, uint64_t size, unsigned flags,
+                        iospd_plat_map_t** m, void** addr, uint64_t* len,
+                        bool* created, iospd_err_t* err) {
+  (void)flags;
+  if (size == 0)
+    return iospd_err_set(err, IOSPD_ENOENT, "%s: no such file", path);
+  iospd_plat_map_t* h = calloc(1, sizeof(*h));
+  void* p = h ? calloc(1, (size_t)size) : NULL;
+  if (p == NULL) {
+    free(h);
+    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  }
+  h->addr = p;
+  *m = h;
+  *addr = p;
+  *len = size;
+  *created = true;
+  return 0;
+}
+int iospd_plat_map_flush(iospd_plat_map_t* m, iospd_err_t* err) {
+  (void)m;
+  (void)err;
+  return 0;
+}
+void iospd_plat_map_close(iospd_plat_map_t* m) {
+  if (m == NULL) return;
+  free(m->addr);
+  free(m);
+}
+uint64_t iospd_plat_unix_ns(void) { return 1767322800000000000ull; }

@@ -1150,6 +1150,11 @@ static void test_cmdline_exact_messages(void** state) {
       {"--tree=a --relocate=0",
        "'--relocate=0': the relocation rate must be a whole number from 1 "
        "to 100000, not '0'"},
+      {"--verify-errors t",
+       "'--verify-errors': use --verify-errors=N, N the number of failures "
+       "to print (0 to 4294967295)"},
+      {"--verify=1 t", "'--verify=1': --verify takes no value"},
+      {"--verify-state t", "'--verify-state': use --verify-state=FILE"},
       {"--version -b4K",
        "'--version' must be the only argument: iospd --version"},
       {"-b4K --version t",

@@ -18,6 +18,7 @@
 #include "iospd/profile.h"
 #include "iospd/rand.h"
 #include "iospd/stats.h"
+#include "iospd/verify.h"
 
 /* Room for the completions of one reap: DISKSPD dequeues up to 16 per
  * GetQueuedCompletionStatusEx. How many a pass takes is the platform's
@@ -78,6 +79,17 @@ typedef struct iospd_wtarget_s {
   uint64_t think_until;
   uint32_t burst_count;
   bool throttled; /* -g or -i/-j in force; false skips the throttle */
+  /* --verify (layout, run.c): the target's state, shared by every thread
+   * of the target, or NULL when off; what goes into each header; where the
+   * counts go; and the clock origin of the headers' time stamps. */
+  iospd_vstate_t* vstate;
+  iospd_vstamp_t vstamp;
+  iospd_vcounts_t* vcounts;
+  uint64_t vtime_ns, vtime_ticks;
+  /* Nothing in this run writes the target (every target on this state
+   * file is -w0, and the state file admits one process): a read needs no
+   * snapshot at issue, only a prefetch of its word. */
+  bool vreadonly;
 } iospd_wtarget_t;
 
 typedef struct iospd_slot_s {
@@ -86,6 +98,8 @@ typedef struct iospd_slot_s {
   uint64_t cursor;      /* -p: this slot's own sequential cursor */
   uint32_t target;      /* index into the worker's targets */
   uint32_t index;       /* position of its buffers in the target's buffer */
+  uint64_t vword;       /* --verify read: the block's state word at issue */
+  uint64_t vgen;        /* --verify write: the generation stamped */
 } iospd_slot_t;
 
 /* Where a worker's first failure happened (iospd_worker_fail_t.in_io). */
@@ -167,6 +181,10 @@ typedef struct iospd_worker_s {
   /* Per-interval accounting for hooks->interval (src/run/interval_feed.h),
    * or NULL when nobody asked for it: then the hot path pays one branch. */
   struct iospd_wseries_s* series;
+  /* --verify: the first failures this worker met (vfail_cap of them, in
+   * its results entry; the rest are only counted). */
+  iospd_vfail_t* vfails;
+  uint32_t vfail_cap, vfail_count;
 } iospd_worker_t;
 
 /* On the worker's thread, before the start barrier: opens the targets (one

@@ -66,7 +66,10 @@ typedef enum iospd_opt_special {
   IOSPD_SP_VERSION,    /* --version (only as the only argument) */
   IOSPD_SP_PING,       /* --ping (a mode: only as the first argument) */
   IOSPD_SP_TREE,       /* --tree and its companions (--files, --skew...) */
-  IOSPD_SP_REPORT      /* --report (a mode: only as the first argument) */
+  IOSPD_SP_REPORT,     /* --report (a mode: only as the first argument) */
+  IOSPD_SP_VERIFY,     /* --verify, --verify-only */
+  IOSPD_SP_VERIFY_ERRORS, /* --verify-errors=N */
+  IOSPD_SP_VERIFY_STATE   /* --verify-state=FILE */
 } iospd_opt_special_t;
 
 /* Help topics, in the order the usage text prints them. */

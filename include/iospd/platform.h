@@ -345,6 +345,38 @@ int iospd_plat_write_file_whole_bytes(const char* path, const void* data,
 int iospd_plat_read_file(const char* path, void* buf, size_t size,
                          size_t* got, iospd_err_t* err);
 
+/* ---- shared file mappings (--verify state) ---------------------------------
+ * A small file mapped shared read-write, so a store into it is a plain
+ * memory store that other processes and a later run see, and that the OS
+ * writes back even when the process is killed (Linux: mmap MAP_SHARED;
+ * Windows: CreateFileMappingW + MapViewOfFile, whose modified pages the
+ * memory manager writes after TerminateProcess too). Controller only. */
+typedef struct iospd_plat_map_s iospd_plat_map_t;
+enum {
+  IOSPD_MAP_CREATE = 1u << 0, /* create the file when it does not exist */
+  IOSPD_MAP_RESET = 1u << 1,  /* empty it first (then size bytes of zeros) */
+  IOSPD_MAP_LOCK = 1u << 2    /* one holder at a time: another process that
+                                 holds it makes the open fail with
+                                 IOSPD_EAGAIN (Linux flock; Windows: the
+                                 file is opened without FILE_SHARE_WRITE) */
+};
+/* Opens path read-write and maps the whole file. A new or reset file is
+ * sized to size bytes of zeros (size > 0 needed); an existing one keeps its
+ * size (size is ignored) and an empty existing one fails (IOSPD_ETOOSMALL:
+ * nothing to map). *addr and *len describe the view; *created says whether
+ * the file was made (or reset) by this call. */
+int iospd_plat_map_open(const char* path, uint64_t size, unsigned flags,
+                        iospd_plat_map_t** m, void** addr, uint64_t* len,
+                        bool* created, iospd_err_t* err);
+/* Writes the view's modified pages and the file's metadata to the device
+ * (msync + fsync; FlushViewOfFile + FlushFileBuffers). */
+int iospd_plat_map_flush(iospd_plat_map_t* m, iospd_err_t* err);
+/* Unmaps and closes (the lock goes with it). NULL-safe. */
+void iospd_plat_map_close(iospd_plat_map_t* m);
+/* Nanoseconds since 1970-01-01 UTC (block header time stamps; read once per
+ * run, not on the hot path). */
+uint64_t iospd_plat_unix_ns(void);
+
 /* ---- per-worker asynchronous queue ---------------------------------------- */
 
 typedef struct iospd_plat_queue_s iospd_plat_queue_t;

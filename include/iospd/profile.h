@@ -213,7 +213,19 @@ typedef struct iospd_ext_s {
   int status_line;      /* IOSPD_STATUS_* (--progress=): the live status line */
   char* timeseries_path; /* --timeseries=FILE (owned, UTF-8), or NULL */
   iospd_tree_opts_t tree; /* --tree mode */
+  /* --verify, --verify-only, --verify-errors=N, --verify-state=FILE
+   * (docs/verify.md). */
+  bool verify;
+  bool verify_only;
+  uint32_t verify_errors; /* failures printed (when verify_errors_set) */
+  bool verify_errors_set; /* else IOSPD_VERIFY_ERRORS_DEFAULT */
+  char* verify_state;     /* owned, UTF-8, or NULL: <target>.iospd-verify */
 } iospd_ext_t;
+
+#define IOSPD_VERIFY_ERRORS_DEFAULT 10u
+static inline uint32_t iospd_verify_errors(const iospd_ext_t* x) {
+  return x->verify_errors_set ? x->verify_errors : IOSPD_VERIFY_ERRORS_DEFAULT;
+}
 
 /* --progress=: the live status line on stderr (iospd/status.h). */
 enum {
@@ -294,5 +306,9 @@ int iospd_tree_assign_parse(const char* word);
 struct iospd_strbuf_s;
 int iospd_profile_validate(const iospd_profile_t* p,
                            struct iospd_strbuf_s* diag);
+/* The --verify / --verify-only rules (src/profile/verify_validate.c), part
+ * of iospd_profile_validate. */
+int iospd_profile_validate_verify(const iospd_profile_t* p,
+                                  struct iospd_strbuf_s* diag);
 
 #endif

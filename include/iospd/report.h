@@ -67,4 +67,10 @@ typedef struct iospd_json_extra_s {
 void iospd_report_json(iospd_strbuf_t* out, const iospd_results_t* r,
                        const iospd_json_extra_t* extra);
 
+/* --verify: all failures of a run (the exit code is 1 when not 0), and the
+ * first --verify-errors of them, one line each (for stderr). */
+uint64_t iospd_results_verify_failures(const iospd_results_t* r);
+void iospd_report_verify_failures(iospd_strbuf_t* out,
+                                  const iospd_results_t* r);
+
 #endif

@@ -10,6 +10,7 @@
 #include "iospd/hist.h"
 #include "iospd/platform.h"
 #include "iospd/profile.h"
+#include "iospd/verify.h"
 
 /* Per (worker, target). Index 0 = read, 1 = write (IOSPD_OP_*). */
 typedef struct iospd_target_stats_s {
@@ -53,6 +54,7 @@ typedef struct iospd_thread_target_result_s {
   iospd_target_stats_t stats;
   iospd_eff_range_t* dist;      /* effective distribution, or NULL */
   uint32_t dist_count;
+  iospd_vcounts_t verify;       /* --verify: blocks written and checked */
 } iospd_thread_target_result_t;
 
 typedef struct iospd_thread_result_s {
@@ -66,6 +68,9 @@ typedef struct iospd_thread_result_s {
   iospd_thread_target_result_t* targets;
   uint32_t target_count;
   iospd_wait_stats_t wait;
+  /* --verify: the first failures the thread met (owned array). */
+  iospd_vfail_t* vfails;
+  uint32_t vfail_count;
 } iospd_thread_result_t;
 
 typedef struct iospd_cpu_usage_s {

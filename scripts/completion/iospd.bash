@@ -114,6 +114,10 @@ _iospd_long_names=(
   '--progress='
   '--timeseries='
   '--ping='
+  '--verify'
+  '--verify-only'
+  '--verify-errors='
+  '--verify-state='
   '--version'
   '--tree='
   '--files='
@@ -137,6 +141,10 @@ _iospd_long_descs=(
   'live status line'
   'time series'
   'latency probe'
+  'verified writes'
+  'verify pass'
+  'failures printed'
+  'verify state file'
   'version'
   'file-tree workload'
   'number of files'
@@ -153,6 +161,8 @@ _iospd_long_descs=(
 # The values of long options that take one word of a list.
 _iospd_words_engine=( auto io_uring libaio threads psync )
 _iospd_words_progress=( auto always never )
+_iospd_words_verify_errors=( n )
+_iospd_words_verify_state=( file )
 _iospd_words_files=( n )
 _iospd_words_file_size=( size )
 _iospd_words_assign=( even ordered random )

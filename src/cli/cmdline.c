@@ -1016,6 +1016,40 @@ static int sw_tree(ctx_t* c, const iospd_opt_def_t* o) {
   return 0;
 }
 
+/* --verify, --verify-only, --verify-errors=N, --verify-state=FILE
+ * (docs/verify.md). */
+static int sw_verify(ctx_t* c, const iospd_opt_def_t* o) {
+  if (strcmp(o->name, "verify-only") == 0)
+    c->pp.ext.verify_only = true;
+  else
+    c->pp.ext.verify = true;
+  return 0;
+}
+
+static int sw_verify_errors(ctx_t* c) {
+  const char* v = c->val;
+  if (*v != '=' || v[1] == '\0')
+    return fail(c, "'%s': use --verify-errors=N, N the number of failures "
+                   "to print (0 to 4294967295)", c->arg);
+  uint64_t n = 0;
+  int rc = get_uint(c, v + 1, 0, UINT32_MAX, "number of failures printed", &n);
+  if (rc) return rc;
+  c->pp.ext.verify_errors = (uint32_t)n;
+  c->pp.ext.verify_errors_set = true;
+  return 0;
+}
+
+static int sw_verify_state(ctx_t* c) {
+  const char* v = c->val;
+  if (*v != '=' || v[1] == '\0')
+    return fail(c, "'%s': use --verify-state=FILE", c->arg);
+  char* path = iospd_strdup(v + 1);
+  if (path == NULL) return nomem(c);
+  iospd_free(c->pp.ext.verify_state);
+  c->pp.ext.verify_state = path;
+  return 0;
+}
+
 /* ---- the generic walker -------------------------------------------------- */
 
 static int handle(ctx_t* c, const iospd_opt_def_t* o) {
@@ -1031,7 +1065,8 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
       o->special != IOSPD_SP_STATUS &&
       o->special != IOSPD_SP_TIMESERIES && o->special != IOSPD_SP_PING &&
       o->special != IOSPD_SP_TREE &&
-      c->val[0] != '\0')
+      o->special != IOSPD_SP_VERIFY_ERRORS &&
+      o->special != IOSPD_SP_VERIFY_STATE && c->val[0] != '\0')
     return fail(c, "'%s': --%s takes no value", c->arg, o->name);
 
   switch (o->kind) {
@@ -1142,6 +1177,9 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
     case IOSPD_SP_STATUS: return sw_status(c);
     case IOSPD_SP_TIMESERIES: return sw_timeseries(c);
     case IOSPD_SP_TREE: return sw_tree(c, o);
+    case IOSPD_SP_VERIFY: return sw_verify(c, o);
+    case IOSPD_SP_VERIFY_ERRORS: return sw_verify_errors(c);
+    case IOSPD_SP_VERIFY_STATE: return sw_verify_state(c);
     case IOSPD_SP_NONE: break;
   }
   return fail(c, "'%s': internal error: switch not handled", c->arg);
@@ -1338,6 +1376,7 @@ static int read_xml(ctx_t* c, iospd_profile_t* p) {
   c->pp.ext.outputs = NULL; /* moved to p */
   c->pp.ext.output_count = 0;
   c->pp.ext.timeseries_path = NULL; /* moved into p */
+  c->pp.ext.verify_state = NULL;    /* moved into p */
   iospd_free(p->xml_source);
   p->xml_source = iospd_strdup(c->xml_path);
   if (p->xml_source == NULL) return nomem(c);

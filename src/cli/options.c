@@ -343,6 +343,37 @@ const iospd_opt_def_t iospd_options[] = {
      "-w100 --sequential or -s --working-set=SIZE or -f --quiet --batch\n"
      "-d<s> -L -Rxml|json --allow-raw-write. See docs/ping.md.",
      NULL},
+    {"verify", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     IOSPD_SP_VERIFY, IOSPD_TOPIC_IOSPD, "--verify", "verified writes",
+     "Every block written carries a header (target, offset, generation,\n"
+     "seed, time) and a crc32; every block read that a --verify run wrote\n"
+     "is checked. Blocks are -b bytes at offsets that are multiples of -b.\n"
+     "What was written last is kept in <target>.iospd-verify. Failures\n"
+     "make the exit code 1. See docs/verify.md.",
+     NULL},
+    {"verify-only", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     IOSPD_SP_VERIFY, IOSPD_TOPIC_IOSPD, "--verify-only", "verify pass",
+     "Read each target once (the -B/-f range) in -b blocks, check every\n"
+     "block a --verify run wrote, print the failures and their counts, and\n"
+     "exit (1 if any failed). Blocks whose writes were in flight when a\n"
+     "run was killed are indeterminate, not failures.",
+     NULL},
+    {"verify-errors", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     IOSPD_SP_VERIFY_ERRORS, IOSPD_TOPIC_IOSPD, "--verify-errors=<n>",
+     "failures printed",
+     "How many verify failures to print one by one (default 10); all are\n"
+     "counted in the reports.",
+     NULL},
+    {"verify-state", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     IOSPD_SP_VERIFY_STATE, IOSPD_TOPIC_IOSPD, "--verify-state=<file>",
+     "verify state file",
+     "Where --verify keeps what it wrote (one target only), instead of\n"
+     "<target>.iospd-verify; needed for disks and volumes.",
+     NULL},
     {"version", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
      IOSPD_SP_VERSION, IOSPD_TOPIC_IOSPD, "--version", "version",
      "Print the version, the commit and date of the build, the I/O engines\n"

@@ -400,6 +400,47 @@ static int merge_thread(iospd_merge_ctx_t* m, cJSON* d, const cJSON* s) {
   return rc;
 }
 
+/* ---- --verify ------------------------------------------------------------ */
+
+static int merge_verify_target(iospd_merge_ctx_t* m, cJSON* d,
+                               const cJSON* s) {
+  static const char* const counts[] = {"blocks_written", "blocks_checked",
+                                       "failures"};
+  int rc = 0;
+  for (size_t k = 0; rc == 0 && k < 3; k++) rc = add_count(m, d, s, counts[k]);
+  cJSON* dk = get(d, "by_kind");
+  const cJSON* sk = get(s, "by_kind");
+  for (const cJSON* c = sk ? sk->child : NULL; rc == 0 && c; c = c->next)
+    rc = add_count(m, dk, sk, c->string);
+  return rc;
+}
+
+/* Counts add up; the failures printed by each run are all kept, in run
+ * order. A timespan verified in some runs only cannot be merged. */
+static int merge_verify(iospd_merge_ctx_t* m, cJSON* d, const cJSON* s) {
+  cJSON* dv = get(d, "verify");
+  const cJSON* sv = get(s, "verify");
+  bool don = dv != NULL && !cJSON_IsNull(dv);
+  bool son = sv != NULL && !cJSON_IsNull(sv);
+  if (!don && !son) return 0;
+  if (don != son)
+    return mfail(m, "\"verify\": some runs used --verify and others did "
+                 "not");
+  size_t mark = iospd_json_path_key(&m->path, "verify");
+  int rc = merge_array(m, dv, sv, "targets", merge_verify_target);
+  cJSON* df = get(dv, "failures");
+  const cJSON* sf = get(sv, "failures");
+  for (const cJSON* f = sf ? sf->child : NULL; rc == 0 && f; f = f->next) {
+    cJSON* copy = cJSON_Duplicate(f, true);
+    if (copy == NULL || df == NULL || !cJSON_AddItemToArray(df, copy)) {
+      cJSON_Delete(copy);
+      rc = nomem(m);
+    }
+  }
+  iospd_json_path_pop(&m->path, mark);
+  return rc;
+}
+
 /* ---- timespans ---------------------------------------------------------- */
 
 /* cpu: per-CPU usage belongs to one host; the merged document keeps no
@@ -443,6 +484,7 @@ static int merge_timespan(iospd_merge_ctx_t* m, cJSON* d, const cJSON* s) {
   if (rc == 0) rc = merge_series(m, d, s);
   if (rc == 0) rc = merge_array(m, d, s, "targets", merge_target_total);
   if (rc == 0) rc = merge_array(m, d, s, "threads", merge_thread);
+  if (rc == 0) rc = merge_verify(m, d, s);
   if (rc == 0) rc = clear_cpu(m, d);
   return rc;
 }

@@ -136,6 +136,7 @@ void iospd_profile_destroy(iospd_profile_t* p) {
   iospd_free(p->ext.outputs);
   iospd_free(p->ext.timeseries_path);
   iospd_free(p->ext.tree.dirs);
+  iospd_free(p->ext.verify_state);
   iospd_profile_init(p);
 }
 

@@ -269,6 +269,10 @@ static void check_tree(diag_t* d, const iospd_profile_t* p) {
       {t->thread_target_count != 0, "ThreadTargets"},
       {ts->completion_routines, "-x"},
       {ts->affinity_count != 0, "-a (the tree's threads are not pinned)"},
+      {p->ext.verify || p->ext.verify_only,
+       "--verify and --verify-only (they check one target's blocks)"},
+      {p->ext.timeseries_path != NULL,
+       "--timeseries (the tree run keeps no per-interval rows)"},
   };
   for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
     if (refused[i].bad)
@@ -316,5 +320,6 @@ int iospd_profile_validate(const iospd_profile_t* p,
     }
   }
   if (p->ext.tree.dirs != NULL) check_tree(&d, p);
+  if (iospd_profile_validate_verify(p, diag) < 0) d.errors++;
   return d.errors ? IOSPD_EUSAGE : 0;
 }

@@ -11,6 +11,7 @@
 
 #include "iospd/json_write.h"
 #include "report_internal.h"
+#include "report_verify.h"
 #include "report_json_writer.h"
 
 /* ---- results ----------------------------------------------------------- */
@@ -368,6 +369,7 @@ static void timespan_json(iospd_jw_t* w, const iospd_results_t* r,
     iospd_jw_end_obj(w);
   }
   iospd_jw_end_arr(w);
+  iospd_rpt_verify_json(w, r, tr);
   iospd_jw_end_obj(w);
 }
 

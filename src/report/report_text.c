@@ -10,6 +10,7 @@
 #include "iospd/alloc.h"
 #include "iospd/units.h"
 #include "report_internal.h"
+#include "report_verify.h"
 
 #define ap iospd_strbuf_appendf
 
@@ -509,4 +510,5 @@ void iospd_report_text(iospd_strbuf_t* out, const iospd_results_t* r) {
   for (uint32_t i = 0; i < r->timespan_count; i++) timespan_results(out, r, i);
   if (r->timespan_count > 1) totals(out, r);
   iospd_report_tree_text(out, r);
+  iospd_rpt_verify_text(out, r);
 }

@@ -12,6 +12,7 @@
 #include "iospd/xml_escape.h"
 #include "iospd/xml_profile.h"
 #include "report_internal.h"
+#include "report_verify.h"
 
 #define ap iospd_strbuf_appendf
 
@@ -407,6 +408,7 @@ static void timespan_xml(iospd_strbuf_t* out, const iospd_results_t* r,
     ind(out, 2);
     ap(out, "</Thread>\n");
   }
+  iospd_rpt_verify_xml(out, r, tr);
   ind(out, 1);
   ap(out, "</TimeSpan>\n");
 }

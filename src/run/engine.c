@@ -316,6 +316,69 @@ static void* write_buffer(iospd_worker_t* w, iospd_wtarget_t* tg,
   return p;
 }
 
+/* --verify, at issue: a write marks its block in flight and gets its
+ * header (in the slot's own buffer: a -Z source window is shared, so it is
+ * copied first); a read notes the block's state word, to tell at completion
+ * whether a write of the block overlapped it. */
+static void verify_issue(iospd_worker_t* w, iospd_wtarget_t* tg,
+                         iospd_slot_t* s) {
+  const iospd_vstate_t* vs = tg->vstate;
+  uint32_t bs = tg->t->block_size;
+  uint64_t blk = s->io.offset / bs;
+  if (blk >= vs->block_count) { /* not a whole block of the state: none */
+    s->vword = 0;
+    s->vgen = 0;
+    return;
+  }
+  _Atomic uint64_t* e = &vs->words[blk];
+  if (s->io.op == IOSPD_OP_READ) {
+    if (tg->vreadonly)
+      __builtin_prefetch((const void*)e); /* read at completion */
+    else
+      s->vword = atomic_load_explicit(e, memory_order_acquire);
+    return;
+  }
+  uint8_t* own = tg->buf + tg->buf_len / 2 + (size_t)s->index * bs;
+  if (s->io.buf != own) {
+    memcpy(own, s->io.buf, bs);
+    s->io.buf = own;
+  }
+  s->vgen = iospd_vw_issue_write(e, &vs->hdr->next_gen);
+  uint64_t ticks = w->now > tg->vtime_ticks ? w->now - tg->vtime_ticks : 0;
+  iospd_vblock_stamp(own, bs, &tg->vstamp, s->io.offset, s->vgen,
+                     tg->vtime_ns + (uint64_t)((double)ticks * w->ns_per_tick));
+}
+
+/* --verify, at completion: a write records its generation; a read is
+ * checked. Failures are counted, the first ones kept for the report. */
+static void verify_complete(iospd_worker_t* w, iospd_wtarget_t* tg,
+                            iospd_slot_t* s, bool failed) {
+  const iospd_vstate_t* vs = tg->vstate;
+  uint32_t bs = tg->t->block_size;
+  uint64_t blk = s->io.offset / bs;
+  if (blk >= vs->block_count) return;
+  _Atomic uint64_t* e = &vs->words[blk];
+  if (s->io.op == IOSPD_OP_WRITE) {
+    iospd_vw_complete_write(e, s->vgen, !failed);
+    if (!failed) tg->vcounts->written++;
+    return;
+  }
+  if (failed) return;
+  uint64_t now = atomic_load_explicit(e, memory_order_acquire);
+  iospd_vfail_t f;
+  iospd_vkind_t k = iospd_vblock_judge(s->io.buf, bs, vs->target_id,
+                                       s->io.offset,
+                                       tg->vreadonly ? now : s->vword, now, &f);
+  tg->vcounts->kinds[k]++;
+  if (k >= IOSPD_VK_FIRST_FAILURE && w->vfail_count < w->vfail_cap) {
+    f.kind = (uint8_t)k;
+    f.target = tg->target_index;
+    f.offset = s->io.offset;
+    f.block = blk;
+    w->vfails[w->vfail_count++] = f;
+  }
+}
+
 /* Turns ready slots into pending I/Os as far as the throttles allow; the
  * throttled keep their place in the FIFO. Returns the shortest wait. */
 static uint32_t fill(iospd_worker_t* w) {
@@ -342,6 +405,7 @@ static uint32_t fill(iospd_worker_t* w) {
     s->io.buf = op == IOSPD_OP_WRITE
                     ? write_buffer(w, tg, s)
                     : tg->buf + (size_t)s->index * tg->t->block_size;
+    if (IOSPD_UNLIKELY(tg->vstate != NULL)) verify_issue(w, tg, s);
     if (tg->throttled) throttle_issued(w, tg, now);
     w->pending[w->pending_count++] = s->io;
   }
@@ -521,6 +585,8 @@ static void complete(iospd_worker_t* w, const iospd_cqe_t* c, uint64_t now,
   bool failed = c->result < 0;
   if (IOSPD_UNLIKELY(!failed && (uint32_t)c->result != s->io.length))
     failed = short_is_failure(w, s, tg, (uint32_t)c->result);
+  if (IOSPD_UNLIKELY(tg->vstate != NULL))
+    verify_complete(w, tg, s, failed || c->result < 0);
   if (c->result == IOSPD_ECANCELED && stopped) {
     /* The controller cancelled a call that outlived the drain time. */
     w->abandoned++;
@@ -583,9 +649,17 @@ bool iospd_worker_pass(iospd_worker_t* w) {
     }
   }
   if (!reaped && w->stopping) {
-    /* Never submitted: these slots are simply idle again. */
-    for (uint32_t i = 0; i < w->pending_count; i++)
+    /* Never submitted: these slots are simply idle again (and a verified
+     * write that never went out is no longer in flight). */
+    for (uint32_t i = 0; i < w->pending_count; i++) {
+      iospd_slot_t* s = &w->slots[w->pending[i].tag];
+      const iospd_wtarget_t* tg = &w->targets[s->target];
+      if (IOSPD_UNLIKELY(tg->vstate != NULL) && s->io.op == IOSPD_OP_WRITE &&
+          s->io.offset / tg->t->block_size < tg->vstate->block_count)
+        iospd_vw_cancel_write(
+            &tg->vstate->words[s->io.offset / tg->t->block_size]);
       w->ready[w->ready_count++] = w->pending[i].tag;
+    }
     w->pending_count = 0;
     if (w->stop_ticks == 0) w->stop_ticks = w->now ? w->now : 1;
     /* An I/O that never completes must not hang the run: after the drain

@@ -13,6 +13,7 @@
 #include "iospd/engine.h"
 #include "interval_feed.h"
 #include "run_internal.h"
+#include "run_verify.h"
 
 /* Ctrl-C: sticky for the rest of the run, like DISKSPD's stop event. */
 static _Atomic uint32_t g_interrupted;
@@ -61,6 +62,7 @@ typedef struct run_s {
   iospd_plat_latch_t* go;
   _Atomic uint32_t cancel; /* set before go is aborted: skip the set-up */
   iospd_cseries_t* series; /* hooks->interval's producer, or NULL */
+  iospd_run_verify_t verify; /* --verify state files */
 } run_t;
 
 typedef struct worker_arg_s {
@@ -97,6 +99,13 @@ static iospd_worker_t* new_worker(run_t* r, uint32_t id, uint32_t ntargets) {
   tr->targets = tt;
   tr->target_count = ntargets;
   w->wait = &tr->wait;
+  if (r->p->ext.verify) {
+    uint32_t cap = iospd_verify_errors(&r->p->ext);
+    if (cap > 4096) cap = 4096; /* printed one by one: enough to see */
+    tr->vfails = cap ? iospd_calloc(cap, sizeof(*tr->vfails)) : NULL;
+    w->vfails = tr->vfails;
+    w->vfail_cap = tr->vfails ? cap : 0;
+  }
   return w;
 }
 
@@ -117,6 +126,8 @@ static void bind_target(run_t* r, iospd_worker_t* w, uint32_t k, uint32_t ti,
   iospd_thread_target_result_t* res = &r->tsr->threads[w->id].targets[k];
   res->target_index = ti;
   tg->stats = &res->stats;
+  iospd_run_verify_bind(&r->verify, tg, ti, r->ts->rand_seed, w->id,
+                        &res->verify);
 }
 
 static bool thread_uses(const iospd_target_t* t, uint32_t thread,
@@ -821,7 +832,11 @@ static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
     tell_interrupted(hooks);
     return 0;
   }
-  if (rc < 0) return rc;
+  if (rc == 0) rc = iospd_run_verify_open(&r.verify, p, ts, hooks, err);
+  if (rc < 0) {
+    (void)iospd_run_verify_close(&r.verify, NULL);
+    return rc;
+  }
 
   iospd_cpu_times_t* c0 = NULL;
   iospd_cpu_times_t* c1 = NULL;
@@ -853,6 +868,9 @@ static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
     rc = run_cooperative(&r, c0, c1);
   else
     rc = run_threaded(&r, c0, c1, err);
+  for (uint32_t i = 0; i < r.nworkers; i++)
+    if (r.workers[i] != NULL)
+      tsr->threads[i].vfail_count = r.workers[i]->vfail_count;
   if (rc < 0) goto out;
   /* The first failure in thread order names the target and the call. */
   for (uint32_t i = 0; i < r.nworkers; i++) {
@@ -870,6 +888,16 @@ out:
   iospd_free(c0);
   iospd_free(c1);
   free_run(&r);
+  {
+    /* After the workers are gone: their last marks are in the view. */
+    iospd_err_t verr;
+    iospd_err_clear(&verr);
+    int vrc = iospd_run_verify_close(&r.verify, &verr);
+    if (rc == 0 && vrc < 0) {
+      rc = vrc;
+      if (err != NULL) *err = verr;
+    }
+  }
   return rc;
 }
 

@@ -82,6 +82,7 @@ void iospd_results_destroy(iospd_results_t* r) {
         iospd_free(th->targets[k].dist);
       }
       iospd_free(th->targets);
+      iospd_free(th->vfails);
     }
     iospd_free(tr->threads);
   }

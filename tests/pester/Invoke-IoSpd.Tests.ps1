@@ -30,6 +30,9 @@ Describe 'ConvertTo-IoSpdArgumentList (private)' {
     @{ Name = 'create size in bytes'; P = @{ Target = 't'; CreateSize = 1048576 }; Want = @('-c1048576', '-Rxml', 't') }
     @{ Name = 'raw arguments before -Rxml'; P = @{ Target = 't'; ArgumentList = @('-Z1M', '-a0,1') }; Want = @('-Z1M', '-a0,1', '-Rxml', 't') }
     @{ Name = 'a path with spaces stays one argument'; P = @{ Target = 'C:\My Files\t.dat' }; Want = @('-Rxml', 'C:\My Files\t.dat') }
+    @{ Name = 'verified run'; P = @{ Target = 't'; BlockSize = '4K'; Verify = $true }; Want = @('-b4K', '--verify', '-Rxml', 't') }
+    @{ Name = 'verify-only: no -R, it prints its own summary'; P = @{ Target = 't'; BlockSize = '4K'; VerifyOnly = $true }; Want = @('-b4K', '--verify-only', 't') }
+    @{ Name = 'verify state file'; P = @{ Target = '#1'; Verify = $true; VerifyState = 'D:\s.state' }; Want = @('--verify', '--verify-state=D:\s.state', '-Rxml', '#1') }
     @{ Name = 'everything in the fixed order'
       P = @{ Target = @('x.dat', 'y.dat'); CreateSize = '64M'; ArgumentList = '-Z1M'; IopsInterval = 1000; Latency = $true
         CacheMode = 'Both'; Cooldown = 1; Warmup = 5; Duration = 3; Random = $true; WritePercent = 25; OutstandingIO = 8
@@ -41,6 +44,13 @@ Describe 'ConvertTo-IoSpdArgumentList (private)' {
     # -Be on arrays compares element-wise; compare joined too for a readable diff.
     ($got -join ' | ') | Should -BeExactly ($Want -join ' | ')
     $got.Count | Should -Be $Want.Count
+  }
+
+  It 'rejects -Verify with -VerifyOnly, and -VerifyState alone' {
+    { InModuleScope IoSpd { ConvertTo-IoSpdArgumentList -Target t -Verify -VerifyOnly } } |
+      Should -Throw -ExpectedMessage '-Verify and -VerifyOnly cannot be used together*' -ErrorId 'IoSpdInvalidArgument'
+    { InModuleScope IoSpd { ConvertTo-IoSpdArgumentList -Target t -VerifyState s } } |
+      Should -Throw -ExpectedMessage '-VerifyState needs -Verify or -VerifyOnly.' -ErrorId 'IoSpdInvalidArgument'
   }
 
   It 'rejects <Name>' -ForEach @(
@@ -549,5 +559,45 @@ Describe 'Stopping the pipeline stops iospd (real Linux iospd)' -Skip:($IsWindow
     $script:ps.EndStop($stop)
     $script:ps.InvocationStateInfo.State | Should -Be 'Stopped'
     $script:childPid = $null
+  }
+}
+
+Describe 'Invoke-IoSpd -Verify / -VerifyOnly against the real Linux iospd (a failover drill)' -Skip:($IsWindows) {
+  BeforeAll {
+    $script:exe = $env:IOSPD_EXE
+    if (-not $script:exe) { $script:exe = Join-Path $repo 'build/linux/iospd' }
+    $script:vt = Join-Path $TestDrive 'verify me.dat'
+  }
+  It 'writes checked blocks, reads them back clean, then names a flipped bit by kind and offset' {
+    $r = Invoke-IoSpd -Path $script:exe -Target $script:vt -CreateSize 256K -BlockSize 4K -WritePercent 100 `
+      -OutstandingIO 4 -Duration 1 -Warmup 0 -Cooldown 0 -Verify -ErrorAction Stop
+    $r.VerifyFailures | Should -Be 0
+    $r.Verify[0].BlocksWritten | Should -BeGreaterThan 63
+    Test-Path -LiteralPath "$($script:vt).iospd-verify" | Should -BeTrue
+
+    $v = Invoke-IoSpd -Path $script:exe -Target $script:vt -BlockSize 4K -VerifyOnly -ErrorAction Stop
+    @($v).Count | Should -Be 1
+    $v.Passed | Should -BeTrue
+    $v.BlocksRead | Should -Be 64
+    $v.BlocksChecked | Should -Be 64
+    $v.Failures | Should -Be 0
+
+    # The "other node" finds a damaged block: results plus an IoSpdVerifyFailed error.
+    $fs = [IO.File]::Open($script:vt, 'Open', 'ReadWrite')
+    try { $fs.Position = 5 * 4096 + 700; $b = $fs.ReadByte(); $fs.Position = 5 * 4096 + 700; $fs.WriteByte($b -bxor 1) }
+    finally { $fs.Dispose() }
+    $v = Invoke-IoSpd -Path $script:exe -Target $script:vt -BlockSize 4K -VerifyOnly -ErrorAction SilentlyContinue -ErrorVariable ve
+    $v.Passed | Should -BeFalse
+    $v.Failures | Should -Be 1
+    $v.BadChecksum | Should -Be 1
+    $v.FailureLines[0] | Should -BeLike "verify FAILED: target '*verify me.dat' offset 20480 (block 5): bad checksum: *"
+    $ve[0].FullyQualifiedErrorId | Should -BeLike 'IoSpdVerifyFailed*'
+
+    # A verified read run reports it in its results and fails as well.
+    $r = Invoke-IoSpd -Path $script:exe -Target $script:vt -BlockSize 4K -WritePercent 0 -Duration 1 -Warmup 0 `
+      -Cooldown 0 -Verify -ErrorAction SilentlyContinue -ErrorVariable re
+    $r.VerifyFailures | Should -BeGreaterThan 0
+    $r.Verify[0].BadChecksum | Should -BeGreaterThan 0
+    $re[0].FullyQualifiedErrorId | Should -BeLike 'IoSpdVerifyFailed*'
   }
 }

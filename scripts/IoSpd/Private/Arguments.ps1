@@ -99,7 +99,10 @@ function ConvertTo-IoSpdArgumentList {
     [int] $IopsInterval,
     [object] $CreateSize,
     [string[]] $ArgumentList,
-    [ValidateSet('xml', 'json')] [string] $ResultFormat = 'xml'
+    [ValidateSet('xml', 'json')] [string] $ResultFormat = 'xml',
+    [switch] $Verify,
+    [switch] $VerifyOnly,
+    [string] $VerifyState
   )
   function Stop-Bad([string] $Message, [object] $Value) {
     throw (New-IoSpdInvokeError -Message $Message -ErrorId 'IoSpdInvalidArgument' -Category InvalidArgument -TargetObject $Value)
@@ -138,6 +141,17 @@ function ConvertTo-IoSpdArgumentList {
   if ($PSBoundParameters.ContainsKey('CreateSize') -and $null -ne $CreateSize) {
     $a.Add('-c' + (ConvertTo-IoSpdSizeArgument -Value $CreateSize -Parameter 'CreateSize'))
   }
+  if ($Verify -and $VerifyOnly) {
+    Stop-Bad ('-Verify and -VerifyOnly cannot be used together: -Verify runs the workload with checked ' +
+      'blocks, -VerifyOnly only reads and checks what earlier -Verify runs wrote.') $VerifyOnly
+  }
+  if ($Verify) { $a.Add('--verify') }
+  if ($VerifyOnly) { $a.Add('--verify-only') }
+  if ($PSBoundParameters.ContainsKey('VerifyState')) {
+    if ([string]::IsNullOrWhiteSpace($VerifyState)) { Stop-Bad '-VerifyState is an empty path.' $VerifyState }
+    if (-not ($Verify -or $VerifyOnly)) { Stop-Bad '-VerifyState needs -Verify or -VerifyOnly.' $VerifyState }
+    $a.Add("--verify-state=$VerifyState")
+  }
   foreach ($raw in @($ArgumentList | Where-Object { $null -ne $_ -and $_ -ne '' })) {
     if ($raw -cmatch '^[-/]R') {
       Stop-Bad ("-ArgumentList contains '$raw': Invoke-IoSpd always asks for -R$ResultFormat to read the " +
@@ -145,7 +159,8 @@ function ConvertTo-IoSpdArgumentList {
     }
     $a.Add($raw)
   }
-  $a.Add('-R' + $ResultFormat)
+  # --verify-only prints its own text summary (ConvertFrom-IoSpdVerifyText).
+  if (-not $VerifyOnly) { $a.Add('-R' + $ResultFormat) }
   foreach ($t in $Target) {
     if ([string]::IsNullOrWhiteSpace($t)) { Stop-Bad '-Target contains an empty path.' $Target }
     $a.Add($t)

@@ -375,6 +375,30 @@ function ConvertFrom-IoSpdXmlDocument {
     }
     $props['Percentiles'] = $buckets.ToArray()
     $props['Threads'] = $threads.ToArray()
+    # --verify (iospd only): per target counts; $null when not verifying.
+    $verify = $ts.SelectSingleNode('Verify')
+    $props['VerifyFailures'] = $null
+    $props['Verify'] = $null
+    if ($null -ne $verify) {
+      $vt = foreach ($t in @($verify.SelectNodes('Target'))) {
+        [pscustomobject]@{
+          PSTypeName      = 'IoSpd.VerifyTarget'
+          Path            = $t.SelectSingleNode('Path').InnerText
+          BlocksWritten   = Get-IoSpdInt $t 'BlocksWritten'
+          BlocksChecked   = Get-IoSpdInt $t 'BlocksChecked'
+          Failures        = Get-IoSpdInt $t 'Failures'
+          BadChecksum     = Get-IoSpdInt $t 'BadChecksum'
+          StaleGeneration = Get-IoSpdInt $t 'StaleGeneration'
+          Misdirected     = Get-IoSpdInt $t 'Misdirected'
+          Zeroed          = Get-IoSpdInt $t 'Zeroed'
+          Torn            = Get-IoSpdInt $t 'Torn'
+          Indeterminate   = Get-IoSpdInt $t 'Indeterminate'
+          Untracked       = Get-IoSpdInt $t 'Untracked'
+        }
+      }
+      $props['Verify'] = @($vt)
+      $props['VerifyFailures'] = [int64](@($vt) | Measure-Object -Property Failures -Sum).Sum
+    }
     $obj = [pscustomobject]$props
     $display = [Management.Automation.PSPropertySet]::new('DefaultDisplayPropertySet',
       [string[]]@('TestTimeSeconds', 'ThreadCount', 'TotalIOs', 'IOPS', 'MiBps', 'AvgLatencyMs', 'TotalP99Ms', 'CpuUsagePercent'))

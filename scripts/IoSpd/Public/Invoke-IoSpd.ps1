@@ -102,6 +102,23 @@ function Invoke-IoSpd {
   Measure latency (-L): the results then hold the mean, standard deviation
   and percentiles; without it those are $null.
 
+  .PARAMETER Verify
+  --verify: every block written carries a header and a crc32, and every
+  block read that a verified run wrote is checked (docs/verify.md). The
+  results then have Verify (per target counts) and VerifyFailures; a run
+  with failures still returns its results and also writes an
+  IoSpdVerifyFailed error (so -ErrorAction Stop stops a script).
+
+  .PARAMETER VerifyOnly
+  --verify-only: read each target once and check every block earlier
+  -Verify runs wrote (after a crash, a power cut or a failover). Returns one
+  IoSpd.VerifyOnlyResult per target (counts by kind, Passed, FailureLines),
+  and an IoSpdVerifyFailed error when any block failed.
+
+  .PARAMETER VerifyState
+  --verify-state=FILE: where the verify state lives instead of
+  <target>.iospd-verify (one target only; needed for physical disks).
+
   .EXAMPLE
   Invoke-IoSpd -Target D:\test.dat -CreateSize 1GB -BlockSize 4KB -Threads 4 -OutstandingIO 32 -Random -WritePercent 30 -Duration 30 -CacheMode Both -Latency
 
@@ -129,8 +146,16 @@ function Invoke-IoSpd {
 
   The JSON document's totals (see docs/results-json.md).
 
+  .EXAMPLE
+  Invoke-IoSpd -Target C:\ClusterStorage\Volume1\v.dat -CreateSize 4G -BlockSize 64K -WritePercent 100 -Random -Duration 600 -Verify
+
+  Writes checked blocks for ten minutes (fail the node over meanwhile), then
+  on the node that owns the volume afterwards:
+  Invoke-IoSpd -Target C:\ClusterStorage\Volume1\v.dat -BlockSize 64K -VerifyOnly -ErrorAction Stop
+
   .OUTPUTS
-  IoSpd.Result (see ConvertFrom-IoSpdXml); with -Json the parsed JSON document.
+  IoSpd.Result (see ConvertFrom-IoSpdXml); with -Json the parsed JSON document;
+  with -VerifyOnly IoSpd.VerifyOnlyResult.
   #>
   [CmdletBinding(SupportsShouldProcess)]
   param(
@@ -151,7 +176,10 @@ function Invoke-IoSpd {
     [string] $Path,
     [switch] $AlignCsvOwner,
     [ValidateRange(1, 2147483)] [int] $TimeoutSec,
-    [switch] $Json
+    [switch] $Json,
+    [switch] $Verify,
+    [switch] $VerifyOnly,
+    [string] $VerifyState
   )
 
   # Bad input stops here, before anything is moved or run: terminating
@@ -162,7 +190,7 @@ function Invoke-IoSpd {
     $argParams = @{ Target = $Target; ResultFormat = $(if ($Json) { 'json' } else { 'xml' }) }
     foreach ($name in 'BlockSize', 'Threads', 'OutstandingIO', 'WritePercent', 'Random',
       'Duration', 'Warmup', 'Cooldown', 'CacheMode', 'Latency', 'IopsInterval',
-      'CreateSize', 'ArgumentList') {
+      'CreateSize', 'ArgumentList', 'Verify', 'VerifyOnly', 'VerifyState') {
       if ($PSBoundParameters.ContainsKey($name)) { $argParams[$name] = $PSBoundParameters[$name] }
     }
     $arguments = ConvertTo-IoSpdArgumentList @argParams
@@ -206,6 +234,28 @@ function Invoke-IoSpd {
     $msg = "iospd was stopped after -TimeoutSec $TimeoutSec s and its results are lost (PID $procId, $commandLine). " +
       'Give -TimeoutSec more than -Duration + -Warmup + -Cooldown plus the time to create the files.'
     $PSCmdlet.WriteError((New-IoSpdInvokeError -Message $msg -ErrorId 'IoSpdTimeout' -Category OperationTimeout -TargetObject $exe))
+    return
+  }
+  if ($VerifyOnly -and ($run.ExitCode -eq 0 -or $run.ExitCode -eq 1)) {
+    # Exit 1 with summary lines is a verify that found bad blocks: the
+    # results are the answer, and the error says so.
+    $res = @(ConvertFrom-IoSpdVerifyText -StdOut ([string]$run.StdOut) -StdErr ([string]$run.StdErr) -ExitCode $run.ExitCode)
+    if ($res.Count -gt 0) {
+      $res
+      if ($run.ExitCode -ne 0) {
+        $bad = ($res | Measure-Object -Property Failures -Sum).Sum
+        $PSCmdlet.WriteError((New-IoSpdInvokeError -Message ("iospd --verify-only found $bad bad blocks: " +
+                (([string]$run.StdErr).Trim())) -ErrorId 'IoSpdVerifyFailed' -Category InvalidResult -TargetObject $exe))
+      }
+      return
+    }
+  }
+  if ($Verify -and $run.ExitCode -eq 1 -and ([string]$run.StdErr) -match '(?m)^verify FAILED: ' -and
+    ([string]$run.StdOut).Trim()) {
+    # The run measured; some blocks read back were wrong: results and error.
+    if ($Json) { [string]$run.StdOut | ConvertFrom-Json } else { ConvertFrom-IoSpdXml -Xml ([string]$run.StdOut) }
+    $PSCmdlet.WriteError((New-IoSpdInvokeError -Message ("iospd --verify found bad blocks: " + ([string]$run.StdErr).Trim()) `
+          -ErrorId 'IoSpdVerifyFailed' -Category InvalidResult -TargetObject $exe))
     return
   }
   if ($run.ExitCode -ne 0) {

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+/* --verify and --verify-only (docs/verify.md): a header and a crc32 in every
+ * written block, a state file that remembers per block the generation last
+ * written, and the check of every block read back.
+ *
+ * Block i of a target is the -b bytes at offset i * -b. Its first 64 bytes
+ * are the header (little-endian):
+ *     0  magic "IOSPDVB1"          8  crc32 of the whole block, this field
+ *    12  version 1 (u16)               read as zero (iospd_crc32)
+ *    14  header size 64 (u16)     16  target id (the state file's)
+ *    24  offset of the block      32  generation
+ *    40  the run's seed (-z)      44  block size
+ *    48  time stamp (ns since 1970 UTC)
+ *    56  writer thread            60  reserved (0)
+ * and every further 512-byte sector of the block starts with the generation
+ * (8 bytes), so a block made of two writes (torn) tells itself apart from
+ * one whose bits changed (bad checksum).
+ *
+ * The state file (<target>.iospd-verify, or --verify-state=FILE) is mapped
+ * shared: a 4096-byte header (iospd_vstate_hdr_t) then one 64-bit word per
+ * block (IOSPD_VW_*), so marking a write in flight and completed are memory
+ * stores (atomics) on the hot path, and a kill -9 leaves them in the page
+ * cache for the next --verify-only. */
+#ifndef IOSPD_VERIFY_H
+#define IOSPD_VERIFY_H
+
+#include <stdatomic.h>
+
+#include "iospd/common.h"
+#include "iospd/error.h"
+#include "iospd/platform.h"
+
+/* crc32 as zlib's crc32_z computes it (CRC-32/ISO-HDLC), crc 0 to start.
+ * A carry-less multiply (PCLMULQDQ) fold where the x86 CPU has one, zlib's
+ * crc32_z elsewhere and for the tail; the tests check both give zlib's
+ * value. */
+uint32_t iospd_crc32(uint32_t crc, const void* buf, size_t len);
+/* zlib's crc32_z itself (for the tests and the README's cost figure). */
+uint32_t iospd_crc32_zlib(uint32_t crc, const void* buf, size_t len);
+/* True when iospd_crc32 uses the PCLMULQDQ fold on this CPU. */
+bool iospd_crc32_accelerated(void);
+
+#define IOSPD_VHDR_SIZE 64u
+#define IOSPD_VSECTOR 512u
+#define IOSPD_VMIN_BLOCK IOSPD_VHDR_SIZE
+
+/* What a check found. OK and the skips are not failures. */
+typedef enum iospd_vkind {
+  IOSPD_VK_OK = 0,
+  IOSPD_VK_UNTRACKED,  /* no verified write of this block is known: skipped */
+  IOSPD_VK_INFLIGHT,   /* a write of it was in flight (now, or when a run
+                          ended without completing it): indeterminate */
+  IOSPD_VK_CHECKSUM,   /* bad checksum (or no header where one must be) */
+  IOSPD_VK_STALE,      /* intact block of another generation: lost write */
+  IOSPD_VK_MISPLACED,  /* intact block written for another offset or target:
+                          misdirected write */
+  IOSPD_VK_ZEROED,     /* all zero where a verified write completed */
+  IOSPD_VK_TORN,       /* sectors of different generations */
+  IOSPD_VK_COUNT
+} iospd_vkind_t;
+#define IOSPD_VK_FIRST_FAILURE IOSPD_VK_CHECKSUM
+
+/* "bad checksum", "stale generation", ... (report words); "ok" etc. */
+const char* iospd_vkind_name(iospd_vkind_t k);
+/* The JSON/XML key: "badChecksum", "staleGeneration", ... */
+const char* iospd_vkind_key(iospd_vkind_t k);
+
+/* Counts of one (thread, target) or of a whole target. */
+typedef struct iospd_vcounts_s {
+  uint64_t written;          /* blocks written with a header */
+  uint64_t kinds[IOSPD_VK_COUNT]; /* reads by outcome; kinds[OK] = checked */
+} iospd_vcounts_t;
+uint64_t iospd_vcounts_failures(const iospd_vcounts_t* c);
+void iospd_vcounts_add(iospd_vcounts_t* dst, const iospd_vcounts_t* src);
+
+/* One failure, as printed. expected/found: generations (stale, torn, and
+ * zeroed: expected generation, found 0), offsets (misdirected), crcs (bad
+ * checksum). */
+typedef struct iospd_vfail_s {
+  uint8_t kind;   /* iospd_vkind_t */
+  uint32_t target; /* index into the timespan's targets */
+  uint64_t offset, block;
+  uint64_t expected, found;
+  uint64_t found_target_id; /* misdirected: the target id in the header */
+  uint32_t sector;          /* torn: the first sector of another write */
+} iospd_vfail_t;
+
+/* ---- the per-block state word ------------------------------------------
+ * bits  0..39 hi: generation of the last completed write (0: none)
+ * bits 40..51 in-flight writes; IOSPD_VW_DEAD = a write was in flight when
+ *             the run that issued it ended without completing it
+ * bit  52     overlap: writes of this block overlapped in time, so any
+ *             generation in [lo, hi] may be the one on the medium
+ * bits 53..62 gap: lo = hi + 1 - gap (IOSPD_VW_GAP_ANY: any up to hi)
+ * bit  63     episode: the writes in flight now overlap each other (their
+ *             completions widen [lo, hi]); a write issued alone clears it
+ *             and leaves overlap and gap describing the medium until it
+ *             completes (or is cancelled) */
+#define IOSPD_VW_GEN_MASK ((UINT64_C(1) << 40) - 1)
+#define IOSPD_VW_FLIGHT_SHIFT 40
+#define IOSPD_VW_FLIGHT_MASK UINT64_C(0xfff)
+#define IOSPD_VW_DEAD IOSPD_VW_FLIGHT_MASK
+#define IOSPD_VW_OVERLAP (UINT64_C(1) << 52)
+#define IOSPD_VW_GAP_SHIFT 53
+#define IOSPD_VW_GAP_ANY UINT64_C(0x3ff)
+#define IOSPD_VW_EPISODE (UINT64_C(1) << 63)
+
+static inline uint64_t iospd_vw_hi(uint64_t w) { return w & IOSPD_VW_GEN_MASK; }
+static inline uint64_t iospd_vw_flight(uint64_t w) {
+  return (w >> IOSPD_VW_FLIGHT_SHIFT) & IOSPD_VW_FLIGHT_MASK;
+}
+/* A write was issued and has not completed (or never will). */
+static inline bool iospd_vw_busy(uint64_t w) { return iospd_vw_flight(w) != 0; }
+/* The lowest acceptable generation. */
+uint64_t iospd_vw_lo(uint64_t w);
+
+/* Hot path: before a write of the block is submitted. Returns the
+ * generation to stamp (unique in the target, increasing in time). */
+uint64_t iospd_vw_issue_write(_Atomic uint64_t* e, _Atomic uint64_t* next_gen);
+/* Hot path: at its completion. A failed write stays "in flight" for good:
+ * what is on the medium is not known. */
+void iospd_vw_complete_write(_Atomic uint64_t* e, uint64_t gen, bool ok);
+/* A write marked by iospd_vw_issue_write that was never handed to the OS
+ * (the run stopped first): its in-flight mark goes, nothing else changes. */
+void iospd_vw_cancel_write(_Atomic uint64_t* e);
+
+/* ---- the state file -------------------------------------------------- */
+
+#define IOSPD_VSTATE_HDR 4096u
+typedef struct iospd_vstate_hdr_s {
+  char magic[8];      /* "IOSPDVS1" once complete */
+  uint32_t version;   /* 1 */
+  uint32_t block_size;
+  uint64_t block_count;
+  uint64_t target_id; /* random: stamped into every header */
+  uint64_t created_ns;
+  char target[256];   /* the path as given, for messages */
+  _Alignas(64) _Atomic uint64_t next_gen; /* last generation handed out */
+} iospd_vstate_hdr_t;
+
+typedef struct iospd_vstate_s {
+  iospd_plat_map_t* map;
+  iospd_vstate_hdr_t* hdr;
+  _Atomic uint64_t* words; /* block_count entries */
+  uint64_t block_count;
+  uint32_t block_size;
+  uint64_t target_id;
+  uint64_t dead; /* blocks found in flight at open (a killed run) */
+  char path[512];
+} iospd_vstate_t;
+
+/* "<target>.iospd-verify", or the override. */
+void iospd_vstate_path(char* out, size_t size, const char* target,
+                       const char* override_path);
+/* Opens the state of a target of target_size bytes with -b block_size.
+ * create: make it when absent (a --verify run); else it must exist
+ * (--verify-only). A state made for another -b or size is refused
+ * (IOSPD_EUSAGE, saying what to do). A --verify run (create) turns blocks a
+ * dead run left in flight into IOSPD_VW_DEAD. seed feeds the target id. */
+int iospd_vstate_open(iospd_vstate_t* s, const char* state_path,
+                      const char* target, uint64_t target_size,
+                      uint32_t block_size, bool create, uint64_t seed,
+                      iospd_err_t* err);
+int iospd_vstate_flush(iospd_vstate_t* s, iospd_err_t* err);
+void iospd_vstate_close(iospd_vstate_t* s);
+
+/* ---- blocks ------------------------------------------------------------ */
+
+typedef struct iospd_vstamp_s {
+  uint64_t target_id;
+  uint32_t seed;
+  uint32_t thread;
+} iospd_vstamp_t;
+
+/* Writes the header, sector stamps and crc into a block about to be
+ * written. Hot path. */
+void iospd_vblock_stamp(uint8_t* buf, uint32_t bs, const iospd_vstamp_t* st,
+                        uint64_t offset, uint64_t gen, uint64_t time_ns);
+/* Checks a block read at offset against its state word w (taken when the
+ * read was issued; the caller has already skipped busy and untracked
+ * words). Fills f (kind, expected, found) on a failure. Hot path. */
+iospd_vkind_t iospd_vblock_check(const uint8_t* buf, uint32_t bs,
+                                 uint64_t target_id, uint64_t offset,
+                                 uint64_t w, iospd_vfail_t* f);
+/* Classifies a read against the word at issue (w0) and now (w1): untracked,
+ * in flight, or iospd_vblock_check's answer. */
+iospd_vkind_t iospd_vblock_judge(const uint8_t* buf, uint32_t bs,
+                                 uint64_t target_id, uint64_t offset,
+                                 uint64_t w0, uint64_t w1, iospd_vfail_t* f);
+
+/* One line: "target 'x' offset N (block i): torn block: expected generation
+ * 5, found 4 in sector 3"-like wording. */
+struct iospd_strbuf_s;
+void iospd_vfail_format(struct iospd_strbuf_s* sb, const iospd_vfail_t* f,
+                        const char* target_path);
+
+/* ---- --verify-only ----------------------------------------------------- */
+
+typedef struct iospd_vonly_target_s {
+  const char* path;    /* borrowed from the profile */
+  uint64_t start, end; /* byte range read */
+  uint64_t blocks;     /* blocks read */
+  iospd_vcounts_t counts;
+} iospd_vonly_target_t;
+
+typedef struct iospd_vonly_s {
+  iospd_vonly_target_t* targets; /* one per distinct target path */
+  uint32_t target_count;
+  iospd_vfail_t* fails;          /* the first ones, up to the cap */
+  uint32_t fail_count, fail_cap;
+  const char* engine;            /* the queue's engine name */
+} iospd_vonly_t;
+
+struct iospd_profile_s;
+struct iospd_run_hooks_s;
+/* Reads every target of the profile once, in -b blocks over the -B/-f
+ * range, -o reads in flight, with the cache mode and engine asked for, and
+ * checks each block against its state file. Progress lines go to
+ * hooks->message about once a second. Returns 0 (failures are in out), or
+ * a negative IOSPD_E* when a target or state could not be read. */
+int iospd_verify_only(const struct iospd_profile_s* p,
+                      const struct iospd_run_hooks_s* hooks,
+                      uint64_t ticks_per_second, iospd_vonly_t* out,
+                      iospd_err_t* err);
+void iospd_vonly_free(iospd_vonly_t* v);
+
+#endif

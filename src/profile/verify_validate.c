@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/* The --verify and --verify-only rules of a profile (docs/verify.md), checked
+ * before anything runs (exit 3). A verified block is the -b bytes at an
+ * offset that is a multiple of -b, so every switch that could make an I/O
+ * start elsewhere is refused rather than redefining blocks. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "iospd/profile.h"
+#include "iospd/strbuf.h"
+#include "iospd/verify.h"
+
+static const char* tname(const iospd_target_t* t) {
+  return t->path ? t->path : "(no path)";
+}
+
+static void bad(iospd_strbuf_t* d, int* n, const char* fmt, ...)
+    IOSPD_PRINTF(3, 4);
+static void bad(iospd_strbuf_t* d, int* n, const char* fmt, ...) {
+  (*n)++;
+  if (d == NULL) return;
+  va_list ap;
+  va_start(ap, fmt);
+  iospd_strbuf_append(d, "error: ");
+  iospd_strbuf_vappendf(d, fmt, ap);
+  iospd_strbuf_append(d, "\n");
+  va_end(ap);
+}
+
+static void check_target(const iospd_profile_t* p, const iospd_target_t* t,
+                         const char* sw, iospd_strbuf_t* d, int* n) {
+  uint32_t bs = t->block_size;
+  if (bs < IOSPD_VMIN_BLOCK) {
+    bad(d, n, "%s needs blocks of at least %u bytes (the block header); "
+              "target '%s' has -b%" PRIu32, sw, IOSPD_VMIN_BLOCK, tname(t), bs);
+    return;
+  }
+  if (t->base_offset % bs != 0)
+    bad(d, n, "%s checks blocks at multiples of -b%" PRIu32 ", but target "
+              "'%s' starts at -B%" PRIu64 ": use a -B that is a multiple of "
+              "-b", sw, bs, tname(t), t->base_offset);
+  if (p->ext.verify_only) {
+    if (t->create)
+      bad(d, n, "--verify-only reads what is there and never creates a "
+                "file; leave -c out for target '%s'", tname(t));
+    return; /* reads whole blocks from -B on */
+  }
+  uint64_t align = iospd_target_align(t);
+  if (align % bs != 0)
+    bad(d, n, "%s checks blocks at multiples of -b%" PRIu32 ", but target "
+              "'%s' has a %s of %" PRIu64 " bytes: use -r/-s with a multiple "
+              "of -b (or leave it out)",
+        sw, bs, tname(t),
+        t->random_ratio > 0 ? "-r alignment" : "-s stride", align);
+  if (t->thread_stride % bs != 0)
+    bad(d, n, "%s checks blocks at multiples of -b%" PRIu32 ", but target "
+              "'%s' has -T%" PRIu64 ": use a -T that is a multiple of -b",
+        sw, bs, tname(t), t->thread_stride);
+}
+
+int iospd_profile_validate_verify(const iospd_profile_t* p,
+                                  iospd_strbuf_t* diag) {
+  const iospd_ext_t* x = &p->ext;
+  int n = 0;
+  if (!x->verify && !x->verify_only) {
+    if (x->verify_errors_set || x->verify_state != NULL)
+      bad(diag, &n, "--verify-errors and --verify-state need --verify or "
+                    "--verify-only");
+    return n ? IOSPD_EUSAGE : 0;
+  }
+  const char* sw = x->verify_only ? "--verify-only" : "--verify";
+  if (x->verify_only && (x->output_count > 0 || x->timeseries_path != NULL))
+    bad(diag, &n, "--verify-only prints its own summary and writes no "
+                  "--output or --timeseries file; leave those out");
+  if (x->verify && x->verify_only)
+    bad(diag, &n, "--verify and --verify-only cannot be used together: "
+                  "--verify-only reads and checks, --verify runs the "
+                  "workload with checked blocks");
+  uint32_t paths = 0;
+  const char* first = NULL;
+  for (uint32_t i = 0; i < p->timespan_count; i++)
+    for (uint32_t j = 0; j < p->timespans[i].target_count; j++) {
+      const iospd_target_t* t = &p->timespans[i].targets[j];
+      check_target(p, t, sw, diag, &n);
+      if (first == NULL || strcmp(first, tname(t)) != 0) paths++;
+      if (first == NULL) first = tname(t);
+      if (x->verify_state == NULL &&
+          iospd_target_kind(tname(t)) != IOSPD_TARGET_FILE)
+        bad(diag, &n, "%s on disk or volume '%s': there is no folder beside "
+                      "it for the state file; give one with "
+                      "--verify-state=FILE", sw, tname(t));
+    }
+  if (x->verify_state != NULL && paths > 1)
+    bad(diag, &n, "--verify-state=%s names one state file, but the profile "
+                  "has several targets: leave it out (each file then keeps "
+                  "<target>.iospd-verify)", x->verify_state);
+  return n ? IOSPD_EUSAGE : 0;
+}

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/* --verify's pieces without I/O: iospd_crc32 equals zlib's crc32_z at every
+ * length and alignment (and for the known "123456789" check value); the
+ * state word through lone and overlapping writes, failed writes and a dead
+ * run; the classification of a block (ok, bad checksum, torn, stale,
+ * misdirected, zeroed, in flight, untracked) with expected and found. */
+#include "iospd/strbuf.h"
+#include "iospd/verify.h"
+#include "test_util.h"
+
+static void test_crc_check_value(void** st) {
+  (void)st;
+  /* The CRC-32/ISO-HDLC check value. */
+  assert_int_equal(iospd_crc32(0, "123456789", 9), 0xCBF43926u);
+  assert_int_equal(iospd_crc32_zlib(0, "123456789", 9), 0xCBF43926u);
+  uint8_t big[4096];
+  memset(big, 0, sizeof big);
+  assert_int_equal(iospd_crc32(0, big, sizeof big),
+                   iospd_crc32_zlib(0, big, sizeof big));
+  printf("note: PCLMULQDQ fold %s on this CPU\n",
+         iospd_crc32_accelerated() ? "used" : "not available");
+}
+
+static void test_crc_equals_zlib(void** st) {
+  (void)st;
+  enum { N = 5000 };
+  uint8_t* b = malloc(N + 16);
+  assert_non_null(b);
+  uint32_t x = 12345;
+  for (int i = 0; i < N + 16; i++) {
+    x = x * 1103515245u + 12345u;
+    b[i] = (uint8_t)(x >> 16);
+  }
+  for (size_t len = 0; len <= 4200; len++)
+    for (size_t off = 0; off < 3; off++) {
+      uint32_t seed = (uint32_t)(len * 2654435761u);
+      assert_int_equal(iospd_crc32(seed, b + off, len),
+                       iospd_crc32_zlib(seed, b + off, len));
+    }
+  /* Chained calls give the crc of the whole. */
+  uint32_t c = iospd_crc32(0, b, 100);
+  c = iospd_crc32(c, b + 100, N - 100);
+  assert_int_equal(c, iospd_crc32_zlib(0, b, N));
+  free(b);
+}
+
+static _Atomic uint64_t g_next;
+
+static void test_word_lone_writes(void** st) {
+  (void)st;
+  _Atomic uint64_t e = 0;
+  atomic_store(&g_next, 0);
+  uint64_t g1 = iospd_vw_issue_write(&e, &g_next);
+  assert_int_equal(g1, 1);
+  assert_true(iospd_vw_busy(atomic_load(&e)));
+  iospd_vw_complete_write(&e, g1, true);
+  uint64_t w = atomic_load(&e);
+  assert_false(iospd_vw_busy(w));
+  assert_int_equal(iospd_vw_hi(w), 1);
+  assert_int_equal(iospd_vw_lo(w), 1);
+  uint64_t g2 = iospd_vw_issue_write(&e, &g_next);
+  iospd_vw_complete_write(&e, g2, true);
+  w = atomic_load(&e);
+  assert_int_equal(iospd_vw_hi(w), 2);
+  assert_int_equal(iospd_vw_lo(w), 2);
+  /* A write that never went out leaves the word as it was. */
+  uint64_t before = atomic_load(&e);
+  (void)iospd_vw_issue_write(&e, &g_next);
+  iospd_vw_cancel_write(&e);
+  assert_int_equal(atomic_load(&e), before);
+  /* A failed write leaves the block in flight for good. */
+  uint64_t g3 = iospd_vw_issue_write(&e, &g_next);
+  assert_int_equal(g3, 4);
+  iospd_vw_complete_write(&e, g3, false);
+  assert_true(iospd_vw_busy(atomic_load(&e)));
+}
+
+static void test_word_overlap(void** st) {
+  (void)st;
+  _Atomic uint64_t e = 0;
+  atomic_store(&g_next, 10);
+  uint64_t a0 = iospd_vw_issue_write(&e, &g_next); /* 11 */
+  iospd_vw_complete_write(&e, a0, true);
+  uint64_t a = iospd_vw_issue_write(&e, &g_next); /* 12 */
+  uint64_t b = iospd_vw_issue_write(&e, &g_next); /* 13: overlaps a */
+  assert_int_equal(iospd_vw_flight(atomic_load(&e)), 2);
+  iospd_vw_complete_write(&e, b, true);
+  assert_true(iospd_vw_busy(atomic_load(&e)));
+  iospd_vw_complete_write(&e, a, true);
+  uint64_t w = atomic_load(&e);
+  assert_false(iospd_vw_busy(w));
+  /* Either may be on the medium; the one before them may not. */
+  assert_int_equal(iospd_vw_hi(w), 13);
+  assert_int_equal(iospd_vw_lo(w), 12);
+  /* A lone write that is cancelled leaves the range as it was. */
+  uint64_t kept = atomic_load(&e);
+  (void)iospd_vw_issue_write(&e, &g_next); /* 14, never sent */
+  iospd_vw_cancel_write(&e);
+  w = atomic_load(&e);
+  assert_false(iospd_vw_busy(w));
+  assert_int_equal(iospd_vw_lo(w), 12);
+  assert_int_equal(iospd_vw_hi(w), 13);
+  assert_int_equal(w & ~IOSPD_VW_EPISODE, kept & ~IOSPD_VW_EPISODE);
+  /* The next lone write is exact again. */
+  uint64_t c = iospd_vw_issue_write(&e, &g_next);
+  iospd_vw_complete_write(&e, c, true);
+  w = atomic_load(&e);
+  assert_int_equal(iospd_vw_lo(w), 15);
+  assert_int_equal(iospd_vw_hi(w), 15);
+}
+
+static iospd_vstamp_t k_st = {0x1122334455667788ull, 42, 3};
+
+static void make(uint8_t* b, uint32_t bs, uint64_t off, uint64_t gen) {
+  for (uint32_t i = 0; i < bs; i++) b[i] = (uint8_t)(i & 0xff);
+  iospd_vblock_stamp(b, bs, &k_st, off, gen, 1000);
+}
+
+static uint64_t word_of(uint64_t gen) { return gen; /* lone, done */ }
+
+static void test_block_kinds(void** st) {
+  (void)st;
+  enum { BS = 4096 };
+  uint8_t b[BS], old[BS];
+  iospd_vfail_t f;
+  make(b, BS, 8192, 7);
+  assert_int_equal(iospd_vblock_check(b, BS, k_st.target_id, 8192,
+                                      word_of(7), &f),
+                   IOSPD_VK_OK);
+  /* Header fields are little-endian at their documented places. */
+  assert_memory_equal(b, "IOSPDVB1", 8);
+  assert_int_equal(b[24 + 1], 8192 >> 8);
+  assert_int_equal(b[32], 7);
+  assert_int_equal(b[40], 42);
+  assert_int_equal(b[512], 7); /* sector stamp */
+
+  /* One bit: bad checksum, with the stored and computed crcs. */
+  b[1000] ^= 4;
+  assert_int_equal(iospd_vblock_check(b, BS, k_st.target_id, 8192,
+                                      word_of(7), &f),
+                   IOSPD_VK_CHECKSUM);
+  assert_int_not_equal(f.expected, f.found);
+  b[1000] ^= 4;
+
+  /* Stale: an intact block of generation 6 where 7 completed. */
+  make(old, BS, 8192, 6);
+  assert_int_equal(iospd_vblock_check(old, BS, k_st.target_id, 8192,
+                                      word_of(7), &f),
+                   IOSPD_VK_STALE);
+  assert_int_equal(f.expected, 7);
+  assert_int_equal(f.found, 6);
+
+  /* Torn: the first half of 6, the second of 7. */
+  uint8_t mix[BS];
+  memcpy(mix, old, BS / 2);
+  memcpy(mix + BS / 2, b + BS / 2, BS / 2);
+  assert_int_equal(iospd_vblock_check(mix, BS, k_st.target_id, 8192,
+                                      word_of(7), &f),
+                   IOSPD_VK_TORN);
+  assert_int_equal(f.expected, 6);
+  assert_int_equal(f.found, 7);
+  assert_int_equal(f.sector, 4);
+
+  /* Newer than the state knows (its record was lost with a crashed
+   * machine): indeterminate, intact or torn. Only older is a lost write. */
+  make(old, BS, 8192, 9);
+  assert_int_equal(iospd_vblock_check(old, BS, k_st.target_id, 8192,
+                                      word_of(7), &f),
+                   IOSPD_VK_INFLIGHT);
+  memcpy(mix, b, BS / 2);
+  memcpy(mix + BS / 2, old + BS / 2, BS / 2);
+  assert_int_equal(iospd_vblock_check(mix, BS, k_st.target_id, 8192,
+                                      word_of(7), &f),
+                   IOSPD_VK_INFLIGHT);
+
+  /* Misdirected: block of offset 4096 read at 8192; another target. */
+  make(old, BS, 4096, 7);
+  assert_int_equal(iospd_vblock_check(old, BS, k_st.target_id, 8192,
+                                      word_of(7), &f),
+                   IOSPD_VK_MISPLACED);
+  assert_int_equal(f.expected, 8192);
+  assert_int_equal(f.found, 4096);
+  assert_int_equal(iospd_vblock_check(b, BS, 99, 8192, word_of(7), &f),
+                   IOSPD_VK_MISPLACED);
+
+  /* Zeroed, and some other data without a header. */
+  memset(old, 0, BS);
+  assert_int_equal(iospd_vblock_check(old, BS, k_st.target_id, 8192,
+                                      word_of(7), &f),
+                   IOSPD_VK_ZEROED);
+  old[5] = 1;
+  assert_int_equal(iospd_vblock_check(old, BS, k_st.target_id, 8192,
+                                      word_of(7), &f),
+                   IOSPD_VK_CHECKSUM);
+
+  /* Judge: a write in flight at issue or between issue and completion,
+   * and a block no verified write touched. */
+  uint64_t busy = 7 | (UINT64_C(1) << IOSPD_VW_FLIGHT_SHIFT);
+  assert_int_equal(iospd_vblock_judge(old, BS, k_st.target_id, 8192, busy,
+                                      busy, &f),
+                   IOSPD_VK_INFLIGHT);
+  assert_int_equal(iospd_vblock_judge(old, BS, k_st.target_id, 8192, 7, 8,
+                                      &f),
+                   IOSPD_VK_INFLIGHT);
+  assert_int_equal(iospd_vblock_judge(old, BS, k_st.target_id, 8192, 0, 0,
+                                      &f),
+                   IOSPD_VK_UNTRACKED);
+  assert_int_equal(iospd_vblock_judge(b, BS, k_st.target_id, 8192, 7, 7, &f),
+                   IOSPD_VK_OK);
+}
+
+static void test_small_block(void** st) {
+  (void)st;
+  /* 64 bytes: the header only, no sector stamps. */
+  uint8_t b[64];
+  iospd_vfail_t f;
+  make(b, 64, 640, 3);
+  assert_int_equal(iospd_vblock_check(b, 64, k_st.target_id, 640, 3, &f),
+                   IOSPD_VK_OK);
+  b[63] ^= 1;
+  assert_int_equal(iospd_vblock_check(b, 64, k_st.target_id, 640, 3, &f),
+                   IOSPD_VK_CHECKSUM);
+}
+
+static void test_format(void** st) {
+  (void)st;
+  iospd_vfail_t f = {IOSPD_VK_STALE, 0, 40960, 10, 9, 4, 0, 0};
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  iospd_vfail_format(&sb, &f, "t.dat");
+  assert_string_equal(iospd_strbuf_cstr(&sb),
+                      "target 't.dat' offset 40960 (block 10): stale "
+                      "generation (lost write): expected generation 9, "
+                      "found 4");
+  iospd_strbuf_destroy(&sb);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_crc_check_value),
+      cmocka_unit_test(test_crc_equals_zlib),
+      cmocka_unit_test(test_word_lone_writes),
+      cmocka_unit_test(test_word_overlap),
+      cmocka_unit_test(test_block_kinds),
+      cmocka_unit_test(test_small_block),
+      cmocka_unit_test(test_format),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
