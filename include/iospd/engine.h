@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 
 #include "iospd/common.h"
+#include "iospd/content.h"
 #include "iospd/series.h"
 #include "iospd/error.h"
 #include "iospd/gen.h"
@@ -64,6 +65,8 @@ typedef struct iospd_wtarget_s {
   const uint8_t* rnd_src;     /* -Z<size> source buffer, or NULL */
   uint64_t rnd_src_size;
   uint32_t rnd_align; /* -Z windows start at multiples of this (setup) */
+  const iospd_content_pool_t* pool; /* --compress/--dedupe, or NULL */
+  iospd_content_writer_t content;   /* set up with the buffers */
   iospd_target_stats_t* stats; /* results entry; init by setup */
   /* Set up by iospd_worker_setup. */
   iospd_plat_file_t* file;

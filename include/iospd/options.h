@@ -62,6 +62,8 @@ typedef enum iospd_opt_special {
   IOSPD_SP_MERGE,      /* --merge (a mode: only as the first argument) */
   IOSPD_SP_STATUS,     /* --progress= */
   IOSPD_SP_TIMESERIES, /* --timeseries= */
+  IOSPD_SP_COMPRESS,   /* --compress=PCT */
+  IOSPD_SP_DEDUPE,     /* --dedupe=PCT */
   IOSPD_SP_VERSION     /* --version (only as the only argument) */
 } iospd_opt_special_t;
 

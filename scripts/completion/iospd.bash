@@ -111,6 +111,8 @@ _iospd_long_names=(
   '--merge'
   '--progress='
   '--timeseries='
+  '--compress='
+  '--dedupe='
   '--version'
   '--help'
 )
@@ -121,6 +123,8 @@ _iospd_long_descs=(
   'merge mode'
   'live status line'
   'time series'
+  'compressible content'
+  'duplicate blocks'
   'version'
   'help'
 )

@@ -54,6 +54,7 @@ typedef struct run_s {
   iospd_gen_shared_t* shared; /* one -si cursor per target */
   size_t shared_len;
   uint8_t** rnd_src; /* -Z<size> source per target, or NULL */
+  iospd_content_pool_t* pools; /* --compress/--dedupe pool per target */
   /* Start gates. set_up opens when every worker has set itself up (or one
    * failed: it aborts the gate); go is opened by the controller to start
    * I/O, or aborted to send the workers home. Both let everybody sleep. */
@@ -114,6 +115,7 @@ static void bind_target(run_t* r, iospd_worker_t* w, uint32_t k, uint32_t ti,
   tg->shared = &r->shared[ti];
   tg->rnd_src = r->rnd_src[ti];
   tg->rnd_src_size = r->rnd_src[ti] ? t->random_data_size : 0;
+  tg->pool = r->pools[ti].blocks != NULL ? &r->pools[ti] : NULL;
   iospd_thread_target_result_t* res = &r->tsr->threads[w->id].targets[k];
   res->target_index = ti;
   tg->stats = &res->stats;
@@ -189,10 +191,34 @@ static int make_sources(run_t* r, iospd_err_t* err) {
                             sizeof(*r->rnd_src));
   if (r->rnd_src == NULL)
     return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  r->pools = iospd_calloc(ts->target_count ? ts->target_count : 1,
+                          sizeof(*r->pools));
+  if (r->pools == NULL)
+    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   iospd_rand_t rng;
   iospd_rand_seed(&rng, 0);
+  /* A per-run nonce for the content stamps (iospd/content.h): the clock
+   * and the boot time, so a rerun's unique blocks differ from this run's. */
+  iospd_utc_time_t now;
+  iospd_plat_utc_now(&now);
+  uint64_t nonce = iospd_plat_ticks() ^ (iospd_plat_uptime_ms() << 20) ^
+                   ((uint64_t)now.year << 58) ^ ((uint64_t)now.day << 52) ^
+                   ((uint64_t)now.hour << 46) ^ ((uint64_t)now.minute << 40) ^
+                   ((uint64_t)now.second << 34);
   for (uint32_t i = 0; i < ts->target_count; i++) {
     const iospd_target_t* t = &ts->targets[i];
+    if (iospd_target_has_content(t)) {
+      /* Generated content replaces the -Z<size> source; its size, when
+       * given, is the pool's. */
+      if (t->write_ratio == 0) continue;
+      int rc = iospd_content_pool_build(
+          &r->pools[i], t->block_size, t->random_data_size,
+          t->compress_pct > 0 ? (uint32_t)t->compress_pct : 0,
+          t->dedupe_pct > 0 ? (uint32_t)t->dedupe_pct : 0,
+          (uint64_t)ts->rand_seed + i, nonce + i * 0x100000000ull, err);
+      if (rc < 0) return rc;
+      continue;
+    }
     if (t->random_data_size == 0) continue;
     if (t->random_data_size > (uint64_t)(SIZE_MAX / 2))
       return iospd_err_set(err, IOSPD_ENOMEM,
@@ -783,6 +809,11 @@ static void free_run(run_t* r) {
         iospd_plat_buf_free(r->rnd_src[i],
                             (size_t)r->ts->targets[i].random_data_size);
     iospd_free(r->rnd_src);
+  }
+  if (r->pools != NULL) {
+    for (uint32_t i = 0; i < r->ts->target_count; i++)
+      iospd_content_pool_free(&r->pools[i]);
+    iospd_free(r->pools);
   }
   if (r->shared != NULL) iospd_plat_buf_free(r->shared, r->shared_len);
 }
