@@ -165,6 +165,9 @@ typedef struct iospd_worker_s {
   uint64_t short_count;
   uint32_t short_first_bytes, short_first_length;
   uint64_t short_first_offset;
+  /* The thread's CPU time and wall time over iospd_worker_run, for the
+   * "generator busy" warning (iospd/warnings.h); 0 when unknown. */
+  uint64_t cpu_ns, wall_ns;
   iospd_err_t setup_err; /* why setup failed */
   int setup_rc;
   /* Per-interval accounting for hooks->interval (src/run/interval_feed.h),

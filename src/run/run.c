@@ -293,8 +293,18 @@ static void worker_main(void* arg) {
   }
   iospd_plat_latch_arrive(r->set_up);
   if (iospd_plat_latch_wait(r->go) == 0 && rc == 0 && !failed(r) &&
-      !atomic_load(&r->cancel))
+      !atomic_load(&r->cancel)) {
+    uint64_t cpu0 = iospd_plat_thread_cpu_ns();
+    uint64_t t0 = iospd_plat_ticks();
     iospd_worker_run(w);
+    uint64_t cpu1 = iospd_plat_thread_cpu_ns();
+    uint64_t t1 = iospd_plat_ticks();
+    uint64_t tps = r->ctl->ticks_per_second ? r->ctl->ticks_per_second : 1;
+    if (cpu0 != 0 && cpu1 > cpu0 && t1 > t0) {
+      w->cpu_ns = cpu1 - cpu0;
+      w->wall_ns = (uint64_t)((double)(t1 - t0) * 1e9 / (double)tps);
+    }
+  }
   /* Nothing in flight: the controller tears down after the join, one
    * worker after another. A thousand threads unmapping rings and buffers
    * at once queue on the address-space lock for seconds (after Ctrl-C,
@@ -734,6 +744,8 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
   for (uint32_t i = 0; i < started; i++) iospd_worker_teardown(r->workers[i]);
   warn_short_transfers(r);
   warn_abandoned(r);
+  if (!failed(r))
+    iospd_run_warn_generator(r->tsr, r->workers, started);
   iospd_plat_latch_destroy(r->set_up);
   iospd_plat_latch_destroy(r->go);
   r->set_up = r->go = NULL;
@@ -768,6 +780,9 @@ static int run_cooperative(run_t* r, iospd_cpu_times_t* c0,
   for (uint32_t i = 0; i < r->nworkers; i++)
     iospd_worker_teardown(r->workers[i]);
   warn_abandoned(r);
+  /* No generator warnings here: the fake platform's virtual clock moves in
+   * lock-step passes, so its in-flight count and CPU times describe no
+   * generator (test_warnings checks those rules on hand-made results). */
   return 0;
 }
 
@@ -843,7 +858,8 @@ static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
   tsr->ts = ts;
 
   int rc = iospd_run_check_affinity(ts, &res->topo, err);
-  if (rc == 0) rc = iospd_run_prepare_targets(p, ts, hooks, err);
+  if (rc == 0) rc = iospd_run_prepare_targets(p, ts, hooks, tsr, err);
+  if (rc == 0) iospd_run_warn_threads(hooks, tsr, ts, res->topo.cpu_count);
   if (rc == IOSPD_EINTR) {
     /* Ctrl-C or SIGTERM while -c was writing: the timespan ends before it
      * measured anything, as after Ctrl-C during warm-up. */
