@@ -85,6 +85,10 @@ static const vcase_t k_cases[] = {
      {"error: t: --compress/--dedupe generate the write content and cannot "
       "be combined with -Z (zeros)"}},
     {"-Zr --dedupe=10 t", IOSPD_EUSAGE, 1, {"cannot be combined with -Zr"}},
+    {"-b256 --dedupe=10 t", IOSPD_EUSAGE, 1,
+     {"error: t: --compress/--dedupe need blocks of at least 512 bytes "
+      "(-b256 is smaller)"}},
+    {"-b512 --compress=10 t", 0, 0, {NULL}},
     {"-Z1M,src.bin --compress=10 t", IOSPD_EUSAGE, 1,
      {"cannot be combined with a -Z<size>,<file> source file"}},
     {"W|-Sm -x t", IOSPD_EUSAGE, 1, {"completion routines (-x) cannot be used with memory-mapped"}},

@@ -110,6 +110,11 @@ static void check_content(diag_t* d, const iospd_timespan_t* ts,
     err(d, "%s: --dedupe=%" PRId32 " is out of range: give the share of "
            "repeated blocks as a whole percentage from 0 to 100", n,
         t->dedupe_pct);
+  /* Each block carries a 16-byte stamp that must fit whole, with room for
+   * content around it. */
+  if (t->block_size < 512)
+    err(d, "%s: --compress/--dedupe need blocks of at least 512 bytes "
+           "(-b%" PRIu32 " is smaller)", n, t->block_size);
   if (t->pattern == IOSPD_PATTERN_ZERO)
     err(d, "%s: --compress/--dedupe generate the write content and cannot "
            "be combined with -Z (zeros)", n);
