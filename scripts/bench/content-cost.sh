@@ -16,7 +16,7 @@ dir="$root/build/content-bench"
 mkdir -p "$dir"
 file="$dir/content.dat"
 trap 'rm -f "$file" "$dir/r.json"' EXIT
-"$exe" -c1G -d0 -W0 "$file" >/dev/null
+"$exe" -c1G -d0 -W0 "$file" >/dev/null 2>&1
 base=(-b64K -s -w100 -t1 -o2 "-d$secs" -W1 -Rjson)
 iops() { # extra switches... -> prints the run's total IOPS
   "$exe" "${base[@]}" "$@" "$file" >"$dir/r.json"

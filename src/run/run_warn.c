@@ -160,7 +160,10 @@ void iospd_run_warn_generator(iospd_timespan_result_t* tsr,
                      "the generator, not the storage, may be the limit. "
                      "Use more threads (-t, -F) or fewer outstanding I/Os "
                      "per thread",
-                     w->id, 100.0 * (double)w->cpu_ns / (double)w->wall_ns);
+                     w->id,
+                     /* The two clocks tick apart: never above 100 %. */
+                     IOSPD_MIN(100.0,
+                               100.0 * (double)w->cpu_ns / (double)w->wall_ns));
   }
   /* Little's law needs a queue kept full on purpose: not with -g or -i/-j,
    * and not after a failure. */
