@@ -131,6 +131,18 @@ static void test_after_run(void** state) {
   iospd_run_warn_generator(&tsr, ws, 2);
   assert_int_equal(tsr.warning_count, 0);
   for (int i = 0; i < 2; i++) ttr[i].stats.lat_sum_ns[0] = 500ull * 1000000u;
+  /* CPU time a little above the wall time (the clocks tick apart): said
+   * as 100 %, never more. */
+  w[0].cpu_ns = 1020000000u;
+  iospd_run_warn_generator(&tsr, ws, 2);
+  assert_int_equal(tsr.warning_count, 1);
+  assert_non_null(strstr(tsr.warnings[0].text,
+                          "thread 0 was busy on a CPU for 100 % of the run"));
+  iospd_free(tsr.warnings[0].text);
+  iospd_free(tsr.warnings);
+  tsr.warnings = NULL;
+  tsr.warning_count = 0;
+  w[0].cpu_ns = 0;
   tgt.throughput_bpms = 100;
   iospd_run_warn_generator(&tsr, ws, 2);
   assert_int_equal(tsr.warning_count, 0);
