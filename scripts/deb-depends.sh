@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Prints the Debian Depends: value for an ELF binary, from the shared
-# libraries it really links (liburing2, libcjson1, libc6 for iospd as
+# libraries it really links (liburing2, libcjson1, zlib1g, libc6 for iospd as
 # Debian builds it; libaio is never one: iospd's libaio engine makes the
 # system calls itself). The method used goes to stderr.
 #

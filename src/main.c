@@ -123,9 +123,11 @@ static void on_message(void* ctx, const char* text) {
   run_ctx_t* rc = ctx;
   iospd_strbuf_t sb;
   iospd_strbuf_init(&sb);
-  if (strncmp(text, "WARNING", 7) == 0)
+  /* "warning: ": iospd's warnings about misleading set-ups (warnings.h). */
+  if (strncmp(text, "WARNING", 7) == 0 || strncmp(text, "warning: ", 9) == 0)
     iospd_strbuf_appendf(&rc->warnings, "%s\n", text);
-  if (strncmp(text, "WARNING", 7) == 0 || strncmp(text, "NOTE:", 5) == 0) {
+  if (strncmp(text, "WARNING", 7) == 0 || strncmp(text, "NOTE:", 5) == 0 ||
+      strncmp(text, "warning: ", 9) == 0) {
     iospd_strbuf_appendf(&sb, "%s\n", text);
     iospd_plat_write_err(iospd_strbuf_cstr(&sb), sb.len);
   } else {
@@ -494,6 +496,12 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
     iospd_strbuf_destroy(&out);
     outputs_ok = write_outputs(p, &results, &je, args);
     json_env_free(&je);
+    /* The warnings only the run could tell (iospd/warnings.h), after the
+     * report so that the DISKSPD layout before it is untouched. */
+    for (uint32_t i = 0; i < results.timespan_count; i++)
+      for (uint32_t k = 0; k < results.timespans[i].warning_count; k++)
+        if (iospd_warn_after_run(results.timespans[i].warnings[k].kind))
+          err_line("warning: ", results.timespans[i].warnings[k].text);
   }
   /* --verify: the first failures one by one on stderr; any failure is a
    * failed run. */

@@ -54,6 +54,8 @@ struct iospd_plat_latch_s {
 };
 
 static ffile_t g_files[MAX_FILES];
+static uint64_t g_mem_available; /* iospd_plat_mem_available */
+static uint64_t g_thread_cpu_ns; /* iospd_plat_thread_cpu_ns */
 static uint64_t g_now = START_NS;
 static fake_io_t* g_log;
 static uint32_t g_log_n, g_log_cap;
@@ -101,6 +103,8 @@ static int64_t g_os_error; /* fake_set_os_error */
 static char g_os_error_text[160];
 
 void fake_reset(void) {
+  g_mem_available = 0;
+  g_thread_cpu_ns = 0;
   g_os_error = 0;
   g_os_error_text[0] = '\0';
   for (int i = 0; i < MAX_FILES; i++) free(g_files[i].data);
@@ -564,6 +568,28 @@ int iospd_plat_file_unwritten(const char* path, iospd_unwritten_t* out,
   out->known = f->alloc_known;
   out->hole_bytes = f->holes;
   out->unwritten_bytes = f->unwritten;
+  return 0;
+}
+
+/* ---- misleading set-ups (iospd/warnings.h) ---- */
+
+void fake_set_mem_available(uint64_t bytes) { g_mem_available = bytes; }
+void fake_set_thread_cpu_ns(uint64_t ns) { g_thread_cpu_ns = ns; }
+uint64_t iospd_plat_mem_available(void) { return g_mem_available; }
+uint64_t iospd_plat_thread_cpu_ns(void) { return g_thread_cpu_ns; }
+
+int iospd_plat_read_samples(const char* path, const uint64_t* offsets,
+                            uint32_t n, uint32_t len, uint8_t* buf,
+                            uint32_t* got, iospd_err_t* err) {
+  *got = 0;
+  ffile_t* f = find(path);
+  if (f == NULL)
+    return iospd_err_set(err, IOSPD_ENOENT, "%s: no such file", path);
+  for (uint32_t i = 0; i < n; i++) {
+    if (offsets[i] + len > f->size) break;
+    memcpy(buf + (size_t)i * len, f->data + offsets[i], len);
+    (*got)++;
+  }
   return 0;
 }
 

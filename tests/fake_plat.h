@@ -47,6 +47,11 @@ void fake_set_unwritten(const char* path, bool known, uint64_t holes,
  * fill: IOSPD_EINTR, the file left as it was. */
 void fake_create_script(const char* path, bool interrupt, const char* note);
 
+/* What iospd_plat_mem_available and iospd_plat_thread_cpu_ns answer (0,
+ * the default: unknown). */
+void fake_set_mem_available(uint64_t bytes);
+void fake_set_thread_cpu_ns(uint64_t ns);
+
 /* What iospd_plat_queue_os_error answers for every queue (0: none). */
 void fake_set_os_error(int64_t code, const char* text);
 

@@ -1019,6 +1019,21 @@ static const bad_case_t k_bad[] = {
     {"--timeseries=a.json t", "'--timeseries=a.json'"},
     {"--timeseries=csv t", "'--timeseries=csv'"},
     {"--allow-raw-write=1 t", "'--allow-raw-write=1'"},
+    {"--compress t",
+     "'--compress': use --compress=PCT with PCT the zlib saving, a whole "
+     "number from 0 to 100"},
+    {"--compress=101 t",
+     "'--compress=101': --compress takes the zlib saving as a whole number "
+     "from 0 to 100, not '101'"},
+    {"--compress=abc t", "--compress takes the zlib saving as a whole number "
+                         "from 0 to 100, not 'abc'"},
+    {"--compress=99999999999999999999999 t",
+     "not '99999999999999999999999'"},
+    {"--dedupe=-1 t",
+     "'--dedupe=-1': --dedupe takes the share of repeated blocks as a whole "
+     "number from 0 to 100, not '-1'"},
+    {"--dedupe=5.5 t", "not '5.5'"},
+    {"--dedupe= t", "'--dedupe=': use --dedupe=PCT"},
     {"--help=x", "'--help=x'"},
     {"t -b4K", "'-b4K' comes after the target 't'"},
     {"a b -r", "'-r' comes after"},

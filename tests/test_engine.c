@@ -1328,7 +1328,12 @@ static void test_max_size_warning(void** state) {
                       "WARNING: file size 65536 is less than MaxFileSize "
                       "131072\n"
                       "NOTE: target 'g.dat' is smaller than its -f limit "
-                      "(MaxFileSize); the I/O uses the whole target\n");
+                      "(MaxFileSize); the I/O uses the whole target\n"
+                      /* the fake platform has 2 CPUs (run_warn.c) */
+                      "warning: 3 worker threads on 2 logical CPUs: threads "
+                      "wait for a CPU, which adds to the latency and may cap "
+                      "the IOPS; use at most 2 threads (-t, -F) and more "
+                      "outstanding I/Os each (-o)\n");
   done(&r);
 }
 
@@ -1349,7 +1354,9 @@ static void test_unwritten_warning(void** state) {
                       "file); reads there return zeros without touching the "
                       "device and writes there first allocate, so the "
                       "results are not the device's. Re-create the file "
-                      "with -c<size>, which writes every block\n");
+                      "with -c<size>, which writes every block, or write it "
+                      "once first, e.g. a -w100 -Zr pass over the whole "
+                      "target (or a --verify write run)\n");
   assert_true(r.res.timespans[0].seconds > 0);
   done(&r);
 
@@ -1370,7 +1377,9 @@ static void test_unwritten_warning(void** state) {
                       "reads there return zeros without touching the "
                       "device and writes there first allocate, so the "
                       "results are not the device's. Re-create the file "
-                      "with -c<size>, which writes every block\n");
+                      "with -c<size>, which writes every block, or write it "
+                      "once first, e.g. a -w100 -Zr pass over the whole "
+                      "target (or a --verify write run)\n");
   done(&r);
 
   /* Both kinds; then a platform that cannot tell, and a written file. */
@@ -1398,6 +1407,96 @@ static void test_unwritten_warning(void** state) {
   fake_set_unwritten("rc.dat", true, 64 * KB, 0);
   go(&r);
   assert_int_equal(r.rc, 0);
+  assert_string_equal(r.said, "");
+  done(&r);
+}
+
+/* Warnings about misleading set-ups known before the run (run_warn.c):
+ * each is one "warning: " line and an entry of the timespan's results. */
+static void test_setup_warnings(void** state) {
+  (void)state;
+  run_t r;
+  /* Reads of a file whose sampled blocks are all zeros. */
+  setup(&r, "z.dat", 0, 1, 0);
+  fake_add_file("z.dat", 1024 * KB, false);
+  go(&r);
+  assert_int_equal(r.rc, 0);
+  assert_string_equal(
+      r.said,
+      "warning: target 'z.dat': all 32 blocks sampled across the range the "
+      "run reads are zeros; storage that skips or compresses zeros (thin "
+      "provisioning, a fresh SSD, deduplication) answers such reads without "
+      "real work. To measure real reads, write it once first, e.g. a -w100 "
+      "-Zr pass over the whole target (or a --verify write run)\n");
+  assert_int_equal(r.res.timespans[0].warning_count, 1);
+  assert_int_equal(r.res.timespans[0].warnings[0].kind, IOSPD_WARN_ZERO_DATA);
+  assert_int_equal(r.res.timespans[0].warnings[0].target, 0);
+  done(&r);
+  /* Writes only, or data that is not zero: nothing to say. One non-zero
+   * byte in the first sample is enough. */
+  iospd_target_t* t = setup(&r, "zw.dat", 0, 1, 0);
+  t->write_ratio = 100;
+  fake_add_file("zw.dat", 1024 * KB, false);
+  go(&r);
+  assert_string_equal(r.said, "");
+  assert_int_equal(r.res.timespans[0].warning_count, 0);
+  done(&r);
+  setup(&r, "nz.dat", 0, 1, 0);
+  fake_add_file("nz.dat", 1024 * KB, false);
+  uint64_t nz_size = 0;
+  ((uint8_t*)fake_file_data("nz.dat", &nz_size))[100] = 7;
+  go(&r);
+  assert_string_equal(r.said, "");
+  done(&r);
+
+  /* Buffered reads of 1 MiB with 8 MiB available: the page cache. */
+  setup(&r, "pc.dat", 0, 1, 0);
+  fake_add_file("pc.dat", 1024 * KB, true);
+  fake_set_mem_available(8192 * KB);
+  go(&r);
+  assert_string_equal(
+      r.said,
+      "warning: target 'pc.dat': buffered reads of 1048576 bytes, which fit "
+      "in the 8388608 bytes of free memory: after the first pass the run "
+      "measures the page cache, not the storage. Use -Su (unbuffered) or a "
+      "target larger than memory\n");
+  assert_int_equal(r.res.timespans[0].warnings[0].kind, IOSPD_WARN_PAGE_CACHE);
+  done(&r);
+  /* Unbuffered, or larger than memory: silence. */
+  t = setup(&r, "pu.dat", 0, 1, 0);
+  t->cache_mode = IOSPD_CACHE_DISABLE_OS;
+  fake_add_file("pu.dat", 1024 * KB, true);
+  fake_set_mem_available(8192 * KB);
+  go(&r);
+  assert_string_equal(r.said, "");
+  done(&r);
+  setup(&r, "pb.dat", 0, 1, 0);
+  fake_add_file("pb.dat", 1024 * KB, true);
+  fake_set_mem_available(512 * KB);
+  go(&r);
+  assert_string_equal(r.said, "");
+  done(&r);
+
+  /* Three threads on the fake platform's two CPUs; two are fine. */
+  t = setup(&r, "th.dat", 0, 1, 0);
+  t->threads_per_file = 3;
+  t->thread_stride = 64 * KB;
+  fake_add_file("th.dat", 1024 * KB, true);
+  go(&r);
+  assert_string_equal(
+      r.said,
+      "warning: 3 worker threads on 2 logical CPUs: threads wait for a CPU, "
+      "which adds to the latency and may cap the IOPS; use at most 2 "
+      "threads (-t, -F) and more outstanding I/Os each (-o)\n");
+  assert_int_equal(r.res.timespans[0].warnings[0].kind,
+                   IOSPD_WARN_THREADS_OVER_CPUS);
+  assert_int_equal(r.res.timespans[0].warnings[0].target, -1);
+  done(&r);
+  t = setup(&r, "t2.dat", 0, 1, 0);
+  t->threads_per_file = 2;
+  t->thread_stride = 64 * KB;
+  fake_add_file("t2.dat", 1024 * KB, true);
+  go(&r);
   assert_string_equal(r.said, "");
   done(&r);
 }
@@ -1491,6 +1590,7 @@ int main(void) {
       cmocka_unit_test(test_max_size_warning),
       cmocka_unit_test(test_reap_batch_by_buffering),
       cmocka_unit_test(test_unwritten_warning),
+      cmocka_unit_test(test_setup_warnings),
       cmocka_unit_test(test_create_interrupted),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);

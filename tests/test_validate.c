@@ -79,6 +79,18 @@ static const vcase_t k_cases[] = {
      {"distribution range 1 is 1024 bytes, smaller than the block size (4096)"}},
     {"-Z1K t", IOSPD_EUSAGE, 1, {"write buffer (-Z) of 1024 bytes is smaller than the block size (65536)"}},
     {"-Z64K t", 0, 0, {NULL}},
+    /* --compress / --dedupe: generated content excludes other content. */
+    {"--compress=50 --dedupe=20 -Z1M t", 0, 0, {NULL}},
+    {"-Z --compress=50 t", IOSPD_EUSAGE, 1,
+     {"error: t: --compress/--dedupe generate the write content and cannot "
+      "be combined with -Z (zeros)"}},
+    {"-Zr --dedupe=10 t", IOSPD_EUSAGE, 1, {"cannot be combined with -Zr"}},
+    {"-b256 --dedupe=10 t", IOSPD_EUSAGE, 1,
+     {"error: t: --compress/--dedupe need blocks of at least 512 bytes "
+      "(-b256 is smaller)"}},
+    {"-b512 --compress=10 t", 0, 0, {NULL}},
+    {"-Z1M,src.bin --compress=10 t", IOSPD_EUSAGE, 1,
+     {"cannot be combined with a -Z<size>,<file> source file"}},
     {"W|-Sm -x t", IOSPD_EUSAGE, 1, {"completion routines (-x) cannot be used with memory-mapped"}},
     {"-Sm -h t", IOSPD_EUSAGE, 1, {"unbuffered I/O (-Su, -Sh, -h) cannot be used with memory-mapped"}},
     {"-Nv t", IOSPD_EUSAGE, 1, {"the flush mode (-N) needs memory-mapped I/O (-Sm)"}},
@@ -128,6 +140,26 @@ static void test_validate_rules(void** state) {
 }
 
 /* XML-only rules need a hand-built profile. */
+/* A hand-built profile (or a reader bug) with a percentage out of range. */
+static void test_validate_content_range(void** state) {
+  (void)state;
+  iospd_profile_t p;
+  parse_line("--compress=10 t", &p);
+  p.timespans[0].targets[0].compress_pct = 101;
+  p.timespans[0].targets[0].dedupe_pct = 200;
+  iospd_strbuf_t d;
+  iospd_strbuf_init(&d);
+  assert_int_equal(iospd_profile_validate(&p, &d), IOSPD_EUSAGE);
+  assert_string_equal(
+      iospd_strbuf_cstr(&d),
+      "error: t: --compress=101 is out of range: give the zlib saving as a "
+      "whole percentage from 0 to 100\n"
+      "error: t: --dedupe=200 is out of range: give the share of repeated "
+      "blocks as a whole percentage from 0 to 100\n");
+  iospd_strbuf_destroy(&d);
+  iospd_profile_destroy(&p);
+}
+
 static void test_validate_xml_only_rules(void** state) {
   (void)state;
   iospd_profile_t p;
@@ -336,6 +368,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_validate_rules),
       cmocka_unit_test(test_validate_xml_only_rules),
+      cmocka_unit_test(test_validate_content_range),
       cmocka_unit_test(test_validate_diskspd_warning_lines),
       cmocka_unit_test(test_validate_shipped_examples),
   };

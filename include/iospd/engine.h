@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 
 #include "iospd/common.h"
+#include "iospd/content.h"
 #include "iospd/series.h"
 #include "iospd/error.h"
 #include "iospd/gen.h"
@@ -65,6 +66,8 @@ typedef struct iospd_wtarget_s {
   const uint8_t* rnd_src;     /* -Z<size> source buffer, or NULL */
   uint64_t rnd_src_size;
   uint32_t rnd_align; /* -Z windows start at multiples of this (setup) */
+  const iospd_content_pool_t* pool; /* --compress/--dedupe, or NULL */
+  iospd_content_writer_t content;   /* set up with the buffers */
   iospd_target_stats_t* stats; /* results entry; init by setup */
   /* Set up by iospd_worker_setup. */
   iospd_plat_file_t* file;
@@ -176,6 +179,9 @@ typedef struct iospd_worker_s {
   uint64_t short_count;
   uint32_t short_first_bytes, short_first_length;
   uint64_t short_first_offset;
+  /* The thread's CPU time and wall time over iospd_worker_run, for the
+   * "generator busy" warning (iospd/warnings.h); 0 when unknown. */
+  uint64_t cpu_ns, wall_ns;
   iospd_err_t setup_err; /* why setup failed */
   int setup_rc;
   /* Per-interval accounting for hooks->interval (src/run/interval_feed.h),

@@ -69,7 +69,9 @@ typedef enum iospd_opt_special {
   IOSPD_SP_REPORT,     /* --report (a mode: only as the first argument) */
   IOSPD_SP_VERIFY,     /* --verify, --verify-only */
   IOSPD_SP_VERIFY_ERRORS, /* --verify-errors=N */
-  IOSPD_SP_VERIFY_STATE   /* --verify-state=FILE */
+  IOSPD_SP_VERIFY_STATE,  /* --verify-state=FILE */
+  IOSPD_SP_COMPRESS,   /* --compress=PCT */
+  IOSPD_SP_DEDUPE      /* --dedupe=PCT */
 } iospd_opt_special_t;
 
 /* Help topics, in the order the usage text prints them. */

@@ -100,6 +100,22 @@ void iospd_plat_utc_now(iospd_utc_time_t* out);
 /* Milliseconds since boot (bare -z seed). */
 uint64_t iospd_plat_uptime_ms(void);
 
+/* ---- misleading set-ups (iospd/warnings.h) -------------------------------
+ * Memory the OS can give without swapping (Linux MemAvailable, Windows
+ * ullAvailPhys), in bytes; 0 when unknown. */
+uint64_t iospd_plat_mem_available(void);
+/* CPU time (user + system) the calling thread has used, in ns; 0 when
+ * unknown. Cheap; called by each worker at the start and end of its run. */
+uint64_t iospd_plat_thread_cpu_ns(void);
+/* Reads n samples of len bytes each, sample i at offsets[i], from the
+ * target at path (a file, disk or volume; through the cache, sharing it
+ * with everyone) into buf + i * len. Offsets and len must be multiples of
+ * 4096 (devices). *got counts the whole samples read before the first
+ * short or failed read. Controller only, before the run. */
+int iospd_plat_read_samples(const char* path, const uint64_t* offsets,
+                            uint32_t n, uint32_t len, uint8_t* buf,
+                            uint32_t* got, iospd_err_t* err);
+
 /* ---- clock and waiting -------------------------------------------------- */
 
 /* Monotonic raw ticks (QPC / CLOCK_MONOTONIC ns). Hot path. */

@@ -115,6 +115,12 @@ typedef struct iospd_target_s {
   iospd_pattern_t pattern;      /* write buffer content */
   uint64_t random_data_size;    /* -Z<size> */
   char* random_data_path;       /* -Z<size>,<file>; owned, NULL if none */
+  /* --compress=PCT / --dedupe=PCT (iospd): pre-built content whose zlib
+   * saving is PCT % and of whose written blocks PCT % repeat an earlier
+   * one (iospd/content.h). -1 = not given. Either given turns the content
+   * generator on; the other then defaults to 0. */
+  int32_t compress_pct;
+  int32_t dedupe_pct;
 
   bool burst_set;   /* -i given */
   uint32_t burst_size;
@@ -285,6 +291,11 @@ int iospd_target_set_path(iospd_target_t* t, const char* path);
 /* Effective stride / alignment: stride_align, or block size when 0. */
 uint64_t iospd_target_align(const iospd_target_t* t);
 iospd_target_kind_t iospd_target_kind(const char* path);
+
+/* True when --compress or --dedupe gave the target generated content. */
+static inline bool iospd_target_has_content(const iospd_target_t* t) {
+  return t->compress_pct >= 0 || t->dedupe_pct >= 0;
+}
 
 /* Structural equality (for round-trip tests): every field that the profile
  * XML carries. Returns true if equal. */

@@ -11,6 +11,7 @@
 #include "iospd/platform.h"
 #include "iospd/profile.h"
 #include "iospd/verify.h"
+#include "iospd/warnings.h"
 
 /* Per (worker, target). Index 0 = read, 1 = write (IOSPD_OP_*). */
 typedef struct iospd_target_stats_s {
@@ -19,6 +20,9 @@ typedef struct iospd_target_stats_s {
   iospd_hist_t* lat[2];      /* NULL unless -L */
   iospd_buckets_t iops[2];   /* capacity 0 unless -D */
   uint64_t errors[2];
+  /* Sum of the latencies, with or without -L: the mean latency for the
+   * Little's-law warning (iospd/warnings.h). */
+  uint64_t lat_sum_ns[2];
   int first_error;           /* IOSPD_E* of the first failed I/O, or 0 */
   uint64_t first_error_offset;
 } iospd_target_stats_t;
@@ -89,7 +93,15 @@ typedef struct iospd_timespan_result_s {
   iospd_cpu_usage_t* cpu;          /* topology cpu_count entries */
   iospd_thread_result_t* threads;
   uint32_t thread_count_alloc;
+  /* Misleading set-ups seen before or after the run (iospd/warnings.h). */
+  iospd_warning_t* warnings;
+  uint32_t warning_count;
 } iospd_timespan_result_t;
+
+/* Appends a warning (text copied). 0 or IOSPD_ENOMEM. */
+int iospd_timespan_warning_add(iospd_timespan_result_t* tr,
+                               iospd_warn_kind_t kind, int32_t target,
+                               int32_t thread, const char* text);
 
 typedef struct iospd_results_s {
   const iospd_profile_t* profile;

@@ -1050,6 +1050,24 @@ static int sw_verify_state(ctx_t* c) {
   return 0;
 }
 
+/* --compress=PCT, --dedupe=PCT: a whole percentage 0..100. */
+static int sw_content_pct(ctx_t* c, const char* name, const char* what,
+                          int32_t* dst) {
+  const char* v = c->val;
+  if (*v != '=' || v[1] == '\0')
+    return fail(c, "'%s': use --%s=PCT with PCT the %s, a whole number "
+                   "from 0 to 100", c->arg, name, what);
+  v++;
+  uint64_t n = 0;
+  const char* p = v;
+  for (; *p >= '0' && *p <= '9' && n <= 100; p++) n = n * 10 + (uint64_t)(*p - '0');
+  if (*p != '\0' || p == v || n > 100)
+    return fail(c, "'%s': --%s takes the %s as a whole number from 0 to "
+                   "100, not '%s'", c->arg, name, what, v);
+  *dst = (int32_t)n;
+  return 0;
+}
+
 /* ---- the generic walker -------------------------------------------------- */
 
 static int handle(ctx_t* c, const iospd_opt_def_t* o) {
@@ -1066,7 +1084,9 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
       o->special != IOSPD_SP_TIMESERIES && o->special != IOSPD_SP_PING &&
       o->special != IOSPD_SP_TREE &&
       o->special != IOSPD_SP_VERIFY_ERRORS &&
-      o->special != IOSPD_SP_VERIFY_STATE && c->val[0] != '\0')
+      o->special != IOSPD_SP_VERIFY_STATE &&
+      o->special != IOSPD_SP_COMPRESS && o->special != IOSPD_SP_DEDUPE &&
+      c->val[0] != '\0')
     return fail(c, "'%s': --%s takes no value", c->arg, o->name);
 
   switch (o->kind) {
@@ -1180,6 +1200,12 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
     case IOSPD_SP_VERIFY: return sw_verify(c, o);
     case IOSPD_SP_VERIFY_ERRORS: return sw_verify_errors(c);
     case IOSPD_SP_VERIFY_STATE: return sw_verify_state(c);
+    case IOSPD_SP_COMPRESS:
+      return sw_content_pct(c, "compress", "zlib saving",
+                            &c->tgt.compress_pct);
+    case IOSPD_SP_DEDUPE:
+      return sw_content_pct(c, "dedupe", "share of repeated blocks",
+                            &c->tgt.dedupe_pct);
     case IOSPD_SP_NONE: break;
   }
   return fail(c, "'%s': internal error: switch not handled", c->arg);

@@ -374,6 +374,24 @@ const iospd_opt_def_t iospd_options[] = {
      "Where --verify keeps what it wrote (one target only), instead of\n"
      "<target>.iospd-verify; needed for disks and volumes.",
      NULL},
+    {"compress", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
+     IOSPD_SP_COMPRESS, IOSPD_TOPIC_IOSPD, "--compress=<0..100>",
+     "compressible content",
+     "Write content that zlib (deflate, default level, per block) shrinks\n"
+     "by this percentage, within 3 points for blocks of 4 KiB and more. The\n"
+     "content is built before the run (a pool of calibrated blocks; -Z<size>\n"
+     "sets the pool size) and each write only stamps a counter into it.\n"
+     "Cannot be combined with -Z, -Zr or a -Z source file. See\n"
+     "docs/content.md.",
+     NULL},
+    {"dedupe", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
+     IOSPD_SP_DEDUPE, IOSPD_TOPIC_IOSPD, "--dedupe=<0..100>",
+     "duplicate blocks",
+     "Make this percentage of the blocks a thread writes (within 1 point)\n"
+     "repeat a block it wrote earlier in the run, byte for byte; every\n"
+     "other block is unique in every 4 KiB (a per-run stamp). Alone, the\n"
+     "content does not compress (--compress=0). See docs/content.md.",
+     NULL},
     {"version", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
      IOSPD_SP_VERSION, IOSPD_TOPIC_IOSPD, "--version", "version",
      "Print the version, the commit and date of the build, the I/O engines\n"

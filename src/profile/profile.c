@@ -15,6 +15,8 @@ void iospd_target_init(iospd_target_t* t) {
   t->threads_per_file = 1;
   t->io_priority = IOSPD_IO_PRIORITY_NORMAL;
   t->weight = 1;
+  t->compress_pct = -1;
+  t->dedupe_pct = -1;
 }
 
 void iospd_target_destroy(iospd_target_t* t) {
@@ -207,6 +209,7 @@ static bool target_equal(const iospd_target_t* a, const iospd_target_t* b) {
       a->memory_mapped != b->memory_mapped ||
       a->flush_type != b->flush_type || a->pattern != b->pattern ||
       a->random_data_size != b->random_data_size ||
+      a->compress_pct != b->compress_pct || a->dedupe_pct != b->dedupe_pct ||
       a->burst_set != b->burst_set || a->burst_size != b->burst_size ||
       a->think_set != b->think_set || a->think_time != b->think_time ||
       a->dist_type != b->dist_type || a->dist_count != b->dist_count ||

@@ -99,6 +99,34 @@ static void check_dist(diag_t* d, const iospd_target_t* t) {
   }
 }
 
+/* --compress / --dedupe (iospd/content.h): percentages, and no other
+ * write-content switch that would say something else about the bytes. */
+static void check_content(diag_t* d, const iospd_timespan_t* ts,
+                          const iospd_target_t* t, const char* n) {
+  if (t->compress_pct > 100)
+    err(d, "%s: --compress=%" PRId32 " is out of range: give the zlib "
+           "saving as a whole percentage from 0 to 100", n, t->compress_pct);
+  if (t->dedupe_pct > 100)
+    err(d, "%s: --dedupe=%" PRId32 " is out of range: give the share of "
+           "repeated blocks as a whole percentage from 0 to 100", n,
+        t->dedupe_pct);
+  /* Each block carries a 16-byte stamp that must fit whole, with room for
+   * content around it. */
+  if (t->block_size < 512)
+    err(d, "%s: --compress/--dedupe need blocks of at least 512 bytes "
+           "(-b%" PRIu32 " is smaller)", n, t->block_size);
+  if (t->pattern == IOSPD_PATTERN_ZERO)
+    err(d, "%s: --compress/--dedupe generate the write content and cannot "
+           "be combined with -Z (zeros)", n);
+  if (t->random_data_path != NULL && t->random_data_path[0] != '\0')
+    err(d, "%s: --compress/--dedupe generate the write content and cannot "
+           "be combined with a -Z<size>,<file> source file; -Z<size> alone "
+           "sets the size of the content pool", n);
+  if (ts->random_write_data)
+    err(d, "%s: --compress/--dedupe generate the write content and cannot "
+           "be combined with -Zr (fresh random data per write)", n);
+}
+
 static void check_target(diag_t* d, const iospd_timespan_t* ts,
                          const iospd_target_t* t) {
   bool pool = ts->thread_count > 0 && ts->request_count > 0;
@@ -181,6 +209,7 @@ static void check_target(diag_t* d, const iospd_timespan_t* ts,
     err(d, "%s: the write buffer (-Z) of %" PRIu64 " bytes is smaller than "
            "the block size (%" PRIu32 ")", n, t->random_data_size,
         t->block_size);
+  if (iospd_target_has_content(t)) check_content(d, ts, t, n);
   if (t->memory_mapped) {
     if (ts->completion_routines)
       err(d, "%s: completion routines (-x) cannot be used with memory-mapped "
@@ -211,6 +240,7 @@ static bool same_checked_params(const iospd_target_t* a,
       a->cache_mode != b->cache_mode || a->memory_mapped != b->memory_mapped ||
       a->flush_type != b->flush_type || a->pattern != b->pattern ||
       a->random_data_size != b->random_data_size ||
+      a->compress_pct != b->compress_pct || a->dedupe_pct != b->dedupe_pct ||
       a->burst_size != b->burst_size || a->think_time != b->think_time ||
       a->dist_type != b->dist_type || a->dist_count != b->dist_count ||
       a->thread_target_count != 0 || b->thread_target_count != 0)

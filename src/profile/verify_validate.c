@@ -36,6 +36,13 @@ static void check_target(const iospd_profile_t* p, const iospd_target_t* t,
               "target '%s' has -b%" PRIu32, sw, IOSPD_VMIN_BLOCK, tname(t), bs);
     return;
   }
+  /* A header in every block makes every block unique (no dedupe ratio can
+   * hold) and changes what compresses. */
+  if (iospd_target_has_content(t))
+    bad(d, n, "%s cannot be combined with --compress or --dedupe (target "
+              "'%s'): a verified block carries a unique header, so its "
+              "content cannot repeat or compress as asked; run them "
+              "separately", sw, tname(t));
   if (t->base_offset % bs != 0)
     bad(d, n, "%s checks blocks at multiples of -b%" PRIu32 ", but target "
               "'%s' starts at -B%" PRIu64 ": use a -B that is a multiple of "

@@ -345,10 +345,21 @@ static const char* const target_names[T_COUNT] = {
     "ThreadTargets"};
 
 static int read_write_buffer(node_t* n, iospd_target_t* t, iospd_err_t* err) {
-  static const char* const names[] = {"Pattern", "RandomDataSource"};
-  node_t* s[2];
+  static const char* const names[] = {"Pattern", "RandomDataSource",
+                                      "CompressPercent", "DedupePercent"};
+  node_t* s[4];
   int rc = check_attrs(n, NULL, 0, err);
-  if (rc || (rc = collect(n, names, 2, s, err))) return rc;
+  if (rc || (rc = collect(n, names, 4, s, err))) return rc;
+  /* iospd's generated content: 0..100 each (--compress, --dedupe). */
+  for (int k = 0; k < 2; k++) {
+    if (s[2 + k] == NULL) continue;
+    uint32_t pct = 0;
+    if ((rc = simple(s[2 + k], NULL, 0, err)) ||
+        (rc = get_u32(s[2 + k], 0, 100, &pct, err)))
+      return rc;
+    if (k == 0) t->compress_pct = (int32_t)pct;
+    else t->dedupe_pct = (int32_t)pct;
+  }
   if (s[0] == NULL) {
     return perr(err, n, "<WriteBufferContent> needs a <Pattern>");
   }

@@ -110,6 +110,10 @@ static void write_target(writer_t* w, const iospd_target_t* t) {
     text_el(w, "Pattern",
             t->pattern == IOSPD_PATTERN_ZERO ? "zero" : "sequential");
   }
+  /* iospd's generated content (--compress / --dedupe). */
+  if (t->compress_pct >= 0)
+    u64_el(w, "CompressPercent", (uint64_t)t->compress_pct);
+  if (t->dedupe_pct >= 0) u64_el(w, "DedupePercent", (uint64_t)t->dedupe_pct);
   close_tag(w, "WriteBufferContent");
   bool_el(w, "ParallelAsyncIO", t->parallel_async);
   if (t->burst_set) u64_el(w, "BurstSize", t->burst_size);

@@ -305,6 +305,28 @@ static void thread_target_json(iospd_jw_t* w, const iospd_timespan_result_t* tr,
   iospd_jw_end_obj(w);
 }
 
+/* iospd: misleading set-ups seen before or after the run
+ * (iospd/warnings.h); an empty array when there were none. */
+static void warnings_json(iospd_jw_t* w, const iospd_timespan_result_t* tr) {
+  iospd_jw_arr(w, "warnings");
+  for (uint32_t i = 0; i < tr->warning_count; i++) {
+    const iospd_warning_t* x = &tr->warnings[i];
+    iospd_jw_obj(w, NULL);
+    iospd_jw_str(w, "kind", iospd_warn_kind_name(x->kind));
+    if (x->target >= 0)
+      iospd_jw_u64(w, "target_index", (uint64_t)x->target);
+    else
+      iospd_jw_null(w, "target_index");
+    if (x->thread >= 0)
+      iospd_jw_u64(w, "thread", (uint64_t)x->thread);
+    else
+      iospd_jw_null(w, "thread");
+    iospd_jw_str(w, "message", x->text);
+    iospd_jw_end_obj(w);
+  }
+  iospd_jw_end_arr(w);
+}
+
 static void timespan_json(iospd_jw_t* w, const iospd_results_t* r,
                           uint32_t index) {
   const iospd_timespan_result_t* tr = &r->timespans[index];
@@ -322,6 +344,7 @@ static void timespan_json(iospd_jw_t* w, const iospd_results_t* r,
   else
     iospd_jw_null(w, "error");
   iospd_jw_bool(w, "measured", measured);
+  warnings_json(w, tr);
   if (!measured) {
     iospd_jw_end_obj(w);
     return;

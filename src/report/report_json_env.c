@@ -201,6 +201,15 @@ static void profile_target_json(iospd_jw_t* w, const iospd_target_t* t) {
     iospd_jw_str(w, "random_data_path", t->random_data_path);
   else
     iospd_jw_null(w, "random_data_path");
+  /* --compress / --dedupe; null when not given. */
+  if (t->compress_pct >= 0)
+    iospd_jw_u64(w, "compress_pct", (uint64_t)t->compress_pct);
+  else
+    iospd_jw_null(w, "compress_pct");
+  if (t->dedupe_pct >= 0)
+    iospd_jw_u64(w, "dedupe_pct", (uint64_t)t->dedupe_pct);
+  else
+    iospd_jw_null(w, "dedupe_pct");
   iospd_jw_end_obj(w);
   iospd_jw_bool(w, "parallel_async_io", t->parallel_async);
   if (t->burst_set)

@@ -135,9 +135,14 @@ static void target_lines(iospd_strbuf_t* out, const iospd_timespan_t* ts,
        iospd_format_size(t->random_data_size, sz, sizeof sz));
     if (t->random_data_path != NULL)
       ap(out, "\t\twrite buffer source: '%s'\n", t->random_data_path);
-    else
+    else if (!iospd_target_has_content(t))
       ap(out, "\t\twrite buffer source: random fill\n");
   }
+  if (iospd_target_has_content(t))
+    ap(out, "\t\twrite buffer content: generated, zlib saving %d%%, "
+            "%d%% repeated blocks (--compress, --dedupe)\n",
+       t->compress_pct > 0 ? (int)t->compress_pct : 0,
+       t->dedupe_pct > 0 ? (int)t->dedupe_pct : 0);
   if (t->parallel_async) ap(out, "\t\tusing parallel async I/O\n");
 
   if (t->write_ratio == 0)

@@ -361,6 +361,28 @@ static void wait_xml(iospd_strbuf_t* out, const iospd_wait_stats_t* w) {
   ap(out, "</WaitStatistics>\n");
 }
 
+/* iospd: misleading set-ups seen before or after the run
+ * (iospd/warnings.h); absent when there were none. */
+static void warnings_xml(iospd_strbuf_t* out,
+                         const iospd_timespan_result_t* tr) {
+  if (tr->warning_count == 0) return;
+  ind(out, 2);
+  ap(out, "<Warnings>\n");
+  for (uint32_t i = 0; i < tr->warning_count; i++) {
+    const iospd_warning_t* w = &tr->warnings[i];
+    ind(out, 3);
+    ap(out, "<Warning>\n");
+    elem_s(out, 4, "Kind", iospd_warn_kind_name(w->kind));
+    if (w->target >= 0) elem_u(out, 4, "TargetIndex", (uint64_t)w->target);
+    if (w->thread >= 0) elem_u(out, 4, "Thread", (uint64_t)w->thread);
+    elem_s(out, 4, "Message", w->text);
+    ind(out, 3);
+    ap(out, "</Warning>\n");
+  }
+  ind(out, 2);
+  ap(out, "</Warnings>\n");
+}
+
 static void timespan_xml(iospd_strbuf_t* out, const iospd_results_t* r,
                          const iospd_timespan_result_t* tr) {
   const iospd_timespan_t* ts = tr->ts;
@@ -372,6 +394,7 @@ static void timespan_xml(iospd_strbuf_t* out, const iospd_results_t* r,
   if (tr->error[0] != '\0') elem_s(out, 2, "Error", tr->error);
   if (tr->interrupted_before_measure || tr->seconds < 1e-7 || ts == NULL) {
     if (tr->error[0] == '\0') elem_s(out, 2, "Error", kInterrupted);
+    warnings_xml(out, tr);
     ind(out, 1);
     ap(out, "</TimeSpan>\n");
     return;
@@ -409,6 +432,7 @@ static void timespan_xml(iospd_strbuf_t* out, const iospd_results_t* r,
     ap(out, "</Thread>\n");
   }
   iospd_rpt_verify_xml(out, r, tr);
+  warnings_xml(out, tr);
   ind(out, 1);
   ap(out, "</TimeSpan>\n");
 }

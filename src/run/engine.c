@@ -127,6 +127,11 @@ static int setup_target(iospd_worker_t* w, iospd_wtarget_t* tg,
   /* Buffers come zeroed, which is -Z's content already. */
   if (t->write_ratio > 0 && t->pattern != IOSPD_PATTERN_ZERO)
     fill_pattern(tg->buf, tg->buf_len);
+  /* Generated content: every slot's write half gets the writer's pool
+   * block; writes then only stamp it (iospd/content.h). */
+  if (tg->pool != NULL)
+    iospd_content_writer_init(&tg->content, tg->pool, w->id, tg->target_index,
+                              tg->slot_count, tg->buf + half);
   return 0;
 }
 
@@ -303,6 +308,11 @@ static void throttle_issued(const iospd_worker_t* w, iospd_wtarget_t* tg,
 static void* write_buffer(iospd_worker_t* w, iospd_wtarget_t* tg,
                           const iospd_slot_t* s) {
   const iospd_target_t* t = tg->t;
+  if (tg->pool != NULL) {
+    uint8_t* b = tg->buf + tg->buf_len / 2 + (size_t)s->index * t->block_size;
+    iospd_content_next(&tg->content, b);
+    return b;
+  }
   if (tg->rnd_src != NULL) {
     /* A random window of the shared source (2.8). */
     uint64_t span = tg->rnd_src_size - t->block_size + 1;

@@ -55,6 +55,7 @@ typedef struct run_s {
   iospd_gen_shared_t* shared; /* one -si cursor per target */
   size_t shared_len;
   uint8_t** rnd_src; /* -Z<size> source per target, or NULL */
+  iospd_content_pool_t* pools; /* --compress/--dedupe pool per target */
   /* Start gates. set_up opens when every worker has set itself up (or one
    * failed: it aborts the gate); go is opened by the controller to start
    * I/O, or aborted to send the workers home. Both let everybody sleep. */
@@ -123,6 +124,7 @@ static void bind_target(run_t* r, iospd_worker_t* w, uint32_t k, uint32_t ti,
   tg->shared = &r->shared[ti];
   tg->rnd_src = r->rnd_src[ti];
   tg->rnd_src_size = r->rnd_src[ti] ? t->random_data_size : 0;
+  tg->pool = r->pools[ti].blocks != NULL ? &r->pools[ti] : NULL;
   iospd_thread_target_result_t* res = &r->tsr->threads[w->id].targets[k];
   res->target_index = ti;
   tg->stats = &res->stats;
@@ -200,10 +202,34 @@ static int make_sources(run_t* r, iospd_err_t* err) {
                             sizeof(*r->rnd_src));
   if (r->rnd_src == NULL)
     return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  r->pools = iospd_calloc(ts->target_count ? ts->target_count : 1,
+                          sizeof(*r->pools));
+  if (r->pools == NULL)
+    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   iospd_rand_t rng;
   iospd_rand_seed(&rng, 0);
+  /* A per-run nonce for the content stamps (iospd/content.h): the clock
+   * and the boot time, so a rerun's unique blocks differ from this run's. */
+  iospd_utc_time_t now;
+  iospd_plat_utc_now(&now);
+  uint64_t nonce = iospd_plat_ticks() ^ (iospd_plat_uptime_ms() << 20) ^
+                   ((uint64_t)now.year << 58) ^ ((uint64_t)now.day << 52) ^
+                   ((uint64_t)now.hour << 46) ^ ((uint64_t)now.minute << 40) ^
+                   ((uint64_t)now.second << 34);
   for (uint32_t i = 0; i < ts->target_count; i++) {
     const iospd_target_t* t = &ts->targets[i];
+    if (iospd_target_has_content(t)) {
+      /* Generated content replaces the -Z<size> source; its size, when
+       * given, is the pool's. */
+      if (t->write_ratio == 0) continue;
+      int rc = iospd_content_pool_build(
+          &r->pools[i], t->block_size, t->random_data_size,
+          t->compress_pct > 0 ? (uint32_t)t->compress_pct : 0,
+          t->dedupe_pct > 0 ? (uint32_t)t->dedupe_pct : 0,
+          (uint64_t)ts->rand_seed + i, nonce + i * 0x100000000ull, err);
+      if (rc < 0) return rc;
+      continue;
+    }
     if (t->random_data_size == 0) continue;
     if (t->random_data_size > (uint64_t)(SIZE_MAX / 2))
       return iospd_err_set(err, IOSPD_ENOMEM,
@@ -278,8 +304,18 @@ static void worker_main(void* arg) {
   }
   iospd_plat_latch_arrive(r->set_up);
   if (iospd_plat_latch_wait(r->go) == 0 && rc == 0 && !failed(r) &&
-      !atomic_load(&r->cancel))
+      !atomic_load(&r->cancel)) {
+    uint64_t cpu0 = iospd_plat_thread_cpu_ns();
+    uint64_t t0 = iospd_plat_ticks();
     iospd_worker_run(w);
+    uint64_t cpu1 = iospd_plat_thread_cpu_ns();
+    uint64_t t1 = iospd_plat_ticks();
+    uint64_t tps = r->ctl->ticks_per_second ? r->ctl->ticks_per_second : 1;
+    if (cpu0 != 0 && cpu1 > cpu0 && t1 > t0) {
+      w->cpu_ns = cpu1 - cpu0;
+      w->wall_ns = (uint64_t)((double)(t1 - t0) * 1e9 / (double)tps);
+    }
+  }
   /* Nothing in flight: the controller tears down after the join, one
    * worker after another. A thousand threads unmapping rings and buffers
    * at once queue on the address-space lock for seconds (after Ctrl-C,
@@ -719,6 +755,8 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
   for (uint32_t i = 0; i < started; i++) iospd_worker_teardown(r->workers[i]);
   warn_short_transfers(r);
   warn_abandoned(r);
+  if (!failed(r))
+    iospd_run_warn_generator(r->tsr, r->workers, started);
   iospd_plat_latch_destroy(r->set_up);
   iospd_plat_latch_destroy(r->go);
   r->set_up = r->go = NULL;
@@ -753,6 +791,9 @@ static int run_cooperative(run_t* r, iospd_cpu_times_t* c0,
   for (uint32_t i = 0; i < r->nworkers; i++)
     iospd_worker_teardown(r->workers[i]);
   warn_abandoned(r);
+  /* No generator warnings here: the fake platform's virtual clock moves in
+   * lock-step passes, so its in-flight count and CPU times describe no
+   * generator (test_warnings checks those rules on hand-made results). */
   return 0;
 }
 
@@ -795,6 +836,11 @@ static void free_run(run_t* r) {
                             (size_t)r->ts->targets[i].random_data_size);
     iospd_free(r->rnd_src);
   }
+  if (r->pools != NULL) {
+    for (uint32_t i = 0; i < r->ts->target_count; i++)
+      iospd_content_pool_free(&r->pools[i]);
+    iospd_free(r->pools);
+  }
   if (r->shared != NULL) iospd_plat_buf_free(r->shared, r->shared_len);
 }
 
@@ -823,7 +869,8 @@ static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
   tsr->ts = ts;
 
   int rc = iospd_run_check_affinity(ts, &res->topo, err);
-  if (rc == 0) rc = iospd_run_prepare_targets(p, ts, hooks, err);
+  if (rc == 0) rc = iospd_run_prepare_targets(p, ts, hooks, tsr, err);
+  if (rc == 0) iospd_run_warn_threads(hooks, tsr, ts, res->topo.cpu_count);
   if (rc == IOSPD_EINTR) {
     /* Ctrl-C or SIGTERM while -c was writing: the timespan ends before it
      * measured anything, as after Ctrl-C during warm-up. */

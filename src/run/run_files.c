@@ -198,36 +198,11 @@ static int check_sector(const iospd_target_t* t, uint32_t sector,
   return 0;
 }
 
-/* A regular file with ranges that were never written (sparse holes, or
- * unwritten extents from fallocate or an interrupted -c) reads as zeros
- * there without touching the device. Warn, not refuse: such files can be
- * deliberate, and DISKSPD runs on any existing file; the warning says how
- * to get a real one. */
-static void warn_unwritten(const iospd_target_t* t, uint64_t size,
-                           const iospd_run_hooks_t* hooks) {
-  if (hooks == NULL || hooks->message == NULL) return;
-  iospd_unwritten_t u;
-  if (iospd_plat_file_unwritten(t->path, &u, NULL) < 0 || !u.known) return;
-  uint64_t never = u.hole_bytes + u.unwritten_bytes;
-  if (never == 0) return;
-  const char* what = u.unwritten_bytes == 0 ? "holes of a sparse file"
-                     : u.hole_bytes == 0
-                         ? "unwritten extents, as fallocate, SetEndOfFile "
-                           "or an interrupted -c leave"
-                         : "holes and unwritten extents";
-  iospd_run_sayf(
-      hooks,
-      "WARNING: target '%s': %llu of its %llu bytes (%.1f %%) were never "
-      "written (%s); reads there return zeros without touching the device "
-      "and writes there first allocate, so the results are not the "
-      "device's. Re-create the file with -c<size>, which writes every block",
-      t->path, (unsigned long long)never, (unsigned long long)size,
-      100.0 * (double)never / (double)size, what);
-}
-
 static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
-                        const iospd_target_t* t, bool warn,
-                        const iospd_run_hooks_t* hooks, iospd_err_t* err) {
+                        uint32_t ti, bool warn,
+                        const iospd_run_hooks_t* hooks,
+                        iospd_timespan_result_t* tsr, iospd_err_t* err) {
+  const iospd_target_t* t = &ts->targets[ti];
   iospd_file_info_t info;
   iospd_err_t e;
   iospd_err_clear(&e);
@@ -299,7 +274,8 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
                          "target size could not be determined: '%s' is "
                          "empty; create it with -c<size>",
                          t->path);
-  if (!info.is_device && warn) warn_unwritten(t, info.size, hooks);
+  /* Never-written or all-zero data, the page cache (run_warn.c). */
+  if (warn) iospd_run_warn_target(hooks, tsr, ts, ti, &info);
   /* The thread with the highest start must fit one block (2.4); the
    * generator owns that rule and its message. */
   iospd_rand_t scratch;
@@ -315,6 +291,7 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
 int iospd_run_prepare_targets(const iospd_profile_t* p,
                               const iospd_timespan_t* ts,
                               const iospd_run_hooks_t* hooks,
+                              iospd_timespan_result_t* tsr,
                               iospd_err_t* err) {
   for (uint32_t i = 0; i < ts->target_count; i++) {
     const iospd_target_t* t = &ts->targets[i];
@@ -332,7 +309,7 @@ int iospd_run_prepare_targets(const iospd_profile_t* p,
     bool first = true;
     for (uint32_t j = 0; j < i && first; j++)
       first = strcmp(ts->targets[j].path, ts->targets[i].path) != 0;
-    int rc = check_target(p, ts, &ts->targets[i], first, hooks, err);
+    int rc = check_target(p, ts, i, first, hooks, tsr, err);
     if (rc < 0) return rc;
   }
   return 0;

@@ -17,7 +17,30 @@ void iospd_run_sayf(const iospd_run_hooks_t* hooks, const char* fmt, ...)
  * enough for every thread). */
 int iospd_run_prepare_targets(const iospd_profile_t* p,
                               const iospd_timespan_t* ts,
-                              const iospd_run_hooks_t* hooks, iospd_err_t* err);
+                              const iospd_run_hooks_t* hooks,
+                              iospd_timespan_result_t* tsr, iospd_err_t* err);
+
+/* ---- warnings about misleading set-ups (run_warn.c) ----
+ * Says "WARNING: <text>" through hooks and keeps the warning in tsr (may be
+ * NULL). */
+void iospd_run_warn(const iospd_run_hooks_t* hooks,
+                    iospd_timespan_result_t* tsr, iospd_warn_kind_t kind,
+                    int32_t target, int32_t thread, const char* fmt, ...)
+    IOSPD_PRINTF(6, 7);
+/* Before the run, once per file: never-written ranges, all-zero samples
+ * (reads), buffered reads that fit in free memory. */
+void iospd_run_warn_target(const iospd_run_hooks_t* hooks,
+                           iospd_timespan_result_t* tsr,
+                           const iospd_timespan_t* ts, uint32_t ti,
+                           const iospd_file_info_t* info);
+/* Before the run: more worker threads than logical CPUs (cpus 0 = unknown). */
+void iospd_run_warn_threads(const iospd_run_hooks_t* hooks,
+                            iospd_timespan_result_t* tsr,
+                            const iospd_timespan_t* ts, uint32_t cpus);
+/* After the join: busy worker threads, and Little's law on the totals.
+ * Kept in tsr only; main prints them after the report. */
+void iospd_run_warn_generator(iospd_timespan_result_t* tsr,
+                              iospd_worker_t* const* workers, uint32_t n);
 
 /* XML <PrecreateFiles> (2.9): before the first timespan, creates each
  * path once by the profile's rule. Paths it creates are not created again

@@ -42,6 +42,7 @@ void iospd_target_stats_record(iospd_target_stats_t* s, int op,
                                uint64_t since_start_ns) {
   s->bytes[op] += bytes;
   s->ios[op]++;
+  s->lat_sum_ns[op] += lat_ns;
   if (s->lat[op] != NULL) iospd_hist_record(s->lat[op], lat_ns);
   if (s->iops[op].capacity != 0)
     iospd_buckets_add(&s->iops[op], since_start_ns, lat_ns, bytes);
@@ -53,6 +54,7 @@ int iospd_target_stats_merge(iospd_target_stats_t* dst,
     dst->bytes[op] += src->bytes[op];
     dst->ios[op] += src->ios[op];
     dst->errors[op] += src->errors[op];
+    dst->lat_sum_ns[op] += src->lat_sum_ns[op];
     if (src->lat[op] != NULL) {
       /* Not the hot path: a destination made without -L gets one here. */
       if (dst->lat[op] == NULL &&
@@ -85,10 +87,26 @@ void iospd_results_destroy(iospd_results_t* r) {
       iospd_free(th->vfails);
     }
     iospd_free(tr->threads);
+    for (uint32_t w = 0; w < tr->warning_count; w++)
+      iospd_free(tr->warnings[w].text);
+    iospd_free(tr->warnings);
   }
   iospd_free(r->timespans);
   r->timespans = NULL;
   r->timespan_count = 0;
+}
+
+int iospd_timespan_warning_add(iospd_timespan_result_t* tr,
+                               iospd_warn_kind_t kind, int32_t target,
+                               int32_t thread, const char* text) {
+  iospd_warning_t* a =
+      iospd_realloc(tr->warnings, (tr->warning_count + 1) * sizeof *a);
+  if (a == NULL) return IOSPD_ENOMEM;
+  tr->warnings = a;
+  char* t = iospd_strdup(text);
+  if (t == NULL) return IOSPD_ENOMEM;
+  a[tr->warning_count++] = (iospd_warning_t){kind, target, thread, t};
+  return 0;
 }
 
 static uint64_t delta(uint64_t a, uint64_t b) { return b > a ? b - a : 0; }

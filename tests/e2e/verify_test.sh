@@ -191,6 +191,12 @@ grep -q -- "-B1000" err.txt && ok || bad "-B refusal"
 run 3 -b32 -w100 -d1 --verify t.dat
 run 3 -b4K -T1000 -t2 -w100 -d1 --verify t.dat
 run 3 --verify --verify-only t.dat
+run 3 -b4K -w100 -d1 --verify --compress=50 t.dat
+grep -q -- "--verify cannot be combined with --compress or --dedupe" err.txt && ok ||
+  bad "--verify with --compress"
+run 3 -b4K -w100 -d1 --verify --dedupe=30 t.dat
+grep -q -- "--verify cannot be combined with --compress or --dedupe" err.txt && ok ||
+  bad "--verify with --dedupe"
 run 3 --verify-only -b4K -c1M t.dat
 grep -q "never creates a file" err.txt && ok || bad "--verify-only with -c"
 run 3 --verify-only -b4K --output=json:o.json t.dat

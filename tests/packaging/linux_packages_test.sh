@@ -124,16 +124,16 @@ fi
 check "Description has a synopsis and a long text" test "$(field Description | wc -l)" -ge 3
 depends=$(field Depends)
 echo "Depends: $depends"
-for p in libc6 libcjson1 liburing2; do
+for p in libc6 libcjson1 liburing2 zlib1g; do
   check "Depends names $p (versioned): $depends" grep -qE "(^|, )$p \(>= [0-9.]+\)" <<<"$depends"
 done
-check "Depends names only libc6, libcjson1, liburing2: $depends" \
-  test "$(tr ',' '\n' <<<"$depends" | sed 's/^ *//; s/ .*//' | sort | tr '\n' ' ')" = "libc6 libcjson1 liburing2 "
+check "Depends names only libc6, libcjson1, liburing2, zlib1g: $depends" \
+  test "$(tr ',' '\n' <<<"$depends" | sed 's/^ *//; s/ .*//' | sort | tr '\n' ' ')" = "libc6 libcjson1 liburing2 zlib1g "
 dpkg-deb -x "$deb" "$work/deb"
 objdeps=$("$root/scripts/deb-depends.sh" "$work/deb/usr/bin/iospd" objdump 2>"$work/objdeps.err") ||
   sed 's/^/  deb-depends.sh: /' "$work/objdeps.err"
 same "the objdump method finds the same packages as dpkg-shlibdeps" \
-  "$(tr ',' '\n' <<<"$objdeps" | sed 's/^ *//; s/ .*//' | sort | tr '\n' ' ')" "libc6 libcjson1 liburing2 "
+  "$(tr ',' '\n' <<<"$objdeps" | sed 's/^ *//; s/ .*//' | sort | tr '\n' ' ')" "libc6 libcjson1 liburing2 zlib1g "
 
 # Exactly these files, root-owned, with these modes.
 {
