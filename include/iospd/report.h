@@ -40,6 +40,9 @@ void iospd_report_profile_text_uses(iospd_strbuf_t* out,
                                     iospd_engine_use_fn fn, void* ctx);
 /* Full text report (-Rtext). */
 void iospd_report_text(iospd_strbuf_t* out, const iospd_results_t* r);
+/* The profile part of the text report alone (as -Rptext shows it, with the
+ * engine each target used): the JSON's "profile_text". */
+void iospd_report_text_profile(iospd_strbuf_t* out, const iospd_results_t* r);
 /* Full XML report (-Rxml), no trailing newline after </Results>. */
 void iospd_report_xml(iospd_strbuf_t* out, const iospd_results_t* r);
 

@@ -27,7 +27,10 @@ void iospd_html_text(iospd_strbuf_t* out, const char* s) {
       case '"': iospd_strbuf_append(out, "&quot;"); break;
       case '\'': iospd_strbuf_append(out, "&#39;"); break;
       default:
-        iospd_strbuf_putc(out, *p < 0x20 && *p != '\t' ? '?' : (char)*p);
+        /* Tabs and line ends stay (the profile text is a <pre>). */
+        iospd_strbuf_putc(out, *p < 0x20 && *p != '\t' && *p != '\n'
+                                   ? '?'
+                                   : (char)*p);
     }
   }
 }

@@ -197,6 +197,17 @@ static void key_table(iospd_strbuf_t* out, const char* id, const char* title,
   for (size_t r = 0; r < nr; r++) {
     if (nr > 1)
       iospd_strbuf_appendf(out, "<h3>run %c</h3>\n", (char)('A' + r % 26));
+    /* The profile as -Rptext shows it, when the results carry it (iospd
+     * writes "profile_text" since the HTML report exists); every key of
+     * the JSON profile follows in the table. */
+    const char* text = strcmp(key, "profile") == 0
+                           ? iospd_html_str_of(runs[r].doc, "profile_text")
+                           : NULL;
+    if (text != NULL) {
+      iospd_strbuf_appendf(out, "<pre data-profile-text=\"%zu\">", r);
+      iospd_html_text(out, text);
+      iospd_strbuf_append(out, "</pre>\n");
+    }
     iospd_strbuf_appendf(out, "<table data-table=\"%s\" data-run=\"%zu\">"
                          "<tr><th>setting</th><th>value</th></tr>\n", id, r);
     const char* keys[2] = {key, key2};

@@ -427,6 +427,13 @@ void iospd_report_json(iospd_strbuf_t* out, const iospd_results_t* r,
   iospd_rpt_json_system(&w, r);
   iospd_rpt_json_environment(&w, r, extra);
   if (r->profile != NULL) {
+    /* The profile as the text report (-Rptext) shows it, for readers such
+     * as the HTML report that want the familiar layout. */
+    iospd_strbuf_t pt;
+    iospd_strbuf_init(&pt);
+    iospd_report_text_profile(&pt, r);
+    iospd_jw_str(&w, "profile_text", iospd_strbuf_cstr(&pt));
+    iospd_strbuf_destroy(&pt);
     iospd_rpt_json_profile(&w, r->profile);
   } else {
     iospd_profile_t empty;

@@ -502,10 +502,15 @@ static bool target_engine(void* ctx, uint32_t timespan, uint32_t target,
   return found;
 }
 
-void iospd_report_text(iospd_strbuf_t* out, const iospd_results_t* r) {
+void iospd_report_text_profile(iospd_strbuf_t* out,
+                               const iospd_results_t* r) {
   if (r->profile != NULL)
     iospd_report_profile_text_uses(out, r->profile, r->engine_name,
                                    target_engine, (void*)r);
+}
+
+void iospd_report_text(iospd_strbuf_t* out, const iospd_results_t* r) {
+  iospd_report_text_profile(out, r);
   system_info(out, r);
   for (uint32_t i = 0; i < r->timespan_count; i++) timespan_results(out, r, i);
   if (r->timespan_count > 1) totals(out, r);

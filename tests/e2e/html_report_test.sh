@@ -53,6 +53,18 @@ run -c2M -d2 -W1 -C1 -b4K -o2 -t1 -r -w30 -L -D500 \
 rc=$?
 [ $rc = 0 ] && ok || bad "run: exit $rc"
 head -c 15 "$work/r.html" | grep -q '<!DOCTYPE html>' && ok || bad "run: no HTML"
+# The resolved profile as -Rptext shows it: the JSON's profile_text, shown
+# (HTML-escaped) in the page's <pre data-profile-text>.
+python3 - "$work/r.json" "$work/r.html" <<'PY' && ok || bad "profile_text missing from the JSON or the page"
+import html, json, re, sys
+doc = json.load(open(sys.argv[1], encoding="utf-8"))
+text = doc["profile_text"]
+assert "number of outstanding I/O operations per thread: 2" in text, text
+assert "performing mix test (read/write ratio: 70/30)" in text, text
+page = open(sys.argv[2], encoding="utf-8").read()
+m = re.search(r'<pre data-profile-text="0">(.*?)</pre>', page, re.S)
+assert m and html.unescape(m.group(1)) == text, "page's profile text differs"
+PY
 run --report "$(W r.json)" --output=html:"$(W r2.html)" >/dev/null 2>"$work/err"
 [ $? = 0 ] && cmp -s "$work/r.html" "$work/r2.html" && ok ||
   bad "the run's report and --report of its JSON differ"
