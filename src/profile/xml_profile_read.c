@@ -365,7 +365,7 @@ static int read_write_buffer(node_t* n, iospd_target_t* t, iospd_err_t* err) {
   }
   if ((rc = simple(s[0], NULL, 0, err))) return rc;
   static const char* const patterns[] = {"sequential", "zero", "random"};
-  int which;
+  int which = 0; /* set by get_enum on success; -O2 cannot see it */
   if ((rc = get_enum(s[0], s[0]->text, "<Pattern>", patterns, 3, &which,
                      err)))
     return rc;
@@ -422,7 +422,7 @@ static int read_distribution(node_t* n, iospd_target_t* t,
   uint32_t i = 0;
   static const char* const io_attr[] = {"IO"};
   for (node_t* r = list->first_child; r; r = r->next_sibling, i++) {
-    uint64_t span;
+    uint64_t span = 0; /* set by number_value on success */
     if ((rc = simple(r, io_attr, 1, err))) goto fail;
     if ((rc = number_value(r, pct ? 1 : 0, pct ? 100 : UINT64_MAX, &span,
                            err)))

@@ -145,7 +145,7 @@ Describe 'ConvertTo-IoSpdRow on iospd''s own -Rxml (a real run)' {
   BeforeAll {
     $exe = Get-IoSpdExe
     $script:own = Join-Path $TestDrive 'own-b8K-o4.xml'
-    $text = (& $exe -c2M -d1 -W0 -b8K -r -o4 -t2 -w40 -L -D250 -Rxml (Join-Path $TestDrive 'own.dat') 2>&1 | Out-String)
+    $text = (& $exe -c2M -d1 -W0 -b8K -r -o4 -t2 -w40 -L -D250 -Rxml (Join-Path $TestDrive 'own.dat') | Out-String)
     if ($LASTEXITCODE -ne 0) { throw "iospd failed ($LASTEXITCODE): $text" }
     [IO.File]::WriteAllText($script:own, $text)
   }
