@@ -76,7 +76,7 @@ static const char* long_value(const char* arg, const char* name) {
 
 static int parse_long(const char* arg, iospd_ping_opts_t* o, iospd_err_t* err) {
   const char* v;
-  uint64_t n;
+  uint64_t n = 0; /* set by the parser on success; -O2 cannot see it */
   if (strcmp(arg, "--direct") == 0) o->direct = true, o->write_through = false;
   else if (strcmp(arg, "--cached") == 0) o->direct = o->write_through = false;
   else if (strcmp(arg, "--write") == 0) o->write = true;
