@@ -431,6 +431,26 @@ static int check_output_paths(const iospd_profile_t* p) {
   return rc;
 }
 
+/* The report of a finished run (normal or --tree) on stdout as -R asks
+ * (ctx->warnings is cut into lines for the JSON: call it once),
+ * then every --output file; false when an --output file was not written. */
+static bool emit_reports(const iospd_profile_t* p, const iospd_results_t* r,
+                         run_ctx_t* ctx, const cmdline_args_t* args) {
+  json_env_t je;
+  memset(&je, 0, sizeof je);
+  if (wants_json(p)) json_env_fill(&je, p);
+  je.keep = ctx->keep;
+  json_env_warnings(&je, &ctx->warnings);
+  iospd_strbuf_t out;
+  iospd_strbuf_init(&out);
+  render(&out, p->format, r, &je, args);
+  out_sb(&out);
+  iospd_strbuf_destroy(&out);
+  bool ok = write_outputs(p, r, &je, args);
+  json_env_free(&je);
+  return ok;
+}
+
 /* warnings: the validation's warnings ("warning: ..." lines), kept with
  * the run's own for the JSON and HTML reports. */
 static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
@@ -484,18 +504,7 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   /* DISKSPD prints whatever was measured even when the run failed. */
   bool outputs_ok = true;
   if (results.timespan_count > 0) {
-    json_env_t je;
-    memset(&je, 0, sizeof je);
-    if (wants_json(p)) json_env_fill(&je, p);
-    je.keep = ctx.keep;
-    json_env_warnings(&je, &ctx.warnings);
-    iospd_strbuf_t out;
-    iospd_strbuf_init(&out);
-    render(&out, p->format, &results, &je, args);
-    out_sb(&out);
-    iospd_strbuf_destroy(&out);
-    outputs_ok = write_outputs(p, &results, &je, args);
-    json_env_free(&je);
+    outputs_ok = emit_reports(p, &results, &ctx, args);
     /* The warnings only the run could tell (iospd/warnings.h), after the
      * report so that the DISKSPD layout before it is untouched. */
     for (uint32_t i = 0; i < results.timespan_count; i++)
@@ -575,17 +584,7 @@ static int run_tree(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   int rc = iospd_tree_run(p, &hooks, &results, &tree, &err);
   bool outputs_ok = true;
   if (results.timespan_count > 0 && results.profile != NULL) {
-    json_env_t je;
-    memset(&je, 0, sizeof je);
-    if (wants_json(p)) json_env_fill(&je, p);
-    json_env_warnings(&je, &ctx.warnings);
-    iospd_strbuf_t out;
-    iospd_strbuf_init(&out);
-    render(&out, p->format, &results, &je, args);
-    out_sb(&out);
-    iospd_strbuf_destroy(&out);
-    outputs_ok = write_outputs(p, &results, &je, args);
-    json_env_free(&je);
+    outputs_ok = emit_reports(p, &results, &ctx, args);
   }
   iospd_strbuf_destroy(&ctx.warnings);
   iospd_tree_report_profile_free(results.profile);
