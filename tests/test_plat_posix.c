@@ -691,6 +691,286 @@ static void test_threads_cached_reads_inline(void** state) {
   }
 }
 
+/* Submits n I/Os, reaps all n and returns them in tag order (tags are
+ * 0..n-1). */
+static void run_tagged(iospd_plat_queue_t* q, iospd_io_t* ios, uint32_t n,
+                       iospd_cqe_t* by_tag) {
+  uint32_t acc = 0;
+  assert_int_equal(iospd_plat_queue_submit(q, ios, n, &acc), 0);
+  assert_int_equal(acc, n);
+  iospd_cqe_t cqe[16];
+  assert_in_range(n, 1, 16);
+  reap_all(q, cqe, n);
+  uint32_t seen = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    assert_in_range(cqe[i].tag, 0, n - 1);
+    seen |= 1u << cqe[i].tag;
+    by_tag[cqe[i].tag] = cqe[i];
+  }
+  assert_int_equal(seen, (1u << n) - 1);
+}
+
+static uint64_t batched_of(const iospd_plat_queue_t* q, uint64_t* redone) {
+  uint64_t b = 0, r = 0;
+  iospd_posix_threads_batch_counts(q, &b, &r);
+  if (redone != NULL) *redone = r;
+  return b;
+}
+
+/* Batched handoff, forced on: cached reads done by the helper thread read
+ * the file's bytes; what the helper cannot complete (an error, end of
+ * file, a short count) goes on to a pool thread, which reports what a
+ * plain pread/pwrite says; then batching pauses (no helper items) and
+ * resumes after MISS_PAUSE I/Os; an offset the kernel refuses (EINVAL)
+ * turns the RWF_NOWAIT try off for the file: straight to the pool. */
+static void test_threads_batch_to_helper(void** state) {
+  (void)state;
+  enum { D = 4 };
+  if (engine != IOSPD_ENGINE_THREADS) {
+    printf("skipped: only the threads engine has a helper thread\n");
+    skip();
+  }
+  create_tmp(NBLOCKS * BLOCK);
+  static uint8_t expect[NBLOCKS * BLOCK];
+  int fd = open(TMP_NAME, O_RDONLY);
+  assert_true(fd >= 0);
+  assert_int_equal(pread(fd, expect, sizeof expect, 0), (ssize_t)sizeof expect);
+  close(fd);
+  iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ); /* read-only */
+  iospd_posix_threads_set_batch(1);
+  iospd_plat_queue_t* q = make_queue(D);
+  iospd_posix_threads_set_batch(-1);
+  uint32_t fi;
+  iospd_err_t err;
+  assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
+  static uint8_t buf[D][BLOCK];
+  iospd_io_t ios[D];
+  iospd_cqe_t res[D];
+  uint64_t redone = 0;
+
+  /* 1. Cached reads, all through the helper, three rounds. */
+  for (uint32_t r = 0; r < 3; r++) {
+    memset(buf, 0xEE, sizeof buf);
+    for (uint32_t i = 0; i < D; i++) {
+      uint32_t b = (r * D + i) % NBLOCKS;
+      ios[i] = (iospd_io_t){i, IOSPD_OP_READ, fi, (uint64_t)b * BLOCK, BLOCK,
+                            buf[i]};
+    }
+    run_tagged(q, ios, D, res);
+    for (uint32_t i = 0; i < D; i++) {
+      uint32_t b = (r * D + i) % NBLOCKS;
+      assert_int_equal(res[i].result, BLOCK);
+      assert_memory_equal(buf[i], expect + (size_t)b * BLOCK, BLOCK);
+    }
+  }
+  assert_int_equal(batched_of(q, &redone), 3 * D);
+  assert_int_equal(redone, 0);
+  assert_int_equal(iospd_posix_threads_handoffs(q), 0);
+
+  /* 2. An error, end of file and a short read in one batch: each comes
+   * back from the pool with pread's answer; the good read stays the
+   * helper's. */
+  memset(buf, 0xEE, sizeof buf);
+  ios[0] = (iospd_io_t){0, IOSPD_OP_WRITE, fi, 0, BLOCK, buf[0]}; /* EBADF */
+  ios[1] = (iospd_io_t){1, IOSPD_OP_READ, fi, NBLOCKS * BLOCK, BLOCK, buf[1]};
+  ios[2] = (iospd_io_t){2, IOSPD_OP_READ, fi,
+                        (NBLOCKS - 1) * BLOCK + BLOCK / 2, BLOCK, buf[2]};
+  ios[3] = (iospd_io_t){3, IOSPD_OP_READ, fi, 2 * BLOCK, BLOCK, buf[3]};
+  run_tagged(q, ios, D, res);
+  assert_int_equal(res[0].result, iospd_posix_translate(EBADF));
+  assert_true(res[0].result < 0);
+  assert_int_equal(res[1].result, 0);
+  assert_int_equal(res[2].result, BLOCK / 2);
+  assert_memory_equal(buf[2], expect + (NBLOCKS - 1) * BLOCK + BLOCK / 2,
+                      BLOCK / 2);
+  assert_int_equal(res[3].result, BLOCK);
+  assert_memory_equal(buf[3], expect + 2 * BLOCK, BLOCK);
+  assert_int_equal(batched_of(q, &redone), 4 * D);
+  assert_int_equal(redone, 3);
+  assert_int_equal(iospd_posix_threads_handoffs(q), 3);
+
+  /* 3. Batching is paused after those misses: cached reads run inline,
+   * then go to the helper again once MISS_PAUSE I/Os have passed. */
+  uint32_t rounds = 0;
+  uint64_t before = batched_of(q, NULL);
+  while (batched_of(q, NULL) == before) {
+    assert_in_range(rounds, 0, 3 * 4096 / D);
+    for (uint32_t i = 0; i < D; i++)
+      ios[i] = (iospd_io_t){i, IOSPD_OP_READ, fi, (uint64_t)i * BLOCK, BLOCK,
+                            buf[i]};
+    run_tagged(q, ios, D, res);
+    for (uint32_t i = 0; i < D; i++) assert_int_equal(res[i].result, BLOCK);
+    rounds++;
+  }
+  /* 4096 I/Os inline (reaped before the budget is set), then the helper. */
+  assert_in_range(rounds, 4096 / D, 4096 / D + 2);
+  assert_int_equal(iospd_posix_threads_handoffs(q), 3);
+
+  /* 4. An offset the kernel refuses (EINVAL, beyond off_t) turns the
+   * RWF_NOWAIT try off for this file: the next reads go to the pool. */
+  uint64_t handed = iospd_posix_threads_handoffs(q);
+  for (uint32_t i = 0; i < D; i++)
+    ios[i] = (iospd_io_t){i, IOSPD_OP_READ, fi, (uint64_t)i * BLOCK, BLOCK,
+                          buf[i]};
+  ios[0].offset = UINT64_C(1) << 63;
+  /* Let the pause from step 3's helper items lapse first: none missed. */
+  run_tagged(q, ios, 1, res);
+  assert_int_equal(res[0].result, iospd_posix_translate(EINVAL));
+  assert_true(res[0].result < 0);
+  assert_int_equal(iospd_posix_threads_handoffs(q), handed + 1);
+  before = batched_of(q, NULL);
+  ios[0].offset = 0;
+  run_tagged(q, ios, D, res);
+  for (uint32_t i = 0; i < D; i++) {
+    assert_int_equal(res[i].result, BLOCK);
+    assert_memory_equal(buf[i], expect + (size_t)i * BLOCK, BLOCK);
+  }
+  assert_int_equal(batched_of(q, NULL), before);
+  assert_int_equal(iospd_posix_threads_handoffs(q), handed + 1 + D);
+  iospd_plat_queue_destroy(q);
+  iospd_plat_file_close(f);
+}
+
+/* Destroying a queue whose helper still holds queued items: it stops after
+ * its current item and is joined; nothing touches freed memory (ASan). */
+static void test_threads_destroy_with_batch_queued(void** state) {
+  (void)state;
+  enum { D = 64 };
+  if (engine != IOSPD_ENGINE_THREADS) {
+    printf("skipped: only the threads engine has a helper thread\n");
+    skip();
+  }
+  create_tmp(NBLOCKS * BLOCK);
+  iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ);
+  for (int round = 0; round < 20; round++) {
+    iospd_posix_threads_set_batch(1);
+    iospd_plat_queue_t* q = make_queue(D);
+    iospd_posix_threads_set_batch(-1);
+    uint32_t fi;
+    iospd_err_t err;
+    assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
+    uint8_t* buf = iospd_plat_buf_alloc((size_t)D * BLOCK, BLOCK, 0);
+    assert_non_null(buf);
+    iospd_io_t ios[D];
+    for (uint32_t i = 0; i < D; i++)
+      ios[i] = (iospd_io_t){i, IOSPD_OP_READ, fi,
+                            (uint64_t)(i % NBLOCKS) * BLOCK, BLOCK,
+                            buf + (size_t)i * BLOCK};
+    uint32_t acc = 0;
+    assert_int_equal(iospd_plat_queue_submit(q, ios, D, &acc), 0);
+    assert_int_equal(acc, D);
+    assert_int_equal(batched_of(q, NULL), D);
+    assert_int_equal(iospd_plat_queue_destroy(q), 0);
+    iospd_plat_buf_free(buf, (size_t)D * BLOCK);
+  }
+  iospd_plat_file_close(f);
+}
+
+/* Batched items the page cache cannot serve still keep the depth: the
+ * file is evicted, so every helper try misses (EAGAIN), every item goes on
+ * to a pool thread, and all D of them block at once in their pread (the
+ * buffer pages are held back by userfaultfd) before any completes. */
+static void test_threads_batch_misses_keep_depth(void** state) {
+  (void)state;
+  enum { D = 6 };
+  long pg = sysconf(_SC_PAGESIZE);
+  if (engine != IOSPD_ENGINE_THREADS || pg != (long)BLOCK) {
+    printf("skipped: only the threads engine has a helper thread\n");
+    skip();
+  }
+  create_tmp(D * BLOCK);
+  uint8_t expect[D * BLOCK];
+  int fd = open(TMP_NAME, O_RDONLY);
+  assert_true(fd >= 0);
+  assert_int_equal(pread(fd, expect, sizeof expect, 0), (ssize_t)sizeof expect);
+  /* Clean pages: DONTNEED drops them; check that it did. */
+  assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+  void* map = mmap(NULL, D * BLOCK, PROT_READ, MAP_SHARED, fd, 0);
+  assert_true(map != MAP_FAILED);
+  unsigned char vec[D];
+  assert_int_equal(mincore(map, D * BLOCK, vec), 0);
+  munmap(map, D * BLOCK);
+  close(fd);
+  for (uint32_t p = 0; p < D; p++)
+    if (vec[p] & 1) {
+      printf("skipped: the file system kept the file in the page cache "
+             "after POSIX_FADV_DONTNEED (tmpfs?)\n");
+      skip();
+    }
+  int uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+  if (uffd < 0) {
+    printf("skipped: userfaultfd: %s (needs vm.unprivileged_userfaultfd=1 "
+           "or CAP_SYS_PTRACE)\n", strerror(errno));
+    skip();
+  }
+  struct uffdio_api api = {.api = UFFD_API};
+  assert_int_equal(ioctl(uffd, UFFDIO_API, &api), 0);
+  uint8_t* region = mmap(NULL, D * BLOCK, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  assert_true(region != MAP_FAILED);
+  struct uffdio_register reg = {
+      .range = {.start = (uintptr_t)region, .len = D * BLOCK},
+      .mode = UFFDIO_REGISTER_MODE_MISSING};
+  assert_int_equal(ioctl(uffd, UFFDIO_REGISTER, &reg), 0);
+
+  iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ);
+  iospd_posix_threads_set_batch(1);
+  iospd_plat_queue_t* q = make_queue(D);
+  iospd_posix_threads_set_batch(-1);
+  uint32_t fi;
+  iospd_err_t err;
+  assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
+  assert_int_equal(iospd_plat_queue_depth(q), D);
+  iospd_io_t ios[D];
+  for (uint32_t b = 0; b < D; b++)
+    ios[b] = (iospd_io_t){b,     IOSPD_OP_READ, fi, (uint64_t)b * BLOCK,
+                          BLOCK, region + (D - 1 - b) * BLOCK};
+  uint32_t acc = 0;
+  assert_int_equal(iospd_plat_queue_submit(q, ios, D, &acc), 0);
+  assert_int_equal(acc, D);
+  assert_int_equal(batched_of(q, NULL), D);
+
+  /* The misses come back through the ring: polling reaps hand them on. */
+  uint32_t pages = 0;
+  uint64_t deadline = iospd_plat_ticks() + UINT64_C(20000000000);
+  iospd_cqe_t cqe[D];
+  while (pages != (1u << D) - 1 && iospd_plat_ticks() < deadline) {
+    uint32_t got = 9;
+    assert_int_equal(iospd_plat_queue_reap(q, cqe, D, 0, 0, &got), 0);
+    assert_int_equal(got, 0); /* nothing completes before the release */
+    struct pollfd pfd = {.fd = uffd, .events = POLLIN};
+    if (poll(&pfd, 1, 10) <= 0) continue;
+    struct uffd_msg msg;
+    while (read(uffd, &msg, sizeof msg) == (ssize_t)sizeof msg) {
+      assert_int_equal(msg.event, UFFD_EVENT_PAGEFAULT);
+      uint64_t page = (msg.arg.pagefault.address - (uintptr_t)region) / BLOCK;
+      assert_in_range(page, 0, D - 1);
+      pages |= 1u << page;
+    }
+  }
+  assert_int_equal(pages, (1u << D) - 1);
+  uint64_t redone = 0;
+  (void)batched_of(q, &redone);
+  assert_int_equal(redone, D);
+  assert_int_equal(iospd_posix_threads_handoffs(q), D);
+
+  static uint8_t zero[BLOCK];
+  struct uffdio_copy cp = {.src = (uintptr_t)zero, .len = BLOCK};
+  for (uint32_t p = 0; p < D; p++) {
+    cp.dst = (uintptr_t)region + p * BLOCK;
+    assert_int_equal(ioctl(uffd, UFFDIO_COPY, &cp), 0);
+  }
+  reap_all(q, cqe, D);
+  for (uint32_t i = 0; i < D; i++) assert_int_equal(cqe[i].result, BLOCK);
+  for (uint32_t b = 0; b < D; b++)
+    assert_memory_equal(region + (D - 1 - b) * BLOCK, expect + b * BLOCK,
+                        BLOCK);
+  iospd_plat_queue_destroy(q);
+  iospd_plat_file_close(f);
+  munmap(region, D * BLOCK);
+  close(uffd);
+}
+
 /* ---- engine-independent Linux checks ---------------------------------- */
 
 static void test_windows_targets_refused(void** state) {
@@ -1396,6 +1676,9 @@ int main(int argc, char** argv) {
       cmocka_unit_test(test_depth_kept),
       cmocka_unit_test(test_threads_keep_depth_in_flight),
       cmocka_unit_test(test_threads_cached_reads_inline),
+      cmocka_unit_test(test_threads_batch_to_helper),
+      cmocka_unit_test(test_threads_destroy_with_batch_queued),
+      cmocka_unit_test(test_threads_batch_misses_keep_depth),
   };
   int failed;
   if (argc > 1 && strcmp(argv[1], "uring") == 0) {

@@ -20,11 +20,30 @@
  * the start. Files where the kernel refuses RWF_NOWAIT, O_DIRECT files and
  * -I priorities (the pool threads set them) always go to the pool.
  *
- * The ring cannot overflow: at most nthreads I/Os (pool and inline
- * together) are in flight, a thread gets new work only after the reaper
- * has taken its completion, and the ring holds >= nthreads entries. */
+ * Batched handoff (queues of depth >= BATCH_MIN_DEPTH whose creating
+ * thread may run on two or more CPUs): one copy on one thread caps a QD32
+ * page-cache load at one CPU. So a share of the inline-eligible I/Os goes
+ * to one helper thread instead: the submitter writes each into an item
+ * (a light cell: no thread of its own) and pushes the item's index on a
+ * single-producer single-consumer queue; the helper, which runs on the
+ * creating thread's CPU set (never beyond an -a pin), tries it with
+ * RWF_NOWAIT and publishes into the same completion ring. The submitter
+ * copies the rest inline meanwhile. A push costs a store and, only when
+ * the helper sleeps, one futex wake for the whole pass. The share adapts
+ * each reap: up when the helper ran dry, down when it is behind. An item
+ * the helper could not complete (EAGAIN, short count) comes back marked
+ * for the pool and the reaper hands it to a pool thread (it owns the idle
+ * stack), and batching pauses for a while: device-bound loads go straight
+ * to the pool as before.
+ *
+ * The ring cannot overflow: at most nthreads I/Os (pool, inline and
+ * helper items together: an item counts as inline, so it can always fall
+ * back to a cell) are in flight, a thread gets new work only after the
+ * reaper has taken its completion, and the ring holds >= nthreads
+ * entries. */
 #include <errno.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <stdatomic.h>
@@ -41,8 +60,25 @@
 enum { ST_IDLE = 0, ST_SLEEP, ST_WORK, ST_QUIT };
 /* The cell index of a completion that ran inline (it holds no cell). */
 #define CELL_INLINE UINT32_MAX
+/* A completion's cell field for a helper item: DONE | item or REDO | item
+ * (the helper could not complete it; the reaper hands it to the pool). */
+#define CELL_ITEM_DONE UINT32_C(0x80000000)
+#define CELL_ITEM_REDO UINT32_C(0x40000000)
+#define CELL_ITEM_MASK UINT32_C(0x3fffffff)
+
+/* Batching needs I/Os to overlap: below this depth it stays off. */
+#define BATCH_MIN_DEPTH 4u
+/* The helper's share of a pass, in sixteenths. */
+#define SHARE_ONE 16u
+/* I/Os without batching after a helper item missed the cache (or failed). */
+#define MISS_PAUSE 4096u
+/* How long the helper waits for the next push before it sleeps. */
+#define SPIN_NS 50000u
+
+enum { HS_RUN = 0, HS_SLEEP, HS_QUIT };
 
 static bool inline_allowed = true; /* tests turn it off; read at attach */
+static int batch_mode = -1;        /* tests: -1 auto, 0 off, 1 forced on */
 
 typedef struct th_req_s {
   int fd;
@@ -84,10 +120,34 @@ typedef struct th_file_s {
   bool nowait[2];
 } th_file_t;
 
+/* A helper item: the request and its file (to turn RWF_NOWAIT off). */
+typedef struct th_item_s {
+  th_req_t req;
+  uint32_t file;
+} th_item_t;
+
 struct th_queue_s {
   iospd_plat_queue_t base; /* first: the front casts between the two */
   th_cell_t* cells;
   uint32_t nthreads;
+  /* Batched handoff (NULL items: off). items, the free stack and the push
+   * side belong to the submitter; the helper only reads items. */
+  th_item_t* items;
+  uint32_t* ifree; /* stack of free item indices */
+  uint32_t nifree;
+  uint32_t* bq;   /* item indices, a ring of mask + 1 */
+  uint32_t share; /* the helper's share of a pass, in SHARE_ONE parts */
+  uint32_t budget;  /* pushes left in this pass */
+  uint32_t paused;  /* I/Os left before batching resumes after a miss */
+  bool all_to_helper; /* tests: every eligible I/O goes to the helper */
+  uint64_t batched;   /* I/Os given to the helper (for tests) */
+  uint64_t redone;    /* helper items handed on to the pool (for tests) */
+  bool helper_started;
+  pthread_t helper;
+  _Alignas(IOSPD_CACHELINE) _Atomic uint32_t btail; /* submitter writes */
+  _Alignas(IOSPD_CACHELINE) _Atomic uint32_t bhead; /* helper writes */
+  _Atomic uint32_t hdry;                             /* helper ran dry */
+  _Alignas(IOSPD_CACHELINE) _Atomic uint32_t hstate;
   /* Submitter side. */
   uint32_t* idle; /* stack of idle cell indices */
   uint32_t nidle;
@@ -111,6 +171,12 @@ static long futex_wait(_Atomic uint32_t* addr, uint32_t val,
 static void futex_wake(_Atomic uint32_t* addr, int n) {
   (void)syscall(SYS_futex, (uint32_t*)addr, FUTEX_WAKE_PRIVATE, n, NULL,
                 NULL, 0);
+}
+
+static uint64_t mono_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static void publish(th_queue_t* q, uint32_t tag, uint32_t cell,
@@ -231,14 +297,135 @@ static bool try_inline(th_file_t* f, const iospd_io_t* io) {
   return false;
 }
 
-/* Hot path: inline for a page-cache hit, else one idle thread per I/O and
- * a futex wake only for a sleeper. */
+/* Gives one request to an idle pool thread (there is one: the caller
+ * keeps pool + inline <= nthreads). */
+static void hand_to_pool(th_queue_t* q, const th_req_t* src) {
+  th_cell_t* c = &q->cells[q->idle[--q->nidle]];
+  c->req = *src;
+  if (src->fd < 0) c->req.ioprio = c->cur_ioprio;
+  q->handoffs++;
+  if (atomic_exchange_explicit(&c->state, ST_WORK, memory_order_acq_rel) ==
+      ST_SLEEP)
+    futex_wake(&c->state, 1);
+}
+
+/* The helper's side of an item: one RWF_NOWAIT try, published either as
+ * the I/O's completion or as a request for the pool with what the kernel
+ * said (a short count or -errno), for the reaper to act on. */
+static void run_item(th_queue_t* q, uint32_t idx) {
+  const th_req_t* r = &q->items[idx].req;
+  struct iovec v = {r->buf, r->length};
+  ssize_t n;
+  do {
+    n = r->op == IOSPD_OP_WRITE
+            ? pwritev2(r->fd, &v, 1, (off_t)r->offset, RWF_NOWAIT)
+            : preadv2(r->fd, &v, 1, (off_t)r->offset, RWF_NOWAIT);
+  } while (n < 0 && errno == EINTR);
+  if (IOSPD_LIKELY(n == (ssize_t)r->length))
+    publish(q, r->tag, CELL_ITEM_DONE | idx, (int32_t)n);
+  else
+    publish(q, r->tag, CELL_ITEM_REDO | idx, n < 0 ? -errno : (int32_t)n);
+}
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#else
+  atomic_signal_fence(memory_order_seq_cst);
+#endif
+}
+
+/* The next push usually comes within a pass (a few microseconds): wait
+ * that long before sleeping, yielding the CPU to any other runnable thread
+ * (another worker at -t2) as we go. True when a push came; false when
+ * it is time to sleep or to quit. */
+static bool wait_for_push(th_queue_t* q, uint32_t h) {
+  uint64_t until = 0;
+  for (uint32_t i = 1;; i++) {
+    if (atomic_load_explicit(&q->hstate, memory_order_relaxed) == HS_QUIT)
+      return false;
+    if (atomic_load_explicit(&q->btail, memory_order_acquire) != h)
+      return true;
+    if ((i & 15) == 0) {
+      uint64_t now = mono_ns();
+      if (until == 0) until = now + SPIN_NS;
+      if (now >= until) return false;
+      sched_yield();
+    } else {
+      cpu_relax();
+    }
+  }
+}
+
+/* The helper: takes items in push order; when none is left it says so
+ * (hdry, for the share) and sleeps on hstate until the next push. */
+static void* helper_main(void* arg) {
+  th_queue_t* q = arg;
+  uint32_t h = atomic_load_explicit(&q->bhead, memory_order_relaxed);
+  for (;;) {
+    if (h != atomic_load_explicit(&q->btail, memory_order_acquire)) {
+      if (IOSPD_UNLIKELY(atomic_load_explicit(&q->hstate,
+                                              memory_order_relaxed) ==
+                         HS_QUIT))
+        return NULL;
+      uint32_t idx = q->bq[h & q->mask];
+      /* Advanced before the work: a slot is free again once read, so the
+       * queue never holds more than the items in use. */
+      atomic_store_explicit(&q->bhead, ++h, memory_order_release);
+      run_item(q, idx);
+      continue;
+    }
+    if (!atomic_load_explicit(&q->hdry, memory_order_relaxed))
+      atomic_store_explicit(&q->hdry, 1, memory_order_relaxed);
+    if (wait_for_push(q, h)) continue;
+    uint32_t e = HS_RUN;
+    if (!atomic_compare_exchange_strong_explicit(&q->hstate, &e, HS_SLEEP,
+                                                 memory_order_seq_cst,
+                                                 memory_order_acquire)) {
+      if (e == HS_QUIT) return NULL;
+      continue;
+    }
+    /* SLEEP is visible before this load: either a push that came meanwhile
+     * is seen here, or its pusher sees SLEEP and wakes us. */
+    if (atomic_load_explicit(&q->btail, memory_order_seq_cst) != h) {
+      e = HS_SLEEP;
+      (void)atomic_compare_exchange_strong_explicit(
+          &q->hstate, &e, HS_RUN, memory_order_seq_cst, memory_order_relaxed);
+      continue;
+    }
+    (void)futex_wait(&q->hstate, HS_SLEEP, NULL);
+  }
+}
+
+/* Queues one I/O for the helper: an item, a slot in the queue and, only
+ * when the helper sleeps, a wake-up. */
+static void push_item(th_queue_t* q, const th_req_t* r, uint32_t file) {
+  uint32_t idx = q->ifree[--q->nifree];
+  q->items[idx].req = *r;
+  q->items[idx].file = file;
+  uint32_t t = atomic_load_explicit(&q->btail, memory_order_relaxed);
+  q->bq[t & q->mask] = idx;
+  atomic_store_explicit(&q->btail, t + 1, memory_order_seq_cst);
+  q->batched++;
+  if (atomic_load_explicit(&q->hstate, memory_order_seq_cst) == HS_SLEEP) {
+    uint32_t e = HS_SLEEP;
+    if (atomic_compare_exchange_strong_explicit(&q->hstate, &e, HS_RUN,
+                                                memory_order_seq_cst,
+                                                memory_order_relaxed))
+      futex_wake(&q->hstate, 1);
+  }
+}
+
+/* Hot path: a share to the helper, inline for a page-cache hit, else one
+ * idle thread per I/O and a futex wake only for a sleeper. */
 static int th_submit(iospd_plat_queue_t* qb, const iospd_io_t* ios,
                      uint32_t n, uint32_t* accepted) {
   th_queue_t* q = (th_queue_t*)qb;
-  /* Inline completions hold ring entries but no cells: keep
-   * pool + inline <= nthreads, so every accepted I/O still has a cell to
-   * fall back to and the ring cannot overflow. */
+  /* Inline completions and helper items hold ring entries but no cells:
+   * keep pool + inline <= nthreads, so every accepted I/O still has a cell
+   * to fall back to and the ring cannot overflow. */
   uint32_t room = q->nidle - q->inline_pending;
   if (n > room) n = room;
   for (uint32_t i = 0; i < n; i++) {
@@ -246,35 +433,55 @@ static int th_submit(iospd_plat_queue_t* qb, const iospd_io_t* ios,
     th_file_t* f = IOSPD_LIKELY(io->file_index < q->nfiles)
                        ? &q->files[io->file_index]
                        : NULL;
-    if (f != NULL && f->nowait[io->op == IOSPD_OP_WRITE] &&
-        try_inline(f, io)) {
-      q->inline_pending++;
-      publish(q, io->tag, CELL_INLINE, (int32_t)io->length);
-      continue;
-    }
-    th_cell_t* c = &q->cells[q->idle[--q->nidle]];
-    th_req_t* r = &c->req;
+    th_req_t r;
     if (f != NULL) {
-      r->fd = f->fd;
-      r->direct = f->direct;
-      r->ioprio = f->ioprio;
+      r.fd = f->fd;
+      r.direct = f->direct;
+      r.ioprio = f->ioprio;
     } else {
-      r->fd = -1;
-      r->direct = false;
-      r->ioprio = c->cur_ioprio;
+      r.fd = -1;
+      r.direct = false;
+      r.ioprio = 0;
     }
-    r->op = io->op;
-    r->tag = io->tag;
-    r->length = io->length;
-    r->offset = io->offset;
-    r->buf = io->buf;
-    q->handoffs++;
-    if (atomic_exchange_explicit(&c->state, ST_WORK, memory_order_acq_rel) ==
-        ST_SLEEP)
-      futex_wake(&c->state, 1);
+    r.op = io->op;
+    r.tag = io->tag;
+    r.length = io->length;
+    r.offset = io->offset;
+    r.buf = io->buf;
+    if (f != NULL && f->nowait[io->op == IOSPD_OP_WRITE]) {
+      if (q->budget > 0) {
+        q->budget--;
+        q->inline_pending++;
+        push_item(q, &r, io->file_index);
+        continue;
+      }
+      if (try_inline(f, io)) {
+        q->inline_pending++;
+        publish(q, io->tag, CELL_INLINE, (int32_t)io->length);
+        continue;
+      }
+    }
+    hand_to_pool(q, &r);
   }
   *accepted = n;
   return 0;
+}
+
+/* An item the helper could not complete: a kernel without per-I/O
+ * RWF_NOWAIT for this file turns the try off for it; anything else (a
+ * miss: EAGAIN, a short count; or an error) pauses batching, as the load
+ * is going to the device. Then
+ * the whole I/O goes to a pool thread. */
+static void redo_item(th_queue_t* q, uint32_t idx, int32_t said) {
+  th_item_t* it = &q->items[idx];
+  if (said == -EOPNOTSUPP || said == -EINVAL || said == -ENOSYS) {
+    if (it->file < q->nfiles)
+      q->files[it->file].nowait[it->req.op == IOSPD_OP_WRITE] = false;
+  } else {
+    q->paused = MISS_PAUSE;
+  }
+  q->redone++;
+  hand_to_pool(q, &it->req);
 }
 
 static uint32_t take(th_queue_t* q, iospd_cqe_t* out, uint32_t max) {
@@ -283,27 +490,60 @@ static uint32_t take(th_queue_t* q, iospd_cqe_t* out, uint32_t max) {
     th_done_t* d = &q->ring[q->head & q->mask];
     if (atomic_load_explicit(&d->seq, memory_order_acquire) != q->head + 1)
       break;
+    uint32_t cell = d->cell;
+    q->head++;
+    if (cell == CELL_INLINE) {
+      q->inline_pending--;
+    } else if (q->items != NULL &&
+               (cell & (CELL_ITEM_DONE | CELL_ITEM_REDO))) {
+      uint32_t idx = cell & CELL_ITEM_MASK;
+      q->inline_pending--;
+      q->ifree[q->nifree++] = idx;
+      if (IOSPD_UNLIKELY(cell & CELL_ITEM_REDO)) {
+        /* Still in flight, now on a pool thread: no completion yet. The
+         * item stays readable: nothing pushes before this returns. */
+        redo_item(q, idx, d->result);
+        continue;
+      }
+    } else {
+      q->idle[q->nidle++] = cell;
+    }
     out[n].tag = d->tag;
     out[n].result = d->result;
-    if (d->cell == CELL_INLINE)
-      q->inline_pending--;
-    else
-      q->idle[q->nidle++] = d->cell;
-    q->head++;
     n++;
   }
   return n;
 }
 
-static uint64_t mono_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+/* Once per reap: the helper's share of the next pass. Up a step when the
+ * helper ran dry since the last reap and nothing waits for it; down a step
+ * when more than one of its items still waits (it is the slower side). */
+static void rebalance(th_queue_t* q) {
+  uint32_t backlog = atomic_load_explicit(&q->btail, memory_order_relaxed) -
+                     atomic_load_explicit(&q->bhead, memory_order_acquire);
+  bool dry = atomic_load_explicit(&q->hdry, memory_order_relaxed) != 0;
+  if (dry) atomic_store_explicit(&q->hdry, 0, memory_order_relaxed);
+  if (dry && backlog == 0 && q->share < SHARE_ONE)
+    q->share++;
+  else if (backlog > 1 && q->share > 1)
+    q->share--;
 }
 
-static int th_reap(iospd_plat_queue_t* qb, iospd_cqe_t* out, uint32_t max,
-                   uint32_t min, uint32_t timeout_ms, uint32_t* got) {
-  th_queue_t* q = (th_queue_t*)qb;
+/* After a reap that took got completions: the next pass submits about as
+ * many, and the helper's share of them is pushed first. */
+static void set_budget(th_queue_t* q, uint32_t got) {
+  if (q->paused > 0) {
+    q->paused = q->paused > got ? q->paused - got : 0;
+    q->budget = 0;
+    return;
+  }
+  q->budget = q->all_to_helper ? UINT32_MAX
+                               : (got * q->share + SHARE_ONE / 2) / SHARE_ONE;
+}
+
+
+static int reap_wait(th_queue_t* q, iospd_cqe_t* out, uint32_t max,
+                     uint32_t min, uint32_t timeout_ms, uint32_t* got) {
   uint32_t inflight = q->nthreads - q->nidle + q->inline_pending;
   if (min > inflight) min = inflight;
   if (min > max) min = max;
@@ -341,6 +581,27 @@ static int th_reap(iospd_plat_queue_t* qb, iospd_cqe_t* out, uint32_t max,
   return 0;
 }
 
+static int th_reap(iospd_plat_queue_t* qb, iospd_cqe_t* out, uint32_t max,
+                   uint32_t min, uint32_t timeout_ms, uint32_t* got) {
+  th_queue_t* q = (th_queue_t*)qb;
+  if (q->items == NULL) return reap_wait(q, out, max, min, timeout_ms, got);
+  rebalance(q);
+  int rc = reap_wait(q, out, max, min, timeout_ms, got);
+  set_budget(q, *got);
+  return rc;
+}
+
+/* Stops the helper after its current item; items still queued are
+ * dropped (nobody reaps after destroy). */
+static void stop_helper(th_queue_t* q) {
+  if (!q->helper_started) return;
+  if (atomic_exchange_explicit(&q->hstate, HS_QUIT, memory_order_seq_cst) ==
+      HS_SLEEP)
+    futex_wake(&q->hstate, 1);
+  pthread_join(q->helper, NULL);
+  q->helper_started = false;
+}
+
 /* Stops every thread after its current I/O (a blocking call cannot be
  * cancelled) and joins it, so buffers outlive their last use. */
 static void stop_pool(th_queue_t* q, uint32_t started) {
@@ -355,6 +616,9 @@ static void stop_pool(th_queue_t* q, uint32_t started) {
 
 static void free_queue(th_queue_t* q) {
   free(q->cells);
+  iospd_free(q->items);
+  iospd_free(q->ifree);
+  iospd_free(q->bq);
   iospd_free(q->idle);
   iospd_free(q->ring);
   iospd_free(q->files);
@@ -363,6 +627,7 @@ static void free_queue(th_queue_t* q) {
 
 static int th_destroy(iospd_plat_queue_t* qb) {
   th_queue_t* q = (th_queue_t*)qb;
+  stop_helper(q);
   stop_pool(q, q->nthreads);
   free_queue(q);
   return 0;
@@ -382,6 +647,55 @@ static const iospd_posix_queue_ops_t th_ops = {
     .submit_and_reap = NULL,
     .destroy = th_destroy,
 };
+
+/* Whether batching pays here: enough depth for I/Os to overlap, and a CPU
+ * set (the creating worker's: its -a pin, or all CPUs with -n) with room
+ * for a second copier. */
+static bool batching_fits(uint32_t nthreads) {
+  if (batch_mode == 0 || nthreads >= CELL_ITEM_MASK) return false;
+  if (batch_mode == 1) return true;
+  if (nthreads < BATCH_MIN_DEPTH) return false;
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return false;
+  return CPU_COUNT(&set) >= 2;
+}
+
+/* Sets up batching if it fits; without memory or a thread the queue
+ * simply runs without it (inline and pool, as before). */
+static void start_helper(th_queue_t* q) {
+  if (!batching_fits(q->nthreads)) return;
+  q->items = iospd_calloc(q->nthreads, sizeof *q->items);
+  q->ifree = iospd_calloc(q->nthreads, sizeof *q->ifree);
+  q->bq = iospd_calloc((size_t)q->mask + 1, sizeof *q->bq);
+  int e = ENOMEM;
+  if (q->items != NULL && q->ifree != NULL && q->bq != NULL) {
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    (void)pthread_attr_setstacksize(&attr, POOL_STACK);
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    /* Inherits the worker's CPU set, like the pool threads. */
+    e = pthread_create(&q->helper, &attr, helper_main, q);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pthread_attr_destroy(&attr);
+  }
+  if (e != 0) {
+    iospd_free(q->items);
+    iospd_free(q->ifree);
+    iospd_free(q->bq);
+    q->items = NULL;
+    q->ifree = NULL;
+    q->bq = NULL;
+    return;
+  }
+  q->helper_started = true;
+  for (uint32_t i = 0; i < q->nthreads; i++) q->ifree[i] = q->nthreads - 1 - i;
+  q->nifree = q->nthreads;
+  q->share = SHARE_ONE / 2;
+  q->all_to_helper = batch_mode == 1;
+  q->budget = q->all_to_helper ? UINT32_MAX : 0;
+}
 
 int iospd_posix_threads_create(iospd_plat_queue_t** out, uint32_t depth,
                                unsigned flags, iospd_err_t* err) {
@@ -439,6 +753,7 @@ int iospd_posix_threads_create(iospd_plat_queue_t** out, uint32_t depth,
   if (started < depth) q->base.kept = started;
   for (uint32_t i = 0; i < started; i++) q->idle[i] = started - 1 - i;
   q->nidle = started;
+  start_helper(q);
   *out = &q->base;
   return 0;
 }
@@ -449,3 +764,14 @@ uint64_t iospd_posix_threads_handoffs(const iospd_plat_queue_t* qb) {
 }
 
 void iospd_posix_threads_set_inline(bool on) { inline_allowed = on; }
+
+void iospd_posix_threads_set_batch(int mode) { batch_mode = mode; }
+
+void iospd_posix_threads_batch_counts(const iospd_plat_queue_t* qb,
+                                      uint64_t* batched, uint64_t* redone) {
+  const th_queue_t* q = qb != NULL && qb->ops == &th_ops
+                            ? (const th_queue_t*)qb
+                            : NULL;
+  *batched = q != NULL ? q->batched : 0;
+  *redone = q != NULL ? q->redone : 0;
+}
