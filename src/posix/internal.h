@@ -147,9 +147,10 @@ int iospd_posix_threads_create(iospd_plat_queue_t** q, uint32_t depth,
 uint64_t iospd_posix_threads_handoffs(const iospd_plat_queue_t* q);
 void iospd_posix_threads_set_inline(bool on);
 /* For tests: batching to the helper thread for queues created from now
- * on: -1 when it fits (the default), 0 never, 1 always and every eligible
- * I/O (read at create); and how many I/Os a queue gave the helper and how
- * many of those the helper passed on to the pool. */
+ * on: -1 when it fits (the default: three quarters of the slots), 0 never,
+ * 1 always and every eligible I/O, 2 as 1 with every helper try a
+ * simulated miss (read at create); and how many I/Os a queue gave the
+ * helper and how many of those the helper passed on to the pool. */
 void iospd_posix_threads_set_batch(int mode);
 void iospd_posix_threads_batch_counts(const iospd_plat_queue_t* q,
                                       uint64_t* batched, uint64_t* redone);

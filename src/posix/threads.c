@@ -22,25 +22,32 @@
  *
  * Batched handoff (queues of depth >= BATCH_MIN_DEPTH whose creating
  * thread may run on two or more CPUs): one copy on one thread caps a QD32
- * page-cache load at one CPU. So a share of the inline-eligible I/Os goes
- * to one helper thread instead: the submitter writes each into an item
- * (a light cell: no thread of its own) and pushes the item's index on a
- * single-producer single-consumer queue; the helper, which runs on the
- * creating thread's CPU set (never beyond an -a pin), tries it with
- * RWF_NOWAIT and publishes into the same completion ring. The submitter
- * copies the rest inline meanwhile. A push costs a store and, only when
- * the helper sleeps, one futex wake for the whole pass. The share adapts
- * each reap: up when the helper ran dry, down when it is behind. An item
- * the helper could not complete (EAGAIN, short count) comes back marked
- * for the pool and the reaper hands it to a pool thread (it owns the idle
- * stack), and batching pauses for a while: device-bound loads go straight
- * to the pool as before.
+ * page-cache load at one CPU. So a fixed part of the queue's slots (by
+ * tag: the worker reuses a tag for the next I/O of the same slot) goes to
+ * one helper thread, which tries each with RWF_NOWAIT while the submitter
+ * copies the other slots' I/Os inline. The split needs no tuning: each
+ * side cycles its own slots as fast as it can (a closed loop per side, as
+ * fio's jobs are), so both CPUs stay busy whatever their speeds; a slow or
+ * descheduled helper only slows its own slots. A slot's buffer stays on
+ * one CPU's cache that way too.
  *
- * The ring cannot overflow: at most nthreads I/Os (pool, inline and
- * helper items together: an item counts as inline, so it can always fall
- * back to a cell) are in flight, a thread gets new work only after the
- * reaper has taken its completion, and the ring holds >= nthreads
- * entries. */
+ * The helper's traffic crosses CPUs once each way per I/O: the submitter
+ * writes the request into a cache-line-sized entry of a single-producer
+ * single-consumer ring and moves the tail every few entries and at each
+ * reap; the helper writes the result into the same entry and moves its
+ * done count. Inline completions never
+ * leave the submitting thread (a plain array, no atomics). An item the
+ * helper could not complete (EAGAIN, a short count, an error) comes back
+ * marked and the reaper hands the whole I/O to a pool thread (it owns the
+ * idle stack); a miss also pauses batching for a while, so device-bound
+ * loads go straight to the pool as before.
+ *
+ * The pool's completion ring cannot overflow: at most nthreads I/Os (pool,
+ * inline and helper items together: an item counts as inline, so it can
+ * always fall back to a cell) are in flight, a thread gets new work only
+ * after the reaper has taken its completion, and the ring holds >=
+ * nthreads entries. The same bound keeps the helper ring (>= nthreads
+ * entries) from overwriting an entry that is still in use. */
 #include <errno.h>
 #include <linux/futex.h>
 #include <sched.h>
@@ -58,27 +65,24 @@
 #define POOL_STACK ((size_t)128 * 1024)
 
 enum { ST_IDLE = 0, ST_SLEEP, ST_WORK, ST_QUIT };
-/* The cell index of a completion that ran inline (it holds no cell). */
-#define CELL_INLINE UINT32_MAX
-/* A completion's cell field for a helper item: DONE | item or REDO | item
- * (the helper could not complete it; the reaper hands it to the pool). */
-#define CELL_ITEM_DONE UINT32_C(0x80000000)
-#define CELL_ITEM_REDO UINT32_C(0x40000000)
-#define CELL_ITEM_MASK UINT32_C(0x3fffffff)
 
 /* Batching needs I/Os to overlap: below this depth it stays off. */
 #define BATCH_MIN_DEPTH 4u
-/* The helper's share of a pass, in sixteenths. */
-#define SHARE_ONE 16u
 /* I/Os without batching after a helper item missed the cache (or failed). */
 #define MISS_PAUSE 4096u
-/* How long the helper waits for the next push before it sleeps. */
+/* Requests the submitter queues for the helper before it moves the tail
+ * (the tail's cache line then crosses CPUs once per few requests, not per
+ * request); every reap moves it too, so nothing waits past a pass. */
+#define PUSH_BATCH 4u
+/* How long the helper waits for the next request before it sleeps. */
 #define SPIN_NS 50000u
 
 enum { HS_RUN = 0, HS_SLEEP, HS_QUIT };
 
 static bool inline_allowed = true; /* tests turn it off; read at attach */
-static int batch_mode = -1;        /* tests: -1 auto, 0 off, 1 forced on */
+/* Tests: -1 auto, 0 off, 1 forced on (every eligible I/O to the helper),
+ * 2 as 1 with every helper try a miss (EAGAIN without a system call). */
+static int batch_mode = -1;
 
 typedef struct th_req_s {
   int fd;
@@ -110,6 +114,12 @@ typedef struct th_done_s {
   uint32_t cell;
 } th_done_t;
 
+/* A completion that never left the submitting thread. */
+typedef struct th_local_s {
+  uint32_t tag;
+  int32_t result;
+} th_local_t;
+
 typedef struct th_file_s {
   int fd;
   uint16_t ioprio;
@@ -120,43 +130,46 @@ typedef struct th_file_s {
   bool nowait[2];
 } th_file_t;
 
-/* A helper item: the request and its file (to turn RWF_NOWAIT off). */
+/* One helper ring entry, a cache line of its own: the submitter writes
+ * req and file, the helper writes result and redo. */
 typedef struct th_item_s {
-  th_req_t req;
+  _Alignas(IOSPD_CACHELINE) th_req_t req;
   uint32_t file;
+  int32_t result; /* bytes, or what the kernel said when redo is set */
+  bool redo;      /* the helper could not complete it: for the pool */
 } th_item_t;
 
 struct th_queue_s {
   iospd_plat_queue_t base; /* first: the front casts between the two */
   th_cell_t* cells;
   uint32_t nthreads;
-  /* Batched handoff (NULL items: off). items, the free stack and the push
-   * side belong to the submitter; the helper only reads items. */
-  th_item_t* items;
-  uint32_t* ifree; /* stack of free item indices */
-  uint32_t nifree;
-  uint32_t* bq;   /* item indices, a ring of mask + 1 */
-  uint32_t share; /* the helper's share of a pass, in SHARE_ONE parts */
-  uint32_t budget;  /* pushes left in this pass */
-  uint32_t paused;  /* I/Os left before batching resumes after a miss */
-  bool all_to_helper; /* tests: every eligible I/O goes to the helper */
-  uint64_t batched;   /* I/Os given to the helper (for tests) */
-  uint64_t redone;    /* helper items handed on to the pool (for tests) */
-  bool helper_started;
-  pthread_t helper;
-  _Alignas(IOSPD_CACHELINE) _Atomic uint32_t btail; /* submitter writes */
-  _Alignas(IOSPD_CACHELINE) _Atomic uint32_t bhead; /* helper writes */
-  _Atomic uint32_t hdry;                             /* helper ran dry */
-  _Alignas(IOSPD_CACHELINE) _Atomic uint32_t hstate;
   /* Submitter side. */
   uint32_t* idle; /* stack of idle cell indices */
   uint32_t nidle;
-  uint32_t inline_pending; /* inline completions the reaper has not taken */
+  uint32_t inline_pending; /* inline + helper I/Os the reaper has not taken */
   uint64_t handoffs;       /* I/Os given to pool threads (for tests) */
   th_file_t* files;
   uint32_t nfiles;
-  /* Completions. */
-  th_done_t* ring;
+  th_local_t* local; /* inline completions not yet reaped */
+  uint32_t nlocal;
+  /* Batched handoff (NULL items: off). The submitter owns helper_tags,
+   * paused, the counters and hdone_head; the helper hhead and hdone. */
+  th_item_t* items; /* the helper ring, hmask + 1 entries */
+  uint32_t hmask;
+  uint32_t helper_tags; /* tags below this (mod nthreads) go to the helper */
+  uint32_t hdone_head;  /* the reaper's next helper entry */
+  uint32_t hnext;       /* the next entry to fill; htail lags behind it */
+  uint32_t paused;      /* I/Os left before batching resumes after a miss */
+  uint64_t batched;     /* I/Os given to the helper (for tests) */
+  uint64_t redone;      /* helper items handed on to the pool (for tests) */
+  bool misses_only; /* tests: batch mode 2 */
+  bool helper_started;
+  pthread_t helper;
+  _Alignas(IOSPD_CACHELINE) _Atomic uint32_t htail; /* submitter writes */
+  _Alignas(IOSPD_CACHELINE) _Atomic uint32_t hdone; /* helper writes */
+  _Alignas(IOSPD_CACHELINE) _Atomic uint32_t hstate;
+  /* Pool completions. */
+  _Alignas(IOSPD_CACHELINE) th_done_t* ring;
   uint32_t mask; /* ring size - 1 (a power of two >= nthreads) */
   uint32_t head; /* the reaper's next position */
   _Alignas(IOSPD_CACHELINE) _Atomic uint32_t tail;
@@ -179,6 +192,15 @@ static uint64_t mono_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* After a producer made a completion visible with a seq_cst store: either
+ * the reaper sees it on its re-check, or this load sees reaper_waits set.
+ * Only then the exchange (one waker among the producers). */
+static void wake_reaper(th_queue_t* q) {
+  if (atomic_load_explicit(&q->reaper_waits, memory_order_seq_cst) &&
+      atomic_exchange_explicit(&q->reaper_waits, 0, memory_order_seq_cst))
+    futex_wake(&q->reaper_waits, 1);
+}
+
 static void publish(th_queue_t* q, uint32_t tag, uint32_t cell,
                     int32_t result) {
   /* acq_rel: the reaper read this entry (position pos - size) before it
@@ -190,15 +212,8 @@ static void publish(th_queue_t* q, uint32_t tag, uint32_t cell,
   d->tag = tag;
   d->result = result;
   d->cell = cell;
-  /* seq_cst store, then a seq_cst load: either the reaper sees the entry
-   * on its re-check, or this thread sees reaper_waits set. Only then the
-   * exchange (one waker among the producers): a locked RMW per I/O saved
-   * when nobody waits, always the case for inline completions, which run
-   * on the reaper's own thread. */
   atomic_store_explicit(&d->seq, pos + 1, memory_order_seq_cst);
-  if (atomic_load_explicit(&q->reaper_waits, memory_order_seq_cst) &&
-      atomic_exchange_explicit(&q->reaper_waits, 0, memory_order_seq_cst))
-    futex_wake(&q->reaper_waits, 1);
+  wake_reaper(q);
 }
 
 static int32_t run_one(th_cell_t* c) {
@@ -278,22 +293,32 @@ static int th_register_buffers(iospd_plat_queue_t* q, void* base, size_t len,
   return 0;
 }
 
-/* One try at a cached I/O on this thread: true when it moved every byte.
- * RWF_NOWAIT never blocks on the disk, a lock or writeback; EAGAIN and
- * short counts leave the I/O to the pool, EOPNOTSUPP/EINVAL (a kernel or
- * file system without per-I/O NOWAIT) turn the inline path off for the
- * file and direction. */
-static bool try_inline(th_file_t* f, const iospd_io_t* io) {
-  struct iovec v = {io->buf, io->length};
+/* One RWF_NOWAIT try: the bytes moved or -errno. It never blocks on the
+ * disk, a lock or writeback (a miss may start readahead and say EAGAIN). */
+static ssize_t try_nowait(int fd, uint8_t op, void* buf, uint32_t length,
+                          uint64_t offset) {
+  struct iovec v = {buf, length};
   ssize_t n;
   do {
-    n = io->op == IOSPD_OP_WRITE
-            ? pwritev2(f->fd, &v, 1, (off_t)io->offset, RWF_NOWAIT)
-            : preadv2(f->fd, &v, 1, (off_t)io->offset, RWF_NOWAIT);
+    n = op == IOSPD_OP_WRITE
+            ? pwritev2(fd, &v, 1, (off_t)offset, RWF_NOWAIT)
+            : preadv2(fd, &v, 1, (off_t)offset, RWF_NOWAIT);
   } while (n < 0 && errno == EINTR);
+  return n < 0 ? -errno : n;
+}
+
+/* Whether a kernel or file system refused per-I/O NOWAIT itself (not a
+ * miss): the try is turned off for that file and direction. */
+static bool nowait_refused(ssize_t said) {
+  return said == -EOPNOTSUPP || said == -EINVAL || said == -ENOSYS;
+}
+
+/* One try at a cached I/O on this thread: true when it moved every byte.
+ * EAGAIN and short counts leave the I/O to the pool. */
+static bool try_inline(th_file_t* f, const iospd_io_t* io) {
+  ssize_t n = try_nowait(f->fd, io->op, io->buf, io->length, io->offset);
   if (IOSPD_LIKELY(n == (ssize_t)io->length)) return true;
-  if (n < 0 && (errno == EOPNOTSUPP || errno == EINVAL || errno == ENOSYS))
-    f->nowait[io->op == IOSPD_OP_WRITE] = false;
+  if (nowait_refused(n)) f->nowait[io->op == IOSPD_OP_WRITE] = false;
   return false;
 }
 
@@ -309,22 +334,15 @@ static void hand_to_pool(th_queue_t* q, const th_req_t* src) {
     futex_wake(&c->state, 1);
 }
 
-/* The helper's side of an item: one RWF_NOWAIT try, published either as
- * the I/O's completion or as a request for the pool with what the kernel
- * said (a short count or -errno), for the reaper to act on. */
-static void run_item(th_queue_t* q, uint32_t idx) {
-  const th_req_t* r = &q->items[idx].req;
-  struct iovec v = {r->buf, r->length};
-  ssize_t n;
-  do {
-    n = r->op == IOSPD_OP_WRITE
-            ? pwritev2(r->fd, &v, 1, (off_t)r->offset, RWF_NOWAIT)
-            : preadv2(r->fd, &v, 1, (off_t)r->offset, RWF_NOWAIT);
-  } while (n < 0 && errno == EINTR);
-  if (IOSPD_LIKELY(n == (ssize_t)r->length))
-    publish(q, r->tag, CELL_ITEM_DONE | idx, (int32_t)n);
-  else
-    publish(q, r->tag, CELL_ITEM_REDO | idx, n < 0 ? -errno : (int32_t)n);
+/* The helper's side of an entry: one RWF_NOWAIT try; the result (or what
+ * the kernel said, with redo set) goes back in the entry itself. */
+static void run_item(const th_queue_t* q, th_item_t* it) {
+  const th_req_t* r = &it->req;
+  ssize_t n = IOSPD_UNLIKELY(q->misses_only)
+                  ? -EAGAIN
+                  : try_nowait(r->fd, r->op, r->buf, r->length, r->offset);
+  it->redo = n != (ssize_t)r->length;
+  it->result = (int32_t)n;
 }
 
 static inline void cpu_relax(void) {
@@ -337,16 +355,16 @@ static inline void cpu_relax(void) {
 #endif
 }
 
-/* The next push usually comes within a pass (a few microseconds): wait
+/* The next request usually comes within a pass (a few microseconds): wait
  * that long before sleeping, yielding the CPU to any other runnable thread
- * (another worker at -t2) as we go. True when a push came; false when
+ * (another worker at -t2) as we go. True when a request came; false when
  * it is time to sleep or to quit. */
 static bool wait_for_push(th_queue_t* q, uint32_t h) {
   uint64_t until = 0;
   for (uint32_t i = 1;; i++) {
     if (atomic_load_explicit(&q->hstate, memory_order_relaxed) == HS_QUIT)
       return false;
-    if (atomic_load_explicit(&q->btail, memory_order_acquire) != h)
+    if (atomic_load_explicit(&q->htail, memory_order_acquire) != h)
       return true;
     if ((i & 15) == 0) {
       uint64_t now = mono_ns();
@@ -359,26 +377,24 @@ static bool wait_for_push(th_queue_t* q, uint32_t h) {
   }
 }
 
-/* The helper: takes items in push order; when none is left it says so
- * (hdry, for the share) and sleeps on hstate until the next push. */
+/* The helper: runs entries in ring order and publishes each by moving
+ * hdone; when none is left it spins a while, then sleeps on hstate until
+ * the next push. */
 static void* helper_main(void* arg) {
   th_queue_t* q = arg;
-  uint32_t h = atomic_load_explicit(&q->bhead, memory_order_relaxed);
+  uint32_t h = atomic_load_explicit(&q->hdone, memory_order_relaxed);
   for (;;) {
-    if (h != atomic_load_explicit(&q->btail, memory_order_acquire)) {
+    if (h != atomic_load_explicit(&q->htail, memory_order_acquire)) {
       if (IOSPD_UNLIKELY(atomic_load_explicit(&q->hstate,
                                               memory_order_relaxed) ==
                          HS_QUIT))
         return NULL;
-      uint32_t idx = q->bq[h & q->mask];
-      /* Advanced before the work: a slot is free again once read, so the
-       * queue never holds more than the items in use. */
-      atomic_store_explicit(&q->bhead, ++h, memory_order_release);
-      run_item(q, idx);
+      run_item(q, &q->items[h & q->hmask]);
+      /* seq_cst: pairs with the reaper's re-check before it sleeps. */
+      atomic_store_explicit(&q->hdone, ++h, memory_order_seq_cst);
+      wake_reaper(q);
       continue;
     }
-    if (!atomic_load_explicit(&q->hdry, memory_order_relaxed))
-      atomic_store_explicit(&q->hdry, 1, memory_order_relaxed);
     if (wait_for_push(q, h)) continue;
     uint32_t e = HS_RUN;
     if (!atomic_compare_exchange_strong_explicit(&q->hstate, &e, HS_SLEEP,
@@ -389,7 +405,7 @@ static void* helper_main(void* arg) {
     }
     /* SLEEP is visible before this load: either a push that came meanwhile
      * is seen here, or its pusher sees SLEEP and wakes us. */
-    if (atomic_load_explicit(&q->btail, memory_order_seq_cst) != h) {
+    if (atomic_load_explicit(&q->htail, memory_order_seq_cst) != h) {
       e = HS_SLEEP;
       (void)atomic_compare_exchange_strong_explicit(
           &q->hstate, &e, HS_RUN, memory_order_seq_cst, memory_order_relaxed);
@@ -399,16 +415,12 @@ static void* helper_main(void* arg) {
   }
 }
 
-/* Queues one I/O for the helper: an item, a slot in the queue and, only
- * when the helper sleeps, a wake-up. */
-static void push_item(th_queue_t* q, const th_req_t* r, uint32_t file) {
-  uint32_t idx = q->ifree[--q->nifree];
-  q->items[idx].req = *r;
-  q->items[idx].file = file;
-  uint32_t t = atomic_load_explicit(&q->btail, memory_order_relaxed);
-  q->bq[t & q->mask] = idx;
-  atomic_store_explicit(&q->btail, t + 1, memory_order_seq_cst);
-  q->batched++;
+/* Makes the queued requests visible to the helper and wakes it if it
+ * sleeps. */
+static void publish_items(th_queue_t* q) {
+  if (atomic_load_explicit(&q->htail, memory_order_relaxed) == q->hnext)
+    return;
+  atomic_store_explicit(&q->htail, q->hnext, memory_order_seq_cst);
   if (atomic_load_explicit(&q->hstate, memory_order_seq_cst) == HS_SLEEP) {
     uint32_t e = HS_SLEEP;
     if (atomic_compare_exchange_strong_explicit(&q->hstate, &e, HS_RUN,
@@ -418,14 +430,33 @@ static void push_item(th_queue_t* q, const th_req_t* r, uint32_t file) {
   }
 }
 
-/* Hot path: a share to the helper, inline for a page-cache hit, else one
- * idle thread per I/O and a futex wake only for a sleeper. */
+/* Queues one I/O for the helper: an entry, and every PUSH_BATCH entries
+ * (or at the next reap) the tail moved. */
+static void push_item(th_queue_t* q, const th_req_t* r, uint32_t file) {
+  th_item_t* it = &q->items[q->hnext & q->hmask];
+  it->req = *r;
+  it->file = file;
+  q->hnext++;
+  q->batched++;
+  if (q->hnext - atomic_load_explicit(&q->htail, memory_order_relaxed) >=
+      PUSH_BATCH)
+    publish_items(q);
+}
+
+/* Whether this I/O's slot is one of the helper's (see the top). */
+static bool for_helper(const th_queue_t* q, uint32_t tag) {
+  if (q->items == NULL || q->paused > 0) return false;
+  return tag % q->nthreads < q->helper_tags;
+}
+
+/* Hot path: the helper's slots to the helper, inline for a page-cache hit,
+ * else one idle thread per I/O and a futex wake only for a sleeper. */
 static int th_submit(iospd_plat_queue_t* qb, const iospd_io_t* ios,
                      uint32_t n, uint32_t* accepted) {
   th_queue_t* q = (th_queue_t*)qb;
-  /* Inline completions and helper items hold ring entries but no cells:
-   * keep pool + inline <= nthreads, so every accepted I/O still has a cell
-   * to fall back to and the ring cannot overflow. */
+  /* Inline completions and helper items hold no cells: keep pool + inline
+   * <= nthreads, so every accepted I/O still has a cell to fall back to
+   * and no ring can overflow. */
   uint32_t room = q->nidle - q->inline_pending;
   if (n > room) n = room;
   for (uint32_t i = 0; i < n; i++) {
@@ -449,15 +480,17 @@ static int th_submit(iospd_plat_queue_t* qb, const iospd_io_t* ios,
     r.offset = io->offset;
     r.buf = io->buf;
     if (f != NULL && f->nowait[io->op == IOSPD_OP_WRITE]) {
-      if (q->budget > 0) {
-        q->budget--;
+      if (for_helper(q, io->tag)) {
         q->inline_pending++;
         push_item(q, &r, io->file_index);
         continue;
       }
       if (try_inline(f, io)) {
         q->inline_pending++;
-        publish(q, io->tag, CELL_INLINE, (int32_t)io->length);
+        q->local[q->nlocal].tag = io->tag;
+        q->local[q->nlocal].result = (int32_t)io->length;
+        q->nlocal++;
+        if (q->paused > 0) q->paused--;
         continue;
       }
     }
@@ -470,11 +503,10 @@ static int th_submit(iospd_plat_queue_t* qb, const iospd_io_t* ios,
 /* An item the helper could not complete: a kernel without per-I/O
  * RWF_NOWAIT for this file turns the try off for it; anything else (a
  * miss: EAGAIN, a short count; or an error) pauses batching, as the load
- * is going to the device. Then
- * the whole I/O goes to a pool thread. */
-static void redo_item(th_queue_t* q, uint32_t idx, int32_t said) {
-  th_item_t* it = &q->items[idx];
-  if (said == -EOPNOTSUPP || said == -EINVAL || said == -ENOSYS) {
+ * is going to the device. Then the whole I/O goes to a pool thread, which
+ * says what a plain pread/pwrite says. */
+static void redo_item(th_queue_t* q, th_item_t* it) {
+  if (nowait_refused(it->result)) {
     if (it->file < q->nfiles)
       q->files[it->file].nowait[it->req.op == IOSPD_OP_WRITE] = false;
   } else {
@@ -484,30 +516,53 @@ static void redo_item(th_queue_t* q, uint32_t idx, int32_t said) {
   hand_to_pool(q, &it->req);
 }
 
-static uint32_t take(th_queue_t* q, iospd_cqe_t* out, uint32_t max) {
+/* The helper's finished entries, in ring order; misses go on to the
+ * pool here. */
+static uint32_t take_helper(th_queue_t* q, iospd_cqe_t* out, uint32_t max) {
+  uint32_t n = 0;
+  uint32_t done = atomic_load_explicit(&q->hdone, memory_order_acquire);
+  while (n < max && q->hdone_head != done) {
+    th_item_t* it = &q->items[q->hdone_head++ & q->hmask];
+    q->inline_pending--;
+    if (IOSPD_UNLIKELY(it->redo)) {
+      /* Still in flight, now on a pool thread: no completion yet. The
+       * entry stays intact: nothing pushes before this returns. */
+      redo_item(q, it);
+      continue;
+    }
+    if (q->paused > 0) q->paused--;
+    out[n].tag = it->req.tag;
+    out[n].result = it->result;
+    n++;
+  }
+  return n;
+}
+
+/* Inline completions, oldest first. */
+static uint32_t take_local(th_queue_t* q, iospd_cqe_t* out, uint32_t max) {
+  uint32_t k = q->nlocal < max ? q->nlocal : max;
+  for (uint32_t i = 0; i < k; i++) {
+    out[i].tag = q->local[i].tag;
+    out[i].result = q->local[i].result;
+  }
+  if (k > 0) {
+    q->nlocal -= k;
+    q->inline_pending -= k;
+    if (q->nlocal > 0)
+      memmove(q->local, q->local + k, q->nlocal * sizeof *q->local);
+  }
+  return k;
+}
+
+static uint32_t take_pool(th_queue_t* q, iospd_cqe_t* out, uint32_t max) {
   uint32_t n = 0;
   while (n < max) {
     th_done_t* d = &q->ring[q->head & q->mask];
     if (atomic_load_explicit(&d->seq, memory_order_acquire) != q->head + 1)
       break;
-    uint32_t cell = d->cell;
     q->head++;
-    if (cell == CELL_INLINE) {
-      q->inline_pending--;
-    } else if (q->items != NULL &&
-               (cell & (CELL_ITEM_DONE | CELL_ITEM_REDO))) {
-      uint32_t idx = cell & CELL_ITEM_MASK;
-      q->inline_pending--;
-      q->ifree[q->nifree++] = idx;
-      if (IOSPD_UNLIKELY(cell & CELL_ITEM_REDO)) {
-        /* Still in flight, now on a pool thread: no completion yet. The
-         * item stays readable: nothing pushes before this returns. */
-        redo_item(q, idx, d->result);
-        continue;
-      }
-    } else {
-      q->idle[q->nidle++] = cell;
-    }
+    q->idle[q->nidle++] = d->cell;
+    if (q->paused > 0) q->paused--;
     out[n].tag = d->tag;
     out[n].result = d->result;
     n++;
@@ -515,35 +570,31 @@ static uint32_t take(th_queue_t* q, iospd_cqe_t* out, uint32_t max) {
   return n;
 }
 
-/* Once per reap: the helper's share of the next pass. Up a step when the
- * helper ran dry since the last reap and nothing waits for it; down a step
- * when more than one of its items still waits (it is the slower side). */
-static void rebalance(th_queue_t* q) {
-  uint32_t backlog = atomic_load_explicit(&q->btail, memory_order_relaxed) -
-                     atomic_load_explicit(&q->bhead, memory_order_acquire);
-  bool dry = atomic_load_explicit(&q->hdry, memory_order_relaxed) != 0;
-  if (dry) atomic_store_explicit(&q->hdry, 0, memory_order_relaxed);
-  if (dry && backlog == 0 && q->share < SHARE_ONE)
-    q->share++;
-  else if (backlog > 1 && q->share > 1)
-    q->share--;
+/* The helper's completions first: its slots go back to it sooner, so it
+ * does not run dry while the submitter copies (inline first measured a
+ * few per cent slower at QD32, and much slower with a smaller helper
+ * share). */
+static uint32_t take(th_queue_t* q, iospd_cqe_t* out, uint32_t max) {
+  uint32_t n = q->items != NULL ? take_helper(q, out, max) : 0;
+  n += take_local(q, out + n, max - n);
+  n += take_pool(q, out + n, max - n);
+  return n;
 }
 
-/* After a reap that took got completions: the next pass submits about as
- * many, and the helper's share of them is pushed first. */
-static void set_budget(th_queue_t* q, uint32_t got) {
-  if (q->paused > 0) {
-    q->paused = q->paused > got ? q->paused - got : 0;
-    q->budget = 0;
-    return;
-  }
-  q->budget = q->all_to_helper ? UINT32_MAX
-                               : (got * q->share + SHARE_ONE / 2) / SHARE_ONE;
+/* Whether a completion is waiting in either ring (the re-check before the
+ * reaper sleeps; inline ones never wait). */
+static bool ready(th_queue_t* q) {
+  if (q->items != NULL &&
+      atomic_load_explicit(&q->hdone, memory_order_seq_cst) != q->hdone_head)
+    return true;
+  th_done_t* d = &q->ring[q->head & q->mask];
+  return atomic_load_explicit(&d->seq, memory_order_seq_cst) == q->head + 1;
 }
 
-
-static int reap_wait(th_queue_t* q, iospd_cqe_t* out, uint32_t max,
-                     uint32_t min, uint32_t timeout_ms, uint32_t* got) {
+static int th_reap(iospd_plat_queue_t* qb, iospd_cqe_t* out, uint32_t max,
+                   uint32_t min, uint32_t timeout_ms, uint32_t* got) {
+  th_queue_t* q = (th_queue_t*)qb;
+  if (q->items != NULL) publish_items(q);
   uint32_t inflight = q->nthreads - q->nidle + q->inline_pending;
   if (min > inflight) min = inflight;
   if (min > max) min = max;
@@ -557,8 +608,7 @@ static int reap_wait(th_queue_t* q, iospd_cqe_t* out, uint32_t max,
                           : mono_ns() + (uint64_t)timeout_ms * 1000000u;
   while (n < min) {
     atomic_store_explicit(&q->reaper_waits, 1, memory_order_seq_cst);
-    th_done_t* d = &q->ring[q->head & q->mask];
-    if (atomic_load_explicit(&d->seq, memory_order_seq_cst) == q->head + 1) {
+    if (ready(q)) {
       atomic_store_explicit(&q->reaper_waits, 0, memory_order_relaxed);
     } else {
       struct timespec ts, *tp = NULL;
@@ -579,16 +629,6 @@ static int reap_wait(th_queue_t* q, iospd_cqe_t* out, uint32_t max,
   }
   *got = n;
   return 0;
-}
-
-static int th_reap(iospd_plat_queue_t* qb, iospd_cqe_t* out, uint32_t max,
-                   uint32_t min, uint32_t timeout_ms, uint32_t* got) {
-  th_queue_t* q = (th_queue_t*)qb;
-  if (q->items == NULL) return reap_wait(q, out, max, min, timeout_ms, got);
-  rebalance(q);
-  int rc = reap_wait(q, out, max, min, timeout_ms, got);
-  set_budget(q, *got);
-  return rc;
 }
 
 /* Stops the helper after its current item; items still queued are
@@ -616,13 +656,12 @@ static void stop_pool(th_queue_t* q, uint32_t started) {
 
 static void free_queue(th_queue_t* q) {
   free(q->cells);
-  iospd_free(q->items);
-  iospd_free(q->ifree);
-  iospd_free(q->bq);
+  free(q->items);
+  iospd_free(q->local);
   iospd_free(q->idle);
   iospd_free(q->ring);
   iospd_free(q->files);
-  iospd_free(q);
+  free(q);
 }
 
 static int th_destroy(iospd_plat_queue_t* qb) {
@@ -652,23 +691,33 @@ static const iospd_posix_queue_ops_t th_ops = {
  * set (the creating worker's: its -a pin, or all CPUs with -n) with room
  * for a second copier. */
 static bool batching_fits(uint32_t nthreads) {
-  if (batch_mode == 0 || nthreads >= CELL_ITEM_MASK) return false;
-  if (batch_mode == 1) return true;
+  if (batch_mode == 0) return false;
+  if (batch_mode >= 1) return true;
   if (nthreads < BATCH_MIN_DEPTH) return false;
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) != 0) return false;
   return CPU_COUNT(&set) >= 2;
 }
 
+/* Cache-line aligned, zeroed memory (malloc only promises 16 bytes). */
+static void* calloc_lines(size_t n, size_t size) {
+  void* p = NULL;
+  if (posix_memalign(&p, IOSPD_CACHELINE, n * size) != 0) return NULL;
+  memset(p, 0, n * size);
+  return p;
+}
+
 /* Sets up batching if it fits; without memory or a thread the queue
- * simply runs without it (inline and pool, as before). */
+ * simply runs without it (inline and pool, as before). The helper gets
+ * three quarters of the slots: it only copies, while the submitter also
+ * does the bookkeeping of every I/O and copies for the rest; a deep
+ * helper queue also keeps it from running dry between two reaps. */
 static void start_helper(th_queue_t* q) {
   if (!batching_fits(q->nthreads)) return;
-  q->items = iospd_calloc(q->nthreads, sizeof *q->items);
-  q->ifree = iospd_calloc(q->nthreads, sizeof *q->ifree);
-  q->bq = iospd_calloc((size_t)q->mask + 1, sizeof *q->bq);
+  q->items = calloc_lines((size_t)q->mask + 1, sizeof *q->items);
   int e = ENOMEM;
-  if (q->items != NULL && q->ifree != NULL && q->bq != NULL) {
+  if (q->items != NULL) {
+    q->hmask = q->mask;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     (void)pthread_attr_setstacksize(&attr, POOL_STACK);
@@ -681,20 +730,14 @@ static void start_helper(th_queue_t* q) {
     pthread_attr_destroy(&attr);
   }
   if (e != 0) {
-    iospd_free(q->items);
-    iospd_free(q->ifree);
-    iospd_free(q->bq);
+    free(q->items);
     q->items = NULL;
-    q->ifree = NULL;
-    q->bq = NULL;
     return;
   }
   q->helper_started = true;
-  for (uint32_t i = 0; i < q->nthreads; i++) q->ifree[i] = q->nthreads - 1 - i;
-  q->nifree = q->nthreads;
-  q->share = SHARE_ONE / 2;
-  q->all_to_helper = batch_mode == 1;
-  q->budget = q->all_to_helper ? UINT32_MAX : 0;
+  q->misses_only = batch_mode == 2;
+  q->helper_tags =
+      batch_mode >= 1 ? q->nthreads : q->nthreads - q->nthreads / 4;
 }
 
 int iospd_posix_threads_create(iospd_plat_queue_t** out, uint32_t depth,
@@ -702,20 +745,17 @@ int iospd_posix_threads_create(iospd_plat_queue_t** out, uint32_t depth,
   (void)flags;
   uint32_t size = 1;
   while (size < depth && size < (UINT32_C(1) << 31)) size <<= 1;
-  th_queue_t* q = iospd_calloc(1, sizeof *q);
+  /* Cache-line aligned: the queue's and the cells' atomic words are
+   * written by two threads. */
+  th_queue_t* q = calloc_lines(1, sizeof *q);
   if (q != NULL) {
-    /* Cache-line aligned cells (their state words are written by two
-     * threads); posix_memalign, as malloc only promises 16 bytes. */
-    void* cells = NULL;
-    size_t bytes = depth * sizeof *q->cells;
-    if (posix_memalign(&cells, IOSPD_CACHELINE, bytes) == 0) {
-      memset(cells, 0, bytes);
-      q->cells = cells;
-    }
+    q->cells = calloc_lines(depth, sizeof *q->cells);
     q->idle = iospd_calloc(depth, sizeof *q->idle);
+    q->local = iospd_calloc(depth, sizeof *q->local);
     q->ring = iospd_calloc(size, sizeof *q->ring);
   }
-  if (q == NULL || q->cells == NULL || q->idle == NULL || q->ring == NULL) {
+  if (q == NULL || q->cells == NULL || q->idle == NULL || q->local == NULL ||
+      q->ring == NULL) {
     if (q != NULL) free_queue(q);
     return iospd_err_set(err, IOSPD_ENOMEM,
                          "out of memory creating a queue of depth %u", depth);

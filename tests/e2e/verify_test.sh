@@ -225,7 +225,10 @@ fi
 # ---- engines, cache modes, threads ------------------------------------------
 rm -f e.dat e.dat.iospd-verify
 run 0 -c1M -b4K -s -w100 -o4 -d1 -W0 -C0 --verify e.dat
-for cfg in "--engine=io_uring" "--engine=threads" "--engine=psync -o1" \
+# "--engine=threads -n": not pinned, so a worker on two CPUs hands part of
+# its cached I/Os to the threads engine's helper thread.
+for cfg in "--engine=io_uring" "--engine=threads" "--engine=threads -n" \
+           "--engine=psync -o1" \
            "--engine=libaio -Su" "--engine=io_uring -Su" "-Sw" "-Sh" "-Sm"; do
   # shellcheck disable=SC2086
   run 0 -b4K -r -w50 -o8 -d1 -W0 -C0 --verify $cfg e.dat
@@ -243,6 +246,9 @@ run 0 -b4K -s -T64K -t3 -w50 -o4 -d1 -W0 -C0 --verify e.dat
 grep -q "failures 0 " out.txt && ok || bad "-T64K -t3 -w50"
 run 0 -b4K -r -t4 -w50 -o16 -d1 -W0 -C0 --verify --engine=threads e.dat
 grep -q "failures 0 " out.txt && ok || bad "-t4 -o16 random -w50 (overlapping writes)"
+run 0 -b4K -r -t2 -w50 -o32 -n -d1 -W0 -C0 --verify --engine=threads e.dat
+grep -q "failures 0 " out.txt && grep -q "checked [1-9]" out.txt && ok ||
+  bad "-t2 -o32 -n threads (helper threads) random -w50"
 # Mixed random/sequential (-rs) and a -rd distribution, with writes.
 run 0 -b4K -rs50 -w50 -o8 -t2 -d1 -W0 -C0 --verify e.dat
 grep -q "failures 0 " out.txt && grep -q "checked [1-9]" out.txt && ok || bad "-rs50 -w50"
