@@ -15,9 +15,9 @@
  * Cached buffered I/O first runs inline on the submitting thread with
  * preadv2/pwritev2(RWF_NOWAIT): a page-cache hit costs one copy instead of
  * two thread wake-ups. Only an I/O that moved all its bytes completes
- * there (it is published into the same ring, with no cell); EAGAIN or a
- * short count hands the whole I/O to a pool thread, which redoes it from
- * the start. Files where the kernel refuses RWF_NOWAIT, O_DIRECT files and
+ * there (kept in a plain array for the next reap: it never leaves the
+ * thread); EAGAIN or a short count hands the whole I/O to a pool thread,
+ * which redoes it from the start. Files where the kernel refuses RWF_NOWAIT, O_DIRECT files and
  * -I priorities (the pool threads set them) always go to the pool.
  *
  * Batched handoff (queues of depth >= BATCH_MIN_DEPTH whose creating
@@ -153,18 +153,22 @@ struct th_queue_s {
   th_local_t* local; /* inline completions not yet reaped */
   uint32_t nlocal;
   /* Batched handoff (NULL items: off). The submitter owns helper_tags,
-   * paused, the counters and hdone_head; the helper hhead and hdone. */
-  th_item_t* items; /* the helper ring, hmask + 1 entries */
-  uint32_t hmask;
+   * hnext, paused, the counters and hdone_head; the helper writes only
+   * the entries' results and hdone. */
   uint32_t helper_tags; /* tags below this (mod nthreads) go to the helper */
   uint32_t hdone_head;  /* the reaper's next helper entry */
   uint32_t hnext;       /* the next entry to fill; htail lags behind it */
   uint32_t paused;      /* I/Os left before batching resumes after a miss */
   uint64_t batched;     /* I/Os given to the helper (for tests) */
   uint64_t redone;      /* helper items handed on to the pool (for tests) */
-  bool misses_only; /* tests: batch mode 2 */
   bool helper_started;
   pthread_t helper;
+  /* Set before the helper starts and only read after: a line of their
+   * own, so the submitter's writes to the fields above do not pull it
+   * away from the helper's CPU on every I/O. */
+  _Alignas(IOSPD_CACHELINE) th_item_t* items; /* hmask + 1 entries */
+  uint32_t hmask;
+  bool misses_only; /* tests: batch mode 2 */
   _Alignas(IOSPD_CACHELINE) _Atomic uint32_t htail; /* submitter writes */
   _Alignas(IOSPD_CACHELINE) _Atomic uint32_t hdone; /* helper writes */
   _Alignas(IOSPD_CACHELINE) _Atomic uint32_t hstate;
@@ -718,6 +722,7 @@ static void start_helper(th_queue_t* q) {
   int e = ENOMEM;
   if (q->items != NULL) {
     q->hmask = q->mask;
+    q->misses_only = batch_mode == 2;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     (void)pthread_attr_setstacksize(&attr, POOL_STACK);
@@ -735,7 +740,6 @@ static void start_helper(th_queue_t* q) {
     return;
   }
   q->helper_started = true;
-  q->misses_only = batch_mode == 2;
   q->helper_tags =
       batch_mode >= 1 ? q->nthreads : q->nthreads - q->nthreads / 4;
 }
