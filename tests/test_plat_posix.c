@@ -539,6 +539,48 @@ static void test_depth_kept(void** state) {
   iospd_plat_file_close(f);
 }
 
+/* The whole temporary file, read with plain pread (which also puts it in
+ * the page cache). */
+static void read_tmp(uint8_t* out, size_t len) {
+  int fd = open(TMP_NAME, O_RDONLY);
+  assert_true(fd >= 0);
+  assert_int_equal(pread(fd, out, len, 0), (ssize_t)len);
+  close(fd);
+}
+
+/* npages fresh pages that userfaultfd holds back: a thread that touches
+ * one blocks until release_pages. Skips the test where userfaultfd is not
+ * allowed. Returns the descriptor that reports the faults. */
+static int held_back_pages(uint32_t npages, uint8_t** region) {
+  int uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+  if (uffd < 0) {
+    printf("skipped: userfaultfd: %s (needs vm.unprivileged_userfaultfd=1 "
+           "or CAP_SYS_PTRACE)\n", strerror(errno));
+    skip();
+  }
+  struct uffdio_api api = {.api = UFFD_API};
+  assert_int_equal(ioctl(uffd, UFFDIO_API, &api), 0);
+  uint8_t* r = mmap(NULL, (size_t)npages * BLOCK, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  assert_true(r != MAP_FAILED);
+  struct uffdio_register reg = {
+      .range = {.start = (uintptr_t)r, .len = (size_t)npages * BLOCK},
+      .mode = UFFDIO_REGISTER_MODE_MISSING};
+  assert_int_equal(ioctl(uffd, UFFDIO_REGISTER, &reg), 0);
+  *region = r;
+  return uffd;
+}
+
+/* Lets every blocked thread go on: each page is filled with zeros. */
+static void release_pages(int uffd, uint8_t* region, uint32_t npages) {
+  static uint8_t zero[BLOCK];
+  struct uffdio_copy cp = {.src = (uintptr_t)zero, .len = BLOCK};
+  for (uint32_t p = 0; p < npages; p++) {
+    cp.dst = (uintptr_t)region + (size_t)p * BLOCK;
+    assert_int_equal(ioctl(uffd, UFFDIO_COPY, &cp), 0);
+  }
+}
+
 /* The thread pool really keeps depth I/Os in flight: each read lands in a
  * page that userfaultfd holds back, so every pool thread blocks inside its
  * pread until the test releases the page. All depth faults arrive while
@@ -551,28 +593,12 @@ static void test_threads_keep_depth_in_flight(void** state) {
     printf("skipped: only the threads engine blocks per I/O in a thread\n");
     skip();
   }
-  int uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
-  if (uffd < 0) {
-    printf("skipped: userfaultfd: %s (needs vm.unprivileged_userfaultfd=1 "
-           "or CAP_SYS_PTRACE)\n", strerror(errno));
-    skip();
-  }
-  struct uffdio_api api = {.api = UFFD_API};
-  assert_int_equal(ioctl(uffd, UFFDIO_API, &api), 0);
-  uint8_t* region = mmap(NULL, D * BLOCK, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  assert_true(region != MAP_FAILED);
-  struct uffdio_register reg = {
-      .range = {.start = (uintptr_t)region, .len = D * BLOCK},
-      .mode = UFFDIO_REGISTER_MODE_MISSING};
-  assert_int_equal(ioctl(uffd, UFFDIO_REGISTER, &reg), 0);
+  uint8_t* region = NULL;
+  int uffd = held_back_pages(D, &region);
 
   create_tmp(D * BLOCK);
   uint8_t expect[D * BLOCK];
-  int fd = open(TMP_NAME, O_RDONLY);
-  assert_true(fd >= 0);
-  assert_int_equal(pread(fd, expect, sizeof expect, 0), (ssize_t)sizeof expect);
-  close(fd);
+  read_tmp(expect, sizeof expect);
   iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ);
   iospd_plat_queue_t* q = make_queue(D);
   uint32_t fi;
@@ -612,14 +638,7 @@ static void test_threads_keep_depth_in_flight(void** state) {
   assert_int_equal(iospd_plat_queue_reap(q, cqe, D, 0, 0, &got), 0);
   assert_int_equal(got, 0);
 
-  static uint8_t zero[BLOCK];
-  struct uffdio_copy cp = {.dst = (uintptr_t)region,
-                           .src = (uintptr_t)zero,
-                           .len = BLOCK};
-  for (uint32_t p = 0; p < D; p++) {
-    cp.dst = (uintptr_t)region + p * BLOCK;
-    assert_int_equal(ioctl(uffd, UFFDIO_COPY, &cp), 0);
-  }
+  release_pages(uffd, region, D);
   reap_all(q, cqe, D);
   for (uint32_t i = 0; i < D; i++) assert_int_equal(cqe[i].result, BLOCK);
   for (uint32_t b = 0; b < D; b++)
@@ -644,11 +663,7 @@ static void test_threads_cached_reads_inline(void** state) {
   }
   create_tmp(NBLOCKS * BLOCK);
   static uint8_t expect[NBLOCKS * BLOCK];
-  int fd = open(TMP_NAME, O_RDONLY);
-  assert_true(fd >= 0);
-  /* Reading it once puts every page in the cache. */
-  assert_int_equal(pread(fd, expect, sizeof expect, 0), (ssize_t)sizeof expect);
-  close(fd);
+  read_tmp(expect, sizeof expect); /* every page now in the cache */
   for (int refuse = 0; refuse < 2; refuse++) {
     iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ);
     /* No helper thread: on two or more CPUs it would take 3 of the 4. */
@@ -735,10 +750,7 @@ static void test_threads_batch_to_helper(void** state) {
   }
   create_tmp(NBLOCKS * BLOCK);
   static uint8_t expect[NBLOCKS * BLOCK];
-  int fd = open(TMP_NAME, O_RDONLY);
-  assert_true(fd >= 0);
-  assert_int_equal(pread(fd, expect, sizeof expect, 0), (ssize_t)sizeof expect);
-  close(fd);
+  read_tmp(expect, sizeof expect);
   iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ); /* read-only */
   iospd_posix_threads_set_batch(1);
   iospd_plat_queue_t* q = make_queue(D);
@@ -853,10 +865,7 @@ static void test_threads_batch_by_slot(void** state) {
   }
   create_tmp(NBLOCKS * BLOCK);
   static uint8_t expect[NBLOCKS * BLOCK];
-  int fd = open(TMP_NAME, O_RDONLY);
-  assert_true(fd >= 0);
-  assert_int_equal(pread(fd, expect, sizeof expect, 0), (ssize_t)sizeof expect);
-  close(fd);
+  read_tmp(expect, sizeof expect);
   iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ);
   iospd_plat_queue_t* q = make_queue(D);
   uint32_t fi;
@@ -916,10 +925,7 @@ static void test_threads_batch_by_slot(void** state) {
   assert_true(batched_of(q, NULL) > 0);
   iospd_plat_queue_destroy(q);
   iospd_plat_file_close(f);
-  fd = open(TMP_NAME, O_RDONLY);
-  assert_true(fd >= 0);
-  assert_int_equal(pread(fd, expect, sizeof expect, 0), (ssize_t)sizeof expect);
-  close(fd);
+  read_tmp(expect, sizeof expect);
   for (uint32_t b = 0; b < NBLOCKS; b++)
     for (uint32_t k = 0; k < BLOCK; k++)
       assert_int_equal(expect[(size_t)b * BLOCK + k], 0x40 + b);
@@ -997,21 +1003,8 @@ static void test_threads_batch_misses_keep_depth(void** state) {
              "after POSIX_FADV_DONTNEED (tmpfs?)\n");
       skip();
     }
-  int uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
-  if (uffd < 0) {
-    printf("skipped: userfaultfd: %s (needs vm.unprivileged_userfaultfd=1 "
-           "or CAP_SYS_PTRACE)\n", strerror(errno));
-    skip();
-  }
-  struct uffdio_api api = {.api = UFFD_API};
-  assert_int_equal(ioctl(uffd, UFFDIO_API, &api), 0);
-  uint8_t* region = mmap(NULL, D * BLOCK, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  assert_true(region != MAP_FAILED);
-  struct uffdio_register reg = {
-      .range = {.start = (uintptr_t)region, .len = D * BLOCK},
-      .mode = UFFDIO_REGISTER_MODE_MISSING};
-  assert_int_equal(ioctl(uffd, UFFDIO_REGISTER, &reg), 0);
+  uint8_t* region = NULL;
+  int uffd = held_back_pages(D, &region);
 
   iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ);
   iospd_posix_threads_set_batch(2);
@@ -1054,12 +1047,7 @@ static void test_threads_batch_misses_keep_depth(void** state) {
   assert_int_equal(redone, D);
   assert_int_equal(iospd_posix_threads_handoffs(q), D);
 
-  static uint8_t zero[BLOCK];
-  struct uffdio_copy cp = {.src = (uintptr_t)zero, .len = BLOCK};
-  for (uint32_t p = 0; p < D; p++) {
-    cp.dst = (uintptr_t)region + p * BLOCK;
-    assert_int_equal(ioctl(uffd, UFFDIO_COPY, &cp), 0);
-  }
+  release_pages(uffd, region, D);
   reap_all(q, cqe, D);
   for (uint32_t i = 0; i < D; i++) assert_int_equal(cqe[i].result, BLOCK);
   for (uint32_t b = 0; b < D; b++)

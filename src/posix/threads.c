@@ -146,7 +146,6 @@ struct th_queue_s {
   /* Submitter side. */
   uint32_t* idle; /* stack of idle cell indices */
   uint32_t nidle;
-  uint32_t inline_pending; /* inline + helper I/Os the reaper has not taken */
   uint64_t handoffs;       /* I/Os given to pool threads (for tests) */
   th_file_t* files;
   uint32_t nfiles;
@@ -453,6 +452,13 @@ static bool for_helper(const th_queue_t* q, uint32_t tag) {
   return tag % q->nthreads < q->helper_tags;
 }
 
+/* I/Os in flight that hold no pool cell: inline completions not yet
+ * reaped, and helper entries pushed but not yet taken back (a redone one
+ * holds a cell from then on). */
+static uint32_t without_cell(const th_queue_t* q) {
+  return q->nlocal + (q->hnext - q->hdone_head);
+}
+
 /* Hot path: the helper's slots to the helper, inline for a page-cache hit,
  * else one idle thread per I/O and a futex wake only for a sleeper. */
 static int th_submit(iospd_plat_queue_t* qb, const iospd_io_t* ios,
@@ -461,7 +467,7 @@ static int th_submit(iospd_plat_queue_t* qb, const iospd_io_t* ios,
   /* Inline completions and helper items hold no cells: keep pool + inline
    * <= nthreads, so every accepted I/O still has a cell to fall back to
    * and no ring can overflow. */
-  uint32_t room = q->nidle - q->inline_pending;
+  uint32_t room = q->nidle - without_cell(q);
   if (n > room) n = room;
   for (uint32_t i = 0; i < n; i++) {
     const iospd_io_t* io = &ios[i];
@@ -485,12 +491,10 @@ static int th_submit(iospd_plat_queue_t* qb, const iospd_io_t* ios,
     r.buf = io->buf;
     if (f != NULL && f->nowait[io->op == IOSPD_OP_WRITE]) {
       if (for_helper(q, io->tag)) {
-        q->inline_pending++;
         push_item(q, &r, io->file_index);
         continue;
       }
       if (try_inline(f, io)) {
-        q->inline_pending++;
         q->local[q->nlocal].tag = io->tag;
         q->local[q->nlocal].result = (int32_t)io->length;
         q->nlocal++;
@@ -527,7 +531,6 @@ static uint32_t take_helper(th_queue_t* q, iospd_cqe_t* out, uint32_t max) {
   uint32_t done = atomic_load_explicit(&q->hdone, memory_order_acquire);
   while (n < max && q->hdone_head != done) {
     th_item_t* it = &q->items[q->hdone_head++ & q->hmask];
-    q->inline_pending--;
     if (IOSPD_UNLIKELY(it->redo)) {
       /* Still in flight, now on a pool thread: no completion yet. The
        * entry stays intact: nothing pushes before this returns. */
@@ -551,7 +554,6 @@ static uint32_t take_local(th_queue_t* q, iospd_cqe_t* out, uint32_t max) {
   }
   if (k > 0) {
     q->nlocal -= k;
-    q->inline_pending -= k;
     if (q->nlocal > 0)
       memmove(q->local, q->local + k, q->nlocal * sizeof *q->local);
   }
@@ -599,7 +601,7 @@ static int th_reap(iospd_plat_queue_t* qb, iospd_cqe_t* out, uint32_t max,
                    uint32_t min, uint32_t timeout_ms, uint32_t* got) {
   th_queue_t* q = (th_queue_t*)qb;
   if (q->items != NULL) publish_items(q);
-  uint32_t inflight = q->nthreads - q->nidle + q->inline_pending;
+  uint32_t inflight = q->nthreads - q->nidle + without_cell(q);
   if (min > inflight) min = inflight;
   if (min > max) min = max;
   uint32_t n = take(q, out, max);
