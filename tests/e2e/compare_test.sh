@@ -23,9 +23,7 @@ src=$2
 wine=0
 [ "${3:-}" = "--wine" ] && wine=1
 . "$src/tests/e2e/lib.sh"
-run() {
-  if [ $wine = 1 ]; then wine "$exe" "$@"; else "$exe" "$@"; fi
-}
+run() { run_exe "$@"; }
 if ! command -v python3 >/dev/null; then
   echo "skip: python3 is needed to check the values"
   exit 77

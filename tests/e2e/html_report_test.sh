@@ -28,7 +28,7 @@ if ! command -v python3 >/dev/null; then
   echo "SKIP: python3 is needed to read the reports"
   exit 77
 fi
-run() { if [ $wine = 1 ]; then wine "$exe" "$@"; else "$exe" "$@"; fi; }
+run() { run_exe "$@"; }
 winpath() { if [ $wine = 1 ]; then winepath -w "$1" 2>/dev/null; else printf '%s' "$1"; fi; }
 w=$(winpath "$work")
 sep=/

@@ -28,7 +28,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/iospd-json.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-run() { if [ $wine = 1 ]; then wine "$exe" "$@"; else "$exe" "$@"; fi; }
+run() { run_exe "$@"; }
 bad_detail() { [ -s err ] && sed 's/^/  stderr: /' err | head -5; }
 expect_rc() { if [ "$1" = "$2" ]; then ok; else bad "$3: exit code $1, expected $2"; fi; }
 expect_err() { if grep -qF -- "$1" err; then ok; else bad "$2: stderr lacks '$1'"; fi; }

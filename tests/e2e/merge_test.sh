@@ -22,9 +22,7 @@ src=$2
 wine=0
 [ "${3:-}" = "--wine" ] && wine=1
 . "$src/tests/e2e/lib.sh"
-run() {
-  if [ $wine = 1 ]; then wine "$exe" "$@"; else "$exe" "$@"; fi
-}
+run() { run_exe "$@"; }
 if ! python3 -c 'import jsonschema' 2>/dev/null; then
   echo "skip: python3-jsonschema is not installed (scripts/deps.sh installs it)"
   exit 77

@@ -29,9 +29,7 @@ src=$2
 wine=0
 [ "${3:-}" = "--wine" ] && wine=1
 . "$src/tests/e2e/lib.sh"
-run() {
-  if [ $wine = 1 ]; then wine "$exe" "$@"; else "$exe" "$@"; fi
-}
+run() { run_exe "$@"; }
 check="$src/tests/e2e/ping_check.py"
 work=$(mktemp -d)
 loopdev=""
