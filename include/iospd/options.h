@@ -27,7 +27,10 @@ enum {
   IOSPD_OPTF_XML_OK = 1u << 1,  /* may be combined with -X (an override) */
   IOSPD_OPTF_BARE_OK = 1u << 2, /* UINT: no value means bare_value */
   IOSPD_OPTF_LONG = 1u << 3,    /* iospd long option: --name[=value] */
-  IOSPD_OPTF_WIN_ONLY = 1u << 4 /* refused when not on Windows */
+  IOSPD_OPTF_WIN_ONLY = 1u << 4, /* refused when not on Windows */
+  /* A long option that takes --name=value (its handler checks the value);
+   * any other long option given a value is refused. */
+  IOSPD_OPTF_VALUE = 1u << 5
 };
 
 /* Switches with their own syntax (IOSPD_OPT_SPECIAL). */

@@ -1078,14 +1078,7 @@ static int handle(ctx_t* c, const iospd_opt_def_t* o) {
                     ? "; on Linux choose how I/O is issued with "
                       "--engine=auto|io_uring|libaio|threads|psync"
                     : "");
-  if ((o->flags & IOSPD_OPTF_LONG) && o->special != IOSPD_SP_ENGINE &&
-      o->special != IOSPD_SP_OUTPUT &&
-      o->special != IOSPD_SP_STATUS &&
-      o->special != IOSPD_SP_TIMESERIES && o->special != IOSPD_SP_PING &&
-      o->special != IOSPD_SP_TREE &&
-      o->special != IOSPD_SP_VERIFY_ERRORS &&
-      o->special != IOSPD_SP_VERIFY_STATE &&
-      o->special != IOSPD_SP_COMPRESS && o->special != IOSPD_SP_DEDUPE &&
+  if ((o->flags & IOSPD_OPTF_LONG) && !(o->flags & IOSPD_OPTF_VALUE) &&
       c->val[0] != '\0')
     return fail(c, "'%s': --%s takes no value", c->arg, o->name);
 

@@ -21,7 +21,7 @@
 #define P1X (IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK)
 /* --tree and its companions: long options, let past -X's pass-1 check so
  * that cmdline.c refuses them with the right advice (the profile's <Tree>). */
-#define TREEF (IOSPD_OPTF_LONG | IOSPD_OPTF_XML_OK)
+#define TREEF (IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_XML_OK)
 
 const char* const iospd_topic_titles[IOSPD_TOPIC_COUNT] = {
     "Block size, offsets and target size",
@@ -267,7 +267,9 @@ const iospd_opt_def_t iospd_options[] = {
      "file system (refused otherwise, to protect data).",
      NULL},
     {"engine", IOSPD_OPT_SPECIAL, NOSCOPE,
-     IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_PASS1 |
+         IOSPD_OPTF_XML_OK,
+     0, 0, 0,
      IOSPD_SP_ENGINE, IOSPD_TOPIC_IOSPD,
      "--engine=<auto|io_uring|libaio|threads|psync>", "I/O engine",
      "How I/O is issued on Linux: io_uring; libaio (kernel AIO, for -Su/-Sh\n"
@@ -278,7 +280,9 @@ const iospd_opt_def_t iospd_options[] = {
      "the Linux engines.",
      NULL},
     {"output", IOSPD_OPT_SPECIAL, NOSCOPE,
-     IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_PASS1 |
+         IOSPD_OPTF_XML_OK,
+     0, 0, 0,
      IOSPD_SP_OUTPUT, IOSPD_TOPIC_IOSPD, "--output=<text|xml|json|html>:<file>",
      "report file",
      "Also write the results in that format to <file> (repeatable);\n"
@@ -314,7 +318,9 @@ const iospd_opt_def_t iospd_options[] = {
      "See docs/compare.md.",
      NULL},
     {"progress", IOSPD_OPT_SPECIAL, NOSCOPE,
-     IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_PASS1 |
+         IOSPD_OPTF_XML_OK,
+     0, 0, 0,
      IOSPD_SP_STATUS, IOSPD_TOPIC_IOSPD, "--progress=<auto|always|never>",
      "live status line",
      "A status line on stderr, redrawn every second while the test runs:\n"
@@ -324,14 +330,17 @@ const iospd_opt_def_t iospd_options[] = {
      "Never on stdout: the results there are the same either way.",
      NULL},
     {"timeseries", IOSPD_OPT_SPECIAL, NOSCOPE,
-     IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_PASS1 |
+         IOSPD_OPTF_XML_OK,
+     0, 0, 0,
      IOSPD_SP_TIMESERIES, IOSPD_TOPIC_IOSPD, "--timeseries=<file.csv|file.jsonl>",
      "time series",
      "Write one row per interval (the -D interval, else 1 s) per target and\n"
      "for the total, in every phase, as CSV or JSON Lines (by the extension),\n"
      "each interval as soon as it ends. See docs/time-series.md.",
      NULL},
-    {"ping", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
+    {"ping", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE,
+     0, 0, 0,
      IOSPD_SP_PING, IOSPD_TOPIC_IOSPD, "--ping[=<count>] [switches] <path>",
      "latency probe",
      "Latency probe as ioping: one request at a time, a line per request\n"
@@ -361,20 +370,25 @@ const iospd_opt_def_t iospd_options[] = {
      "run was killed are indeterminate, not failures.",
      NULL},
     {"verify-errors", IOSPD_OPT_SPECIAL, NOSCOPE,
-     IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_PASS1 |
+         IOSPD_OPTF_XML_OK,
+     0, 0, 0,
      IOSPD_SP_VERIFY_ERRORS, IOSPD_TOPIC_IOSPD, "--verify-errors=<n>",
      "failures printed",
      "How many verify failures to print one by one (default 10); all are\n"
      "counted in the reports.",
      NULL},
     {"verify-state", IOSPD_OPT_SPECIAL, NOSCOPE,
-     IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_PASS1 |
+         IOSPD_OPTF_XML_OK,
+     0, 0, 0,
      IOSPD_SP_VERIFY_STATE, IOSPD_TOPIC_IOSPD, "--verify-state=<file>",
      "verify state file",
      "Where --verify keeps what it wrote (one target only), instead of\n"
      "<target>.iospd-verify; needed for disks and volumes.",
      NULL},
-    {"compress", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
+    {"compress", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE,
+     0, 0, 0,
      IOSPD_SP_COMPRESS, IOSPD_TOPIC_IOSPD, "--compress=<0..100>",
      "compressible content",
      "Write content that zlib (deflate, default level, per block) shrinks\n"
@@ -384,7 +398,8 @@ const iospd_opt_def_t iospd_options[] = {
      "Cannot be combined with -Z, -Zr or a -Z source file. See\n"
      "docs/content.md.",
      NULL},
-    {"dedupe", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
+    {"dedupe", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE,
+     0, 0, 0,
      IOSPD_SP_DEDUPE, IOSPD_TOPIC_IOSPD, "--dedupe=<0..100>",
      "duplicate blocks",
      "Make this percentage of the blocks a thread writes (within 1 point)\n"

@@ -17,8 +17,9 @@
  * two thread wake-ups. Only an I/O that moved all its bytes completes
  * there (kept in a plain array for the next reap: it never leaves the
  * thread); EAGAIN or a short count hands the whole I/O to a pool thread,
- * which redoes it from the start. Files where the kernel refuses RWF_NOWAIT, O_DIRECT files and
- * -I priorities (the pool threads set them) always go to the pool.
+ * which redoes it from the start. Files where the kernel refuses
+ * RWF_NOWAIT, O_DIRECT files and -I priorities (the pool threads set
+ * them) always go to the pool.
  *
  * Batched handoff (queues of depth >= BATCH_MIN_DEPTH whose creating
  * thread may run on two or more CPUs): one copy on one thread caps a QD32
