@@ -146,12 +146,12 @@ typedef struct iospd_vstate_s {
   uint32_t block_size;
   uint64_t target_id;
   uint64_t dead; /* blocks found in flight at open (a killed run) */
-  char path[512];
+  char* path; /* owned: the state file's path as opened */
 } iospd_vstate_t;
 
-/* "<target>.iospd-verify", or the override. */
-void iospd_vstate_path(char* out, size_t size, const char* target,
-                       const char* override_path);
+/* "<target>.iospd-verify", or the override, allocated (free with
+ * iospd_free); NULL when out of memory. No length limit. */
+char* iospd_vstate_path(const char* target, const char* override_path);
 /* Opens the state of a target of target_size bytes with -b block_size.
  * create: make it when absent (a --verify run); else it must exist
  * (--verify-only). A state made for another -b or size is refused

@@ -7,6 +7,43 @@
 #include "iospd/alloc.h"
 #include "run_internal.h"
 
+/* Opens the state of target t into the next slot (v->states[v->count]);
+ * -c's fresh file restarts it. */
+static int open_state(iospd_run_verify_t* v, const char* path,
+                      const iospd_target_t* t, uint64_t size, uint64_t seed,
+                      const iospd_run_hooks_t* hooks, iospd_err_t* err) {
+  iospd_vstate_t* s = &v->states[v->count];
+  iospd_err_t e;
+  iospd_err_clear(&e);
+  int rc = iospd_vstate_open(s, path, t->path, size, t->block_size, true,
+                             seed, err);
+  if (rc < 0) return rc;
+  /* -c wrote the file afresh: what the state remembers is gone. */
+  if (t->create && t->file_size > 0 && s->hdr->next_gen != 0) {
+    iospd_vstate_close(s);
+    iospd_plat_map_t* m = NULL;
+    void* a = NULL;
+    uint64_t len = 0;
+    bool made = false;
+    rc = iospd_plat_map_open(path, 4096, IOSPD_MAP_RESET | IOSPD_MAP_LOCK,
+                             &m, &a, &len, &made, &e);
+    iospd_plat_map_close(m);
+    if (rc == 0)
+      rc = iospd_vstate_open(s, path, t->path, size, t->block_size,
+                             true, seed, err);
+    if (rc < 0) return rc;
+    iospd_run_sayf(hooks, "NOTE: --verify: '%s' was created anew (-c), so "
+                   "its verify state '%s' starts afresh", t->path, path);
+  }
+  if (s->dead > 0)
+    iospd_run_sayf(hooks,
+                   "NOTE: --verify: %llu blocks of '%s' were being written "
+                   "when an earlier run ended; they stay indeterminate "
+                   "until written again",
+                   (unsigned long long)s->dead, t->path);
+  return 0;
+}
+
 int iospd_run_verify_open(iospd_run_verify_t* v, const iospd_profile_t* p,
                           const iospd_timespan_t* ts,
                           const iospd_run_hooks_t* hooks, iospd_err_t* err) {
@@ -49,36 +86,12 @@ int iospd_run_verify_open(iospd_run_verify_t* v, const iospd_profile_t* p,
                            "folder beside it for the state file; give one "
                            "with --verify-state=FILE",
                            t->path);
-    char path[512];
-    iospd_vstate_path(path, sizeof path, t->path, p->ext.verify_state);
-    iospd_vstate_t* s = &v->states[v->count];
-    rc = iospd_vstate_open(s, path, t->path, info.size, t->block_size, true,
-                           ts->rand_seed, err);
+    char* path = iospd_vstate_path(t->path, p->ext.verify_state);
+    if (path == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+    rc = open_state(v, path, t, info.size, ts->rand_seed, hooks, err);
+    iospd_free(path);
     if (rc < 0) return rc;
     v->of_target[i] = v->count++;
-    /* -c wrote the file afresh: what the state remembers is gone. */
-    if (t->create && t->file_size > 0 && s->hdr->next_gen != 0) {
-      iospd_vstate_close(s);
-      iospd_plat_map_t* m = NULL;
-      void* a = NULL;
-      uint64_t len = 0;
-      bool made = false;
-      rc = iospd_plat_map_open(path, 4096, IOSPD_MAP_RESET | IOSPD_MAP_LOCK,
-                               &m, &a, &len, &made, &e);
-      iospd_plat_map_close(m);
-      if (rc == 0)
-        rc = iospd_vstate_open(s, path, t->path, info.size, t->block_size,
-                               true, ts->rand_seed, err);
-      if (rc < 0) return rc;
-      iospd_run_sayf(hooks, "NOTE: --verify: '%s' was created anew (-c), so "
-                     "its verify state '%s' starts afresh", t->path, path);
-    }
-    if (s->dead > 0)
-      iospd_run_sayf(hooks,
-                     "NOTE: --verify: %llu blocks of '%s' were being written "
-                     "when an earlier run ended; they stay indeterminate "
-                     "until written again",
-                     (unsigned long long)s->dead, t->path);
   }
   for (uint32_t i = 0; i < ts->target_count; i++)
     if (ts->targets[i].write_ratio > 0) v->written[v->of_target[i]] = true;

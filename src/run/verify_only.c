@@ -209,8 +209,6 @@ int iospd_verify_only(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
       ps.next_note = iospd_plat_ticks() + ps.tps;
       ps.depth = t->request_count ? t->request_count : 1;
       if (ps.depth > VONLY_MAX_DEPTH) ps.depth = VONLY_MAX_DEPTH;
-      char path[512];
-      iospd_vstate_path(path, sizeof path, t->path, p->ext.verify_state);
       iospd_file_info_t info;
       memset(&info, 0, sizeof info);
       iospd_err_t e;
@@ -225,8 +223,12 @@ int iospd_verify_only(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
                              "--verify-only on disk or volume '%s': give the "
                              "state file the verified run used with "
                              "--verify-state=FILE", t->path);
+      char* path = iospd_vstate_path(t->path, p->ext.verify_state);
+      if (path == NULL)
+        return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
       rc = iospd_vstate_open(&ps.st, path, t->path, info.size, t->block_size,
                              false, 0, err);
+      iospd_free(path);
       if (rc == 0) rc = read_pass(&ps, p, hooks, err);
       pass_free(&ps);
       if (rc < 0) return rc;

@@ -4,16 +4,21 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iospd/alloc.h"
 #include "iospd/verify.h"
 
 static const char k_smagic[8] = {'I', 'O', 'S', 'P', 'D', 'V', 'S', '1'};
 
-void iospd_vstate_path(char* out, size_t size, const char* target,
-                       const char* override_path) {
+char* iospd_vstate_path(const char* target, const char* override_path) {
   if (override_path != NULL && override_path[0] != '\0')
-    snprintf(out, size, "%s", override_path);
-  else
-    snprintf(out, size, "%s.iospd-verify", target);
+    return iospd_strdup(override_path);
+  static const char k_suffix[] = ".iospd-verify";
+  size_t n = strlen(target);
+  char* out = iospd_malloc(n + sizeof k_suffix);
+  if (out == NULL) return NULL;
+  memcpy(out, target, n);
+  memcpy(out + n, k_suffix, sizeof k_suffix);
+  return out;
 }
 
 /* splitmix64: a target id that differs between state files. */
@@ -32,12 +37,10 @@ static void bind(iospd_vstate_t* s, void* addr) {
   s->target_id = s->hdr->target_id;
 }
 
-int iospd_vstate_open(iospd_vstate_t* s, const char* state_path,
+static int open_state(iospd_vstate_t* s, const char* state_path,
                       const char* target, uint64_t target_size,
                       uint32_t block_size, bool create, uint64_t seed,
                       iospd_err_t* err) {
-  memset(s, 0, sizeof(*s));
-  snprintf(s->path, sizeof s->path, "%s", state_path);
   uint64_t blocks = target_size / block_size;
   uint64_t size = IOSPD_VSTATE_HDR + blocks * 8u;
   void* addr = NULL;
@@ -132,12 +135,27 @@ int iospd_vstate_open(iospd_vstate_t* s, const char* state_path,
   return 0;
 }
 
+int iospd_vstate_open(iospd_vstate_t* s, const char* state_path,
+                      const char* target, uint64_t target_size,
+                      uint32_t block_size, bool create, uint64_t seed,
+                      iospd_err_t* err) {
+  memset(s, 0, sizeof(*s));
+  s->path = iospd_strdup(state_path);
+  if (s->path == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  int rc = open_state(s, state_path, target, target_size, block_size, create,
+                      seed, err);
+  if (rc < 0) iospd_vstate_close(s); /* frees the path too */
+  return rc;
+}
+
 int iospd_vstate_flush(iospd_vstate_t* s, iospd_err_t* err) {
   return iospd_plat_map_flush(s->map, err);
 }
 
 void iospd_vstate_close(iospd_vstate_t* s) {
   iospd_plat_map_close(s->map);
+  iospd_free(s->path);
+  s->path = NULL;
   s->map = NULL;
   s->hdr = NULL;
   s->words = NULL;
