@@ -468,8 +468,9 @@ static void test_merge_refuses_another_profile(void** state) {
   expect_refusal(texts, 3,
                  "'c.json' (--merge) is a run of another profile than "
                  "'a.json': profile.timespans[0].targets[0].block_size is "
-                 "8192 there and 4096 here; only runs of the same profile "
-                 "merge (target paths and the command line may differ)");
+                 "8192 in 'c.json' and 4096 in 'a.json'; only runs of the same "
+                 "profile merge (target paths and the command line may "
+                 "differ)");
   /* A key only one of them has. */
   cJSON* d = cJSON_Parse(a);
   cJSON_AddNumberToObject((cJSON*)at(d, "profile.timespans[0]"), "warmup_s", 5);
@@ -477,9 +478,9 @@ static void test_merge_refuses_another_profile(void** state) {
   const char* texts2[] = {a, c};
   expect_refusal(texts2, 2,
                  "'b.json' (--merge) is a run of another profile than "
-                 "'a.json': profile.timespans[0].warmup_s is 5 there and "
-                 "absent here; only runs of the same profile merge (target "
-                 "paths and the command line may differ)");
+                 "'a.json': profile.timespans[0].warmup_s is 5 in 'b.json' and "
+                 "absent in 'a.json'; only runs of the same profile merge "
+                 "(target paths and the command line may differ)");
   cJSON_Delete(d);
   cJSON_free(a);
   cJSON_free(b);
@@ -529,9 +530,22 @@ static void test_merge_names_bad_input(void** state) {
   const char* threads[] = {a, two};
   expect_refusal(threads, 2,
                  "'b.json': timespans[0].threads: threads has 2 entries here "
-                 "and 1 in the runs before; runs of one profile have the same "
-                 "(did a run stop early?)");
+                 "and 1 in 'a.json'; runs of one profile have the same (did "
+                 "a run stop early?)");
   cJSON_Delete(d);
+
+  /* A damaged count in the FIRST file: the merge holds its values, so the
+   * message names it, not the good file merged onto it. */
+  d = cJSON_Parse(a);
+  cJSON_ReplaceItemInObjectCaseSensitive((cJSON*)at(d, "timespans[0].total.read"),
+                                         "ios", cJSON_CreateString("x"));
+  char* bad_first = cJSON_PrintUnformatted(d);
+  const char* first_bad[] = {bad_first, a};
+  expect_refusal(first_bad, 2,
+                 "'a.json': timespans[0].total.read.ios: missing or not a "
+                 "whole number below 2^53");
+  cJSON_Delete(d);
+  cJSON_free(bad_first);
   cJSON_free(bad);
   cJSON_free(two);
   cJSON_free(a);

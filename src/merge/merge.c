@@ -128,10 +128,10 @@ static int check_profile(const cJSON* first, const char* first_name,
   iospd_json_describe(vb, sizeof vb, y);
   return iospd_err_set(err, IOSPD_EUSAGE,
                        "'%s' (--merge) is a run of another profile than '%s': "
-                       "%s is %s there and %s here; only runs of the same "
-                       "profile merge (target paths and the command line may "
-                       "differ)",
-                       name, first_name, path.text, vb, va);
+                       "%s is %s in '%s' and %s in '%s'; only runs of the "
+                       "same profile merge (target paths and the command "
+                       "line may differ)",
+                       name, first_name, path.text, vb, name, va, first_name);
 }
 
 int iospd_merge(const iospd_merge_input_t* in, size_t n, iospd_strbuf_t* out,
@@ -147,6 +147,7 @@ int iospd_merge(const iospd_merge_input_t* in, size_t n, iospd_strbuf_t* out,
   iospd_merge_ctx_t m;
   memset(&m, 0, sizeof m);
   m.err = err;
+  m.first_file = n > 0 ? in[0].name : "";
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < n; i++) rc = parse_one(&in[i], &docs[i], err);
   for (size_t i = 1; rc == 0 && i < n; i++)

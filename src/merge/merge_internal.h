@@ -57,6 +57,10 @@ cJSON* iospd_hist_to_json(const iospd_hist_t* h);
 /* One merge step: the run being added (file) and where in it we are. */
 typedef struct iospd_merge_ctx_s {
   const char* file;
+  /* The first run's file: what the merge holds so far came from it (later
+   * runs' values are checked before they are added), so a bad value on
+   * the merged side is that file's. */
+  const char* first_file;
   iospd_json_path_t path;
   iospd_err_t* err;
   iospd_hist_t* ha; /* scratch histograms (162 KB each) */

@@ -73,7 +73,9 @@ static int add_count(iospd_merge_ctx_t* m, cJSON* dst, const cJSON* src,
   uint64_t a = 0, b = 0;
   size_t mark = iospd_json_path_key(&m->path, key);
   if (d == NULL || !iospd_json_u53(d, &a))
-    return mfail(m, "the merged value is missing or not a count");
+    return iospd_err_set(m->err, IOSPD_EUSAGE,
+                         "'%s': %s: missing or not a whole number below 2^53",
+                         m->first_file, m->path.text);
   if (s == NULL || !iospd_json_u53(s, &b))
     return mfail(m, "missing or not a whole number below 2^53");
   if ((double)a + (double)b >= IOSPD_JSON_U53_LIMIT)
@@ -103,9 +105,9 @@ static int same_length(iospd_merge_ctx_t* m, const cJSON* d, const cJSON* s,
                        const char* key) {
   int nd = cJSON_GetArraySize(d), ns = cJSON_GetArraySize(s);
   if (cJSON_IsArray(d) != cJSON_IsArray(s) || nd != ns)
-    return mfail(m, "%s has %d entries here and %d in the runs before; "
-                 "runs of one profile have the same (did a run stop early?)",
-                 key, ns, nd);
+    return mfail(m, "%s has %d entries here and %d in '%s'; runs of one "
+                 "profile have the same (did a run stop early?)",
+                 key, ns, nd, m->first_file);
   return 0;
 }
 
@@ -299,7 +301,7 @@ static int merge_series(iospd_merge_ctx_t* m, cJSON* parent,
   int rc = 0;
   double interval = cJSON_GetNumberValue(get(d, "interval_ms"));
   if (interval != cJSON_GetNumberValue(get(s, "interval_ms")))
-    rc = mfail(m, "interval_ms differs from the runs before");
+    rc = mfail(m, "interval_ms differs from '%s''s", m->first_file);
   cJSON* db = get(d, "buckets");
   const cJSON* sb = get(s, "buckets");
   if (rc == 0 && (!cJSON_IsArray(db) || !cJSON_IsArray(sb)))
@@ -462,8 +464,8 @@ static int merge_timespan(iospd_merge_ctx_t* m, cJSON* d, const cJSON* s) {
   const cJSON* measured = get(s, "measured");
   if (!cJSON_IsBool(get(d, "measured")) || !cJSON_IsBool(measured) ||
       cJSON_IsTrue(get(d, "measured")) != cJSON_IsTrue(measured))
-    return mfail(m, "\"measured\" differs from the runs before (one run "
-                 "measured this timespan, another did not)");
+    return mfail(m, "\"measured\" differs from '%s''s (one run measured "
+                 "this timespan, another did not)", m->first_file);
   const cJSON* err = get(s, "error");
   if (cJSON_IsString(err) && cJSON_IsNull(get(d, "error"))) {
     int rc = put(m, d, "error", cJSON_Duplicate(err, true));

@@ -90,7 +90,7 @@ expect_refusal() { # what  stderr-substring  args...
 }
 run -c1M -d1 -W0 -L -D500 -w30 -r -b8K -Rjson t1.dat >c.json 2>c.err || bad "run c failed: $(cat c.err)"
 expect_refusal "another block size" \
-  "'c.json' (--merge) is a run of another profile than 'a.json': profile.timespans[0].targets[0].block_size is 8192 there and 4096 here" \
+  "'c.json' (--merge) is a run of another profile than 'a.json': profile.timespans[0].targets[0].block_size is 8192 in 'c.json' and 4096 in 'a.json'" \
   --merge a.json b.json c.json
 expect_refusal "no file" "--merge needs the result files to merge" --merge
 expect_refusal "missing file" "cannot read 'missing.json' (--merge)" --merge a.json missing.json
