@@ -28,6 +28,10 @@ void iospd_strbuf_putc(iospd_strbuf_t* sb, char c);
 /* Appends s with &, <, >, " and ' escaped for XML text and attributes;
  * bytes XML cannot carry become U+FFFD (iospd/xml_escape.h). */
 void iospd_strbuf_append_xml(iospd_strbuf_t* sb, const char* s);
+/* Appends s for a terminal: control characters (C0, DEL and the C1 range
+ * U+0080..U+009F) become \xNN or \u00NN, so text taken from a file cannot
+ * move the cursor, set the title or clear the screen; other UTF-8 passes. */
+void iospd_strbuf_append_printable(iospd_strbuf_t* sb, const char* s);
 /* Returns the text (never NULL; "" when empty). */
 const char* iospd_strbuf_cstr(const iospd_strbuf_t* sb);
 

@@ -82,6 +82,21 @@ void iospd_strbuf_append_xml(iospd_strbuf_t* sb, const char* s) {
   iospd_xml_append_escaped(sb, s, IOSPD_XML_ESC_QUOTES);
 }
 
+void iospd_strbuf_append_printable(iospd_strbuf_t* sb, const char* s) {
+  const unsigned char* p = (const unsigned char*)(s != NULL ? s : "");
+  while (*p) {
+    if (*p < 0x20 || *p == 0x7f) {
+      iospd_strbuf_appendf(sb, "\\x%02x", *p);
+      p++;
+    } else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+      iospd_strbuf_appendf(sb, "\\u%04x", p[1]);
+      p += 2;
+    } else {
+      iospd_strbuf_putc(sb, (char)*p++);
+    }
+  }
+}
+
 const char* iospd_strbuf_cstr(const iospd_strbuf_t* sb) {
   return sb->data != NULL ? sb->data : "";
 }

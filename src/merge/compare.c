@@ -5,6 +5,7 @@
  * (compare_fields.c). */
 #include "iospd/compare.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -173,6 +174,16 @@ static int fill_row(const row_ctx_t* x, iospd_cmp_row_t* row) {
                            wa, sizeof wa);
   row->has_value = headline(sb, row->target, row->metric, row->dir,
                             &row->value, wb, sizeof wb);
+  /* A number that is not finite (1e999 in a file parses as infinity)
+   * has no difference or test: said, not printed as nan. */
+  if (row->has_base && !isfinite(row->base)) {
+    row->has_base = false;
+    snprintf(wa, sizeof wa, "not a finite number");
+  }
+  if (row->has_value && !isfinite(row->value)) {
+    row->has_value = false;
+    snprintf(wb, sizeof wb, "not a finite number");
+  }
   row->has_diff = row->has_base && row->has_value && row->base != 0.0;
   if (row->has_diff) row->diff_pct = (row->value - row->base) / row->base * 100.0;
   iospd_cmp_test_t* t = &row->test;

@@ -4,6 +4,7 @@
  * than any disk), then per run and timespan one line per metric, and the
  * test stated in a footer. Fixed formats only, so every build prints the
  * same bytes for the same documents. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,7 +12,7 @@
 
 static void value(char* buf, size_t size, iospd_cmp_metric_t m, bool has,
                   double v) {
-  if (!has) {
+  if (!has || !isfinite(v)) {
     snprintf(buf, size, "-");
     return;
   }
@@ -56,9 +57,15 @@ static void runs_header(const iospd_compare_t* c, iospd_strbuf_t* sb) {
                        c->n_runs);
   for (size_t r = 0; r < c->n_runs; r++) {
     const iospd_cmp_run_t* run = &c->runs[r];
-    iospd_strbuf_appendf(sb, "  run %zu: %s (%s, %s; ", r + 1, run->name,
-                         run->computer_name ? run->computer_name : "?",
-                         run->run_time ? run->run_time : "?");
+    /* Names and times come from the files: printable only. */
+    iospd_strbuf_appendf(sb, "  run %zu: ", r + 1);
+    iospd_strbuf_append_printable(sb, run->name);
+    iospd_strbuf_append(sb, " (");
+    iospd_strbuf_append_printable(sb, run->computer_name ? run->computer_name
+                                                         : "?");
+    iospd_strbuf_append(sb, ", ");
+    iospd_strbuf_append_printable(sb, run->run_time ? run->run_time : "?");
+    iospd_strbuf_append(sb, "; ");
     if (run->intervals > 0)
       iospd_strbuf_appendf(sb, "%zu intervals of %.0f ms from -D%s",
                            run->intervals, run->interval_ms,
@@ -81,19 +88,25 @@ static void fields(const iospd_compare_t* c, iospd_strbuf_t* sb) {
                           "setting explains more results\nthan any disk):\n");
   for (size_t i = 0; i < c->n_fields; i++) {
     const iospd_cmp_field_t* f = &c->fields[i];
-    iospd_strbuf_appendf(sb, "  ! %-12s %s:", iospd_cmp_field_kind_name(f->kind),
-                         f->path);
-    for (size_t r = 0; r < c->n_runs; r++)
-      iospd_strbuf_appendf(sb, "%s %s (run %zu)", r ? "," : "", f->values[r],
-                           r + 1);
+    iospd_strbuf_appendf(sb, "  ! %-12s ", iospd_cmp_field_kind_name(f->kind));
+    iospd_strbuf_append_printable(sb, f->path);
+    iospd_strbuf_putc(sb, ':');
+    for (size_t r = 0; r < c->n_runs; r++) {
+      iospd_strbuf_append(sb, r ? ", " : " ");
+      iospd_strbuf_append_printable(sb, f->values[r]);
+      iospd_strbuf_appendf(sb, " (run %zu)", r + 1);
+    }
     iospd_strbuf_putc(sb, '\n');
   }
 }
 
 static void span_table(const iospd_compare_t* c, size_t r,
                        const iospd_cmp_span_t* s, iospd_strbuf_t* sb) {
-  iospd_strbuf_appendf(sb, "\nRun %zu (%s) against run 1 (%s), timespan %d:\n",
-                       r + 1, c->runs[r].name, c->runs[0].name, s->timespan);
+  iospd_strbuf_appendf(sb, "\nRun %zu (", r + 1);
+  iospd_strbuf_append_printable(sb, c->runs[r].name);
+  iospd_strbuf_append(sb, ") against run 1 (");
+  iospd_strbuf_append_printable(sb, c->runs[0].name);
+  iospd_strbuf_appendf(sb, "), timespan %d:\n", s->timespan);
   char run_r[24];
   snprintf(run_r, sizeof run_r, "run %zu", r + 1);
   iospd_strbuf_appendf(sb, "  %-19s %-9s %14s %14s %8s  %s\n", "metric",
@@ -109,7 +122,7 @@ static void span_table(const iospd_compare_t* c, size_t r,
                iospd_cmp_dir_name(row->dir));
     value(a, sizeof a, row->metric, row->has_base, row->base);
     value(b, sizeof b, row->metric, row->has_value, row->value);
-    if (!row->has_diff)
+    if (!row->has_diff || !isfinite(row->diff_pct))
       snprintf(diff, sizeof diff, "-");
     else if (row->diff_pct == 0.0)
       snprintf(diff, sizeof diff, "0.0%%");

@@ -141,6 +141,27 @@ if [ $rc = 0 ] && [ "$(head -1 forced2.txt)" = "NOTE: these runs are of differen
   bad "--force: exit $rc: $(head -12 forced2.txt) $(cat forced2.txt.err)"
 fi
 
+# ---- text from the files reaches the terminal harmless -----------------------
+# A computer_name with escape sequences (set the title, clear the screen), a
+# C1 control (U+009B, CSI) and a value that parses as infinity (1e999).
+python3 - <<'PY'
+import re
+t = open("a.json", encoding="utf-8").read()
+t = t.replace('"computer_name": "', '"computer_name": "ev\\u001b]0;pwned\\u0007\\u001b[2J\\u009bil', 1)
+t, n = re.subn(r'("mib_per_s": )[0-9.e+]+', r'\g<1>1e999', t, count=1)
+assert n == 1
+open("evil.json", "w", encoding="utf-8").write(t)
+PY
+run_lf evil.txt --compare a.json evil.json
+rc=$?
+if [ $rc = 0 ] && ! LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' evil.txt &&
+   ! grep -q $'\xc2\x9b' evil.txt &&
+   grep -qF '(ev\x1b]0;pwned\x07\x1b[2J\u009bil' evil.txt &&
+   ! grep -qiE 'nan|inf' evil.txt &&
+   grep -qE 'unknown: run 2: not a finite number$' evil.txt; then ok; else
+  bad "control characters / infinity: exit $rc: $(head -4 evil.txt | od -c | head -5) $(grep -iE 'nan|inf|finite' evil.txt | head -3)"
+fi
+
 # ---- bad input ---------------------------------------------------------------
 printf 'Total IO\nthread | bytes\n' >text.json
 expect_refusal "not JSON" "'text.json' (--compare): not JSON: parsing stops near byte 1 (line 1, column 1)" --compare a.json text.json
