@@ -626,11 +626,16 @@ static void test_target_errors(void** state) {
   (void)state;
   static const err_case_t cases[] = {
       {"<Path>f</Path><RequestCount>abc</RequestCount>",
-       "line 6: <RequestCount> must be a whole number from 1 to 4294967295, "
+       "line 6: <RequestCount> must be a whole number from 1 to 2147483647, "
        "got 'abc'"},
       {"<Path>f</Path><RequestCount>0</RequestCount>",
-       "line 6: <RequestCount> must be a whole number from 1 to 4294967295, "
+       "line 6: <RequestCount> must be a whole number from 1 to 2147483647, "
        "got '0'"},
+      /* The command line's limit (-o): 4294967295 was taken, then the run
+       * failed allocating 4503599626321920 bytes. */
+      {"<Path>f</Path><RequestCount>4294967295</RequestCount>",
+       "line 6: <RequestCount> must be a whole number from 1 to 2147483647, "
+       "got '4294967295'"},
       {"<Path>f</Path>\n<BlockSize>-4096</BlockSize>",
        "line 7: <BlockSize> must be a whole number from 1 to 4294967294, got "
        "'-4096'"},
@@ -673,7 +678,7 @@ static void test_target_errors(void** state) {
        "'101'"},
       {"<Path>f</Path><ThreadsPerFile>0</ThreadsPerFile>",
        "line 6: <ThreadsPerFile> must be a whole number from 1 to "
-       "4294967295, got '0'"},
+       "2147483647, got '0'"},
       {"<Path>f</Path>\n<StrideSize>4096</StrideSize>\n<Random>4096</Random>",
        "line 8: <Random> conflicts with <StrideSize> of line 7: a target is "
        "either sequential (StrideSize) or random (Random, RandomRatio)"},
@@ -811,7 +816,7 @@ static void test_structure_errors(void** state) {
   expect_parse_error("<Profile>\n<Progress>-1</Progress><TimeSpans/>"
                      "</Profile>",
                      "line 2: <Progress> must be a whole number from 0 to "
-                     "4294967295, got '-1'");
+                     "2147483647, got '-1'");
   expect_parse_error("<Profile><ETW>\n<Kernel>true</Kernel></ETW>"
                      "<TimeSpans/></Profile>",
                      "line 2: unknown element <Kernel> inside <ETW>");
@@ -835,11 +840,11 @@ static void test_timespan_errors(void** state) {
     const char* msg;
   } cases[] = {
       {"<Duration>ten</Duration>",
-       "line 3: <Duration> must be a whole number from 0 to 4294967295, got "
+       "line 3: <Duration> must be a whole number from 0 to 2147483647, got "
        "'ten'"},
       {"<IoBucketDuration>0</IoBucketDuration>",
        "line 3: <IoBucketDuration> must be a whole number from 1 to "
-       "4294967295, got '0'"},
+       "2147483647, got '0'"},
       {"<MeasureLatency>on</MeasureLatency>",
        "line 3: <MeasureLatency> must be true or false (or 1 or 0), got "
        "'on'"},

@@ -17,6 +17,11 @@
 #define IOSPD_DEFAULT_BUCKET_MS 1000u
 #define IOSPD_DEFAULT_PROGRESS_PERIOD 65536u
 #define IOSPD_IO_PRIORITY_NORMAL 3u
+/* The largest count a command line or a -X profile may give for -t, -F,
+ * -o, -O, -d, -W, -C, -i, -j, -D and -P (<ThreadsPerFile>, <ThreadCount>,
+ * <RequestCount>, ...): DISKSPD reads these switches with atoi, which
+ * saturates there; both readers refuse more (docs/compat-differences.md). */
+#define IOSPD_COUNT_MAX INT32_MAX
 
 typedef enum iospd_cache_mode {
   IOSPD_CACHE_CACHED = 0,        /* default / -Sb */

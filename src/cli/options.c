@@ -17,7 +17,7 @@
 /* I32: DISKSPD reads these numbers with atoi, which in the Microsoft C
  * runtime saturates: every value from 2147483648 up becomes 2147483647.
  * iospd refuses what DISKSPD would change (docs/compat-differences.md). */
-#define I32 INT32_MAX
+#define I32 IOSPD_COUNT_MAX
 #define P1X (IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK)
 /* --tree and its companions: long options, let past -X's pass-1 check so
  * that cmdline.c refuses them with the right advice (the profile's <Tree>). */

@@ -552,7 +552,7 @@ static int read_target(node_t* n, iospd_target_t* t, iospd_err_t* err) {
       (rc = get_bool(s[T_LARGE_PAGES], &t->large_pages, err)))
     return rc;
   if (s[T_REQUEST_COUNT] &&
-      (rc = get_u32(s[T_REQUEST_COUNT], 1, UINT32_MAX, &t->request_count,
+      (rc = get_u32(s[T_REQUEST_COUNT], 1, IOSPD_COUNT_MAX, &t->request_count,
                     err)))
     return rc;
   if (s[T_STRIDE]) {
@@ -622,12 +622,12 @@ static int read_target(node_t* n, iospd_target_t* t, iospd_err_t* err) {
   if (s[T_WRITE_BUFFER] && (rc = read_write_buffer(s[T_WRITE_BUFFER], t, err)))
     return rc;
   if (s[T_BURST]) {
-    if ((rc = get_u32(s[T_BURST], 0, UINT32_MAX, &t->burst_size, err)))
+    if ((rc = get_u32(s[T_BURST], 0, IOSPD_COUNT_MAX, &t->burst_size, err)))
       return rc;
     t->burst_set = true;
   }
   if (s[T_THINK]) {
-    if ((rc = get_u32(s[T_THINK], 0, UINT32_MAX, &t->think_time, err)))
+    if ((rc = get_u32(s[T_THINK], 0, IOSPD_COUNT_MAX, &t->think_time, err)))
       return rc;
     t->think_set = true;
   }
@@ -665,7 +665,7 @@ static int read_target(node_t* n, iospd_target_t* t, iospd_err_t* err) {
     }
   }
   if (s[T_THREADS_PER_FILE] &&
-      (rc = get_u32(s[T_THREADS_PER_FILE], 1, UINT32_MAX, &t->threads_per_file,
+      (rc = get_u32(s[T_THREADS_PER_FILE], 1, IOSPD_COUNT_MAX, &t->threads_per_file,
                     err)))
     return rc;
   if (s[T_FILE_SIZE]) {
@@ -800,18 +800,18 @@ static int read_timespan(node_t* n, iospd_timespan_t* ts, iospd_err_t* err) {
   }
   struct {
     int slot;
-    uint32_t min;
+    uint32_t min, max;
     uint32_t* field;
-  } nums[] = {{S_DURATION, 0, &ts->duration},
-              {S_WARMUP, 0, &ts->warmup},
-              {S_COOLDOWN, 0, &ts->cooldown},
-              {S_RAND_SEED, 0, &ts->rand_seed},
-              {S_THREAD_COUNT, 0, &ts->thread_count},
-              {S_REQUEST_COUNT, 0, &ts->request_count},
-              {S_BUCKET, 1, &ts->io_bucket_ms}};
+  } nums[] = {{S_DURATION, 0, IOSPD_COUNT_MAX, &ts->duration},
+              {S_WARMUP, 0, IOSPD_COUNT_MAX, &ts->warmup},
+              {S_COOLDOWN, 0, IOSPD_COUNT_MAX, &ts->cooldown},
+              {S_RAND_SEED, 0, UINT32_MAX, &ts->rand_seed},
+              {S_THREAD_COUNT, 0, IOSPD_COUNT_MAX, &ts->thread_count},
+              {S_REQUEST_COUNT, 0, IOSPD_COUNT_MAX, &ts->request_count},
+              {S_BUCKET, 1, IOSPD_COUNT_MAX, &ts->io_bucket_ms}};
   for (size_t i = 0; i < IOSPD_ARRAY_SIZE(nums); i++) {
     node_t* c = s[nums[i].slot];
-    if (c && (rc = get_u32(c, nums[i].min, UINT32_MAX, nums[i].field, err)))
+    if (c && (rc = get_u32(c, nums[i].min, nums[i].max, nums[i].field, err)))
       return rc;
   }
   struct {
@@ -955,7 +955,7 @@ static int read_profile(node_t* n, iospd_profile_t* p, iospd_err_t* err) {
       (rc = get_bool(s[P_VERBOSE_STATS], &p->verbose_stats, err)))
     return rc;
   if (s[P_PROGRESS] &&
-      (rc = get_u32(s[P_PROGRESS], 0, UINT32_MAX, &p->progress, err)))
+      (rc = get_u32(s[P_PROGRESS], 0, IOSPD_COUNT_MAX, &p->progress, err)))
     return rc;
   if (s[P_EXPERIMENT] &&
       (rc = get_u32(s[P_EXPERIMENT], 0, UINT32_MAX, &p->experiment_flags,
