@@ -173,7 +173,7 @@ static bool profile_engine(void* ctx, uint32_t timespan, uint32_t target,
   if (target >= ts->target_count) return false;
   const iospd_target_t* t = &ts->targets[target];
   uint32_t depth = t->request_count ? t->request_count : 1;
-  unsigned flags = depth == 1 ? IOSPD_QUEUE_SYNC : 0;
+  unsigned flags = IOSPD_QUEUE_PLAN | (depth == 1 ? IOSPD_QUEUE_SYNC : 0);
   if (t->cache_mode == IOSPD_CACHE_DISABLE_OS) flags |= IOSPD_QUEUE_UNBUFFERED;
   iospd_plat_queue_t* q = NULL;
   iospd_err_t err;

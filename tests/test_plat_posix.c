@@ -585,6 +585,43 @@ static void release_pages(int uffd, uint8_t* region, uint32_t npages) {
  * page that userfaultfd holds back, so every pool thread blocks inside its
  * pread until the test releases the page. All depth faults arrive while
  * nothing has completed; then every read finishes with the file's data. */
+static int task_count(void) {
+  DIR* d = opendir("/proc/self/task");
+  assert_non_null(d);
+  int n = 0;
+  for (struct dirent* e; (e = readdir(d)) != NULL;)
+    if (e->d_name[0] != '.') n++;
+  closedir(d);
+  return n;
+}
+
+/* -Rp makes a queue only to ask its engine and depth (IOSPD_QUEUE_PLAN):
+ * it starts no thread (-Rp --engine=threads -o65536 started 65536), and
+ * says the depth asked. */
+static void test_plan_queue_starts_no_thread(void** state) {
+  (void)state;
+  enum { D = 64 };
+  int before = task_count();
+  /* What a real queue keeps (psync and buffered libaio: 1); the threads
+   * engine's real queue starts its pool. */
+  iospd_plat_queue_t* q = make_queue(D);
+  uint32_t kept = iospd_plat_queue_depth(q);
+  if (engine == IOSPD_ENGINE_THREADS) {
+    assert_int_equal(kept, D);
+    assert_true(task_count() >= before + D);
+  }
+  assert_int_equal(iospd_plat_queue_destroy(q), 0);
+  iospd_err_t err;
+  q = NULL;
+  assert_int_equal(
+      iospd_plat_queue_create(&q, D, IOSPD_QUEUE_PLAN, engine, &err), 0);
+  assert_string_equal(iospd_plat_queue_engine(q), engine_name);
+  assert_int_equal(iospd_plat_queue_depth(q), kept);
+  assert_int_equal(task_count(), before);
+  assert_int_equal(iospd_plat_queue_destroy(q), 0);
+  assert_int_equal(task_count(), before);
+}
+
 static void test_threads_keep_depth_in_flight(void** state) {
   (void)state;
   enum { D = 6 };
@@ -1762,6 +1799,7 @@ int main(int argc, char** argv) {
       cmocka_unit_test(test_queue_created_elsewhere),
       cmocka_unit_test(test_roundtrip_every_cache_mode),
       cmocka_unit_test(test_depth_kept),
+      cmocka_unit_test(test_plan_queue_starts_no_thread),
       cmocka_unit_test(test_threads_keep_depth_in_flight),
       cmocka_unit_test(test_threads_cached_reads_inline),
       cmocka_unit_test(test_threads_batch_to_helper),

@@ -419,9 +419,14 @@ enum {
                                       pick a synchronous engine (Linux:
                                       psync, the cheapest at depth 1) */
   IOSPD_QUEUE_COMPLETION_ROUTINES = 1u << 1, /* -x (Windows) */
-  IOSPD_QUEUE_UNBUFFERED = 1u << 2 /* every file attached will be unbuffered
+  IOSPD_QUEUE_UNBUFFERED = 1u << 2, /* every file attached will be unbuffered
                                       (-Su/-Sh): with IOSPD_ENGINE_AUTO,
                                       Linux may pick kernel AIO */
+  IOSPD_QUEUE_PLAN = 1u << 3 /* made only to say which engine and depth a
+                                run would get (-Rp), then destroyed: no
+                                I/O will be submitted, so an engine starts
+                                no threads for it (-o65536 with the threads
+                                engine would start 65536) */
 };
 
 /* Creates a queue for up to depth in-flight I/Os. engine: IOSPD_ENGINE_*.

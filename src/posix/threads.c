@@ -749,7 +749,6 @@ static void start_helper(th_queue_t* q) {
 
 int iospd_posix_threads_create(iospd_plat_queue_t** out, uint32_t depth,
                                unsigned flags, iospd_err_t* err) {
-  (void)flags;
   uint32_t size = 1;
   while (size < depth && size < (UINT32_C(1) << 31)) size <<= 1;
   /* Cache-line aligned: the queue's and the cells' atomic words are
@@ -769,6 +768,11 @@ int iospd_posix_threads_create(iospd_plat_queue_t** out, uint32_t depth,
   }
   q->mask = size - 1;
   q->base.ops = &th_ops;
+  if (flags & IOSPD_QUEUE_PLAN) {
+    /* -Rp: the depth planned, no pool (nthreads 0: nothing to stop). */
+    *out = &q->base;
+    return 0;
+  }
 
   pthread_attr_t attr;
   pthread_attr_init(&attr);
