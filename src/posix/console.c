@@ -49,39 +49,52 @@ int iospd_plat_utf8_args(int argc, char** argv, int* out_argc,
 
 int iospd_plat_read_whole_file(const char* path, char** data, size_t* len,
                                iospd_err_t* err) {
-  FILE* f = fopen(path, "rb");
-  if (f == NULL) return iospd_posix_err(err, errno, "cannot open '%s'", path);
-  size_t cap = 4096, n = 0;
-  char* buf = iospd_malloc(cap + 1);
-  if (buf == NULL) {
-    fclose(f);
-    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory reading '%s'", path);
-  }
-  for (;;) {
-    size_t got = fread(buf + n, 1, cap - n, f);
-    n += got;
-    if (n < cap) break;
-    if (cap >= (64u << 20)) {
-      iospd_free(buf);
-      fclose(f);
+  /* No size limit: whatever iospd writes (a long -D1 run's -Rjson is
+   * hundreds of MB) it must read back. A regular file is read into one
+   * buffer of its size; a pipe grows one. */
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return iospd_posix_err(err, errno, "cannot open '%s'", path);
+  struct stat st;
+  size_t cap = 4096;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    if ((uint64_t)st.st_size >= (uint64_t)SIZE_MAX / 2) {
+      close(fd);
       return iospd_err_set(err, IOSPD_ERANGE,
-                           "'%s' is larger than 64 MiB; not a profile", path);
+                           "'%s' (%llu bytes) is too large to read in a "
+                           "32-bit iospd; use the 64-bit one", path,
+                           (unsigned long long)st.st_size);
     }
-    char* bigger = iospd_realloc(buf, cap * 2 + 1);
-    if (bigger == NULL) {
-      iospd_free(buf);
-      fclose(f);
-      return iospd_err_set(err, IOSPD_ENOMEM, "out of memory reading '%s'",
-                           path);
-    }
-    buf = bigger;
-    cap *= 2;
+    cap = (size_t)st.st_size + 1; /* +1: EOF is seen without growing */
   }
-  int failed = ferror(f);
-  fclose(f);
-  if (failed) {
+  size_t n = 0;
+  char* buf = iospd_malloc(cap + 1);
+  int rc = 0;
+  for (;;) {
+    if (buf == NULL) {
+      rc = iospd_err_set(err, IOSPD_ENOMEM, "out of memory reading '%s' "
+                         "(%zu bytes)", path, cap);
+      break;
+    }
+    ssize_t got = read(fd, buf + n, cap - n);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      rc = iospd_posix_err(err, errno, "error reading '%s'", path);
+      break;
+    }
+    if (got == 0) break;
+    n += (size_t)got;
+    if (n == cap) {
+      char* bigger = cap < SIZE_MAX / 4 ? iospd_realloc(buf, cap * 2 + 1)
+                                        : NULL;
+      if (bigger == NULL) iospd_free(buf);
+      buf = bigger;
+      cap *= 2;
+    }
+  }
+  close(fd);
+  if (rc < 0) {
     iospd_free(buf);
-    return iospd_err_set(err, IOSPD_EIO, "error reading '%s'", path);
+    return rc;
   }
   buf[n] = '\0';
   *data = buf;

@@ -162,27 +162,39 @@ int iospd_plat_read_whole_file(const char* path, char** data, size_t* len,
     CloseHandle(h);
     return iospd_win_err(err, e, "cannot read the size of '%s'", path);
   }
-  if (size.QuadPart > (64LL << 20)) {
+  /* No size limit: whatever iospd writes (a long -D1 run's -Rjson is
+   * hundreds of MB) it must read back. */
+  if ((unsigned long long)size.QuadPart >= (unsigned long long)SIZE_MAX / 2) {
     CloseHandle(h);
     return iospd_err_set(err, IOSPD_ERANGE,
-                         "'%s' is larger than 64 MiB; not a profile", path);
+                         "'%s' (%llu bytes) is too large to read in a 32-bit "
+                         "iospd; use the 64-bit one", path,
+                         (unsigned long long)size.QuadPart);
   }
-  char* buf = iospd_malloc((size_t)size.QuadPart + 1);
+  size_t want = (size_t)size.QuadPart;
+  char* buf = iospd_malloc(want + 1);
   if (buf == NULL) {
     CloseHandle(h);
-    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory reading '%s'", path);
+    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory reading '%s' "
+                         "(%zu bytes)", path, want);
   }
-  DWORD got = 0;
-  if (!ReadFile(h, buf, (DWORD)size.QuadPart, &got, NULL)) {
-    DWORD e = GetLastError();
-    iospd_free(buf);
-    CloseHandle(h);
-    return iospd_win_err(err, e, "error reading '%s'", path);
+  size_t n = 0;
+  while (n < want) {
+    DWORD chunk = want - n > (1u << 30) ? (1u << 30) : (DWORD)(want - n);
+    DWORD got = 0;
+    if (!ReadFile(h, buf + n, chunk, &got, NULL)) {
+      DWORD e = GetLastError();
+      iospd_free(buf);
+      CloseHandle(h);
+      return iospd_win_err(err, e, "error reading '%s'", path);
+    }
+    if (got == 0) break; /* shorter than its size said: it shrank */
+    n += got;
   }
   CloseHandle(h);
-  buf[got] = '\0';
+  buf[n] = '\0';
   *data = buf;
-  *len = got;
+  *len = n;
   return 0;
 }
 

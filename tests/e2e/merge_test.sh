@@ -102,4 +102,14 @@ printf '{"results": []}\n' >other.json
 expect_refusal "not iospd results" "'other.json' (--merge): JSON, but not iospd results" --merge other.json a.json
 expect_refusal "--merge not first" "'--merge' is a mode of its own and must be the first argument" -b4K --merge a.json
 
+# Whatever iospd writes it reads back: a results file past 64 MiB (a long
+# -D1 run's -Rjson; here a.json padded with the white space JSON allows)
+# merges, where it was refused as "larger than 64 MiB; not a profile".
+python3 -c 'import sys; t = open("a.json").read(); open("big.json", "w").write(t + " " * (65 << 20))'
+run --merge a.json big.json >big_merged.json 2>big.err
+rc=$?
+n=$(python3 -c 'import json,sys; print([e["file"] for e in json.load(open(sys.argv[1]))["merged_from"]])' big_merged.json 2>&1)
+if [ $rc = 0 ] && [ "$n" = "['a.json', 'big.json']" ]; then ok; else bad "a 65 MiB results file: exit $rc, $n, $(cat big.err)"; fi
+rm -f big.json big_merged.json
+
 finish merge_test
