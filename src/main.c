@@ -905,6 +905,11 @@ int main(int argc, char** argv) {
     err_line("error: ", err.msg);
     return EXIT_RUN_FAILED;
   }
+  /* The first Ctrl-C stops the I/O; the second must not lose what was
+   * measured (only a third, or a kill, abandons it). */
+  iospd_plat_set_interrupt_notice(
+      "\n*** Ctrl-C again: the results measured so far are being written; "
+      "a third Ctrl-C abandons them. ***\n");
   bool windows = strcmp(sys.os_name, "windows") == 0;
   iospd_cmdline_env_t env = {
       .slash_switches = windows,

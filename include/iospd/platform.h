@@ -123,10 +123,15 @@ uint64_t iospd_plat_ticks(void);
 /* Sleeps up to ms; returns 1 if woken by iospd_plat_interrupt (or Ctrl-C),
  * else 0. */
 int iospd_plat_wait(uint32_t ms);
-/* Installs the Ctrl-C handler (Linux: SIGINT and SIGTERM): on the first
- * such signal it calls cb(arg) once (from any thread) and wakes
- * iospd_plat_wait. */
+/* Installs the Ctrl-C handler (Linux: SIGINT and SIGTERM; Windows: Ctrl-C
+ * and Ctrl-Break): on the first such signal it calls cb(arg) once (from
+ * any thread) and wakes iospd_plat_wait. The second writes the notice of
+ * iospd_plat_set_interrupt_notice to stderr and changes nothing else: the
+ * results measured so far are still written. The third ends the process
+ * the default way (Linux: killed by that signal, exit 130 for SIGINT). */
 int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg, iospd_err_t* err);
+/* The text the second interrupt writes (static storage; NULL: none). */
+void iospd_plat_set_interrupt_notice(const char* text);
 /* Wakes iospd_plat_wait as Ctrl-C would (used by -yp and tests). */
 void iospd_plat_interrupt(void);
 /* Sleeps ms, whatever Ctrl-C does: for polling loops and throttle sleeps,

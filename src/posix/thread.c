@@ -268,9 +268,10 @@ int iospd_plat_wait(uint32_t ms) {
 
 /* Ctrl-C and SIGTERM: the handler only writes one byte to a pipe
  * (async-signal-safe); a watcher thread reads it, calls the callback in a
- * normal thread context, then wakes the waits. SA_RESETHAND makes a second
- * signal of the same kind end the process the usual way, in case the run
- * does not stop. */
+ * normal thread context, then wakes the waits. The second signal only
+ * writes the notice (the first has stopped the I/O, so what was measured
+ * is being written: an impatient second Ctrl-C must not lose it); the
+ * third ends the process the usual way, in case the run does not stop. */
 static pthread_mutex_t sig_lock = PTHREAD_MUTEX_INITIALIZER;
 static int sig_pipe[2] = {-1, -1};
 static pthread_t sig_watcher;
@@ -279,12 +280,28 @@ static struct sigaction sig_old[IOSPD_ARRAY_SIZE(stop_signo)];
 static void (*sig_cb)(void*);
 static void* sig_cb_arg;
 
+static volatile sig_atomic_t sig_count;
+static const char* volatile sig_notice;
+
+void iospd_plat_set_interrupt_notice(const char* text) { sig_notice = text; }
+
 static void on_stop_signal(int signo) {
-  (void)signo;
   int saved = errno;
-  char c = 'i';
-  ssize_t w = write(sig_pipe[1], &c, 1);
-  (void)w;
+  int n = ++sig_count;
+  if (n >= 3) {
+    signal(signo, SIG_DFL);
+    raise(signo);
+  } else if (n == 2) {
+    const char* t = sig_notice;
+    if (t != NULL) {
+      ssize_t w = write(STDERR_FILENO, t, strlen(t));
+      (void)w;
+    }
+  } else {
+    char c = 'i';
+    ssize_t w = write(sig_pipe[1], &c, 1);
+    (void)w;
+  }
   errno = saved;
 }
 
@@ -324,6 +341,7 @@ int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg,
     pthread_mutex_unlock(&sig_lock);
     return iospd_posix_err(err, e, "pipe2 (Ctrl-C handler)");
   }
+  sig_count = 0; /* a handler installed anew (after a shutdown) counts anew */
   /* The watcher inherits a mask with the stop signals blocked. */
   sigset_t block, old;
   stop_signals(&block);
@@ -341,7 +359,7 @@ int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg,
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESTART | SA_RESETHAND;
+  sa.sa_flags = SA_RESTART;
   size_t set = 0;
   for (; set < IOSPD_ARRAY_SIZE(stop_signo); set++)
     if (sigaction(stop_signo[set], &sa, &sig_old[set]) != 0) break;

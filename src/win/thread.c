@@ -214,9 +214,28 @@ void iospd_plat_interrupt(void) {
  * handler, the system's default, which ends the process (DISKSPD removes
  * its handler after the first Ctrl-C): a run that does not stop, say on a
  * hung device, can still be ended from the keyboard. */
+static const char* volatile interrupt_notice;
+
+void iospd_plat_set_interrupt_notice(const char* text) {
+  interrupt_notice = text;
+}
+
+/* The first Ctrl-C stops the run, the second only says that the results
+ * are being written (so an impatient one does not lose them), the third
+ * goes to the default handler, which ends the process. */
 BOOL WINAPI iospd_win_ctrl_handler(DWORD type) {
   if (type != CTRL_C_EVENT && type != CTRL_BREAK_EVENT) return FALSE;
-  if (InterlockedExchange(&interrupt_fired, 1) != 0) return FALSE;
+  static volatile LONG count;
+  LONG n = InterlockedIncrement(&count);
+  if (n >= 3) return FALSE;
+  if (n == 2) {
+    const char* t = interrupt_notice;
+    DWORD w = 0;
+    if (t != NULL)
+      WriteFile(GetStdHandle(STD_ERROR_HANDLE), t, (DWORD)strlen(t), &w, NULL);
+    return TRUE;
+  }
+  if (InterlockedExchange(&interrupt_fired, 1) != 0) return TRUE;
   void (*cb)(void*) = interrupt_cb;
   if (cb != NULL) cb(interrupt_arg);
   iospd_plat_interrupt();

@@ -119,6 +119,40 @@ if [ $wine = 0 ]; then
   well_formed "$work/out" "-Rxml after SIGINT, stdout"
   expect_err '\*\*\* Ctrl-C' "-Rxml after SIGINT: notice on stderr"
   ! grep -q 'Ctrl-C' "$work/out" && ok || bad "-Rxml after SIGINT: notice on stdout"
+  # A second SIGINT while the results are being written no longer abandons
+  # them (it was killed with exit 130 and wrote no --output file); it says
+  # so on stderr. A third ends the process (killed by SIGINT: 130). The
+  # report goes to a FIFO nobody reads yet, so iospd is held in the report
+  # stage (the report is larger than the pipe's 64 KiB) while the signals
+  # arrive.
+  sig_run() { # json-out signals
+    rm -f "$work/fifo"; mkfifo "$work/fifo"
+    exec 3<>"$work/fifo"
+    "$exe" -c1M -d30 -W0 -t128 -o1 -Rxml --output=json:"$1" "$target" "$target" >"$work/fifo" 2>"$work/err" &
+    pid=$!
+    sleep 2.5
+    kill -INT $pid
+    local i
+    for i in $(seq 2 "$2"); do sleep 0.5; kill -INT $pid; done
+    sleep 0.5
+    timeout 20 cat <&3 >"$work/out" &
+    local reader=$!
+    wait $pid
+    local rc=$?
+    exec 3>&-
+    wait $reader
+    return $rc
+  }
+  sig_run "$work/two.json" 2
+  expect_rc $? 0 "-Rxml after two SIGINTs"
+  well_formed "$work/out" "-Rxml after two SIGINTs, stdout"
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["timespans"][0]["total"]["total"]["ios"] > 0' "$work/two.json" &&
+    ok || bad "two SIGINTs: --output=json file missing or without I/O"
+  expect_err 'Ctrl-C again: the results measured so far are being written; a third Ctrl-C abandons them' \
+    "two SIGINTs: the second says the results are still written"
+  sig_run "$work/three.json" 3
+  expect_rc $? 130 "three SIGINTs: killed by the third"
+  [ ! -e "$work/three.json" ] && ok || bad "three SIGINTs: a --output file was still written"
 else
   echo "skip (wine): SIGINT sent to a background wine process does not reach the program as Ctrl-C (the run goes on); the Linux run covers the routing"
 fi
