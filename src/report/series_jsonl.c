@@ -4,38 +4,22 @@
  * members. Keys: docs/time-series.md. */
 #include <stdio.h>
 
+#include "iospd/json_write.h"
 #include "series_internal.h"
-
-/* A JSON string (RFC 8259): quotes, backslashes and control characters
- * escaped; UTF-8 passes through. */
-static void str(iospd_strbuf_t* out, const char* s) {
-  iospd_strbuf_putc(out, '"');
-  for (const unsigned char* p = (const unsigned char*)s; *p; p++) {
-    if (*p == '"' || *p == '\\') {
-      iospd_strbuf_putc(out, '\\');
-      iospd_strbuf_putc(out, (char)*p);
-    } else if (*p < 0x20) {
-      iospd_strbuf_appendf(out, "\\u%04x", *p);
-    } else {
-      iospd_strbuf_putc(out, (char)*p);
-    }
-  }
-  iospd_strbuf_putc(out, '"');
-}
 
 static void line(iospd_strbuf_t* out, const iospd_interval_t* iv,
                  const iospd_series_row_t* r, int64_t target, const char* path,
                  bool latency, iospd_hist_t* tmp) {
   int64_t ms = iv->end_ms - iv->start_ms;
   iospd_strbuf_appendf(out, "{\"timespan\":%u,\"phase\":", iv->timespan);
-  str(out, iospd_phase_name(iv->phase));
+  iospd_json_append_str(out, iospd_phase_name(iv->phase));
   iospd_strbuf_appendf(out, ",\"start_ms\":%lld,\"end_ms\":%lld,\"target\":",
                        (long long)iv->start_ms, (long long)iv->end_ms);
   if (target < 0) {
     iospd_strbuf_append(out, "\"total\"");
   } else {
     iospd_strbuf_appendf(out, "%lld,\"path\":", (long long)target);
-    str(out, path);
+    iospd_json_append_str(out, path);
   }
   for (int d = 0; d < 3; d++) {
     series_vals_t v;

@@ -191,4 +191,21 @@ print(f"  {len(t0)} rows of target 0 after the kill")
 sys.exit(0 if 2 <= len(t0) <= 6 and len(tot) == len(t0) else 1)
 EOF
 
+# --- 4. a target name that is not UTF-8: the JSON Lines stay valid JSON ----
+# (the series had its own string writer, which passed the bytes through;
+# iospd_json_append_str makes each bad byte U+FFFD, as -Rjson does)
+if [ $wine = 0 ]; then
+  bad_name="$work/t"$'\xff\xfe'"x.dat"
+  run -c64K -d1 -W0 -C0 --timeseries="$work/u.jsonl" "$bad_name" >/dev/null 2>"$work/err"
+  rc=$?
+  python3 - "$work/u.jsonl" <<'EOF' && [ $rc = 0 ] && ok || bad "invalid UTF-8 in a target name: exit $rc, the JSON Lines do not parse strictly: $(cat "$work/err")"
+import json, sys
+lines = open(sys.argv[1], "rb").read().decode("utf-8").splitlines()  # strict UTF-8
+paths = [json.loads(l)["path"] for l in lines if json.loads(l)["target"] != "total"]
+sys.exit(0 if paths and all(p.endswith("t\ufffd\ufffdx.dat") for p in paths) else 1)
+EOF
+else
+  echo "skip (wine): command lines are UTF-16 on Windows, so a name that is not UTF-8 cannot reach iospd.exe; the Linux run covers the writer"
+fi
+
 finish timeseries_test
