@@ -53,10 +53,6 @@ int iospd_content_pool_build(iospd_content_pool_t* p, uint32_t block_size,
                              uint64_t nonce, iospd_err_t* err);
 void iospd_content_pool_free(iospd_content_pool_t* p);
 
-/* zlib's saving on n bytes (compress2, default level), in percent: 100 *
- * (1 - compressed / n). Negative for incompressible data. */
-double iospd_content_saving(const uint8_t* b, size_t n);
-
 typedef struct iospd_content_writer_s {
   const iospd_content_pool_t* pool;
   uint64_t key_word; /* first stamp word: from the nonce, worker, target */

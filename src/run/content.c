@@ -21,18 +21,6 @@ static uint64_t mix64(uint64_t z) {
   return z ^ (z >> 31);
 }
 
-double iospd_content_saving(const uint8_t* b, size_t n) {
-  if (n == 0) return 0.0;
-  uLongf cap = compressBound((uLong)n);
-  Bytef* out = iospd_malloc(cap);
-  if (out == NULL) return 0.0;
-  uLongf got = cap;
-  int rc = compress2(out, &got, b, (uLong)n, Z_DEFAULT_COMPRESSION);
-  iospd_free(out);
-  if (rc != Z_OK) return 0.0;
-  return 100.0 * (1.0 - (double)got / (double)n);
-}
-
 /* One block of n bytes: per chunk a stamp, q/65536 of the rest random,
  * then the block's phrase repeated. */
 static void build_block(uint8_t* b, size_t n, uint32_t q,
