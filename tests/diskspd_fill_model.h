@@ -2,7 +2,7 @@
 /* A small independent model of DISKSPD 2.2's generator and of its random
  * buffer fill (Random::RandBuffer as used by -Zr and -Z<size>), written for
  * the tests from the behaviour reference (2.8, 2.11) and checked against
- * DISKSPD's source, sharing no code with src/run/rand.c. The address enters
+ * DISKSPD's source, sharing no code with src/base/rand.c. The address enters
  * only as "address mod 8", so a test can state the alignment DISKSPD's
  * buffer would have without placing one there.
  *

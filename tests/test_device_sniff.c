@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What the write guard finds on a disk: signatures at the start and at the
- * end of crafted device images (src/run/device_sniff.c). Runs natively and, for
+ * end of crafted device images (src/base/device_sniff.c). Runs natively and, for
  * the Windows build, under wine. */
 #include "test_util.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What a disk or volume holds, judged from its first and last megabyte
- * (src/run/device_sniff.c). The platforms read the bytes; these functions only
+ * (src/base/device_sniff.c). The platforms read the bytes; these functions only
  * look at them, so tests feed them crafted images. */
 #ifndef IOSPD_DEVICE_SNIFF_H
 #define IOSPD_DEVICE_SNIFF_H
