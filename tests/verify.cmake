@@ -9,6 +9,13 @@ if(IOSPD_BASH AND NOT CMAKE_CROSSCOMPILING AND NOT WIN32)
            ${PROJECT_SOURCE_DIR}/tests/e2e/verify_test.sh $<TARGET_FILE:iospd>
            ${PROJECT_SOURCE_DIR})
   set_tests_properties(e2e_verify PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
+  # The state file's safety (tests/e2e/verify_state_test.sh): files that are
+  # not state files left alone, long paths, links, no SIGBUS, damage named.
+  add_test(NAME e2e_verify_state COMMAND ${IOSPD_BASH}
+           ${PROJECT_SOURCE_DIR}/tests/e2e/verify_state_test.sh
+           $<TARGET_FILE:iospd> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(e2e_verify_state PROPERTIES TIMEOUT 300
+                       SKIP_RETURN_CODE 77)
 elseif(IOSPD_BASH AND CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME e2e_verify_wine COMMAND ${IOSPD_BASH}
            ${PROJECT_SOURCE_DIR}/tests/e2e/verify_test.sh $<TARGET_FILE:iospd>
