@@ -170,9 +170,16 @@ int iospd_plat_map_create(const char* path, uint64_t size,
   FILE_END_OF_FILE_INFO eof;
   eof.EndOfFile.QuadPart = (LONGLONG)size;
   int rc = 0;
-  if (!SetFileInformationByHandle(h, FileAllocationInfo, &alloc,
-                                  sizeof alloc) ||
-      !SetFileInformationByHandle(h, FileEndOfFileInfo, &eof, sizeof eof)) {
+  BOOL ok = SetFileInformationByHandle(h, FileAllocationInfo, &alloc,
+                                       sizeof alloc);
+  /* A file system (or wine) without allocation sizes: the end of file
+   * alone, as before. */
+  if (!ok && (GetLastError() == ERROR_CALL_NOT_IMPLEMENTED ||
+              GetLastError() == ERROR_NOT_SUPPORTED ||
+              GetLastError() == ERROR_INVALID_FUNCTION))
+    ok = TRUE;
+  ok = ok && SetFileInformationByHandle(h, FileEndOfFileInfo, &eof, sizeof eof);
+  if (!ok) {
     DWORD e = GetLastError();
     if (e == ERROR_DISK_FULL || e == ERROR_HANDLE_DISK_FULL)
       rc = iospd_err_set(err, IOSPD_ENOSPC,
