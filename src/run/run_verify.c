@@ -46,9 +46,10 @@ static int lock_target(iospd_run_verify_t* v, const char* path,
     return iospd_err_set(err, IOSPD_EUSAGE,
                          "--verify: target '%s' is being verified by another "
                          "iospd run (under this name or through a link to "
-                         "the same file): wait for it to end; two runs on "
-                         "one file would each count the other's writes as "
-                         "failures", path);
+                         "the same file), or this run names the file twice "
+                         "through links: wait for it to end, or name the "
+                         "file once; two runs on one file would each count "
+                         "the other's writes as failures", path);
   if (rc < 0)
     return iospd_err_set(err, rc, "--verify: cannot lock target '%s': %s",
                          path, e.msg[0] ? e.msg : iospd_strerror(rc));

@@ -141,7 +141,7 @@ concurrent() {
   for _ in $(seq 100); do [ -e f.dat.iospd-verify ] && break; sleep 0.05; done
   sleep 0.3
   run 3 "${common[@]}" -w100 -d1 --verify "$other"
-  has "--verify: target '$other' is being verified by another iospd run (under this name or through a link to the same file): wait for it to end; two runs on one file would each count the other's writes as failures" "second run through $other"
+  has "--verify: target '$other' is being verified by another iospd run (under this name or through a link to the same file), or this run names the file twice through links: wait for it to end, or name the file once; two runs on one file would each count the other's writes as failures" "second run through $other"
   wait "$bgpid"
   local rc=$?
   bgpid=""
@@ -155,6 +155,11 @@ concurrent() {
 mkdata f.dat 8
 ln f.dat hard.dat
 concurrent hard.dat
+# One run that names the file twice, through a hard link.
+fsum=$(sum f.dat)
+run 3 "${common[@]}" -w100 -d1 --verify f.dat hard.dat
+has "--verify: target 'hard.dat' is being verified by another iospd run (under this name or through a link to the same file), or this run names the file twice through links" "f.dat and hard.dat in one run"
+same f.dat "$fsum" "a run refused for naming a file twice"
 if [ $wine = 0 ]; then
   ln -s f.dat sym.dat
   concurrent sym.dat
