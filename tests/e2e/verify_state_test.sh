@@ -95,12 +95,12 @@ done
 run 3 "${common[@]}" -w0 -d1 --verify --verify-state=t.dat t.dat
 same t.dat "$tsum" "--verify-state=<the target>"
 if [ $wine = 0 ]; then
-ln -s victim.txt t.dat.iospd-verify
-run 3 "${common[@]}" -w100 -d1 --verify t.dat
-has "--verify state file 't.dat.iospd-verify': 't.dat.iospd-verify' is a symbolic link: iospd does not follow one to a state file (name the file itself)" "planted link"
-same victim.txt "$vsum" "planted <target>.iospd-verify link"
-same t.dat "$tsum" "target behind a refused state link"
-rm -f t.dat.iospd-verify
+  ln -s victim.txt t.dat.iospd-verify
+  run 3 "${common[@]}" -w100 -d1 --verify t.dat
+  has "--verify state file 't.dat.iospd-verify': 't.dat.iospd-verify' is a symbolic link: iospd does not follow one to a state file (name the file itself)" "planted link"
+  same victim.txt "$vsum" "planted <target>.iospd-verify link"
+  same t.dat "$tsum" "target behind a refused state link"
+  rm -f t.dat.iospd-verify
 fi
 no_tmp "refusals"
 
@@ -210,18 +210,18 @@ fi
 
 # Truncated by another process during the run.
 if [ $wine = 0 ]; then
-rm -f t.dat.iospd-verify
-run_exe "${common[@]}" -w100 -d3 --verify t.dat >bg.txt 2>bgerr.txt &
-bgpid=$!
-for _ in $(seq 100); do [ -e t.dat.iospd-verify ] && break; sleep 0.05; done
-sleep 1
-truncate -s 0 t.dat.iospd-verify
-wait "$bgpid"
-rc=$?
-bgpid=""
-[ $rc = 1 ] && ok || bad "run whose state was truncated exited $rc, not 1"
-grep -qF "error: --verify state file 't.dat.iospd-verify': part of it could not be reached during the run (another process truncated it, or its storage failed): what this run recorded in it is lost, so the blocks it wrote cannot be checked; delete the state file and run again" bgerr.txt && ok ||
-  { bad "no message for the truncated state"; cat bgerr.txt; }
+  rm -f t.dat.iospd-verify
+  run_exe "${common[@]}" -w100 -d3 --verify t.dat >bg.txt 2>bgerr.txt &
+  bgpid=$!
+  for _ in $(seq 100); do [ -e t.dat.iospd-verify ] && break; sleep 0.05; done
+  sleep 1
+  truncate -s 0 t.dat.iospd-verify
+  wait "$bgpid"
+  rc=$?
+  bgpid=""
+  [ $rc = 1 ] && ok || bad "run whose state was truncated exited $rc, not 1"
+  grep -qF "error: --verify state file 't.dat.iospd-verify': part of it could not be reached during the run (another process truncated it, or its storage failed): what this run recorded in it is lost, so the blocks it wrote cannot be checked; delete the state file and run again" bgerr.txt && ok ||
+    { bad "no message for the truncated state"; cat bgerr.txt; }
 fi
 
 # ---- 5. damaged state files are named, never re-made ----------------------
