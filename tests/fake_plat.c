@@ -859,16 +859,24 @@ int iospd_plat_event_wait(iospd_plat_event_t* ev, uint32_t timeout_ms) {
 void iospd_plat_event_close(iospd_plat_event_t* ev) { (void)ev; }
 
 /* --verify state files: kept in memory only (no file), enough for the
- * engine's verify path under the fake platform. */
+ * engine's verify path under the fake platform: none exists, each is made
+ * afresh. */
 struct iospd_plat_map_s {
   void* addr;
 };
-int iospd_plat_map_open(const char* path, uint64_t size, unsigned flags,
+int iospd_plat_map_open(const char* path, unsigned flags,
                         iospd_plat_map_t** m, void** addr, uint64_t* len,
-                        bool* created, iospd_err_t* err) {
+                        iospd_err_t* err) {
   (void)flags;
-  if (size == 0)
-    return iospd_err_set(err, IOSPD_ENOENT, "%s: no such file", path);
+  *m = NULL;
+  *addr = NULL;
+  *len = 0;
+  return iospd_err_set(err, IOSPD_ENOENT, "%s: no such file", path);
+}
+int iospd_plat_map_create(const char* path, uint64_t size,
+                          iospd_plat_map_t** m, void** addr,
+                          iospd_err_t* err) {
+  (void)path;
   iospd_plat_map_t* h = calloc(1, sizeof(*h));
   void* p = h ? calloc(1, (size_t)size) : NULL;
   if (p == NULL) {
@@ -878,9 +886,19 @@ int iospd_plat_map_open(const char* path, uint64_t size, unsigned flags,
   h->addr = p;
   *m = h;
   *addr = p;
-  *len = size;
-  *created = true;
   return 0;
+}
+int iospd_plat_map_publish(iospd_plat_map_t* m, const char* path,
+                           bool replace_empty, iospd_err_t* err) {
+  (void)m;
+  (void)path;
+  (void)replace_empty;
+  (void)err;
+  return 0;
+}
+bool iospd_plat_map_lost(const iospd_plat_map_t* m) {
+  (void)m;
+  return false;
 }
 int iospd_plat_map_flush(iospd_plat_map_t* m, iospd_err_t* err) {
   (void)m;
@@ -891,5 +909,20 @@ void iospd_plat_map_close(iospd_plat_map_t* m) {
   if (m == NULL) return;
   free(m->addr);
   free(m);
+}
+struct iospd_plat_tlock_s {
+  int unused;
+};
+int iospd_plat_target_lock(const char* path, iospd_plat_tlock_t** lk,
+                           iospd_err_t* err) {
+  (void)path;
+  (void)err;
+  *lk = calloc(1, sizeof(**lk));
+  return *lk ? 0 : IOSPD_ENOMEM;
+}
+void iospd_plat_target_unlock(iospd_plat_tlock_t* lk) { free(lk); }
+char* iospd_plat_final_path(const char* path) {
+  (void)path;
+  return NULL;
 }
 uint64_t iospd_plat_unix_ns(void) { return 1767322800000000000ull; }

@@ -235,6 +235,161 @@ static void test_format(void** st) {
   iospd_strbuf_destroy(&sb);
 }
 
+/* ---- the state file: what iospd_vstate_check accepts (issue #30) ------
+ * A buffer stands for the mapped file: len is the file's size. */
+
+/* A whole state of n blocks of -b bs, in a buffer of len bytes (>= 4096). */
+static uint8_t* state_buf(uint64_t len, uint32_t bs, uint64_t n) {
+  uint8_t* b = calloc(1, (size_t)len);
+  assert_non_null(b);
+  iospd_vstate_hdr_t* h = (iospd_vstate_hdr_t*)b;
+  memcpy(h->magic, "IOSPDVS1", 8);
+  h->version = 1;
+  h->block_size = bs;
+  h->block_count = n;
+  h->target_id = 77;
+  return b;
+}
+
+/* check <buf, len, -b, target blocks, create> gives the message want. */
+static void check_says(const uint8_t* b, uint64_t len, uint32_t bs,
+                       uint64_t blocks, bool create, const char* want) {
+  iospd_err_t e;
+  iospd_err_clear(&e);
+  int rc = iospd_vstate_check(b, len, "s.st", "t.dat", bs, blocks, create, &e);
+  if (want == NULL) {
+    assert_int_equal(rc, 0);
+    return;
+  }
+  assert_int_equal(rc, IOSPD_EUSAGE);
+  assert_string_equal(e.msg, want);
+}
+
+static void test_state_check_whole(void** st) {
+  (void)st;
+  uint8_t* b = state_buf(4096 + 10 * 8, 4096, 10);
+  check_says(b, 4096 + 80, 4096, 10, true, NULL);
+  check_says(b, 4096 + 80, 4096, 99, false, NULL); /* --verify-only */
+  check_says(b, 4096 + 80, 4096, 11, true,
+             "verify state file 's.st' holds 10 blocks, but target 't.dat' "
+             "now has 11: the target changed size; delete the state file to "
+             "start afresh");
+  check_says(b, 4096 + 80, 8192, 10, true,
+             "verify state file 's.st' was made for -b4096, not -b8192: "
+             "verify with the block size the data was written with, or "
+             "delete the file to start afresh");
+  free(b);
+}
+
+static void test_state_check_not_state(void** st) {
+  (void)st;
+  const char* want =
+      "'s.st' is not an iospd verify state file (it does not start with "
+      "IOSPDVS1), and iospd leaves it as it is: name another state file "
+      "with --verify-state=FILE, or delete it if it is a damaged state file "
+      "(its verification history goes with it)";
+  uint8_t* b = state_buf(4096 + 80, 4096, 10);
+  check_says(b, 5, 4096, 10, true, want); /* shorter than the magic */
+  b[7] = '2';
+  check_says(b, 4096 + 80, 4096, 10, true, want);
+  free(b);
+}
+
+static void test_state_check_version(void** st) {
+  (void)st;
+  uint8_t* b = state_buf(4096 + 80, 4096, 10);
+  ((iospd_vstate_hdr_t*)b)->version = 2;
+  check_says(b, 4096 + 80, 4096, 10, false,
+             "verify state file 's.st' has version 2, but this iospd reads "
+             "version 1: use the iospd that made it, or delete it to start "
+             "afresh");
+  free(b);
+}
+
+static void test_state_check_truncated(void** st) {
+  (void)st;
+  uint8_t* b = state_buf(4096 + 80, 4096, 10);
+  /* Before: "was made for -b4096, not -b4096". */
+  check_says(b, 4096 + 72, 4096, 10, true,
+             "verify state file 's.st' is truncated: 4168 bytes where its "
+             "header (10 blocks) needs 4176; delete it to start afresh (its "
+             "verification history is lost)");
+  check_says(b, 100, 4096, 10, false,
+             "verify state file 's.st' is truncated: 100 bytes where its "
+             "header needs 4096; delete it to start afresh (its "
+             "verification history is lost)");
+  free(b);
+  b = state_buf(4096 + 88, 4096, 10);
+  check_says(b, 4096 + 88, 4096, 10, true,
+             "verify state file 's.st' is damaged: 4184 bytes where its "
+             "header (10 blocks) needs 4176; delete it to start afresh (its "
+             "verification history is lost)");
+  free(b);
+}
+
+static void test_state_check_overflow(void** st) {
+  (void)st;
+  /* 4096 + n * 8 wraps for these: 2^61 gives 4096, 2^64 - 1 gives 4088,
+   * so the old length check passed a 4176-byte file and the words were
+   * read far past its end (SIGBUS). */
+  static const uint64_t counts[] = {UINT64_C(1) << 61, UINT64_MAX,
+                                    (UINT64_MAX - 4096) / 8 + 1};
+  for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+    uint8_t* b = state_buf(4096 + 80, 4096, counts[i]);
+    char want[512];
+    snprintf(want, sizeof want,
+             "verify state file 's.st' is damaged: its header says %llu "
+             "blocks of 4096 bytes, which no target has; delete it to start "
+             "afresh (its verification history is lost)",
+             (unsigned long long)counts[i]);
+    check_says(b, 4096 + 80, 4096, 10, false, want);
+    check_says(b, 4096 + 80, 4096, 10, true, want);
+    free(b);
+  }
+  /* A block count whose bytes overflow: 2^58 blocks of 64 KiB. */
+  uint8_t* b = state_buf(4096 + 80, 65536, UINT64_C(1) << 58);
+  check_says(b, 4096 + 80, 65536, 10, false,
+             "verify state file 's.st' is damaged: its header says "
+             "288230376151711744 blocks of 65536 bytes, which no target "
+             "has; delete it to start afresh (its verification history is "
+             "lost)");
+  /* A block size below the header's. */
+  iospd_vstate_hdr_t* h = (iospd_vstate_hdr_t*)b;
+  h->block_size = 0;
+  h->block_count = 10;
+  check_says(b, 4096 + 80, 4096, 10, false,
+             "verify state file 's.st' is damaged: its header says 10 "
+             "blocks of 0 bytes, which no target has; delete it to start "
+             "afresh (its verification history is lost)");
+  free(b);
+}
+
+static void test_state_reset(void** st) {
+  (void)st;
+  uint8_t* b = state_buf(4096 + 80, 4096, 10);
+  iospd_vstate_t s;
+  memset(&s, 0, sizeof s);
+  s.hdr = (iospd_vstate_hdr_t*)b;
+  s.words = (_Atomic uint64_t*)(b + IOSPD_VSTATE_HDR);
+  s.block_count = 10;
+  s.block_size = 4096;
+  s.target_id = 77;
+  s.dead = 3;
+  atomic_store(&s.hdr->next_gen, 500);
+  for (int i = 0; i < 10; i++) atomic_store(&s.words[i], 400u + (unsigned)i);
+  iospd_vstate_reset(&s, "t.dat", 9);
+  assert_memory_equal(s.hdr->magic, "IOSPDVS1", 8);
+  assert_int_equal(atomic_load(&s.hdr->next_gen), 0);
+  for (int i = 0; i < 10; i++) assert_int_equal(atomic_load(&s.words[i]), 0);
+  assert_true(s.target_id != 77 && s.target_id != 0);
+  assert_int_equal(s.hdr->target_id, s.target_id);
+  assert_int_equal(s.hdr->block_count, 10);
+  assert_int_equal(s.dead, 0);
+  assert_string_equal(s.hdr->target, "t.dat");
+  check_says(b, 4096 + 80, 4096, 10, true, NULL);
+  free(b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_crc_check_value),
@@ -245,5 +400,14 @@ int main(void) {
       cmocka_unit_test(test_small_block),
       cmocka_unit_test(test_format),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  const struct CMUnitTest state_tests[] = {
+      cmocka_unit_test(test_state_check_whole),
+      cmocka_unit_test(test_state_check_not_state),
+      cmocka_unit_test(test_state_check_version),
+      cmocka_unit_test(test_state_check_truncated),
+      cmocka_unit_test(test_state_check_overflow),
+      cmocka_unit_test(test_state_reset),
+  };
+  int failed = cmocka_run_group_tests(tests, NULL, NULL);
+  return failed + cmocka_run_group_tests(state_tests, NULL, NULL);
 }

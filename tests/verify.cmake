@@ -9,12 +9,24 @@ if(IOSPD_BASH AND NOT CMAKE_CROSSCOMPILING AND NOT WIN32)
            ${PROJECT_SOURCE_DIR}/tests/e2e/verify_test.sh $<TARGET_FILE:iospd>
            ${PROJECT_SOURCE_DIR})
   set_tests_properties(e2e_verify PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77)
+  # The state file's safety (tests/e2e/verify_state_test.sh): files that are
+  # not state files left alone, long paths, links, no SIGBUS, damage named.
+  add_test(NAME e2e_verify_state COMMAND ${IOSPD_BASH}
+           ${PROJECT_SOURCE_DIR}/tests/e2e/verify_state_test.sh
+           $<TARGET_FILE:iospd> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(e2e_verify_state PROPERTIES TIMEOUT 300
+                       SKIP_RETURN_CODE 77)
 elseif(IOSPD_BASH AND CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME e2e_verify_wine COMMAND ${IOSPD_BASH}
            ${PROJECT_SOURCE_DIR}/tests/e2e/verify_test.sh $<TARGET_FILE:iospd>
            ${PROJECT_SOURCE_DIR} --wine)
   set_tests_properties(e2e_verify_wine PROPERTIES TIMEOUT 600 SKIP_RETURN_CODE 77
                        ENVIRONMENT "${iospd_test_env}")
+  add_test(NAME e2e_verify_state_wine COMMAND ${IOSPD_BASH}
+           ${PROJECT_SOURCE_DIR}/tests/e2e/verify_state_test.sh
+           $<TARGET_FILE:iospd> ${PROJECT_SOURCE_DIR} --wine)
+  set_tests_properties(e2e_verify_state_wine PROPERTIES TIMEOUT 600
+                       SKIP_RETURN_CODE 77 ENVIRONMENT "${iospd_test_env}")
 endif()
 # The pieces without I/O: crc32 against zlib, the state word, the kinds.
 iospd_add_test(test_verify SOURCES test_verify.c FAKE_PLATFORM)

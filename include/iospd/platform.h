@@ -374,26 +374,70 @@ int iospd_plat_read_file(const char* path, void* buf, size_t size,
  * memory manager writes after TerminateProcess too). Controller only. */
 typedef struct iospd_plat_map_s iospd_plat_map_t;
 enum {
-  IOSPD_MAP_CREATE = 1u << 0, /* create the file when it does not exist */
-  IOSPD_MAP_RESET = 1u << 1,  /* empty it first (then size bytes of zeros) */
-  IOSPD_MAP_LOCK = 1u << 2    /* one holder at a time: another process that
-                                 holds it makes the open fail with
-                                 IOSPD_EAGAIN (Linux flock; Windows: the
-                                 file is opened without FILE_SHARE_WRITE) */
+  IOSPD_MAP_LOCK = 1u << 0 /* one holder at a time: another process that
+                              holds it makes the open fail with
+                              IOSPD_EAGAIN (Linux flock; Windows: the
+                              file is opened without FILE_SHARE_WRITE) */
 };
-/* Opens path read-write and maps the whole file. A new or reset file is
- * sized to size bytes of zeros (size > 0 needed); an existing one keeps its
- * size (size is ignored) and an empty existing one fails (IOSPD_ETOOSMALL:
- * nothing to map). *addr and *len describe the view; *created says whether
- * the file was made (or reset) by this call. */
-int iospd_plat_map_open(const char* path, uint64_t size, unsigned flags,
+/* Opens an existing file read-write and maps the whole of it. Never changes
+ * the file (no truncation, no resizing): the caller decides from the bytes
+ * whether it is the file it wants. A symbolic link is not followed
+ * (O_NOFOLLOW; Windows: FILE_FLAG_OPEN_REPARSE_POINT, and a reparse point
+ * is refused) and anything but a regular file is refused (IOSPD_EUNSAFE,
+ * with a message); IOSPD_ENOENT when absent; an empty file IOSPD_ETOOSMALL
+ * (nothing to map). *addr and *len describe the view. */
+int iospd_plat_map_open(const char* path, unsigned flags,
                         iospd_plat_map_t** m, void** addr, uint64_t* len,
-                        bool* created, iospd_err_t* err);
+                        iospd_err_t* err);
+/* Makes a new file of size bytes of zeros under a unique temporary name in
+ * path's folder, its blocks reserved (posix_fallocate; Windows: the
+ * allocation size set), locked as IOSPD_MAP_LOCK, mapped. IOSPD_ENOSPC
+ * when the file system has no room. It has its name path only once
+ * iospd_plat_map_publish gave it; closing it before removes it. */
+int iospd_plat_map_create(const char* path, uint64_t size,
+                          iospd_plat_map_t** m, void** addr,
+                          iospd_err_t* err);
+/* Gives a file made by iospd_plat_map_create its name path without ever
+ * replacing a file there (link + unlink; Windows MoveFileExW without
+ * MOVEFILE_REPLACE_EXISTING): IOSPD_EEXIST when path exists, and the
+ * caller opens that one. replace_empty: an existing empty regular file at
+ * path (no symbolic link) is replaced. */
+int iospd_plat_map_publish(iospd_plat_map_t* m, const char* path,
+                           bool replace_empty, iospd_err_t* err);
 /* Writes the view's modified pages and the file's metadata to the device
- * (msync + fsync; FlushViewOfFile + FlushFileBuffers). */
+ * (msync + fsync; FlushViewOfFile + FlushFileBuffers). Fails (IOSPD_EIO)
+ * when the view was lost during the run (iospd_plat_map_lost). */
 int iospd_plat_map_flush(iospd_plat_map_t* m, iospd_err_t* err);
-/* Unmaps and closes (the lock goes with it). NULL-safe. */
+/* Whether a page of the view could not be reached during the run (Linux:
+ * the file was truncated by another process, or its storage failed:
+ * SIGBUS). The view then reads zeros from the fault on: what was stored in
+ * it since is lost. Never on Windows (the mapping keeps the file's size). */
+bool iospd_plat_map_lost(const iospd_plat_map_t* m);
+/* Unmaps and closes (the lock goes with it); a file never published is
+ * removed. NULL-safe. */
 void iospd_plat_map_close(iospd_plat_map_t* m);
+
+/* ---- the lock on a verified target's identity -----------------------------
+ * One --verify run per target file, however it is spelled: the lock is on
+ * the file itself, not its name, so a symbolic or hard link to a target
+ * another run verifies is refused (IOSPD_EAGAIN). Linux: flock on a
+ * descriptor of the target (flock locks the inode). Windows: a byte-range
+ * lock (LockFileEx) on the byte at offset 2^63 - 2, beyond any offset an
+ * I/O reaches, on a handle of the target: like flock it belongs to the file
+ * object, works across spellings and sessions, and goes when the process
+ * ends, even killed (a named mutex from the volume serial and file id
+ * would need the Global namespace's privilege to span sessions). Held until
+ * iospd_plat_target_unlock (NULL-safe). Controller only. */
+typedef struct iospd_plat_tlock_s iospd_plat_tlock_t;
+int iospd_plat_target_lock(const char* path, iospd_plat_tlock_t** lk,
+                           iospd_err_t* err);
+void iospd_plat_target_unlock(iospd_plat_tlock_t* lk);
+/* When path itself (its last part) is a symbolic link: the final path it
+ * leads to (realpath; Windows GetFinalPathNameByHandleW), allocated
+ * (iospd_free). NULL when it is not a link or cannot be resolved: the
+ * caller keeps the path as given (a linked folder on the way changes no
+ * file's folder, so it needs no resolving). */
+char* iospd_plat_final_path(const char* path);
 /* Nanoseconds since 1970-01-01 UTC (block header time stamps; read once per
  * run, not on the hot path). */
 uint64_t iospd_plat_unix_ns(void);

@@ -146,21 +146,49 @@ typedef struct iospd_vstate_s {
   uint32_t block_size;
   uint64_t target_id;
   uint64_t dead; /* blocks found in flight at open (a killed run) */
+  bool remade_empty; /* an empty file under the default name was made a
+                        state file (no history was in it) */
   char* path; /* owned: the state file's path as opened */
 } iospd_vstate_t;
 
 /* "<target>.iospd-verify", or the override, allocated (free with
  * iospd_free); NULL when out of memory. No length limit. */
 char* iospd_vstate_path(const char* target, const char* override_path);
+/* The state file a run uses: the override, or iospd_vstate_path of the
+ * target, a symbolic link followed to its file (iospd_plat_final_path), so
+ * every symbolic link to a file shares its state. A hard link is another
+ * name of the file in its own right: it gets its own default state file
+ * (the target lock refuses two runs on one file at once; give
+ * --verify-state=FILE to share one state between the names). */
+char* iospd_vstate_default_path(const char* target, const char* override_path);
 /* Opens the state of a target of target_size bytes with -b block_size.
  * create: make it when absent (a --verify run); else it must exist
- * (--verify-only). A state made for another -b or size is refused
- * (IOSPD_EUSAGE, saying what to do). A --verify run (create) turns blocks a
- * dead run left in flight into IOSPD_VW_DEAD. seed feeds the target id. */
+ * (--verify-only). named: the path came from --verify-state=FILE (an empty
+ * file there is refused; under the default name it is made a state file,
+ * remade_empty). An existing file is used only if it is a whole state file
+ * (iospd_vstate_check) and is never truncated or resized; a new one is
+ * built under a temporary name and published without replacing anything
+ * (another run that published first: its file is opened). A state made for
+ * another -b or size is refused (IOSPD_EUSAGE, saying what to do). A
+ * --verify run (create) turns blocks a dead run left in flight into
+ * IOSPD_VW_DEAD. seed feeds the target id. */
 int iospd_vstate_open(iospd_vstate_t* s, const char* state_path,
                       const char* target, uint64_t target_size,
-                      uint32_t block_size, bool create, uint64_t seed,
-                      iospd_err_t* err);
+                      uint32_t block_size, bool create, bool named,
+                      uint64_t seed, iospd_err_t* err);
+/* Whether len bytes at addr are a whole state file for -b block_size and a
+ * target of `blocks` blocks (create: exactly that many; else any): magic,
+ * version, header fields without overflow, and a size that matches the
+ * header. 0, or IOSPD_EUSAGE with a message that says what is wrong and
+ * what to do. */
+int iospd_vstate_check(const void* addr, uint64_t len, const char* path,
+                       const char* target, uint32_t block_size,
+                       uint64_t blocks, bool create, iospd_err_t* err);
+/* Starts an open state afresh in place (-c re-created the target): every
+ * word zero, a new target id, generation 0. The magic is cleared first and
+ * written last, so a run cut short leaves a file that is refused as "not a
+ * state file", never one that looks whole. */
+void iospd_vstate_reset(iospd_vstate_t* s, const char* target, uint64_t seed);
 int iospd_vstate_flush(iospd_vstate_t* s, iospd_err_t* err);
 void iospd_vstate_close(iospd_vstate_t* s);
 

@@ -14,6 +14,7 @@ typedef struct iospd_run_verify_s {
   uint32_t count;
   uint32_t* of_target;    /* state index of each target of the timespan */
   bool* written;          /* per state: some target on it has -w > 0 */
+  iospd_plat_tlock_t** locks; /* per state: the target file's lock */
   uint64_t time_ns, time_ticks; /* header time stamps: clock origin */
 } iospd_run_verify_t;
 

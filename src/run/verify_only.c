@@ -223,11 +223,11 @@ int iospd_verify_only(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
                              "--verify-only on disk or volume '%s': give the "
                              "state file the verified run used with "
                              "--verify-state=FILE", t->path);
-      char* path = iospd_vstate_path(t->path, p->ext.verify_state);
+      char* path = iospd_vstate_default_path(t->path, p->ext.verify_state);
       if (path == NULL)
         return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
       rc = iospd_vstate_open(&ps.st, path, t->path, info.size, t->block_size,
-                             false, 0, err);
+                             false, p->ext.verify_state != NULL, 0, err);
       iospd_free(path);
       if (rc == 0) rc = read_pass(&ps, p, hooks, err);
       pass_free(&ps);
