@@ -326,6 +326,11 @@ bool iospd_plat_is_directory(const char* path);
  * puts its path (UTF-8) in path (size bytes). The caller removes it. */
 int iospd_plat_temp_file_create(const char* dir, char* path, size_t size,
                                 iospd_err_t* err);
+/* Bytes this user may still allocate on the file system that holds the
+ * folder dir (Linux: its nearest existing parent; f_bavail, not what is
+ * kept for root), or UINT64_MAX when the file system does not say: the
+ * figure -c checks before it creates a file, for --ping's temporary file. */
+uint64_t iospd_plat_free_bytes(const char* dir);
 /* Removes a file (closed first on Windows). */
 int iospd_plat_file_remove(const char* path, iospd_err_t* err);
 
