@@ -10,6 +10,12 @@ if(IOSPD_BASH AND NOT CMAKE_CROSSCOMPILING)
            ${PROJECT_SOURCE_DIR}/tests/e2e/html_report_test.sh
            $<TARGET_FILE:iospd> ${PROJECT_SOURCE_DIR}/tests/data)
   set_tests_properties(e2e_html_report PROPERTIES TIMEOUT 180 SKIP_RETURN_CODE 77)
+  # Charts with nothing on a log axis, or spanning +-1e308 (issue #30).
+  add_test(NAME e2e_html_chart_bounds COMMAND ${IOSPD_BASH}
+           ${PROJECT_SOURCE_DIR}/tests/e2e/html_chart_bounds_test.sh
+           $<TARGET_FILE:iospd> ${PROJECT_SOURCE_DIR}/tests/data)
+  set_tests_properties(e2e_html_chart_bounds PROPERTIES TIMEOUT 150
+                       SKIP_RETURN_CODE 77)
   # Headless Chromium, network off (tests/html/check_report.py).
   add_test(NAME e2e_html_browser COMMAND ${IOSPD_BASH}
            ${PROJECT_SOURCE_DIR}/tests/e2e/html_browser_test.sh
@@ -21,5 +27,10 @@ elseif(IOSPD_BASH AND CMAKE_CROSSCOMPILING_EMULATOR)
            ${PROJECT_SOURCE_DIR}/tests/e2e/html_report_test.sh
            $<TARGET_FILE:iospd> ${PROJECT_SOURCE_DIR}/tests/data --wine)
   set_tests_properties(e2e_html_report_wine PROPERTIES TIMEOUT 600
+                       SKIP_RETURN_CODE 77 ENVIRONMENT "${iospd_test_env}")
+  add_test(NAME e2e_html_chart_bounds_wine COMMAND ${IOSPD_BASH}
+           ${PROJECT_SOURCE_DIR}/tests/e2e/html_chart_bounds_test.sh
+           $<TARGET_FILE:iospd> ${PROJECT_SOURCE_DIR}/tests/data --wine)
+  set_tests_properties(e2e_html_chart_bounds_wine PROPERTIES TIMEOUT 300
                        SKIP_RETURN_CODE 77 ENVIRONMENT "${iospd_test_env}")
 endif()

@@ -12,6 +12,12 @@ if(IOSPD_BASH AND IOSPD_PYTHON3 AND NOT CMAKE_CROSSCOMPILING)
   add_test(NAME e2e_tree COMMAND ${IOSPD_BASH}
            ${PROJECT_SOURCE_DIR}/tests/e2e/tree_test.sh $<TARGET_FILE:iospd>)
   set_tests_properties(e2e_tree PROPERTIES TIMEOUT 300)
+  # Symbolic links planted as tree files, before and during a run, and one
+  # directory given twice (issue #30).
+  add_test(NAME e2e_tree_safety COMMAND ${IOSPD_BASH}
+           ${PROJECT_SOURCE_DIR}/tests/e2e/tree_safety_test.sh
+           $<TARGET_FILE:iospd>)
+  set_tests_properties(e2e_tree_safety PROPERTIES TIMEOUT 120)
 elseif(IOSPD_BASH AND IOSPD_PYTHON3 AND CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME e2e_tree_wine COMMAND ${IOSPD_BASH}
            ${PROJECT_SOURCE_DIR}/tests/e2e/tree_test.sh $<TARGET_FILE:iospd>

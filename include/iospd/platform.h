@@ -331,6 +331,11 @@ bool iospd_plat_is_directory(const char* path);
  * puts its path (UTF-8) in path (size bytes). The caller removes it. */
 int iospd_plat_temp_file_create(const char* dir, char* path, size_t size,
                                 iospd_err_t* err);
+/* Bytes this user may still allocate on the file system that holds the
+ * folder dir (Linux: its nearest existing parent; f_bavail, not what is
+ * kept for root), or UINT64_MAX when the file system does not say: the
+ * figure -c checks before it creates a file, for --ping's temporary file. */
+uint64_t iospd_plat_free_bytes(const char* dir);
 /* Removes a file (closed first on Windows). */
 int iospd_plat_file_remove(const char* path, iospd_err_t* err);
 
@@ -563,7 +568,11 @@ enum {
 };
 /* Opens path. Windows shares read, write AND delete (FILE_SHARE_DELETE), so
  * another thread may rename the file while this handle is open: MoveFileEx
- * fails on a file that any handle opened without delete sharing. */
+ * fails on a file that any handle opened without delete sharing.
+ * Never follows a link in the last component (Linux O_NOFOLLOW; Windows
+ * FILE_FLAG_OPEN_REPARSE_POINT, a reparse point closed again unread): a
+ * symbolic link planted where a tree file belongs is IOSPD_EUNSAFE, with
+ * err naming it, and its target is never opened. */
 int iospd_plat_tree_open(const char* path, unsigned flags,
                          iospd_tree_fh_t* fh, iospd_err_t* err);
 /* Hot path. One positioned read or write: bytes moved, or a negative
@@ -592,10 +601,14 @@ enum {
   IOSPD_PATH_NONE = 0, /* nothing (or a parent is missing) */
   IOSPD_PATH_FILE,
   IOSPD_PATH_DIR,
-  IOSPD_PATH_OTHER     /* a device, socket... */
+  IOSPD_PATH_OTHER,    /* a device, socket... */
+  IOSPD_PATH_LINK      /* a symbolic link (Windows: a reparse point) that
+                          is not a directory, dangling ones too */
 };
 /* *kind (IOSPD_PATH_*) and *size (files); 0, or a negative IOSPD_E* when
- * it cannot be told (permission denied...). */
+ * it cannot be told (permission denied...). A link to a directory is
+ * IOSPD_PATH_DIR (a --tree directory may be one); any other link is
+ * IOSPD_PATH_LINK and is not followed. */
 int iospd_plat_path_kind(const char* path, int* kind, uint64_t* size,
                          iospd_err_t* err);
 

@@ -5,6 +5,7 @@
  * platform. */
 #include "html_chart.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +15,11 @@ const char* const iospd_html_palette[HTML_PALETTE_N] = {
     "#56B4E9", "#CC79A7", "#F0E442", "#000000"};
 
 static const char* const k_dash[] = {"", "6 4", "2 3"};
+
+/* Every loop that walks powers of ten stops after this many steps: more
+ * than the decades a double spans (1e-324 .. 1e308), so a value that is 0,
+ * denormal or near DBL_MAX ends the walk instead of spinning on it. */
+enum { DECADES_MAX = 700 };
 
 /* Plot area inside the SVG. */
 enum { W = 880, PL = 72, PR = W - 24, PT = 34, PB = 274, LEG_COLS = 3 };
@@ -50,6 +56,10 @@ void iospd_html_num(char* buf, size_t cap, double v) {
     return;
   }
   double a = fabs(v);
+  if (a >= 1e15 || (a > 0 && a < 1e-6)) {
+    snprintf(buf, cap, "%.4g", v); /* 1e+308 (not 309 digits), 1e-300 */
+    return;
+  }
   if (a >= 1000 || a == floor(a))
     snprintf(buf, cap, "%.0f", v);
   else if (a >= 100)
@@ -71,10 +81,11 @@ void iospd_html_num(char* buf, size_t cap, double v) {
 /* 1, 2 or 5 times a power of ten, near range / parts; by exact steps. */
 static double nice_step(double range, int parts) {
   double raw = range / parts;
-  if (!(raw > 0)) return 1;
+  if (!(raw > 0) || !isfinite(raw)) return 1;
   double mag = 1;
-  while (mag * 10 <= raw) mag *= 10;
-  while (mag > raw) mag /= 10;
+  for (int i = 0; i < DECADES_MAX && mag * 10 <= raw; i++) mag *= 10;
+  for (int i = 0; i < DECADES_MAX && mag > raw; i++) mag /= 10;
+  if (!(mag > 0)) return raw; /* raw below every power of ten (denormal) */
   double f = raw / mag;
   return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
 }
@@ -94,15 +105,21 @@ static double tf(int kind, double v) {
   return v;
 }
 
+/* Halves before the differences: an axis from -1e308 to 1e308 has a
+ * width a double cannot hold, its half can (and halving is exact, so other
+ * axes give the same bytes as (t - lo) / (hi - lo)). */
 static double px(const axis_t* a, double v) {
   double t = tf(a->kind, v);
-  if (a->hi <= a->lo) return a->p0;
-  return a->p0 + (t - a->lo) / (a->hi - a->lo) * (a->p1 - a->p0);
+  if (!(a->hi > a->lo) || !isfinite(t)) return a->p0;
+  return a->p0 + (t / 2 - a->lo / 2) / (a->hi / 2 - a->lo / 2) *
+                     (a->p1 - a->p0);
 }
 
 static bool usable(int kind, double v) {
   if (!isfinite(v)) return false;
-  if (kind == HTML_AXIS_LOG) return v > 0;
+  /* Denormals too are left out: no power of ten to start the axis from
+   * lies between them and 0 once divided down (and no latency is one). */
+  if (kind == HTML_AXIS_LOG) return v >= DBL_MIN;
   if (kind == HTML_AXIS_NINES) return v >= 50;
   return true;
 }
@@ -124,9 +141,13 @@ static bool data_range(const html_chart_t* c, bool x, double* lo, double* hi) {
   return any;
 }
 
-/* Tick values (raw units) of an axis over [lo, hi]; returns the count. */
+/* Tick values (raw units) of an axis over [lo, hi]; returns the count.
+ * Every loop is bounded (DECADES_MAX, cap). A log axis needs 0 < lo <= hi
+ * (iospd_html_line_chart makes sure). */
 static int ticks(int kind, double* lo, double* hi, double* t, int cap) {
   int n = 0;
+  if (!isfinite(*lo)) *lo = -DBL_MAX;
+  if (!isfinite(*hi)) *hi = DBL_MAX;
   if (kind == HTML_AXIS_NINES) {
     static const double k[] = {50, 90, 99, 99.9, 99.99, 99.999, 99.9999};
     for (size_t i = 0; i < sizeof k / sizeof k[0] && n < cap; i++)
@@ -136,22 +157,38 @@ static int ticks(int kind, double* lo, double* hi, double* t, int cap) {
     return n;
   }
   if (kind == HTML_AXIS_LOG) {
+    if (!(*lo > 0)) *lo = 1;
+    if (!(*hi >= *lo)) *hi = *lo;
     double d = 1;
-    while (d > *lo) d /= 10;
-    while (d * 10 <= *lo) d *= 10;
+    for (int i = 0; i < DECADES_MAX && d > *lo; i++) d /= 10;
+    for (int i = 0; i < DECADES_MAX && d * 10 <= *lo; i++) d *= 10;
+    if (!(d > 0)) d = *lo; /* lo below every power of ten (denormal) */
+    /* Decades to cover; more than cap - 1 of them: a tick every stride. */
+    int decades = 0;
+    for (double e = d; decades < DECADES_MAX && e < *hi && isfinite(e * 10);
+         e *= 10)
+      decades++;
+    int stride = decades > cap - 1 ? (decades + cap - 2) / (cap - 1) : 1;
     *lo = d;
     while (n < cap) {
       t[n++] = d;
       if (d >= *hi) break;
-      d *= 10;
+      double next = d;
+      for (int k = 0; k < stride; k++) next *= 10;
+      if (!isfinite(next)) break; /* hi near DBL_MAX: the data's end */
+      d = next;
     }
-    *hi = d;
+    if (d >= *hi) *hi = d;
     return n;
   }
-  double step = nice_step(*hi - *lo, 5);
+  double range = *hi - *lo;
+  double step = nice_step(isfinite(range) ? range : DBL_MAX, 5);
   double start = floor(*lo / step) * step;
   *lo = start;
-  for (double v = start; n < cap; v = start + step * n) {
+  /* v = start + step * n, in halves (exact scaling) so that a step times
+   * n past DBL_MAX does not lose the ticks below it. */
+  for (double v = start; n < cap; v = 2 * (start / 2 + step / 2 * n)) {
+    if (!isfinite(v)) v = *hi; /* past DBL_MAX: end on the data */
     t[n++] = v;
     if (v >= *hi) break;
   }
@@ -253,8 +290,13 @@ void iospd_html_line_chart(iospd_strbuf_t* out, const html_chart_t* c) {
   begin(out, c->id, c->title, height);
   axis_t ax = {c->x_axis, 0, 1, PL, PR}, ay = {c->y_axis, 0, 1, PB, PT};
   double xlo = 0, xhi = 1, ylo = 0, yhi = 1;
-  if (!data_range(c, true, &xlo, &xhi)) xlo = 0, xhi = 1;
+  bool have = data_range(c, true, &xlo, &xhi);
+  if (!have) xlo = 0, xhi = 1;
   if (!data_range(c, false, &ylo, &yhi)) ylo = 0, yhi = 1;
+  /* No point to draw: a log axis gets one decade (it has no 0 to start
+   * from), and the page says why the chart is empty. */
+  if (!have && c->x_axis == HTML_AXIS_LOG) xlo = 1, xhi = 10;
+  if (!have && c->y_axis == HTML_AXIS_LOG) ylo = 1, yhi = 10;
   for (size_t i = 0; i < c->span_count; i++) {
     if (c->spans[i].x0 < xlo) xlo = c->spans[i].x0;
     if (c->spans[i].x1 > xhi) xhi = c->spans[i].x1;
@@ -319,6 +361,17 @@ void iospd_html_line_chart(iospd_strbuf_t* out, const html_chart_t* c) {
                        "height=\"%d\"/>",
                        PL, PT, PR - PL, PB - PT);
   axis_labels(out, c->x_label, c->y_label);
+  if (!have) {
+    bool log = c->x_axis == HTML_AXIS_LOG || c->y_axis == HTML_AXIS_LOG;
+    iospd_strbuf_appendf(
+        out,
+        "<text class=\"empty\" x=\"%d\" y=\"%d\" "
+        "text-anchor=\"middle\">%s</text>",
+        (PL + PR) / 2, (PT + PB) / 2,
+        log ? "nothing to plot: no value above 0 for the logarithmic axis "
+              "(latencies under 0.001 ms are recorded as 0)"
+            : "nothing to plot");
+  }
   size_t idx_buf[HTML_MAX_POINTS + 2];
   for (size_t s = 0; s < c->series_count; s++) {
     const html_series_t* se = &c->series[s];
@@ -364,6 +417,7 @@ void iospd_html_bar_chart(iospd_strbuf_t* out, const html_bars_t* b) {
     if (v > hi) hi = v;
   }
   if (!(hi > 0)) hi = 1;
+  if (!isfinite(hi)) hi = DBL_MAX;
   double lo = 0, yt[16];
   int ny = ticks(HTML_AXIS_LINEAR, &lo, &hi, yt, 16);
   axis_t ay = {HTML_AXIS_LINEAR, lo, hi, PB, PT};

@@ -69,7 +69,7 @@ typedef struct html_bars_s {
 void iospd_html_bar_chart(iospd_strbuf_t* out, const html_bars_t* b);
 
 /* A number for an axis or a table: up to 4 significant digits, no
- * exponent below 1e15, never locale-dependent. */
+ * exponent from 1e-6 to 1e15, never locale-dependent. */
 void iospd_html_num(char* buf, size_t cap, double v);
 
 /* Text for HTML element content and attribute values. */

@@ -113,7 +113,27 @@ static int setup(probe_t* p, iospd_ping_result_t* r, uint64_t* ws_out,
   iospd_file_info_t info;
   memset(&info, 0, sizeof info);
   int rc;
+  uint64_t ws = o->working_set;
   if (folder) {
+    if (ws == 0) ws = IOSPD_PING_DEFAULT_TEMP_SET;
+    if (ws < o->size) ws = o->size;
+    /* The temporary file gets the whole working set written: checked
+     * against the free space first, as -c does, so a --working-set of
+     * 100T is refused instead of filling the file system. */
+    uint64_t avail = iospd_plat_free_bytes(o->path);
+    uint64_t need = ws - ws % o->size;
+    if (avail != UINT64_MAX && need > avail) {
+      char a[32], b[32];
+      iospd_format_size(need, a, sizeof a);
+      iospd_format_size(avail, b, sizeof b);
+      return iospd_err_set(err, IOSPD_ENOSPC,
+                           "--ping: the working set of %llu bytes (%s) does "
+                           "not fit in '%s': its file system has %llu bytes "
+                           "(%s) free; nothing was written. Give a smaller "
+                           "--working-set or free some space there",
+                           (unsigned long long)need, a, o->path,
+                           (unsigned long long)avail, b);
+    }
     snprintf(r->kind, sizeof r->kind, "directory");
     rc = iospd_plat_temp_file_create(o->path, r->file, sizeof r->file, err);
     if (rc < 0) return rc;
@@ -169,11 +189,7 @@ static int setup(probe_t* p, iospd_ping_result_t* r, uint64_t* ws_out,
                          "that unbuffered I/O needs on '%s' (--ping is "
                          "unbuffered unless -Sb or --cached is given)",
                          o->size, sector, o->path);
-  uint64_t ws = o->working_set;
-  if (folder) {
-    if (ws == 0) ws = IOSPD_PING_DEFAULT_TEMP_SET;
-    if (ws < o->size) ws = o->size;
-  } else {
+  if (!folder) {
     if (ws == 0) ws = info.size;
     if (ws > info.size)
       return iospd_err_set(err, IOSPD_EUSAGE,

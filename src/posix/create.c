@@ -258,8 +258,9 @@ static void remove_stale(const target_t* t, const iospd_progress_t* progress) {
 /* Bytes an unprivileged writer can still allocate on the file system that
  * holds dir (or its nearest existing parent), or UINT64_MAX when the file
  * system does not say. f_bavail, not f_bfree: the blocks ext4 keeps for
- * root are not for benchmark files, even when iospd runs as root. */
-static uint64_t free_bytes(const char* dir) {
+ * root are not for benchmark files, even when iospd runs as root. Also
+ * --ping's check before its temporary file (platform.h). */
+uint64_t iospd_plat_free_bytes(const char* dir) {
   char* d = iospd_strdup(dir);
   if (d == NULL) return UINT64_MAX;
   struct statvfs v;
@@ -503,7 +504,7 @@ int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
     return rc;
   }
   remove_stale(&t, progress);
-  uint64_t avail = free_bytes(t.dir);
+  uint64_t avail = iospd_plat_free_bytes(t.dir);
   uint64_t held = t.old_fd >= 0 ? (uint64_t)t.old.st_blocks * 512u : 0;
   bool linked = t.old_fd >= 0 && t.old.st_nlink > 1;
   bool beside = size <= avail && !linked;

@@ -60,7 +60,7 @@ int iospd_posix_check_path(const char* path, iospd_err_t* err) {
                          "the block device of the partition instead (for "
                          "example /dev/sdb1) or a file path",
                          path);
-  return 0;
+  return iospd_posix_refuse_pseudo(path, err);
 }
 
 static ssize_t pread_all(int fd, uint8_t* buf, size_t want, uint64_t off) {

@@ -36,8 +36,12 @@ int iospd_posix_err(iospd_err_t* err, int errnum, const char* fmt, ...)
 
 /* Returns 0, or IOSPD_EINVAL/IOSPD_ENOTSUP with a message for an empty path
  * and for the Windows-only forms ("#N", "X:", \\.\...) that name no
- * Linux file. */
+ * Linux file, or IOSPD_EUSAGE for a kernel pseudo-file (below). */
 int iospd_posix_check_path(const char* path, iospd_err_t* err);
+/* IOSPD_EUSAGE when path (or, when it does not exist, the folder it would
+ * be made in) is on /proc, /sys or another kernel pseudo file system
+ * (pseudo_fs.c); else 0. Part of iospd_posix_check_path. */
+int iospd_posix_refuse_pseudo(const char* path, iospd_err_t* err);
 
 struct iospd_plat_file_s {
   int fd;

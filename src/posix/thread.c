@@ -17,9 +17,16 @@
 
 /* ---- threads ---------------------------------------------------------- */
 
-/* The signals that stop a run the way Ctrl-C does: SIGINT (Ctrl-C) and
- * SIGTERM (kill, timeout(1), systemd, a container stop). */
-static const int stop_signo[] = {SIGINT, SIGTERM};
+/* The signals that stop a run the way Ctrl-C does: SIGINT (Ctrl-C),
+ * SIGTERM (kill, timeout(1), systemd, a container stop) and SIGHUP (the
+ * terminal or the ssh session went away). Their default action ends the
+ * process at once, leaving what iospd made (--ping's temporary file, -c's
+ * side copy); handled, they end the run through its normal way out. */
+static const int stop_signo[] = {SIGINT, SIGTERM, SIGHUP};
+
+static const char* signo_name(int signo) {
+  return signo == SIGINT ? "SIGINT" : signo == SIGTERM ? "SIGTERM" : "SIGHUP";
+}
 
 static void stop_signals(sigset_t* set) {
   sigemptyset(set);
@@ -137,9 +144,9 @@ int iospd_plat_thread_start(iospd_plat_thread_t** out,
     }
   }
 
-  /* New threads start with SIGINT and SIGTERM blocked (they inherit the
-   * mask), so those signals always land on a thread that is not inside an
-   * I/O system call. */
+  /* New threads start with SIGINT, SIGTERM and SIGHUP blocked (they
+   * inherit the mask), so those signals always land on a thread that is
+   * not inside an I/O system call. */
   sigset_t block, old;
   stop_signals(&block);
   pthread_sigmask(SIG_BLOCK, &block, &old);
@@ -361,8 +368,14 @@ int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg,
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;
   size_t set = 0;
-  for (; set < IOSPD_ARRAY_SIZE(stop_signo); set++)
+  for (; set < IOSPD_ARRAY_SIZE(stop_signo); set++) {
+    /* An ignored SIGHUP stays ignored: nohup(1) asked for that. */
+    if (stop_signo[set] == SIGHUP &&
+        sigaction(SIGHUP, NULL, &sig_old[set]) == 0 &&
+        sig_old[set].sa_handler == SIG_IGN)
+      continue;
     if (sigaction(stop_signo[set], &sa, &sig_old[set]) != 0) break;
+  }
   if (set < IOSPD_ARRAY_SIZE(stop_signo)) {
     int e = errno;
     int bad = stop_signo[set];
@@ -375,8 +388,7 @@ int iospd_plat_on_interrupt(void (*cb)(void* arg), void* arg,
     close(sig_pipe[1]);
     sig_pipe[0] = sig_pipe[1] = -1;
     pthread_mutex_unlock(&sig_lock);
-    return iospd_posix_err(err, e, "sigaction(%s)",
-                           bad == SIGINT ? "SIGINT" : "SIGTERM");
+    return iospd_posix_err(err, e, "sigaction(%s)", signo_name(bad));
   }
   sig_installed = true;
   pthread_mutex_unlock(&sig_lock);

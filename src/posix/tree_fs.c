@@ -12,7 +12,9 @@
 
 int iospd_plat_tree_open(const char* path, unsigned flags,
                          iospd_tree_fh_t* fh, iospd_err_t* err) {
-  int oflags = O_CLOEXEC;
+  /* O_NOFOLLOW: a symbolic link planted as a tree file must not turn the
+   * run's writes into writes to whatever it points at. */
+  int oflags = O_CLOEXEC | O_NOFOLLOW;
   oflags |= (flags & IOSPD_TREE_OPEN_WRITE) ? O_RDWR : O_RDONLY;
   if (flags & IOSPD_TREE_OPEN_CREATE) oflags |= O_CREAT | O_EXCL;
   if (flags & IOSPD_TREE_OPEN_UNBUFFERED) oflags |= O_DIRECT;
@@ -21,6 +23,14 @@ int iospd_plat_tree_open(const char* path, unsigned flags,
   do {
     fd = open(path, oflags, 0644);
   } while (fd < 0 && errno == EINTR);
+  if (fd < 0 && errno == ELOOP)
+    return iospd_err_set_os(err, IOSPD_EUNSAFE, ELOOP,
+                            "'%s' is a symbolic link where a file of the "
+                            "tree belongs: iospd does not follow links in a "
+                            "tree (it would read or write the link's "
+                            "target); the link and its target were left as "
+                            "they are. Remove the link",
+                            path);
   if (fd < 0)
     return iospd_posix_err(err, errno, "cannot %s '%s'",
                            (flags & IOSPD_TREE_OPEN_CREATE) ? "create"
@@ -102,9 +112,19 @@ int iospd_plat_path_kind(const char* path, int* kind, uint64_t* size,
   struct stat st;
   *kind = IOSPD_PATH_NONE;
   *size = 0;
-  if (stat(path, &st) != 0) {
+  if (lstat(path, &st) != 0) {
     if (errno == ENOENT || errno == ENOTDIR) return 0;
     return iospd_posix_err(err, errno, "cannot look at '%s'", path);
+  }
+  if (S_ISLNK(st.st_mode)) {
+    /* A link to a directory is the directory (a --tree DIR may be one);
+     * any other link is reported as a link, never as its target. */
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+      *kind = IOSPD_PATH_DIR;
+    } else {
+      *kind = IOSPD_PATH_LINK;
+    }
+    return 0;
   }
   if (S_ISREG(st.st_mode)) {
     *kind = IOSPD_PATH_FILE;

@@ -139,6 +139,8 @@ typedef struct scan_s {
   uint32_t first_missing, first_wrong, first_twice;
   uint64_t wrong_bytes;
   bool extra; /* file number N exists: the tree has more files */
+  uint32_t links; /* symbolic links where files of the tree belong */
+  char first_link[IOSPD_TREE_PATH_MAX];
 } scan_t;
 
 static int scan(const iospd_tree_layout_t* l, bool append, bool elsewhere,
@@ -163,6 +165,8 @@ static int scan(const iospd_tree_layout_t* l, bool append, bool elsewhere,
       if (t > 0 && hits > 0 && l->leaf_count > 64) break;
       iospd_tree_file_path(path, sizeof path, l->leaves[k], i);
       rc = iospd_plat_path_kind(path, &kind, &size, err);
+      if (kind == IOSPD_PATH_LINK && s->links++ == 0)
+        snprintf(s->first_link, sizeof s->first_link, "%s", path);
       if (kind != IOSPD_PATH_FILE) continue;
       if (hits++ == 0) {
         st->loc[i] = k;
@@ -298,6 +302,16 @@ int iospd_tree_prepare(const iospd_tree_layout_t* l,
   char found[MARKER_MAX], want[MARKER_MAX];
   uint32_t markers = 0, first_unmarked = UINT32_MAX;
   int rc = 0;
+  /* One directory given twice (also spelled differently: "D", "./D/", a
+   * link to it) would get two markers and two halves of the files in one
+   * place: refused before anything is made. */
+  for (uint32_t d = 1; d < l->dir_count && rc == 0; d++)
+    for (uint32_t e = 0; e < d && rc == 0; e++)
+      if (iospd_plat_same_file(l->dirs[d], l->dirs[e]))
+        rc = iospd_err_set(err, IOSPD_EUSAGE,
+                           "--tree: '%s' is the same directory as '%s' "
+                           "(given twice); give each directory once",
+                           l->dirs[d], l->dirs[e]);
   for (uint32_t d = 0; d < l->dir_count && rc == 0; d++) {
     int kind;
     uint64_t size;
@@ -331,6 +345,18 @@ int iospd_tree_prepare(const iospd_tree_layout_t* l,
    * ours (one with markers, which --relocate may have changed): in a
    * fresh set of directories that would be files x leaves lookups. */
   if (rc == 0) rc = scan(l, o->append, markers > 0, st, &s, err);
+  /* A link where a file belongs: following it would write into the link's
+   * target, and skipping it would run another workload than the one
+   * asked for (fewer files, another skew), so the run is refused. */
+  if (rc == 0 && s.links > 0)
+    rc = iospd_err_set(
+        err, IOSPD_EUSAGE,
+        "--tree: '%s' is a symbolic link where a file of the tree belongs "
+        "(%" PRIu32 " such link%s): iospd does not follow links in a tree, "
+        "it would write into the link's target. Nothing was changed; "
+        "remove the link%s or use another directory",
+        s.first_link, s.links, s.links == 1 ? "" : "s",
+        s.links == 1 ? "" : "s");
   if (rc == 0 && markers == 0 && s.found == 0 && !s.extra) {
     if (h != NULL && h->note != NULL) {
       iospd_strbuf_t sb;

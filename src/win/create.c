@@ -485,6 +485,26 @@ static uint64_t free_bytes(const WCHAR* w) {
   return ok ? (uint64_t)avail.QuadPart : UINT64_MAX;
 }
 
+/* The same figure for a folder (platform.h: --ping's temporary file). */
+uint64_t iospd_plat_free_bytes(const char* dir) {
+  WCHAR* w = iospd_win_utf8_to_wide(dir);
+  if (w == NULL) return UINT64_MAX;
+  size_t n = wcslen(w);
+  /* GetDiskFreeSpaceExW wants a folder with its trailing separator. */
+  WCHAR* d = iospd_malloc((n + 2) * sizeof(WCHAR));
+  ULARGE_INTEGER avail;
+  bool ok = false;
+  if (d != NULL) {
+    memcpy(d, w, n * sizeof(WCHAR));
+    if (n == 0 || (w[n - 1] != L'\\' && w[n - 1] != L'/')) d[n++] = L'\\';
+    d[n] = 0;
+    ok = GetDiskFreeSpaceExW(d, &avail, NULL, NULL) != 0;
+  }
+  iospd_free(d);
+  iospd_free(w);
+  return ok ? (uint64_t)avail.QuadPart : UINT64_MAX;
+}
+
 /* "<folder>\<base>.iospd-creating-<pid>" with base cut to TEMP_BASE_MAX
  * characters; with pid 0, "<base>.iospd-creating-*" (a FindFirstFileW
  * pattern) when pattern, or the bare prefix "<base>.iospd-creating-". */

@@ -60,7 +60,10 @@ int iospd_plat_tree_open(const char* path, unsigned flags,
   if (rc < 0) return rc;
   DWORD access = GENERIC_READ;
   if (flags & IOSPD_TREE_OPEN_WRITE) access |= GENERIC_WRITE;
-  DWORD attrs = FILE_ATTRIBUTE_NORMAL;
+  /* FILE_FLAG_OPEN_REPARSE_POINT: a symbolic link (or any reparse point)
+   * planted as a tree file is opened itself, not its target, and refused
+   * below before any byte is read or written. */
+  DWORD attrs = FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT;
   if (flags & IOSPD_TREE_OPEN_UNBUFFERED) attrs |= FILE_FLAG_NO_BUFFERING;
   if (flags & IOSPD_TREE_OPEN_WRITE_THROUGH) attrs |= FILE_FLAG_WRITE_THROUGH;
   HANDLE h = CreateFileW(
@@ -71,6 +74,19 @@ int iospd_plat_tree_open(const char* path, unsigned flags,
     return iospd_win_err(err, GetLastError(), "cannot %s '%s'",
                          (flags & IOSPD_TREE_OPEN_CREATE) ? "create" : "open",
                          path);
+  FILE_ATTRIBUTE_TAG_INFO tag;
+  if (GetFileInformationByHandleEx(h, FileAttributeTagInfo, &tag,
+                                   sizeof tag) &&
+      (tag.FileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)) {
+    CloseHandle(h);
+    return iospd_err_set(err, IOSPD_EUNSAFE,
+                         "'%s' is a symbolic link or another reparse point "
+                         "where a file of the tree belongs: iospd does not "
+                         "follow links in a tree (it would read or write "
+                         "the link's target); the link and its target were "
+                         "left as they are. Remove the link",
+                         path);
+  }
   fh->h = (intptr_t)h;
   return 0;
 }
@@ -172,7 +188,11 @@ int iospd_plat_path_kind(const char* path, int* kind, uint64_t* size,
     return iospd_win_err(err, e, "cannot look at '%s'", path);
   }
   if (d.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) {
+    /* A junction or a directory link is the directory (a --tree DIR may
+     * be one). */
     *kind = IOSPD_PATH_DIR;
+  } else if (d.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) {
+    *kind = IOSPD_PATH_LINK;
   } else if (d.dwFileAttributes & FILE_ATTRIBUTE_DEVICE) {
     *kind = IOSPD_PATH_OTHER;
   } else {
