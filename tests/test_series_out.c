@@ -171,7 +171,7 @@ static void test_jsonl_rows(void** state) {
       "\"total\":{\"ios\":3,\"bytes\":12288,\"iops\":6.00,\"mib_s\":0.02,"
       "\"lat_ms\":%s}}\n"
       "{\"timespan\":1,\"phase\":\"warm-up\",\"start_ms\":-1000,"
-      "\"end_ms\":-500,\"target\":1,\"path\":\"tab\\u0009here.dat\","
+      "\"end_ms\":-500,\"target\":1,\"path\":\"tab\\there.dat\","
       "\"read\":{\"ios\":0,\"bytes\":0,\"iops\":0.00,\"mib_s\":0.00,"
       "\"lat_ms\":null},"
       "\"write\":{\"ios\":1,\"bytes\":1048576,\"iops\":2.00,\"mib_s\":2.00,"
