@@ -410,11 +410,14 @@ static int output_paths(const iospd_profile_t* p, iospd_out_path_t* list) {
 }
 
 /* Before any I/O: refuses report files that cannot be written, that are a
- * target, or that two outputs share (exit 3). */
-static int check_output_paths(const iospd_profile_t* p) {
+ * target or another file the run reads, or that two outputs share, and
+ * --verify state files that are a target, an input or an output (exit 3).
+ * outputs: false for --verify-only, which writes no report but keeps state
+ * files. */
+static int check_output_paths(const iospd_profile_t* p, bool outputs) {
   size_t cap = (size_t)p->ext.output_count + 1;
   iospd_out_path_t* list = iospd_calloc(cap, sizeof *list);
-  int n = list != NULL ? output_paths(p, list) : -1;
+  int n = list == NULL ? -1 : outputs ? output_paths(p, list) : 0;
   int rc = 0;
   iospd_err_t err;
   iospd_err_clear(&err);
@@ -423,7 +426,7 @@ static int check_output_paths(const iospd_profile_t* p) {
     rc = EXIT_RUN_FAILED;
   } else if (iospd_output_paths_check(list, (size_t)n, p, &err) != 0) {
     err_line("error: ", err.msg);
-    rc = EXIT_BAD_INPUT;
+    rc = err.code == IOSPD_ENOMEM ? EXIT_RUN_FAILED : EXIT_BAD_INPUT;
   }
   for (size_t i = 0; list != NULL && i < cap; i++)
     iospd_free((char*)list[i].option);
@@ -1003,8 +1006,9 @@ int main(int argc, char** argv) {
                             "--output files are not written");
     exit_code = print_profile(&profile, &sys);
   } else if (profile.ext.verify_only) {
-    exit_code = verify_only(&profile, &sys);
-  } else if ((exit_code = check_output_paths(&profile)) == EXIT_OK) {
+    if ((exit_code = check_output_paths(&profile, false)) == EXIT_OK)
+      exit_code = verify_only(&profile, &sys);
+  } else if ((exit_code = check_output_paths(&profile, true)) == EXIT_OK) {
     cmdline_args_t args = {uargc, uargv};
     exit_code = profile.ext.tree.dirs != NULL
                     ? run_tree(&profile, &sys, &args, iospd_strbuf_cstr(&warned))

@@ -2,11 +2,26 @@
 /* Report files through the platform (natively and under wine): the
  * writability probe creates, truncates and leaves nothing; a report is
  * written whole (no .tmp left, an older longer file fully replaced, CRLF on
- * Windows as on its stdout); iospd_plat_same_file sees other spellings. */
+ * Windows as on its stdout); iospd_plat_same_file sees other spellings; a
+ * file planted where the temporary file would go is never written (issue
+ * #30), and on POSIX neither the report nor the time series goes through a
+ * symbolic link, the process's own streams are written where they are and
+ * a character device is written in place, not renamed over. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* lstat, symlink, mknod under -std=c11; first */
+#endif
 #include "test_util.h"
 
+#include "iospd/console.h"
 #include "iospd/error.h"
 #include "iospd/platform.h"
+
+#ifndef _WIN32
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#endif
 
 #define P "outfile-test-"
 
@@ -119,6 +134,143 @@ static void test_same_file(void** state) {
   remove(P "s2.dat");
 }
 
+
+/* A file planted under the old temporary name (<path>.tmp) is neither
+ * written nor renamed: the temporary file is a new one (CREATE_NEW,
+ * O_EXCL) with a name of its own. Before: the planted file was truncated,
+ * took the report and was renamed away. */
+static void test_planted_tmp_untouched(void** state) {
+  (void)state;
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  put(P "p.json.tmp", "planted");
+  assert_int_equal(iospd_plat_write_file_whole_bytes(P "p.json", "new", 3,
+                                                     &err), 0);
+  assert_string_equal(get(P "p.json"), "new");
+  assert_non_null(get(P "p.json.tmp"));
+  assert_string_equal(get(P "p.json.tmp"), "planted");
+  remove(P "p.json");
+  remove(P "p.json.tmp");
+}
+
+#ifndef _WIN32
+static bool is_link(const char* path) {
+  struct stat st;
+  return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+/* A final name that is a symbolic link: refused by the probe (naming the
+ * link's target) and by the writer; the file it points to is unchanged.
+ * Before: the probe followed it and the rename replaced the link. */
+static void test_link_refused(void** state) {
+  (void)state;
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  put(P "victim", "victim");
+  remove(P "l.json");
+  assert_int_equal(symlink(P "victim", P "l.json"), 0);
+  assert_true(iospd_plat_output_probe(P "l.json", &err) < 0);
+  assert_non_null(strstr(err.msg, "symbolic link to '" P "victim'"));
+  assert_non_null(strstr(err.msg, "name '" P "victim' itself"));
+  iospd_err_clear(&err);
+  assert_true(iospd_plat_write_file_whole(P "l.json", "x", 1, &err) < 0);
+  assert_non_null(strstr(err.msg, "symbolic link"));
+  assert_true(is_link(P "l.json"));
+  assert_string_equal(get(P "victim"), "victim");
+  remove(P "l.json");
+  remove(P "victim");
+}
+
+/* A link planted under the old temporary name: not followed. Before: the
+ * report was written through it into the victim. */
+static void test_planted_tmp_link(void** state) {
+  (void)state;
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  put(P "victim", "victim");
+  remove(P "q.json.tmp");
+  assert_int_equal(symlink(P "victim", P "q.json.tmp"), 0);
+  assert_int_equal(iospd_plat_write_file_whole(P "q.json", "new", 3, &err), 0);
+  assert_string_equal(get(P "q.json"), "new");
+  assert_string_equal(get(P "victim"), "victim");
+  assert_true(is_link(P "q.json.tmp"));
+  remove(P "q.json");
+  remove(P "q.json.tmp");
+  remove(P "victim");
+}
+
+/* The time series file: a link is refused and its target keeps its bytes;
+ * a regular file is truncated. Before: O_CREAT|O_TRUNC truncated the
+ * victim through the link. */
+static void test_stream_link(void** state) {
+  (void)state;
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  put(P "victim", "victim");
+  remove(P "s.csv");
+  assert_int_equal(symlink(P "victim", P "s.csv"), 0);
+  iospd_plat_stream_t* s = NULL;
+  assert_true(iospd_plat_stream_create(P "s.csv", &s, &err) < 0);
+  assert_null(s);
+  assert_non_null(strstr(err.msg, "symbolic link to '" P "victim'"));
+  assert_string_equal(get(P "victim"), "victim");
+  assert_true(is_link(P "s.csv"));
+  remove(P "s.csv");
+
+  put(P "s.csv", "an older, longer series");
+  iospd_err_clear(&err);
+  assert_int_equal(iospd_plat_stream_create(P "s.csv", &s, &err), 0);
+  assert_int_equal(iospd_plat_stream_write(s, "a,b\n", 4, &err), 0);
+  assert_int_equal(iospd_plat_stream_close(s, &err), 0);
+  assert_string_equal(get(P "s.csv"), "a,b\n");
+  remove(P "s.csv");
+  remove(P "victim");
+}
+
+/* /dev/fd/N: the bytes go to descriptor N (here a pipe), nothing is
+ * created or renamed. Before: "/dev/fd/N.tmp" could not be created. */
+static void test_own_fd(void** state) {
+  (void)state;
+  int pfd[2];
+  assert_int_equal(pipe(pfd), 0);
+  char name[64];
+  snprintf(name, sizeof name, "/dev/fd/%d", pfd[1]);
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  assert_int_equal(iospd_plat_output_probe(name, &err), 0);
+  assert_int_equal(iospd_plat_write_file_whole(name, "{}\n", 3, &err), 0);
+  char buf[8] = {0};
+  assert_int_equal(read(pfd[0], buf, sizeof buf - 1), 3);
+  assert_string_equal(buf, "{}\n");
+  close(pfd[0]);
+  close(pfd[1]);
+  /* A descriptor that is not open is refused by the probe. */
+  assert_true(iospd_plat_output_probe("/dev/fd/987", &err) < 0);
+  assert_non_null(strstr(err.msg, "descriptor 987"));
+}
+
+/* A character device (a twin of /dev/null made here, root only) is written
+ * in place and stays a device. Before: the probe refused it and the writer
+ * renamed a regular file over it. */
+static void test_char_device_in_place(void** state) {
+  (void)state;
+  if (geteuid() != 0) {
+    printf("skipped: making a character device needs root\n");
+    return;
+  }
+  remove(P "null");
+  assert_int_equal(mknod(P "null", S_IFCHR | 0666, makedev(1, 3)), 0);
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  assert_int_equal(iospd_plat_output_probe(P "null", &err), 0);
+  assert_int_equal(iospd_plat_write_file_whole(P "null", "x\n", 2, &err), 0);
+  struct stat st;
+  assert_int_equal(lstat(P "null", &st), 0);
+  assert_true(S_ISCHR(st.st_mode));
+  remove(P "null");
+}
+#endif
+
 int main(void) {
   iospd_sysinfo_t sys;
   iospd_err_t err;
@@ -129,6 +281,14 @@ int main(void) {
       cmocka_unit_test(test_write_whole),
       cmocka_unit_test(test_write_whole_bytes),
       cmocka_unit_test(test_same_file),
+      cmocka_unit_test(test_planted_tmp_untouched),
+#ifndef _WIN32
+      cmocka_unit_test(test_link_refused),
+      cmocka_unit_test(test_planted_tmp_link),
+      cmocka_unit_test(test_stream_link),
+      cmocka_unit_test(test_own_fd),
+      cmocka_unit_test(test_char_device_in_place),
+#endif
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   iospd_plat_shutdown();

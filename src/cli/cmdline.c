@@ -921,9 +921,13 @@ static int sw_timeseries(ctx_t* c) {
   if (iospd_series_format_of(v) == IOSPD_SERIES_NONE)
     return fail(c, "'%s': --timeseries takes a file ending in .csv or .jsonl "
                    "(the extension picks the format)", c->arg);
+  /* One run writes one series: a second file would be silently dropped. */
+  if (c->pp.ext.timeseries_path != NULL)
+    return fail(c, "'%s': --timeseries is given twice (first '%s'); a run "
+                   "writes one time series: keep one --timeseries=FILE",
+                c->arg, c->pp.ext.timeseries_path);
   char* path = iospd_strdup(v);
   if (path == NULL) return nomem(c);
-  iospd_free(c->pp.ext.timeseries_path);
   c->pp.ext.timeseries_path = path;
   return 0;
 }

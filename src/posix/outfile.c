@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Report files on POSIX (--output, --timeseries): is a path the same file as
- * a target, can a report be written there, and writing one whole
- * (<path>.tmp, fsync, rename). */
+ * a target, can a report be written there, and writing one whole (a new
+ * <path>.XXXXXX.tmp, fsync, rename), or in place where the path is a
+ * stream, a character device or a FIFO (posix/out_kind.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -10,11 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "iospd/alloc.h"
 #include "iospd/platform.h"
 #include "posix/internal.h"
+#include "posix/out_kind.h"
 
 /* "<resolved folder>/<name>" for a path whose file may not exist yet;
  * NULL when the folder cannot be resolved. Free with free(). */
@@ -51,52 +54,76 @@ bool iospd_plat_same_file(const char* a, const char* b) {
   return same;
 }
 
-static char* tmp_name(const char* path) {
-  size_t n = strlen(path) + 5;
+/* Creates a new file beside path, "<path>.XXXXXX.tmp" with a name no
+ * other file has (O_CREAT|O_EXCL|O_NOFOLLOW: a name planted in the folder,
+ * a link above all, is never opened, only skipped). Returns the descriptor
+ * and puts the name (free with iospd_free) in *name, or -1 with errno. */
+static int tmp_create(const char* path, char** name) {
+  static const char letters[] =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  size_t n = strlen(path) + 12;
   char* t = iospd_malloc(n);
-  if (t != NULL) snprintf(t, n, "%s.tmp", path);
-  return t;
+  if (t == NULL) {
+    errno = ENOMEM;
+    return -1;
+  }
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  uint64_t x = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^
+               (uint64_t)ts.tv_sec << 20 ^ (uint64_t)getpid();
+  for (int attempt = 0; attempt < 100; attempt++) {
+    char suffix[7];
+    for (int i = 0; i < 6; i++) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      suffix[i] = letters[(x >> 33) % (sizeof letters - 1)];
+    }
+    suffix[6] = '\0';
+    snprintf(t, n, "%s.%s.tmp", path, suffix);
+    int fd = open(t, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY |
+                         O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      *name = t;
+      return fd;
+    }
+    if (errno != EEXIST) break;
+  }
+  int e = errno;
+  iospd_free(t);
+  errno = e;
+  return -1;
 }
 
 int iospd_plat_output_probe(const char* path, iospd_err_t* err) {
+  iospd_out_kind_t kind;
+  int own;
+  int rc = iospd_posix_out_kind(path, &kind, &own, err);
+  if (rc != 0 || kind == IOSPD_OUT_OWN_FD) return rc;
+  if (kind == IOSPD_OUT_IN_PLACE) {
+    /* A FIFO without a reader yet would block an open: its permission is
+     * all that can be checked now. */
+    if (access(path, W_OK) != 0)
+      return iospd_posix_err(err, errno, "the file cannot be written");
+    return 0;
+  }
   struct stat st;
-  if (stat(path, &st) == 0) {
-    if (S_ISDIR(st.st_mode))
-      return iospd_err_set(err, IOSPD_EINVAL, "it is a folder, not a file");
-    /* A report replaces the file by a rename: a device or a pipe would be
-     * replaced by a regular file, so refuse them. */
-    if (!S_ISREG(st.st_mode))
-      return iospd_err_set(err, IOSPD_EINVAL,
-                           "it is not a regular file (a device, a pipe or "
-                           "a socket)");
+  if (lstat(path, &st) == 0) {
     /* Opening for writing without O_TRUNC changes neither the contents nor
      * the modification time. */
-    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+    int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC |
+                            O_NONBLOCK);
     if (fd < 0)
       return iospd_posix_err(err, errno, "the file cannot be written");
     close(fd);
-  } else if (errno != ENOENT) {
-    return iospd_posix_err(err, errno, "the path cannot be used");
   }
-  /* The report goes to <path>.tmp first: create it and remove it again,
-   * which also proves the folder exists and may be written. */
-  char* tmp = tmp_name(path);
-  if (tmp == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
-  int rc = 0;
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0644);
+  /* The report goes to a new file beside it first: create one and remove
+   * it again, which also proves the folder exists and may be written. */
+  char* tmp = NULL;
+  int fd = tmp_create(path, &tmp);
   if (fd >= 0) {
     close(fd);
     unlink(tmp);
-  } else if (errno == EEXIST) {
-    /* Left by an earlier run that died: it will be replaced; only check
-     * that it can be (without truncating it now). */
-    if (stat(tmp, &st) != 0 || !S_ISREG(st.st_mode))
-      rc = iospd_err_set(err, IOSPD_EINVAL,
-                         "'%s' exists and is not a regular file", tmp);
-    else if ((fd = open(tmp, O_WRONLY | O_NOCTTY | O_CLOEXEC)) < 0)
-      rc = iospd_posix_err(err, errno, "'%s' cannot be written", tmp);
-    else
-      close(fd);
+  } else if (errno == ENOMEM) {
+    rc = iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   } else if (errno == ENOENT) {
     rc = iospd_err_set(err, IOSPD_ENOENT, "its folder does not exist");
   } else {
@@ -106,34 +133,78 @@ int iospd_plat_output_probe(const char* path, iospd_err_t* err) {
   return rc;
 }
 
-int iospd_plat_write_file_whole(const char* path, const void* data, size_t len,
-                                iospd_err_t* err) {
-  char* tmp = tmp_name(path);
-  if (tmp == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
-  int rc = 0;
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    rc = iospd_posix_err(err, errno, "'%s' cannot be created", tmp);
-    iospd_free(tmp);
-    return rc;
-  }
+/* All len bytes to fd; 0 or errno. */
+static int write_all(int fd, const void* data, size_t len) {
   const char* p = data;
   size_t done = 0;
   while (done < len) {
     ssize_t w = write(fd, p + done, len - done);
     if (w < 0 && errno == EINTR) continue;
-    if (w < 0) {
-      rc = iospd_posix_err(err, errno, "'%s' cannot be written", tmp);
-      break;
-    }
+    if (w < 0) return errno;
     done += (size_t)w;
   }
+  return 0;
+}
+
+/* A process stream, a character device or a FIFO: written where it is,
+ * never created, truncated or renamed over. */
+static int write_in_place(const char* path, iospd_out_kind_t kind, int own,
+                          const void* data, size_t len, iospd_err_t* err) {
+  if (kind == IOSPD_OUT_OWN_FD) {
+    /* What -R printed there comes first (stdio's buffers). */
+    fflush(own == 2 ? stderr : stdout);
+    int e = write_all(own, data, len);
+    return e != 0 ? iospd_posix_err(err, e, "descriptor %d cannot be "
+                                    "written", own)
+                  : 0;
+  }
+  int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return iospd_posix_err(err, errno, "it cannot be opened");
+  struct stat st;
+  int rc = fstat(fd, &st) != 0 ? iospd_posix_err(err, errno, "fstat failed")
+                               : iospd_posix_out_mode_ok(st.st_mode, err);
+  /* Swapped for a regular file since the check: written over, from byte 0,
+   * would leave its old tail; refused instead. */
+  if (rc == 0 && S_ISREG(st.st_mode))
+    rc = iospd_err_set(err, IOSPD_EINVAL, "it was replaced during the run");
+  int e = rc == 0 ? write_all(fd, data, len) : 0;
+  if (e != 0) rc = iospd_posix_err(err, e, "it cannot be written");
+  if (close(fd) != 0 && rc == 0)
+    rc = iospd_posix_err(err, errno, "it cannot be closed");
+  return rc;
+}
+
+int iospd_plat_write_file_whole(const char* path, const void* data, size_t len,
+                                iospd_err_t* err) {
+  /* Decided again now: a link planted since the probe is refused too. */
+  iospd_out_kind_t kind;
+  int own;
+  int rc = iospd_posix_out_kind(path, &kind, &own, err);
+  if (rc != 0) return rc;
+  if (kind != IOSPD_OUT_REPLACE)
+    return write_in_place(path, kind, own, data, len, err);
+  char* tmp = NULL;
+  int fd = tmp_create(path, &tmp);
+  if (fd < 0) {
+    rc = errno == ENOMEM ? iospd_err_set(err, IOSPD_ENOMEM, "out of memory")
+                         : iospd_posix_err(err, errno, "no file beside it "
+                                           "cannot be created");
+    return rc;
+  }
+  int e = write_all(fd, data, len);
+  if (e != 0) rc = iospd_posix_err(err, e, "'%s' cannot be written", tmp);
   /* Durable before the rename, so a crash leaves the old file or the new
    * one, never an empty one under the final name. */
   if (rc == 0 && fsync(fd) != 0)
     rc = iospd_posix_err(err, errno, "'%s' cannot be flushed", tmp);
   if (close(fd) != 0 && rc == 0)
     rc = iospd_posix_err(err, errno, "'%s' cannot be closed", tmp);
+  /* Last look before the rename; rename(2) itself never follows a link, so
+   * one planted after this replaces only that link. */
+  if (rc == 0 && (rc = iospd_posix_out_kind(path, &kind, &own, err)) == 0 &&
+      kind != IOSPD_OUT_REPLACE)
+    rc = iospd_err_set(err, IOSPD_EINVAL, "it was replaced during the run "
+                       "by something that is not a regular file");
   if (rc == 0 && rename(tmp, path) != 0)
     rc = iospd_posix_err(err, errno, "'%s' cannot be renamed to the report's "
                          "name", tmp);
