@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Report files on Windows (--output, --timeseries): is a path the same file
  * as a target, can a report be written there, and writing one whole
- * (<path>.tmp, FlushFileBuffers, MoveFileEx with replace), with CRLF line
+ * (a new <path>.<pid>-<n>.tmp made with CREATE_NEW, FlushFileBuffers,
+ * MoveFileEx with replace), with CRLF line
  * ends as iospd's standard output has them. */
 #include <stdio.h>
 #include <string.h>
@@ -81,14 +82,51 @@ bool iospd_plat_same_file(const char* a, const char* b) {
   return ia.volume == ib.volume && memcmp(ia.id, ib.id, sizeof ia.id) == 0;
 }
 
-static WCHAR* tmp_of(const WCHAR* w) {
+/* A new temporary file beside w, "<w>.<pid>-<n>.tmp", created with
+ * CREATE_NEW (never opening a file or link someone planted there: a taken
+ * name is skipped). Returns the handle and the name (free with iospd_free),
+ * or INVALID_HANDLE_VALUE with GetLastError set. */
+static HANDLE new_tmp(const WCHAR* w, DWORD access, DWORD attrs, WCHAR** out) {
+  static volatile LONG serial;
   size_t n = wcslen(w);
-  WCHAR* t = iospd_malloc((n + 5) * sizeof(WCHAR));
-  if (t != NULL) {
-    memcpy(t, w, n * sizeof(WCHAR));
-    memcpy(t + n, L".tmp", 5 * sizeof(WCHAR));
+  WCHAR* t = iospd_malloc((n + 40) * sizeof(WCHAR));
+  *out = NULL;
+  if (t == NULL) {
+    SetLastError(ERROR_NOT_ENOUGH_MEMORY);
+    return INVALID_HANDLE_VALUE;
   }
-  return t;
+  for (int tries = 0; tries < 100; tries++) {
+    _snwprintf(t, n + 40, L"%ls.%lu-%ld.tmp", w,
+               (unsigned long)GetCurrentProcessId(),
+               (long)InterlockedIncrement(&serial));
+    t[n + 39] = L'\0';
+    HANDLE h = CreateFileW(t, access, 0, NULL, CREATE_NEW, attrs, NULL);
+    if (h != INVALID_HANDLE_VALUE) {
+      *out = t;
+      return h;
+    }
+    DWORD e = GetLastError();
+    if (e != ERROR_FILE_EXISTS && e != ERROR_ALREADY_EXISTS) {
+      iospd_free(t);
+      SetLastError(e);
+      return INVALID_HANDLE_VALUE;
+    }
+  }
+  iospd_free(t);
+  SetLastError(ERROR_FILE_EXISTS);
+  return INVALID_HANDLE_VALUE;
+}
+
+/* A final name that is a reparse point (a symbolic link, a junction) is
+ * refused: iospd never writes through a link someone may have planted. */
+static int refuse_reparse(const WCHAR* w, iospd_err_t* err) {
+  DWORD attr = GetFileAttributesW(w);
+  if (attr != INVALID_FILE_ATTRIBUTES && (attr & FILE_ATTRIBUTE_REPARSE_POINT))
+    return iospd_err_set(err, IOSPD_EINVAL,
+                         "it is a symbolic link or another reparse point; "
+                         "iospd does not write through a link: name the "
+                         "file it points to itself");
+  return 0;
 }
 
 int iospd_plat_output_probe(const char* path, iospd_err_t* err) {
@@ -97,6 +135,7 @@ int iospd_plat_output_probe(const char* path, iospd_err_t* err) {
   int rc = 0;
   WCHAR* tmp = NULL;
   DWORD attr = GetFileAttributesW(w);
+  if ((rc = refuse_reparse(w, err)) != 0) goto out;
   if (attr != INVALID_FILE_ATTRIBUTES) {
     if (attr & FILE_ATTRIBUTE_DIRECTORY) {
       rc = iospd_err_set(err, IOSPD_EINVAL, "it is a folder, not a file");
@@ -119,35 +158,21 @@ int iospd_plat_output_probe(const char* path, iospd_err_t* err) {
       goto out;
     }
   }
-  tmp = tmp_of(w);
-  if (tmp == NULL) {
-    rc = iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
-    goto out;
-  }
-  /* The probe removes itself when closed (delete on close). */
-  HANDLE h = CreateFileW(tmp, GENERIC_WRITE | DELETE, 0, NULL, CREATE_NEW,
-                         FILE_ATTRIBUTE_TEMPORARY | FILE_FLAG_DELETE_ON_CLOSE,
-                         NULL);
+  /* A new temporary file proves the folder exists and may be written; it
+   * removes itself when closed (delete on close). */
+  HANDLE h = new_tmp(w, GENERIC_WRITE | DELETE,
+                     FILE_ATTRIBUTE_TEMPORARY | FILE_FLAG_DELETE_ON_CLOSE,
+                     &tmp);
   if (h != INVALID_HANDLE_VALUE) {
     CloseHandle(h);
     DeleteFileW(tmp); /* in case the flag was not honoured */
     goto out;
   }
   DWORD e = GetLastError();
-  if (e == ERROR_FILE_EXISTS || e == ERROR_ALREADY_EXISTS) {
-    /* Left by an earlier run that died: it will be replaced. */
-    h = CreateFileW(tmp, GENERIC_WRITE, FILE_SHARE_READ, NULL, OPEN_EXISTING,
-                    FILE_ATTRIBUTE_NORMAL, NULL);
-    if (h == INVALID_HANDLE_VALUE)
-      rc = iospd_win_err(err, GetLastError(), "'%s.tmp' cannot be written",
-                         path);
-    else
-      CloseHandle(h);
-  } else if (e == ERROR_PATH_NOT_FOUND) {
+  if (e == ERROR_PATH_NOT_FOUND)
     rc = iospd_err_set(err, IOSPD_ENOENT, "its folder does not exist");
-  } else {
+  else
     rc = iospd_win_err(err, e, "no file can be created in its folder");
-  }
 out:
   iospd_free(tmp);
   iospd_free(w);
@@ -159,17 +184,13 @@ static int write_whole(const char* path, const void* data, size_t len,
                        bool crlf_ends, iospd_err_t* err) {
   WCHAR* w = file_path(path, err);
   if (w == NULL) return err != NULL && err->code ? err->code : IOSPD_EINVAL;
-  WCHAR* tmp = tmp_of(w);
-  if (tmp == NULL) {
-    iospd_free(w);
-    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
-  }
-  int rc = 0;
-  HANDLE h = CreateFileW(tmp, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS,
-                         FILE_ATTRIBUTE_NORMAL, NULL);
+  WCHAR* tmp = NULL;
+  int rc = refuse_reparse(w, err);
+  if (rc != 0) goto out;
+  HANDLE h = new_tmp(w, GENERIC_WRITE, FILE_ATTRIBUTE_NORMAL, &tmp);
   if (h == INVALID_HANDLE_VALUE) {
-    rc = iospd_win_err(err, GetLastError(), "'%s.tmp' cannot be created",
-                       path);
+    rc = iospd_win_err(err, GetLastError(),
+                       "a temporary file beside '%s' cannot be created", path);
     goto out;
   }
   /* Line ends as iospd's standard output has them on Windows (the C
@@ -197,20 +218,22 @@ static int write_whole(const char* path, const void* data, size_t len,
     DWORD chunk = len - done > 0x40000000u ? 0x40000000u : (DWORD)(len - done);
     DWORD wrote = 0;
     if (!WriteFile(h, p + done, chunk, &wrote, NULL) || wrote == 0)
-      rc = iospd_win_err(err, GetLastError(), "'%s.tmp' cannot be written",
+      rc = iospd_win_err(err, GetLastError(), "the temporary file of '%s' cannot be written",
                          path);
     done += wrote;
   }
   /* Durable before the rename: a crash leaves the old file or the new one. */
   if (rc == 0 && !FlushFileBuffers(h))
-    rc = iospd_win_err(err, GetLastError(), "'%s.tmp' cannot be flushed",
+    rc = iospd_win_err(err, GetLastError(), "the temporary file of '%s' cannot be flushed",
                        path);
   CloseHandle(h);
   iospd_free(crlf);
+  /* Checked again right before the rename: a link planted during the run. */
+  if (rc == 0) rc = refuse_reparse(w, err);
   if (rc == 0 &&
       !MoveFileExW(tmp, w, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
     rc = iospd_win_err(err, GetLastError(),
-                       "'%s.tmp' cannot be renamed to the report's name",
+                       "the temporary file of '%s' cannot be renamed to it",
                        path);
   if (rc != 0) DeleteFileW(tmp);
 out:

@@ -19,14 +19,34 @@ int iospd_plat_stream_create(const char* path, iospd_plat_stream_t** out,
   if (w == NULL)
     return iospd_err_set(err, IOSPD_EINVAL, "'%s' is not valid UTF-8", path);
   WCHAR* lw = iospd_win_long_form(w);
+  /* Opened, not created over: a reparse point (a link someone planted)
+   * is opened as itself and refused, and only a disk file is emptied. */
   HANDLE h = CreateFileW(lw != NULL ? lw : w, GENERIC_WRITE,
                          FILE_SHARE_READ | FILE_SHARE_DELETE, NULL,
-                         CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
+                         OPEN_ALWAYS,
+                         FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT,
+                         NULL);
   DWORD e = GetLastError();
   iospd_free(lw);
   iospd_free(w);
   if (h == INVALID_HANDLE_VALUE)
     return iospd_win_err(err, e, "cannot create '%s'", path);
+  BY_HANDLE_FILE_INFORMATION fi;
+  if (GetFileType(h) == FILE_TYPE_DISK) {
+    if (GetFileInformationByHandle(h, &fi) &&
+        (fi.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)) {
+      CloseHandle(h);
+      return iospd_err_set(err, IOSPD_EINVAL,
+                           "'%s' is a symbolic link or another reparse "
+                           "point; iospd does not write through a link: name "
+                           "the file it points to itself", path);
+    }
+    if (!SetEndOfFile(h)) { /* at offset 0: empty it */
+      e = GetLastError();
+      CloseHandle(h);
+      return iospd_win_err(err, e, "cannot empty '%s'", path);
+    }
+  }
   iospd_plat_stream_t* s = iospd_calloc(1, sizeof(*s));
   if (s == NULL) {
     CloseHandle(h);
