@@ -352,14 +352,16 @@ bool iospd_plat_same_file(const char* a, const char* b);
  * writes it, without leaving anything behind: refuses a folder, a path
  * whose folder is missing or not writable, an existing file that is not a
  * regular file or cannot be opened for writing (opened without truncating,
- * so it is not changed), and a <path>.tmp that cannot be created (created
- * and removed at once). err says what failed, without naming the path. */
+ * so it is not changed), a symbolic link or reparse point, and a folder
+ * where no new temporary file can be created (created and removed at
+ * once). err says what failed, without naming the path. */
 int iospd_plat_output_probe(const char* path, iospd_err_t* err);
-/* Writes the text data (len bytes) to <path>.tmp, flushes it to the
- * device, then renames it over path: path is either the old file or the
+/* Writes the text data (len bytes) to a new temporary file beside path
+ * (created exclusively), flushes it to the device, then renames it over
+ * path (a link there is refused, checked again before the rename): path is either the old file or the
  * whole new one, never a half-written report. Line ends as standard output
  * writes them (Windows: CRLF), so a file equals `iospd ... > file`. On
- * failure <path>.tmp is removed. */
+ * failure the temporary file is removed. */
 int iospd_plat_write_file_whole(const char* path, const void* data, size_t len,
                                 iospd_err_t* err);
 /* The same, with the bytes as given on every platform (no CRLF on
