@@ -17,7 +17,8 @@ elseif(IOSPD_BASH AND CMAKE_CROSSCOMPILING_EMULATOR)
                        ENVIRONMENT "${iospd_test_env}")
 endif()
 # How a block is judged (tests/e2e/verify_judge_test.sh): a flipped
-# generation bit is a failure, -Sm with two writers is refused.
+# generation bit is a failure, -Sm with two writers is refused, a check
+# that could not run is no pass.
 if(IOSPD_BASH AND NOT CMAKE_CROSSCOMPILING AND NOT WIN32)
   add_test(NAME e2e_verify_judge COMMAND ${IOSPD_BASH}
            ${PROJECT_SOURCE_DIR}/tests/e2e/verify_judge_test.sh $<TARGET_FILE:iospd>

@@ -201,6 +201,10 @@ typedef struct iospd_vonly_target_s {
   uint64_t start, end; /* byte range read */
   uint64_t blocks;     /* blocks read */
   iospd_vcounts_t counts;
+  /* Read to the end and every block judged. False when the pass could not
+   * start (no state, state in use, target unreadable) or stopped early:
+   * then the counts are no pass, whatever they say. */
+  bool complete;
 } iospd_vonly_target_t;
 
 typedef struct iospd_vonly_s {

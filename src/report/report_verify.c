@@ -36,6 +36,13 @@ static uint32_t target_count(const iospd_timespan_result_t* tr) {
   return tr->ts != NULL ? tr->ts->target_count : 0;
 }
 
+/* The timespan ran to its end: its counts cover every block it read. A
+ * failed one (a target or state that could not be opened, a failed I/O)
+ * checked only part or nothing, so its zero failures are no pass. */
+static bool timespan_complete(const iospd_timespan_result_t* tr) {
+  return tr->error[0] == '\0';
+}
+
 static const char* tpath(const iospd_timespan_result_t* tr, uint32_t i) {
   const char* p = tr->ts->targets[i].path;
   return p ? p : "";
@@ -55,7 +62,7 @@ void iospd_rpt_verify_text(iospd_strbuf_t* out, const iospd_results_t* r) {
           "timespan %u target '%s': written %llu, checked %llu, failures "
           "%llu (bad checksum %llu, stale generation %llu, misdirected %llu, "
           "zeroed %llu, torn %llu), indeterminate %llu, not written by a "
-          "verified run %llu\n",
+          "verified run %llu",
           i + 1, tpath(tr, t), (unsigned long long)c.written,
           (unsigned long long)c.kinds[IOSPD_VK_OK],
           (unsigned long long)iospd_vcounts_failures(&c),
@@ -66,6 +73,10 @@ void iospd_rpt_verify_text(iospd_strbuf_t* out, const iospd_results_t* r) {
           (unsigned long long)c.kinds[IOSPD_VK_TORN],
           (unsigned long long)c.kinds[IOSPD_VK_INFLIGHT],
           (unsigned long long)c.kinds[IOSPD_VK_UNTRACKED]);
+      if (!timespan_complete(tr))
+        iospd_strbuf_append(out, ", incomplete: the timespan failed (see the "
+                                 "error), not a pass");
+      iospd_strbuf_putc(out, '\n');
     }
   }
 }
@@ -130,6 +141,7 @@ void iospd_rpt_verify_json(iospd_jw_t* w, const iospd_results_t* r,
     return;
   }
   iospd_jw_obj(w, "verify");
+  iospd_jw_bool(w, "complete", timespan_complete(tr));
   iospd_jw_arr(w, "targets");
   for (uint32_t t = 0; t < target_count(tr); t++) {
     iospd_vcounts_t c;
@@ -190,4 +202,55 @@ void iospd_report_verify_failures(iospd_strbuf_t* out,
                          "(--verify-errors=N shows more); every one is "
                          "counted in the report\n",
                          (unsigned long long)all, shown);
+}
+
+/* ---- --verify-only ------------------------------------------------------- */
+
+void iospd_report_vonly_summary(iospd_strbuf_t* out, const iospd_vonly_t* v) {
+  iospd_strbuf_appendf(out, "verify-only (--verify-only): engine %s\n",
+                       v->engine ? v->engine : "-");
+  for (uint32_t i = 0; i < v->target_count; i++) {
+    const iospd_vonly_target_t* t = &v->targets[i];
+    const iospd_vcounts_t* c = &t->counts;
+    iospd_strbuf_appendf(
+        out,
+        "target '%s': bytes %llu to %llu, blocks read %llu, checked %llu, "
+        "failures %llu (bad checksum %llu, stale generation %llu, "
+        "misdirected %llu, zeroed %llu, torn %llu), indeterminate %llu, not "
+        "written by a verified run %llu",
+        t->path, (unsigned long long)t->start, (unsigned long long)t->end,
+        (unsigned long long)t->blocks,
+        (unsigned long long)c->kinds[IOSPD_VK_OK],
+        (unsigned long long)iospd_vcounts_failures(c),
+        (unsigned long long)c->kinds[IOSPD_VK_CHECKSUM],
+        (unsigned long long)c->kinds[IOSPD_VK_STALE],
+        (unsigned long long)c->kinds[IOSPD_VK_MISPLACED],
+        (unsigned long long)c->kinds[IOSPD_VK_ZEROED],
+        (unsigned long long)c->kinds[IOSPD_VK_TORN],
+        (unsigned long long)c->kinds[IOSPD_VK_INFLIGHT],
+        (unsigned long long)c->kinds[IOSPD_VK_UNTRACKED]);
+    /* Counts of a pass that could not run to the end look like a clean
+     * target with nothing in it: say outright that they are no pass. */
+    if (!t->complete)
+      iospd_strbuf_append(out, ", incomplete: the check stopped before the "
+                               "end (see the error), not a pass");
+    iospd_strbuf_putc(out, '\n');
+  }
+}
+
+uint64_t iospd_report_vonly_failures(iospd_strbuf_t* out,
+                                     const iospd_vonly_t* v) {
+  uint64_t failed = 0;
+  for (uint32_t i = 0; i < v->target_count; i++)
+    failed += iospd_vcounts_failures(&v->targets[i].counts);
+  for (uint32_t i = 0; i < v->fail_count; i++) {
+    iospd_strbuf_append(out, "verify FAILED: ");
+    iospd_vfail_format(out, &v->fails[i], v->targets[v->fails[i].target].path);
+    iospd_strbuf_putc(out, '\n');
+  }
+  if (failed > v->fail_count)
+    iospd_strbuf_appendf(out, "verify: %llu failures in all, %u shown "
+                         "(--verify-errors=N shows more)\n",
+                         (unsigned long long)failed, v->fail_count);
+  return failed;
 }

@@ -164,7 +164,10 @@ static int read_pass(pass_t* ps, const iospd_profile_t* p,
     progress(ps, hooks, false);
   }
   iospd_free(free_slots);
-  if (rc == 0) progress(ps, hooks, true);
+  if (rc == 0) {
+    progress(ps, hooks, true);
+    ps->vt->complete = true;
+  }
   return rc;
 }
 

@@ -8,6 +8,10 @@
 #  - -Sm --verify with two writing threads (-t2, -F2) is refused (exit 3,
 #    saying why and what to use); -Sm --verify with one thread runs with
 #    zero failures;
+#  - a --verify-only that could not check (its state in use by another
+#    process; a read-only mount, root only) never prints a clean-looking
+#    summary: the target's line says "incomplete ... not a pass"; a --verify
+#    run whose timespan failed says so in its verify paragraph.
 # With --wine: iospd.exe under wine (the parts that exist on Windows).
 # Usage: verify_judge_test.sh <iospd binary> <source dir> [--wine]
 set -u
@@ -103,5 +107,69 @@ has out.txt "checked 256, failures 0 " "after -Sm -t1"
 # Reading threads beside no writer are fine.
 run 0 -b4K -r -w0 -t2 -o8 -d$dur -W0 -C0 -Sm --verify m.dat
 has out.txt "failures 0 " "-Sm --verify -t2 -w0"
+
+# ---- a check that could not run is no pass ------------------------------------
+noclean() { # the summary must not read as a clean pass
+  has out.txt "incomplete: the check stopped before the end (see the error), not a pass" "$1"
+}
+if [ $wine = 0 ] && command -v flock >/dev/null; then
+  # Another process holds the state (as a running --verify would).
+  # (exec: the pid killed below is the process holding the lock.)
+  (exec 9<>g.dat.iospd-verify && flock 9 && exec sleep 30) >/dev/null 2>&1 &
+  lockpid=$!
+  for _ in $(seq 50); do
+    flock -n g.dat.iospd-verify true 2>/dev/null || break
+    sleep 0.1
+  done
+  run 3 --verify-only -b4K g.dat
+  noclean "state in use"
+  kill "$lockpid" 2>/dev/null
+  wait "$lockpid" 2>/dev/null
+  lockpid=""
+fi
+# No state at all (refused, exit 3) reads the same way.
+run 0 -c64K -b4K -s -w100 -o1 -d$dur -W0 -C0 n.dat
+run 3 --verify-only -b4K n.dat
+noclean "no state"
+
+if [ $wine = 1 ]; then
+  :
+elif [ "$(id -u)" != 0 ]; then
+  echo "skip: read-only mount part (needs root to mount a tmpfs)"
+else
+  mnt=$(mktemp -d /tmp/verify_judge_ro.XXXXXX)
+  if mount -t tmpfs -o size=8m tmpfs "$mnt"; then
+    (cd "$mnt" && "$exe" -c256K -b4K -s -w100 -o4 -d1 -W0 -C0 --verify r.dat >/dev/null 2>&1)
+    if retry mount -o remount,ro "$mnt"; then ok; else bad "mount -o remount,ro $mnt failed"; fi
+    run_exe --verify-only -b4K "$mnt/r.dat" >out.txt 2>err.txt
+    rc=$?
+    if [ $rc = 0 ]; then
+      # A --verify-only that can check a read-only mount: all of it.
+      has out.txt "checked 64, failures 0 " "read-only mount (checked)"
+      hasnt out.txt "incomplete" "read-only mount (checked)"
+    else
+      [ $rc = 1 ] && ok || bad "read-only mount: exit $rc, expected 1"
+      noclean "read-only mount"
+    fi
+    # A --verify run there fails its timespan: the paragraph says so.
+    run_exe -b4K -w0 -d1 -W0 -C0 --verify "$mnt/r.dat" >out.txt 2>err.txt
+    rc=$?
+    if [ $rc != 0 ]; then
+      has out.txt "incomplete: the timespan failed (see the error), not a pass" "--verify on a read-only mount"
+      run_exe -b4K -w0 -d1 -W0 -C0 --verify -Rjson "$mnt/r.dat" >out.txt 2>err.txt
+      python3 -c "
+import json
+d = json.load(open('out.txt'))
+t = d['timespans'][0]
+assert t['error'], t
+v = t.get('verify')
+assert v is None or v['complete'] is False, v" && ok || bad "--verify -Rjson on a read-only mount: complete is not false"
+    else
+      has out.txt "failures 0 " "--verify on a read-only mount (ran)"
+    fi
+  else
+    echo "skip: read-only mount part (mount -t tmpfs failed)"
+  fi
+fi
 
 finish verify_judge_test
