@@ -226,7 +226,7 @@ static void test_small_block(void** st) {
 
 static void test_format(void** st) {
   (void)st;
-  iospd_vfail_t f = {IOSPD_VK_STALE, 0, 40960, 10, 9, 4, 0, 0};
+  iospd_vfail_t f = {IOSPD_VK_STALE, 0, 40960, 10, 9, 4, 0, 0, 0};
   iospd_strbuf_t sb;
   iospd_strbuf_init(&sb);
   iospd_vfail_format(&sb, &f, "t.dat");
@@ -367,6 +367,65 @@ static void test_judge_torn_kind(void** st) {
   assert_int_not_equal(f.expected, 0);
 }
 
+/* The kept failures name distinct blocks first (issue #30, item 4). */
+static void keep_blocks(const uint64_t* blocks, size_t n, uint32_t cap,
+                        iospd_vfail_t* list, uint32_t* count) {
+  *count = 0;
+  for (size_t i = 0; i < n; i++) {
+    iospd_vfail_t f;
+    memset(&f, 0, sizeof f);
+    f.kind = IOSPD_VK_TORN;
+    f.block = blocks[i];
+    f.offset = blocks[i] * 4096;
+    f.found = i; /* which failure it was */
+    iospd_vfail_keep(list, count, cap, &f);
+  }
+}
+
+static void test_judge_distinct_failures_first(void** st) {
+  (void)st;
+  iospd_vfail_t list[4];
+  uint32_t n = 0;
+  /* Block 1 fails again and again before the others: the list still
+   * names four different blocks, each with its first failure. */
+  const uint64_t a[] = {1, 1, 1, 2, 1, 3, 4, 5, 2};
+  keep_blocks(a, sizeof a / sizeof a[0], 4, list, &n);
+  assert_int_equal(n, 4);
+  const uint64_t want_block[] = {1, 2, 3, 4}, want_which[] = {0, 3, 5, 6};
+  for (int i = 0; i < 4; i++) {
+    assert_int_equal(list[i].block, want_block[i]);
+    assert_int_equal(list[i].found, want_which[i]);
+    assert_int_equal(list[i].repeat, 0);
+  }
+  /* Fewer distinct blocks than room: the distinct ones, then repeats in
+   * the order they came. */
+  const uint64_t b[] = {7, 7, 9, 7};
+  keep_blocks(b, sizeof b / sizeof b[0], 4, list, &n);
+  assert_int_equal(n, 4);
+  assert_int_equal(list[0].block, 7);
+  assert_int_equal(list[1].block, 9);
+  assert_int_equal(list[2].block, 7);
+  assert_int_equal(list[2].found, 1);
+  assert_int_equal(list[2].repeat, 1);
+  assert_int_equal(list[3].found, 3);
+  /* The same block of another target is another block. */
+  iospd_vfail_t f;
+  memset(&f, 0, sizeof f);
+  f.block = 7;
+  f.target = 1;
+  iospd_vfail_t g = list[0];
+  n = 0;
+  iospd_vfail_keep(list, &n, 2, &g);
+  iospd_vfail_keep(list, &n, 2, &f);
+  assert_int_equal(n, 2);
+  assert_int_equal(list[1].target, 1);
+  assert_int_equal(list[1].repeat, 0);
+  /* No room at all keeps nothing. */
+  n = 0;
+  iospd_vfail_keep(list, &n, 0, &f);
+  assert_int_equal(n, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_crc_check_value),
@@ -380,6 +439,7 @@ int main(void) {
   const struct CMUnitTest judge_tests[] = {
       cmocka_unit_test(test_judge_damage_is_failure),
       cmocka_unit_test(test_judge_torn_kind),
+      cmocka_unit_test(test_judge_distinct_failures_first),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);
   failed += cmocka_run_group_tests_name("judge", judge_tests, NULL, NULL);

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "iospd/alloc.h"
 #include "iospd/xml_escape.h"
 
 static bool verifying(const iospd_results_t* r) {
@@ -178,25 +179,75 @@ void iospd_rpt_verify_json(iospd_jw_t* w, const iospd_results_t* r,
   iospd_jw_end_obj(w);
 }
 
+static void print_failure(iospd_strbuf_t* out,
+                          const iospd_timespan_result_t* tr,
+                          const iospd_thread_result_t* th,
+                          const iospd_vfail_t* f) {
+  iospd_strbuf_append(out, "verify FAILED: ");
+  iospd_vfail_format(out, f,
+                     f->target < target_count(tr) ? tpath(tr, f->target) : "");
+  iospd_strbuf_appendf(out, " (thread %u)\n", th->id);
+}
+
+/* Whether block f of timespan ts is among the n printed first. */
+static bool printed(const iospd_vfail_t* const* shown, const uint32_t* shown_ts,
+                    uint32_t n, uint32_t ts, const iospd_vfail_t* f) {
+  for (uint32_t i = 0; i < n; i++)
+    if (shown_ts[i] == ts && shown[i]->block == f->block &&
+        shown[i]->target == f->target)
+      return true;
+  return false;
+}
+
+/* Whether entry f itself is among the n printed first. */
+static bool listed(const iospd_vfail_t* const* shown, uint32_t n,
+                   const iospd_vfail_t* f) {
+  for (uint32_t i = 0; i < n; i++)
+    if (shown[i] == f) return true;
+  return false;
+}
+
+/* The first --verify-errors failures, distinct blocks first: each thread
+ * keeps its own distinct ones first (iospd_vfail_keep), and a block two
+ * threads both found is printed once before any repeat. */
 void iospd_report_verify_failures(iospd_strbuf_t* out,
                                   const iospd_results_t* r) {
   if (!verifying(r)) return;
   uint32_t cap = iospd_verify_errors(&r->profile->ext), shown = 0;
   uint64_t all = iospd_results_verify_failures(r);
-  for (uint32_t i = 0; i < r->timespan_count; i++) {
-    const iospd_timespan_result_t* tr = &r->timespans[i];
-    for (uint32_t t = 0; t < tr->thread_count_alloc; t++) {
-      const iospd_thread_result_t* th = &tr->threads[t];
-      for (uint32_t k = 0; k < th->vfail_count && shown < cap; k++, shown++) {
-        const iospd_vfail_t* f = &th->vfails[k];
-        iospd_strbuf_append(out, "verify FAILED: ");
-        iospd_vfail_format(out, f, f->target < target_count(tr)
-                                       ? tpath(tr, f->target)
-                                       : "");
-        iospd_strbuf_appendf(out, " (thread %u)\n", th->id);
+  const iospd_vfail_t** first = cap ? iospd_calloc(cap, sizeof(*first)) : NULL;
+  uint32_t* first_ts = cap ? iospd_calloc(cap, sizeof(*first_ts)) : NULL;
+  if (cap > 0 && (first == NULL || first_ts == NULL)) {
+    iospd_free(first);
+    iospd_free(first_ts);
+    first = NULL;
+    first_ts = NULL;
+    cap = 0; /* out of memory: the counts still say it all */
+  }
+  /* Pass 1: the first entry of each block; pass 2: the rest, in order. */
+  uint32_t distinct = 0;
+  for (int pass = 1; pass <= 2; pass++)
+    for (uint32_t i = 0; i < r->timespan_count && shown < cap; i++) {
+      const iospd_timespan_result_t* tr = &r->timespans[i];
+      for (uint32_t t = 0; t < tr->thread_count_alloc && shown < cap; t++) {
+        const iospd_thread_result_t* th = &tr->threads[t];
+        for (uint32_t k = 0; k < th->vfail_count && shown < cap; k++) {
+          const iospd_vfail_t* f = &th->vfails[k];
+          if (pass == 1) {
+            if (f->repeat || printed(first, first_ts, distinct, i, f))
+              continue;
+            first[distinct] = f;
+            first_ts[distinct++] = i;
+          } else if (listed(first, distinct, f)) {
+            continue;
+          }
+          print_failure(out, tr, th, f);
+          shown++;
+        }
       }
     }
-  }
+  iospd_free(first);
+  iospd_free(first_ts);
   if (all > shown)
     iospd_strbuf_appendf(out, "verify: %llu failures in all, %u shown "
                          "(--verify-errors=N shows more); every one is "

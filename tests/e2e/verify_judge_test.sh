@@ -11,7 +11,8 @@
 #  - a --verify-only that could not check (its state in use by another
 #    process; a read-only mount, root only) never prints a clean-looking
 #    summary: the target's line says "incomplete ... not a pass"; a --verify
-#    run whose timespan failed says so in its verify paragraph.
+#    run whose timespan failed says so in its verify paragraph;
+#  - the printed failures name distinct blocks first.
 # With --wine: iospd.exe under wine (the parts that exist on Windows).
 # Usage: verify_judge_test.sh <iospd binary> <source dir> [--wine]
 set -u
@@ -107,6 +108,26 @@ has out.txt "checked 256, failures 0 " "after -Sm -t1"
 # Reading threads beside no writer are fine.
 run 0 -b4K -r -w0 -t2 -o8 -d$dur -W0 -C0 -Sm --verify m.dat
 has out.txt "failures 0 " "-Sm --verify -t2 -w0"
+
+# ---- the printed failures name distinct blocks first ---------------------------
+# 16 blocks, all zeroed after a verified write; random reads hit each many
+# times. The first --verify-errors lines name as many blocks as there are.
+distinct_first() { # distinct_first <lines> <distinct> <what>
+  python3 - "$1" "$2" <<'PY' && ok || bad "$3: the printed failures repeat a block before naming $2"
+import re, sys
+n, d = int(sys.argv[1]), int(sys.argv[2])
+offs = re.findall(r"^verify FAILED: target '[^']*' offset (\d+) ", open("err.txt").read(), re.M)
+assert len(offs) == n, offs
+assert len(set(offs[:d])) == d, offs
+PY
+}
+run 0 -c64K -b4K -s -w100 -o1 -d$dur -W0 -C0 --verify z.dat
+python3 -c "open('z.dat', 'r+b').write(bytes(65536))"
+run 1 -b4K -r -w0 -o1 -d$dur -W0 -C0 --verify z.dat
+distinct_first 10 10 "one thread"
+run 1 -b4K -r -w0 -t2 -o1 -d$dur -W0 -C0 --verify --verify-errors=20 z.dat
+distinct_first 20 16 "two threads, --verify-errors=20"
+has err.txt "failures in all, 20 shown" "two threads, --verify-errors=20"
 
 # ---- a check that could not run is no pass ------------------------------------
 noclean() { # the summary must not read as a clean pass
