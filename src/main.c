@@ -617,40 +617,8 @@ static int verify_only(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
   iospd_strbuf_t out, fl;
   iospd_strbuf_init(&out);
   iospd_strbuf_init(&fl);
-  uint64_t failed = 0;
-  iospd_strbuf_appendf(&out, "verify-only (--verify-only): engine %s\n",
-                       v.engine ? v.engine : "-");
-  for (uint32_t i = 0; i < v.target_count; i++) {
-    const iospd_vonly_target_t* t = &v.targets[i];
-    const iospd_vcounts_t* c = &t->counts;
-    failed += iospd_vcounts_failures(c);
-    iospd_strbuf_appendf(
-        &out,
-        "target '%s': bytes %llu to %llu, blocks read %llu, checked %llu, "
-        "failures %llu (bad checksum %llu, stale generation %llu, "
-        "misdirected %llu, zeroed %llu, torn %llu), indeterminate %llu, not "
-        "written by a verified run %llu\n",
-        t->path, (unsigned long long)t->start, (unsigned long long)t->end,
-        (unsigned long long)t->blocks,
-        (unsigned long long)c->kinds[IOSPD_VK_OK],
-        (unsigned long long)iospd_vcounts_failures(c),
-        (unsigned long long)c->kinds[IOSPD_VK_CHECKSUM],
-        (unsigned long long)c->kinds[IOSPD_VK_STALE],
-        (unsigned long long)c->kinds[IOSPD_VK_MISPLACED],
-        (unsigned long long)c->kinds[IOSPD_VK_ZEROED],
-        (unsigned long long)c->kinds[IOSPD_VK_TORN],
-        (unsigned long long)c->kinds[IOSPD_VK_INFLIGHT],
-        (unsigned long long)c->kinds[IOSPD_VK_UNTRACKED]);
-  }
-  for (uint32_t i = 0; i < v.fail_count; i++) {
-    iospd_strbuf_append(&fl, "verify FAILED: ");
-    iospd_vfail_format(&fl, &v.fails[i], v.targets[v.fails[i].target].path);
-    iospd_strbuf_putc(&fl, '\n');
-  }
-  if (failed > v.fail_count)
-    iospd_strbuf_appendf(&fl, "verify: %llu failures in all, %u shown "
-                         "(--verify-errors=N shows more)\n",
-                         (unsigned long long)failed, v.fail_count);
+  iospd_report_vonly_summary(&out, &v);
+  uint64_t failed = iospd_report_vonly_failures(&fl, &v);
   err_sb(&fl);
   out_sb(&out);
   iospd_strbuf_destroy(&out);

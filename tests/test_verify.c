@@ -161,8 +161,10 @@ static void test_block_kinds(void** st) {
   assert_int_equal(f.found, 7);
   assert_int_equal(f.sector, 4);
 
-  /* Newer than the state knows (its record was lost with a crashed
-   * machine): indeterminate, intact or torn. Only older is a lost write. */
+  /* An intact block newer than the state knows (its record was lost with
+   * a crashed machine): indeterminate. Only older is a lost write. A
+   * block whose crc fails is a failure even with a part newer than the
+   * state: bad checksum, as 9 is no generation the state knows. */
   make(old, BS, 8192, 9);
   assert_int_equal(iospd_vblock_check(old, BS, k_st.target_id, 8192,
                                       word_of(7), &f),
@@ -171,7 +173,7 @@ static void test_block_kinds(void** st) {
   memcpy(mix + BS / 2, old + BS / 2, BS / 2);
   assert_int_equal(iospd_vblock_check(mix, BS, k_st.target_id, 8192,
                                       word_of(7), &f),
-                   IOSPD_VK_INFLIGHT);
+                   IOSPD_VK_CHECKSUM);
 
   /* Misdirected: block of offset 4096 read at 8192; another target. */
   make(old, BS, 4096, 7);
@@ -224,7 +226,7 @@ static void test_small_block(void** st) {
 
 static void test_format(void** st) {
   (void)st;
-  iospd_vfail_t f = {IOSPD_VK_STALE, 0, 40960, 10, 9, 4, 0, 0};
+  iospd_vfail_t f = {IOSPD_VK_STALE, 0, 40960, 10, 9, 4, 0, 0, 0};
   iospd_strbuf_t sb;
   iospd_strbuf_init(&sb);
   iospd_vfail_format(&sb, &f, "t.dat");
@@ -233,6 +235,195 @@ static void test_format(void** st) {
                       "generation (lost write): expected generation 9, "
                       "found 4");
   iospd_strbuf_destroy(&sb);
+}
+
+/* ---- how a block is judged (issue #30) ---------------------------------
+ * A block whose crc fails is a failure whatever its fields say: every
+ * single-bit flip of the header and of every sector stamp, and every
+ * sector replaced by random bytes, at -b 512, 1K, 4K and 64K, against an
+ * exact state word and one with overlapping writes. Only an intact newer
+ * write is indeterminate. */
+
+static uint64_t g_judge_rng = 0x9e3779b97f4a7c15ull;
+static uint64_t judge_rand(void) {
+  g_judge_rng ^= g_judge_rng << 13;
+  g_judge_rng ^= g_judge_rng >> 7;
+  g_judge_rng ^= g_judge_rng << 17;
+  return g_judge_rng;
+}
+
+typedef struct judge_case_s {
+  uint64_t w;   /* the state word */
+  uint64_t gen; /* the block's generation, within the word's [lo, hi] */
+} judge_case_t;
+
+/* The block as damaged must be a failure; returns its kind. */
+static iospd_vkind_t judge_fails(const uint8_t* b, uint32_t bs, uint64_t w,
+                                 const char* what, uint32_t at) {
+  iospd_vfail_t f;
+  iospd_vkind_t k = iospd_vblock_check(b, bs, k_st.target_id, 8 * (uint64_t)bs,
+                                       w, &f);
+  if (k < IOSPD_VK_FIRST_FAILURE)
+    fail_msg("-b%u, word 0x%016llx: %s %u judged '%s', not a failure", bs,
+             (unsigned long long)w, what, at, iospd_vkind_name(k));
+  /* The same through judge (word unchanged over the read). */
+  assert_int_equal(iospd_vblock_judge(b, bs, k_st.target_id, 8 * (uint64_t)bs,
+                                      w, w, &f),
+                   k);
+  return k;
+}
+
+static void judge_one(uint32_t bs, const judge_case_t* c) {
+  uint64_t off = 8 * (uint64_t)bs;
+  uint8_t* b = malloc(bs);
+  uint8_t* orig = malloc(bs);
+  assert_non_null(b);
+  assert_non_null(orig);
+  make(orig, bs, off, c->gen);
+  iospd_vfail_t f;
+  assert_int_equal(iospd_vblock_check(orig, bs, k_st.target_id, off, c->w, &f),
+                   IOSPD_VK_OK);
+  memcpy(b, orig, bs);
+  /* Every bit of the 64-byte header. */
+  for (uint32_t bit = 0; bit < IOSPD_VHDR_SIZE * 8; bit++) {
+    b[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+    iospd_vkind_t k = judge_fails(b, bs, c->w, "header bit", bit);
+    /* A generation raised past the state's hi is no second write: bad
+     * checksum. */
+    if (bit / 8 >= 32 && bit / 8 < 40 &&
+        (c->gen ^ (1ull << (bit - 256))) > iospd_vw_hi(c->w))
+      assert_int_equal(k, IOSPD_VK_CHECKSUM);
+    b[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+  }
+  /* Every bit of every sector stamp. */
+  for (uint32_t s = IOSPD_VSECTOR; s + 8 <= bs; s += IOSPD_VSECTOR)
+    for (uint32_t bit = 0; bit < 64; bit++) {
+      b[s + bit / 8] ^= (uint8_t)(1u << (bit % 8));
+      iospd_vkind_t k = judge_fails(b, bs, c->w, "stamp bit", s * 8 + bit);
+      if ((c->gen ^ (1ull << bit)) > iospd_vw_hi(c->w))
+        assert_int_equal(k, IOSPD_VK_CHECKSUM);
+      b[s + bit / 8] ^= (uint8_t)(1u << (bit % 8));
+    }
+  /* Every sector replaced by random bytes: a failure, never "torn" with a
+   * garbage generation. */
+  for (uint32_t s = 0; s < bs; s += IOSPD_VSECTOR) {
+    uint32_t n = bs - s < IOSPD_VSECTOR ? bs - s : IOSPD_VSECTOR;
+    for (uint32_t i = 0; i < n; i += 8) {
+      uint64_t r = judge_rand();
+      memcpy(b + s + i, &r, n - i < 8 ? n - i : 8);
+    }
+    assert_int_equal(judge_fails(b, bs, c->w, "random sector",
+                                 s / IOSPD_VSECTOR),
+                     IOSPD_VK_CHECKSUM);
+    memcpy(b + s, orig + s, n);
+  }
+  assert_memory_equal(b, orig, bs);
+  /* An intact, newer write of this block stays indeterminate. */
+  make(b, bs, off, iospd_vw_hi(c->w) + 5);
+  assert_int_equal(iospd_vblock_check(b, bs, k_st.target_id, off, c->w, &f),
+                   IOSPD_VK_INFLIGHT);
+  assert_int_equal(iospd_vblock_judge(b, bs, k_st.target_id, off, c->w, c->w,
+                                      &f),
+                   IOSPD_VK_INFLIGHT);
+  free(b);
+  free(orig);
+}
+
+static void test_judge_damage_is_failure(void** st) {
+  (void)st;
+  /* Exact: generation 1000 completed alone. Overlap: writes 1000 to 1002
+   * overlapped, so any of them may be on the medium; the block has 1001. */
+  uint64_t overlap = 1002 | IOSPD_VW_OVERLAP | (UINT64_C(3) << IOSPD_VW_GAP_SHIFT);
+  assert_int_equal(iospd_vw_lo(overlap), 1000);
+  const judge_case_t cases[] = {{1000, 1000}, {overlap, 1001}, {overlap, 1000}};
+  const uint32_t sizes[] = {512, 1024, 4096, 65536};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+    for (size_t j = 0; j < sizeof cases / sizeof cases[0]; j++)
+      judge_one(sizes[i], &cases[j]);
+}
+
+static void test_judge_torn_kind(void** st) {
+  (void)st;
+  /* Two writes the state knows (5 then 7): torn, with both generations. */
+  enum { BS = 4096 };
+  uint8_t a[BS], b[BS];
+  iospd_vfail_t f;
+  make(a, BS, 0, 5);
+  make(b, BS, 0, 7);
+  memcpy(b + 2048, a + 2048, 2048);
+  assert_int_equal(iospd_vblock_check(b, BS, k_st.target_id, 0, 7, &f),
+                   IOSPD_VK_TORN);
+  assert_int_equal(f.expected, 7);
+  assert_int_equal(f.found, 5);
+  assert_int_equal(f.sector, 4);
+  /* The header's generation raised to one the state never handed out (bit
+   * 39): a bad checksum with the stored and computed crcs, not torn, not
+   * indeterminate. */
+  make(b, BS, 0, 7);
+  b[32 + 4] ^= 0x80;
+  assert_int_equal(iospd_vblock_check(b, BS, k_st.target_id, 0, 7, &f),
+                   IOSPD_VK_CHECKSUM);
+  assert_int_not_equal(f.expected, f.found);
+  assert_int_not_equal(f.expected, 0);
+}
+
+/* The kept failures name distinct blocks first (issue #30, item 4). */
+static void keep_blocks(const uint64_t* blocks, size_t n, uint32_t cap,
+                        iospd_vfail_t* list, uint32_t* count) {
+  *count = 0;
+  for (size_t i = 0; i < n; i++) {
+    iospd_vfail_t f;
+    memset(&f, 0, sizeof f);
+    f.kind = IOSPD_VK_TORN;
+    f.block = blocks[i];
+    f.offset = blocks[i] * 4096;
+    f.found = i; /* which failure it was */
+    iospd_vfail_keep(list, count, cap, &f);
+  }
+}
+
+static void test_judge_distinct_failures_first(void** st) {
+  (void)st;
+  iospd_vfail_t list[4];
+  uint32_t n = 0;
+  /* Block 1 fails again and again before the others: the list still
+   * names four different blocks, each with its first failure. */
+  const uint64_t a[] = {1, 1, 1, 2, 1, 3, 4, 5, 2};
+  keep_blocks(a, sizeof a / sizeof a[0], 4, list, &n);
+  assert_int_equal(n, 4);
+  const uint64_t want_block[] = {1, 2, 3, 4}, want_which[] = {0, 3, 5, 6};
+  for (int i = 0; i < 4; i++) {
+    assert_int_equal(list[i].block, want_block[i]);
+    assert_int_equal(list[i].found, want_which[i]);
+    assert_int_equal(list[i].repeat, 0);
+  }
+  /* Fewer distinct blocks than room: the distinct ones, then repeats in
+   * the order they came. */
+  const uint64_t b[] = {7, 7, 9, 7};
+  keep_blocks(b, sizeof b / sizeof b[0], 4, list, &n);
+  assert_int_equal(n, 4);
+  assert_int_equal(list[0].block, 7);
+  assert_int_equal(list[1].block, 9);
+  assert_int_equal(list[2].block, 7);
+  assert_int_equal(list[2].found, 1);
+  assert_int_equal(list[2].repeat, 1);
+  assert_int_equal(list[3].found, 3);
+  /* The same block of another target is another block. */
+  iospd_vfail_t f;
+  memset(&f, 0, sizeof f);
+  f.block = 7;
+  f.target = 1;
+  iospd_vfail_t g = list[0];
+  n = 0;
+  iospd_vfail_keep(list, &n, 2, &g);
+  iospd_vfail_keep(list, &n, 2, &f);
+  assert_int_equal(n, 2);
+  assert_int_equal(list[1].target, 1);
+  assert_int_equal(list[1].repeat, 0);
+  /* No room at all keeps nothing. */
+  n = 0;
+  iospd_vfail_keep(list, &n, 0, &f);
+  assert_int_equal(n, 0);
 }
 
 /* ---- the state file: what iospd_vstate_check accepts (issue #30) ------
@@ -390,6 +581,7 @@ static void test_state_reset(void** st) {
   free(b);
 }
 
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_crc_check_value),
@@ -400,6 +592,11 @@ int main(void) {
       cmocka_unit_test(test_small_block),
       cmocka_unit_test(test_format),
   };
+  const struct CMUnitTest judge_tests[] = {
+      cmocka_unit_test(test_judge_damage_is_failure),
+      cmocka_unit_test(test_judge_torn_kind),
+      cmocka_unit_test(test_judge_distinct_failures_first),
+  };
   const struct CMUnitTest state_tests[] = {
       cmocka_unit_test(test_state_check_whole),
       cmocka_unit_test(test_state_check_not_state),
@@ -409,5 +606,7 @@ int main(void) {
       cmocka_unit_test(test_state_reset),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);
-  return failed + cmocka_run_group_tests(state_tests, NULL, NULL);
+  failed += cmocka_run_group_tests_name("state", state_tests, NULL, NULL);
+  failed += cmocka_run_group_tests_name("judge", judge_tests, NULL, NULL);
+  return failed;
 }

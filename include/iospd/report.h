@@ -75,5 +75,15 @@ void iospd_report_json(iospd_strbuf_t* out, const iospd_results_t* r,
 uint64_t iospd_results_verify_failures(const iospd_results_t* r);
 void iospd_report_verify_failures(iospd_strbuf_t* out,
                                   const iospd_results_t* r);
+/* --verify-only's summary (stdout): one line per target, counts by kind;
+ * a target the pass could not check to the end says so on its line
+ * ("incomplete: ..., not a pass"), whatever its counts. */
+struct iospd_vonly_s;
+void iospd_report_vonly_summary(iospd_strbuf_t* out,
+                                const struct iospd_vonly_s* v);
+/* --verify-only's failure lines (stderr), and the "in all" line when more
+ * failed than were kept. Returns the number of failures in all. */
+uint64_t iospd_report_vonly_failures(iospd_strbuf_t* out,
+                                     const struct iospd_vonly_s* v);
 
 #endif

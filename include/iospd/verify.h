@@ -83,7 +83,17 @@ typedef struct iospd_vfail_s {
   uint64_t expected, found;
   uint64_t found_target_id; /* misdirected: the target id in the header */
   uint32_t sector;          /* torn: the first sector of another write */
+  uint8_t repeat;           /* a block already in the list (iospd_vfail_keep) */
 } iospd_vfail_t;
+
+/* Keeps failure f in list (*count of cap kept), distinct blocks first: a
+ * block not yet in the list goes after the other distinct ones, and when
+ * the list is full it takes the place of the last repeat; a repeat is kept
+ * only while there is room. So the first failures printed name as many
+ * different blocks as there are. Failure path only: a scan of the list, no
+ * allocation; O(1) once the list is full of distinct blocks. */
+void iospd_vfail_keep(iospd_vfail_t* list, uint32_t* count, uint32_t cap,
+                      const iospd_vfail_t* f);
 
 /* ---- the per-block state word ------------------------------------------
  * bits  0..39 hi: generation of the last completed write (0: none)
@@ -229,6 +239,10 @@ typedef struct iospd_vonly_target_s {
   uint64_t start, end; /* byte range read */
   uint64_t blocks;     /* blocks read */
   iospd_vcounts_t counts;
+  /* Read to the end and every block judged. False when the pass could not
+   * start (no state, state in use, target unreadable) or stopped early:
+   * then the counts are no pass, whatever they say. */
+  bool complete;
 } iospd_vonly_target_t;
 
 typedef struct iospd_vonly_s {

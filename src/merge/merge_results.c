@@ -430,6 +430,9 @@ static int merge_verify(iospd_merge_ctx_t* m, cJSON* d, const cJSON* s) {
                  "not");
   size_t mark = iospd_json_path_key(&m->path, "verify");
   int rc = merge_array(m, dv, sv, "targets", merge_verify_target);
+  /* One run that could not check makes the merged counts no pass. */
+  if (rc == 0 && cJSON_IsFalse(get(sv, "complete")))
+    rc = put(m, dv, "complete", cJSON_CreateFalse());
   cJSON* df = get(dv, "failures");
   const cJSON* sf = get(sv, "failures");
   for (const cJSON* f = sf ? sf->child : NULL; rc == 0 && f; f = f->next) {

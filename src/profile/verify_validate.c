@@ -66,6 +66,50 @@ static void check_target(const iospd_profile_t* p, const iospd_target_t* t,
         sw, bs, tname(t), t->thread_stride);
 }
 
+/* How many threads of the timespan do I/O to target j: -F's threads all
+ * do (or those its XML ThreadTargets name), else the -t threads of every
+ * target of the same path. */
+static uint32_t threads_on(const iospd_timespan_t* ts, uint32_t j) {
+  const iospd_target_t* t = &ts->targets[j];
+  if (ts->thread_count > 0)
+    return t->thread_target_count > 0 ? t->thread_target_count
+                                      : ts->thread_count;
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < ts->target_count; k++)
+    if (strcmp(tname(&ts->targets[k]), tname(t)) == 0)
+      n += ts->targets[k].threads_per_file ? ts->targets[k].threads_per_file
+                                           : 1;
+  return n;
+}
+
+/* Whether a target of the same path as target j writes. */
+static bool path_written(const iospd_timespan_t* ts, uint32_t j) {
+  for (uint32_t k = 0; k < ts->target_count; k++)
+    if (ts->targets[k].write_ratio > 0 &&
+        strcmp(tname(&ts->targets[k]), tname(&ts->targets[j])) == 0)
+      return true;
+  return false;
+}
+
+/* -Sm copies each write into the shared mapping with memcpy, one thread's
+ * I/Os one after another. Two threads copying into one block at once
+ * interleave their bytes, which the check then reports as torn blocks
+ * though the storage did nothing wrong; nothing in the mapping orders
+ * them. So one writing thread per target. */
+static void check_mapped_writers(const iospd_timespan_t* ts, uint32_t j,
+                                 iospd_strbuf_t* d, int* n) {
+  const iospd_target_t* t = &ts->targets[j];
+  if (!t->memory_mapped || !path_written(ts, j)) return;
+  uint32_t threads = threads_on(ts, j);
+  if (threads < 2) return;
+  bad(d, n, "--verify with memory-mapped I/O (-Sm): target '%s' is written "
+            "by %" PRIu32 " threads (-t, -F or the same file named twice), "
+            "whose copies into one block through the mapping can interleave "
+            "and would read back as torn blocks on healthy storage; use one "
+            "thread per target with -Sm (-t1, no -F), or leave -Sm out to "
+            "verify several writing threads", tname(t), threads);
+}
+
 int iospd_profile_validate_verify(const iospd_profile_t* p,
                                   iospd_strbuf_t* diag) {
   const iospd_ext_t* x = &p->ext;
@@ -90,6 +134,7 @@ int iospd_profile_validate_verify(const iospd_profile_t* p,
     for (uint32_t j = 0; j < p->timespans[i].target_count; j++) {
       const iospd_target_t* t = &p->timespans[i].targets[j];
       check_target(p, t, sw, diag, &n);
+      if (x->verify) check_mapped_writers(&p->timespans[i], j, diag, &n);
       if (first == NULL || strcmp(first, tname(t)) != 0) paths++;
       if (first == NULL) first = tname(t);
       if (x->verify_state == NULL &&

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "iospd/alloc.h"
 #include "iospd/xml_escape.h"
 
 static bool verifying(const iospd_results_t* r) {
@@ -36,6 +37,13 @@ static uint32_t target_count(const iospd_timespan_result_t* tr) {
   return tr->ts != NULL ? tr->ts->target_count : 0;
 }
 
+/* The timespan ran to its end: its counts cover every block it read. A
+ * failed one (a target or state that could not be opened, a failed I/O)
+ * checked only part or nothing, so its zero failures are no pass. */
+static bool timespan_complete(const iospd_timespan_result_t* tr) {
+  return tr->error[0] == '\0';
+}
+
 static const char* tpath(const iospd_timespan_result_t* tr, uint32_t i) {
   const char* p = tr->ts->targets[i].path;
   return p ? p : "";
@@ -55,7 +63,7 @@ void iospd_rpt_verify_text(iospd_strbuf_t* out, const iospd_results_t* r) {
           "timespan %u target '%s': written %llu, checked %llu, failures "
           "%llu (bad checksum %llu, stale generation %llu, misdirected %llu, "
           "zeroed %llu, torn %llu), indeterminate %llu, not written by a "
-          "verified run %llu\n",
+          "verified run %llu",
           i + 1, tpath(tr, t), (unsigned long long)c.written,
           (unsigned long long)c.kinds[IOSPD_VK_OK],
           (unsigned long long)iospd_vcounts_failures(&c),
@@ -66,6 +74,10 @@ void iospd_rpt_verify_text(iospd_strbuf_t* out, const iospd_results_t* r) {
           (unsigned long long)c.kinds[IOSPD_VK_TORN],
           (unsigned long long)c.kinds[IOSPD_VK_INFLIGHT],
           (unsigned long long)c.kinds[IOSPD_VK_UNTRACKED]);
+      if (!timespan_complete(tr))
+        iospd_strbuf_append(out, ", incomplete: the timespan failed (see the "
+                                 "error), not a pass");
+      iospd_strbuf_putc(out, '\n');
     }
   }
 }
@@ -130,6 +142,7 @@ void iospd_rpt_verify_json(iospd_jw_t* w, const iospd_results_t* r,
     return;
   }
   iospd_jw_obj(w, "verify");
+  iospd_jw_bool(w, "complete", timespan_complete(tr));
   iospd_jw_arr(w, "targets");
   for (uint32_t t = 0; t < target_count(tr); t++) {
     iospd_vcounts_t c;
@@ -166,28 +179,129 @@ void iospd_rpt_verify_json(iospd_jw_t* w, const iospd_results_t* r,
   iospd_jw_end_obj(w);
 }
 
+static void print_failure(iospd_strbuf_t* out,
+                          const iospd_timespan_result_t* tr,
+                          const iospd_thread_result_t* th,
+                          const iospd_vfail_t* f) {
+  iospd_strbuf_append(out, "verify FAILED: ");
+  iospd_vfail_format(out, f,
+                     f->target < target_count(tr) ? tpath(tr, f->target) : "");
+  iospd_strbuf_appendf(out, " (thread %u)\n", th->id);
+}
+
+/* Whether block f of timespan ts is among the n printed first. */
+static bool printed(const iospd_vfail_t* const* shown, const uint32_t* shown_ts,
+                    uint32_t n, uint32_t ts, const iospd_vfail_t* f) {
+  for (uint32_t i = 0; i < n; i++)
+    if (shown_ts[i] == ts && shown[i]->block == f->block &&
+        shown[i]->target == f->target)
+      return true;
+  return false;
+}
+
+/* Whether entry f itself is among the n printed first. */
+static bool listed(const iospd_vfail_t* const* shown, uint32_t n,
+                   const iospd_vfail_t* f) {
+  for (uint32_t i = 0; i < n; i++)
+    if (shown[i] == f) return true;
+  return false;
+}
+
+/* The first --verify-errors failures, distinct blocks first: each thread
+ * keeps its own distinct ones first (iospd_vfail_keep), and a block two
+ * threads both found is printed once before any repeat. */
 void iospd_report_verify_failures(iospd_strbuf_t* out,
                                   const iospd_results_t* r) {
   if (!verifying(r)) return;
   uint32_t cap = iospd_verify_errors(&r->profile->ext), shown = 0;
   uint64_t all = iospd_results_verify_failures(r);
-  for (uint32_t i = 0; i < r->timespan_count; i++) {
-    const iospd_timespan_result_t* tr = &r->timespans[i];
-    for (uint32_t t = 0; t < tr->thread_count_alloc; t++) {
-      const iospd_thread_result_t* th = &tr->threads[t];
-      for (uint32_t k = 0; k < th->vfail_count && shown < cap; k++, shown++) {
-        const iospd_vfail_t* f = &th->vfails[k];
-        iospd_strbuf_append(out, "verify FAILED: ");
-        iospd_vfail_format(out, f, f->target < target_count(tr)
-                                       ? tpath(tr, f->target)
-                                       : "");
-        iospd_strbuf_appendf(out, " (thread %u)\n", th->id);
+  const iospd_vfail_t** first = cap ? iospd_calloc(cap, sizeof(*first)) : NULL;
+  uint32_t* first_ts = cap ? iospd_calloc(cap, sizeof(*first_ts)) : NULL;
+  if (cap > 0 && (first == NULL || first_ts == NULL)) {
+    iospd_free(first);
+    iospd_free(first_ts);
+    first = NULL;
+    first_ts = NULL;
+    cap = 0; /* out of memory: the counts still say it all */
+  }
+  /* Pass 1: the first entry of each block; pass 2: the rest, in order. */
+  uint32_t distinct = 0;
+  for (int pass = 1; pass <= 2; pass++)
+    for (uint32_t i = 0; i < r->timespan_count && shown < cap; i++) {
+      const iospd_timespan_result_t* tr = &r->timespans[i];
+      for (uint32_t t = 0; t < tr->thread_count_alloc && shown < cap; t++) {
+        const iospd_thread_result_t* th = &tr->threads[t];
+        for (uint32_t k = 0; k < th->vfail_count && shown < cap; k++) {
+          const iospd_vfail_t* f = &th->vfails[k];
+          if (pass == 1) {
+            if (f->repeat || printed(first, first_ts, distinct, i, f))
+              continue;
+            first[distinct] = f;
+            first_ts[distinct++] = i;
+          } else if (listed(first, distinct, f)) {
+            continue;
+          }
+          print_failure(out, tr, th, f);
+          shown++;
+        }
       }
     }
-  }
+  iospd_free(first);
+  iospd_free(first_ts);
   if (all > shown)
     iospd_strbuf_appendf(out, "verify: %llu failures in all, %u shown "
                          "(--verify-errors=N shows more); every one is "
                          "counted in the report\n",
                          (unsigned long long)all, shown);
+}
+
+/* ---- --verify-only ------------------------------------------------------- */
+
+void iospd_report_vonly_summary(iospd_strbuf_t* out, const iospd_vonly_t* v) {
+  iospd_strbuf_appendf(out, "verify-only (--verify-only): engine %s\n",
+                       v->engine ? v->engine : "-");
+  for (uint32_t i = 0; i < v->target_count; i++) {
+    const iospd_vonly_target_t* t = &v->targets[i];
+    const iospd_vcounts_t* c = &t->counts;
+    iospd_strbuf_appendf(
+        out,
+        "target '%s': bytes %llu to %llu, blocks read %llu, checked %llu, "
+        "failures %llu (bad checksum %llu, stale generation %llu, "
+        "misdirected %llu, zeroed %llu, torn %llu), indeterminate %llu, not "
+        "written by a verified run %llu",
+        t->path, (unsigned long long)t->start, (unsigned long long)t->end,
+        (unsigned long long)t->blocks,
+        (unsigned long long)c->kinds[IOSPD_VK_OK],
+        (unsigned long long)iospd_vcounts_failures(c),
+        (unsigned long long)c->kinds[IOSPD_VK_CHECKSUM],
+        (unsigned long long)c->kinds[IOSPD_VK_STALE],
+        (unsigned long long)c->kinds[IOSPD_VK_MISPLACED],
+        (unsigned long long)c->kinds[IOSPD_VK_ZEROED],
+        (unsigned long long)c->kinds[IOSPD_VK_TORN],
+        (unsigned long long)c->kinds[IOSPD_VK_INFLIGHT],
+        (unsigned long long)c->kinds[IOSPD_VK_UNTRACKED]);
+    /* Counts of a pass that could not run to the end look like a clean
+     * target with nothing in it: say outright that they are no pass. */
+    if (!t->complete)
+      iospd_strbuf_append(out, ", incomplete: the check stopped before the "
+                               "end (see the error), not a pass");
+    iospd_strbuf_putc(out, '\n');
+  }
+}
+
+uint64_t iospd_report_vonly_failures(iospd_strbuf_t* out,
+                                     const iospd_vonly_t* v) {
+  uint64_t failed = 0;
+  for (uint32_t i = 0; i < v->target_count; i++)
+    failed += iospd_vcounts_failures(&v->targets[i].counts);
+  for (uint32_t i = 0; i < v->fail_count; i++) {
+    iospd_strbuf_append(out, "verify FAILED: ");
+    iospd_vfail_format(out, &v->fails[i], v->targets[v->fails[i].target].path);
+    iospd_strbuf_putc(out, '\n');
+  }
+  if (failed > v->fail_count)
+    iospd_strbuf_appendf(out, "verify: %llu failures in all, %u shown "
+                         "(--verify-errors=N shows more)\n",
+                         (unsigned long long)failed, v->fail_count);
+  return failed;
 }

@@ -380,12 +380,12 @@ static void verify_complete(iospd_worker_t* w, iospd_wtarget_t* tg,
                                        s->io.offset,
                                        tg->vreadonly ? now : s->vword, now, &f);
   tg->vcounts->kinds[k]++;
-  if (k >= IOSPD_VK_FIRST_FAILURE && w->vfail_count < w->vfail_cap) {
+  if (k >= IOSPD_VK_FIRST_FAILURE) {
     f.kind = (uint8_t)k;
     f.target = tg->target_index;
     f.offset = s->io.offset;
     f.block = blk;
-    w->vfails[w->vfail_count++] = f;
+    iospd_vfail_keep(w->vfails, &w->vfail_count, w->vfail_cap, &f);
   }
 }
 

@@ -37,6 +37,30 @@ void iospd_vcounts_add(iospd_vcounts_t* dst, const iospd_vcounts_t* src) {
   for (int k = 0; k < IOSPD_VK_COUNT; k++) dst->kinds[k] += src->kinds[k];
 }
 
+void iospd_vfail_keep(iospd_vfail_t* list, uint32_t* count, uint32_t cap,
+                      const iospd_vfail_t* f) {
+  uint32_t n = *count;
+  if (n == cap && (n == 0 || !list[n - 1].repeat)) return; /* all distinct */
+  uint32_t d = 0; /* the distinct entries are list[0, d) */
+  bool seen = false;
+  for (; d < n && !list[d].repeat; d++)
+    if (list[d].block == f->block && list[d].target == f->target) seen = true;
+  if (seen) {
+    if (n < cap) {
+      list[n] = *f;
+      list[n].repeat = 1;
+      *count = n + 1;
+    }
+    return;
+  }
+  /* A new block: after the distinct ones; when full, the last repeat goes. */
+  uint32_t keep = n < cap ? n : n - 1;
+  memmove(&list[d + 1], &list[d], (size_t)(keep - d) * sizeof(*list));
+  list[d] = *f;
+  list[d].repeat = 0;
+  if (n < cap) *count = n + 1;
+}
+
 /* ---- little-endian fields ------------------------------------------------ */
 
 static void put16(uint8_t* p, uint16_t v) {
@@ -190,6 +214,35 @@ static uint32_t odd_sector(const uint8_t* b, uint32_t bs, uint64_t gen,
   return 0;
 }
 
+/* A generation this block can have been written with as far as the state
+ * knows: 1 to hi. A flipped high bit or a sector of random bytes gives a
+ * number far above it, which tells of damage, not of a second write. */
+static bool plausible_gen(uint64_t g, uint64_t hi) {
+  return g != 0 && g <= hi;
+}
+
+/* A block whose crc fails is a failure, whatever its fields say (they are
+ * part of what failed): torn when the header's generation and the odd
+ * sector's stamp are both generations the state knows were written, so the
+ * block reads as two writes; else a bad checksum. Indeterminate is only
+ * for an intact block newer than the state (below) and for the state word
+ * saying a write is or was in flight (iospd_vblock_judge). */
+static iospd_vkind_t crc_failed(const uint8_t* b, uint32_t bs, uint64_t hi,
+                                uint64_t gen, uint32_t stored, uint32_t crc,
+                                iospd_vfail_t* f) {
+  uint64_t other = 0;
+  uint32_t s = odd_sector(b, bs, gen, &other);
+  if (s != 0 && plausible_gen(gen, hi) && plausible_gen(other, hi)) {
+    f->expected = gen;
+    f->found = other;
+    f->sector = s;
+    return IOSPD_VK_TORN;
+  }
+  f->expected = stored;
+  f->found = crc;
+  return IOSPD_VK_CHECKSUM;
+}
+
 iospd_vkind_t iospd_vblock_check(const uint8_t* b, uint32_t bs,
                                  uint64_t target_id, uint64_t offset,
                                  uint64_t w, iospd_vfail_t* f) {
@@ -207,22 +260,7 @@ iospd_vkind_t iospd_vblock_check(const uint8_t* b, uint32_t bs,
   uint64_t gen = get64(b + 32);
   uint32_t stored = get32(b + 8);
   uint32_t crc = block_crc(b, bs);
-  if (stored != crc) {
-    uint64_t other = 0;
-    uint32_t s = odd_sector(b, bs, gen, &other);
-    if (s != 0) {
-      /* A part newer than the state knows: a write the state never saw
-       * complete (its record was lost with the machine), cut short. */
-      if (gen > hi || other > hi) return IOSPD_VK_INFLIGHT;
-      f->expected = gen;
-      f->found = other;
-      f->sector = s;
-      return IOSPD_VK_TORN;
-    }
-    f->expected = stored;
-    f->found = crc;
-    return IOSPD_VK_CHECKSUM;
-  }
+  if (stored != crc) return crc_failed(b, bs, hi, gen, stored, crc, f);
   uint64_t hoff = get64(b + 24), hid = get64(b + 16);
   if (hoff != offset || hid != target_id) {
     f->expected = offset;
@@ -234,9 +272,9 @@ iospd_vkind_t iospd_vblock_check(const uint8_t* b, uint32_t bs,
     f->found = gen;
     return IOSPD_VK_STALE;
   }
-  /* Newer than the state's record: written after the state was last
-   * saved (a crashed machine loses the state's unsaved pages); it cannot
-   * be judged, and it is not a lost write. */
+  /* Intact, of this block, and newer than the state's record: written
+   * after the state was last saved (a crashed machine loses the state's
+   * unsaved pages); it cannot be judged, and it is not a lost write. */
   if (gen > hi) return IOSPD_VK_INFLIGHT;
   return IOSPD_VK_OK;
 }

@@ -46,12 +46,12 @@ static void check_one(pass_t* ps, const iospd_io_t* io, int32_t result) {
                            &f);
   ps->vt->counts.kinds[k]++;
   iospd_vonly_t* o = ps->out;
-  if (k >= IOSPD_VK_FIRST_FAILURE && o->fail_count < o->fail_cap) {
+  if (k >= IOSPD_VK_FIRST_FAILURE) {
     f.kind = (uint8_t)k;
     f.target = (uint32_t)(ps->vt - o->targets);
     f.offset = io->offset;
     f.block = blk;
-    o->fails[o->fail_count++] = f;
+    iospd_vfail_keep(o->fails, &o->fail_count, o->fail_cap, &f);
   }
 }
 
@@ -164,7 +164,10 @@ static int read_pass(pass_t* ps, const iospd_profile_t* p,
     progress(ps, hooks, false);
   }
   iospd_free(free_slots);
-  if (rc == 0) progress(ps, hooks, true);
+  if (rc == 0) {
+    progress(ps, hooks, true);
+    ps->vt->complete = true;
+  }
   return rc;
 }
 

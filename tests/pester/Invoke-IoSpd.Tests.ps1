@@ -601,3 +601,104 @@ Describe 'Invoke-IoSpd -Verify / -VerifyOnly against the real Linux iospd (a fai
     $re[0].FullyQualifiedErrorId | Should -BeLike 'IoSpdVerifyFailed*'
   }
 }
+
+# Issue #30: a --verify-only that could not check (read-only mount, state in
+# use, a read error) printed "checked 0, failures 0" and Invoke-IoSpd
+# returned Passed = True. Such a run is never a pass.
+Describe 'Invoke-IoSpd -VerifyOnly: a check that did not get through is no pass' {
+  BeforeAll {
+    $script:fakeExe = Join-Path $TestDrive 'iospd'
+    Set-Content -LiteralPath $script:fakeExe -Value '' # only has to exist
+    $script:counts = 'failures 0 (bad checksum 0, stale generation 0, misdirected 0, zeroed 0, torn 0), ' +
+      'indeterminate 0, not written by a verified run 0'
+    $script:roErr = "error: --verify state file '/ro/t.dat.iospd-verify': cannot open '/ro/t.dat.iospd-verify': Read-only file system`n"
+  }
+  It 'reads a target marked incomplete as Complete = Passed = false, with an IoSpdVerifyIncomplete error' {
+    Mock -ModuleName IoSpd Invoke-IoSpdProcess {
+      [pscustomobject]@{ ExitCode = 1; TimedOut = $false; Id = 42; StdErr = $script:roErr
+        StdOut = "verify-only (--verify-only): engine -`ntarget '/ro/t.dat': bytes 0 to 0, blocks read 0, checked 0, " +
+          "$($script:counts), incomplete: the check stopped before the end (see the error), not a pass`n" }
+    }
+    $v = Invoke-IoSpd -Path $script:fakeExe -Target /ro/t.dat -BlockSize 4K -VerifyOnly -ErrorAction SilentlyContinue -ErrorVariable ve
+    @($v).Count | Should -Be 1
+    $v.Path | Should -BeExactly '/ro/t.dat'
+    $v.Complete | Should -BeFalse
+    $v.Passed | Should -BeFalse
+    $ve[0].FullyQualifiedErrorId | Should -Be 'IoSpdVerifyIncomplete,Invoke-IoSpd'
+    $ve[0].Exception.Message | Should -BeLike '*could not check every block (exit code 1): error: --verify state file*Read-only file system'
+  }
+  It 'does not pass zero failures with a non-zero exit that no line explains (an older iospd)' {
+    Mock -ModuleName IoSpd Invoke-IoSpdProcess {
+      [pscustomobject]@{ ExitCode = 1; TimedOut = $false; Id = 42; StdErr = $script:roErr
+        StdOut = "verify-only (--verify-only): engine -`ntarget '/ro/t.dat': bytes 0 to 0, blocks read 0, checked 0, $($script:counts)`n" }
+    }
+    $v = Invoke-IoSpd -Path $script:fakeExe -Target /ro/t.dat -BlockSize 4K -VerifyOnly -ErrorAction SilentlyContinue -ErrorVariable ve
+    $v.Passed | Should -BeFalse
+    $ve[0].FullyQualifiedErrorId | Should -Be 'IoSpdVerifyIncomplete,Invoke-IoSpd'
+  }
+  It 'still passes a clean target, and a clean one beside a failed one' {
+    $clean = "target 'a.dat': bytes 0 to 262144, blocks read 64, checked 64, $($script:counts)"
+    $v = InModuleScope IoSpd -Parameters @{ Out = "$clean`n" } {
+      ConvertFrom-IoSpdVerifyText -StdOut $Out -StdErr '' -ExitCode 0
+    }
+    $v.Passed | Should -BeTrue
+    $v.Complete | Should -BeTrue
+    $failed = "target 'b.dat': bytes 0 to 262144, blocks read 64, checked 63, failures 1 (bad checksum 1, stale generation 0, " +
+      'misdirected 0, zeroed 0, torn 0), indeterminate 0, not written by a verified run 0'
+    $v = InModuleScope IoSpd -Parameters @{ Out = "$clean`n$failed`n" } {
+      ConvertFrom-IoSpdVerifyText -StdOut $Out -StdErr '' -ExitCode 1
+    }
+    $v[0].Passed | Should -BeTrue
+    $v[1].Passed | Should -BeFalse
+  }
+}
+
+Describe 'Invoke-IoSpd -VerifyOnly against the real Linux iospd: no pass without a check' -Skip:($IsWindows) {
+  BeforeAll {
+    $script:exe = $env:IOSPD_EXE
+    if (-not $script:exe) { $script:exe = Join-Path $repo 'build/linux/iospd' }
+    $script:isRoot = (& id -u) -eq '0'
+  }
+  It 'returns no passed target while another process holds the state' {
+    $t = Join-Path $TestDrive 'held.dat'
+    $null = Invoke-IoSpd -Path $script:exe -Target $t -CreateSize 64K -BlockSize 4K -WritePercent 100 `
+      -Duration 1 -Warmup 0 -Cooldown 0 -Verify -ErrorAction Stop
+    # A process holding the state's lock, as a running --verify does.
+    # (-o: only flock itself holds the lock, so stopping it releases it.)
+    $holder = Start-Process -FilePath flock -PassThru -ArgumentList @('-o', "$t.iospd-verify", 'sleep', '30') `
+      -RedirectStandardOutput (Join-Path $TestDrive 'holder.out') -RedirectStandardError (Join-Path $TestDrive 'holder.err')
+    try {
+      for ($i = 0; $i -lt 50; $i++) {
+        & flock -n "$t.iospd-verify" true 2>$null
+        if ($LASTEXITCODE -ne 0) { break }   # held
+        Start-Sleep -Milliseconds 100
+      }
+      $LASTEXITCODE | Should -Not -Be 0 -Because 'the holder must hold the state before the check'
+      $v = Invoke-IoSpd -Path $script:exe -Target $t -BlockSize 4K -VerifyOnly -ErrorAction SilentlyContinue -ErrorVariable ve
+      @($v | Where-Object { $_.Passed }).Count | Should -Be 0
+      $ve.Count | Should -BeGreaterThan 0
+    } finally { Stop-Process -Id $holder.Id -ErrorAction SilentlyContinue }
+  }
+  It 'returns Passed = false on a read-only mount unless every block was checked (root)' -Skip:(-not ((& id -u) -eq '0')) {
+    $mnt = Join-Path ([IO.Path]::GetTempPath()) ("iospd-pester-ro-" + [guid]::NewGuid().ToString('N'))
+    $null = New-Item -ItemType Directory -Path $mnt
+    & mount -t tmpfs -o size=8m tmpfs $mnt
+    try {
+      $t = Join-Path $mnt 'r.dat'
+      $null = Invoke-IoSpd -Path $script:exe -Target $t -CreateSize 256K -BlockSize 4K -WritePercent 100 `
+        -Duration 1 -Warmup 0 -Cooldown 0 -Verify -ErrorAction Stop
+      & mount -o remount,ro $mnt
+      $v = Invoke-IoSpd -Path $script:exe -Target $t -BlockSize 4K -VerifyOnly -ErrorAction SilentlyContinue -ErrorVariable ve
+      @($v).Count | Should -Be 1
+      if ($v.Passed) {
+        $v.BlocksChecked | Should -Be 64  # an iospd that can read a read-only mount: the whole of it
+      } else {
+        $v.Complete | Should -BeFalse
+        $ve[0].FullyQualifiedErrorId | Should -Be 'IoSpdVerifyIncomplete,Invoke-IoSpd'
+      }
+    } finally {
+      & umount $mnt
+      Remove-Item -LiteralPath $mnt -Force
+    }
+  }
+}

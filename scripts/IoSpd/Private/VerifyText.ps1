@@ -11,8 +11,8 @@ function ConvertFrom-IoSpdVerifyText {
   $pattern = "^target '(?<path>.*)': bytes (?<start>\d+) to (?<end>\d+), blocks read (?<read>\d+), " +
     'checked (?<checked>\d+), failures (?<failures>\d+) \(bad checksum (?<bad>\d+), stale generation (?<stale>\d+), ' +
     'misdirected (?<mis>\d+), zeroed (?<zero>\d+), torn (?<torn>\d+)\), indeterminate (?<ind>\d+), ' +
-    'not written by a verified run (?<untr>\d+)$'
-  foreach ($line in (([string]$StdOut) -split "`r?`n")) {
+    'not written by a verified run (?<untr>\d+)(?<incomplete>, incomplete: .*)?$'
+  $rows = @(foreach ($line in (([string]$StdOut) -split "`r?`n")) {
     if ($line -notmatch $pattern) { continue }
     $path = $Matches['path']
     [pscustomobject]@{
@@ -30,8 +30,19 @@ function ConvertFrom-IoSpdVerifyText {
       Torn            = [int64]$Matches['torn']
       Indeterminate   = [int64]$Matches['ind']
       Untracked       = [int64]$Matches['untr']
-      Passed          = ([int64]$Matches['failures'] -eq 0)
+      # A target the pass could not check to the end is no pass, whatever
+      # its counts say (they are zeros when it could not start).
+      Complete        = -not $Matches['incomplete']
+      Passed          = ([int64]$Matches['failures'] -eq 0) -and -not $Matches['incomplete']
       FailureLines    = @($fails | Where-Object { $_.StartsWith("verify FAILED: target '$path' ", [StringComparison]::Ordinal) })
     }
+  })
+  # A non-zero exit that no line explains (no failure, nothing incomplete:
+  # e.g. an iospd that does not mark incomplete targets) means the check
+  # went wrong somewhere: then no target passed.
+  $explained = @($rows | Where-Object { $_.Failures -gt 0 -or -not $_.Complete }).Count -gt 0
+  if ($ExitCode -ne 0 -and -not $explained) {
+    foreach ($r in $rows) { $r.Passed = $false }
   }
+  $rows
 }

@@ -112,8 +112,11 @@ function Invoke-IoSpd {
   .PARAMETER VerifyOnly
   --verify-only: read each target once and check every block earlier
   -Verify runs wrote (after a crash, a power cut or a failover). Returns one
-  IoSpd.VerifyOnlyResult per target (counts by kind, Passed, FailureLines),
-  and an IoSpdVerifyFailed error when any block failed.
+  IoSpd.VerifyOnlyResult per target (counts by kind, Complete, Passed,
+  FailureLines), and an IoSpdVerifyFailed error when any block failed. A
+  target the pass could not check to the end (read-only state, state in
+  use, a read error) has Complete and Passed false, and the error is
+  IoSpdVerifyIncomplete.
 
   .PARAMETER VerifyState
   --verify-state=FILE: where the verify state lives instead of
@@ -244,8 +247,15 @@ function Invoke-IoSpd {
       $res
       if ($run.ExitCode -ne 0) {
         $bad = ($res | Measure-Object -Property Failures -Sum).Sum
-        $PSCmdlet.WriteError((New-IoSpdInvokeError -Message ("iospd --verify-only found $bad bad blocks: " +
-                (([string]$run.StdErr).Trim())) -ErrorId 'IoSpdVerifyFailed' -Category InvalidResult -TargetObject $exe))
+        if ($bad -gt 0) {
+          $PSCmdlet.WriteError((New-IoSpdInvokeError -Message ("iospd --verify-only found $bad bad blocks: " +
+                  (([string]$run.StdErr).Trim())) -ErrorId 'IoSpdVerifyFailed' -Category InvalidResult -TargetObject $exe))
+        } else {
+          # Nothing bad found, but the check did not get through: no pass.
+          $PSCmdlet.WriteError((New-IoSpdInvokeError -Message ("iospd --verify-only could not check every block " +
+                  "(exit code $($run.ExitCode)): " + (([string]$run.StdErr).Trim())) -ErrorId 'IoSpdVerifyIncomplete' `
+                -Category InvalidResult -TargetObject $exe))
+        }
       }
       return
     }
