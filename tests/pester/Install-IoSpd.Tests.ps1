@@ -210,6 +210,51 @@ Describe 'Install-IoSpd' {
     Get-Content -LiteralPath (Join-Path $script:dest $script:mainExe) -Raw | Should -BeExactly "v5 $script:binRel"
   }
 
+  It 'takes the digest from -Sha256 and then does not read the .sha256 beside the zip: a sidecar that does not match is ignored' {
+    # The sidecar of iospd-badhash.zip holds 64 zeros; the user's digest is right.
+    # Breakage: fetch or check the sidecar as well -> the mock throws / mismatch.
+    Mock -ModuleName IoSpd Copy-IoSpdSourceFile -ParameterFilter { $Source -like '*.sha256' } { throw 'the .sha256 must not be read' }
+    $good = (Get-FileHash $script:badhash -Algorithm SHA256).Hash.ToLowerInvariant()
+    $r = Install-IoSpd -Source $script:badhash -Destination $script:dest -Sha256 $good -Confirm:$false -WarningVariable w
+    Should -Invoke -ModuleName IoSpd Copy-IoSpdSourceFile -ParameterFilter { $Source -like '*.sha256' } -Times 0 -Exactly
+    Get-Content -LiteralPath (Join-Path $script:dest $script:mainExe) -Raw | Should -BeExactly "evil $script:binRel"
+    $r.Sha256 | Should -BeExactly $good.ToUpperInvariant()
+    $r.HashFrom | Should -BeExactly '-Sha256'
+    # The user vouched for the zip: no warning about an unproven source.
+    $w | Should -BeNullOrEmpty
+  }
+
+  It 'refuses a zip that does not match -Sha256 although the .sha256 beside it matches, and keeps the previous install' {
+    # Breakage: fall back to the sidecar when -Sha256 does not match -> it installs v2.
+    $null = Install-IoSpd -Source $script:v1 -Destination $script:dest -Confirm:$false 3>$null
+    $pathBefore = $env:PATH
+    Mock -ModuleName IoSpd Copy-IoSpdSourceFile -ParameterFilter { $Source -like '*.sha256' } { throw 'the .sha256 must not be read' }
+    $have = (Get-FileHash $script:v2 -Algorithm SHA256).Hash
+    $err = { Install-IoSpd -Source $script:v2 -Destination $script:dest -Sha256 ('b' * 64) -Confirm:$false } |
+      Should -Throw -ErrorId 'IoSpdHashMismatch,Install-IoSpd' -PassThru
+    $err.CategoryInfo.Category | Should -Be 'SecurityError'
+    $err.Exception.Message | Should -BeExactly ("SHA-256 mismatch for '$script:v2': expected $('B' * 64) (from -Sha256), the file has $have. " +
+      'Nothing was installed; check the digest you gave and where the package came from.')
+    Should -Invoke -ModuleName IoSpd Copy-IoSpdSourceFile -ParameterFilter { $Source -like '*.sha256' } -Times 0 -Exactly
+    Get-Content -LiteralPath (Join-Path $script:dest $script:mainExe) -Raw | Should -BeExactly "v1 $script:binRel"
+    $env:PATH | Should -BeExactly $pathBefore
+    @(Get-ChildItem -LiteralPath (Split-Path $script:dest) -Force).Name | Should -Be @('iospd')
+  }
+
+  It 'refuses a -Sha256 that is not 64 hex digits before fetching anything' {
+    Mock -ModuleName IoSpd Copy-IoSpdSourceFile { throw 'must not be called' }
+    { Install-IoSpd -Source $script:v1 -Destination $script:dest -Sha256 'abc' -Confirm:$false } |
+      Should -Throw "*Cannot validate argument on parameter 'Sha256'*" -ErrorId 'ParameterArgumentValidationError,Install-IoSpd'
+    Should -Invoke -ModuleName IoSpd Copy-IoSpdSourceFile -Times 0 -Exactly
+    Test-Path $script:dest | Should -BeFalse
+  }
+
+  It 'names the .sha256 file the digest came from when the zip does not match it' {
+    $err = { Install-IoSpd -Source $script:badhash -Destination $script:dest -Confirm:$false } | Should -Throw -ErrorId 'IoSpdHashMismatch,Install-IoSpd' -PassThru
+    $err.Exception.Message | Should -BeExactly ("SHA-256 mismatch for '$script:badhash': expected $('0' * 64) (from '$script:badhash.sha256'), " +
+      "the file has $((Get-FileHash $script:badhash -Algorithm SHA256).Hash). Nothing was installed; download the package again.")
+  }
+
   It 'refuses a package without a .sha256 file and without -ExpectedHash' {
     { Install-IoSpd -Source $script:nohash -Destination $script:dest -Confirm:$false } |
       Should -Throw "*iospd-nohash.zip.sha256' does not exist*" -ErrorId 'IoSpdSourceNotFound,Install-IoSpd'

@@ -10,7 +10,8 @@ function Install-IoSpdPackage {
     [Parameter(Mandatory)] [string] $Source,
     [Parameter(Mandatory)] [string] $Destination,
     [Parameter(Mandatory)] $Layout,
-    [AllowEmptyString()] [string] $ExpectedHash,
+    # The digest the user gave (-Sha256); empty: read <Source>.sha256.
+    [AllowEmptyString()] [string] $Sha256,
     [Parameter(Mandatory)] [ValidateSet('Process', 'User', 'Machine')] [string] $Scope
   )
   $binPath = Join-Path $Destination $Layout.Folder
@@ -26,20 +27,27 @@ function Install-IoSpdPackage {
     Write-Verbose "Fetching $Source"
     Copy-IoSpdSourceFile -Source $Source -OutFile $zip
 
-    if ($ExpectedHash) {
-      $want = $ExpectedHash.ToUpperInvariant()
+    # A digest given by the user is the only one used: the .sha256 beside
+    # the zip is then not fetched at all (it proves nothing the user's
+    # digest does not, and whoever can replace the zip can replace it).
+    if ($Sha256) {
+      $want = $Sha256.ToUpperInvariant()
+      $hashFrom = '-Sha256'
     } else {
+      $hashFrom = $Source + '.sha256'
       $hashFile = Join-Path $work 'package.zip.sha256'
-      Copy-IoSpdSourceFile -Source ($Source + '.sha256') -OutFile $hashFile
+      Copy-IoSpdSourceFile -Source $hashFrom -OutFile $hashFile
       $want = Read-IoSpdHashFile -Path $hashFile
     }
     $have = Get-IoSpdSha256 -Path $zip
     if ($have -ne $want) {
+      $from = "'$hashFrom'"; $check = 'download the package again'
+      if ($Sha256) { $from = '-Sha256'; $check = 'check the digest you gave and where the package came from' }
       throw (New-IoSpdHostError -Id 'IoSpdHashMismatch' -Category SecurityError -Target $Source `
-          -Message ("SHA-256 mismatch for '$Source': expected $want, the file has $have. " +
-            'Nothing was installed; download the package again or check -ExpectedHash.'))
+          -Message ("SHA-256 mismatch for '$Source': expected $want (from $from), the file has $have. " +
+            "Nothing was installed; $check."))
     }
-    Write-Verbose "SHA-256 $have verified"
+    Write-Verbose "SHA-256 $have verified against $hashFrom"
 
     if (-not (Test-Path -LiteralPath $parent)) {
       $null = New-Item -ItemType Directory -Path $parent -Force
@@ -94,6 +102,7 @@ function Install-IoSpdPackage {
       Executable   = Join-Path $binPath $Layout.File
       Version      = $version
       Sha256       = $have
+      HashFrom     = $hashFrom
       Scope        = $Scope
       PathStoredIn = $stored
     }

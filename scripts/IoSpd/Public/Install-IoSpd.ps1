@@ -55,7 +55,7 @@ function Install-IoSpd {
 
   .PARAMETER Source
   URL or path of the release zip. The digest is read from "<Source>.sha256"
-  unless -ExpectedHash is given. Defaults to $env:IOSPD_SOURCE.
+  unless -Sha256 is given. Defaults to $env:IOSPD_SOURCE.
 
   .PARAMETER Destination
   Install folder, used for iospd alone: it must not exist yet, be empty, or
@@ -70,9 +70,11 @@ function Install-IoSpd {
   in ~/.profile or /etc/profile.d/iospd.sh on Linux and macOS (see the
   description). Machine needs an elevated session (root on Linux).
 
-  .PARAMETER ExpectedHash
-  SHA-256 digest (64 hex digits) the zip must have; when given, no .sha256
-  file is fetched.
+  .PARAMETER Sha256
+  SHA-256 digest (64 hex digits, any case) the zip must have, from a channel
+  you trust. When given, the .sha256 file beside the zip is not fetched or
+  read at all, and a zip with another digest is refused (IoSpdHashMismatch).
+  -ExpectedHash is another name for it.
 
   .EXAMPLE
   Install-IoSpd -Source https://example.org/releases/iospd-1.0.0.zip -Scope User
@@ -86,10 +88,11 @@ function Install-IoSpd {
   Shows what would be installed without changing anything.
 
   .EXAMPLE
-  Install-IoSpd -Source \\share\builds\iospd-1.0.0.zip -ExpectedHash 3F2A...C9 -Scope Machine
+  Install-IoSpd -Source \\share\builds\iospd-1.0.0.zip -Sha256 3F2A...C9 -Scope Machine
 
   Installs from a share for all users, checking the digest given on the
-  command line (must run elevated).
+  command line (taken from the release notes, not from the share) instead
+  of the .sha256 on the share (must run elevated).
 
   .EXAMPLE
   Install-IoSpd -Source .\iospd-1.0.0.zip -Destination D:\tools
@@ -105,7 +108,8 @@ function Install-IoSpd {
 
   .OUTPUTS
   An object with Destination, Architecture, BinPath, Executable, Version,
-  Sha256, Scope and PathStoredIn (the registry value or profile file that
+  Sha256, HashFrom (-Sha256 or the .sha256 file the digest came from), Scope
+  and PathStoredIn (the registry value or profile file that
   holds the PATH entry; empty for -Scope Process).
   #>
   [CmdletBinding(SupportsShouldProcess, ConfirmImpact = 'Medium')]
@@ -118,8 +122,9 @@ function Install-IoSpd {
     [ValidateSet('Process', 'User', 'Machine')]
     [string] $Scope = 'Process',
 
+    [Alias('ExpectedHash')]
     [ValidatePattern('^[0-9A-Fa-f]{64}$')]
-    [string] $ExpectedHash
+    [string] $Sha256
   )
 
   # Every failure leaves as an ErrorRecord with an id and a category, and
@@ -153,7 +158,7 @@ function Install-IoSpd {
     }
     if (-not $PSCmdlet.ShouldProcess($Destination, $action)) { return }
     Install-IoSpdPackage -Source $Source -Destination $Destination -Layout $layout `
-      -ExpectedHash $ExpectedHash -Scope $Scope
+      -Sha256 $Sha256 -Scope $Scope
   } catch [Management.Automation.PipelineStoppedException] {
     throw   # Ctrl-C or a stopped pipeline: not an error of ours
   } catch {
