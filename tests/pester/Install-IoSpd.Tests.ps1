@@ -255,6 +255,17 @@ Describe 'Install-IoSpd' {
       "the file has $((Get-FileHash $script:badhash -Algorithm SHA256).Hash). Nothing was installed; download the package again.")
   }
 
+  It 'warns, when only the .sha256 beside the zip was checked, that this proves the download whole but not who made it' {
+    # On Linux no signature can be read (no Authenticode); nothing mocked here.
+    # Breakage: install without a word -> no warning.
+    $r = Install-IoSpd -Source $script:v1 -Destination $script:dest -Confirm:$false -WarningVariable w 3>$null
+    @($w).Count | Should -Be 1
+    "$w" | Should -BeLike ("$script:mainExe in '$script:v1' *so nothing proves who built it. The package's SHA-256 matched '$script:v1.sha256': " +
+      'that proves the download is complete and unchanged since that file was written, not who wrote it; anyone who can ' +
+      'replace the zip can replace the .sha256 beside it. iospd was installed anyway.*pass it with -Sha256.')
+    $r.HashFrom | Should -BeExactly "$script:v1.sha256"
+  }
+
   It 'refuses a package without a .sha256 file and without -ExpectedHash' {
     { Install-IoSpd -Source $script:nohash -Destination $script:dest -Confirm:$false } |
       Should -Throw "*iospd-nohash.zip.sha256' does not exist*" -ErrorId 'IoSpdSourceNotFound,Install-IoSpd'
@@ -452,8 +463,10 @@ Describe 'Install-IoSpd' {
     It 'replaces a marked install and removes the files of the old version the new one does not have' {
       $null = Install-IoSpd -Source $script:v1extra -Destination $script:dest -Confirm:$false
       Test-Path -LiteralPath (Join-Path $script:dest 'amd64/old-only.txt') | Should -BeTrue
-      $r = Install-IoSpd -Source $script:v2 -Destination $script:dest -Confirm:$false -WarningVariable warn
-      $warn | Should -BeNullOrEmpty
+      $r = Install-IoSpd -Source $script:v2 -Destination $script:dest -Confirm:$false -WarningVariable warn 3>$null
+      # Only the warning that the .sha256 beside the zip proves no origin.
+      @($warn | Where-Object { "$_" -notlike '*nothing proves who built it*' }) | Should -BeNullOrEmpty
+      @($warn).Count | Should -Be 1
       $r.Version | Should -Be '2.0.0'
       Get-Tree $script:dest | Where-Object { $_ -notlike '.iospd-install=*' } | Should -Be @(
         'amd64/', 'amd64/iospd.exe=v2 amd64', 'IoSpd/', "IoSpd/IoSpd.psd1=@{}$([Environment]::NewLine)",
@@ -727,6 +740,116 @@ Describe 'Install-IoSpd on Windows (simulated: Test-IoSpdWindows mocked, fake re
     Test-Path $script:dest | Should -BeFalse
     $script:fake.State.Writes.Count | Should -Be 0
   }
+
+  Context 'the Authenticode signature of iospd.exe (Get-IoSpdFileSignature mocked)' {
+    BeforeEach {
+      $script:winV1Hash = (Get-FileHash $script:winV1 -Algorithm SHA256).Hash
+      $script:signedBy = 'CN=iospd release, O=The iospd authors, C=DE'
+    }
+    # What a sidecar-only install of an unsigned amd64/iospd.exe must say.
+    function script:Get-UnsignedWarning([string] $Zip, [string] $What) {
+      "amd64/iospd.exe in '$Zip' $What, so nothing proves who built it. The package's SHA-256 matched " +
+      "'$Zip.sha256': that proves the download is complete and unchanged since that file was written, " +
+      'not who wrote it; anyone who can replace the zip can replace the .sha256 beside it. iospd was ' +
+      'installed anyway. To prove more, get the digest from a channel you trust (not the download folder) ' +
+      'and pass it with -Sha256.'
+    }
+
+    It 'reads the signature of the unpacked amd64\iospd.exe before anything is moved into place, and reports a valid one' {
+      # Breakage: no signature check -> the mock is not called (and the
+      # result has no Signature/Signer).
+      $dest = $script:dest
+      $script:seen = [Collections.ArrayList]::new()
+      Mock -ModuleName IoSpd Get-IoSpdFileSignature {
+        $null = $script:seen.Add([pscustomobject]@{ Path = $Path; Content = [IO.File]::ReadAllText($Path); DestThere = (Test-Path -LiteralPath $dest) })
+        [pscustomobject]@{ Status = 'Valid'; Signer = $script:signedBy; Message = 'Signature verified.' }
+      }
+      $r = Install-IoSpd -Source $script:winV1 -Destination $dest -Confirm:$false -WarningVariable w
+      $script:seen.Count | Should -Be 1
+      $script:seen[0].Path | Should -BeLike ((Split-Path $dest) + [IO.Path]::DirectorySeparatorChar + '.iospd.staging-*amd64' + [IO.Path]::DirectorySeparatorChar + 'iospd.exe')
+      $script:seen[0].Content | Should -BeExactly 'w1 amd64'
+      $script:seen[0].DestThere | Should -BeFalse
+      $r.Signature | Should -BeExactly 'Valid'
+      $r.Signer | Should -BeExactly $script:signedBy
+      $r.HashFrom | Should -BeExactly "$script:winV1.sha256"
+      $w | Should -BeNullOrEmpty
+      Get-Content -LiteralPath (Join-Path $dest 'amd64/iospd.exe') -Raw | Should -BeExactly 'w1 amd64'
+    }
+
+    It 'refuses an exe whose signature is <Status>, with IoSpdSignatureInvalid, and leaves the previous install and PATH as they were' -ForEach @(
+      @{ Status = 'HashMismatch'; Message = 'The contents of file iospd.exe might have been changed by an unauthorized user or process, because the hash of the file does not match the hash stored in the digital signature.' }
+      @{ Status = 'NotTrusted'; Message = 'A certificate chain processed, but terminated in a root certificate which is not trusted by the trust provider.' }
+    ) {
+      # Breakage: treat every status but NotSigned as good -> it installs v2.
+      $null = Install-IoSpd -Source $script:winV1 -Destination $script:dest -Scope User -Confirm:$false 3>$null
+      $before = @(Get-ChildItem -LiteralPath $script:dest -Recurse -Force | ForEach-Object { $_.FullName + '=' + $(if ($_.PSIsContainer) { '' } else { [IO.File]::ReadAllText($_.FullName) }) } | Sort-Object)
+      $procBefore = $script:procPath; $writes = $script:fake.State.Writes.Count
+      $v2 = New-TestPackage -Dir (Join-Path $TestDrive ('win-tampered-' + [guid]::NewGuid().ToString('N'))) -Name 'iospd-2.0.0' -Marker 'tampered' -Arch amd64, x86
+      $sig = [pscustomobject]@{ Status = $Status; Signer = $script:signedBy; Message = $Message }
+      Mock -ModuleName IoSpd Get-IoSpdFileSignature { $sig }
+      $err = { Install-IoSpd -Source $v2 -Destination $script:dest -Scope User -Confirm:$false } |
+        Should -Throw -ErrorId 'IoSpdSignatureInvalid,Install-IoSpd' -PassThru
+      $err.CategoryInfo.Category | Should -Be 'SecurityError'
+      $err.TargetObject | Should -Be $v2
+      $err.Exception.Message | Should -BeExactly ("amd64/iospd.exe in '$v2' is signed, but the Authenticode signature is not valid " +
+        "($Status`: $Message). The file was changed after it was signed, or its signer is not trusted. Nothing was " +
+        'installed and the previous install was left as it was. Do not run it; get the package again from its publisher.')
+      @(Get-ChildItem -LiteralPath $script:dest -Recurse -Force | ForEach-Object { $_.FullName + '=' + $(if ($_.PSIsContainer) { '' } else { [IO.File]::ReadAllText($_.FullName) }) } | Sort-Object) |
+        Should -Be $before
+      Get-Content -LiteralPath (Join-Path $script:dest 'amd64/iospd.exe') -Raw | Should -BeExactly 'w1 amd64'
+      @(Get-ChildItem -LiteralPath (Split-Path $script:dest) -Force).Name | Should -Be @('iospd')
+      $script:procPath | Should -BeExactly $procBefore
+      $script:fake.State.Writes.Count | Should -Be $writes
+    }
+
+    It 'refuses an invalid signature even when the user gave the right -Sha256' {
+      # Breakage: skip the signature check when -Sha256 is given -> it installs.
+      Mock -ModuleName IoSpd Get-IoSpdFileSignature { [pscustomobject]@{ Status = 'HashMismatch'; Signer = $null; Message = '' } }
+      { Install-IoSpd -Source $script:winV1 -Destination $script:dest -Sha256 $script:winV1Hash -Confirm:$false } |
+        Should -Throw "amd64/iospd.exe in '$script:winV1' is signed, but the Authenticode signature is not valid (HashMismatch).*" -ErrorId 'IoSpdSignatureInvalid,Install-IoSpd'
+      Test-Path $script:dest | Should -BeFalse
+      @(Get-ChildItem -LiteralPath (Split-Path $script:dest) -Force -ErrorAction SilentlyContinue).Count | Should -Be 0
+    }
+
+    It 'installs an unsigned exe checked only against the .sha256 beside it, with a warning that says what that did and did not prove' {
+      # Breakage: install unsigned without a word -> no warning.
+      Mock -ModuleName IoSpd Get-IoSpdFileSignature { [pscustomobject]@{ Status = 'NotSigned'; Signer = $null; Message = 'The file is not digitally signed.' } }
+      $r = Install-IoSpd -Source $script:winV1 -Destination $script:dest -Confirm:$false -WarningVariable w 3>$null
+      @($w).Count | Should -Be 1
+      "$w" | Should -BeExactly (Get-UnsignedWarning $script:winV1 'is not signed')
+      $r.Signature | Should -BeExactly 'NotSigned'
+      $r.Signer | Should -BeNullOrEmpty
+      Get-Content -LiteralPath (Join-Path $script:dest 'amd64/iospd.exe') -Raw | Should -BeExactly 'w1 amd64'
+    }
+
+    It 'installs an unsigned exe without that warning when the user gave the digest with -Sha256' {
+      Mock -ModuleName IoSpd Get-IoSpdFileSignature { [pscustomobject]@{ Status = 'NotSigned'; Signer = $null; Message = '' } }
+      $r = Install-IoSpd -Source $script:winV1 -Destination $script:dest -Sha256 $script:winV1Hash.ToLowerInvariant() -Confirm:$false -WarningVariable w
+      $w | Should -BeNullOrEmpty
+      $r.Signature | Should -BeExactly 'NotSigned'
+      $r.HashFrom | Should -BeExactly '-Sha256'
+      Get-Content -LiteralPath (Join-Path $script:dest 'amd64/iospd.exe') -Raw | Should -BeExactly 'w1 amd64'
+    }
+
+    It 'says so when no signature can be read on this system (NotAvailable), and installs' {
+      Mock -ModuleName IoSpd Get-IoSpdFileSignature { [pscustomobject]@{ Status = 'NotAvailable'; Signer = $null; Message = 'Authenticode signatures can be read on Windows only.' } }
+      $r = Install-IoSpd -Source $script:winV1 -Destination $script:dest -Confirm:$false -WarningVariable w 3>$null
+      "$w" | Should -BeExactly (Get-UnsignedWarning $script:winV1 'has no signature that can be checked on this system (Authenticode is Windows only)')
+      $r.Signature | Should -BeExactly 'NotAvailable'
+      Test-Path -LiteralPath (Join-Path $script:dest 'amd64/iospd.exe') | Should -BeTrue
+    }
+
+    It 'does not warn about a signature when the install fails afterwards' {
+      # The warning says "installed anyway": it must not come before a failure.
+      Mock -ModuleName IoSpd Get-IoSpdFileSignature { [pscustomobject]@{ Status = 'NotSigned'; Signer = $null; Message = '' } }
+      $script:fake.Write = { param($Scope, $Value, $Kind) throw 'Requested registry access is not allowed.' }
+      $caught = $null; $w = 'not set'
+      try { Install-IoSpd -Source $script:winV1 -Destination $script:dest -Scope User -Confirm:$false -WarningVariable w 3>$null }
+      catch { $caught = $_ }
+      $caught.FullyQualifiedErrorId | Should -Be 'IoSpdPathNotStored,Install-IoSpd'
+      @($w).Count | Should -Be 0
+    }
+  }
 }
 
 Describe 'Install-IoSpd -Scope User on Linux: ~/.profile' -Skip:($IsWindows) {
@@ -792,7 +915,10 @@ Describe 'Install-IoSpd -Scope User on Linux: ~/.profile' -Skip:($IsWindows) {
     $null = New-Item -ItemType Directory -Path $script:prof
     $r = Install-IoSpd -Source $script:v1 -Destination $script:dest -Scope User -Confirm:$false -WarningVariable w 3>$null -InformationVariable info
     $bin = Join-Path $script:dest 'linux-amd64'
-    "$w" | Should -BeLike ("PATH was changed for this PowerShell session only: '$script:prof' could not be written*" +
+    # The second warning is the one about the unproven origin (no Authenticode on Linux).
+    @($w).Count | Should -Be 2
+    "$($w[1])" | Should -BeLike '*nothing proves who built it*'
+    "$($w[0])" | Should -BeLike ("PATH was changed for this PowerShell session only: '$script:prof' could not be written*" +
       "To keep '$bin' on PATH, add this line to your shell profile: export PATH=`"`$PATH:`"'$bin'")
     "$info" | Should -Not -BeLike '*login shells*'
     $r.PathStoredIn | Should -BeNullOrEmpty
@@ -920,5 +1046,71 @@ Describe 'Install marker helpers (private)' {
     @{ Source = '/tmp/package.zip'; Want = 'unknown' }
   ) {
     InModuleScope IoSpd -Parameters @{ S = $Source } { param($S) Get-IoSpdPackageVersion -Source $S } | Should -BeExactly $Want
+  }
+}
+
+Describe 'Signature reader Get-IoSpdFileSignature (private)' {
+  BeforeAll {
+    $script:sigFile = Join-Path $TestDrive 'sig/iospd.exe'
+    $null = New-Item -ItemType Directory -Path (Split-Path $script:sigFile) -Force
+    [IO.File]::WriteAllText($script:sigFile, 'MZ')
+  }
+  # A stand-in for the Windows cmdlet, found by the module through Get-Command.
+  AfterEach { if (Test-Path Function:\Get-AuthenticodeSignature) { Remove-Item Function:\Get-AuthenticodeSignature } }
+
+  It 'answers NotAvailable off Windows without calling Get-AuthenticodeSignature' {
+    Mock -ModuleName IoSpd Test-IoSpdWindows { $false }
+    function global:Get-AuthenticodeSignature { throw 'must not be called off Windows' }
+    $s = InModuleScope IoSpd -Parameters @{ P = $script:sigFile } { param($P) Get-IoSpdFileSignature -Path $P }
+    $s.Status | Should -BeExactly 'NotAvailable'
+    $s.Signer | Should -BeNullOrEmpty
+    $s.Message | Should -BeExactly 'Authenticode signatures can be read on Windows only.'
+  }
+  It 'answers NotAvailable on Windows when there is no Get-AuthenticodeSignature (as on Linux pwsh)' -Skip:($IsWindows) {
+    Mock -ModuleName IoSpd Test-IoSpdWindows { $true }
+    (InModuleScope IoSpd -Parameters @{ P = $script:sigFile } { param($P) Get-IoSpdFileSignature -Path $P }).Status |
+      Should -BeExactly 'NotAvailable'
+  }
+  It 'passes on the status <Status>, the signer subject and the message of Get-AuthenticodeSignature' -ForEach @(
+    @{ Status = 'Valid'; Subject = 'CN=iospd release'; Want = 'CN=iospd release' }
+    @{ Status = 'HashMismatch'; Subject = 'CN=iospd release'; Want = 'CN=iospd release' }
+    @{ Status = 'NotSigned'; Subject = $null; Want = $null }
+  ) {
+    Mock -ModuleName IoSpd Test-IoSpdWindows { $true }
+    $asked = @{}
+    $answer = [pscustomobject]@{
+      Status            = [Management.Automation.SignatureStatus]$Status
+      StatusMessage     = "message for $Status"
+      SignerCertificate = $(if ($Subject) { [pscustomobject]@{ Subject = $Subject } })
+    }
+    $null = Set-Item -Path Function:global:Get-AuthenticodeSignature -Value {
+      param([string] $LiteralPath) $asked.Path = $LiteralPath; $answer
+    }.GetNewClosure()
+    $s = InModuleScope IoSpd -Parameters @{ P = $script:sigFile } { param($P) Get-IoSpdFileSignature -Path $P }
+    $s.Status | Should -BeExactly $Status
+    $s.Signer | Should -Be $Want
+    $s.Message | Should -BeExactly "message for $Status"
+    $asked.Path | Should -BeExactly $script:sigFile
+  }
+}
+
+Describe 'Help of Install-IoSpd: what the digest and the signature prove' {
+  BeforeAll {
+    $script:installHelp = Get-Help Install-IoSpd -Full
+    # One line of text per help section, however Get-Help wrapped it.
+    function script:Get-Flat($Section) { (($Section | Out-String) -replace '\s+', ' ').Trim() }
+  }
+  It 'says that the .sha256 beside the zip proves the download whole, not who made it, and what to use instead' {
+    # Breakage: the help as it was (no such paragraph) -> this fails.
+    $d = Get-Flat $script:installHelp.description
+    $d | Should -BeLike '*The .sha256 file beside the zip proves that the download is complete and unchanged since that file was written. It does not prove who made the package: anyone who can replace the zip*can replace the .sha256 beside it as well.*'
+    $d | Should -BeLike '*-Sha256 <digest> proves that the zip is the one you vouch for, when you took the digest from a channel you trust*'
+    $d | Should -BeLike '*On Windows, the Authenticode signature of iospd.exe*A signature that is there but not valid*refuses the install (IoSpdSignatureInvalid)*'
+    $d | Should -BeLike '*The release zip of scripts/package.sh is not signed today.*'
+  }
+  It 'documents -Sha256 (alias -ExpectedHash): the sidecar is then not read' {
+    $p = $script:installHelp.parameters.parameter | Where-Object name -eq 'Sha256'
+    Get-Flat $p.description | Should -BeLike '*from a channel you trust. When given, the .sha256 file beside the zip is not fetched or read at all*'
+    (Get-Command Install-IoSpd).Parameters['Sha256'].Aliases | Should -Be @('ExpectedHash')
   }
 }

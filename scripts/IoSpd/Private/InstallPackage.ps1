@@ -63,6 +63,10 @@ function Install-IoSpdPackage {
     # A package without a build for this system (a Windows zip on Linux)
     # is refused here, before the previous install is touched.
     $exe = Assert-IoSpdPackageBuild -Root $root -Layout $Layout -Source $Source
+    # The signature is read in the staging folder, before anything is moved
+    # into place: a bad one leaves the previous install as it was.
+    $signature = Confirm-IoSpdPackageSignature -Path $exe -Name "$($Layout.Folder)/$($Layout.File)" `
+      -Source $Source -HashFrom $hashFrom -UserDigest ([bool]$Sha256)
     Set-IoSpdExecutableMode -Path $exe
 
     $version = Get-IoSpdPackageVersion -Source $Source
@@ -93,6 +97,8 @@ function Install-IoSpdPackage {
     }
 
     $stored = Add-IoSpdInstallPath -Entry $binPath -Scope $Scope
+    # Said once it is installed: what the checks proved and what they did not.
+    if ($signature.Warning) { Write-Warning $signature.Warning }
 
     [pscustomobject]@{
       PSTypeName   = 'IoSpd.InstallResult'
@@ -103,6 +109,8 @@ function Install-IoSpdPackage {
       Version      = $version
       Sha256       = $have
       HashFrom     = $hashFrom
+      Signature    = $signature.Status
+      Signer       = $signature.Signer
       Scope        = $Scope
       PathStoredIn = $stored
     }
