@@ -1114,3 +1114,96 @@ Describe 'Help of Install-IoSpd: what the digest and the signature prove' {
     (Get-Command Install-IoSpd).Parameters['Sha256'].Aliases | Should -Be @('ExpectedHash')
   }
 }
+
+Describe 'Install-IoSpd and zip entries that point outside the staging folder (zip slip)' {
+  BeforeAll {
+    # A package for this system (linux-amd64/iospd, amd64/iospd.exe, LICENSE)
+    # plus one hostile entry $Evil, written after the good ones so that the
+    # unpack has begun when it meets it. -Link makes $Evil a symbolic link
+    # (Unix mode 0120777) whose text is $LinkTarget.
+    function script:New-SlipPackage([string] $Name, [string] $Evil, [string] $LinkTarget, [string] $After) {
+      $dir = Join-Path $TestDrive 'slip-pkgs'
+      $null = New-Item -ItemType Directory -Path $dir -Force
+      $zip = Join-Path $dir "$Name.zip"
+      $fs = [IO.File]::Open($zip, 'CreateNew')
+      try {
+        $za = [IO.Compression.ZipArchive]::new($fs, [IO.Compression.ZipArchiveMode]::Create)
+        $entries = [ordered]@{ 'linux-amd64/iospd' = 'slip linux-amd64'; 'amd64/iospd.exe' = 'slip amd64'; 'LICENSE' = 'MIT'; $Evil = 'evil' }
+        if ($LinkTarget) { $entries[$Evil] = $LinkTarget }
+        if ($After) { $entries[$After] = 'evil through the link' }
+        foreach ($k in $entries.Keys) {
+          $e = $za.CreateEntry($k)
+          if ($LinkTarget -and $k -eq $Evil) { $e.ExternalAttributes = [int](0xA1FF -shl 16) }
+          $w = [IO.StreamWriter]::new($e.Open()); $w.Write($entries[$k]); $w.Dispose()
+        }
+        $za.Dispose()
+      } finally { $fs.Dispose() }
+      return $zip
+    }
+    # Every file or link whose name holds "evil" in or under the folder of
+    # this test's install (where ../ from the staging folder leads), or in
+    # $TestDrive itself (../../).
+    function script:Get-EvilFile {
+      @(@(Get-ChildItem -LiteralPath (Split-Path $script:dest) -Recurse -Force -Filter '*evil*') +
+        @(Get-ChildItem -LiteralPath $TestDrive -Force -Filter '*evil*') | ForEach-Object FullName)
+    }
+  }
+  BeforeEach {
+    $script:savedPath = $env:PATH
+    $script:dest = Join-Path $TestDrive ('slip-' + [guid]::NewGuid().ToString('N')) | Join-Path -ChildPath 'iospd'
+    Mock -ModuleName IoSpd Get-IoSpdArchitecture { 'amd64' }
+    # The previous install each hostile package must leave as it was.
+    $null = Install-IoSpd -Source $script:v1 -Destination $script:dest -Confirm:$false 3>$null
+    $script:treeBefore = @(Get-ChildItem -LiteralPath $script:dest -Recurse -Force | ForEach-Object FullName | Sort-Object)
+    $script:pathBefore = $env:PATH
+  }
+  AfterEach { $env:PATH = $script:savedPath }
+
+  It 'refuses the entry <Evil>, writes nothing outside, and keeps the previous install' -ForEach @(
+    @{ Evil = '../evil.txt' }
+    @{ Evil = 'amd64/../../evil.txt' }
+    @{ Evil = '../../../../../../../../../../tmp/evil-iospd-slip.txt'; Outside = '/tmp/evil-iospd-slip.txt' }
+    @{ Evil = '/tmp/evil-iospd-abs.txt'; Outside = '/tmp/evil-iospd-abs.txt' }
+  ) {
+    # Breakage: extract entry by entry with Join-Path and no check -> the
+    # file lands outside the staging folder.
+    $zip = New-SlipPackage -Name ('slip-' + [guid]::NewGuid().ToString('N')) -Evil $Evil
+    $sha = (Get-FileHash $zip -Algorithm SHA256).Hash
+    $err = { Install-IoSpd -Source $zip -Destination $script:dest -Sha256 $sha -Confirm:$false } |
+      Should -Throw -ErrorId 'IoSpdUnpackFailed,Install-IoSpd' -PassThru
+    $err.Exception.Message | Should -BeExactly ("Could not unpack '$zip': Extracting Zip entry would have resulted in a file " +
+      'outside the specified destination directory. Nothing was installed and the previous install was left as it was.')
+    $err.TargetObject | Should -Be $zip
+    Get-EvilFile | Should -BeNullOrEmpty
+    if ($Outside) { Test-Path -LiteralPath $Outside | Should -BeFalse }
+    @(Get-ChildItem -LiteralPath $script:dest -Recurse -Force | ForEach-Object FullName | Sort-Object) | Should -Be $script:treeBefore
+    Get-Content -LiteralPath (Join-Path $script:dest 'linux-amd64/iospd') -Raw | Should -BeExactly 'v1 linux-amd64'
+    @(Get-ChildItem -LiteralPath (Split-Path $script:dest) -Force).Name | Should -Be @('iospd')
+    $env:PATH | Should -BeExactly $script:pathBefore
+  }
+
+  It 'unpacks a backslash name (..\evil.txt) as a file inside the install on Linux, never beside it' -Skip:($IsWindows) {
+    # On Windows the same entry would escape (and is refused as above).
+    $zip = New-SlipPackage -Name ('slip-bs-' + [guid]::NewGuid().ToString('N')) -Evil '..\evil.txt'
+    $r = Install-IoSpd -Source $zip -Destination $script:dest -Sha256 (Get-FileHash $zip -Algorithm SHA256).Hash -Confirm:$false
+    Get-EvilFile | Should -Be @($script:dest + '/..\evil.txt')
+    [IO.File]::ReadAllText($script:dest + '/..\evil.txt') | Should -BeExactly 'evil'
+    Get-Content -LiteralPath $r.Executable -Raw | Should -BeExactly 'slip linux-amd64'
+  }
+
+  It 'does not follow a link entry out of the staging folder' -Skip:($IsWindows) {
+    # A link "amd64/evil-link" -> the parent folder, then a file written
+    # "through" it: the file must not appear beside the install.
+    $zip = New-SlipPackage -Name ('slip-link-' + [guid]::NewGuid().ToString('N')) -Evil 'amd64/evil-link' `
+      -LinkTarget (Split-Path $script:dest) -After 'amd64/evil-link/evil-through.txt'
+    $err = { Install-IoSpd -Source $zip -Destination $script:dest -Sha256 (Get-FileHash $zip -Algorithm SHA256).Hash -Confirm:$false } |
+      Should -Throw -ErrorId 'IoSpdUnpackFailed,Install-IoSpd' -PassThru
+    # The link entry is unpacked as a plain file holding its target's name,
+    # so the file "through" it cannot be created.
+    $err.Exception.Message | Should -BeLike "Could not unpack '$zip': The file '*amd64*evil-link' already exists. Nothing was installed*"
+    Get-EvilFile | Should -BeNullOrEmpty
+    Test-Path -LiteralPath (Join-Path (Split-Path $script:dest) 'evil-through.txt') | Should -BeFalse
+    @(Get-ChildItem -LiteralPath $script:dest -Recurse -Force | ForEach-Object FullName | Sort-Object) | Should -Be $script:treeBefore
+    @(Get-ChildItem -LiteralPath (Split-Path $script:dest) -Force).Name | Should -Be @('iospd')
+  }
+}

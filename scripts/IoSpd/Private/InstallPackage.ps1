@@ -52,7 +52,19 @@ function Install-IoSpdPackage {
     if (-not (Test-Path -LiteralPath $parent)) {
       $null = New-Item -ItemType Directory -Path $parent -Force
     }
-    Expand-IoSpdZip -Path $zip -DestinationPath $staging
+    # .NET refuses entries that lead outside the staging folder (zip slip:
+    # ../, absolute paths); the message names the package the user gave,
+    # not the temporary copy it was unpacked from.
+    try {
+      Expand-IoSpdZip -Path $zip -DestinationPath $staging
+    } catch {
+      if ($_.FullyQualifiedErrorId -notlike 'IoSpdUnpackFailed*') { throw }
+      $why = $_.Exception
+      if ($why.InnerException) { $why = $why.InnerException }
+      throw (New-IoSpdHostError -Id 'IoSpdUnpackFailed' -Category InvalidData -Target $Source -InnerException $why `
+          -Message ("Could not unpack '$Source': $($why.Message) Nothing was installed and the previous " +
+            'install was left as it was.'))
+    }
     # Accept a package whose content sits in one top-level folder.
     $root = $staging
     $top = @(Get-ChildItem -LiteralPath $staging -Force)
