@@ -210,6 +210,62 @@ Describe 'Install-IoSpd' {
     Get-Content -LiteralPath (Join-Path $script:dest $script:mainExe) -Raw | Should -BeExactly "v5 $script:binRel"
   }
 
+  It 'takes the digest from -Sha256 and then does not read the .sha256 beside the zip: a sidecar that does not match is ignored' {
+    # The sidecar of iospd-badhash.zip holds 64 zeros; the user's digest is right.
+    # Breakage: fetch or check the sidecar as well -> the mock throws / mismatch.
+    Mock -ModuleName IoSpd Copy-IoSpdSourceFile -ParameterFilter { $Source -like '*.sha256' } { throw 'the .sha256 must not be read' }
+    $good = (Get-FileHash $script:badhash -Algorithm SHA256).Hash.ToLowerInvariant()
+    $r = Install-IoSpd -Source $script:badhash -Destination $script:dest -Sha256 $good -Confirm:$false -WarningVariable w
+    Should -Invoke -ModuleName IoSpd Copy-IoSpdSourceFile -ParameterFilter { $Source -like '*.sha256' } -Times 0 -Exactly
+    Get-Content -LiteralPath (Join-Path $script:dest $script:mainExe) -Raw | Should -BeExactly "evil $script:binRel"
+    $r.Sha256 | Should -BeExactly $good.ToUpperInvariant()
+    $r.HashFrom | Should -BeExactly '-Sha256'
+    # The user vouched for the zip: no warning about an unproven source.
+    $w | Should -BeNullOrEmpty
+  }
+
+  It 'refuses a zip that does not match -Sha256 although the .sha256 beside it matches, and keeps the previous install' {
+    # Breakage: fall back to the sidecar when -Sha256 does not match -> it installs v2.
+    $null = Install-IoSpd -Source $script:v1 -Destination $script:dest -Confirm:$false 3>$null
+    $pathBefore = $env:PATH
+    Mock -ModuleName IoSpd Copy-IoSpdSourceFile -ParameterFilter { $Source -like '*.sha256' } { throw 'the .sha256 must not be read' }
+    $have = (Get-FileHash $script:v2 -Algorithm SHA256).Hash
+    $err = { Install-IoSpd -Source $script:v2 -Destination $script:dest -Sha256 ('b' * 64) -Confirm:$false } |
+      Should -Throw -ErrorId 'IoSpdHashMismatch,Install-IoSpd' -PassThru
+    $err.CategoryInfo.Category | Should -Be 'SecurityError'
+    $err.Exception.Message | Should -BeExactly ("SHA-256 mismatch for '$script:v2': expected $('B' * 64) (from -Sha256), the file has $have. " +
+      'Nothing was installed; check the digest you gave and where the package came from.')
+    Should -Invoke -ModuleName IoSpd Copy-IoSpdSourceFile -ParameterFilter { $Source -like '*.sha256' } -Times 0 -Exactly
+    Get-Content -LiteralPath (Join-Path $script:dest $script:mainExe) -Raw | Should -BeExactly "v1 $script:binRel"
+    $env:PATH | Should -BeExactly $pathBefore
+    @(Get-ChildItem -LiteralPath (Split-Path $script:dest) -Force).Name | Should -Be @('iospd')
+  }
+
+  It 'refuses a -Sha256 that is not 64 hex digits before fetching anything' {
+    Mock -ModuleName IoSpd Copy-IoSpdSourceFile { throw 'must not be called' }
+    { Install-IoSpd -Source $script:v1 -Destination $script:dest -Sha256 'abc' -Confirm:$false } |
+      Should -Throw "*Cannot validate argument on parameter 'Sha256'*" -ErrorId 'ParameterArgumentValidationError,Install-IoSpd'
+    Should -Invoke -ModuleName IoSpd Copy-IoSpdSourceFile -Times 0 -Exactly
+    Test-Path $script:dest | Should -BeFalse
+  }
+
+  It 'names the .sha256 file the digest came from when the zip does not match it' {
+    $err = { Install-IoSpd -Source $script:badhash -Destination $script:dest -Confirm:$false } | Should -Throw -ErrorId 'IoSpdHashMismatch,Install-IoSpd' -PassThru
+    $err.Exception.Message | Should -BeExactly ("SHA-256 mismatch for '$script:badhash': expected $('0' * 64) (from '$script:badhash.sha256'), " +
+      "the file has $((Get-FileHash $script:badhash -Algorithm SHA256).Hash). Nothing was installed; download the package again.")
+  }
+
+  It 'warns, when only the .sha256 beside the zip was checked, that this proves the download whole but not who made it' {
+    # On Linux no signature can be read (no Authenticode); nothing mocked here.
+    # Breakage: install without a word -> no warning.
+    $r = Install-IoSpd -Source $script:v1 -Destination $script:dest -Confirm:$false -WarningVariable w 3>$null
+    @($w).Count | Should -Be 1
+    "$w" | Should -BeLike ("$script:mainExe in '$script:v1' *so nothing proves who built it. The package's SHA-256 matched '$script:v1.sha256': " +
+      'that proves the download is complete and unchanged since that file was written, not who wrote it; anyone who can ' +
+      'replace the zip can replace the .sha256 beside it. iospd was installed anyway.*pass it with -Sha256.')
+    $r.HashFrom | Should -BeExactly "$script:v1.sha256"
+  }
+
   It 'refuses a package without a .sha256 file and without -ExpectedHash' {
     { Install-IoSpd -Source $script:nohash -Destination $script:dest -Confirm:$false } |
       Should -Throw "*iospd-nohash.zip.sha256' does not exist*" -ErrorId 'IoSpdSourceNotFound,Install-IoSpd'
@@ -407,8 +463,10 @@ Describe 'Install-IoSpd' {
     It 'replaces a marked install and removes the files of the old version the new one does not have' {
       $null = Install-IoSpd -Source $script:v1extra -Destination $script:dest -Confirm:$false
       Test-Path -LiteralPath (Join-Path $script:dest 'amd64/old-only.txt') | Should -BeTrue
-      $r = Install-IoSpd -Source $script:v2 -Destination $script:dest -Confirm:$false -WarningVariable warn
-      $warn | Should -BeNullOrEmpty
+      $r = Install-IoSpd -Source $script:v2 -Destination $script:dest -Confirm:$false -WarningVariable warn 3>$null
+      # Only the warning that the .sha256 beside the zip proves no origin.
+      @($warn | Where-Object { "$_" -notlike '*nothing proves who built it*' }) | Should -BeNullOrEmpty
+      @($warn).Count | Should -Be 1
       $r.Version | Should -Be '2.0.0'
       Get-Tree $script:dest | Where-Object { $_ -notlike '.iospd-install=*' } | Should -Be @(
         'amd64/', 'amd64/iospd.exe=v2 amd64', 'IoSpd/', "IoSpd/IoSpd.psd1=@{}$([Environment]::NewLine)",
@@ -682,6 +740,116 @@ Describe 'Install-IoSpd on Windows (simulated: Test-IoSpdWindows mocked, fake re
     Test-Path $script:dest | Should -BeFalse
     $script:fake.State.Writes.Count | Should -Be 0
   }
+
+  Context 'the Authenticode signature of iospd.exe (Get-IoSpdFileSignature mocked)' {
+    BeforeEach {
+      $script:winV1Hash = (Get-FileHash $script:winV1 -Algorithm SHA256).Hash
+      $script:signedBy = 'CN=iospd release, O=The iospd authors, C=DE'
+    }
+    # What a sidecar-only install of an unsigned amd64/iospd.exe must say.
+    function script:Get-UnsignedWarning([string] $Zip, [string] $What) {
+      "amd64/iospd.exe in '$Zip' $What, so nothing proves who built it. The package's SHA-256 matched " +
+      "'$Zip.sha256': that proves the download is complete and unchanged since that file was written, " +
+      'not who wrote it; anyone who can replace the zip can replace the .sha256 beside it. iospd was ' +
+      'installed anyway. To prove more, get the digest from a channel you trust (not the download folder) ' +
+      'and pass it with -Sha256.'
+    }
+
+    It 'reads the signature of the unpacked amd64\iospd.exe before anything is moved into place, and reports a valid one' {
+      # Breakage: no signature check -> the mock is not called (and the
+      # result has no Signature/Signer).
+      $dest = $script:dest
+      $script:seen = [Collections.ArrayList]::new()
+      Mock -ModuleName IoSpd Get-IoSpdFileSignature {
+        $null = $script:seen.Add([pscustomobject]@{ Path = $Path; Content = [IO.File]::ReadAllText($Path); DestThere = (Test-Path -LiteralPath $dest) })
+        [pscustomobject]@{ Status = 'Valid'; Signer = $script:signedBy; Message = 'Signature verified.' }
+      }
+      $r = Install-IoSpd -Source $script:winV1 -Destination $dest -Confirm:$false -WarningVariable w
+      $script:seen.Count | Should -Be 1
+      $script:seen[0].Path | Should -BeLike ((Split-Path $dest) + [IO.Path]::DirectorySeparatorChar + '.iospd.staging-*amd64' + [IO.Path]::DirectorySeparatorChar + 'iospd.exe')
+      $script:seen[0].Content | Should -BeExactly 'w1 amd64'
+      $script:seen[0].DestThere | Should -BeFalse
+      $r.Signature | Should -BeExactly 'Valid'
+      $r.Signer | Should -BeExactly $script:signedBy
+      $r.HashFrom | Should -BeExactly "$script:winV1.sha256"
+      $w | Should -BeNullOrEmpty
+      Get-Content -LiteralPath (Join-Path $dest 'amd64/iospd.exe') -Raw | Should -BeExactly 'w1 amd64'
+    }
+
+    It 'refuses an exe whose signature is <Status>, with IoSpdSignatureInvalid, and leaves the previous install and PATH as they were' -ForEach @(
+      @{ Status = 'HashMismatch'; Message = 'The contents of file iospd.exe might have been changed by an unauthorized user or process, because the hash of the file does not match the hash stored in the digital signature.' }
+      @{ Status = 'NotTrusted'; Message = 'A certificate chain processed, but terminated in a root certificate which is not trusted by the trust provider.' }
+    ) {
+      # Breakage: treat every status but NotSigned as good -> it installs v2.
+      $null = Install-IoSpd -Source $script:winV1 -Destination $script:dest -Scope User -Confirm:$false 3>$null
+      $before = @(Get-ChildItem -LiteralPath $script:dest -Recurse -Force | ForEach-Object { $_.FullName + '=' + $(if ($_.PSIsContainer) { '' } else { [IO.File]::ReadAllText($_.FullName) }) } | Sort-Object)
+      $procBefore = $script:procPath; $writes = $script:fake.State.Writes.Count
+      $v2 = New-TestPackage -Dir (Join-Path $TestDrive ('win-tampered-' + [guid]::NewGuid().ToString('N'))) -Name 'iospd-2.0.0' -Marker 'tampered' -Arch amd64, x86
+      $sig = [pscustomobject]@{ Status = $Status; Signer = $script:signedBy; Message = $Message }
+      Mock -ModuleName IoSpd Get-IoSpdFileSignature { $sig }
+      $err = { Install-IoSpd -Source $v2 -Destination $script:dest -Scope User -Confirm:$false } |
+        Should -Throw -ErrorId 'IoSpdSignatureInvalid,Install-IoSpd' -PassThru
+      $err.CategoryInfo.Category | Should -Be 'SecurityError'
+      $err.TargetObject | Should -Be $v2
+      $err.Exception.Message | Should -BeExactly ("amd64/iospd.exe in '$v2' is signed, but the Authenticode signature is not valid " +
+        "($Status`: $Message). The file was changed after it was signed, or its signer is not trusted. Nothing was " +
+        'installed and the previous install was left as it was. Do not run it; get the package again from its publisher.')
+      @(Get-ChildItem -LiteralPath $script:dest -Recurse -Force | ForEach-Object { $_.FullName + '=' + $(if ($_.PSIsContainer) { '' } else { [IO.File]::ReadAllText($_.FullName) }) } | Sort-Object) |
+        Should -Be $before
+      Get-Content -LiteralPath (Join-Path $script:dest 'amd64/iospd.exe') -Raw | Should -BeExactly 'w1 amd64'
+      @(Get-ChildItem -LiteralPath (Split-Path $script:dest) -Force).Name | Should -Be @('iospd')
+      $script:procPath | Should -BeExactly $procBefore
+      $script:fake.State.Writes.Count | Should -Be $writes
+    }
+
+    It 'refuses an invalid signature even when the user gave the right -Sha256' {
+      # Breakage: skip the signature check when -Sha256 is given -> it installs.
+      Mock -ModuleName IoSpd Get-IoSpdFileSignature { [pscustomobject]@{ Status = 'HashMismatch'; Signer = $null; Message = '' } }
+      { Install-IoSpd -Source $script:winV1 -Destination $script:dest -Sha256 $script:winV1Hash -Confirm:$false } |
+        Should -Throw "amd64/iospd.exe in '$script:winV1' is signed, but the Authenticode signature is not valid (HashMismatch).*" -ErrorId 'IoSpdSignatureInvalid,Install-IoSpd'
+      Test-Path $script:dest | Should -BeFalse
+      @(Get-ChildItem -LiteralPath (Split-Path $script:dest) -Force -ErrorAction SilentlyContinue).Count | Should -Be 0
+    }
+
+    It 'installs an unsigned exe checked only against the .sha256 beside it, with a warning that says what that did and did not prove' {
+      # Breakage: install unsigned without a word -> no warning.
+      Mock -ModuleName IoSpd Get-IoSpdFileSignature { [pscustomobject]@{ Status = 'NotSigned'; Signer = $null; Message = 'The file is not digitally signed.' } }
+      $r = Install-IoSpd -Source $script:winV1 -Destination $script:dest -Confirm:$false -WarningVariable w 3>$null
+      @($w).Count | Should -Be 1
+      "$w" | Should -BeExactly (Get-UnsignedWarning $script:winV1 'is not signed')
+      $r.Signature | Should -BeExactly 'NotSigned'
+      $r.Signer | Should -BeNullOrEmpty
+      Get-Content -LiteralPath (Join-Path $script:dest 'amd64/iospd.exe') -Raw | Should -BeExactly 'w1 amd64'
+    }
+
+    It 'installs an unsigned exe without that warning when the user gave the digest with -Sha256' {
+      Mock -ModuleName IoSpd Get-IoSpdFileSignature { [pscustomobject]@{ Status = 'NotSigned'; Signer = $null; Message = '' } }
+      $r = Install-IoSpd -Source $script:winV1 -Destination $script:dest -Sha256 $script:winV1Hash.ToLowerInvariant() -Confirm:$false -WarningVariable w
+      $w | Should -BeNullOrEmpty
+      $r.Signature | Should -BeExactly 'NotSigned'
+      $r.HashFrom | Should -BeExactly '-Sha256'
+      Get-Content -LiteralPath (Join-Path $script:dest 'amd64/iospd.exe') -Raw | Should -BeExactly 'w1 amd64'
+    }
+
+    It 'says so when no signature can be read on this system (NotAvailable), and installs' {
+      Mock -ModuleName IoSpd Get-IoSpdFileSignature { [pscustomobject]@{ Status = 'NotAvailable'; Signer = $null; Message = 'Authenticode signatures can be read on Windows only.' } }
+      $r = Install-IoSpd -Source $script:winV1 -Destination $script:dest -Confirm:$false -WarningVariable w 3>$null
+      "$w" | Should -BeExactly (Get-UnsignedWarning $script:winV1 'has no signature that can be checked on this system (Authenticode is Windows only)')
+      $r.Signature | Should -BeExactly 'NotAvailable'
+      Test-Path -LiteralPath (Join-Path $script:dest 'amd64/iospd.exe') | Should -BeTrue
+    }
+
+    It 'does not warn about a signature when the install fails afterwards' {
+      # The warning says "installed anyway": it must not come before a failure.
+      Mock -ModuleName IoSpd Get-IoSpdFileSignature { [pscustomobject]@{ Status = 'NotSigned'; Signer = $null; Message = '' } }
+      $script:fake.Write = { param($Scope, $Value, $Kind) throw 'Requested registry access is not allowed.' }
+      $caught = $null; $w = 'not set'
+      try { Install-IoSpd -Source $script:winV1 -Destination $script:dest -Scope User -Confirm:$false -WarningVariable w 3>$null }
+      catch { $caught = $_ }
+      $caught.FullyQualifiedErrorId | Should -Be 'IoSpdPathNotStored,Install-IoSpd'
+      @($w).Count | Should -Be 0
+    }
+  }
 }
 
 Describe 'Install-IoSpd -Scope User on Linux: ~/.profile' -Skip:($IsWindows) {
@@ -747,7 +915,10 @@ Describe 'Install-IoSpd -Scope User on Linux: ~/.profile' -Skip:($IsWindows) {
     $null = New-Item -ItemType Directory -Path $script:prof
     $r = Install-IoSpd -Source $script:v1 -Destination $script:dest -Scope User -Confirm:$false -WarningVariable w 3>$null -InformationVariable info
     $bin = Join-Path $script:dest 'linux-amd64'
-    "$w" | Should -BeLike ("PATH was changed for this PowerShell session only: '$script:prof' could not be written*" +
+    # The second warning is the one about the unproven origin (no Authenticode on Linux).
+    @($w).Count | Should -Be 2
+    "$($w[1])" | Should -BeLike '*nothing proves who built it*'
+    "$($w[0])" | Should -BeLike ("PATH was changed for this PowerShell session only: '$script:prof' could not be written*" +
       "To keep '$bin' on PATH, add this line to your shell profile: export PATH=`"`$PATH:`"'$bin'")
     "$info" | Should -Not -BeLike '*login shells*'
     $r.PathStoredIn | Should -BeNullOrEmpty
@@ -875,5 +1046,164 @@ Describe 'Install marker helpers (private)' {
     @{ Source = '/tmp/package.zip'; Want = 'unknown' }
   ) {
     InModuleScope IoSpd -Parameters @{ S = $Source } { param($S) Get-IoSpdPackageVersion -Source $S } | Should -BeExactly $Want
+  }
+}
+
+Describe 'Signature reader Get-IoSpdFileSignature (private)' {
+  BeforeAll {
+    $script:sigFile = Join-Path $TestDrive 'sig/iospd.exe'
+    $null = New-Item -ItemType Directory -Path (Split-Path $script:sigFile) -Force
+    [IO.File]::WriteAllText($script:sigFile, 'MZ')
+  }
+  # A stand-in for the Windows cmdlet, found by the module through Get-Command.
+  AfterEach { if (Test-Path Function:\Get-AuthenticodeSignature) { Remove-Item Function:\Get-AuthenticodeSignature } }
+
+  It 'answers NotAvailable off Windows without calling Get-AuthenticodeSignature' {
+    Mock -ModuleName IoSpd Test-IoSpdWindows { $false }
+    function global:Get-AuthenticodeSignature { throw 'must not be called off Windows' }
+    $s = InModuleScope IoSpd -Parameters @{ P = $script:sigFile } { param($P) Get-IoSpdFileSignature -Path $P }
+    $s.Status | Should -BeExactly 'NotAvailable'
+    $s.Signer | Should -BeNullOrEmpty
+    $s.Message | Should -BeExactly 'Authenticode signatures can be read on Windows only.'
+  }
+  It 'answers NotAvailable on Windows when there is no Get-AuthenticodeSignature (as on Linux pwsh)' -Skip:($IsWindows) {
+    Mock -ModuleName IoSpd Test-IoSpdWindows { $true }
+    (InModuleScope IoSpd -Parameters @{ P = $script:sigFile } { param($P) Get-IoSpdFileSignature -Path $P }).Status |
+      Should -BeExactly 'NotAvailable'
+  }
+  It 'passes on the status <Status>, the signer subject and the message of Get-AuthenticodeSignature' -ForEach @(
+    @{ Status = 'Valid'; Subject = 'CN=iospd release'; Want = 'CN=iospd release' }
+    @{ Status = 'HashMismatch'; Subject = 'CN=iospd release'; Want = 'CN=iospd release' }
+    @{ Status = 'NotSigned'; Subject = $null; Want = $null }
+  ) {
+    Mock -ModuleName IoSpd Test-IoSpdWindows { $true }
+    $asked = @{}
+    $answer = [pscustomobject]@{
+      Status            = [Management.Automation.SignatureStatus]$Status
+      StatusMessage     = "message for $Status"
+      SignerCertificate = $(if ($Subject) { [pscustomobject]@{ Subject = $Subject } })
+    }
+    $null = Set-Item -Path Function:global:Get-AuthenticodeSignature -Value {
+      param([string] $LiteralPath) $asked.Path = $LiteralPath; $answer
+    }.GetNewClosure()
+    $s = InModuleScope IoSpd -Parameters @{ P = $script:sigFile } { param($P) Get-IoSpdFileSignature -Path $P }
+    $s.Status | Should -BeExactly $Status
+    $s.Signer | Should -Be $Want
+    $s.Message | Should -BeExactly "message for $Status"
+    $asked.Path | Should -BeExactly $script:sigFile
+  }
+}
+
+Describe 'Help of Install-IoSpd: what the digest and the signature prove' {
+  BeforeAll {
+    $script:installHelp = Get-Help Install-IoSpd -Full
+    # One line of text per help section, however Get-Help wrapped it.
+    function script:Get-Flat($Section) { (($Section | Out-String) -replace '\s+', ' ').Trim() }
+  }
+  It 'says that the .sha256 beside the zip proves the download whole, not who made it, and what to use instead' {
+    # Breakage: the help as it was (no such paragraph) -> this fails.
+    $d = Get-Flat $script:installHelp.description
+    $d | Should -BeLike '*The .sha256 file beside the zip proves that the download is complete and unchanged since that file was written. It does not prove who made the package: anyone who can replace the zip*can replace the .sha256 beside it as well.*'
+    $d | Should -BeLike '*-Sha256 <digest> proves that the zip is the one you vouch for, when you took the digest from a channel you trust*'
+    $d | Should -BeLike '*On Windows, the Authenticode signature of iospd.exe*A signature that is there but not valid*refuses the install (IoSpdSignatureInvalid)*'
+    $d | Should -BeLike '*The release zip of scripts/package.sh is not signed today.*'
+  }
+  It 'documents -Sha256 (alias -ExpectedHash): the sidecar is then not read' {
+    $p = $script:installHelp.parameters.parameter | Where-Object name -eq 'Sha256'
+    Get-Flat $p.description | Should -BeLike '*from a channel you trust. When given, the .sha256 file beside the zip is not fetched or read at all*'
+    (Get-Command Install-IoSpd).Parameters['Sha256'].Aliases | Should -Be @('ExpectedHash')
+  }
+}
+
+Describe 'Install-IoSpd and zip entries that point outside the staging folder (zip slip)' {
+  BeforeAll {
+    # A package for this system (linux-amd64/iospd, amd64/iospd.exe, LICENSE)
+    # plus one hostile entry $Evil, written after the good ones so that the
+    # unpack has begun when it meets it. -Link makes $Evil a symbolic link
+    # (Unix mode 0120777) whose text is $LinkTarget.
+    function script:New-SlipPackage([string] $Name, [string] $Evil, [string] $LinkTarget, [string] $After) {
+      $dir = Join-Path $TestDrive 'slip-pkgs'
+      $null = New-Item -ItemType Directory -Path $dir -Force
+      $zip = Join-Path $dir "$Name.zip"
+      $fs = [IO.File]::Open($zip, 'CreateNew')
+      try {
+        $za = [IO.Compression.ZipArchive]::new($fs, [IO.Compression.ZipArchiveMode]::Create)
+        $entries = [ordered]@{ 'linux-amd64/iospd' = 'slip linux-amd64'; 'amd64/iospd.exe' = 'slip amd64'; 'LICENSE' = 'MIT'; $Evil = 'evil' }
+        if ($LinkTarget) { $entries[$Evil] = $LinkTarget }
+        if ($After) { $entries[$After] = 'evil through the link' }
+        foreach ($k in $entries.Keys) {
+          $e = $za.CreateEntry($k)
+          if ($LinkTarget -and $k -eq $Evil) { $e.ExternalAttributes = [int](0xA1FF -shl 16) }
+          $w = [IO.StreamWriter]::new($e.Open()); $w.Write($entries[$k]); $w.Dispose()
+        }
+        $za.Dispose()
+      } finally { $fs.Dispose() }
+      return $zip
+    }
+    # Every file or link whose name holds "evil" in or under the folder of
+    # this test's install (where ../ from the staging folder leads), or in
+    # $TestDrive itself (../../).
+    function script:Get-EvilFile {
+      @(@(Get-ChildItem -LiteralPath (Split-Path $script:dest) -Recurse -Force -Filter '*evil*') +
+        @(Get-ChildItem -LiteralPath $TestDrive -Force -Filter '*evil*') | ForEach-Object FullName)
+    }
+  }
+  BeforeEach {
+    $script:savedPath = $env:PATH
+    $script:dest = Join-Path $TestDrive ('slip-' + [guid]::NewGuid().ToString('N')) | Join-Path -ChildPath 'iospd'
+    Mock -ModuleName IoSpd Get-IoSpdArchitecture { 'amd64' }
+    # The previous install each hostile package must leave as it was.
+    $null = Install-IoSpd -Source $script:v1 -Destination $script:dest -Confirm:$false 3>$null
+    $script:treeBefore = @(Get-ChildItem -LiteralPath $script:dest -Recurse -Force | ForEach-Object FullName | Sort-Object)
+    $script:pathBefore = $env:PATH
+  }
+  AfterEach { $env:PATH = $script:savedPath }
+
+  It 'refuses the entry <Evil>, writes nothing outside, and keeps the previous install' -ForEach @(
+    @{ Evil = '../evil.txt' }
+    @{ Evil = 'amd64/../../evil.txt' }
+    @{ Evil = '../../../../../../../../../../tmp/evil-iospd-slip.txt'; Outside = '/tmp/evil-iospd-slip.txt' }
+    @{ Evil = '/tmp/evil-iospd-abs.txt'; Outside = '/tmp/evil-iospd-abs.txt' }
+  ) {
+    # Breakage: extract entry by entry with Join-Path and no check -> the
+    # file lands outside the staging folder.
+    $zip = New-SlipPackage -Name ('slip-' + [guid]::NewGuid().ToString('N')) -Evil $Evil
+    $sha = (Get-FileHash $zip -Algorithm SHA256).Hash
+    $err = { Install-IoSpd -Source $zip -Destination $script:dest -Sha256 $sha -Confirm:$false } |
+      Should -Throw -ErrorId 'IoSpdUnpackFailed,Install-IoSpd' -PassThru
+    $err.Exception.Message | Should -BeExactly ("Could not unpack '$zip': Extracting Zip entry would have resulted in a file " +
+      'outside the specified destination directory. Nothing was installed and the previous install was left as it was.')
+    $err.TargetObject | Should -Be $zip
+    Get-EvilFile | Should -BeNullOrEmpty
+    if ($Outside) { Test-Path -LiteralPath $Outside | Should -BeFalse }
+    @(Get-ChildItem -LiteralPath $script:dest -Recurse -Force | ForEach-Object FullName | Sort-Object) | Should -Be $script:treeBefore
+    Get-Content -LiteralPath (Join-Path $script:dest 'linux-amd64/iospd') -Raw | Should -BeExactly 'v1 linux-amd64'
+    @(Get-ChildItem -LiteralPath (Split-Path $script:dest) -Force).Name | Should -Be @('iospd')
+    $env:PATH | Should -BeExactly $script:pathBefore
+  }
+
+  It 'unpacks a backslash name (..\evil.txt) as a file inside the install on Linux, never beside it' -Skip:($IsWindows) {
+    # On Windows the same entry would escape (and is refused as above).
+    $zip = New-SlipPackage -Name ('slip-bs-' + [guid]::NewGuid().ToString('N')) -Evil '..\evil.txt'
+    $r = Install-IoSpd -Source $zip -Destination $script:dest -Sha256 (Get-FileHash $zip -Algorithm SHA256).Hash -Confirm:$false
+    Get-EvilFile | Should -Be @($script:dest + '/..\evil.txt')
+    [IO.File]::ReadAllText($script:dest + '/..\evil.txt') | Should -BeExactly 'evil'
+    Get-Content -LiteralPath $r.Executable -Raw | Should -BeExactly 'slip linux-amd64'
+  }
+
+  It 'does not follow a link entry out of the staging folder' -Skip:($IsWindows) {
+    # A link "amd64/evil-link" -> the parent folder, then a file written
+    # "through" it: the file must not appear beside the install.
+    $zip = New-SlipPackage -Name ('slip-link-' + [guid]::NewGuid().ToString('N')) -Evil 'amd64/evil-link' `
+      -LinkTarget (Split-Path $script:dest) -After 'amd64/evil-link/evil-through.txt'
+    $err = { Install-IoSpd -Source $zip -Destination $script:dest -Sha256 (Get-FileHash $zip -Algorithm SHA256).Hash -Confirm:$false } |
+      Should -Throw -ErrorId 'IoSpdUnpackFailed,Install-IoSpd' -PassThru
+    # The link entry is unpacked as a plain file holding its target's name,
+    # so the file "through" it cannot be created.
+    $err.Exception.Message | Should -BeLike "Could not unpack '$zip': The file '*amd64*evil-link' already exists. Nothing was installed*"
+    Get-EvilFile | Should -BeNullOrEmpty
+    Test-Path -LiteralPath (Join-Path (Split-Path $script:dest) 'evil-through.txt') | Should -BeFalse
+    @(Get-ChildItem -LiteralPath $script:dest -Recurse -Force | ForEach-Object FullName | Sort-Object) | Should -Be $script:treeBefore
+    @(Get-ChildItem -LiteralPath (Split-Path $script:dest) -Force).Name | Should -Be @('iospd')
   }
 }

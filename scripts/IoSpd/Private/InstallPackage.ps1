@@ -10,7 +10,8 @@ function Install-IoSpdPackage {
     [Parameter(Mandatory)] [string] $Source,
     [Parameter(Mandatory)] [string] $Destination,
     [Parameter(Mandatory)] $Layout,
-    [AllowEmptyString()] [string] $ExpectedHash,
+    # The digest the user gave (-Sha256); empty: read <Source>.sha256.
+    [AllowEmptyString()] [string] $Sha256,
     [Parameter(Mandatory)] [ValidateSet('Process', 'User', 'Machine')] [string] $Scope
   )
   $binPath = Join-Path $Destination $Layout.Folder
@@ -26,25 +27,44 @@ function Install-IoSpdPackage {
     Write-Verbose "Fetching $Source"
     Copy-IoSpdSourceFile -Source $Source -OutFile $zip
 
-    if ($ExpectedHash) {
-      $want = $ExpectedHash.ToUpperInvariant()
+    # A digest given by the user is the only one used: the .sha256 beside
+    # the zip is then not fetched at all (it proves nothing the user's
+    # digest does not, and whoever can replace the zip can replace it).
+    if ($Sha256) {
+      $want = $Sha256.ToUpperInvariant()
+      $hashFrom = '-Sha256'
     } else {
+      $hashFrom = $Source + '.sha256'
       $hashFile = Join-Path $work 'package.zip.sha256'
-      Copy-IoSpdSourceFile -Source ($Source + '.sha256') -OutFile $hashFile
+      Copy-IoSpdSourceFile -Source $hashFrom -OutFile $hashFile
       $want = Read-IoSpdHashFile -Path $hashFile
     }
     $have = Get-IoSpdSha256 -Path $zip
     if ($have -ne $want) {
+      $from = "'$hashFrom'"; $check = 'download the package again'
+      if ($Sha256) { $from = '-Sha256'; $check = 'check the digest you gave and where the package came from' }
       throw (New-IoSpdHostError -Id 'IoSpdHashMismatch' -Category SecurityError -Target $Source `
-          -Message ("SHA-256 mismatch for '$Source': expected $want, the file has $have. " +
-            'Nothing was installed; download the package again or check -ExpectedHash.'))
+          -Message ("SHA-256 mismatch for '$Source': expected $want (from $from), the file has $have. " +
+            "Nothing was installed; $check."))
     }
-    Write-Verbose "SHA-256 $have verified"
+    Write-Verbose "SHA-256 $have verified against $hashFrom"
 
     if (-not (Test-Path -LiteralPath $parent)) {
       $null = New-Item -ItemType Directory -Path $parent -Force
     }
-    Expand-IoSpdZip -Path $zip -DestinationPath $staging
+    # .NET refuses entries that lead outside the staging folder (zip slip:
+    # ../, absolute paths); the message names the package the user gave,
+    # not the temporary copy it was unpacked from.
+    try {
+      Expand-IoSpdZip -Path $zip -DestinationPath $staging
+    } catch {
+      if ($_.FullyQualifiedErrorId -notlike 'IoSpdUnpackFailed*') { throw }
+      $why = $_.Exception
+      if ($why.InnerException) { $why = $why.InnerException }
+      throw (New-IoSpdHostError -Id 'IoSpdUnpackFailed' -Category InvalidData -Target $Source -InnerException $why `
+          -Message ("Could not unpack '$Source': $($why.Message) Nothing was installed and the previous " +
+            'install was left as it was.'))
+    }
     # Accept a package whose content sits in one top-level folder.
     $root = $staging
     $top = @(Get-ChildItem -LiteralPath $staging -Force)
@@ -55,6 +75,10 @@ function Install-IoSpdPackage {
     # A package without a build for this system (a Windows zip on Linux)
     # is refused here, before the previous install is touched.
     $exe = Assert-IoSpdPackageBuild -Root $root -Layout $Layout -Source $Source
+    # The signature is read in the staging folder, before anything is moved
+    # into place: a bad one leaves the previous install as it was.
+    $signature = Confirm-IoSpdPackageSignature -Path $exe -Name "$($Layout.Folder)/$($Layout.File)" `
+      -Source $Source -HashFrom $hashFrom -UserDigest ([bool]$Sha256)
     Set-IoSpdExecutableMode -Path $exe
 
     $version = Get-IoSpdPackageVersion -Source $Source
@@ -85,6 +109,8 @@ function Install-IoSpdPackage {
     }
 
     $stored = Add-IoSpdInstallPath -Entry $binPath -Scope $Scope
+    # Said once it is installed: what the checks proved and what they did not.
+    if ($signature.Warning) { Write-Warning $signature.Warning }
 
     [pscustomobject]@{
       PSTypeName   = 'IoSpd.InstallResult'
@@ -94,6 +120,9 @@ function Install-IoSpdPackage {
       Executable   = Join-Path $binPath $Layout.File
       Version      = $version
       Sha256       = $have
+      HashFrom     = $hashFrom
+      Signature    = $signature.Status
+      Signer       = $signature.Signer
       Scope        = $Scope
       PathStoredIn = $stored
     }

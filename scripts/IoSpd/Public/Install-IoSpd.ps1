@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Install-IoSpd: fetch a release zip, verify its SHA-256, unpack it next to
-# the destination and swap it into place, then put the right build on PATH.
+# the destination, check the executable's Authenticode signature (Windows),
+# swap it into place, then put the right build on PATH.
 # It only ever replaces an empty folder or an earlier install it marked.
 
 function Install-IoSpd {
@@ -10,11 +11,12 @@ function Install-IoSpd {
 
   .DESCRIPTION
   Downloads (http/https) or copies (local path) iospd-<version>.zip and the
-  matching <zip>.sha256 file, checks the SHA-256 digest BEFORE anything is unpacked, unpacks
-  the package into a staging folder beside the destination and only then
-  swaps it into place. The folder holding the build for this machine is
-  added to PATH for this session and, with -Scope User or -Scope Machine,
-  persistently:
+  matching <zip>.sha256 file (or takes the digest from -Sha256), checks the
+  SHA-256 digest BEFORE anything is unpacked, unpacks the package into a
+  staging folder beside the destination, checks the signature of the
+  executable there (Windows, see below) and only then swaps it into place.
+  The folder holding the build for this machine is added to PATH for this
+  session and, with -Scope User or -Scope Machine, persistently:
   - Windows: amd64\iospd.exe or x86\iospd.exe (by the processor
     architecture; ARM64 uses amd64). The stored PATH is read and written in
     the registry directly (HKCU\Environment or HKLM\SYSTEM\CurrentControlSet\
@@ -31,11 +33,30 @@ function Install-IoSpd {
     be written, a warning says that only this session's PATH changed and
     which line to add to the shell profile.
 
-  A wrong digest, a package without the build for this machine, or a
-  download that fails leaves any previous install and PATH exactly as they
-  were. Running the command twice leaves one PATH entry. Errors are
-  ErrorRecords with an id (IoSpdHashMismatch, IoSpdPackageWrongSystem,
-  IoSpdNotElevated, IoSpdDestinationNotEmpty, ...) and a category.
+  What the checks prove:
+  - The .sha256 file beside the zip proves that the download is complete
+    and unchanged since that file was written. It does not prove who made
+    the package: anyone who can replace the zip (the web server, the share,
+    the download folder) can replace the .sha256 beside it as well.
+  - -Sha256 <digest> proves that the zip is the one you vouch for, when you
+    took the digest from a channel you trust (the release notes of the
+    project, a signed mail, a colleague who built it). The .sha256 file is
+    then not read at all.
+  - On Windows, the Authenticode signature of iospd.exe (read with
+    Get-AuthenticodeSignature in the staging folder) proves who signed it.
+    A signature that is there but not valid (HashMismatch: changed after
+    signing; NotTrusted; ...) refuses the install (IoSpdSignatureInvalid)
+    whatever the digest said. A valid one is reported (Signature, Signer).
+    An unsigned executable, and on Linux and macOS (no Authenticode) every
+    executable, installs with a warning that says so, unless you gave
+    -Sha256. The release zip of scripts/package.sh is not signed today.
+
+  A wrong digest, an invalid signature, a package without the build for
+  this machine, or a download that fails leaves any previous install and
+  PATH exactly as they were. Running the command twice leaves one PATH
+  entry. Errors are ErrorRecords with an id (IoSpdHashMismatch,
+  IoSpdSignatureInvalid, IoSpdPackageWrongSystem, IoSpdNotElevated,
+  IoSpdDestinationNotEmpty, ...) and a category.
 
   Every install gets a marker file, .iospd-install, that records the
   version, the SHA-256 of the package and every file and folder the install
@@ -55,7 +76,7 @@ function Install-IoSpd {
 
   .PARAMETER Source
   URL or path of the release zip. The digest is read from "<Source>.sha256"
-  unless -ExpectedHash is given. Defaults to $env:IOSPD_SOURCE.
+  unless -Sha256 is given. Defaults to $env:IOSPD_SOURCE.
 
   .PARAMETER Destination
   Install folder, used for iospd alone: it must not exist yet, be empty, or
@@ -70,9 +91,11 @@ function Install-IoSpd {
   in ~/.profile or /etc/profile.d/iospd.sh on Linux and macOS (see the
   description). Machine needs an elevated session (root on Linux).
 
-  .PARAMETER ExpectedHash
-  SHA-256 digest (64 hex digits) the zip must have; when given, no .sha256
-  file is fetched.
+  .PARAMETER Sha256
+  SHA-256 digest (64 hex digits, any case) the zip must have, from a channel
+  you trust. When given, the .sha256 file beside the zip is not fetched or
+  read at all, and a zip with another digest is refused (IoSpdHashMismatch).
+  -ExpectedHash is another name for it.
 
   .EXAMPLE
   Install-IoSpd -Source https://example.org/releases/iospd-1.0.0.zip -Scope User
@@ -86,10 +109,11 @@ function Install-IoSpd {
   Shows what would be installed without changing anything.
 
   .EXAMPLE
-  Install-IoSpd -Source \\share\builds\iospd-1.0.0.zip -ExpectedHash 3F2A...C9 -Scope Machine
+  Install-IoSpd -Source \\share\builds\iospd-1.0.0.zip -Sha256 3F2A...C9 -Scope Machine
 
   Installs from a share for all users, checking the digest given on the
-  command line (must run elevated).
+  command line (taken from the release notes, not from the share) instead
+  of the .sha256 on the share (must run elevated).
 
   .EXAMPLE
   Install-IoSpd -Source .\iospd-1.0.0.zip -Destination D:\tools
@@ -105,8 +129,11 @@ function Install-IoSpd {
 
   .OUTPUTS
   An object with Destination, Architecture, BinPath, Executable, Version,
-  Sha256, Scope and PathStoredIn (the registry value or profile file that
-  holds the PATH entry; empty for -Scope Process).
+  Sha256, HashFrom (-Sha256 or the .sha256 file the digest came from),
+  Signature (Valid, NotSigned, or NotAvailable where no Authenticode can be
+  read), Signer (the subject of the signing certificate, when valid), Scope
+  and PathStoredIn (the registry value or profile file that holds the PATH
+  entry; empty for -Scope Process).
   #>
   [CmdletBinding(SupportsShouldProcess, ConfirmImpact = 'Medium')]
   param(
@@ -118,8 +145,9 @@ function Install-IoSpd {
     [ValidateSet('Process', 'User', 'Machine')]
     [string] $Scope = 'Process',
 
+    [Alias('ExpectedHash')]
     [ValidatePattern('^[0-9A-Fa-f]{64}$')]
-    [string] $ExpectedHash
+    [string] $Sha256
   )
 
   # Every failure leaves as an ErrorRecord with an id and a category, and
@@ -153,7 +181,7 @@ function Install-IoSpd {
     }
     if (-not $PSCmdlet.ShouldProcess($Destination, $action)) { return }
     Install-IoSpdPackage -Source $Source -Destination $Destination -Layout $layout `
-      -ExpectedHash $ExpectedHash -Scope $Scope
+      -Sha256 $Sha256 -Scope $Scope
   } catch [Management.Automation.PipelineStoppedException] {
     throw   # Ctrl-C or a stopped pipeline: not an error of ours
   } catch {
