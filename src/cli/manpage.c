@@ -223,8 +223,9 @@ void iospd_cmdline_manpage(iospd_strbuf_t* out, const char* date) {
   topic_options(out, IOSPD_TOPIC_IOSPD);
 
   iospd_strbuf_append(out, ".SH EXIT STATUS\n");
-  item(out, "0", "Success, also when Ctrl-C or SIGTERM stopped the run "
-                 "(the results measured so far are printed).");
+  item(out, "0", "Success, also when Ctrl-C, SIGTERM or SIGHUP stopped the "
+                 "run (the results measured so far are printed; a second "
+                 "one does not lose them, a third abandons them).");
   item(out, "1", "The run failed: an I/O error, a short transfer, a file "
                  "that could not be created, a report file that could not "
                  "be written. -ye<name> also exits with 1, as in DISKSPD.");
