@@ -1519,22 +1519,33 @@ static void assert_xml_reader_parses(void) {
   if (rc != 0) fail_msg("XML reader failed (%d): %s", rc, err.msg);
 }
 
-/* --timeseries=FILE: the path as given (the last one wins), also with -X;
- * the extension in any case. */
+/* --timeseries=FILE: the path as given, also with -X; the extension in any
+ * case. A second --timeseries is refused (the last one used to win
+ * silently, issue #30). */
 static void test_cmdline_timeseries(void** state) {
   (void)state;
-  const char* argv[] = {"iospd", "--timeseries=a.csv", "--timeseries=Run.JSONL",
-                        "t"};
+  const char* argv[] = {"iospd", "--timeseries=Run.JSONL", "t"};
   iospd_profile_t p;
   iospd_profile_init(&p);
   iospd_cmdline_action_t action;
   iospd_err_t err;
-  int rc = iospd_cmdline_parse(4, argv, &k_linux, &p, &action, NULL, &err);
+  int rc = iospd_cmdline_parse(3, argv, &k_linux, &p, &action, NULL, &err);
   if (rc != 0) fail_msg("rc %d: %s", rc, err.msg);
   assert_non_null(p.ext.timeseries_path);
   assert_string_equal(p.ext.timeseries_path, "Run.JSONL");
   iospd_profile_destroy(&p);
   assert_null(p.ext.timeseries_path);
+
+  const char* twice[] = {"iospd", "--timeseries=a.csv",
+                         "--timeseries=Run.JSONL", "t"};
+  iospd_profile_init(&p);
+  rc = iospd_cmdline_parse(4, twice, &k_linux, &p, &action, NULL, &err);
+  assert_int_equal(rc, IOSPD_EUSAGE);
+  assert_string_equal(err.msg,
+                      "'--timeseries=Run.JSONL': --timeseries is given twice "
+                      "(first 'a.csv'); a run writes one time series: keep "
+                      "one --timeseries=FILE");
+  iospd_profile_destroy(&p);
 
   assert_xml_reader_parses();
   const char* argv2[] = {"iospd", "-Xp.xml", "--timeseries=C:\\out\\s.CSV"};
