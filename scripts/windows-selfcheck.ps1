@@ -172,7 +172,7 @@ $script:SelfCheckExpect = @{
   # Ctrl-C (src/main.c): the line printed before the partial results.
   CtrlCLine           = 'Ctrl-C: stopping I/O'
   # The second Ctrl-C ends the process through the default handler.
-  CtrlCSecondExitCode = [int]-1073741510   # 0xC000013A, STATUS_CONTROL_C_EXIT
+  CtrlCThirdExitCode = [int]-1073741510   # 0xC000013A, STATUS_CONTROL_C_EXIT
   # -c size for the SetFileValidData checks (run with -v for the notes).
   ValidDataFileBytes  = 64MB
   # -g/-j pacing runs: name, switches, the rate asked for, -D interval.
@@ -1137,11 +1137,13 @@ function Read-SelfCheckText {
 
 function Test-SelfCheckCtrlC {
   # iospd -d60 in a console of its own. One Ctrl-C: the Ctrl-C line, the
-  # results so far and exit 0. Two at once: the first stops the run, the
-  # second finds no handler and ends the process with 0xC000013A.
-  param([Parameter(Mandatory)] $Context, [ValidateSet(1, 2)] [int] $Count = 2)
+  # results so far and exit 0. Three at once: the first stops the run, the
+  # second only says the results are being written, the third is declined
+  # by thread.c's handler and the default one ends the process with
+  # 0xC000013A.
+  param([Parameter(Mandatory)] $Context, [ValidateSet(1, 3)] [int] $Count = 3)
   $x = $script:SelfCheckExpect
-  $check = if ($Count -eq 1) { 'ctrl-c once' } else { 'ctrl-c twice' }
+  $check = if ($Count -eq 1) { 'ctrl-c once' } else { 'ctrl-c three times' }
   $errFile = Join-Path $Context.WorkDir "ctrl-c-$Count.stderr.txt"
   $outFile = Join-Path $Context.WorkDir "ctrl-c-$Count.stdout.txt"
   $p = Start-SelfCheckConsoleProcess -FilePath $Context.IoSpd -ArgumentList @('-b4K', '-d60', '-W0', '-C0', '-w0', '-t1', '-o1', $Context.DataFile) -StdErrPath $errFile -StdOutPath $outFile
@@ -1171,13 +1173,13 @@ function Test-SelfCheckCtrlC {
       }
       return New-SelfCheckResult -Check $check -Result FAIL -Detail "after one Ctrl-C iospd exited $($data.ExitCodeHex); the Ctrl-C line was $(if ($data.CtrlCLine) { '' } else { 'not ' })printed" -Data $data
     }
-    if ($code -eq $x.CtrlCSecondExitCode) {
-      return New-SelfCheckResult -Check $check -Result PASS -Detail "the second Ctrl-C ended iospd at once (exit 0xC000013A, $($data.SecondsAfterLastEvent) s)" -Data $data
+    if ($code -eq $x.CtrlCThirdExitCode) {
+      return New-SelfCheckResult -Check $check -Result PASS -Detail "the third Ctrl-C ended iospd at once (exit 0xC000013A, $($data.SecondsAfterLastEvent) s)" -Data $data
     }
     if ($code -eq 0 -and $data.CtrlCLine) {
-      return New-SelfCheckResult -Check $check -Result INFO -Detail 'the first Ctrl-C stopped the run and it exited 0 before the second arrived; the second was not tested' -Data $data
+      return New-SelfCheckResult -Check $check -Result INFO -Detail 'the first Ctrl-C stopped the run and it exited 0 before the third arrived; the third was not tested' -Data $data
     }
-    New-SelfCheckResult -Check $check -Result FAIL -Detail "after two Ctrl-C iospd exited $($data.ExitCodeHex), not 0xC000013A" -Data $data
+    New-SelfCheckResult -Check $check -Result FAIL -Detail "after three Ctrl-C iospd exited $($data.ExitCodeHex), not 0xC000013A" -Data $data
   } finally {
     Stop-SelfCheckProcess -Process $p
   }
@@ -1819,7 +1821,7 @@ function Invoke-WindowsSelfCheck {
       $results.AddRange(@(Invoke-SelfCheckStep $spec.Name { Test-SelfCheckPacing -Context $ctx -Spec $spec }))
     }
     $results.AddRange(@(Invoke-SelfCheckStep 'ctrl-c once' { Test-SelfCheckCtrlC -Context $ctx -Count 1 }))
-    $results.AddRange(@(Invoke-SelfCheckStep 'ctrl-c twice' { Test-SelfCheckCtrlC -Context $ctx -Count 2 }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'ctrl-c three times' { Test-SelfCheckCtrlC -Context $ctx -Count 3 }))
     foreach ($mode in '-Sb', '-Su', '-Sh', '-Sw') {
       $results.AddRange(@(Invoke-SelfCheckStep "cache $mode" { Test-SelfCheckCacheMode -Context $ctx -Mode $mode }))
     }

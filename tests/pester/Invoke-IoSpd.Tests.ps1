@@ -687,7 +687,14 @@ Describe 'Invoke-IoSpd -VerifyOnly against the real Linux iospd: no pass without
       $t = Join-Path $mnt 'r.dat'
       $null = Invoke-IoSpd -Path $script:exe -Target $t -CreateSize 256K -BlockSize 4K -WritePercent 100 `
         -Duration 1 -Warmup 0 -Cooldown 0 -Verify -ErrorAction Stop
-      & mount -o remount,ro $mnt
+      # The kernel drops an exited process's io_uring file references a
+      # moment later (asynchronously): until then the mount is busy.
+      for ($i = 0; $i -lt 100; $i++) {
+        & mount -o remount,ro $mnt 2>$null
+        if ($LASTEXITCODE -eq 0) { break }
+        Start-Sleep -Milliseconds 100
+      }
+      $LASTEXITCODE | Should -Be 0 -Because 'the tmpfs must be read-only for this check'
       $v = Invoke-IoSpd -Path $script:exe -Target $t -BlockSize 4K -VerifyOnly -ErrorAction SilentlyContinue -ErrorVariable ve
       @($v).Count | Should -Be 1
       if ($v.Passed) {
@@ -697,8 +704,12 @@ Describe 'Invoke-IoSpd -VerifyOnly against the real Linux iospd: no pass without
         $ve[0].FullyQualifiedErrorId | Should -Be 'IoSpdVerifyIncomplete,Invoke-IoSpd'
       }
     } finally {
-      & umount $mnt
-      Remove-Item -LiteralPath $mnt -Force
+      for ($i = 0; $i -lt 100; $i++) {
+        & umount $mnt 2>$null
+        if ($LASTEXITCODE -eq 0) { break }
+        Start-Sleep -Milliseconds 100
+      }
+      Remove-Item -LiteralPath $mnt -Recurse -Force -Confirm:$false
     }
   }
 }

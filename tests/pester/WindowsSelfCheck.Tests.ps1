@@ -90,7 +90,7 @@ Describe 'windows-selfcheck.ps1 as a file' {
     $text | Should -Match 'i -lt 2'
   }
   It 'keeps the expected iospd messages and thresholds in one table' {
-    foreach ($k in 'LargePagesRefused', 'CreateByValidData', 'CreateHeldOpen', 'ValidDataDacl', 'PriorityRefused', 'RawWriteRefused', 'MissingDrive', 'CtrlCSecondExitCode', 'Pacing', 'PacingMaxCv', 'DiskSpdLatencyRatio') {
+    foreach ($k in 'LargePagesRefused', 'CreateByValidData', 'CreateHeldOpen', 'ValidDataDacl', 'PriorityRefused', 'RawWriteRefused', 'MissingDrive', 'CtrlCThirdExitCode', 'Pacing', 'PacingMaxCv', 'DiskSpdLatencyRatio') {
       $script:SelfCheckExpect.ContainsKey($k) | Should -BeTrue
     }
   }
@@ -494,27 +494,27 @@ Describe 'Test-SelfCheckCtrlC' {
     Mock Start-SelfCheckConsoleProcess { $script:proc }
     Mock Stop-SelfCheckProcess { }
   }
-  It 'twice: PASS when the second Ctrl-C ends iospd with 0xC000013A' {
+  It 'three times: PASS when the third Ctrl-C ends iospd with 0xC000013A' {
     $script:proc.ExitCode = -1073741510
     Mock Wait-SelfCheckProcessExit { $TimeoutSeconds -ne 2 }   # still running at 2 s, ended after the events
     Mock Send-SelfCheckCtrlC { 0 }
     $r = Test-SelfCheckCtrlC -Context (New-Context)
-    $r.Check | Should -Be 'ctrl-c twice'
+    $r.Check | Should -Be 'ctrl-c three times'
     $r.Result | Should -Be 'PASS'
-    $r.Detail | Should -Match '^the second Ctrl-C ended iospd at once \(exit 0xC000013A'
+    $r.Detail | Should -Match '^the third Ctrl-C ended iospd at once \(exit 0xC000013A'
     $r.Data.ExitCodeHex | Should -Be '0xC000013A'
-    Should -Invoke Send-SelfCheckCtrlC -Times 1 -Exactly -ParameterFilter { $ProcessId -eq 4242 -and $Count -eq 2 -and $GapMilliseconds -eq 0 }
-    Should -Invoke Start-SelfCheckConsoleProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList -contains '-d60' -and $StdOutPath -like '*ctrl-c-2.stdout.txt' }
+    Should -Invoke Send-SelfCheckCtrlC -Times 1 -Exactly -ParameterFilter { $ProcessId -eq 4242 -and $Count -eq 3 -and $GapMilliseconds -eq 0 }
+    Should -Invoke Start-SelfCheckConsoleProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList -contains '-d60' -and $StdOutPath -like '*ctrl-c-3.stdout.txt' }
   }
-  It 'twice: INFO when the first one had already ended the run with exit 0; FAIL for another code' {
+  It 'three times: INFO when the first one had already ended the run with exit 0; FAIL for another code' {
     Mock Wait-SelfCheckProcessExit { $TimeoutSeconds -ne 2 }
-    Mock Send-SelfCheckCtrlC { Set-Content -LiteralPath (Join-Path $TestDrive 'ctrl-c-2.stdout.txt') -Value "`n*** Ctrl-C: stopping I/O; the results measured so far follow. ***"; 0 }
+    Mock Send-SelfCheckCtrlC { Set-Content -LiteralPath (Join-Path $TestDrive 'ctrl-c-3.stdout.txt') -Value "`n*** Ctrl-C: stopping I/O; the results measured so far follow. ***"; 0 }
     $script:proc.ExitCode = 0
     (Test-SelfCheckCtrlC -Context (New-Context)).Result | Should -Be 'INFO'
     $script:proc.ExitCode = 1
     $r = Test-SelfCheckCtrlC -Context (New-Context)
     $r.Result | Should -Be 'FAIL'
-    $r.Detail | Should -Be 'after two Ctrl-C iospd exited 0x00000001, not 0xC000013A'
+    $r.Detail | Should -Be 'after three Ctrl-C iospd exited 0x00000001, not 0xC000013A'
   }
   It 'once: PASS for exit 0 with the Ctrl-C line, FAIL without it' {
     Mock Wait-SelfCheckProcessExit { $TimeoutSeconds -ne 2 }
@@ -534,7 +534,7 @@ Describe 'Test-SelfCheckCtrlC' {
     Mock Send-SelfCheckCtrlC { 0 }
     $r = Test-SelfCheckCtrlC -Context (New-Context)
     $r.Result | Should -Be 'FAIL'
-    $r.Detail | Should -Match 'still ran 15 s after 2 Ctrl-C event'
+    $r.Detail | Should -Match 'still ran 15 s after 3 Ctrl-C event'
     Should -Invoke Stop-SelfCheckProcess -Times 1 -Exactly
   }
   It 'SKIP when the sender cannot attach to the console' {
@@ -703,7 +703,7 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
     Mock Test-SelfCheckTimerResolution { New-SelfCheckResult -Check 'timer-resolution' -Result INFO -Detail 'current 15.625 ms' -Data ([ordered]@{ CurrentMs = 15.625 }) }
     Mock Test-SelfCheckPacing { throw 'boom' }
     Mock Test-SelfCheckPriority { New-SelfCheckResult -Check "priority -I$Level $($Target.Root)" -Result PASS -Detail 'ok' }
-    Mock Test-SelfCheckCtrlC { New-SelfCheckResult -Check $(if ($Count -eq 1) { 'ctrl-c once' } else { 'ctrl-c twice' }) -Result PASS -Detail 'ok' }
+    Mock Test-SelfCheckCtrlC { New-SelfCheckResult -Check $(if ($Count -eq 1) { 'ctrl-c once' } else { 'ctrl-c three times' }) -Result PASS -Detail 'ok' }
     Mock Resolve-SelfCheckIoSpdX86 { $null }
     Mock Test-SelfCheckCaseFold { New-SelfCheckResult -Check 'case-fold' -Result PASS -Detail 'ok' }
     Mock Test-SelfCheckCodePage { New-SelfCheckResult -Check 'code-page' -Result PASS -Detail 'ok' }
@@ -745,7 +745,7 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
       "file-length $script:otherVol", "sectors $script:otherVol", "priority -I1 $script:otherVol", "priority -I2 $script:otherVol", "valid-data $script:otherVol",
       'long-path', 'long-path relative', 'case-fold', 'code-page', 'missing-drive', 'never-written', 'device-info \\.\C:', 'x86',
       'large-pages', 'valid-data', 'valid-data existing', 'valid-data held-open', 'timer-resolution',
-      'pacing -g1000i', 'pacing -g400', 'pacing -i1 -j1', 'ctrl-c once', 'ctrl-c twice',
+      'pacing -g1000i', 'pacing -g400', 'pacing -i1 -j1', 'ctrl-c once', 'ctrl-c three times',
       'cache -Sb', 'cache -Su', 'cache -Sh', 'cache -Sw')
     $j.Summary.PASS | Should -Be 21
     $j.Summary.FAIL | Should -Be 4
@@ -1303,9 +1303,9 @@ Describe '$SelfCheckExpect matches the C source' {
   It 'CtrlCLine: main.c''s line before the partial results' {
     @(Get-CLiteral -File 'src/main.c' | Where-Object { $_ -match $script:SelfCheckExpect.CtrlCLine }).Count | Should -Be 1
   }
-  It 'CtrlCSecondExitCode: 0xC000013A, the default handler''s exit after thread.c declines the second event' {
-    '{0:X8}' -f $script:SelfCheckExpect.CtrlCSecondExitCode | Should -Be 'C000013A'
-    [IO.File]::ReadAllText((Join-Path $script:srcRoot 'src/win/thread.c')) | Should -Match 'InterlockedExchange\(&interrupt_fired, 1\) != 0\) return FALSE;'
+  It 'CtrlCThirdExitCode: 0xC000013A, the default handler''s exit after thread.c declines the third event' {
+    '{0:X8}' -f $script:SelfCheckExpect.CtrlCThirdExitCode | Should -Be 'C000013A'
+    [IO.File]::ReadAllText((Join-Path $script:srcRoot 'src/win/thread.c')) | Should -Match 'if \(n >= 3\) return FALSE;'
   }
   It 'CreatingFileLine: run_files.c''s -v line, once per created target' {
     @(Get-CLiteral -File 'src/run/run_files.c' | Where-Object { $_.StartsWith($script:SelfCheckExpect.CreatingFileLine) }).Count | Should -Be 1
