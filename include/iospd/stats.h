@@ -10,7 +10,7 @@
 #include "iospd/hist.h"
 #include "iospd/platform.h"
 #include "iospd/profile.h"
-#include "iospd/verify.h"
+#include "iospd/vcounts.h"
 #include "iospd/warnings.h"
 
 /* Per (worker, target). Index 0 = read, 1 = write (IOSPD_OP_*). */

@@ -9,7 +9,7 @@
  * for every length up to a few KiB. Why not crc32_z alone: Debian's zlib
  * 1.2.13 does about 4 GB/s, about 1 us per 4 KiB block, as much as a whole
  * page-cache read costs; the fold is several times faster. */
-#include "iospd/verify.h"
+#include "iospd/crc32.h"
 
 #include <stdlib.h>
 #include <zlib.h>

@@ -9,7 +9,7 @@
 
 #include "iospd/profile.h"
 #include "iospd/strbuf.h"
-#include "iospd/verify.h"
+#include "iospd/vblock_layout.h"
 
 static const char* tname(const iospd_target_t* t) {
   return t->path ? t->path : "(no path)";

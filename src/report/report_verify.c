@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "iospd/alloc.h"
+#include "iospd/verify.h"
 #include "iospd/xml_escape.h"
 
 static bool verifying(const iospd_results_t* r) {
