@@ -323,11 +323,10 @@ bool iospd_plat_same_path(const char* a, const char* b);
 /* ---- the latency probe's files (iospd --ping) ----------------------------
  * Controller only (they allocate). */
 
-/* True when path names an existing directory (folder). */
-bool iospd_plat_is_directory(const char* path);
 /* Creates a new, empty regular file in the directory dir whose name no
  * other file has or can take meanwhile (Linux: mkostemp's O_EXCL on
- * "iospd-ping-XXXXXX.tmp"; Windows: GetTempFileNameW, "ipgXXXX.tmp"), and
+ * "iospd-ping-XXXXXX.tmp"; Windows: CREATE_NEW on "ipg<pid>-<n>.tmp", so
+ * a folder with a long name works too), and
  * puts its path (UTF-8) in path (size bytes). The caller removes it. */
 int iospd_plat_temp_file_create(const char* dir, char* path, size_t size,
                                 iospd_err_t* err);
@@ -336,8 +335,6 @@ int iospd_plat_temp_file_create(const char* dir, char* path, size_t size,
  * kept for root), or UINT64_MAX when the file system does not say: the
  * figure -c checks before it creates a file, for --ping's temporary file. */
 uint64_t iospd_plat_free_bytes(const char* dir);
-/* Removes a file (closed first on Windows). */
-int iospd_plat_file_remove(const char* path, iospd_err_t* err);
 
 /* ---- report files (--output, --timeseries) -------------------------------
  * Controller only (they allocate). */
@@ -596,7 +593,8 @@ int iospd_plat_mkdir(const char* path, iospd_err_t* err);
  * sharing (Windows ERROR_SHARING_VIOLATION): nothing moved, try later. */
 int iospd_plat_rename_noreplace(const char* from, const char* to,
                                 iospd_err_t* err);
-/* Removes a file / an empty directory. */
+/* Removes a file / an empty directory (the one remove call of every
+ * mode; long Windows paths too). */
 int iospd_plat_remove_file(const char* path, iospd_err_t* err);
 int iospd_plat_remove_dir(const char* path, iospd_err_t* err);
 enum {

@@ -109,7 +109,10 @@ static int setup(probe_t* p, iospd_ping_result_t* r, uint64_t* ws_out,
   unsigned flags = IOSPD_OPEN_READ;
   if (o->direct) flags |= IOSPD_OPEN_NO_BUFFERING;
   if (o->write_through) flags |= IOSPD_OPEN_WRITE_THROUGH;
-  bool folder = iospd_plat_is_directory(o->path);
+  int kind = IOSPD_PATH_NONE;
+  uint64_t kind_size = 0;
+  bool folder = iospd_plat_path_kind(o->path, &kind, &kind_size, NULL) == 0 &&
+                kind == IOSPD_PATH_DIR;
   iospd_file_info_t info;
   memset(&info, 0, sizeof info);
   int rc;
@@ -253,7 +256,7 @@ static void teardown(probe_t* p, iospd_ping_result_t* r) {
   if (p->q != NULL) buf_safe = iospd_plat_queue_destroy(p->q) == 0;
   if (p->buf != NULL && buf_safe) iospd_plat_buf_free(p->buf, p->buf_size);
   iospd_plat_file_close(p->f);
-  if (p->temp_made) (void)iospd_plat_file_remove(r->file, NULL);
+  if (p->temp_made) (void)iospd_plat_remove_file(r->file, NULL);
 }
 
 int iospd_ping_run(const iospd_ping_opts_t* o, uint64_t ticks_per_second,

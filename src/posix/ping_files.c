@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The files iospd --ping needs beyond a run's: telling a directory from a
- * target, and the temporary file it probes in a directory. */
+/* The files iospd --ping needs beyond a run's: the temporary file it probes
+ * in a directory (telling a directory from a target is iospd_plat_path_kind). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,11 +11,6 @@
 
 #include "posix/internal.h"
 #include "iospd/platform.h"
-
-bool iospd_plat_is_directory(const char* path) {
-  struct stat st;
-  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 int iospd_plat_temp_file_create(const char* dir, char* path, size_t size,
                                 iospd_err_t* err) {
@@ -31,11 +26,5 @@ int iospd_plat_temp_file_create(const char* dir, char* path, size_t size,
     return iospd_posix_err(err, errno,
                            "cannot create a temporary file in '%s'", dir);
   close(fd);
-  return 0;
-}
-
-int iospd_plat_file_remove(const char* path, iospd_err_t* err) {
-  if (unlink(path) != 0)
-    return iospd_posix_err(err, errno, "cannot remove '%s'", path);
   return 0;
 }

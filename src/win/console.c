@@ -112,14 +112,6 @@ static char* to_utf8(const WCHAR* w) {
   return s;
 }
 
-static WCHAR* to_wide(const char* s) {
-  int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, NULL, 0);
-  if (n <= 0) return NULL;
-  WCHAR* w = iospd_malloc((size_t)n * sizeof(WCHAR));
-  if (w != NULL) MultiByteToWideChar(CP_UTF8, 0, s, -1, w, n);
-  return w;
-}
-
 int iospd_plat_utf8_args(int argc, char** argv, int* out_argc,
                          const char* const** out_argv) {
   int wargc = 0;
@@ -148,9 +140,9 @@ int iospd_plat_utf8_args(int argc, char** argv, int* out_argc,
 
 int iospd_plat_read_whole_file(const char* path, char** data, size_t* len,
                                iospd_err_t* err) {
-  WCHAR* wpath = to_wide(path);
-  if (wpath == NULL)
-    return iospd_err_set(err, IOSPD_EINVAL, "'%s' is not valid UTF-8", path);
+  WCHAR* wpath;
+  int wrc = iospd_win_path(path, &wpath, err);
+  if (wrc != 0) return wrc;
   HANDLE h = CreateFileW(wpath, GENERIC_READ, FILE_SHARE_READ, NULL,
                          OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
   iospd_free(wpath);

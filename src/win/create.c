@@ -487,8 +487,8 @@ static uint64_t free_bytes(const WCHAR* w) {
 
 /* The same figure for a folder (platform.h: --ping's temporary file). */
 uint64_t iospd_plat_free_bytes(const char* dir) {
-  WCHAR* w = iospd_win_utf8_to_wide(dir);
-  if (w == NULL) return UINT64_MAX;
+  WCHAR* w;
+  if (iospd_win_path(dir, &w, NULL) != 0) return UINT64_MAX;
   size_t n = wcslen(w);
   /* GetDiskFreeSpaceExW wants a folder with its trailing separator. */
   WCHAR* d = iospd_malloc((n + 2) * sizeof(WCHAR));

@@ -127,6 +127,21 @@ WCHAR* iospd_win_full_path(const WCHAR* w);
  * form (\\?\X:\... or \\?\UNC\server\share\...) when it is too long
  * for the plain one; NULL on failure. */
 WCHAR* iospd_win_long_form(const WCHAR* w);
+/* The one UTF-8 -> UTF-16 converter for the names of files iospd opens,
+ * makes or removes that are not targets (reports, state files, -X
+ * profiles, --ping and --tree files): '/' becomes '\\', a name the plain
+ * Win32 form cannot hold (MAX_PATH less room for an 8.3 name) is given in
+ * the extended-length form of its full path (\\?\X:\... or
+ * \\?\UNC\server\share\...), and a name the user wrote as \\?\... or
+ * \\.\... is kept as written. _into writes into out (cap WCHARs, no
+ * allocation: the resolved form is built behind the name, so long paths
+ * need cap of about twice their length); iospd_win_path allocates *out
+ * (iospd_free it). Both fail with IOSPD_EINVAL naming the path when
+ * it is not UTF-8 or does not fit. */
+#define IOSPD_WIN_PATH_ROOM 32800u /* Windows' longest path, and a prefix */
+int iospd_win_path_into(const char* utf8, WCHAR* out, size_t cap,
+                        iospd_err_t* err);
+int iospd_win_path(const char* utf8, WCHAR** out, iospd_err_t* err);
 /* Resolves a target as the user wrote it: "#N" -> \\.\PhysicalDriveN,
  * "X:" -> \\.\X:, other device spellings as they are, a path written
  * with \\?\ as it is, any other path by iospd_win_long_form. *is_device

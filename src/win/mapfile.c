@@ -31,13 +31,10 @@ struct iospd_plat_map_s {
   WCHAR* tmp; /* the temporary name until published, else NULL */
 };
 
-/* The wide form of a state path, long paths in the \\?\ form. */
+/* The wide form of a state path (iospd_win_path: long paths too). */
 static WCHAR* wide_path(const char* path) {
-  WCHAR* w = iospd_win_utf8_to_wide(path);
-  if (w == NULL) return NULL;
-  WCHAR* l = iospd_win_long_form(w);
-  iospd_free(w);
-  return l;
+  WCHAR* w;
+  return iospd_win_path(path, &w, NULL) == 0 ? w : NULL;
 }
 
 /* Maps an open handle of len bytes into a new iospd_plat_map_t; closes the

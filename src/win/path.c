@@ -2,6 +2,7 @@
 /* UTF-8 <-> UTF-16 conversion and the mapping of DISKSPD target names to
  * Win32 paths: "#N" is physical drive N, "X:" is the volume X, everything
  * else is a file path (cf. libuv fs__capture_path for the conversion). */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -113,6 +114,76 @@ WCHAR* iospd_win_long_form(const WCHAR* w) {
   }
   iospd_free(full);
   return out;
+}
+
+int iospd_win_path_into(const char* utf8, WCHAR* out, size_t cap,
+                        iospd_err_t* err) {
+  if (cap < 2 || cap > INT_MAX)
+    return iospd_err_set(err, IOSPD_EINVAL, "'%s': no room for the path",
+                         utf8);
+  out[0] = 0;
+  int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, utf8, -1, out,
+                              (int)cap);
+  if (n <= 0)
+    return iospd_err_set(err, IOSPD_EINVAL,
+                         "'%s' is not valid UTF-8, or longer than %zu "
+                         "characters",
+                         utf8, cap - 1);
+  for (WCHAR* p = out; *p; p++)
+    if (*p == L'/') *p = L'\\';
+  size_t len = (size_t)n - 1;
+  if (len < PLAIN_PATH_MAX || prefixed(out) ||
+      (out[0] == L'\\' && out[1] == L'\\' && out[2] == L'.' &&
+       out[3] == L'\\'))
+    return 0; /* the plain form works, or the user chose the form */
+  /* The extended-length form needs the resolved full path (nothing after
+   * \\?\ is interpreted). It is built behind the converted name in the
+   * same buffer, then moved to the front behind its prefix: source and
+   * destination of GetFullPathNameW must not overlap, and no allocation
+   * is made (the --tree workers call this between their I/Os). */
+  WCHAR* full = out + n;
+  size_t room = cap - (size_t)n;
+  DWORD m = GetFullPathNameW(out, (DWORD)IOSPD_MIN(room, (size_t)MAXDWORD),
+                             full, NULL);
+  if (m == 0 || m >= room)
+    return iospd_err_set(err, IOSPD_EINVAL,
+                         "'%s': the path is too long (more than %zu "
+                         "characters once resolved)",
+                         utf8, room - 1);
+  bool unc = full[0] == L'\\' && full[1] == L'\\';
+  const WCHAR* head = unc ? L"\\\\?\\UNC\\" : L"\\\\?\\";
+  const WCHAR* rest = unc ? full + 2 : full;
+  size_t hl = wcslen(head), rl = (size_t)m - (unc ? 2 : 0);
+  if (hl + rl + 1 > cap)
+    return iospd_err_set(err, IOSPD_EINVAL, "'%s': the path is too long",
+                         utf8);
+  /* hl <= 8 < n, so the move goes towards the front over what was read. */
+  memmove(out + hl, rest, (rl + 1) * sizeof(WCHAR));
+  memcpy(out, head, hl * sizeof(WCHAR));
+  return 0;
+}
+
+int iospd_win_path(const char* utf8, WCHAR** out, iospd_err_t* err) {
+  *out = NULL;
+  int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, utf8, -1, NULL,
+                              0);
+  if (n <= 0)
+    return iospd_err_set(err, IOSPD_EINVAL, "'%s' is not valid UTF-8", utf8);
+  /* Room for the name, its resolved full form behind it (the current
+   * folder in front, at most the longest path Windows takes) and the
+   * prefix. */
+  size_t cap = (size_t)n * 2 + IOSPD_WIN_PATH_ROOM;
+  WCHAR* w = iospd_malloc(cap * sizeof(WCHAR));
+  if (w == NULL)
+    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory for the path '%s'",
+                         utf8);
+  int rc = iospd_win_path_into(utf8, w, cap, err);
+  if (rc != 0) {
+    iospd_free(w);
+    return rc;
+  }
+  *out = w;
+  return 0;
 }
 
 int iospd_win_target_path(const char* utf8, WCHAR** out, bool* is_device,

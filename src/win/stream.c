@@ -15,19 +15,17 @@ struct iospd_plat_stream_s {
 int iospd_plat_stream_create(const char* path, iospd_plat_stream_t** out,
                              iospd_err_t* err) {
   *out = NULL;
-  WCHAR* w = iospd_win_utf8_to_wide(path);
-  if (w == NULL)
-    return iospd_err_set(err, IOSPD_EINVAL, "'%s' is not valid UTF-8", path);
-  WCHAR* lw = iospd_win_long_form(w);
+  WCHAR* w;
+  int wrc = iospd_win_path(path, &w, err);
+  if (wrc != 0) return wrc;
   /* Opened, not created over: a reparse point (a link someone planted)
    * is opened as itself and refused, and only a disk file is emptied. */
-  HANDLE h = CreateFileW(lw != NULL ? lw : w, GENERIC_WRITE,
+  HANDLE h = CreateFileW(w, GENERIC_WRITE,
                          FILE_SHARE_READ | FILE_SHARE_DELETE, NULL,
                          OPEN_ALWAYS,
                          FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT,
                          NULL);
   DWORD e = GetLastError();
-  iospd_free(lw);
   iospd_free(w);
   if (h == INVALID_HANDLE_VALUE)
     return iospd_win_err(err, e, "cannot create '%s'", path);

@@ -70,8 +70,8 @@ void iospd_plat_target_unlock(iospd_plat_tlock_t* lk) {
 }
 
 char* iospd_plat_final_path(const char* path) {
-  WCHAR* w = iospd_win_utf8_to_wide(path);
-  if (w == NULL) return NULL;
+  WCHAR* w;
+  if (iospd_win_path(path, &w, NULL) != 0) return NULL;
   DWORD attr = GetFileAttributesW(w);
   if (attr == INVALID_FILE_ATTRIBUTES ||
       !(attr & FILE_ATTRIBUTE_REPARSE_POINT)) {

@@ -14,49 +14,15 @@
 
 #include "win/internal.h"
 
-#define WPATH_MAX 4096
-
-/* UTF-8 -> UTF-16 in out ('/' becomes '\\'); paths that would pass
- * MAX_PATH are given in the extended-length form \\?\ of their full path.
- * 0, or IOSPD_EINVAL (not UTF-8, or too long). */
-static int wide_path(const char* path, WCHAR* out, iospd_err_t* err) {
-  WCHAR tmp[WPATH_MAX];
-  int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, tmp,
-                              WPATH_MAX);
-  if (n <= 0)
-    return iospd_err_set(err, IOSPD_EINVAL,
-                         "'%s': not valid UTF-8 or longer than %d characters",
-                         path, WPATH_MAX - 1);
-  for (WCHAR* p = tmp; *p; p++)
-    if (*p == L'/') *p = L'\\';
-  if (n < MAX_PATH - 12 || wcsncmp(tmp, L"\\\\?\\", 4) == 0) {
-    memcpy(out, tmp, (size_t)n * sizeof(WCHAR));
-    return 0;
-  }
-  /* GetFullPathNameW: the resolved form the \\?\ prefix needs (no ".." or
-   * relative parts are interpreted after it). */
-  wcscpy(out, L"\\\\?\\");
-  DWORD m = GetFullPathNameW(tmp, WPATH_MAX - 8, out + 4, NULL);
-  if (m == 0 || m >= WPATH_MAX - 8)
-    return iospd_err_set(err, IOSPD_EINVAL, "'%s': the path is too long",
-                         path);
-  if (out[4] == L'\\' && out[5] == L'\\') {
-    /* \\server\share\... -> \\?\UNC\server\share\... */
-    WCHAR unc[WPATH_MAX];
-    if (m + 8 >= WPATH_MAX)
-      return iospd_err_set(err, IOSPD_EINVAL, "'%s': the path is too long",
-                           path);
-    wcscpy(unc, L"\\\\?\\UNC");
-    wcscat(unc, out + 5);
-    wcscpy(out, unc);
-  }
-  return 0;
-}
+/* Names are converted into stack buffers (iospd_win_path_into, no
+ * allocation: the workers call these between I/Os); a long path needs
+ * room for its resolved form behind it. */
+#define WPATH_MAX 8192
 
 int iospd_plat_tree_open(const char* path, unsigned flags,
                          iospd_tree_fh_t* fh, iospd_err_t* err) {
   WCHAR w[WPATH_MAX];
-  int rc = wide_path(path, w, err);
+  int rc = iospd_win_path_into(path, w, WPATH_MAX, err);
   if (rc < 0) return rc;
   DWORD access = GENERIC_READ;
   if (flags & IOSPD_TREE_OPEN_WRITE) access |= GENERIC_WRITE;
@@ -124,7 +90,7 @@ int iospd_plat_tree_close(iospd_tree_fh_t fh) {
 
 int iospd_plat_mkdir(const char* path, iospd_err_t* err) {
   WCHAR w[WPATH_MAX];
-  int rc = wide_path(path, w, err);
+  int rc = iospd_win_path_into(path, w, WPATH_MAX, err);
   if (rc < 0) return rc;
   if (CreateDirectoryW(w, NULL)) return 0;
   DWORD e = GetLastError();
@@ -141,8 +107,8 @@ int iospd_plat_mkdir(const char* path, iospd_err_t* err) {
 int iospd_plat_rename_noreplace(const char* from, const char* to,
                                 iospd_err_t* err) {
   WCHAR wf[WPATH_MAX], wt[WPATH_MAX];
-  int rc = wide_path(from, wf, err);
-  if (rc == 0) rc = wide_path(to, wt, err);
+  int rc = iospd_win_path_into(from, wf, WPATH_MAX, err);
+  if (rc == 0) rc = iospd_win_path_into(to, wt, WPATH_MAX, err);
   if (rc < 0) return rc;
   /* No MOVEFILE_REPLACE_EXISTING: an existing destination fails
    * (ERROR_ALREADY_EXISTS). No MOVEFILE_COPY_ALLOWED: a move to another
@@ -159,7 +125,7 @@ int iospd_plat_rename_noreplace(const char* from, const char* to,
 
 int iospd_plat_remove_file(const char* path, iospd_err_t* err) {
   WCHAR w[WPATH_MAX];
-  int rc = wide_path(path, w, err);
+  int rc = iospd_win_path_into(path, w, WPATH_MAX, err);
   if (rc < 0) return rc;
   if (DeleteFileW(w)) return 0;
   return iospd_win_err(err, GetLastError(), "cannot remove '%s'", path);
@@ -167,7 +133,7 @@ int iospd_plat_remove_file(const char* path, iospd_err_t* err) {
 
 int iospd_plat_remove_dir(const char* path, iospd_err_t* err) {
   WCHAR w[WPATH_MAX];
-  int rc = wide_path(path, w, err);
+  int rc = iospd_win_path_into(path, w, WPATH_MAX, err);
   if (rc < 0) return rc;
   if (RemoveDirectoryW(w)) return 0;
   return iospd_win_err(err, GetLastError(),
@@ -178,8 +144,15 @@ int iospd_plat_path_kind(const char* path, int* kind, uint64_t* size,
                          iospd_err_t* err) {
   *kind = IOSPD_PATH_NONE;
   *size = 0;
+  /* A raw disk or volume ("#N", "X:", "\\\\.\\...") is not a folder,
+   * whatever the attribute call answers for its spelling ("X:" names the
+   * current folder of drive X there). */
+  if (iospd_win_spelled_kind(path) != IOSPD_WIN_SPELLED_FILE) {
+    *kind = IOSPD_PATH_OTHER;
+    return 0;
+  }
   WCHAR w[WPATH_MAX];
-  int rc = wide_path(path, w, err);
+  int rc = iospd_win_path_into(path, w, WPATH_MAX, err);
   if (rc < 0) return rc;
   WIN32_FILE_ATTRIBUTE_DATA d;
   if (!GetFileAttributesExW(w, GetFileExInfoStandard, &d)) {

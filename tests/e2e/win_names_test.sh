@@ -3,7 +3,9 @@
 # iospd.exe under wine (issue 11): the PE image (large-address-aware x86,
 # the longPathAware manifest), long relative ".." targets created and run,
 # one file written in two letter cases created once, a missing volume
-# reported with its Win32 error number, and -t1000 on the x86 build.
+# reported with its Win32 error number, -t1000 on the x86 build, and a -X
+# profile, a --verify state file, an --output, --ping's temporary file and a
+# --tree at a 600-character path (one converter, iospd_win_path).
 # Usage: win_names_test.sh <iospd.exe> <objdump>
 set -uo pipefail
 exe=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -46,6 +48,36 @@ made="deep/$(tr '\\' '/' <<<"$dirs")f.dat"
   bad "long relative target: $made is not a 64 KiB file"
 [ ! -e up ] && ok || bad "'up\\..' left a folder 'up' behind"
 grep -q "total:" out && ok || bad "long relative target: no results"
+
+# --- every other file iospd opens at a long path (issue #24: one converter)
+# The folder made above is 600+ characters deep: a -X profile read from it,
+# a --verify state file kept in it, --ping's temporary file made (and
+# removed) in it, an --output written into it and a --tree made in it.
+deepdir="deep\\${dirs%\\}"
+deepunix="deep/$(tr '\\' '/' <<<"${dirs%\\}")"
+cat >"$deepunix/p.xml" <<'XML'
+<Profile><TimeSpans><TimeSpan><Duration>1</Duration><Warmup>0</Warmup><Cooldown>0</Cooldown>
+<Targets><Target><Path>x.dat</Path><BlockSize>4096</BlockSize><FileSize>65536</FileSize>
+<RequestCount>1</RequestCount></Target></Targets></TimeSpan></TimeSpans></Profile>
+XML
+run -X"$deepdir\\p.xml"
+[ "$rc" = 0 ] && ok || { bad "-X from a long path: exit $rc"; head -3 err; }
+grep -q "x.dat" out && ok || bad "-X from a long path: the profile's target is not in the report"
+run -c64K -b4K -w50 -d1 -W0 -C0 --verify --verify-state="$deepdir\\v.state" \
+  "--output=json:$deepdir\\r.json" v.dat
+[ "$rc" = 0 ] && ok || { bad "--verify-state and --output at a long path: exit $rc"; head -3 err; }
+[ -s "$deepunix/v.state" ] && ok || bad "no --verify state file at the long path"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["timespans"][0]["targets"]' \
+  "$deepunix/r.json" 2>/dev/null && ok || bad "--output at a long path: no JSON with targets"
+run --ping=3 --interval=0 -b4K "$deepdir"
+[ "$rc" = 0 ] && ok || { bad "--ping in a long folder: exit $rc"; head -3 err; }
+[ "$(grep -c 'request=' out)" = 3 ] && ok || bad "--ping in a long folder: $(grep -c 'request=' out) requests, want 3"
+left=$(find "$deepunix" -maxdepth 1 -name 'ipg*.tmp' | wc -l)
+[ "$left" = 0 ] && ok || bad "--ping left $left temporary files in the long folder"
+run "--tree=$deepdir\\t" --files=8 --file-size=8K -b4K -d1 -W0 -C0
+[ "$rc" = 0 ] && ok || { bad "--tree in a long folder: exit $rc"; head -3 err; }
+[ "$(find "$deepunix/t" -type f -name '*.dat' 2>/dev/null | wc -l)" -ge 8 ] && ok ||
+  bad "--tree in a long folder: the files were not made"
 
 # --- one file, two spellings: created once, both run -------------------------
 wdir=$(wine cmd /c cd 2>/dev/null | tr -d '\r')
