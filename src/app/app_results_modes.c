@@ -11,6 +11,7 @@
 #include "iospd/html.h"
 #include "iospd/merge.h"
 #include "iospd/output_paths.h"
+#include "iospd/results_args.h"
 
 /* --merge a.json b.json ...: reads every file, merges, prints the merged
  * JSON on stdout. Anything wrong with an input is bad input (exit 3),
@@ -59,16 +60,11 @@ int iospd_app_merge_files(int nfiles, const char* const* files) {
   return exit_code;
 }
 
-static bool ends_with(const char* s, const char* tail) {
-  size_t n = strlen(s), m = strlen(tail);
-  if (n < m) return false;
-  for (size_t i = 0; i < m; i++) {
-    char c = s[n - m + i];
-    if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
-    if (c != tail[i]) return false;
-  }
-  return true;
-}
+/* --report's row of the results-files grammar: "-" is a file name (it
+ * cannot be read, and says so), and a .jsonl belongs to the last JSON file
+ * whatever switches sit between. */
+static const iospd_results_grammar_t report_grammar = {
+    .dash_is_switch = false, .series_adjacent = false};
 
 static int report_fail(const char* msg) {
   err_line("error: ", msg);
@@ -110,12 +106,15 @@ int iospd_app_report_files(int nargs, const char* const* args) {
   int exit_code = EXIT_OK;
   iospd_strbuf_t msg;
   iospd_strbuf_init(&msg);
+  iospd_results_args_t ra;
+  iospd_results_args_init(&ra, &report_grammar);
   for (int i = 0; i < nargs && exit_code == EXIT_OK; i++) {
     const char* a = args[i];
     iospd_strbuf_reset(&msg);
-    if (strcmp(a, "--force") == 0) {
+    iospd_results_arg_t kind = iospd_results_args_next(&ra, a);
+    if (kind == IOSPD_RARG_FORCE) {
       opts.force = true;
-    } else if (strncmp(a, "--output=", 9) == 0) {
+    } else if (kind == IOSPD_RARG_SWITCH && strncmp(a, "--output=", 9) == 0) {
       if (strncmp(a + 9, "html:", 5) != 0 || a[14] == '\0') {
         iospd_strbuf_appendf(&msg, "'%s': --report writes only "
                              "--output=html:FILE", a);
@@ -127,25 +126,23 @@ int iospd_app_report_files(int nargs, const char* const* args) {
       } else {
         out_path = a + 14;
       }
-    } else if (a[0] == '-' && a[1] == '-') {
+    } else if (kind == IOSPD_RARG_SWITCH) {
       iospd_strbuf_appendf(&msg, "'%s': --report takes result files, "
                            "--output=html:FILE and --force", a);
       exit_code = report_fail(iospd_strbuf_cstr(&msg));
-    } else if (ends_with(a, ".jsonl")) {
-      if (n == 0 || in[n - 1].jsonl != NULL) {
-        iospd_strbuf_appendf(&msg, "'%s' (--report): a .jsonl time series "
-                             "goes right after the JSON results of its run",
-                             a);
-        exit_code = report_fail(iospd_strbuf_cstr(&msg));
-      } else {
-        in[n - 1].jsonl_name = a;
-        char* data = NULL;
-        size_t len = 0;
-        if (!report_read(a, &data, &len)) exit_code = EXIT_BAD_INPUT;
-        owned[n_owned++] = data;
-        in[n - 1].jsonl = data != NULL ? data : "";
-        in[n - 1].jsonl_len = len;
-      }
+    } else if (kind == IOSPD_RARG_SERIES_ALONE) {
+      iospd_strbuf_appendf(&msg, "'%s' (--report): a .jsonl time series "
+                           "goes right after the JSON results of its run",
+                           a);
+      exit_code = report_fail(iospd_strbuf_cstr(&msg));
+    } else if (kind == IOSPD_RARG_SERIES) {
+      in[n - 1].jsonl_name = a;
+      char* data = NULL;
+      size_t len = 0;
+      if (!report_read(a, &data, &len)) exit_code = EXIT_BAD_INPUT;
+      owned[n_owned++] = data;
+      in[n - 1].jsonl = data != NULL ? data : "";
+      in[n - 1].jsonl_len = len;
     } else {
       char* data = NULL;
       size_t len = 0;
