@@ -9,6 +9,7 @@
 #include "iospd/alloc.h"
 #include "iospd/console.h"
 #include "iospd/envinfo.h"
+#include "iospd/formats.h"
 #include "iospd/html.h"
 
 /* What the JSON report adds to the results: the environment of the machine
@@ -91,13 +92,6 @@ static void render(iospd_strbuf_t* out, iospd_result_format_t f,
   }
 }
 
-static const char* format_word(iospd_result_format_t f) {
-  return f == IOSPD_FORMAT_XML    ? "xml"
-         : f == IOSPD_FORMAT_JSON ? "json"
-         : f == IOSPD_FORMAT_HTML ? "html"
-                                  : "text";
-}
-
 /* The HTML report of this run: made from the JSON document it would write
  * (so that iospd --report of that JSON gives the same page). */
 static int render_html(iospd_strbuf_t* out, const iospd_results_t* r,
@@ -145,7 +139,7 @@ static bool write_outputs(const iospd_profile_t* p, const iospd_results_t* r,
       iospd_strbuf_t msg;
       iospd_strbuf_init(&msg);
       iospd_strbuf_appendf(&msg, "--output=%s:%s: the report was not written: %s",
-                           format_word(o->format), o->path,
+                           iospd_format_word(o->format), o->path,
                            err.msg[0] ? err.msg : iospd_strerror(rc));
       err_line("error: ", iospd_strbuf_cstr(&msg));
       iospd_strbuf_destroy(&msg);

@@ -8,6 +8,7 @@
 #include "iospd/alloc.h"
 #include "iospd/console.h"
 #include "iospd/app.h"
+#include "iospd/formats.h"
 #include "iospd/output_paths.h"
 
 /* list[n] = (the switch as written, "<opt><path>", path); false on ENOMEM. */
@@ -30,10 +31,8 @@ int iospd_app_output_paths(const iospd_profile_t* p, iospd_out_path_t* list) {
   int n = 0;
   for (uint32_t i = 0; i < p->ext.output_count; i++) {
     const iospd_output_spec_t* o = &p->ext.outputs[i];
-    const char* opt = o->format == IOSPD_FORMAT_XML    ? "--output=xml:"
-                      : o->format == IOSPD_FORMAT_JSON ? "--output=json:"
-                      : o->format == IOSPD_FORMAT_HTML ? "--output=html:"
-                                                       : "--output=text:";
+    char opt[32]; /* "--output=json:", the word from the format table */
+    snprintf(opt, sizeof opt, "--output=%s:", iospd_format_word(o->format));
     if (!push_path(list, n++, opt, o->path)) return -1;
   }
   if (p->ext.timeseries_path != NULL &&
