@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Process-level platform services that only src/main.c uses: the command
- * line as UTF-8, console set-up, and reading a whole file. Declared apart
- * from platform.h because the run core never needs them. */
+/* Process-level platform services that only src/main.c and the application
+ * (src/app) use: the command line as UTF-8, console set-up, and reading a
+ * whole file. Declared apart from platform.h because the run core never
+ * needs them. */
 #ifndef IOSPD_CONSOLE_H
 #define IOSPD_CONSOLE_H
 

@@ -9,6 +9,7 @@
 
 #include "iospd/common.h"
 #include "iospd/error.h"
+#include "iospd/formats.h" /* iospd_result_format_t */
 
 #define IOSPD_DEFAULT_BLOCK_SIZE 65536u
 #define IOSPD_DEFAULT_REQUEST_COUNT 2u
@@ -60,13 +61,6 @@ typedef struct iospd_thread_target_s {
   uint32_t thread;
   uint32_t weight; /* 0 = use the target's weight */
 } iospd_thread_target_t;
-
-typedef enum iospd_result_format {
-  IOSPD_FORMAT_TEXT = 0,
-  IOSPD_FORMAT_XML,
-  IOSPD_FORMAT_JSON, /* -Rjson (iospd) */
-  IOSPD_FORMAT_HTML  /* --output=html:FILE only (docs/html-report.md) */
-} iospd_result_format_t;
 
 typedef enum iospd_precreate {
   IOSPD_PRECREATE_NONE = 0,

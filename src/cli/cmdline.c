@@ -243,10 +243,17 @@ static int sw_seed(ctx_t* c) {
  * accepted (changing nothing) once an earlier -Rp turned profile-only on. */
 static int sw_format(ctx_t* c) {
   const char* v = c->val;
+  /* The words come from the format table (iospd/formats.h):
+   * all = "-Rtext, -Rxml, -Rjson, -Rp, -Rptext or -Rpxml". */
+  char all[160] = "", rp[80] = "";
+  iospd_format_list(all, sizeof all, IOSPD_FMT_R, "-R", true);
+  size_t l = strlen(all);
+  snprintf(all + l, sizeof all - l, "-Rp, ");
+  iospd_format_list(all, sizeof all, IOSPD_FMT_RP, "-Rp", false);
+  iospd_format_list(rp, sizeof rp, IOSPD_FMT_RP, "-Rp", false);
   if (v[0] == '\0') {
     if (c->pp.profile_only) return 0;
-    return fail(c, "'-R' needs a format: -Rtext, -Rxml, -Rjson, -Rp, -Rptext "
-                   "or -Rpxml");
+    return fail(c, "'-R' needs a format: %s", all);
   }
   /* Case does not matter: "-RXML" is as clear as "-Rxml". */
   bool p = false;
@@ -255,19 +262,15 @@ static int sw_format(ctx_t* c) {
     v++;
   }
   if (v[0] != '\0') {
-    if (ieq(v, "text")) {
-      c->pp.format = IOSPD_FORMAT_TEXT;
-    } else if (ieq(v, "xml")) {
-      c->pp.format = IOSPD_FORMAT_XML;
-    } else if (ieq(v, "json") && !p) {
-      c->pp.format = IOSPD_FORMAT_JSON; /* iospd: docs/results-json.md */
-    } else if (ieq(v, "json")) {
+    const iospd_format_t* f = iospd_format_find(v, strlen(v), true);
+    if (f != NULL && (f->uses & (p ? IOSPD_FMT_RP : IOSPD_FMT_R))) {
+      c->pp.format = f->format; /* json: iospd's, docs/results-json.md */
+    } else if (f != NULL && (f->uses & IOSPD_FMT_R)) {
       return fail(c, "'%s': the profile alone is printed as text or XML "
-                     "only; use -Rptext or -Rpxml (JSON holds results: "
-                     "-Rjson)", c->arg);
+                     "only; use %s (JSON holds results: -R%s)", c->arg, rp,
+                  f->word);
     } else {
-      return fail(c, "'%s': unknown result format; use -Rtext, -Rxml, -Rjson, "
-                     "-Rp, -Rptext or -Rpxml", c->arg);
+      return fail(c, "'%s': unknown result format; use %s", c->arg, all);
     }
     c->format_set = true;
   }
@@ -861,26 +864,21 @@ static int sw_engine(ctx_t* c) {
  * colons ("json:C:\\r\\run.json"). */
 static int sw_output(ctx_t* c) {
   const char* v = c->val;
+  /* "text, xml, json or html", from the format table (iospd/formats.h). */
+  char words[80] = "";
+  iospd_format_list(words, sizeof words, IOSPD_FMT_OUTPUT, "", false);
   if (*v != '=' || v[1] == '\0')
-    return fail(c, "'%s': use --output=FORMAT:FILE with FORMAT text, xml, "
-                   "json or html", c->arg);
+    return fail(c, "'%s': use --output=FORMAT:FILE with FORMAT %s", c->arg,
+                words);
   v++;
   const char* colon = strchr(v, ':');
   size_t n = colon ? (size_t)(colon - v) : strlen(v);
-  iospd_result_format_t f;
-  if (n == 4 && strncmp(v, "text", 4) == 0) {
-    f = IOSPD_FORMAT_TEXT;
-  } else if (n == 3 && strncmp(v, "xml", 3) == 0) {
-    f = IOSPD_FORMAT_XML;
-  } else if (n == 4 && strncmp(v, "json", 4) == 0) {
-    f = IOSPD_FORMAT_JSON;
-  } else if (n == 4 && strncmp(v, "html", 4) == 0) {
-    f = IOSPD_FORMAT_HTML;
-  } else {
+  const iospd_format_t* row = iospd_format_find(v, n, false);
+  if (row == NULL || !(row->uses & IOSPD_FMT_OUTPUT))
     return fail(c, "'%s': unknown output format '%.*s'; use "
-                   "--output=FORMAT:FILE with FORMAT text, xml, json or html",
-                c->arg, (int)n, v);
-  }
+                   "--output=FORMAT:FILE with FORMAT %s",
+                c->arg, (int)n, v, words);
+  iospd_result_format_t f = row->format;
   if (colon == NULL || colon[1] == '\0')
     return fail(c, "'%s': no file name; use --output=%.*s:FILE", c->arg,
                 (int)n, v);

@@ -1,26 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /* iospd --compare a.json [a.jsonl] b.json [b.jsonl] ... [--force]: the mode's
  * arguments, reading (through the caller's read_file: the core opens no
- * file) and loading the documents, the comparison and its text. main.c
- * prints what this returns. */
+ * file) and loading the documents, the comparison and its text. The
+ * arguments follow the results-files grammar (iospd/results_args.h) that
+ * --report shares; src/app prints what this returns. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cJSON.h"
 #include "iospd/alloc.h"
 #include "iospd/compare.h"
+#include "iospd/results_args.h"
 #include "iospd/results_doc.h"
 
 #define MODE "--compare"
 
-static bool is_jsonl(const char* a) {
-  size_t n = strlen(a);
-  if (n < 6) return false;
-  const char* e = a + n - 6;
-  for (size_t i = 0; i < 6; i++) /* any letter case, as --timeseries */
-    if ((e[i] | 0x20) != ".jsonl"[i]) return false;
-  return true;
-}
+/* --compare's row of the results-files grammar: "-" is refused as a switch
+ * (stdin holds no saved run), and a .jsonl must follow its run's JSON. */
+static const iospd_results_grammar_t grammar = {.dash_is_switch = true,
+                                                .series_adjacent = true};
 
 /* Reads a file through the caller; a failure is bad input naming it. */
 static int read_one(iospd_cmp_read_fn read_file, const char* path,
@@ -37,11 +35,11 @@ int iospd_compare_mode(int nargs, const char* const* args,
                        iospd_cmp_read_fn read_file, iospd_strbuf_t* out,
                        iospd_err_t* err) {
   iospd_compare_opts_t opts = {false, false, MODE};
-  size_t n = 0;
+  iospd_results_args_t ra;
+  iospd_results_args_init(&ra, &grammar);
   for (int i = 0; i < nargs; i++) {
-    if (strcmp(args[i], "--force") == 0) {
-      opts.force = true;
-    } else if (strncmp(args[i], "--", 2) == 0 || strcmp(args[i], "-") == 0) {
+    iospd_results_arg_t kind = iospd_results_args_next(&ra, args[i]);
+    if (kind == IOSPD_RARG_SWITCH) {
       return iospd_err_set(err, IOSPD_EUSAGE,
                            "'%s': " MODE " takes result files (each "
                            "optionally followed by its .jsonl time series) "
@@ -49,16 +47,16 @@ int iospd_compare_mode(int nargs, const char* const* args,
                            "b.json ... [--force] (a file whose name starts "
                            "with '-': ./%s)",
                            args[i], args[i]);
-    } else if (!is_jsonl(args[i])) {
-      n++;
-    } else if (i == 0 || strncmp(args[i - 1], "--", 2) == 0 ||
-               is_jsonl(args[i - 1])) {
+    } else if (kind == IOSPD_RARG_SERIES_ALONE) {
       return iospd_err_set(err, IOSPD_EUSAGE, "'%s' (" MODE "): a .jsonl "
                            "time series goes right after the JSON results "
                            "of its run: iospd " MODE " a.json a.jsonl b.json "
                            "b.jsonl", args[i]);
+    } else if (kind == IOSPD_RARG_FORCE) {
+      opts.force = true;
     }
   }
+  size_t n = ra.runs;
   if (n < 2)
     return iospd_err_set(err, IOSPD_EUSAGE, MODE " needs two or more result "
                          "files (-Rjson or --output=json:FILE): iospd " MODE
@@ -69,12 +67,14 @@ int iospd_compare_mode(int nargs, const char* const* args,
   int rc = names == NULL || docs == NULL ? IOSPD_ENOMEM : 0;
   if (rc) iospd_err_set(err, rc, "out of memory (" MODE ")");
   size_t k = 0;
+  iospd_results_args_init(&ra, &grammar);
   for (int i = 0; i < nargs && rc == 0; i++) {
-    if (strcmp(args[i], "--force") == 0) continue;
+    iospd_results_arg_t kind = iospd_results_args_next(&ra, args[i]);
+    if (kind == IOSPD_RARG_FORCE) continue;
     char* data = NULL;
     size_t len = 0;
     rc = read_one(read_file, args[i], &data, &len, err);
-    if (rc == 0 && is_jsonl(args[i])) {
+    if (rc == 0 && kind == IOSPD_RARG_SERIES) {
       /* The time series of the run before it (checked above). */
       rc = iospd_results_doc_add_timeseries(docs[k - 1], args[i], data, len,
                                             MODE, err);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "iospd/alloc.h"
+#include "iospd/formats.h"
 #include "iospd/units.h"
 #include "iospd/xml.h"
 #include "iospd/xml_escape.h"
@@ -962,16 +963,24 @@ static int read_profile(node_t* n, iospd_profile_t* p, iospd_err_t* err) {
                     err)))
     return rc;
   if (s[P_FORMAT]) {
-    /* "json": iospd's -Rjson, written by iospd's own profiles. */
-    static const char* const formats[] = {"text", "xml", "json"};
+    /* The words a profile may hold, from the format table ("json":
+     * iospd's -Rjson, written by iospd's own profiles). */
+    size_t nf = 0;
+    const iospd_format_t* table = iospd_formats(&nf);
+    const char* words[8];
+    iospd_result_format_t of[8];
+    size_t nw = 0;
+    for (size_t i = 0; i < nf && nw < 8; i++)
+      if (table[i].uses & IOSPD_FMT_PROFILE) {
+        of[nw] = table[i].format;
+        words[nw++] = table[i].word;
+      }
     int w = 0;
     if ((rc = simple(s[P_FORMAT], NULL, 0, err)) ||
         (rc = get_enum(s[P_FORMAT], s[P_FORMAT]->text, "<ResultFormat>",
-                       formats, 3, &w, err)))
+                       words, nw, &w, err)))
       return rc;
-    p->format = w == 2   ? IOSPD_FORMAT_JSON
-                : w == 1 ? IOSPD_FORMAT_XML
-                         : IOSPD_FORMAT_TEXT;
+    p->format = of[w];
   }
   if (s[P_ETW] && (rc = read_etw(s[P_ETW], &p->etw, err))) return rc;
   if (s[P_TREE] && (rc = read_tree(s[P_TREE], &p->ext.tree, err))) return rc;

@@ -14,6 +14,7 @@
  *   an -Rpxml round trip. */
 #include <inttypes.h>
 
+#include "iospd/formats.h"
 #include "iospd/xml_escape.h"
 #include "iospd/xml_profile.h"
 
@@ -213,9 +214,7 @@ void iospd_xml_profile_write(iospd_strbuf_t* out, const iospd_profile_t* p,
   if (p->experiment_flags != 0) {
     u64_el(&w, "ExperimentFlags", p->experiment_flags);
   }
-  text_el(&w, "ResultFormat", p->format == IOSPD_FORMAT_XML    ? "xml"
-                              : p->format == IOSPD_FORMAT_JSON ? "json"
-                                                               : "text");
+  text_el(&w, "ResultFormat", iospd_format_profile_word(p->format));
   bool_el(&w, "Verbose", p->verbose);
   if (p->verbose_stats) bool_el(&w, "VerboseStats", true);
   switch (p->precreate) {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iospd/formats.h"
 #include "iospd/version.h"
 #include "report_json_writer.h"
 
@@ -264,15 +265,13 @@ static void profile_target_json(iospd_jw_t* w, const iospd_target_t* t) {
 }
 
 void iospd_rpt_json_profile(iospd_jw_t* w, const iospd_profile_t* p) {
-  static const char* const formats[] = {"text", "xml", "json"};
   static const char* const precreate[] = {
       "none", "use_max_size", "create_only_files_with_constant_sizes",
       "create_only_files_with_constant_or_zero_sizes"};
   iospd_jw_obj(w, "profile");
   iospd_jw_u64(w, "progress", p->progress);
   iospd_jw_u64(w, "experiment_flags", p->experiment_flags);
-  iospd_jw_str(w, "result_format",
-               (unsigned)p->format < 3 ? formats[p->format] : "text");
+  iospd_jw_str(w, "result_format", iospd_format_profile_word(p->format));
   iospd_jw_bool(w, "verbose", p->verbose);
   iospd_jw_bool(w, "verbose_stats", p->verbose_stats);
   iospd_jw_str(w, "precreate_files",

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+/* The three ways a profile runs, as the application drives them: a normal
+ * run (iospd_run), the file-tree mode (iospd_tree_run) and --verify-only,
+ * with the hooks that turn the run's messages, dots, intervals and ticks
+ * into output (the status line, the time-series file, the kept series of
+ * the HTML report). */
+#include <stdio.h>
+#include <string.h>
+
+#include "app_internal.h"
+#include "iospd/console.h"
+#include "iospd/run.h"
+#include "iospd/tree.h"
+#include "iospd/verify.h"
+#include "iospd/warnings.h"
+
+/* --progress: auto shows the line when stderr is a terminal, unless -P
+ * prints its dots (they would share the line). */
+static bool status_wanted(const iospd_profile_t* p) {
+  switch (p->ext.status_line) {
+    case IOSPD_STATUS_ALWAYS: return true;
+    case IOSPD_STATUS_NEVER: return false;
+    default: return p->progress == 0 && iospd_plat_err_is_terminal();
+  }
+}
+
+/* Redraws the status line: as wide as the terminal less one column, so the
+ * cursor never wraps to the next row (80 columns when the width is not
+ * known: not a terminal, --progress=always). */
+static void status_draw(run_ctx_t* rc) {
+  uint32_t cols = iospd_plat_err_columns();
+  if (cols == 0) cols = 80;
+  rc->line_len = iospd_status_render(rc->status, rc->line, sizeof rc->line,
+                                     cols - 1);
+  iospd_plat_status_show(rc->line, rc->line_len);
+}
+
+/* hooks->interval, on the controller thread as each interval ends: the
+ * time-series row first, then the status line. */
+static void on_interval(void* ctx, const iospd_interval_t* iv) {
+  run_ctx_t* rc = ctx;
+  if (rc->series != NULL) iospd_series_out_interval(rc->series, iv);
+  iospd_series_keep_interval(rc->keep, iv);
+  if (rc->status != NULL && iospd_status_on_interval(rc->status, iv))
+    status_draw(rc);
+}
+
+static void on_tick(void* ctx, const iospd_run_tick_t* t) {
+  run_ctx_t* rc = ctx;
+  if (rc->status != NULL && iospd_status_on_tick(rc->status, t))
+    status_draw(rc);
+}
+
+/* After a message (which erased the status line), the line again. */
+static void status_restore(const run_ctx_t* rc) {
+  if (rc->line_len > 0) iospd_plat_status_show(rc->line, rc->line_len);
+}
+
+/* Run messages: warnings and notes go to stderr as they are; -v lines
+ * behind a UTC timestamp (diagnostics, not a stable interface) go where
+ * notice_write says. */
+static void on_message(void* ctx, const char* text) {
+  run_ctx_t* rc = ctx;
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  /* "warning: ": iospd's warnings about misleading set-ups (warnings.h). */
+  if (strncmp(text, "WARNING", 7) == 0 || strncmp(text, "warning: ", 9) == 0)
+    iospd_strbuf_appendf(&rc->warnings, "%s\n", text);
+  if (strncmp(text, "WARNING", 7) == 0 || strncmp(text, "NOTE:", 5) == 0 ||
+      strncmp(text, "warning: ", 9) == 0) {
+    iospd_strbuf_appendf(&sb, "%s\n", text);
+    iospd_plat_write_err(iospd_strbuf_cstr(&sb), sb.len);
+  } else {
+    iospd_utc_time_t t;
+    iospd_plat_utc_now(&t);
+    iospd_strbuf_appendf(&sb, "%04u-%02u-%02uT%02u:%02u:%02uZ: %s\n", t.year,
+                         t.month, t.day, t.hour, t.minute, t.second, text);
+    notice_write(rc->p, iospd_strbuf_cstr(&sb), sb.len);
+  }
+  iospd_strbuf_destroy(&sb);
+  status_restore(rc);
+}
+
+static void on_interrupted(void* ctx) {
+  static const char line[] =
+      "\n*** Ctrl-C: stopping I/O; the results measured so far follow. ***\n";
+  const run_ctx_t* rc = ctx;
+  notice_write(rc->p, line, sizeof line - 1);
+  status_restore(rc);
+}
+
+static void on_progress_dot(void* ctx) {
+  notice_write(((const run_ctx_t*)ctx)->p, ".", 1);
+}
+
+/* warnings: the validation's warnings ("warning: ..." lines), kept with
+ * the run's own for the JSON and HTML reports. */
+int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
+                          const cmdline_args_t* args, const char* warnings) {
+  iospd_results_t results;
+  memset(&results, 0, sizeof results);
+  results.sys = *sys;
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  run_ctx_t ctx = {.p = p};
+  iospd_strbuf_init(&ctx.warnings);
+  iospd_strbuf_append(&ctx.warnings, warnings);
+  iospd_run_hooks_t hooks = {.message = on_message,
+                             .progress_dot = on_progress_dot,
+                             .interrupted = on_interrupted,
+                             .ctx = &ctx};
+  if (iospd_app_wants_format(p, IOSPD_FORMAT_HTML)) {
+    ctx.keep = iospd_series_keep_create(p, IOSPD_SERIES_KEEP_CAP);
+    if (ctx.keep == NULL) {
+      iospd_strbuf_destroy(&ctx.warnings);
+      err_line("error: ", "out of memory (the HTML report's time series)");
+      return EXIT_RUN_FAILED;
+    }
+    hooks.interval = on_interval;
+  }
+  if (p->ext.timeseries_path != NULL) {
+    if (iospd_series_out_open(&ctx.series, p->ext.timeseries_path, p, &err) <
+        0) {
+      err_line("error: ", err.msg);
+      iospd_series_keep_destroy(ctx.keep);
+      iospd_strbuf_destroy(&ctx.warnings);
+      return EXIT_BAD_INPUT;
+    }
+    hooks.interval = on_interval;
+  }
+  /* Without memory for it, the run goes on without a status line. */
+  if (status_wanted(p)) ctx.status = iospd_status_create(p);
+  if (ctx.status != NULL) {
+    hooks.interval = on_interval;
+    hooks.tick = on_tick;
+  }
+  int rc = iospd_run(p, &hooks, &results, &err);
+  /* Erased before anything else is printed (the writes erase it too). */
+  ctx.line_len = 0;
+  iospd_plat_status_clear();
+  iospd_status_destroy(ctx.status);
+  iospd_err_t serr;
+  iospd_err_clear(&serr);
+  int src = iospd_series_out_close(ctx.series, &serr);
+  if (p->progress > 0) notice_write(p, "\n", 1);
+  /* DISKSPD prints whatever was measured even when the run failed. */
+  bool outputs_ok = true;
+  if (results.timespan_count > 0) {
+    outputs_ok = iospd_app_emit_reports(p, &results, &ctx, args);
+    /* The warnings only the run could tell (iospd/warnings.h), after the
+     * report so that the DISKSPD layout before it is untouched. */
+    for (uint32_t i = 0; i < results.timespan_count; i++)
+      for (uint32_t k = 0; k < results.timespans[i].warning_count; k++)
+        if (iospd_warn_after_run(results.timespans[i].warnings[k].kind))
+          err_line("warning: ", results.timespans[i].warnings[k].text);
+  }
+  /* --verify: the first failures one by one on stderr; any failure is a
+   * failed run. */
+  uint64_t vfailed = iospd_results_verify_failures(&results);
+  if (vfailed > 0) {
+    iospd_strbuf_t vf;
+    iospd_strbuf_init(&vf);
+    iospd_report_verify_failures(&vf, &results);
+    err_sb(&vf);
+    iospd_strbuf_destroy(&vf);
+  }
+  iospd_results_destroy(&results);
+  iospd_plat_cpu_topology_free(&results.topo);
+  iospd_series_keep_destroy(ctx.keep);
+  iospd_strbuf_destroy(&ctx.warnings);
+  if (rc < 0) {
+    err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+    /* A state file that does not fit the profile is bad input. */
+    return rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+  }
+  if (vfailed > 0) {
+    char line[160];
+    snprintf(line, sizeof line,
+             "--verify: %llu blocks read back were not what was written "
+             "(see the verify lines above and the report)",
+             (unsigned long long)vfailed);
+    err_line("error: ", line);
+    return EXIT_RUN_FAILED;
+  }
+  if (src < 0) {
+    err_line("error: ", serr.msg);
+    return EXIT_RUN_FAILED;
+  }
+  return outputs_ok ? EXIT_OK : EXIT_RUN_FAILED;
+}
+
+/* --tree: notes and creation progress go to stderr (stdout holds only the
+ * report, whatever -R says). */
+static void tree_note(void* ctx, const char* text) {
+  (void)ctx;
+  err_line("iospd: ", text);
+}
+
+static void tree_progress(void* ctx, uint64_t done, uint64_t total) {
+  (void)ctx;
+  char line[96];
+  int n = snprintf(line, sizeof line, "iospd: created %llu of %llu files%s",
+                   (unsigned long long)done, (unsigned long long)total,
+                   done == total ? ": done\n" : "\n");
+  if (n > 0) iospd_plat_write_err(line, (size_t)n);
+}
+
+/* The file-tree mode (docs/tree.md): the tree run, then the usual report
+ * with its tree sections. A tree that exists with another layout is bad
+ * input (exit 3); nothing was touched then. */
+int iospd_app_run_tree(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
+                       const cmdline_args_t* args, const char* warnings) {
+  iospd_results_t results;
+  memset(&results, 0, sizeof results);
+  results.sys = *sys;
+  iospd_tree_results_t tree;
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  run_ctx_t ctx = {.p = p};
+  iospd_strbuf_init(&ctx.warnings);
+  iospd_strbuf_append(&ctx.warnings, warnings);
+  iospd_tree_hooks_t hooks = {.note = tree_note,
+                              .progress = tree_progress,
+                              .interrupted = on_interrupted,
+                              .ctx = &ctx};
+  int rc = iospd_tree_run(p, &hooks, &results, &tree, &err);
+  bool outputs_ok = true;
+  if (results.timespan_count > 0 && results.profile != NULL) {
+    outputs_ok = iospd_app_emit_reports(p, &results, &ctx, args);
+  }
+  iospd_strbuf_destroy(&ctx.warnings);
+  iospd_tree_report_profile_free(results.profile);
+  iospd_results_destroy(&results);
+  iospd_plat_cpu_topology_free(&results.topo);
+  iospd_tree_results_free(&tree);
+  if (rc < 0) {
+    err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+    return rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+  }
+  return outputs_ok ? EXIT_OK : EXIT_RUN_FAILED;
+}
+
+/* --verify-only: one checking pass over every target; a text summary on
+ * stdout, progress and failures on stderr; exit 1 on any failure. */
+static void vonly_message(void* ctx, const char* text) {
+  (void)ctx;
+  err_line("", text);
+}
+
+int iospd_app_verify_only(const iospd_profile_t* p,
+                          const iospd_sysinfo_t* sys) {
+  iospd_run_hooks_t hooks = {.message = vonly_message};
+  iospd_vonly_t v;
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  int rc = iospd_verify_only(p, &hooks, sys->ticks_per_second, &v, &err);
+  iospd_strbuf_t out, fl;
+  iospd_strbuf_init(&out);
+  iospd_strbuf_init(&fl);
+  iospd_report_vonly_summary(&out, &v);
+  uint64_t failed = iospd_report_vonly_failures(&fl, &v);
+  err_sb(&fl);
+  out_sb(&out);
+  iospd_strbuf_destroy(&out);
+  iospd_strbuf_destroy(&fl);
+  iospd_vonly_free(&v);
+  if (rc < 0) {
+    err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+    return rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+  }
+  if (failed > 0) {
+    err_line("error: ", "--verify-only: some blocks were not what the last "
+                        "verified write put there (see above)");
+    return EXIT_RUN_FAILED;
+  }
+  return EXIT_OK;
+}
+
