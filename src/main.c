@@ -454,6 +454,8 @@ static bool emit_reports(const iospd_profile_t* p, const iospd_results_t* r,
   return ok;
 }
 
+static void tree_note(void* ctx, const char* text);
+
 /* warnings: the validation's warnings ("warning: ..." lines), kept with
  * the run's own for the JSON and HTML reports. */
 static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
@@ -469,6 +471,7 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   iospd_run_hooks_t hooks = {.message = on_message,
                              .progress_dot = on_progress_dot,
                              .interrupted = on_interrupted,
+                             .note = tree_note,
                              .ctx = &ctx};
   if (wants_format(p, IOSPD_FORMAT_HTML)) {
     ctx.keep = iospd_series_keep_create(p, IOSPD_SERIES_KEEP_CAP);
@@ -526,6 +529,7 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
     iospd_strbuf_destroy(&vf);
   }
   iospd_results_destroy(&results);
+  iospd_run_release(&results, p);
   iospd_plat_cpu_topology_free(&results.topo);
   iospd_series_keep_destroy(ctx.keep);
   iospd_strbuf_destroy(&ctx.warnings);
@@ -555,50 +559,6 @@ static int run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
 static void tree_note(void* ctx, const char* text) {
   (void)ctx;
   err_line("iospd: ", text);
-}
-
-static void tree_progress(void* ctx, uint64_t done, uint64_t total) {
-  (void)ctx;
-  char line[96];
-  int n = snprintf(line, sizeof line, "iospd: created %llu of %llu files%s",
-                   (unsigned long long)done, (unsigned long long)total,
-                   done == total ? ": done\n" : "\n");
-  if (n > 0) iospd_plat_write_err(line, (size_t)n);
-}
-
-/* The file-tree mode (docs/tree.md): the tree run, then the usual report
- * with its tree sections. A tree that exists with another layout is bad
- * input (exit 3); nothing was touched then. */
-static int run_tree(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
-                    const cmdline_args_t* args, const char* warnings) {
-  iospd_results_t results;
-  memset(&results, 0, sizeof results);
-  results.sys = *sys;
-  iospd_tree_results_t tree;
-  iospd_err_t err;
-  iospd_err_clear(&err);
-  run_ctx_t ctx = {.p = p};
-  iospd_strbuf_init(&ctx.warnings);
-  iospd_strbuf_append(&ctx.warnings, warnings);
-  iospd_tree_hooks_t hooks = {.note = tree_note,
-                              .progress = tree_progress,
-                              .interrupted = on_interrupted,
-                              .ctx = &ctx};
-  int rc = iospd_tree_run(p, &hooks, &results, &tree, &err);
-  bool outputs_ok = true;
-  if (results.timespan_count > 0 && results.profile != NULL) {
-    outputs_ok = emit_reports(p, &results, &ctx, args);
-  }
-  iospd_strbuf_destroy(&ctx.warnings);
-  iospd_tree_report_profile_free(results.profile);
-  iospd_results_destroy(&results);
-  iospd_plat_cpu_topology_free(&results.topo);
-  iospd_tree_results_free(&tree);
-  if (rc < 0) {
-    err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
-    return rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
-  }
-  return outputs_ok ? EXIT_OK : EXIT_RUN_FAILED;
 }
 
 /* --verify-only: one checking pass over every target; a text summary on
@@ -978,10 +938,8 @@ int main(int argc, char** argv) {
       exit_code = verify_only(&profile, &sys);
   } else if ((exit_code = check_output_paths(&profile, true)) == EXIT_OK) {
     cmdline_args_t args = {uargc, uargv};
-    exit_code = profile.ext.tree.dirs != NULL
-                    ? run_tree(&profile, &sys, &args, iospd_strbuf_cstr(&warned))
-                    : run_profile(&profile, &sys, &args,
-                                  iospd_strbuf_cstr(&warned));
+    exit_code =
+        run_profile(&profile, &sys, &args, iospd_strbuf_cstr(&warned));
   }
 
 done:
