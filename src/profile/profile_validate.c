@@ -290,19 +290,14 @@ static void check_tree(diag_t* d, const iospd_profile_t* p) {
        "-r<align> other than the block size"},
       {t->dist_count != 0, "-rd"},
       {t->memory_mapped, "-Sm"},
-      {t->throughput_bpms != 0, "-g"},
-      {t->burst_set || t->think_set, "-i and -j"},
       {t->parallel_async || t->interlocked, "-p and -si"},
       {t->pattern == IOSPD_PATTERN_RANDOM || ts->random_write_data,
        "-Z<size> and -Zr"},
       {t->flush_type != IOSPD_FLUSH_NONE, "-N"},
       {t->thread_target_count != 0, "ThreadTargets"},
       {ts->completion_routines, "-x"},
-      {ts->affinity_count != 0, "-a (the tree's threads are not pinned)"},
       {p->ext.verify || p->ext.verify_only,
        "--verify and --verify-only (they check one target's blocks)"},
-      {p->ext.timeseries_path != NULL,
-       "--timeseries (the tree run keeps no per-interval rows)"},
   };
   for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
     if (refused[i].bad)

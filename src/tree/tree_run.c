@@ -51,6 +51,10 @@ typedef struct tree_state_s {
   _Atomic uint64_t* loc;
   _Atomic uint64_t* end;
   unsigned open_flags;
+  /* -g in bytes per ms for the tree's block size: -g<n>i is converted by
+   * the command line with the block size it had then, and the tree's
+   * default -b comes after. */
+  uint64_t bpms;
   /* the timespan's controller block, seen by worker 0's set-up */
   iospd_engine_ctl_t* ctl;
   /* relocator */
@@ -268,11 +272,12 @@ static void tree_begin(iospd_worker_t* w) {
 static uint32_t throttle_wait(const iospd_worker_t* w, tree_worker_t* tw,
                               uint64_t now) {
   const iospd_target_t* t = tw->s->t;
-  if (t->throughput_bpms > 0) {
+  uint64_t bpms = tw->s->bpms;
+  if (bpms > 0) {
     uint64_t elapsed = (now - tw->meter_start) / tw->ticks_per_ms;
     uint64_t need = tw->issued_bytes + t->block_size;
-    if (elapsed * t->throughput_bpms >= need) return 0;
-    uint64_t due = need / t->throughput_bpms;
+    if (elapsed * bpms >= need) return 0;
+    uint64_t due = need / bpms;
     uint64_t ms = due > elapsed ? due - elapsed : 1;
     (void)w;
     return ms > IOSPD_POLL_MS ? IOSPD_POLL_MS : (uint32_t)(ms ? ms : 1);
@@ -288,7 +293,7 @@ static uint32_t throttle_wait(const iospd_worker_t* w, tree_worker_t* tw,
 static void throttle_issued(tree_worker_t* tw, uint64_t now) {
   const iospd_target_t* t = tw->s->t;
   tw->issued_bytes += t->block_size;
-  if (t->throughput_bpms == 0 && t->think_time > 0 && t->burst_size > 0 &&
+  if (tw->s->bpms == 0 && t->think_time > 0 && t->burst_size > 0 &&
       ++tw->burst_count >= t->burst_size) {
     tw->burst_count = 0;
     tw->think_until = now + (uint64_t)t->think_time * tw->ticks_per_ms;
@@ -361,7 +366,7 @@ static bool tree_pass(iospd_worker_t* w) {
   int64_t n = write ? iospd_plat_tree_write(s->fh, tw->buf, bs, off)
                     : iospd_plat_tree_read(s->fh, tw->buf, bs, off);
   uint64_t t1 = iospd_plat_ticks();
-  if (r->t->throughput_bpms > 0 || r->t->think_time > 0)
+  if (r->bpms > 0 || r->t->think_time > 0)
     throttle_issued(tw, t0);
   if (n != (int64_t)bs) {
     iospd_tree_file_path(tw->path, sizeof tw->path,
@@ -533,6 +538,9 @@ static int tree_prepare(const iospd_profile_t* p,
   s->t = &p->timespans[0].targets[0];
   s->seed = p->timespans[0].rand_seed;
   s->tps = out->sys.ticks_per_second;
+  s->bpms = s->t->throughput_iops
+                ? (uint64_t)s->t->throughput_iops * s->t->block_size / 1000u
+                : s->t->throughput_bpms;
   s->tree = iospd_calloc(1, sizeof *s->tree);
   if (s->tree == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   out->tree = s->tree;

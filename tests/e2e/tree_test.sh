@@ -97,11 +97,8 @@ expect3 "-s (offsets are random" --tree=x -s
 expect3 "has one: give two directories" --tree=x --relocate
 expect3 "smaller than the block size" --tree=x -b8K
 expect3 "takes no targets" --tree=x t.dat
-expect3 "-a (the tree's threads are not pinned)" --tree=x -a0,1
 expect3 "--verify and --verify-only (they check" --tree=x --verify
 expect3 "--verify and --verify-only (they check" --tree=x --verify-only
-expect3 "--timeseries (the tree run keeps no" --tree=x --timeseries=ts.csv
-[ ! -e ts.csv ] && ok || bad "a refused --timeseries run created its file"
 [ ! -e x ] && ok || bad "a refused run created something"
 
 # ---- hot/cold share within 2 points ------------------------------------------
