@@ -50,6 +50,12 @@ typedef struct iospd_workload_s {
    * cold classes), threads_per_file of the first target being the thread
    * count; false: DISKSPD's -t / -F layout. */
   bool every_target;
+  /* Each -o slot of a thread is a worker of its own (a synchronous
+   * workload keeps one I/O in flight per worker): -t T -o N runs T x N
+   * workers, worker i being slot i mod N of thread i / N (its CPU by -a),
+   * and collect folds each thread's workers into one thread result. Only
+   * with every_target. */
+  bool slot_workers;
 
   /* Controller, once per run before the first timespan. May put in *run
    * the profile the timespans run and the reports show (the tree's hot and

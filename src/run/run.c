@@ -161,11 +161,20 @@ static bool thread_uses(const iospd_target_t* t, uint32_t thread,
 
 /* 2.2: -t gives each thread one target; -F gives each thread every target
  * (or those whose ThreadTargets list it), with -O slots shared. */
+/* Workers per thread: the -o slots with slot_workers, else 1. */
+static uint32_t workers_per_thread(const run_t* r) {
+  if (!r->wl->every_target || !r->wl->slot_workers || r->ts->target_count == 0)
+    return 1;
+  uint32_t o = r->ts->targets[0].request_count;
+  return o ? o : 1;
+}
+
 static uint32_t thread_count(const run_t* r) {
   if (r->wl->every_target)
-    return r->ts->target_count && r->ts->targets[0].threads_per_file
-               ? r->ts->targets[0].threads_per_file
-               : 1;
+    return (r->ts->target_count && r->ts->targets[0].threads_per_file
+                ? r->ts->targets[0].threads_per_file
+                : 1) *
+           workers_per_thread(r);
   return iospd_run_thread_count(r->ts);
 }
 
@@ -746,7 +755,9 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
     iospd_worker_t* w = r->workers[started];
     args[started].run = r;
     args[started].w = w;
-    w->affinity = iospd_run_affinity(r->ts, &r->res->topo, w->id);
+    /* A thread's slot workers share its CPU. */
+    w->affinity =
+        iospd_run_affinity(r->ts, &r->res->topo, w->id / workers_per_thread(r));
     iospd_err_t e;
     iospd_err_clear(&e);
     rc = iospd_plat_thread_start(&th[started], &w->affinity, worker_main,

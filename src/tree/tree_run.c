@@ -55,6 +55,8 @@ typedef struct tree_state_s {
    * the command line with the block size it had then, and the tree's
    * default -b comes after. */
   uint64_t bpms;
+  uint32_t slots; /* -o: slot workers per thread */
+  uint32_t burst; /* -i for each slot worker */
   /* the timespan's controller block, seen by worker 0's set-up */
   iospd_engine_ctl_t* ctl;
   /* relocator */
@@ -294,7 +296,7 @@ static void throttle_issued(tree_worker_t* tw, uint64_t now) {
   const iospd_target_t* t = tw->s->t;
   tw->issued_bytes += t->block_size;
   if (tw->s->bpms == 0 && t->think_time > 0 && t->burst_size > 0 &&
-      ++tw->burst_count >= t->burst_size) {
+      ++tw->burst_count >= tw->s->burst) {
     tw->burst_count = 0;
     tw->think_until = now + (uint64_t)t->think_time * tw->ticks_per_ms;
   }
@@ -541,6 +543,11 @@ static int tree_prepare(const iospd_profile_t* p,
   s->bpms = s->t->throughput_iops
                 ? (uint64_t)s->t->throughput_iops * s->t->block_size / 1000u
                 : s->t->throughput_bpms;
+  /* -g and -i are the thread's, as in DISKSPD: each of its -o slot
+   * workers takes its share. */
+  s->slots = s->t->request_count ? s->t->request_count : 1;
+  if (s->bpms > 0) s->bpms = s->bpms / s->slots ? s->bpms / s->slots : 1;
+  s->burst = s->t->burst_size / s->slots ? s->t->burst_size / s->slots : 1;
   s->tree = iospd_calloc(1, sizeof *s->tree);
   if (s->tree == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   out->tree = s->tree;
@@ -584,16 +591,45 @@ static int tree_prepare(const iospd_profile_t* p,
   return 0;
 }
 
+/* Folds each thread's -o slot workers (iospd/workload.h slot_workers)
+ * into one thread result: thread i is workers i*o .. i*o+o-1. */
 static int tree_collect(void* state, iospd_worker_t* const* w, uint32_t n,
                         iospd_timespan_result_t* tsr, iospd_err_t* err) {
   tree_state_t* s = state;
   (void)w;
-  (void)err;
-  for (uint32_t i = 0; i < n && i < tsr->thread_count; i++) {
-    tsr->threads[i].engine = "tree (synchronous)";
-    tsr->threads[i].depth_asked = s->t->request_count;
-    tsr->threads[i].depth_kept = 1;
+  uint32_t o = s->t->request_count ? s->t->request_count : 1;
+  if (n > tsr->thread_count) n = tsr->thread_count;
+  uint32_t threads = n / o;
+  int rc = 0;
+  for (uint32_t i = 0; i < threads; i++) {
+    iospd_thread_result_t th = tsr->threads[i * o];
+    for (uint32_t j = 1; j < o; j++) {
+      iospd_thread_result_t* src = &tsr->threads[i * o + j];
+      for (uint32_t k = 0; k < th.target_count && k < src->target_count;
+           k++) {
+        if (rc == 0)
+          rc = iospd_target_stats_merge(&th.targets[k].stats,
+                                        &src->targets[k].stats);
+        iospd_target_stats_destroy(&src->targets[k].stats);
+        iospd_free(src->targets[k].dist);
+      }
+      th.wait.completion_wait += src->wait.completion_wait;
+      th.wait.throttle_wait += src->wait.throttle_wait;
+      th.wait.throttle_sleep += src->wait.throttle_sleep;
+      iospd_free(src->targets);
+      iospd_free(src->vfails);
+      memset(src, 0, sizeof *src);
+    }
+    th.id = i;
+    th.engine = "tree (synchronous)";
+    th.depth_asked = o;
+    th.depth_kept = o;
+    tsr->threads[i] = th;
   }
+  /* The folded entries are empty now: the results hold T threads. */
+  tsr->thread_count = tsr->thread_count_alloc = threads;
+  if (rc < 0)
+    return iospd_err_set(err, rc, "out of memory merging the statistics");
   return 0;
 }
 
@@ -649,6 +685,7 @@ const iospd_workload_t iospd_workload_tree = {
                IOSPD_WL_NO_FLUSH | IOSPD_WL_NO_RANDOM_DATA,
     .block_targets = false,
     .every_target = true,
+    .slot_workers = true,
     .prepare = tree_prepare,
     .setup = tree_setup,
     .begin = tree_begin,
