@@ -301,6 +301,17 @@ static void check_tree(diag_t* d, const iospd_profile_t* p) {
       {ts->completion_routines, "-x"},
       {p->ext.verify || p->ext.verify_only,
        "--verify and --verify-only (they check one target's blocks)"},
+      {t->sequential_scan || t->random_access || t->temporary,
+       "-fs, -fr and -ft (the tree's opens take no access hints)"},
+      {t->large_pages, "-l (a tree thread's buffer is one block)"},
+      {t->io_priority != IOSPD_IO_PRIORITY_NORMAL && t->io_priority != 0,
+       "-I (the tree's calls set no I/O priority)"},
+      {iospd_target_has_content(t),
+       "--compress and --dedupe (the tree writes DISKSPD's pattern or "
+       "zeros)"},
+      {p->ext.engine != IOSPD_ENGINE_AUTO,
+       "--engine (the tree issues synchronous calls, not through an "
+       "engine)"},
   };
   for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
     if (refused[i].bad)

@@ -141,4 +141,12 @@ f1=${got1% *} t1=${got1#* } f4=${got4% *} t4=${got4#* }
 cp o4.out out
 [ "$(json "d['timespans'][0]['thread_count'], [t['io_engine_depth'] for t in d['timespans'][0]['threads']]")" = "1 [4]" ] && ok || bad "-o4: report $(json "d['timespans'][0]['thread_count']")"
 
+# ---- what has no meaning for a tree is refused, naming the switch --------
+for sw in "-fs:-fs, -fr and -ft" "-fr:-fs, -fr and -ft" "-l:-l (a tree" "-I1:-I (the tree" \
+  "--compress=50:--compress and --dedupe" "--dedupe=20:--compress and --dedupe" \
+  "--engine=psync:--engine (the tree" "-o65:-o65 is more than 64"; do
+  run --tree=R "${sw%%:*}" -d1 -W0
+  [ $rc = 3 ] && grep -qF -- "${sw#*:}" err && [ ! -e R ] && ok || bad "${sw%%:*} should be refused (exit $rc: $(head -c 200 err))"
+done
+
 finish tree_ctl_test
