@@ -430,8 +430,11 @@ static void tree_teardown(iospd_worker_t* w) {
     tw->s->mover = NULL;
   }
   /* The metadata latencies join the run's (collect reads them after). */
-  iospd_hist_merge(tw->s->tree->meta[IOSPD_TREE_META_OPEN], tw->meta_open);
-  iospd_hist_merge(tw->s->tree->meta[IOSPD_TREE_META_CLOSE], tw->meta_close);
+  if (tw->meta_open != NULL)
+    iospd_hist_merge(tw->s->tree->meta[IOSPD_TREE_META_OPEN], tw->meta_open);
+  if (tw->meta_close != NULL)
+    iospd_hist_merge(tw->s->tree->meta[IOSPD_TREE_META_CLOSE],
+                     tw->meta_close);
   iospd_hist_destroy(tw->meta_open);
   iospd_hist_destroy(tw->meta_close);
   if (tw->buf != NULL) iospd_plat_buf_free(tw->buf, tw->buf_len);
