@@ -41,7 +41,10 @@ enum {
 
 typedef struct iospd_workload_s {
   const char* name;
-  uint32_t refuses; /* IOSPD_WL_NO_* */
+  /* IOSPD_WL_NO_*: what the workload refuses, for the modes and docs.
+   * The messages naming each switch are the profile check's
+   * (src/profile/profile_validate.c, a layer below this one). */
+  uint32_t refuses;
   /* The timespan's targets are files or devices the controller prepares:
    * -c, the existence and safety checks, --verify state files, -Z sources,
    * the set-up warnings. False: the workload prepares its own. */
@@ -67,8 +70,9 @@ typedef struct iospd_workload_s {
                  const struct iospd_run_hooks_s* hooks,
                  const struct iospd_run_session_s* session, iospd_results_t* out,
                  const iospd_profile_t** run, void** state, iospd_err_t* err);
-  /* Worker thread, before the start gate (w->wl_state is set to state):
-   * its own handles, buffers and statistics. */
+  /* Worker thread, before the start gate: its own handles, buffers and
+   * statistics; it may keep its per-worker data in w->wl_state (NULL for
+   * the block loop, whose data is the worker itself). */
   int (*setup)(void* state, struct iospd_worker_s* w, iospd_err_t* err);
   /* After the start gate: begin, then one pass at a time (cooperative). A
    * pass returns true once the worker has stopped and nothing is in
