@@ -926,3 +926,51 @@ char* iospd_plat_final_path(const char* path) {
   return NULL;
 }
 uint64_t iospd_plat_unix_ns(void) { return 1767322800000000000ull; }
+
+/* ---- the file tree's calls: not faked --------------------------------------
+ * The tree workload (src/tree) is linked with every controller; the fake
+ * platform has no directories, so its tests run no tree (tests/e2e does). */
+int iospd_plat_tree_open(const char* path, unsigned flags, iospd_tree_fh_t* fh,
+                         iospd_err_t* err) {
+  (void)flags;
+  (void)fh;
+  return iospd_err_set(err, IOSPD_ENOTSUP, "fake: no tree file '%s'", path);
+}
+int64_t iospd_plat_tree_read(iospd_tree_fh_t fh, void* buf, uint32_t len,
+                             uint64_t offset) {
+  (void)fh, (void)buf, (void)len, (void)offset;
+  return IOSPD_ENOTSUP;
+}
+int64_t iospd_plat_tree_write(iospd_tree_fh_t fh, const void* buf,
+                              uint32_t len, uint64_t offset) {
+  (void)fh, (void)buf, (void)len, (void)offset;
+  return IOSPD_ENOTSUP;
+}
+int iospd_plat_tree_close(iospd_tree_fh_t fh) {
+  (void)fh;
+  return 0;
+}
+int iospd_plat_mkdir(const char* path, iospd_err_t* err) {
+  return iospd_err_set(err, IOSPD_ENOTSUP, "fake: no directory '%s'", path);
+}
+int iospd_plat_rename_noreplace(const char* from, const char* to,
+                                iospd_err_t* err) {
+  (void)to;
+  return iospd_err_set(err, IOSPD_ENOTSUP, "fake: no rename of '%s'", from);
+}
+int iospd_plat_remove_file(const char* path, iospd_err_t* err) {
+  return iospd_err_set(err, IOSPD_ENOTSUP, "fake: no removal of '%s'", path);
+}
+int iospd_plat_remove_dir(const char* path, iospd_err_t* err) {
+  return iospd_err_set(err, IOSPD_ENOTSUP, "fake: no removal of '%s'", path);
+}
+int iospd_plat_path_kind(const char* path, int* kind, uint64_t* size,
+                         iospd_err_t* err) {
+  (void)path, (void)err;
+  *kind = IOSPD_PATH_NONE;
+  if (size != NULL) *size = 0;
+  return 0;
+}
+bool iospd_plat_same_file(const char* a, const char* b) {
+  return strcmp(a, b) == 0;
+}

@@ -12,6 +12,11 @@ if(IOSPD_BASH AND IOSPD_PYTHON3 AND NOT CMAKE_CROSSCOMPILING)
   add_test(NAME e2e_tree COMMAND ${IOSPD_BASH}
            ${PROJECT_SOURCE_DIR}/tests/e2e/tree_test.sh $<TARGET_FILE:iospd>)
   set_tests_properties(e2e_tree PROPERTIES TIMEOUT 300)
+  # The switches the controller hosts, on a tree run (iospd/workload.h):
+  # -v, -P, -ys, --progress, --timeseries, -g, -i/-j by their effects.
+  add_test(NAME e2e_tree_ctl COMMAND ${IOSPD_BASH}
+           ${PROJECT_SOURCE_DIR}/tests/e2e/tree_ctl_test.sh $<TARGET_FILE:iospd>)
+  set_tests_properties(e2e_tree_ctl PROPERTIES TIMEOUT 120)
   # Symbolic links planted as tree files, before and during a run, and one
   # directory given twice (issue #30).
   add_test(NAME e2e_tree_safety COMMAND ${IOSPD_BASH}

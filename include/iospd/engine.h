@@ -191,6 +191,10 @@ typedef struct iospd_worker_s {
    * its results entry; the rest are only counted). */
   iospd_vfail_t* vfails;
   uint32_t vfail_cap, vfail_count;
+  /* What this worker does (iospd/workload.h) and that workload's state
+   * for it (NULL for the block loop, which keeps everything above). */
+  const struct iospd_workload_s* wl;
+  void* wl_state;
 } iospd_worker_t;
 
 /* On the worker's thread, before the start barrier: opens the targets (one

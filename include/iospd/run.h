@@ -5,6 +5,8 @@
 #ifndef IOSPD_RUN_H
 #define IOSPD_RUN_H
 
+#include <stdatomic.h>
+
 #include "iospd/profile.h"
 #include "iospd/series.h"
 #include "iospd/stats.h"
@@ -46,6 +48,10 @@ typedef struct iospd_run_hooks_s {
    * collected. For the live status line's clock between intervals
    * (-D5000). Must be cheap. May be NULL. */
   void (*tick)(void* ctx, const iospd_run_tick_t* t);
+  /* A line for the user whatever -v says, from the controller thread: what
+   * a workload prepares (the tree's creation, re-use and clean-up). May be
+   * NULL. */
+  void (*note)(void* ctx, const char* text);
 } iospd_run_hooks_t;
 
 /* Runs every timespan of a validated profile. Fills out (caller frees with
@@ -61,5 +67,37 @@ typedef struct iospd_run_hooks_s {
  * run). hooks may be NULL. */
 int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
               iospd_results_t* out, iospd_err_t* err);
+
+/* Frees what the workload added to out beyond iospd_results_destroy's
+ * share (the tree's report profile in out->profile when it is not p, and
+ * out->tree). Call after iospd_results_destroy. */
+void iospd_run_release(iospd_results_t* out, const iospd_profile_t* p);
+
+/* ---- many runs in one process (a mode that decides its next run) --------
+ * One run = one call of iospd_run_in: it runs every timespan of the
+ * profile with whatever workload the profile names (iospd/workload.h) and
+ * returns the results as data in out, as iospd_run does. Nothing of one
+ * call is left for the next (events, latches, engine names, counters live
+ * in the call) except what the caller's session holds: Ctrl-C, which is
+ * the process's. Once it was pressed, the running call ends as after
+ * Ctrl-C (its results kept) and every later call with the same session
+ * returns 0 at once with no timespans, so the mode stops between runs and
+ * keeps everything so far. iospd_run is iospd_run_in with a session of
+ * its own, reset at each call.
+ *
+ *   iospd_run_session_t s;
+ *   iospd_run_session_init(&s);
+ *   while (more && !iospd_run_session_interrupted(&s)) {
+ *     build profile; iospd_run_in(&s, &profile, &hooks, &results[k], &err);
+ *     look at results[k]; decide the next profile;
+ *   } */
+typedef struct iospd_run_session_s {
+  _Atomic uint32_t interrupted; /* Ctrl-C or SIGTERM seen */
+} iospd_run_session_t;
+void iospd_run_session_init(iospd_run_session_t* s);
+bool iospd_run_session_interrupted(const iospd_run_session_t* s);
+int iospd_run_in(iospd_run_session_t* s, const iospd_profile_t* p,
+                 const iospd_run_hooks_t* hooks, iospd_results_t* out,
+                 iospd_err_t* err);
 
 #endif

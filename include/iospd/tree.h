@@ -71,19 +71,18 @@ typedef struct iospd_tree_hooks_s {
   void (*note)(void* ctx, const char* text);
   /* Creation progress: done of total files, every 10 % and at the end. */
   void (*progress)(void* ctx, uint64_t done, uint64_t total);
-  void (*interrupted)(void* ctx);
   /* True once creation should stop (Ctrl-C); may be NULL. */
   bool (*stop)(void* ctx);
   void* ctx;
 } iospd_tree_hooks_t;
 
-/* Exit-code classes of a failed tree run: IOSPD_EUSAGE (bad input: a tree
- * that exists with another layout, a file where a directory must be) or any
- * other IOSPD_E* (a run failure). out and tree are filled as far as the run
- * got; free with iospd_results_destroy and iospd_tree_results_free. */
-int iospd_tree_run(const iospd_profile_t* p, const iospd_tree_hooks_t* hooks,
-                   iospd_results_t* out, iospd_tree_results_t* tree,
-                   iospd_err_t* err);
+/* The run itself is the tree workload of the controller
+ * (iospd_workload_tree, iospd/workload.h): iospd_run on a profile with
+ * --tree. A tree that exists with another layout, or a file where a
+ * directory must be, fails it with IOSPD_EUSAGE (nothing touched). The
+ * results carry the tree's section in out->tree and the hot and cold
+ * classes as targets 0 and 1 of out->profile; iospd_run_release frees
+ * both. */
 void iospd_tree_results_free(iospd_tree_results_t* t);
 /* out->profile of a tree run: the profile with the hot and cold targets
  * the reports show; free it with this (after iospd_results_destroy). */

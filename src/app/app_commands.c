@@ -123,9 +123,7 @@ static int cmd_run(const iospd_app_t* app) {
   } else if ((exit_code = iospd_app_check_output_paths(p, true)) == EXIT_OK) {
     cmdline_args_t args = {app->argc, app->argv};
     const char* warned = iospd_strbuf_cstr(app->warned);
-    exit_code = p->ext.tree.dirs != NULL
-                    ? iospd_app_run_tree(p, app->sys, &args, warned)
-                    : iospd_app_run_profile(p, app->sys, &args, warned);
+    exit_code = iospd_app_run_profile(p, app->sys, &args, warned);
   }
   return exit_code;
 }

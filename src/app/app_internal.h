@@ -76,11 +76,10 @@ int iospd_app_check_output_paths(const iospd_profile_t* p, bool outputs);
 int iospd_app_print_profile(const iospd_profile_t* p,
                             const iospd_sysinfo_t* sys);
 
-/* app_run.c: the three ways a profile runs; each returns the exit code. */
+/* app_run.c: the two ways a profile runs (a block run or a tree, both
+ * through the controller, and --verify-only); each returns the exit code. */
 int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
                           const cmdline_args_t* args, const char* warnings);
-int iospd_app_run_tree(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
-                       const cmdline_args_t* args, const char* warnings);
 int iospd_app_verify_only(const iospd_profile_t* p,
                           const iospd_sysinfo_t* sys);
 

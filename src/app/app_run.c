@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The three ways a profile runs, as the application drives them: a normal
- * run (iospd_run), the file-tree mode (iospd_tree_run) and --verify-only,
+/* The two ways a profile runs, as the application drives them: a normal
+ * run (iospd_run: block I/O or the file tree) and --verify-only,
  * with the hooks that turn the run's messages, dots, intervals and ticks
  * into output (the status line, the time-series file, the kept series of
  * the HTML report). */
@@ -93,6 +93,8 @@ static void on_progress_dot(void* ctx) {
   notice_write(((const run_ctx_t*)ctx)->p, ".", 1);
 }
 
+static void tree_note(void* ctx, const char* text);
+
 /* warnings: the validation's warnings ("warning: ..." lines), kept with
  * the run's own for the JSON and HTML reports. */
 int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
@@ -108,6 +110,7 @@ int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   iospd_run_hooks_t hooks = {.message = on_message,
                              .progress_dot = on_progress_dot,
                              .interrupted = on_interrupted,
+                             .note = tree_note,
                              .ctx = &ctx};
   if (iospd_app_wants_format(p, IOSPD_FORMAT_HTML)) {
     ctx.keep = iospd_series_keep_create(p, IOSPD_SERIES_KEEP_CAP);
@@ -165,6 +168,7 @@ int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
     iospd_strbuf_destroy(&vf);
   }
   iospd_results_destroy(&results);
+  iospd_run_release(&results, p);
   iospd_plat_cpu_topology_free(&results.topo);
   iospd_series_keep_destroy(ctx.keep);
   iospd_strbuf_destroy(&ctx.warnings);
@@ -189,55 +193,11 @@ int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   return outputs_ok ? EXIT_OK : EXIT_RUN_FAILED;
 }
 
-/* --tree: notes and creation progress go to stderr (stdout holds only the
- * report, whatever -R says). */
+/* --tree: notes (creation progress among them) go to stderr (stdout holds
+ * only the report, whatever -R says). */
 static void tree_note(void* ctx, const char* text) {
   (void)ctx;
   err_line("iospd: ", text);
-}
-
-static void tree_progress(void* ctx, uint64_t done, uint64_t total) {
-  (void)ctx;
-  char line[96];
-  int n = snprintf(line, sizeof line, "iospd: created %llu of %llu files%s",
-                   (unsigned long long)done, (unsigned long long)total,
-                   done == total ? ": done\n" : "\n");
-  if (n > 0) iospd_plat_write_err(line, (size_t)n);
-}
-
-/* The file-tree mode (docs/tree.md): the tree run, then the usual report
- * with its tree sections. A tree that exists with another layout is bad
- * input (exit 3); nothing was touched then. */
-int iospd_app_run_tree(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
-                       const cmdline_args_t* args, const char* warnings) {
-  iospd_results_t results;
-  memset(&results, 0, sizeof results);
-  results.sys = *sys;
-  iospd_tree_results_t tree;
-  iospd_err_t err;
-  iospd_err_clear(&err);
-  run_ctx_t ctx = {.p = p};
-  iospd_strbuf_init(&ctx.warnings);
-  iospd_strbuf_append(&ctx.warnings, warnings);
-  iospd_tree_hooks_t hooks = {.note = tree_note,
-                              .progress = tree_progress,
-                              .interrupted = on_interrupted,
-                              .ctx = &ctx};
-  int rc = iospd_tree_run(p, &hooks, &results, &tree, &err);
-  bool outputs_ok = true;
-  if (results.timespan_count > 0 && results.profile != NULL) {
-    outputs_ok = iospd_app_emit_reports(p, &results, &ctx, args);
-  }
-  iospd_strbuf_destroy(&ctx.warnings);
-  iospd_tree_report_profile_free(results.profile);
-  iospd_results_destroy(&results);
-  iospd_plat_cpu_topology_free(&results.topo);
-  iospd_tree_results_free(&tree);
-  if (rc < 0) {
-    err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
-    return rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
-  }
-  return outputs_ok ? EXIT_OK : EXIT_RUN_FAILED;
 }
 
 /* --verify-only: one checking pass over every target; a text summary on

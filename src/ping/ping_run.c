@@ -3,7 +3,17 @@
  * (a depth-1 queue: pread/pwrite on Linux, a blocking ReadFile/WriteFile on
  * Windows), timed with the platform's clock around that one call. The
  * buffer and the queue are made before the first request; the loop itself
- * allocates nothing. */
+ * allocates nothing.
+ *
+ * Why --ping is not a workload of the controller (iospd/workload.h): the
+ * controller hosts timespans of a profile, with a warm-up, a measured
+ * time and a cool-down on the clock, many workers and per-target
+ * statistics. A ping is none of those: it takes its own options (no
+ * profile, no targets list, no -t/-o), runs one request at a time until a
+ * count is reached or Ctrl-C, waits a set interval between requests, and
+ * prints a line per request as it completes. Hosting it would mean a
+ * profile built only to be ignored, a count instead of a deadline, and a
+ * per-I/O callback from the worker to the printer: a contortion of both. */
 #include <stdio.h>
 #include <string.h>
 

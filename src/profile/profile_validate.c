@@ -265,10 +265,13 @@ static void check_tree(diag_t* d, const iospd_profile_t* p) {
   }
   const iospd_timespan_t* ts = &p->timespans[0];
   const iospd_target_t* t = &ts->targets[0];
-  if (t->request_count != 1)
-    err(d, "--tree: -o%" PRIu32 " is not supported: each thread issues one "
-           "I/O at a time in this mode (docs/tree.md); use -o1 (the default "
-           "with --tree) and more threads (-t) for more I/Os in flight",
+  /* -o N: N synchronous issuers per thread, each with its own file in
+   * flight (docs/tree.md); the thread count is bounded by the usual -t
+   * checks, the product here. */
+  if (t->request_count > 64)
+    err(d, "--tree: -o%" PRIu32 " is more than 64: each slot of a thread is "
+           "a synchronous issuer of its own in this mode (docs/tree.md); use "
+           "more threads (-t)",
         t->request_count);
   if (tr->file_size < t->block_size)
     err(d, "--tree: the file size (--file-size=%" PRIu64 ") is smaller than "
@@ -290,19 +293,25 @@ static void check_tree(diag_t* d, const iospd_profile_t* p) {
        "-r<align> other than the block size"},
       {t->dist_count != 0, "-rd"},
       {t->memory_mapped, "-Sm"},
-      {t->throughput_bpms != 0, "-g"},
-      {t->burst_set || t->think_set, "-i and -j"},
       {t->parallel_async || t->interlocked, "-p and -si"},
       {t->pattern == IOSPD_PATTERN_RANDOM || ts->random_write_data,
        "-Z<size> and -Zr"},
       {t->flush_type != IOSPD_FLUSH_NONE, "-N"},
       {t->thread_target_count != 0, "ThreadTargets"},
       {ts->completion_routines, "-x"},
-      {ts->affinity_count != 0, "-a (the tree's threads are not pinned)"},
       {p->ext.verify || p->ext.verify_only,
        "--verify and --verify-only (they check one target's blocks)"},
-      {p->ext.timeseries_path != NULL,
-       "--timeseries (the tree run keeps no per-interval rows)"},
+      {t->sequential_scan || t->random_access || t->temporary,
+       "-fs, -fr and -ft (the tree's opens take no access hints)"},
+      {t->large_pages, "-l (a tree thread's buffer is one block)"},
+      {t->io_priority != IOSPD_IO_PRIORITY_NORMAL && t->io_priority != 0,
+       "-I (the tree's calls set no I/O priority)"},
+      {iospd_target_has_content(t),
+       "--compress and --dedupe (the tree writes DISKSPD's pattern or "
+       "zeros)"},
+      {p->ext.engine != IOSPD_ENGINE_AUTO,
+       "--engine (the tree issues synchronous calls, not through an "
+       "engine)"},
   };
   for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
     if (refused[i].bad)

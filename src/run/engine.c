@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "iospd/alloc.h"
+#include "iospd/workload.h"
 #include "interval_feed.h"
 
 #define BUF_ALIGN 4096u
@@ -860,3 +861,27 @@ int iospd_worker_error(const iospd_worker_t* w, iospd_err_t* err) {
                            w->id, why);
   }
 }
+
+/* ---- the block I/O workload (iospd/workload.h) ----------------------------
+ * The controller calls these once per worker (threaded) or once per pass
+ * (cooperative); the loop inside iospd_worker_run calls the pass directly. */
+static int block_setup(void* state, iospd_worker_t* w, iospd_err_t* err) {
+  (void)state;
+  return iospd_worker_setup(w, err);
+}
+
+const iospd_workload_t iospd_workload_block = {
+    .name = "block",
+    .refuses = 0,
+    .block_targets = true,
+    .every_target = false,
+    .prepare = NULL,
+    .setup = block_setup,
+    .begin = iospd_worker_begin,
+    .pass = iospd_worker_pass,
+    .run = iospd_worker_run,
+    .teardown = iospd_worker_teardown,
+    .error = iospd_worker_error,
+    .collect = NULL,
+    .finish = NULL,
+};

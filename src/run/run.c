@@ -11,18 +11,11 @@
 
 #include "iospd/alloc.h"
 #include "iospd/engine.h"
+#include "iospd/tree.h"
+#include "iospd/workload.h"
 #include "interval_feed.h"
 #include "run_internal.h"
 #include "run_verify.h"
-
-/* Ctrl-C: sticky for the rest of the run, like DISKSPD's stop event. */
-static _Atomic uint32_t g_interrupted;
-/* The -yp event was seen set: stops the run like Ctrl-C, without the
- * Ctrl-C line. Sticky too. */
-static _Atomic uint32_t g_stopped_by_event;
-static char g_engine_name[64];
-/* Failed I/Os so far in the run, all timespans (iospd_interval_t.errors). */
-static uint64_t g_series_errors;
 
 /* -y named events of the run, opened (created if absent) once by iospd_run
  * and used by the controller thread only. */
@@ -32,14 +25,35 @@ typedef struct run_events_s {
   iospd_plat_event_t* end;   /* -yf: set when measurement ends */
   iospd_plat_event_t* stop;  /* -yp: stop the run when it is set */
 } run_events_t;
-static run_events_t g_ev;
+
+/* What one call of iospd_run_in keeps across its timespans; nothing of it
+ * outlives the call, so a second call starts clean. Only Ctrl-C, which is
+ * the process's, lives in the session. */
+typedef struct run_state_s {
+  iospd_run_session_t* session;
+  /* The -yp event was seen set: stops the run like Ctrl-C, without the
+   * Ctrl-C line. Sticky for the rest of the call. */
+  _Atomic uint32_t stopped_by_event;
+  _Atomic uint32_t interrupt_told; /* hooks->interrupted was called */
+  /* Failed I/Os so far in the run, all timespans (iospd_interval_t.errors). */
+  uint64_t series_errors;
+  run_events_t ev;
+  const iospd_workload_t* wl;
+  void* wl_state;
+} run_state_t;
 
 static void on_interrupt(void* arg) {
-  (void)arg;
-  atomic_store(&g_interrupted, 1);
+  iospd_run_session_t* s = arg;
+  atomic_store(&s->interrupted, 1);
+}
+
+static bool session_interrupted(const run_state_t* st) {
+  return atomic_load(&st->session->interrupted) != 0;
 }
 
 typedef struct run_s {
+  run_state_t* st;
+  const iospd_workload_t* wl;
   const iospd_profile_t* p;
   const iospd_timespan_t* ts;
   const iospd_run_hooks_t* hooks;
@@ -82,6 +96,7 @@ static iospd_worker_t* new_worker(run_t* r, uint32_t id, uint32_t ntargets) {
   iospd_worker_t* w = iospd_calloc(1, sizeof(*w) + 2 * IOSPD_CACHELINE);
   if (w == NULL) return NULL;
   w->id = id;
+  w->wl = r->wl;
   w->profile = r->p;
   w->ts = r->ts;
   w->ctl = r->ctl;
@@ -146,14 +161,48 @@ static bool thread_uses(const iospd_target_t* t, uint32_t thread,
 
 /* 2.2: -t gives each thread one target; -F gives each thread every target
  * (or those whose ThreadTargets list it), with -O slots shared. */
+/* Workers per thread: the -o slots with slot_workers, else 1. */
+static uint32_t workers_per_thread(const run_t* r) {
+  if (!r->wl->every_target || !r->wl->slot_workers || r->ts->target_count == 0)
+    return 1;
+  uint32_t o = r->ts->targets[0].request_count;
+  return o ? o : 1;
+}
+
+static uint32_t thread_count(const run_t* r) {
+  if (r->wl->every_target)
+    return (r->ts->target_count && r->ts->targets[0].threads_per_file
+                ? r->ts->targets[0].threads_per_file
+                : 1) *
+           workers_per_thread(r);
+  return iospd_run_thread_count(r->ts);
+}
+
 static int layout(run_t* r, iospd_err_t* err) {
   const iospd_timespan_t* ts = r->ts;
-  uint32_t n = iospd_run_thread_count(ts);
+  uint32_t n = thread_count(r);
   r->tsr->threads = iospd_calloc(n ? n : 1, sizeof(*r->tsr->threads));
   r->workers = iospd_calloc(n ? n : 1, sizeof(*r->workers));
   if (r->tsr->threads == NULL || r->workers == NULL) goto oom;
   r->tsr->thread_count = r->tsr->thread_count_alloc = n;
   r->nworkers = n;
+  if (r->wl->every_target) {
+    /* Each thread issues to every target (the tree's classes), each with
+     * its own -o slots. */
+    for (uint32_t id = 0; id < n; id++) {
+      iospd_worker_t* w = new_worker(r, id, ts->target_count);
+      if (w == NULL) goto oom;
+      r->workers[id] = w;
+      uint32_t slots = 0;
+      for (uint32_t ti = 0; ti < ts->target_count; ti++) {
+        const iospd_target_t* t = &ts->targets[ti];
+        bind_target(r, w, ti, ti, id, t->request_count, n, t->weight);
+        slots += t->request_count;
+      }
+      w->slot_count = slots;
+    }
+    return 0;
+  }
   if (ts->thread_count == 0) {
     uint32_t id = 0;
     for (uint32_t ti = 0; ti < ts->target_count; ti++) {
@@ -293,8 +342,8 @@ static void worker_main(void* arg) {
   iospd_worker_t* w = a->w;
   int rc = 0;
   /* Ctrl-C during the set-up of many threads: the late ones skip it. */
-  if (!atomic_load(&r->cancel) && !atomic_load(&g_interrupted)) {
-    rc = iospd_worker_setup(w, &w->setup_err);
+  if (!atomic_load(&r->cancel) && !session_interrupted(r->st)) {
+    rc = r->wl->setup(r->st->wl_state, w, &w->setup_err);
     if (rc < 0) {
       atomic_store_explicit(&r->ctl->failed, 1, memory_order_release);
       iospd_plat_latch_abort(r->set_up); /* no need to wait for the rest */
@@ -307,7 +356,7 @@ static void worker_main(void* arg) {
       !atomic_load(&r->cancel)) {
     uint64_t cpu0 = iospd_plat_thread_cpu_ns();
     uint64_t t0 = iospd_plat_ticks();
-    iospd_worker_run(w);
+    r->wl->run(w);
     uint64_t cpu1 = iospd_plat_thread_cpu_ns();
     uint64_t t1 = iospd_plat_ticks();
     uint64_t tps = r->ctl->ticks_per_second ? r->ctl->ticks_per_second : 1;
@@ -320,21 +369,19 @@ static void worker_main(void* arg) {
    * worker after another. A thousand threads unmapping rings and buffers
    * at once queue on the address-space lock for seconds (after Ctrl-C,
    * before anything is reported). */
-  if (w->self_teardown) iospd_worker_teardown(w);
+  if (w->self_teardown) r->wl->teardown(w);
 }
 
 /* ---- phases -------------------------------------------------------------- */
 
 static void say(const run_t* r, const char* text);
 
-static _Atomic uint32_t g_interrupt_told;
-
 /* -yp: looks at the stop event (without waiting). */
 static bool stop_event_set(const run_t* r) {
-  if (atomic_load(&g_stopped_by_event)) return true;
-  if (g_ev.stop == NULL || iospd_plat_event_wait(g_ev.stop, 0) != 1)
+  if (atomic_load(&r->st->stopped_by_event)) return true;
+  if (r->st->ev.stop == NULL || iospd_plat_event_wait(r->st->ev.stop, 0) != 1)
     return false;
-  atomic_store(&g_stopped_by_event, 1);
+  atomic_store(&r->st->stopped_by_event, 1);
   say(r, "the stop event (-yp) is set: stopping");
   return true;
 }
@@ -342,19 +389,18 @@ static bool stop_event_set(const run_t* r) {
 /* Tells main once, from the controller's thread. Ctrl-C is bound to the
  * -yp event, as in DISKSPD: set it so that whoever else waits on it stops
  * too. */
-static void tell_interrupted(const iospd_run_hooks_t* hooks) {
-  if (atomic_exchange(&g_interrupt_told, 1) == 0) {
+static void tell_interrupted(run_state_t* st, const iospd_run_hooks_t* hooks) {
+  if (atomic_exchange(&st->interrupt_told, 1) == 0) {
     if (hooks != NULL && hooks->interrupted != NULL)
       hooks->interrupted(hooks->ctx);
-    if (g_ev.stop != NULL) (void)iospd_plat_event_set(g_ev.stop, NULL);
+    if (st->ev.stop != NULL) (void)iospd_plat_event_set(st->ev.stop, NULL);
   }
 }
 
 static bool interrupted(const run_t* r) {
-  if (atomic_load(&g_interrupted) == 0 &&
-      atomic_load(&r->ctl->interrupted) == 0)
+  if (!session_interrupted(r->st) && atomic_load(&r->ctl->interrupted) == 0)
     return stop_event_set(r);
-  tell_interrupted(r->hooks);
+  tell_interrupted(r->st, r->hooks);
   return true;
 }
 
@@ -374,10 +420,10 @@ static void set_event(run_t* r, iospd_plat_event_t* ev, const char* name) {
  * event, with no time limit but in slices, so Ctrl-C and -yp still stop
  * the run (which then reads as interrupted before measuring). */
 static void wait_ready_event(run_t* r) {
-  if (g_ev.ready == NULL) return;
+  if (r->st->ev.ready == NULL) return;
   say(r, "waiting for the start event (-yr)...");
   while (!interrupted(r) && !failed(r)) {
-    int got = iospd_plat_event_wait(g_ev.ready, IOSPD_POLL_MS);
+    int got = iospd_plat_event_wait(r->st->ev.ready, IOSPD_POLL_MS);
     if (got != 0) {
       if (got < 0) {
         /* No start signal can come: fail rather than start unasked. */
@@ -399,7 +445,7 @@ static bool step_all(run_t* r) {
   for (uint32_t i = 0; i < r->nworkers; i++) {
     iospd_worker_t* w = r->workers[i];
     if (w->setup_rc < 0 || !w->begun || w->finished) continue;
-    if (!iospd_worker_pass(w)) any = true;
+    if (!r->wl->pass(w)) any = true;
   }
   return any;
 }
@@ -486,7 +532,7 @@ static int wait_phase(run_t* r, uint64_t end) {
     }
     if (iospd_plat_wait(slice) == 1) {
       atomic_store(&r->ctl->interrupted, 1);
-      atomic_store(&g_interrupted, 1);
+      atomic_store(&r->st->session->interrupted, 1);
       (void)interrupted(r);
       return 1;
     }
@@ -525,7 +571,7 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
     tsr->seconds = 0;
     return;
   }
-  set_event(r, g_ev.start, r->p->events.start_name);
+  set_event(r, r->st->ev.start, r->p->events.start_name);
   snapshot_cpu(r, c0);
   uint64_t start = iospd_plat_ticks();
   /* The workers leave the measured phase, and stop, by these deadlines on
@@ -549,7 +595,7 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
   iospd_cseries_phase_end(r->series, IOSPD_PHASE_MEASURE, end);
   set_phase(r, IOSPD_PHASE_COOLDOWN);
   snapshot_cpu(r, c1);
-  set_event(r, g_ev.end, r->p->events.end_name);
+  set_event(r, r->st->ev.end, r->p->events.end_name);
   tsr->seconds = (double)(end - start) / (double)ctl->ticks_per_second;
   if (c0 != NULL && c1 != NULL && tsr->cpu != NULL)
     iospd_cpu_usage_compute(c0, c1, r->res->topo.cpu_count, tsr->cpu);
@@ -594,9 +640,8 @@ static void note_engine(run_t* r) {
     if (r->workers[i]->q == NULL) continue;
     const char* name = iospd_plat_queue_engine(r->workers[i]->q);
     if (name == NULL) continue;
-    strncpy(g_engine_name, name, sizeof(g_engine_name) - 1);
-    g_engine_name[sizeof(g_engine_name) - 1] = '\0';
-    r->res->engine_name = g_engine_name;
+    /* The platform's names are static storage (iospd/platform.h). */
+    r->res->engine_name = name;
     return;
   }
 }
@@ -710,7 +755,9 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
     iospd_worker_t* w = r->workers[started];
     args[started].run = r;
     args[started].w = w;
-    w->affinity = iospd_run_affinity(r->ts, &r->res->topo, w->id);
+    /* A thread's slot workers share its CPU. */
+    w->affinity =
+        iospd_run_affinity(r->ts, &r->res->topo, w->id / workers_per_thread(r));
     iospd_err_t e;
     iospd_err_clear(&e);
     rc = iospd_plat_thread_start(&th[started], &w->affinity, worker_main,
@@ -752,10 +799,11 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
   say(r, "stopping threads...");
   join_workers(th, started, r->ctl->ticks_per_second);
   end_series(r);
-  for (uint32_t i = 0; i < started; i++) iospd_worker_teardown(r->workers[i]);
+  for (uint32_t i = 0; i < started; i++) r->wl->teardown(r->workers[i]);
   warn_short_transfers(r);
   warn_abandoned(r);
-  if (!failed(r))
+  /* The generator warnings read the block loop's queue figures. */
+  if (!failed(r) && r->wl->block_targets)
     iospd_run_warn_generator(r->tsr, r->workers, started);
   iospd_plat_latch_destroy(r->set_up);
   iospd_plat_latch_destroy(r->go);
@@ -770,7 +818,7 @@ static int run_cooperative(run_t* r, iospd_cpu_times_t* c0,
                            iospd_cpu_times_t* c1) {
   for (uint32_t i = 0; i < r->nworkers; i++) {
     iospd_worker_t* w = r->workers[i];
-    if (iospd_worker_setup(w, &w->setup_err) < 0) {
+    if (r->wl->setup(r->st->wl_state, w, &w->setup_err) < 0) {
       atomic_store(&r->ctl->failed, 1);
       break;
     }
@@ -780,7 +828,7 @@ static int run_cooperative(run_t* r, iospd_cpu_times_t* c0,
   if (!failed(r)) {
     start_series(r);
     for (uint32_t i = 0; i < r->nworkers; i++)
-      iospd_worker_begin(r->workers[i]);
+      r->wl->begin(r->workers[i]);
     note_engine(r);
     run_phases(r, c0, c1);
   }
@@ -789,7 +837,7 @@ static int run_cooperative(run_t* r, iospd_cpu_times_t* c0,
   }
   end_series(r);
   for (uint32_t i = 0; i < r->nworkers; i++)
-    iospd_worker_teardown(r->workers[i]);
+    r->wl->teardown(r->workers[i]);
   warn_abandoned(r);
   /* No generator warnings here: the fake platform's virtual clock moves in
    * lock-step passes, so its in-flight count and CPU times describe no
@@ -844,7 +892,8 @@ static void free_run(run_t* r) {
   if (r->shared != NULL) iospd_plat_buf_free(r->shared, r->shared_len);
 }
 
-static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
+static int run_timespan(run_state_t* st, const iospd_profile_t* p,
+                        const iospd_timespan_t* ts,
                         const iospd_run_hooks_t* hooks, iospd_results_t* res,
                         iospd_timespan_result_t* tsr, iospd_err_t* err) {
   iospd_engine_ctl_t ctl;
@@ -860,6 +909,8 @@ static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
 
   run_t r;
   memset(&r, 0, sizeof(r));
+  r.st = st;
+  r.wl = st->wl;
   r.p = p;
   r.ts = ts;
   r.hooks = hooks;
@@ -869,17 +920,20 @@ static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
   tsr->ts = ts;
 
   int rc = iospd_run_check_affinity(ts, &res->topo, err);
-  if (rc == 0) rc = iospd_run_prepare_targets(p, ts, hooks, tsr, err);
-  if (rc == 0) iospd_run_warn_threads(hooks, tsr, ts, res->topo.cpu_count);
+  if (rc == 0 && r.wl->block_targets)
+    rc = iospd_run_prepare_targets(p, ts, hooks, tsr, err);
+  if (rc == 0 && r.wl->block_targets)
+    iospd_run_warn_threads(hooks, tsr, ts, res->topo.cpu_count);
   if (rc == IOSPD_EINTR) {
     /* Ctrl-C or SIGTERM while -c was writing: the timespan ends before it
      * measured anything, as after Ctrl-C during warm-up. */
-    atomic_store(&g_interrupted, 1);
+    atomic_store(&st->session->interrupted, 1);
     tsr->interrupted_before_measure = true;
-    tell_interrupted(hooks);
+    tell_interrupted(st, hooks);
     return 0;
   }
-  if (rc == 0) rc = iospd_run_verify_open(&r.verify, p, ts, hooks, err);
+  if (rc == 0 && r.wl->block_targets)
+    rc = iospd_run_verify_open(&r.verify, p, ts, hooks, err);
   if (rc < 0) {
     (void)iospd_run_verify_close(&r.verify, NULL);
     return rc;
@@ -908,7 +962,7 @@ static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
     rc = iospd_cseries_open(&r.series, hooks, ts,
                             (uint32_t)(ts - p->timespans), p->timespan_count,
                             ctl.ticks_per_second, r.workers, r.nworkers,
-                            &g_series_errors, err);
+                            &st->series_errors, err);
   if (rc < 0) goto out;
 
   if (hooks != NULL && hooks->cooperative)
@@ -921,11 +975,15 @@ static int run_timespan(const iospd_profile_t* p, const iospd_timespan_t* ts,
   if (rc < 0) goto out;
   /* The first failure in thread order names the target and the call. */
   for (uint32_t i = 0; i < r.nworkers; i++) {
-    rc = iospd_worker_error(r.workers[i], err);
+    rc = r.wl->error(r.workers[i], err);
     if (rc < 0) goto out;
   }
   rc = lost_buckets(&r, err);
   if (rc < 0) goto out;
+  if (r.wl->collect != NULL) {
+    rc = r.wl->collect(st->wl_state, r.workers, r.nworkers, tsr, err);
+    if (rc < 0) goto out;
+  }
   rc = r.grow_rc;
   if (rc < 0 && err != NULL) *err = r.grow_err;
   if (rc < 0) goto out;
@@ -948,12 +1006,12 @@ out:
   return rc;
 }
 
-static void close_events(void) {
-  iospd_plat_event_close(g_ev.ready);
-  iospd_plat_event_close(g_ev.start);
-  iospd_plat_event_close(g_ev.end);
-  iospd_plat_event_close(g_ev.stop);
-  memset(&g_ev, 0, sizeof(g_ev));
+static void close_events(run_events_t* ev) {
+  iospd_plat_event_close(ev->ready);
+  iospd_plat_event_close(ev->start);
+  iospd_plat_event_close(ev->end);
+  iospd_plat_event_close(ev->stop);
+  memset(ev, 0, sizeof(*ev));
 }
 
 /* An event a killed run left set has been reset when we opened it (a state
@@ -970,17 +1028,17 @@ static void warn_stale_event(const iospd_run_hooks_t* hooks, const char* name,
 
 /* All -y events are created (or opened, if they exist) before anything
  * else runs, as in DISKSPD; a failure fails the run. */
-static int open_events(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
-                       iospd_err_t* err) {
+static int open_events(run_events_t* ev, const iospd_profile_t* p,
+                       const iospd_run_hooks_t* hooks, iospd_err_t* err) {
   struct {
     const char* name;
     const char* sw;
     iospd_plat_event_t** slot;
-  } want[] = {{p->events.ready_name, "-yr", &g_ev.ready},
-              {p->events.start_name, "-ys", &g_ev.start},
-              {p->events.end_name, "-yf", &g_ev.end},
-              {p->events.stop_name, "-yp", &g_ev.stop}};
-  memset(&g_ev, 0, sizeof(g_ev));
+  } want[] = {{p->events.ready_name, "-yr", &ev->ready},
+              {p->events.start_name, "-ys", &ev->start},
+              {p->events.end_name, "-yf", &ev->end},
+              {p->events.stop_name, "-yp", &ev->stop}};
+  memset(ev, 0, sizeof(*ev));
   for (size_t i = 0; i < IOSPD_ARRAY_SIZE(want); i++) {
     if (want[i].name == NULL) continue;
     iospd_err_t e;
@@ -1010,12 +1068,32 @@ static int run_begin(const iospd_profile_t* p, iospd_err_t* err) {
   return iospd_plat_run_begin(&needs, err);
 }
 
+/* The session of iospd_run: one a call, reset by each (Ctrl-C is the
+ * process's, so its handler's target must outlive the call). */
+static iospd_run_session_t g_default_session;
+
+void iospd_run_session_init(iospd_run_session_t* s) {
+  atomic_store(&s->interrupted, 0);
+}
+
+bool iospd_run_session_interrupted(const iospd_run_session_t* s) {
+  return atomic_load(&s->interrupted) != 0;
+}
+
 int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
               iospd_results_t* out, iospd_err_t* err) {
+  iospd_run_session_init(&g_default_session);
+  return iospd_run_in(&g_default_session, p, hooks, out, err);
+}
+
+int iospd_run_in(iospd_run_session_t* session, const iospd_profile_t* p,
+                 const iospd_run_hooks_t* hooks, iospd_results_t* out,
+                 iospd_err_t* err) {
+  run_state_t st;
+  memset(&st, 0, sizeof st);
+  st.session = session;
+  st.wl = iospd_workload_of(p);
   out->profile = p;
-  atomic_store(&g_interrupted, 0);
-  atomic_store(&g_interrupt_told, 0);
-  g_series_errors = 0;
   out->timespans = NULL;
   out->timespan_count = 0;
   if (out->engine_name == NULL) out->engine_name = "";
@@ -1032,43 +1110,69 @@ int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
     int rc = iospd_plat_cpu_topology(&out->topo, err);
     if (rc < 0) return rc;
   }
-  atomic_store(&g_stopped_by_event, 0);
   /* Ctrl-C is caught before the events exist, so that from then on every
-   * way out of the run goes through close_events. */
-  (void)iospd_plat_on_interrupt(on_interrupt, NULL, NULL);
-  int erc = open_events(p, hooks, err);
+   * way out of the run goes through close_events. A session already
+   * interrupted (a mode of many runs between two of them) runs nothing. */
+  (void)iospd_plat_on_interrupt(on_interrupt, session, NULL);
+  if (session_interrupted(&st)) {
+    tell_interrupted(&st, hooks);
+    return 0;
+  }
+  int erc = open_events(&st.ev, p, hooks, err);
   if (erc == 0) erc = run_begin(p, err);
   if (erc < 0) {
-    close_events();
+    close_events(&st.ev);
     return erc;
-  }
-
-  out->timespans = iospd_calloc(p->timespan_count ? p->timespan_count : 1,
-                                sizeof(*out->timespans));
-  if (out->timespans == NULL) {
-    iospd_plat_run_end();
-    close_events();
-    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   }
   /* The message is needed for the report even when the caller passes no
    * err. */
   iospd_err_t local;
   iospd_err_clear(&local);
   if (err == NULL) err = &local;
-  int rc = iospd_run_precreate(p, hooks, err);
+  /* The workload's own preparation (the tree: its layout and files) may
+   * give the profile the timespans run and the reports show. */
+  const iospd_profile_t* rp = p;
+  if (st.wl->prepare != NULL) {
+    /* Stopped while preparing (IOSPD_EINTR) is the workload's failure:
+     * what it made is half made (the tree removes it and says so). */
+    int prc = st.wl->prepare(p, hooks, session, out, &rp, &st.wl_state, err);
+    if (prc == 0 && session_interrupted(&st)) tell_interrupted(&st, hooks);
+    if (prc < 0 || session_interrupted(&st)) {
+      if (st.wl->finish != NULL)
+        prc = st.wl->finish(st.wl_state, hooks, out, prc, err);
+      iospd_plat_run_end();
+      close_events(&st.ev);
+      iospd_plat_utc_now(&out->run_time);
+      return prc;
+    }
+    out->profile = rp;
+  }
+
+  out->timespans = iospd_calloc(rp->timespan_count ? rp->timespan_count : 1,
+                                sizeof(*out->timespans));
+  if (out->timespans == NULL) {
+    int frc = iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+    if (st.wl->finish != NULL)
+      frc = st.wl->finish(st.wl_state, hooks, out, frc, err);
+    iospd_plat_run_end();
+    close_events(&st.ev);
+    return frc;
+  }
+  int rc = iospd_run_precreate(rp, hooks, err);
   bool stopped = false;
   if (rc == IOSPD_EINTR) {
     /* Stopped while <PrecreateFiles> was writing: no timespan starts, and
      * all read as interrupted (below). */
-    atomic_store(&g_interrupted, 1);
-    tell_interrupted(hooks);
+    atomic_store(&session->interrupted, 1);
+    tell_interrupted(&st, hooks);
     stopped = true;
     rc = 0;
   }
   uint32_t i = 0;
-  for (; rc == 0 && !stopped && i < p->timespan_count; i++) {
+  for (; rc == 0 && !stopped && i < rp->timespan_count; i++) {
     out->timespan_count = i + 1;
-    rc = run_timespan(p, &p->timespans[i], hooks, out, &out->timespans[i], err);
+    rc = run_timespan(&st, rp, &rp->timespans[i], hooks, out,
+                      &out->timespans[i], err);
     if (rc < 0) {
       /* DISKSPD prints a failed timespan as interrupted; we print why it
        * failed instead, and what was measured before the failure (the
@@ -1082,21 +1186,39 @@ int iospd_run(const iospd_profile_t* p, const iospd_run_hooks_t* hooks,
     }
     /* After Ctrl-C the later timespans are not started (no files are
      * created for them); they read as interrupted, as in DISKSPD. */
-    if (atomic_load(&g_interrupted) || atomic_load(&g_stopped_by_event)) {
+    if (session_interrupted(&st) || atomic_load(&st.stopped_by_event)) {
       i++;
       break;
     }
   }
   if (rc == 0 || i > 0) {
-    for (; i < p->timespan_count; i++) {
-      out->timespans[i].ts = &p->timespans[i];
+    for (; i < rp->timespan_count; i++) {
+      out->timespans[i].ts = &rp->timespans[i];
       out->timespans[i].interrupted_before_measure = true;
     }
-    out->timespan_count = p->timespan_count;
+    out->timespan_count = rp->timespan_count;
   }
   iospd_run_precreate_free();
+  if (st.wl->finish != NULL)
+    rc = st.wl->finish(st.wl_state, hooks, out, rc, err);
   iospd_plat_run_end();
-  close_events();
+  close_events(&st.ev);
   iospd_plat_utc_now(&out->run_time);
   return rc;
+}
+
+const iospd_workload_t* iospd_workload_of(const iospd_profile_t* p) {
+  return p->ext.tree.dirs != NULL ? &iospd_workload_tree
+                                  : &iospd_workload_block;
+}
+
+void iospd_run_release(iospd_results_t* out, const iospd_profile_t* p) {
+  if (out->tree != NULL) {
+    iospd_tree_results_free((iospd_tree_results_t*)out->tree);
+    iospd_free((void*)out->tree);
+    out->tree = NULL;
+  }
+  if (out->profile != NULL && out->profile != p)
+    iospd_tree_report_profile_free(out->profile);
+  out->profile = NULL;
 }

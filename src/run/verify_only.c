@@ -2,7 +2,15 @@
 /* --verify-only (iospd/verify.h): one sequential pass over each target with
  * the platform's queue (so the cache mode and engine are the ones asked
  * for), each block checked against the state file. Nothing is written: not
- * the target, not the state. */
+ * the target, not the state.
+ *
+ * Not yet a workload of the controller (iospd/workload.h): the pass ends
+ * when every block was read, not at a deadline, and its result is a
+ * verify summary (iospd_vonly_t), not per-target statistics. Making it one
+ * needs a phase without a deadline in run.c (the measured time ends when
+ * every worker's pass is done) and a results slot like out->tree for the
+ * summary; the block loop would then read the blocks and this file keep
+ * only the judging of each. */
 #include <string.h>
 
 #include "iospd/alloc.h"
