@@ -1,9 +1,33 @@
 /* SPDX-License-Identifier: MIT */
 /* The JSON report's writer (report_json_writer.h). */
 #include <stdio.h>
+#include <string.h>
 
+#include "iospd/error.h"
 #include "iospd/json_write.h"
 #include "report_json_writer.h"
+
+void iospd_jw_init(iospd_jw_t* w, iospd_sink_t* sink, bool slim) {
+  memset(w, 0, sizeof *w);
+  iospd_strbuf_init(&w->pending);
+  w->out = &w->pending;
+  w->sink = sink;
+  w->slim = slim;
+}
+
+static void flush(iospd_jw_t* w) {
+  iospd_sink_write(w->sink, w->pending.data, w->pending.len);
+  iospd_strbuf_reset(&w->pending);
+}
+
+int iospd_jw_finish(iospd_jw_t* w) {
+  bool failed = w->pending.failed;
+  if (!failed) flush(w);
+  iospd_strbuf_destroy(&w->pending);
+  w->out = NULL;
+  if (w->sink->error != 0) return w->sink->error;
+  return failed ? IOSPD_ENOMEM : 0;
+}
 
 static void newline(iospd_jw_t* w) {
   iospd_strbuf_putc(w->out, '\n');
@@ -12,6 +36,9 @@ static void newline(iospd_jw_t* w) {
 
 /* Before a value or a key: the comma and the line break. */
 static void sep(iospd_jw_t* w) {
+  /* Between two values, where a chunk may end (never inside a string, so
+   * a console writer never gets half a UTF-8 sequence). */
+  if (w->pending.len >= IOSPD_JW_CHUNK && !w->pending.failed) flush(w);
   if (w->depth == 0) return;
   if (!w->first[w->depth]) iospd_strbuf_putc(w->out, ',');
   w->first[w->depth] = false;
