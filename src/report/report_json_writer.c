@@ -45,8 +45,17 @@ static void sep(iospd_jw_t* w) {
   newline(w);
 }
 
+/* The sink failed or wants no more (the HTML report stops a document
+ * once it knows it is too large): the rest is dropped, not formatted. */
+static bool dead(iospd_jw_t* w) {
+  if (w->sink->error == 0) return false;
+  iospd_strbuf_reset(&w->pending);
+  return true;
+}
+
 /* key NULL: an array element (or the root). */
 void iospd_jw_key(iospd_jw_t* w, const char* key) {
+  if (dead(w)) return;
   sep(w);
   if (key != NULL) {
     iospd_json_append_str(w->out, key);
@@ -70,26 +79,31 @@ void iospd_jw_close(iospd_jw_t* w, char c) {
 
 void iospd_jw_u64(iospd_jw_t* w, const char* key, uint64_t v) {
   iospd_jw_key(w, key);
+  if (dead(w)) return;
   iospd_strbuf_appendf(w->out, "%llu", (unsigned long long)v);
 }
 
 void iospd_jw_dbl(iospd_jw_t* w, const char* key, double v) {
   iospd_jw_key(w, key);
+  if (dead(w)) return;
   iospd_json_append_double(w->out, v);
 }
 
 void iospd_jw_str(iospd_jw_t* w, const char* key, const char* s) {
   iospd_jw_key(w, key);
+  if (dead(w)) return;
   iospd_json_append_str(w->out, s);
 }
 
 void iospd_jw_bool(iospd_jw_t* w, const char* key, bool v) {
   iospd_jw_key(w, key);
+  if (dead(w)) return;
   iospd_strbuf_append(w->out, v ? "true" : "false");
 }
 
 void iospd_jw_null(iospd_jw_t* w, const char* key) {
   iospd_jw_key(w, key);
+  if (dead(w)) return;
   iospd_strbuf_append(w->out, "null");
 }
 
