@@ -6,7 +6,9 @@
  * file planted where the temporary file would go is never written (issue
  * #30), and on POSIX neither the report nor the time series goes through a
  * symbolic link, the process's own streams are written where they are and
- * a character device is written in place, not renamed over. */
+ * a character device is written in place, not renamed over. A report
+ * written in pieces replaces the old one only when published, and a
+ * failed or abandoned one leaves nothing. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* lstat, symlink, mknod under -std=c11; first */
 #endif
@@ -16,8 +18,12 @@
 #include "iospd/error.h"
 #include "iospd/platform.h"
 
+#include <dirent.h>
+
 #ifndef _WIN32
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -111,6 +117,72 @@ static void test_write_whole_bytes(void** state) {
   assert_true(iospd_plat_write_file_whole_bytes(P "no-such-dir/r.html", "x", 1,
                                                 &err) < 0);
   assert_non_null(strstr(err.msg, "cannot be created"));
+}
+
+/* Files in the current folder whose name starts with prefix: what a
+ * report left behind beside its name. */
+static int count_prefixed(const char* prefix) {
+  DIR* d = opendir(".");
+  assert_non_null(d);
+  int n = 0;
+  struct dirent* e;
+  while ((e = readdir(d)) != NULL)
+    n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+  closedir(d);
+  return n;
+}
+
+/* A report written in pieces: the old file stays whole until publish,
+ * then it is the new one (CRLF on Windows, whatever the pieces); nothing
+ * else is left beside it. */
+static void test_pieces_published(void** state) {
+  (void)state;
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  put(P "p1.json", "an older, longer report that must go entirely\n");
+  iospd_plat_outfile_t* f = NULL;
+  assert_int_equal(iospd_plat_outfile_open(P "p1.json", true, &f, &err), 0);
+  assert_int_equal(iospd_plat_outfile_write(f, "{\n  \"a\"", 7, &err), 0);
+  assert_int_equal(iospd_plat_outfile_write(f, ": 1\n}\n", 6, &err), 0);
+  assert_string_equal(get(P "p1.json"),
+                      "an older, longer report that must go entirely\n");
+  assert_int_equal(count_prefixed(P "p1.json."), 1); /* the temporary file */
+  assert_int_equal(iospd_plat_outfile_publish(f, &err), 0);
+#ifdef _WIN32
+  assert_string_equal(get(P "p1.json"), "{\r\n  \"a\": 1\r\n}\r\n");
+#else
+  assert_string_equal(get(P "p1.json"), "{\n  \"a\": 1\n}\n");
+#endif
+  assert_int_equal(count_prefixed(P "p1.json."), 0);
+  /* Bytes as given (the HTML report). */
+  assert_int_equal(iospd_plat_outfile_open(P "p1.json", false, &f, &err), 0);
+  assert_int_equal(iospd_plat_outfile_write(f, "a\nb\n", 4, &err), 0);
+  assert_int_equal(iospd_plat_outfile_publish(f, &err), 0);
+  assert_string_equal(get(P "p1.json"), "a\nb\n");
+  remove(P "p1.json");
+}
+
+/* A report abandoned part-way (its render failed): the old file keeps its
+ * bytes, a new name is never created, no temporary file is left. */
+static void test_pieces_abandoned(void** state) {
+  (void)state;
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  put(P "p2.json", "old\n");
+  iospd_plat_outfile_t* f = NULL;
+  assert_int_equal(iospd_plat_outfile_open(P "p2.json", true, &f, &err), 0);
+  assert_int_equal(iospd_plat_outfile_write(f, "{\"half\":", 8, &err), 0);
+  iospd_plat_outfile_abandon(f);
+  assert_string_equal(get(P "p2.json"), "old\n");
+  assert_int_equal(count_prefixed(P "p2.json."), 0);
+  remove(P "p2.json");
+  remove(P "p3.json");
+  assert_int_equal(iospd_plat_outfile_open(P "p3.json", true, &f, &err), 0);
+  assert_int_equal(iospd_plat_outfile_write(f, "x", 1, &err), 0);
+  iospd_plat_outfile_abandon(f);
+  assert_null(get(P "p3.json"));
+  assert_int_equal(count_prefixed(P "p3.json"), 0);
+  iospd_plat_outfile_abandon(NULL);
 }
 
 static void test_same_file(void** state) {
@@ -252,6 +324,37 @@ static void test_own_fd(void** state) {
 /* A character device (a twin of /dev/null made here, root only) is written
  * in place and stays a device. Before: the probe refused it and the writer
  * renamed a regular file over it. */
+/* A write that fails part-way (here the file-size limit, as a full disk
+ * would): the failure is kept, publish returns it and removes the
+ * temporary file, and the old report keeps its bytes. */
+static void test_pieces_write_fails(void** state) {
+  (void)state;
+  put(P "p4.json", "old\n");
+  struct rlimit old, small = {.rlim_cur = 4096, .rlim_max = RLIM_INFINITY};
+  assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+  small.rlim_max = old.rlim_max;
+  void (*prev)(int) = signal(SIGXFSZ, SIG_IGN);
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  iospd_plat_outfile_t* f = NULL;
+  assert_int_equal(iospd_plat_outfile_open(P "p4.json", true, &f, &err), 0);
+  assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+  static char piece[3000];
+  memset(piece, 'x', sizeof piece);
+  assert_int_equal(iospd_plat_outfile_write(f, piece, sizeof piece, &err), 0);
+  int rc = iospd_plat_outfile_write(f, piece, sizeof piece, &err);
+  assert_true(rc < 0);
+  assert_non_null(strstr(err.msg, "cannot be written"));
+  /* Later pieces are not written; publish tells the same failure. */
+  assert_int_equal(iospd_plat_outfile_write(f, "y", 1, &err), rc);
+  assert_int_equal(iospd_plat_outfile_publish(f, &err), rc);
+  assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+  signal(SIGXFSZ, prev);
+  assert_string_equal(get(P "p4.json"), "old\n");
+  assert_int_equal(count_prefixed(P "p4.json."), 0);
+  remove(P "p4.json");
+}
+
 static void test_char_device_in_place(void** state) {
   (void)state;
   if (geteuid() != 0) {
@@ -280,6 +383,8 @@ int main(void) {
       cmocka_unit_test(test_probe_refuses),
       cmocka_unit_test(test_write_whole),
       cmocka_unit_test(test_write_whole_bytes),
+      cmocka_unit_test(test_pieces_published),
+      cmocka_unit_test(test_pieces_abandoned),
       cmocka_unit_test(test_same_file),
       cmocka_unit_test(test_planted_tmp_untouched),
 #ifndef _WIN32
@@ -287,6 +392,7 @@ int main(void) {
       cmocka_unit_test(test_planted_tmp_link),
       cmocka_unit_test(test_stream_link),
       cmocka_unit_test(test_own_fd),
+      cmocka_unit_test(test_pieces_write_fails),
       cmocka_unit_test(test_char_device_in_place),
 #endif
   };

@@ -1057,6 +1057,108 @@ static void test_json_kitchen_sink(void** state) {
   fixture_free(f);
 }
 
+/* -c64M -d5 -b4K -r -o8 -t2 -w25 -L -D1 a.dat b.dat: 5,000 one-ms
+ * intervals for each of the 4 thread-targets, about 18 MB of JSON. */
+static fixture_t* build_long_D1(void) {
+  lcg = 7;
+  fixture_t* f = fixture_new(
+      "iospd -c64M -d5 -b4K -r -o8 -t2 -w25 -L -D1 a.dat b.dat");
+  f->prof.format = IOSPD_FORMAT_JSON;
+  iospd_timespan_t* ts = iospd_profile_add_timespan(&f->prof);
+  ts->duration = 5;
+  ts->measure_latency = true;
+  ts->calc_iops_stddev = true;
+  ts->io_bucket_ms = 1;
+  add_target(ts, "a.dat", 4096, 64 * MiB)->write_ratio = 25;
+  add_target(ts, "b.dat", 4096, 64 * MiB)->write_ratio = 25;
+  set_time(f, 9, 30, 0);
+  iospd_timespan_result_t* tr = add_result(f, 5.0, 2, 2);
+  set_cpu(tr, 0, 50.5, 10.25, 40.25, 49.5);
+  set_cpu(tr, 1, 40.0, 10.0, 30.0, 60.0);
+  for (uint32_t t = 0; t < 2; t++)
+    for (uint32_t k = 0; k < 2; k++)
+      fill(tr, t, k, 64 * MiB, 4096, 15000, 5000);
+  return f;
+}
+
+/* BEGIN streaming tests (need iospd_report_json_write) */
+/* A sink that keeps what it is given and the largest piece. */
+typedef struct {
+  iospd_strbuf_t got;
+  size_t pieces, largest;
+  size_t fail_after; /* fail the piece after this many bytes (0: never) */
+} count_sink_t;
+
+static int count_write(void* ctx, const char* data, size_t len) {
+  count_sink_t* c = ctx;
+  if (c->fail_after != 0 && c->got.len + len > c->fail_after)
+    return IOSPD_ENOSPC;
+  c->pieces++;
+  if (len > c->largest) c->largest = len;
+  iospd_strbuf_append_n(&c->got, data, len);
+  return 0;
+}
+
+/* The JSON of a long -D1 run goes out in pieces of about 64 KiB, never
+ * more than a piece and one value held, and it is the same document as
+ * the one built whole. */
+static void test_json_streams_in_bounded_pieces(void** state) {
+  (void)state;
+  fixture_t* f = build_long_D1();
+  iospd_strbuf_t whole;
+  iospd_strbuf_init(&whole);
+  iospd_report_json(&whole, &f->res, NULL);
+  assert_false(whole.failed);
+  assert_true(whole.len > 10u * 1000 * 1000); /* the -D1 lists dominate */
+
+  count_sink_t c;
+  memset(&c, 0, sizeof c);
+  iospd_strbuf_init(&c.got);
+  iospd_sink_t sink = {.write = count_write, .ctx = &c};
+  assert_int_equal(iospd_report_json_write(&sink, &f->res, NULL, false), 0);
+  assert_int_equal(c.got.len, whole.len);
+  assert_memory_equal(c.got.data, whole.data, whole.len);
+  /* 64 KiB and the value that passed it (an interval's fields are a few
+   * dozen bytes each; nothing in this document is longer than 1 KiB). */
+  assert_true(c.largest >= (size_t)64 << 10);
+  assert_true(c.largest <= ((size_t)64 << 10) + 1024);
+  assert_true(c.pieces >= whole.len / (((size_t)64 << 10) + 1024));
+  iospd_strbuf_destroy(&c.got);
+
+  /* Slim: without the interval lists, and the same as that document with
+   * every iops_series "buckets" removed (what the HTML page embeds). */
+  memset(&c, 0, sizeof c);
+  iospd_strbuf_init(&c.got);
+  assert_int_equal(iospd_report_json_write(&sink, &f->res, NULL, true), 0);
+  assert_true(c.got.len < 200u * 1000);
+  assert_null(strstr(iospd_strbuf_cstr(&c.got), "\"sample_ms\""));
+  assert_non_null(strstr(iospd_strbuf_cstr(&c.got), "\"iops_stddev\""));
+  assert_non_null(strstr(iospd_strbuf_cstr(&c.got), "\"histogram\""));
+  iospd_strbuf_destroy(&c.got);
+  iospd_strbuf_destroy(&whole);
+  fixture_free(f);
+}
+
+/* A sink that fails (a full disk) part-way: the failure comes back, and
+ * nothing more is handed to the sink after it. */
+static void test_json_stream_failure_returned(void** state) {
+  (void)state;
+  fixture_t* f = build_long_D1();
+  count_sink_t c;
+  memset(&c, 0, sizeof c);
+  iospd_strbuf_init(&c.got);
+  c.fail_after = (size_t)1 << 20;
+  iospd_sink_t sink = {.write = count_write, .ctx = &c};
+  assert_int_equal(iospd_report_json_write(&sink, &f->res, NULL, false),
+                   IOSPD_ENOSPC);
+  assert_int_equal(sink.error, IOSPD_ENOSPC);
+  assert_true(c.got.len <= (size_t)1 << 20);
+  assert_true(c.got.len > ((size_t)1 << 20) - (((size_t)64 << 10) + 1024));
+  iospd_strbuf_destroy(&c.got);
+  fixture_free(f);
+}
+/* END streaming tests */
+
 int main(int argc, char** argv) {
   /* `test_report --dump-json FILE`: the kitchen-sink JSON report, for the
    * schema check and the comparison with --dump-xml (tests/report.cmake). */
@@ -1068,6 +1170,21 @@ int main(int argc, char** argv) {
     fwrite(s, 1, strlen(s), o);
     fclose(o);
     iospd_free(s);
+    fixture_free(f);
+    return 0;
+  }
+  /* `test_report --dump-json-long FILE`: the JSON of a long -D1 run
+   * (compared before and after a change of the JSON writer). */
+  if (argc == 3 && strcmp(argv[1], "--dump-json-long") == 0) {
+    fixture_t* f = build_long_D1();
+    iospd_strbuf_t sb;
+    iospd_strbuf_init(&sb);
+    iospd_report_json(&sb, &f->res, NULL);
+    FILE* o = fopen(argv[2], "wb");
+    if (o == NULL || sb.failed) return 1;
+    fwrite(sb.data, 1, sb.len, o);
+    fclose(o);
+    iospd_strbuf_destroy(&sb);
     fixture_free(f);
     return 0;
   }
@@ -1100,6 +1217,8 @@ int main(int argc, char** argv) {
       cmocka_unit_test(test_profile_only_and_engines),
       cmocka_unit_test(test_format_size),
       cmocka_unit_test(test_json_kitchen_sink),
+      cmocka_unit_test(test_json_streams_in_bounded_pieces), /* streaming */
+      cmocka_unit_test(test_json_stream_failure_returned), /* streaming */
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #define IOSPD_HTML_H
 
 #include "iospd/error.h"
+#include "iospd/json_write.h"
 #include "iospd/strbuf.h"
 
 typedef struct iospd_html_input_s {
@@ -37,5 +38,30 @@ typedef struct iospd_html_opts_s {
 int iospd_html_report(const iospd_html_input_t* in, size_t n,
                       const iospd_html_opts_t* opts, iospd_strbuf_t* out,
                       iospd_err_t* err);
+
+/* The document of a run that has just ended, written on demand into sink
+ * (slim as iospd_report_json_write in iospd/report.h): 0 or the sink's
+ * failure. */
+typedef int (*iospd_html_doc_fn)(void* ctx, iospd_sink_t* sink, bool slim);
+
+typedef struct iospd_html_run_input_s {
+  const char* name;
+  iospd_html_doc_fn doc;
+  void* ctx;
+  /* The time series kept in memory (.jsonl rows, one per line: the
+   * document's "timeseries"), or NULL when the document has none. */
+  const char* rows;
+  size_t rows_len;
+} iospd_html_run_input_t;
+
+/* The page of one run as iospd_html_report makes it from the run's
+ * document (the same bytes), without holding that document: the page
+ * reads its numbers from the slim document and its charts from the rows
+ * one at a time, and embeds the whole document only when it deflates
+ * into the page's budget (deflated as it is written, and given up as soon
+ * as it passes). Memory: the slim document, the rows already kept, and
+ * the page (at most about 1 MiB). */
+int iospd_html_report_run(const iospd_html_run_input_t* in,
+                          iospd_strbuf_t* out, iospd_err_t* err);
 
 #endif

@@ -18,4 +18,20 @@ void iospd_json_append_str(iospd_strbuf_t* sb, const char* s);
  * to the same double; NaN and infinities as null (JSON has neither). */
 void iospd_json_append_double(iospd_strbuf_t* sb, double v);
 
+/* Where text written in pieces goes (a report streamed to a file or to
+ * stdout, iospd/report.h): write takes len bytes and returns 0 or a
+ * negative IOSPD_E*. The first failure stays in error and every later
+ * iospd_sink_write does nothing, so a writer may go on and look once at
+ * the end. */
+typedef struct iospd_sink_s {
+  int (*write)(void* ctx, const char* data, size_t len);
+  void* ctx;
+  int error;
+} iospd_sink_t;
+
+/* Hands data to s unless it failed before; returns s->error. */
+int iospd_sink_write(iospd_sink_t* s, const char* data, size_t len);
+/* A sink that appends to sb (out of memory: IOSPD_ENOMEM). */
+void iospd_sink_to_strbuf(iospd_sink_t* s, iospd_strbuf_t* sb);
+
 #endif

@@ -366,6 +366,30 @@ int iospd_plat_write_file_whole(const char* path, const void* data, size_t len,
 int iospd_plat_write_file_whole_bytes(const char* path, const void* data,
                                       size_t len, iospd_err_t* err);
 
+/* A report written in pieces, so that a long run's document is never held
+ * whole: the same places and the same guarantees as
+ * iospd_plat_write_file_whole. open decides on path again (a link planted
+ * since the probe is refused) and creates the new temporary file beside it
+ * exclusively (or opens a stream, character device or FIFO to write in
+ * place); write appends (its first failure is kept, later writes do
+ * nothing and publish returns it); publish flushes the file to the device,
+ * checks path once more and renames the file over it (on failure the
+ * temporary file is removed), so path is the old file or the whole new
+ * report; abandon (a failed render, an out-of-memory) removes the
+ * temporary file and publishes nothing. publish and abandon free f
+ * (abandon(NULL) does nothing). text: line ends as standard output writes
+ * them (Windows: every \n as \r\n, as iospd_plat_write_file_whole);
+ * false: the bytes as given (iospd_plat_write_file_whole_bytes). A report
+ * written in place (stdout, a FIFO) is seen as it is written: a failure
+ * part-way leaves what was written. */
+typedef struct iospd_plat_outfile_s iospd_plat_outfile_t;
+int iospd_plat_outfile_open(const char* path, bool text,
+                            iospd_plat_outfile_t** out, iospd_err_t* err);
+int iospd_plat_outfile_write(iospd_plat_outfile_t* f, const void* data,
+                             size_t len, iospd_err_t* err);
+int iospd_plat_outfile_publish(iospd_plat_outfile_t* f, iospd_err_t* err);
+void iospd_plat_outfile_abandon(iospd_plat_outfile_t* f);
+
 /* Synchronous whole-buffer read of a small file (-Z<size>,<file>). */
 int iospd_plat_read_file(const char* path, void* buf, size_t size,
                          size_t* got, iospd_err_t* err);

@@ -5,6 +5,7 @@
 #define IOSPD_REPORT_H
 
 #include "iospd/envinfo.h"
+#include "iospd/json_write.h"
 #include "iospd/profile.h"
 #include "iospd/stats.h"
 #include "iospd/strbuf.h"
@@ -69,6 +70,14 @@ typedef struct iospd_json_extra_s {
  * docs/results-json.md; ends with a newline. extra may be NULL. */
 void iospd_report_json(iospd_strbuf_t* out, const iospd_results_t* r,
                        const iospd_json_extra_t* extra);
+/* The same document written through sink in pieces of about 64 KiB
+ * (iospd/json_write.h), never held whole: the memory it takes is the
+ * run's own data and one piece. Returns 0, the sink's first failure, or
+ * IOSPD_ENOMEM. slim: without the per-interval lists (every non-empty
+ * "buckets" list of an "iops_series" and the "timeseries" rows), the
+ * document the HTML report embeds when the whole one is too large. */
+int iospd_report_json_write(iospd_sink_t* sink, const iospd_results_t* r,
+                            const iospd_json_extra_t* extra, bool slim);
 
 /* --verify: all failures of a run (the exit code is 1 when not 0), and the
  * first --verify-errors of them, one line each (for stderr). */

@@ -68,13 +68,10 @@ static void json_env_warnings(json_env_t* je, iospd_strbuf_t* text) {
     }
 }
 
-static void render(iospd_strbuf_t* out, iospd_result_format_t f,
-                   const iospd_results_t* r, const json_env_t* je,
-                   const cmdline_args_t* args) {
-  if (f == IOSPD_FORMAT_XML) {
-    iospd_report_xml(out, r);
-  } else if (f == IOSPD_FORMAT_JSON) {
-    iospd_json_extra_t x = {.env = &je->env,
+/* What the JSON report holds beyond the results (x lives as long as je). */
+static void json_extra(iospd_json_extra_t* x, const json_env_t* je,
+                       const cmdline_args_t* args) {
+  *x = (iospd_json_extra_t){.env = &je->env,
                             .target_paths = je->paths,
                             .targets = je->targets,
                             .target_count = je->count,
@@ -82,59 +79,114 @@ static void render(iospd_strbuf_t* out, iospd_result_format_t f,
                             .argv = args->argv,
                             .warnings = je->warnings,
                             .warning_count = je->warning_count};
-    if (je->keep != NULL) {
-      x.timeseries_rows = iospd_series_keep_text(je->keep, &x.timeseries_len);
-      x.timeseries_dropped = iospd_series_keep_dropped(je->keep);
-    }
-    iospd_report_json(out, r, &x);
-  } else {
-    iospd_report_text(out, r);
+  if (je->keep != NULL) {
+    x->timeseries_rows = iospd_series_keep_text(je->keep, &x->timeseries_len);
+    x->timeseries_dropped = iospd_series_keep_dropped(je->keep);
   }
 }
 
-/* The HTML report of this run: made from the JSON document it would write
- * (so that iospd --report of that JSON gives the same page). */
-static int render_html(iospd_strbuf_t* out, const iospd_results_t* r,
-                       const json_env_t* je, const cmdline_args_t* args,
-                       iospd_err_t* err) {
-  iospd_strbuf_t json;
-  iospd_strbuf_init(&json);
-  render(&json, IOSPD_FORMAT_JSON, r, je, args);
-  int rc = IOSPD_ENOMEM;
-  if (!json.failed) {
-    iospd_html_input_t in = {.name = "this run",
-                             .json = iospd_strbuf_cstr(&json),
-                             .json_len = json.len};
-    iospd_html_opts_t opts = {.force = false};
-    rc = iospd_html_report(&in, 1, &opts, out, err);
+/* The report in format f into sink: the JSON streamed in pieces (never
+ * held whole), text and XML built first. 0 or a negative IOSPD_E*. */
+static int render(iospd_sink_t* sink, iospd_result_format_t f,
+                  const iospd_results_t* r, const json_env_t* je,
+                  const cmdline_args_t* args) {
+  if (f == IOSPD_FORMAT_JSON) {
+    iospd_json_extra_t x;
+    json_extra(&x, je, args);
+    return iospd_report_json_write(sink, r, &x, false);
   }
-  iospd_strbuf_destroy(&json);
+  iospd_strbuf_t out;
+  iospd_strbuf_init(&out);
+  if (f == IOSPD_FORMAT_XML)
+    iospd_report_xml(&out, r);
+  else
+    iospd_report_text(&out, r);
+  /* Short of memory, stdout still gets what was made (a file is then
+   * abandoned, never published). */
+  int rc = iospd_sink_write(sink, iospd_strbuf_cstr(&out), out.len);
+  if (rc == 0 && out.failed) rc = IOSPD_ENOMEM;
+  iospd_strbuf_destroy(&out);
   return rc;
 }
 
-/* The --output files, each written whole (iospd_plat_write_file_whole).
+static int stdout_sink_write(void* ctx, const char* data, size_t len) {
+  (void)ctx; /* a failure is remembered and told by iospd_plat_close_out */
+  iospd_plat_write_out(data, len);
+  return 0;
+}
+
+typedef struct {
+  iospd_plat_outfile_t* f;
+  iospd_err_t* err;
+} outfile_sink_t;
+
+static int outfile_sink_write(void* ctx, const char* data, size_t len) {
+  outfile_sink_t* o = ctx;
+  return iospd_plat_outfile_write(o->f, data, len, o->err);
+}
+
+typedef struct {
+  const iospd_results_t* r;
+  const json_env_t* je;
+  const cmdline_args_t* args;
+} html_doc_t;
+
+static int html_doc(void* ctx, iospd_sink_t* sink, bool slim) {
+  const html_doc_t* d = ctx;
+  iospd_json_extra_t x;
+  json_extra(&x, d->je, d->args);
+  return iospd_report_json_write(sink, d->r, &x, slim);
+}
+
+/* The HTML report of this run: made from the JSON document it would write
+ * (so that iospd --report of that JSON gives the same page), which the
+ * page writes as it needs it rather than holding it. */
+static int render_html(iospd_sink_t* sink, const iospd_results_t* r,
+                       const json_env_t* je, const cmdline_args_t* args,
+                       iospd_err_t* err) {
+  html_doc_t d = {r, je, args};
+  iospd_json_extra_t x;
+  json_extra(&x, je, args);
+  iospd_html_run_input_t in = {.name = "this run",
+                               .doc = html_doc,
+                               .ctx = &d,
+                               .rows = x.timeseries_rows,
+                               .rows_len = x.timeseries_len};
+  iospd_strbuf_t page;
+  iospd_strbuf_init(&page);
+  int rc = iospd_html_report_run(&in, &page, err);
+  if (rc == 0)
+    rc = iospd_sink_write(sink, iospd_strbuf_cstr(&page), page.len);
+  iospd_strbuf_destroy(&page);
+  return rc;
+}
+
+/* The --output files, each written in pieces to a new file renamed over
+ * its name at the end (iospd_plat_outfile_*): a failure publishes nothing.
  * Returns false if one could not be written (each failure is reported). */
 static bool write_outputs(const iospd_profile_t* p, const iospd_results_t* r,
                           const json_env_t* je, const cmdline_args_t* args) {
   bool ok = true;
   for (uint32_t i = 0; i < p->ext.output_count; i++) {
     const iospd_output_spec_t* o = &p->ext.outputs[i];
-    iospd_strbuf_t sb;
-    iospd_strbuf_init(&sb);
     iospd_err_t err;
     iospd_err_clear(&err);
-    int rc = 0;
-    if (o->format == IOSPD_FORMAT_HTML)
-      rc = render_html(&sb, r, je, args, &err);
-    else
-      render(&sb, o->format, r, je, args);
-    if (rc == 0 && sb.failed) rc = IOSPD_ENOMEM;
-    if (rc == 0 && o->format == IOSPD_FORMAT_HTML) /* same bytes everywhere */
-      rc = iospd_plat_write_file_whole_bytes(o->path, iospd_strbuf_cstr(&sb),
-                                             sb.len, &err);
-    else if (rc == 0)
-      rc = iospd_plat_write_file_whole(o->path, iospd_strbuf_cstr(&sb), sb.len,
-                                       &err);
+    /* The HTML report as bytes: the same file everywhere. */
+    iospd_plat_outfile_t* f = NULL;
+    int rc = iospd_plat_outfile_open(o->path, o->format != IOSPD_FORMAT_HTML,
+                                     &f, &err);
+    if (rc == 0) {
+      outfile_sink_t os = {f, &err};
+      iospd_sink_t sink = {.write = outfile_sink_write, .ctx = &os};
+      if (o->format == IOSPD_FORMAT_HTML)
+        rc = render_html(&sink, r, je, args, &err);
+      else
+        rc = render(&sink, o->format, r, je, args);
+      if (rc == 0)
+        rc = iospd_plat_outfile_publish(f, &err);
+      else
+        iospd_plat_outfile_abandon(f);
+    }
     if (rc != 0) {
       iospd_strbuf_t msg;
       iospd_strbuf_init(&msg);
@@ -145,7 +197,6 @@ static bool write_outputs(const iospd_profile_t* p, const iospd_results_t* r,
       iospd_strbuf_destroy(&msg);
       ok = false;
     }
-    iospd_strbuf_destroy(&sb);
   }
   return ok;
 }
@@ -173,11 +224,8 @@ bool iospd_app_emit_reports(const iospd_profile_t* p, const iospd_results_t* r,
   if (wants_json(p)) json_env_fill(&je, p);
   je.keep = ctx->keep;
   json_env_warnings(&je, &ctx->warnings);
-  iospd_strbuf_t out;
-  iospd_strbuf_init(&out);
-  render(&out, p->format, r, &je, args);
-  out_sb(&out);
-  iospd_strbuf_destroy(&out);
+  iospd_sink_t out = {.write = stdout_sink_write};
+  (void)render(&out, p->format, r, &je, args);
   bool ok = write_outputs(p, r, &je, args);
   json_env_free(&je);
   return ok;

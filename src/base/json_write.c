@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* JSON string escaping and number formatting (iospd/json_write.h). */
+/* JSON string escaping and number formatting, and the sink reports are
+ * streamed through (iospd/json_write.h). */
 #include "iospd/json_write.h"
+
+#include "iospd/error.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -90,4 +93,24 @@ void iospd_json_append_double(iospd_strbuf_t* sb, double v) {
     if (strtod(buf, NULL) == v) break;
   }
   iospd_strbuf_append(sb, buf);
+}
+
+int iospd_sink_write(iospd_sink_t* s, const char* data, size_t len) {
+  if (s->error == 0 && len > 0) {
+    int rc = s->write(s->ctx, data, len);
+    if (rc != 0) s->error = rc < 0 ? rc : IOSPD_EIO;
+  }
+  return s->error;
+}
+
+static int strbuf_write(void* ctx, const char* data, size_t len) {
+  iospd_strbuf_t* sb = ctx;
+  iospd_strbuf_append_n(sb, data, len);
+  return sb->failed ? IOSPD_ENOMEM : 0;
+}
+
+void iospd_sink_to_strbuf(iospd_sink_t* s, iospd_strbuf_t* sb) {
+  s->write = strbuf_write;
+  s->ctx = sb;
+  s->error = sb->failed ? IOSPD_ENOMEM : 0;
 }

@@ -64,6 +64,78 @@ static int pack(iospd_strbuf_t* b64, const char* data, size_t len,
   return b64->failed ? IOSPD_ENOMEM : 0;
 }
 
+/* pack of the document run->doc_fn writes, deflated as it comes (the
+ * same bytes as compress2 of the whole), so that it is never held whole.
+ * The base64 text only grows, so once it passes budget the page embeds
+ * the slim document instead: the writing stops there, *over is set and
+ * b64 is left empty. */
+typedef struct {
+  z_stream z;
+  iospd_strbuf_t zout;
+  size_t plain;
+  size_t budget;
+  bool over;
+} zsink_t;
+
+static size_t b64_len(size_t n) { return (n + 2) / 3 * 4; }
+
+/* Deflates what is in z.next_in (flush: Z_NO_FLUSH or Z_FINISH) into
+ * zout; 0, IOSPD_ECANCELED once past the budget, or IOSPD_ENOMEM. */
+static int zsink_run(zsink_t* zs, int flush) {
+  unsigned char buf[16384];
+  int zrc;
+  do {
+    zs->z.next_out = buf;
+    zs->z.avail_out = sizeof buf;
+    zrc = deflate(&zs->z, flush);
+    if (zrc == Z_STREAM_ERROR) return IOSPD_ENOMEM;
+    iospd_strbuf_append_n(&zs->zout, (const char*)buf,
+                          sizeof buf - zs->z.avail_out);
+    if (zs->zout.failed) return IOSPD_ENOMEM;
+    if (b64_len(zs->zout.len) > zs->budget) {
+      zs->over = true;
+      return IOSPD_ECANCELED;
+    }
+  } while (flush == Z_FINISH ? zrc != Z_STREAM_END
+                             : zs->z.avail_in > 0 || zs->z.avail_out == 0);
+  return 0;
+}
+
+static int zsink_write(void* ctx, const char* data, size_t len) {
+  zsink_t* zs = ctx;
+  zs->plain += len;
+  zs->z.next_in = (Bytef*)(uintptr_t)data;
+  zs->z.avail_in = (uInt)len; /* at most a chunk of the JSON writer */
+  return zsink_run(zs, Z_NO_FLUSH);
+}
+
+static int pack_live(iospd_strbuf_t* b64, const html_run_t* run,
+                     size_t budget, size_t* plain, bool* over) {
+  zsink_t zs;
+  memset(&zs, 0, sizeof zs);
+  iospd_strbuf_init(&zs.zout);
+  zs.budget = budget;
+  if (deflateInit(&zs.z, 9) != Z_OK) return IOSPD_ENOMEM;
+  iospd_sink_t sink = {.write = zsink_write, .ctx = &zs, .error = 0};
+  int rc = run->doc_fn(run->doc_ctx, &sink, false);
+  if (rc == 0) {
+    zs.z.next_in = NULL;
+    zs.z.avail_in = 0;
+    rc = zsink_run(&zs, Z_FINISH);
+  }
+  deflateEnd(&zs.z);
+  *plain = zs.plain;
+  if (rc == 0) {
+    base64(b64, (const unsigned char*)zs.zout.data, zs.zout.len);
+    if (b64->failed) rc = IOSPD_ENOMEM;
+  } else if (zs.over) {
+    rc = 0;
+  }
+  *over = zs.over;
+  iospd_strbuf_destroy(&zs.zout);
+  return rc;
+}
+
 static void element(iospd_strbuf_t* out, const char* id, const char* kind,
                     size_t len, const iospd_strbuf_t* b64) {
   iospd_strbuf_appendf(out,
@@ -127,11 +199,13 @@ static const char* const k_lat[3] = {"p50", "p99", "p99_9"};
  * timespan, phase and bounds; per target the I/Os and bytes read and
  * written (the total row is their sum and left out); the total row's
  * p50, p99 and p99.9 latency per direction. */
-static int columns(iospd_strbuf_t* sb, const cJSON* rows) {
+static int columns(iospd_strbuf_t* sb, const html_run_t* run) {
   size_t n = 0, targets = 0;
   double a0 = NAN, b0 = NAN, s0 = NAN;
   const cJSON* row;
-  cJSON_ArrayForEach(row, rows) {
+  html_row_it_t it;
+  iospd_html_rows_begin(&it, run);
+  while ((row = iospd_html_rows_next(&it)) != NULL) {
     long t = iospd_html_row_target(row);
     if (t < 0) continue;
     double s = iospd_html_num_of(row, "timespan");
@@ -141,6 +215,7 @@ static int columns(iospd_strbuf_t* sb, const cJSON* rows) {
     a0 = a, b0 = b, s0 = s;
     if (t < HTML_MAX_TARGETS && (size_t)t + 1 > targets) targets = (size_t)t + 1;
   }
+  iospd_html_rows_end(&it);
   size_t per = 4 + 4 * targets + 9; /* columns */
   double* v = iospd_malloc((n ? n : 1) * per * sizeof *v);
   char* phase = iospd_malloc(n ? n : 1);
@@ -154,7 +229,8 @@ static int columns(iospd_strbuf_t* sb, const cJSON* rows) {
 #define COL(c) (v + (c) * n)
   size_t i = (size_t)-1;
   a0 = b0 = s0 = NAN;
-  cJSON_ArrayForEach(row, rows) {
+  iospd_html_rows_begin(&it, run);
+  while ((row = iospd_html_rows_next(&it)) != NULL) {
     long tr = iospd_html_row_target(row);
     if (tr < 0) continue;
     double s = iospd_html_num_of(row, "timespan");
@@ -182,6 +258,7 @@ static int columns(iospd_strbuf_t* sb, const cJSON* rows) {
               k_lat[k]);
     }
   }
+  iospd_html_rows_end(&it);
   iospd_strbuf_appendf(sb, "{\"format\":\"iospd-timeseries-columns\","
                        "\"intervals\":%zu,", n);
   column(sb, "timespan", COL(0), n, false);
@@ -228,10 +305,13 @@ int iospd_html_embed_run(iospd_strbuf_t* out, const iospd_html_input_t* in,
   iospd_strbuf_init(&doc);
   iospd_strbuf_init(&series);
   size_t doc_len = 0, series_len = 0;
-  int rc = pack(&doc, in->json, in->json_len, &doc_len);
+  bool over = false;
+  int rc = run->doc_fn != NULL
+               ? pack_live(&doc, run, budget, &doc_len, &over)
+               : pack(&doc, in->json, in->json_len, &doc_len);
   if (rc == 0 && in->jsonl != NULL)
     rc = pack(&series, in->jsonl, in->jsonl_len, &series_len);
-  *slim = rc == 0 && doc.len + series.len > budget;
+  *slim = rc == 0 && (over || doc.len + series.len > budget);
   if (rc == 0 && !*slim) {
     snprintf(id, sizeof id, "iospd-results-%zu", r);
     element(out, id, "results", doc_len, &doc);
@@ -254,8 +334,8 @@ int iospd_html_embed_run(iospd_strbuf_t* out, const iospd_html_input_t* in,
       snprintf(id, sizeof id, "iospd-results-%zu", r);
       rc = iospd_html_embed(out, id, "results-slim", text, strlen(text));
     }
-    if (rc == 0 && run->rows != NULL) rc = columns(&cols, run->rows);
-    if (rc == 0 && run->rows != NULL) {
+    if (rc == 0 && iospd_html_has_rows(run)) rc = columns(&cols, run);
+    if (rc == 0 && iospd_html_has_rows(run)) {
       snprintf(id, sizeof id, "iospd-timeseries-%zu", r);
       rc = iospd_html_embed(out, id, "timeseries-columns",
                             iospd_strbuf_cstr(&cols), cols.len);

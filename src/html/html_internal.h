@@ -35,8 +35,33 @@ typedef struct html_run_s {
   const char* name;
   cJSON* doc;        /* owned; a .jsonl given with it is its "timeseries" */
   const cJSON* rows; /* doc's "timeseries" rows, or NULL */
+  /* A run reported as it ends (iospd_html_report_run): doc is its slim
+   * document; the rows are the kept .jsonl text (rows_text, NULL: none),
+   * read one at a time; the whole document is written again by doc_fn
+   * when the page embeds it, never held. */
+  const char* rows_text;
+  size_t rows_len;
+  iospd_html_doc_fn doc_fn;
+  void* doc_ctx;
   html_ts_t ts;
 } html_run_t;
+
+/* The time-series rows of a run one by one, wherever they are kept. */
+typedef struct html_row_it_s {
+  const html_run_t* run;
+  const cJSON* next; /* in run->rows */
+  size_t at;         /* in run->rows_text */
+  cJSON* parsed;     /* the row last returned from the text */
+} html_row_it_t;
+
+/* Whether the run has a "timeseries" (perhaps empty). */
+bool iospd_html_has_rows(const html_run_t* r);
+void iospd_html_rows_begin(html_row_it_t* it, const html_run_t* r);
+/* The next row (valid until the next call), NULL after the last; a line
+ * of the text that is not JSON is returned as an empty object (a row
+ * every reader leaves out). */
+const cJSON* iospd_html_rows_next(html_row_it_t* it);
+void iospd_html_rows_end(html_row_it_t* it);
 
 /* A row's target: its index, HTML_MAX_TARGETS for "total", -1 for a row
  * to leave out. */
@@ -45,6 +70,10 @@ long iospd_html_row_target(const cJSON* row);
 /* Parses and checks input i (exit-3 style messages naming the file). */
 int iospd_html_run_load(const iospd_html_input_t* in, html_run_t* r,
                         iospd_err_t* err);
+/* The run of iospd_html_report_run: its slim document written and parsed,
+ * its rows attached. */
+int iospd_html_run_load_live(const iospd_html_run_input_t* in, html_run_t* r,
+                             iospd_err_t* err);
 void iospd_html_run_free(html_run_t* r);
 
 /* Deflates and embeds data as a JSON string in a <script> element. */

@@ -296,7 +296,7 @@ static int embedded(iospd_strbuf_t* out, const iospd_html_input_t* in,
     iospd_strbuf_appendf(out, "<button type=\"button\" data-save=\"iospd-"
                          "results-%zu\" data-file=\"%s\">Save %s</button>\n",
                          r, file, file);
-    if (in[r].jsonl != NULL || (slim && runs[r].rows != NULL)) {
+    if (in[r].jsonl != NULL || (slim && iospd_html_has_rows(&runs[r]))) {
       snprintf(file, sizeof file, "run-%c%s", (char)('A' + r % 26),
                slim ? "-columns.json" : ".jsonl");
       iospd_strbuf_appendf(out, "<button type=\"button\" data-save=\"iospd-"
@@ -353,23 +353,14 @@ static void runs_table(iospd_strbuf_t* out, const html_run_t* runs,
   iospd_strbuf_append(out, "</table>\n");
 }
 
-int iospd_html_report(const iospd_html_input_t* in, size_t n,
-                      const iospd_html_opts_t* opts, iospd_strbuf_t* out,
-                      iospd_err_t* err) {
-  if (n == 0)
-    return iospd_err_set(err, IOSPD_EUSAGE,
-                         "--report: give at least one -Rjson results file");
-  html_run_t* runs = iospd_calloc(n, sizeof *runs);
-  if (runs == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
-  int rc = 0;
-  for (size_t i = 0; i < n && rc == 0; i++)
-    rc = iospd_html_run_load(&in[i], &runs[i], err);
+/* The page of n loaded runs. */
+static int page(const iospd_html_input_t* in, html_run_t* runs, size_t n,
+                bool force, iospd_strbuf_t* out, iospd_err_t* err) {
   iospd_strbuf_t banner, cmp;
   iospd_strbuf_init(&banner);
   iospd_strbuf_init(&cmp);
-  if (rc == 0 && n > 1)
-    rc = iospd_html_compare(&banner, &cmp, runs, n,
-                            opts != NULL && opts->force, err);
+  int rc = 0;
+  if (n > 1) rc = iospd_html_compare(&banner, &cmp, runs, n, force, err);
   if (rc == 0) {
     header(out, runs, n);
     iospd_strbuf_append_n(out, iospd_strbuf_cstr(&banner), banner.len);
@@ -391,7 +382,32 @@ int iospd_html_report(const iospd_html_input_t* in, size_t n,
   }
   iospd_strbuf_destroy(&banner);
   iospd_strbuf_destroy(&cmp);
+  return rc;
+}
+
+int iospd_html_report(const iospd_html_input_t* in, size_t n,
+                      const iospd_html_opts_t* opts, iospd_strbuf_t* out,
+                      iospd_err_t* err) {
+  if (n == 0)
+    return iospd_err_set(err, IOSPD_EUSAGE,
+                         "--report: give at least one -Rjson results file");
+  html_run_t* runs = iospd_calloc(n, sizeof *runs);
+  if (runs == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  int rc = 0;
+  for (size_t i = 0; i < n && rc == 0; i++)
+    rc = iospd_html_run_load(&in[i], &runs[i], err);
+  if (rc == 0) rc = page(in, runs, n, opts != NULL && opts->force, out, err);
   for (size_t i = 0; i < n; i++) iospd_html_run_free(&runs[i]);
   iospd_free(runs);
+  return rc;
+}
+
+int iospd_html_report_run(const iospd_html_run_input_t* in,
+                          iospd_strbuf_t* out, iospd_err_t* err) {
+  html_run_t run;
+  iospd_html_input_t named = {.name = in->name};
+  int rc = iospd_html_run_load_live(in, &run, err);
+  if (rc == 0) rc = page(&named, &run, 1, false, out, err);
+  iospd_html_run_free(&run);
   return rc;
 }

@@ -44,6 +44,45 @@ long iospd_html_row_target(const cJSON* row) {
   return -1;
 }
 
+bool iospd_html_has_rows(const html_run_t* r) {
+  return r->rows != NULL || r->rows_text != NULL;
+}
+
+void iospd_html_rows_begin(html_row_it_t* it, const html_run_t* r) {
+  memset(it, 0, sizeof *it);
+  it->run = r;
+  it->next = r->rows != NULL ? r->rows->child : NULL;
+}
+
+const cJSON* iospd_html_rows_next(html_row_it_t* it) {
+  static const cJSON k_empty = {.type = cJSON_Object};
+  const html_run_t* r = it->run;
+  if (r->rows != NULL) {
+    const cJSON* row = it->next;
+    if (row != NULL) it->next = row->next;
+    return row;
+  }
+  cJSON_Delete(it->parsed);
+  it->parsed = NULL;
+  /* As the document's "timeseries" holds them: one row per non-empty
+   * line (report_json.c). */
+  while (r->rows_text != NULL && it->at < r->rows_len) {
+    const char* s = r->rows_text + it->at;
+    const char* nl = memchr(s, '\n', r->rows_len - it->at);
+    size_t n = nl != NULL ? (size_t)(nl - s) : r->rows_len - it->at;
+    it->at += n + 1;
+    if (n == 0) continue;
+    it->parsed = cJSON_ParseWithLength(s, n);
+    return it->parsed != NULL ? it->parsed : &k_empty;
+  }
+  return NULL;
+}
+
+void iospd_html_rows_end(html_row_it_t* it) {
+  cJSON_Delete(it->parsed);
+  it->parsed = NULL;
+}
+
 static double* dbl_array(size_t n) {
   double* a = iospd_calloc(n ? n : 1, sizeof *a);
   for (size_t i = 0; a != NULL && i < n; i++) a[i] = NAN;
@@ -68,13 +107,15 @@ static const char* const k_lat[3] = {"p50", "p99", "p99_9"};
 
 /* Rows of timespan 0 -> arrays; intervals are runs of rows with the same
  * start_ms and end_ms. */
-static int ts_build(const cJSON* rows, html_ts_t* ts) {
+static int ts_build(const html_run_t* run, html_ts_t* ts) {
   memset(ts, 0, sizeof *ts);
   size_t n = 0;
   double last0 = NAN, last1 = NAN;
   uint32_t targets = 0;
   const cJSON* row;
-  cJSON_ArrayForEach(row, rows) {
+  html_row_it_t it;
+  iospd_html_rows_begin(&it, run);
+  while ((row = iospd_html_rows_next(&it)) != NULL) {
     long t = iospd_html_row_target(row);
     if (iospd_html_num_of(row, "timespan") != 0 || t < 0) continue;
     double a = iospd_html_num_of(row, "start_ms");
@@ -85,6 +126,7 @@ static int ts_build(const cJSON* rows, html_ts_t* ts) {
     if (t < HTML_MAX_TARGETS && (uint32_t)t + 1 > targets)
       targets = (uint32_t)t + 1;
   }
+  iospd_html_rows_end(&it);
   if (n == 0) return 0;
   ts->n = n;
   ts->targets = targets;
@@ -102,7 +144,8 @@ static int ts_build(const cJSON* rows, html_ts_t* ts) {
       if ((ts->lat[d][k] = dbl_array(n)) == NULL) goto nomem;
   size_t i = (size_t)-1;
   last0 = last1 = NAN;
-  cJSON_ArrayForEach(row, rows) {
+  iospd_html_rows_begin(&it, run);
+  while ((row = iospd_html_rows_next(&it)) != NULL) {
     long tr = iospd_html_row_target(row);
     if (iospd_html_num_of(row, "timespan") != 0 || tr < 0) continue;
     double a = iospd_html_num_of(row, "start_ms");
@@ -134,8 +177,10 @@ static int ts_build(const cJSON* rows, html_ts_t* ts) {
         ts->lat[d][k][i] = iospd_html_num_of(lat, k_lat[k]);
     }
   }
+  iospd_html_rows_end(&it);
   return 0;
 nomem:
+  iospd_html_rows_end(&it);
   ts_free(ts);
   return IOSPD_ENOMEM;
 }
@@ -159,7 +204,34 @@ int iospd_html_run_load(const iospd_html_input_t* in, html_run_t* r,
                          "of time-series rows",
                          in->name);
   r->rows = rows;
-  if (ts_build(r->rows, &r->ts) < 0)
+  if (ts_build(r, &r->ts) < 0)
+    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  return 0;
+}
+
+int iospd_html_run_load_live(const iospd_html_run_input_t* in, html_run_t* r,
+                             iospd_err_t* err) {
+  memset(r, 0, sizeof *r);
+  r->name = in->name;
+  r->doc_fn = in->doc;
+  r->doc_ctx = in->ctx;
+  r->rows_text = in->rows;
+  r->rows_len = in->rows_len;
+  iospd_strbuf_t slim;
+  iospd_strbuf_init(&slim);
+  iospd_sink_t sink;
+  iospd_sink_to_strbuf(&sink, &slim);
+  int rc = in->doc(in->ctx, &sink, true);
+  if (rc == 0 && slim.failed) rc = IOSPD_ENOMEM;
+  if (rc < 0)
+    iospd_err_set(err, rc, "the results could not be written (%s)",
+                  iospd_strerror(rc));
+  else
+    rc = iospd_results_doc_parse(in->name, iospd_strbuf_cstr(&slim), slim.len,
+                                 "--output=html", &r->doc, err);
+  iospd_strbuf_destroy(&slim);
+  if (rc < 0) return rc;
+  if (ts_build(r, &r->ts) < 0)
     return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   return 0;
 }

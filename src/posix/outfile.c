@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Report files on POSIX (--output, --timeseries): is a path the same file as
- * a target, can a report be written there, and writing one whole (a new
- * <path>.XXXXXX.tmp, fsync, rename), or in place where the path is a
- * stream, a character device or a FIFO (posix/out_kind.h). */
+ * a target, can a report be written there, and writing one, whole or in
+ * pieces (a new <path>.XXXXXX.tmp, fsync, rename), or in place where the
+ * path is a stream, a character device or a FIFO (posix/out_kind.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -146,19 +146,35 @@ static int write_all(int fd, const void* data, size_t len) {
   return 0;
 }
 
+/* A report being written in pieces (iospd/platform.h): to a new temporary
+ * file (tmp != NULL) renamed over the path at the end, or in place where
+ * the path is a process stream, a character device or a FIFO. */
+struct iospd_plat_outfile_s {
+  char* path;
+  char* tmp;  /* the temporary file's name; NULL when written in place */
+  int fd;
+  bool own;   /* fd is the process's own stream: never closed */
+  int failed; /* the first write's failure, repeated by publish */
+};
+
+static void outfile_free(iospd_plat_outfile_t* f) {
+  iospd_free(f->tmp);
+  iospd_free(f->path);
+  iospd_free(f);
+}
+
 /* A process stream, a character device or a FIFO: written where it is,
  * never created, truncated or renamed over. */
-static int write_in_place(const char* path, iospd_out_kind_t kind, int own,
-                          const void* data, size_t len, iospd_err_t* err) {
+static int open_in_place(iospd_plat_outfile_t* f, iospd_out_kind_t kind,
+                         int own, iospd_err_t* err) {
   if (kind == IOSPD_OUT_OWN_FD) {
     /* What -R printed there comes first (stdio's buffers). */
     fflush(own == 2 ? stderr : stdout);
-    int e = write_all(own, data, len);
-    return e != 0 ? iospd_posix_err(err, e, "descriptor %d cannot be "
-                                    "written", own)
-                  : 0;
+    f->fd = own;
+    f->own = true;
+    return 0;
   }
-  int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+  int fd = open(f->path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) return iospd_posix_err(err, errno, "it cannot be opened");
   struct stat st;
   int rc = fstat(fd, &st) != 0 ? iospd_posix_err(err, errno, "fstat failed")
@@ -167,50 +183,108 @@ static int write_in_place(const char* path, iospd_out_kind_t kind, int own,
    * would leave its old tail; refused instead. */
   if (rc == 0 && S_ISREG(st.st_mode))
     rc = iospd_err_set(err, IOSPD_EINVAL, "it was replaced during the run");
-  int e = rc == 0 ? write_all(fd, data, len) : 0;
-  if (e != 0) rc = iospd_posix_err(err, e, "it cannot be written");
-  if (close(fd) != 0 && rc == 0)
-    rc = iospd_posix_err(err, errno, "it cannot be closed");
-  return rc;
+  if (rc != 0) {
+    close(fd);
+    return rc;
+  }
+  f->fd = fd;
+  return 0;
 }
 
-int iospd_plat_write_file_whole(const char* path, const void* data, size_t len,
-                                iospd_err_t* err) {
+int iospd_plat_outfile_open(const char* path, bool text,
+                            iospd_plat_outfile_t** out, iospd_err_t* err) {
+  (void)text; /* Linux writes every report as bytes */
+  *out = NULL;
   /* Decided again now: a link planted since the probe is refused too. */
   iospd_out_kind_t kind;
   int own;
   int rc = iospd_posix_out_kind(path, &kind, &own, err);
   if (rc != 0) return rc;
-  if (kind != IOSPD_OUT_REPLACE)
-    return write_in_place(path, kind, own, data, len, err);
-  char* tmp = NULL;
-  int fd = tmp_create(path, &tmp);
-  if (fd < 0) {
+  iospd_plat_outfile_t* f = iospd_calloc(1, sizeof *f);
+  if (f == NULL || (f->path = iospd_strdup(path)) == NULL) {
+    iospd_free(f);
+    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  }
+  f->fd = -1;
+  if (kind != IOSPD_OUT_REPLACE) {
+    rc = open_in_place(f, kind, own, err);
+  } else if ((f->fd = tmp_create(path, &f->tmp)) < 0) {
     rc = errno == ENOMEM ? iospd_err_set(err, IOSPD_ENOMEM, "out of memory")
                          : iospd_posix_err(err, errno, "no file beside it "
                                            "cannot be created");
+  }
+  if (rc != 0) {
+    outfile_free(f);
     return rc;
   }
-  int e = write_all(fd, data, len);
-  if (e != 0) rc = iospd_posix_err(err, e, "'%s' cannot be written", tmp);
+  *out = f;
+  return 0;
+}
+
+int iospd_plat_outfile_write(iospd_plat_outfile_t* f, const void* data,
+                             size_t len, iospd_err_t* err) {
+  if (f->failed != 0) return f->failed;
+  int e = write_all(f->fd, data, len);
+  if (e == 0) return 0;
+  if (f->own)
+    f->failed = iospd_posix_err(err, e, "descriptor %d cannot be written",
+                                f->fd);
+  else if (f->tmp == NULL)
+    f->failed = iospd_posix_err(err, e, "it cannot be written");
+  else
+    f->failed = iospd_posix_err(err, e, "'%s' cannot be written", f->tmp);
+  return f->failed;
+}
+
+void iospd_plat_outfile_abandon(iospd_plat_outfile_t* f) {
+  if (f == NULL) return;
+  if (!f->own && f->fd >= 0) close(f->fd);
+  if (f->tmp != NULL) unlink(f->tmp);
+  outfile_free(f);
+}
+
+int iospd_plat_outfile_publish(iospd_plat_outfile_t* f, iospd_err_t* err) {
+  int rc = f->failed;
+  if (f->tmp == NULL) { /* in place */
+    if (!f->own && close(f->fd) != 0 && rc == 0)
+      rc = iospd_posix_err(err, errno, "it cannot be closed");
+    outfile_free(f);
+    return rc;
+  }
   /* Durable before the rename, so a crash leaves the old file or the new
    * one, never an empty one under the final name. */
-  if (rc == 0 && fsync(fd) != 0)
-    rc = iospd_posix_err(err, errno, "'%s' cannot be flushed", tmp);
-  if (close(fd) != 0 && rc == 0)
-    rc = iospd_posix_err(err, errno, "'%s' cannot be closed", tmp);
+  if (rc == 0 && fsync(f->fd) != 0)
+    rc = iospd_posix_err(err, errno, "'%s' cannot be flushed", f->tmp);
+  if (close(f->fd) != 0 && rc == 0)
+    rc = iospd_posix_err(err, errno, "'%s' cannot be closed", f->tmp);
+  f->fd = -1;
   /* Last look before the rename; rename(2) itself never follows a link, so
    * one planted after this replaces only that link. */
-  if (rc == 0 && (rc = iospd_posix_out_kind(path, &kind, &own, err)) == 0 &&
+  iospd_out_kind_t kind;
+  int own;
+  if (rc == 0 &&
+      (rc = iospd_posix_out_kind(f->path, &kind, &own, err)) == 0 &&
       kind != IOSPD_OUT_REPLACE)
     rc = iospd_err_set(err, IOSPD_EINVAL, "it was replaced during the run "
                        "by something that is not a regular file");
-  if (rc == 0 && rename(tmp, path) != 0)
+  if (rc == 0 && rename(f->tmp, f->path) != 0)
     rc = iospd_posix_err(err, errno, "'%s' cannot be renamed to the report's "
-                         "name", tmp);
-  if (rc != 0) unlink(tmp);
-  iospd_free(tmp);
+                         "name", f->tmp);
+  if (rc != 0) unlink(f->tmp);
+  outfile_free(f);
   return rc;
+}
+
+int iospd_plat_write_file_whole(const char* path, const void* data, size_t len,
+                                iospd_err_t* err) {
+  iospd_plat_outfile_t* f;
+  int rc = iospd_plat_outfile_open(path, true, &f, err);
+  if (rc != 0) return rc;
+  if ((rc = iospd_plat_outfile_write(f, data, len, err)) != 0) {
+    iospd_plat_outfile_abandon(f);
+    return rc;
+  }
+  return iospd_plat_outfile_publish(f, err);
 }
 
 /* Linux writes every report as bytes: the same as the text writer. */

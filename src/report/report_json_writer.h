@@ -1,20 +1,36 @@
 /* SPDX-License-Identifier: MIT */
 /* A tiny pretty-printing JSON writer for the JSON report (internal to
  * src/report): keys and values in order, commas and indentation kept for
- * the caller. Strings and numbers go through iospd/json_write.h. */
+ * the caller. Strings and numbers go through iospd/json_write.h. The text
+ * goes to a sink in pieces: what is pending is handed on before the next
+ * value once it reaches IOSPD_JW_CHUNK, so the writer holds at most a
+ * chunk and one value, however long the document. */
 #ifndef IOSPD_REPORT_JSON_WRITER_H
 #define IOSPD_REPORT_JSON_WRITER_H
 
+#include "iospd/json_write.h"
 #include "iospd/report.h"
 #include "iospd/strbuf.h"
 
 #define IOSPD_JW_MAX_DEPTH 32
+#define IOSPD_JW_CHUNK ((size_t)64 << 10)
 
 typedef struct iospd_jw_s {
-  iospd_strbuf_t* out;
+  iospd_strbuf_t* out; /* the pending text (&pending): append freely */
+  iospd_strbuf_t pending;
+  iospd_sink_t* sink;
+  /* Without the per-interval lists (the -D "buckets" and "timeseries"):
+   * the document the HTML report embeds when the whole is too large. */
+  bool slim;
   unsigned depth;
   bool first[IOSPD_JW_MAX_DEPTH];
 } iospd_jw_t;
+
+/* A writer to sink (slim: see above). */
+void iospd_jw_init(iospd_jw_t* w, iospd_sink_t* sink, bool slim);
+/* Hands on what is pending and frees the writer. Returns 0, the sink's
+ * failure, or IOSPD_ENOMEM when text could not be held. */
+int iospd_jw_finish(iospd_jw_t* w);
 
 /* The comma, line break and indentation before a member or element, and
  * its quoted key when key is not NULL (NULL: an array element, the root). */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Report files on Windows (--output, --timeseries): is a path the same file
- * as a target, can a report be written there, and writing one whole
- * (a new <path>.<pid>-<n>.tmp made with CREATE_NEW, FlushFileBuffers,
- * MoveFileEx with replace), with CRLF line
- * ends as iospd's standard output has them. */
+ * as a target, can a report be written there, and writing one, whole or
+ * in pieces (a new <path>.<pid>-<n>.tmp made with CREATE_NEW,
+ * FlushFileBuffers, MoveFileEx with replace), with CRLF line ends as
+ * iospd's standard output has them. */
 #include <stdio.h>
 #include <string.h>
 
@@ -179,67 +179,139 @@ out:
   return rc;
 }
 
-/* crlf: every \n written as \r\n (text reports), else the bytes as given. */
-static int write_whole(const char* path, const void* data, size_t len,
-                       bool crlf_ends, iospd_err_t* err) {
-  WCHAR* w = file_path(path, err);
-  if (w == NULL) return err != NULL && err->code ? err->code : IOSPD_EINVAL;
-  WCHAR* tmp = NULL;
-  int rc = refuse_reparse(w, err);
-  if (rc != 0) goto out;
-  HANDLE h = new_tmp(w, GENERIC_WRITE, FILE_ATTRIBUTE_NORMAL, &tmp);
-  if (h == INVALID_HANDLE_VALUE) {
-    rc = iospd_win_err(err, GetLastError(),
-                       "a temporary file beside '%s' cannot be created", path);
-    goto out;
+/* A report being written in pieces (iospd/platform.h): always to a new
+ * temporary file beside the final name, moved over it at the end. */
+struct iospd_plat_outfile_s {
+  char* path; /* as given, for messages */
+  WCHAR* w;   /* its wide form */
+  WCHAR* tmp;
+  HANDLE h;
+  bool crlf;  /* every \n written as \r\n (text reports) */
+  int failed; /* the first write's failure, repeated by publish */
+};
+
+static void outfile_free(iospd_plat_outfile_t* f) {
+  if (f->h != INVALID_HANDLE_VALUE) CloseHandle(f->h);
+  iospd_free(f->tmp);
+  iospd_free(f->w);
+  iospd_free(f->path);
+  iospd_free(f);
+}
+
+int iospd_plat_outfile_open(const char* path, bool text,
+                            iospd_plat_outfile_t** out, iospd_err_t* err) {
+  *out = NULL;
+  iospd_plat_outfile_t* f = iospd_calloc(1, sizeof *f);
+  if (f == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  f->h = INVALID_HANDLE_VALUE;
+  f->crlf = text;
+  if ((f->path = iospd_strdup(path)) == NULL) {
+    outfile_free(f);
+    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  }
+  f->w = file_path(path, err);
+  if (f->w == NULL) {
+    outfile_free(f);
+    return err != NULL && err->code ? err->code : IOSPD_EINVAL;
+  }
+  int rc = refuse_reparse(f->w, err);
+  if (rc == 0) {
+    f->h = new_tmp(f->w, GENERIC_WRITE, FILE_ATTRIBUTE_NORMAL, &f->tmp);
+    if (f->h == INVALID_HANDLE_VALUE)
+      rc = iospd_win_err(err, GetLastError(),
+                         "a temporary file beside '%s' cannot be created",
+                         path);
+  }
+  if (rc != 0) {
+    outfile_free(f);
+    return rc;
+  }
+  *out = f;
+  return 0;
+}
+
+/* All len bytes to the temporary file; 0 or the error. */
+static int write_raw(iospd_plat_outfile_t* f, const char* p, size_t len,
+                     iospd_err_t* err) {
+  size_t done = 0;
+  while (done < len) {
+    DWORD chunk = len - done > 0x40000000u ? 0x40000000u : (DWORD)(len - done);
+    DWORD wrote = 0;
+    if (!WriteFile(f->h, p + done, chunk, &wrote, NULL) || wrote == 0)
+      return iospd_win_err(err, GetLastError(),
+                           "the temporary file of '%s' cannot be written",
+                           f->path);
+    done += wrote;
+  }
+  return 0;
+}
+
+int iospd_plat_outfile_write(iospd_plat_outfile_t* f, const void* data,
+                             size_t len, iospd_err_t* err) {
+  if (f->failed != 0) return f->failed;
+  const char* p = data;
+  if (!f->crlf) {
+    f->failed = write_raw(f, p, len, err);
+    return f->failed;
   }
   /* Line ends as iospd's standard output has them on Windows (the C
    * runtime's text mode: every \n written as \r\n), so a report file is
-   * byte for byte what `iospd ... > file` gives. */
-  size_t nl = 0;
-  for (size_t i = 0; crlf_ends && i < len; i++)
-    nl += ((const char*)data)[i] == '\n';
-  char* crlf = iospd_malloc(len + nl + 1);
-  if (crlf == NULL) {
-    CloseHandle(h);
-    DeleteFileW(tmp);
-    rc = iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
-    goto out;
-  }
+   * byte for byte what `iospd ... > file` gives; converted through a
+   * small buffer, whatever the size of the piece. */
+  char buf[8192];
   size_t k = 0;
-  for (size_t i = 0; i < len; i++) {
-    if (crlf_ends && ((const char*)data)[i] == '\n') crlf[k++] = '\r';
-    crlf[k++] = ((const char*)data)[i];
+  for (size_t i = 0; i < len && f->failed == 0; i++) {
+    if (k + 2 > sizeof buf) {
+      f->failed = write_raw(f, buf, k, err);
+      k = 0;
+    }
+    if (p[i] == '\n') buf[k++] = '\r';
+    buf[k++] = p[i];
   }
-  len = k;
-  const char* p = crlf;
-  size_t done = 0;
-  while (done < len && rc == 0) {
-    DWORD chunk = len - done > 0x40000000u ? 0x40000000u : (DWORD)(len - done);
-    DWORD wrote = 0;
-    if (!WriteFile(h, p + done, chunk, &wrote, NULL) || wrote == 0)
-      rc = iospd_win_err(err, GetLastError(), "the temporary file of '%s' cannot be written",
-                         path);
-    done += wrote;
-  }
+  if (f->failed == 0 && k > 0) f->failed = write_raw(f, buf, k, err);
+  return f->failed;
+}
+
+void iospd_plat_outfile_abandon(iospd_plat_outfile_t* f) {
+  if (f == NULL) return;
+  CloseHandle(f->h);
+  f->h = INVALID_HANDLE_VALUE;
+  DeleteFileW(f->tmp);
+  outfile_free(f);
+}
+
+int iospd_plat_outfile_publish(iospd_plat_outfile_t* f, iospd_err_t* err) {
+  int rc = f->failed;
   /* Durable before the rename: a crash leaves the old file or the new one. */
-  if (rc == 0 && !FlushFileBuffers(h))
-    rc = iospd_win_err(err, GetLastError(), "the temporary file of '%s' cannot be flushed",
-                       path);
-  CloseHandle(h);
-  iospd_free(crlf);
+  if (rc == 0 && !FlushFileBuffers(f->h))
+    rc = iospd_win_err(err, GetLastError(),
+                       "the temporary file of '%s' cannot be flushed",
+                       f->path);
+  CloseHandle(f->h);
+  f->h = INVALID_HANDLE_VALUE;
   /* Checked again right before the rename: a link planted during the run. */
-  if (rc == 0) rc = refuse_reparse(w, err);
-  if (rc == 0 &&
-      !MoveFileExW(tmp, w, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
+  if (rc == 0) rc = refuse_reparse(f->w, err);
+  if (rc == 0 && !MoveFileExW(f->tmp, f->w, MOVEFILE_REPLACE_EXISTING |
+                                                MOVEFILE_WRITE_THROUGH))
     rc = iospd_win_err(err, GetLastError(),
                        "the temporary file of '%s' cannot be renamed to it",
-                       path);
-  if (rc != 0) DeleteFileW(tmp);
-out:
-  iospd_free(tmp);
-  iospd_free(w);
+                       f->path);
+  if (rc != 0) DeleteFileW(f->tmp);
+  outfile_free(f);
   return rc;
+}
+
+/* text: every \n written as \r\n (text reports), else the bytes as given. */
+static int write_whole(const char* path, const void* data, size_t len,
+                       bool text, iospd_err_t* err) {
+  iospd_plat_outfile_t* f;
+  int rc = iospd_plat_outfile_open(path, text, &f, err);
+  if (rc != 0) return rc;
+  if ((rc = iospd_plat_outfile_write(f, data, len, err)) != 0) {
+    iospd_plat_outfile_abandon(f);
+    return rc;
+  }
+  return iospd_plat_outfile_publish(f, err);
 }
 
 int iospd_plat_write_file_whole(const char* path, const void* data, size_t len,

@@ -9,7 +9,9 @@
 #    a symbolic link afterwards, the file holds the text report then the
 #    JSON;
 #  - --verify-state=<the target>: exit 3, the target keeps its bytes;
-#  - an output that is the -X profile: exit 3, the profile keeps its bytes.
+#  - an output that is the -X profile: exit 3, the profile keeps its bytes;
+#  - an --output=json that fills its disk part-way: exit 1, the old report
+#    kept, no temporary file left (root: a 1 MiB tmpfs).
 # Usage: output_safety_test.sh <iospd binary>
 set -uo pipefail
 exe=$1
@@ -71,6 +73,31 @@ p0=$(sum prof.xml)
 rc=$?
 if [ $rc = 3 ] && grep -qF "prof.xml" err && [ "$(sum prof.xml)" = "$p0" ]; then ok; else
   bad "--output over the -X profile: exit $rc, profile $( [ "$(sum prof.xml)" = "$p0" ] && echo kept || echo CHANGED)"
+fi
+
+# ---- a report that does not fit on its disk ----------------------------------
+# The JSON is written in pieces (issue #30: memory bounded by the run, not a
+# copy of the document), so the disk fills part-way through: exit 1, the
+# old report keeps its bytes, no temporary file is left beside it, and the
+# text report still reaches stdout. Needs root to mount a 1 MiB tmpfs.
+if [ "$(id -u)" != 0 ]; then
+  echo "skip: a report on a full disk: mounting a tmpfs needs root"
+elif ! mkdir -p "$work/mnt" || ! mount -t tmpfs -o size=1M tmpfs "$work/mnt" 2>mount.err; then
+  echo "skip: a report on a full disk: cannot mount a tmpfs: $(cat mount.err)"
+else
+  mnt="$work/mnt"
+  printf 'old report\n' >"$mnt/r.json"
+  r0=$(sum "$mnt/r.json")
+  # -D1 for 2 s: thousands of interval objects, several MB of JSON.
+  "$exe" -d2 -W0 -D1 -t2 -L --output=json:"$mnt/r.json" t.dat >out.txt 2>err
+  rc=$?
+  left=$(find "$mnt" -name 'r.json.*' | wc -l)
+  if [ $rc = 1 ] && grep -qF -- "--output=json:$mnt/r.json: the report was not written" err &&
+     grep -qiF "no space left on device" err && [ "$(sum "$mnt/r.json")" = "$r0" ] &&
+     [ "$left" = 0 ] && grep -q "Command Line:" out.txt; then ok; else
+    bad "--output=json on a full disk: exit $rc, old report $( [ "$(sum "$mnt/r.json")" = "$r0" ] && echo kept || echo CHANGED), $left temporary files left"
+  fi
+  umount "$mnt"
 fi
 
 echo "output_safety_test: $pass passed, $fail failed"
