@@ -190,7 +190,8 @@ const iospd_opt_word_t* iospd_opt_words_find(const iospd_opt_word_t* list,
                                              const char* s, size_t n,
                                              bool icase);
 /* The words of list for a message: "a, b or c" (last_sep " or "), or with
- * other separators ("a|b|c": sep and last_sep "|"). Truncated to cap. */
+ * other separators ("a|b|c": sep and last_sep "|"). Without room for
+ * all, it ends at the last whole word that fits in cap. */
 void iospd_opt_words_join(const iospd_opt_word_t* list, const char* sep,
                           const char* last_sep, char* buf, size_t cap);
 

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The DISKSPD 2.2 command line -> iospd_profile_t: the one walker over the
  * switch table in options.c, in DISKSPD's two passes (reference 1.1-1.9),
- * plus -X<file> profiles with their overrides.
+ * plus -X<file> profiles with their overrides. Each table entry names its
+ * handler (src/cli/opt_*.c); this file finds the entry for an argument,
+ * applies the rules all entries share, sets the entry's bit in the
+ * profile's "was it given" bitmap and calls the handler.
  *
  * Deliberate differences from DISKSPD 2.2 (also in docs/compat-differences.md;
  * keep the two lists in step). DISKSPD silently accepts the first group; iospd

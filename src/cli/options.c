@@ -645,7 +645,10 @@ void iospd_opt_words_join(const iospd_opt_word_t* list, const char* sep,
   for (const iospd_opt_word_t* w = list; w != NULL && w->word != NULL; w++) {
     const char* before = w == list ? "" : (w[1].word == NULL ? last_sep : sep);
     int n = snprintf(buf + len, cap - len, "%s%s", before, w->word);
-    if (n < 0 || (size_t)n >= cap - len) return; /* truncated */
+    if (n < 0 || (size_t)n >= cap - len) {
+      buf[len] = '\0'; /* no room: end at the last whole word */
+      return;
+    }
     len += (size_t)n;
   }
 }
