@@ -253,6 +253,9 @@ enum {
 const char* iospd_engine_choice_name(int engine);
 int iospd_engine_choice_parse(const char* name);
 
+/* 64-bit words of the "was it given" bitmap: room for 128 switches. */
+#define IOSPD_OPT_GIVEN_WORDS 2
+
 typedef struct iospd_profile_s {
   char* cmdline;           /* owned: argv joined with spaces */
   bool verbose;            /* -v */
@@ -266,6 +269,9 @@ typedef struct iospd_profile_s {
   iospd_events_t events;   /* -y */
   iospd_ext_t ext;
   char* xml_source;        /* owned: -X path, NULL for command-line profiles */
+  /* Which switches were on the command line: bit i for the option-table
+   * entry i (iospd/options.h: iospd_opt_given). Set by the parse only. */
+  uint64_t opt_given[IOSPD_OPT_GIVEN_WORDS];
   iospd_timespan_t* timespans; /* owned array */
   uint32_t timespan_count;
 } iospd_profile_t;

@@ -37,8 +37,21 @@ static int takes_value(const iospd_opt_def_t* o) {
   return !(o->syntax[0] == '-' && strcmp(o->syntax + 1, o->name) == 0);
 }
 
-/* For --name=<a|b|c> (a plain word list), writes "a b c" as words. */
+/* The words of --name=<a|b|c>: the entry's value words (.posval) when it
+ * has them, else a plain word list in its syntax; written as "a b c". */
 static int put_long_words(FILE* out, const iospd_opt_def_t* o) {
+  if (o->posval != NULL) {
+    char name[64];
+    snprintf(name, sizeof name, "%s", o->name);
+    for (char* p = name; *p; p++) {
+      if (*p == '-') *p = '_';
+    }
+    fprintf(out, "_iospd_words_%s=(", name);
+    for (const iospd_opt_word_t* w = o->posval; w->word != NULL; w++)
+      fprintf(out, " %s", w->word);
+    fputs(" )\n", out);
+    return 1;
+  }
   const char* eq = strchr(o->syntax, '=');
   if (eq == NULL || eq[1] != '<') return 0;
   const char* end = strchr(eq, '>');

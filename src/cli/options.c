@@ -4,10 +4,12 @@
  * range and its documentation cannot drift apart. */
 #include "iospd/options.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "iospd/profile.h"
 #include "iospd/units.h"
+#include "opt_handlers.h"
 
 #define TGT(f) IOSPD_SCOPE_TARGET, offsetof(iospd_target_t, f)
 #define TS(f) IOSPD_SCOPE_TIMESPAN, offsetof(iospd_timespan_t, f)
@@ -21,7 +23,10 @@
 #define P1X (IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK)
 /* --tree and its companions: long options, let past -X's pass-1 check so
  * that cmdline.c refuses them with the right advice (the profile's <Tree>). */
-#define TREEF (IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_XML_OK)
+#define TREEF \
+  (IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_XML_OK | IOSPD_OPTF_TREE)
+/* The bare tree companions (--append, --cleanup) take no value. */
+#define TREEB (TREEF & ~(unsigned)IOSPD_OPTF_VALUE)
 
 const char* const iospd_topic_titles[IOSPD_TOPIC_COUNT] = {
     "Block size, offsets and target size",
@@ -36,48 +41,91 @@ const char* const iospd_topic_titles[IOSPD_TOPIC_COUNT] = {
     "iospd additions (long options)",
 };
 
-const iospd_opt_def_t iospd_options[] = {
+/* The closed value sets (.posval), in the order the messages list them. */
+static const iospd_opt_word_t k_dist_words[] = {
+    {"pct", IOSPD_DIST_PERCENT}, {"abs", IOSPD_DIST_ABSOLUTE}, {NULL, 0}};
+static const iospd_opt_word_t k_flush_words[] = {
+    {"v", IOSPD_FLUSH_VIEW_OF_FILE},
+    {"n", IOSPD_FLUSH_NON_VOLATILE},
+    {"i", IOSPD_FLUSH_NON_VOLATILE_NO_DRAIN},
+    {NULL, 0}};
+/* -e: each word turns on the iospd_etw_t bool at its value (an offset). */
+#define ETW(w, f) {w, (int)offsetof(iospd_etw_t, f)}
+static const iospd_opt_word_t k_etw_words[] = {
+    ETW("q", use_perf_timer),
+    ETW("c", use_cycles_counter),
+    ETW("s", use_system_timer),
+    ETW("p", use_paged_memory),
+    ETW("PROCESS", process),
+    ETW("THREAD", thread),
+    ETW("IMAGE_LOAD", image_load),
+    ETW("DISK_IO", disk_io),
+    ETW("MEMORY_PAGE_FAULTS", memory_page_faults),
+    ETW("MEMORY_HARD_FAULTS", memory_hard_faults),
+    ETW("NETWORK", network),
+    ETW("REGISTRY", registry),
+    {NULL, 0}};
+/* -y: the letter picks the iospd_events_t name at its value (an offset). */
+#define EVT(w, f) {w, (int)offsetof(iospd_events_t, f)}
+static const iospd_opt_word_t k_event_words[] = {
+    EVT("s", start_name), EVT("f", end_name), EVT("r", ready_name),
+    EVT("p", stop_name),  EVT("e", set_name), {NULL, 0}};
+static const iospd_opt_word_t k_status_words[] = {
+    {"auto", IOSPD_STATUS_AUTO},
+    {"always", IOSPD_STATUS_ALWAYS},
+    {"never", IOSPD_STATUS_NEVER},
+    {NULL, 0}};
+
+const iospd_opt_def_t iospd_options[IOSPD_OID_COUNT] = {
     /* ---- sizes and offsets ---- */
+    [IOSPD_OID_b] =
     {"b", IOSPD_OPT_SPECIAL, TGT(block_size), IOSPD_OPTF_PASS1, 1,
-     UINT32_MAX - 1, 0, IOSPD_SP_BLOCK, IOSPD_TOPIC_SIZES, "-b<size>",
+     UINT32_MAX - 1, 0, sw_block, NULL, IOSPD_TOPIC_SIZES, "-b<size>",
      "block size",
      "Size of every I/O (default 64K). The last -b on the line also defines\n"
      "the 'b' suffix used by the other switches, wherever it appears.",
      NULL},
-    {"B", IOSPD_OPT_SPECIAL, TGT(base_offset), 0, 0, 0, 0, IOSPD_SP_BASE,
+    [IOSPD_OID_B] =
+    {"B", IOSPD_OPT_SPECIAL, TGT(base_offset), 0, 0, 0, 0, sw_base, NULL,
      IOSPD_TOPIC_SIZES, "-B<base>[:<length>]", "base offset",
      "Start I/O at byte offset <base> of each target; with :<length> stop\n"
      "at <base>+<length>. Give it once.",
      NULL},
-    {"c", IOSPD_OPT_SPECIAL, TGT(file_size), 0, 0, 0, 0, IOSPD_SP_CREATE,
+    [IOSPD_OID_c] =
+    {"c", IOSPD_OPT_SPECIAL, TGT(file_size), 0, 0, 0, 0, sw_create, NULL,
      IOSPD_TOPIC_SIZES, "-c<size>", "file size to create",
      "Create every file target with this size before the run.\n"
      "Existing files are overwritten!",
      NULL},
+    [IOSPD_OID_f] =
     {"f", IOSPD_OPT_SPECIAL, TGT(max_file_size), 0, 0, 0, 0,
-     IOSPD_SP_MAXSIZE, IOSPD_TOPIC_SIZES, "-f<size> | -f[r][s][t]",
+     sw_f, NULL, IOSPD_TOPIC_SIZES, "-f<size> | -f[r][s][t]",
      "maximum offset or access hints",
      "-f<size>: use only the first <size> bytes of each target (cannot be\n"
      "combined with -B<base>:<length>).\n"
      "-fr, -fs, -ft (combinable): open with the random-access hint, the\n"
      "sequential-scan hint, or as a temporary file.",
      "On Linux the hints are advisory and may have no effect."},
+    [IOSPD_OID_T] =
     {"T", IOSPD_OPT_SIZE, TGT(thread_stride), 0, 1, IOSPD_MAX_OFFSET, 0,
-     IOSPD_SP_NONE, IOSPD_TOPIC_SIZES, "-T<size>", "thread stride",
+     NULL, NULL, IOSPD_TOPIC_SIZES, "-T<size>", "thread stride",
      "Start thread k of a target at <base> + k * <size> (sequential only).",
      NULL},
 
     /* ---- I/O pattern ---- */
-    {"r", IOSPD_OPT_SPECIAL, TGT(stride_align), 0, 0, 0, 0, IOSPD_SP_RANDOM,
+    [IOSPD_OID_r] =
+    {"r", IOSPD_OPT_SPECIAL, TGT(stride_align), 0, 0, 0, 0, sw_random, NULL,
      IOSPD_TOPIC_PATTERN, "-r[<align>]", "random alignment",
      "Random I/O, offsets aligned to <align> (default: the block size).",
      NULL},
+    [IOSPD_OID_rs] =
     {"rs", IOSPD_OPT_SPECIAL, TGT(random_ratio), 0, 1, 100, 0,
-     IOSPD_SP_MIXED, IOSPD_TOPIC_PATTERN, "-rs<percent>", "random percentage",
+     sw_mixed, NULL, IOSPD_TOPIC_PATTERN, "-rs<percent>", "random percentage",
      "Mix random and sequential I/O: <percent> (1-100) of the I/Os are\n"
      "random. Combine with -r<align> to set the alignment.",
      NULL},
-    {"rd", IOSPD_OPT_SPECIAL, TGT(dist), 0, 0, 0, 0, IOSPD_SP_DIST,
+    [IOSPD_OID_rd] =
+    {"rd", IOSPD_OPT_SPECIAL, TGT(dist), 0, 0, 0, 0, sw_dist, k_dist_words,
      IOSPD_TOPIC_PATTERN,
      "-rdpct<io%>/<target%>[:...] | -rdabs<io%>/<size>[:...]",
      "random distribution",
@@ -85,34 +133,40 @@ const iospd_opt_def_t iospd_options[] = {
      "next <target%> (pct) or <size> bytes (abs) of the target. io% 0 makes\n"
      "a hole. Any I/O% left over goes to the rest of the target.",
      NULL},
-    {"s", IOSPD_OPT_SPECIAL, TGT(stride_align), 0, 0, 0, 0, IOSPD_SP_SEQ,
+    [IOSPD_OID_s] =
+    {"s", IOSPD_OPT_SPECIAL, TGT(stride_align), 0, 0, 0, 0, sw_seq, NULL,
      IOSPD_TOPIC_PATTERN, "-s[i][<stride>]", "sequential stride",
      "Sequential I/O (the default) moving <stride> bytes per I/O (default:\n"
      "the block size). -si: all threads of a target share one offset.",
      NULL},
-    {"p", IOSPD_OPT_FLAG, TGT(parallel_async), 0, 0, 0, 0, IOSPD_SP_NONE,
+    [IOSPD_OID_p] =
+    {"p", IOSPD_OPT_FLAG, TGT(parallel_async), 0, 0, 0, 0, NULL, NULL,
      IOSPD_TOPIC_PATTERN, "-p", "parallel sequential",
      "Every outstanding I/O of a thread walks the same sequential offsets.",
      NULL},
-    {"w", IOSPD_OPT_UINT, TGT(write_ratio), 0, 0, 100, 0, IOSPD_SP_NONE,
+    [IOSPD_OID_w] =
+    {"w", IOSPD_OPT_UINT, TGT(write_ratio), 0, 0, 100, 0, NULL, NULL,
      IOSPD_TOPIC_PATTERN, "-w<percent>", "write percentage",
      "Percentage of I/Os that are writes, 0-100 (default 0: read only).\n"
      "Writes destroy data on the target!",
      NULL},
-    {"Z", IOSPD_OPT_SPECIAL, TGT(pattern), 0, 0, 0, 0, IOSPD_SP_WRITEBUF,
+    [IOSPD_OID_Z] =
+    {"Z", IOSPD_OPT_SPECIAL, TGT(pattern), 0, 0, 0, 0, sw_writebuf, NULL,
      IOSPD_TOPIC_PATTERN, "-Z | -Zr | -Z<size>[,<file>]", "write buffer",
      "-Z: write zeros. -Zr: fill the buffer with new random bytes before\n"
      "every write. -Z<size>[,<file>]: take write data from a <size>-byte\n"
      "random buffer, filled from <file> if given. Default: bytes 0,1,2,...",
      NULL},
-    {"z", IOSPD_OPT_SPECIAL, TS(rand_seed), P1X, 0, U32, 0, IOSPD_SP_SEED,
+    [IOSPD_OID_z] =
+    {"z", IOSPD_OPT_SPECIAL, TS(rand_seed), P1X, 0, U32, 0, sw_seed, NULL,
      IOSPD_TOPIC_PATTERN, "-z[<seed>]", "random seed",
      "Seed for the random number generator (default 0; no value: time\n"
      "since boot). Allowed with -X.",
      NULL},
 
     /* ---- caching ---- */
-    {"S", IOSPD_OPT_SPECIAL, TGT(cache_mode), 0, 0, 0, 0, IOSPD_SP_CACHE,
+    [IOSPD_OID_S] =
+    {"S", IOSPD_OPT_SPECIAL, TGT(cache_mode), 0, 0, 0, 0, sw_cache, NULL,
      IOSPD_TOPIC_CACHE, "-S[b|h|m|r|u|w]...", "cache mode",
      "-S or -Su: bypass the OS cache. -Sw: write-through. -Sh: both (the\n"
      "usual choice for device tests). -Sb: cached (the default). -Sm: memory\n"
@@ -121,112 +175,137 @@ const iospd_opt_def_t iospd_options[] = {
      "On Linux: -Su opens with O_DIRECT, -Sw with O_DSYNC, -Sm maps the\n"
      "file with mmap; -Sr is refused (it only exists for Windows remote\n"
      "shares)."},
-    {"h", IOSPD_OPT_SPECIAL, TGT(cache_mode), 0, 0, 0, 0, IOSPD_SP_H,
+    [IOSPD_OID_h] =
+    {"h", IOSPD_OPT_SPECIAL, TGT(cache_mode), 0, 0, 0, 0, sw_h, NULL,
      IOSPD_TOPIC_CACHE, "-h", "cache mode",
      "Old spelling of -Sh.", NULL},
-    {"N", IOSPD_OPT_SPECIAL, TGT(flush_type), 0, 0, 0, 0, IOSPD_SP_FLUSH,
+    [IOSPD_OID_N] =
+    {"N", IOSPD_OPT_SPECIAL, TGT(flush_type), 0, 0, 0, 0, sw_flush,
+     k_flush_words,
      IOSPD_TOPIC_CACHE, "-N<v|n|i>", "memory-mapped flush mode",
      "Flush after each memory-mapped write (needs -Sm): v flush the view,\n"
      "n non-volatile memory flush, i the same without the drain (n and i\n"
      "need a file on persistent memory). With -Smw the copies bypass the\n"
      "CPU caches (non-temporal) and nothing is flushed.",
      "On Linux only -Nv is accepted: msync of the written range."},
-    {"l", IOSPD_OPT_FLAG, TGT(large_pages), 0, 0, 0, 0, IOSPD_SP_NONE,
+    [IOSPD_OID_l] =
+    {"l", IOSPD_OPT_FLAG, TGT(large_pages), 0, 0, 0, 0, NULL, NULL,
      IOSPD_TOPIC_CACHE, "-l", "large pages",
      "Allocate I/O buffers in large pages.",
      "On Linux this asks for huge pages."},
 
     /* ---- threads, queue depth, affinity ---- */
-    {"t", IOSPD_OPT_UINT, TGT(threads_per_file), 0, 1, I32, 0, IOSPD_SP_NONE,
+    [IOSPD_OID_t] =
+    {"t", IOSPD_OPT_UINT, TGT(threads_per_file), 0, 1, I32, 0, NULL, NULL,
      IOSPD_TOPIC_THREADS, "-t<count>", "threads per target",
      "Threads per target (default 1).", NULL},
-    {"F", IOSPD_OPT_UINT, TS(thread_count), 0, 1, I32, 0, IOSPD_SP_NONE,
+    [IOSPD_OID_F] =
+    {"F", IOSPD_OPT_UINT, TS(thread_count), 0, 1, I32, 0, NULL, NULL,
      IOSPD_TOPIC_THREADS, "-F<count>", "total thread count",
      "Use <count> threads in total, each working on every target\n"
      "(instead of -t).",
      NULL},
-    {"o", IOSPD_OPT_UINT, TGT(request_count), 0, 1, I32, 0, IOSPD_SP_NONE,
+    [IOSPD_OID_o] =
+    {"o", IOSPD_OPT_UINT, TGT(request_count), 0, 1, I32, 0, NULL, NULL,
      IOSPD_TOPIC_THREADS, "-o<count>", "outstanding I/O count",
      "Outstanding I/Os per thread per target (queue depth, default 2).",
      NULL},
-    {"O", IOSPD_OPT_UINT, TS(request_count), 0, 1, I32, 0, IOSPD_SP_NONE,
+    [IOSPD_OID_O] =
+    {"O", IOSPD_OPT_UINT, TS(request_count), 0, 1, I32, 0, NULL, NULL,
      IOSPD_TOPIC_THREADS, "-O<count>", "outstanding I/Os per thread",
      "Outstanding I/Os per thread shared by all its targets (with -F only).",
      NULL},
-    {"a", IOSPD_OPT_SPECIAL, TS(affinity), 0, 0, 0, 0, IOSPD_SP_AFFINITY,
+    [IOSPD_OID_a] =
+    {"a", IOSPD_OPT_SPECIAL, TS(affinity), 0, 0, 0, 0, sw_affinity, NULL,
      IOSPD_TOPIC_THREADS, "-a[g<group>,]<cpu>[,<cpu>...]", "CPU affinity",
      "Pin threads round-robin to these CPUs; g<n> selects the processor\n"
      "group of the CPUs after it (default group 0). -a alone keeps the\n"
      "default: round-robin over all CPUs.",
      NULL},
-    {"n", IOSPD_OPT_FLAG, TS(disable_affinity), 0, 0, 0, 0, IOSPD_SP_NONE,
+    [IOSPD_OID_n] =
+    {"n", IOSPD_OPT_FLAG, TS(disable_affinity), 0, 0, 0, 0, NULL, NULL,
      IOSPD_TOPIC_THREADS, "-n", "no affinity", "Do not pin threads to CPUs.",
      NULL},
-    {"I", IOSPD_OPT_UINT, TGT(io_priority), 0, 1, 3, 0, IOSPD_SP_NONE,
+    [IOSPD_OID_I] =
+    {"I", IOSPD_OPT_UINT, TGT(io_priority), 0, 1, 3, 0, NULL, NULL,
      IOSPD_TOPIC_THREADS, "-I<1|2|3>", "I/O priority",
      "I/O priority: 1 very low, 2 low, 3 normal (default).",
      "On Linux it is passed to the platform as an I/O priority hint."},
 
     /* ---- timing ---- */
+    [IOSPD_OID_d] =
     {"d", IOSPD_OPT_UINT, TS(duration), P1X | IOSPD_OPTF_BARE_OK, 0, I32, 0,
-     IOSPD_SP_NONE, IOSPD_TOPIC_TIMING, "-d<seconds>", "test duration",
+     sw_duration, NULL, IOSPD_TOPIC_TIMING, "-d<seconds>", "test duration",
      "Measured duration in seconds (default 10). Allowed with -X.", NULL},
+    [IOSPD_OID_W] =
     {"W", IOSPD_OPT_UINT, TS(warmup), P1X | IOSPD_OPTF_BARE_OK, 0, I32, 0,
-     IOSPD_SP_NONE, IOSPD_TOPIC_TIMING, "-W<seconds>", "warm-up time",
+     NULL, NULL, IOSPD_TOPIC_TIMING, "-W<seconds>", "warm-up time",
      "Warm-up before measuring, seconds (default 5). Allowed with -X.", NULL},
+    [IOSPD_OID_C] =
     {"C", IOSPD_OPT_UINT, TS(cooldown), P1X | IOSPD_OPTF_BARE_OK, 0, I32, 0,
-     IOSPD_SP_NONE, IOSPD_TOPIC_TIMING, "-C<seconds>", "cool-down time",
+     NULL, NULL, IOSPD_TOPIC_TIMING, "-C<seconds>", "cool-down time",
      "Cool-down after measuring, seconds (default 0). Allowed with -X.",
      NULL},
 
     /* ---- rate limits ---- */
+    [IOSPD_OID_g] =
     {"g", IOSPD_OPT_SPECIAL, TGT(throughput_bpms), 0, 1, I32, 0,
-     IOSPD_SP_THROUGHPUT, IOSPD_TOPIC_RATE, "-g<bytes/ms> | -g<iops>i",
+     sw_throughput, NULL, IOSPD_TOPIC_RATE, "-g<bytes/ms> | -g<iops>i",
      "throughput limit",
      "Limit each thread on each target to <bytes/ms>, or with a trailing\n"
      "'i' to <iops> I/Os per second.",
      NULL},
-    {"i", IOSPD_OPT_UINT, TGT(burst_size), 0, 1, I32, 0, IOSPD_SP_NONE,
+    [IOSPD_OID_i] =
+    {"i", IOSPD_OPT_UINT, TGT(burst_size), 0, 1, I32, 0, NULL, NULL,
      IOSPD_TOPIC_RATE, "-i<count>", "burst size",
      "I/Os per burst; needs -j.", NULL},
-    {"j", IOSPD_OPT_UINT, TGT(think_time), 0, 1, I32, 0, IOSPD_SP_NONE,
+    [IOSPD_OID_j] =
+    {"j", IOSPD_OPT_UINT, TGT(think_time), 0, 1, I32, 0, NULL, NULL,
      IOSPD_TOPIC_RATE, "-j<ms>", "think time",
      "Pause <ms> milliseconds after each burst; needs -i.", NULL},
 
     /* ---- output ---- */
-    {"L", IOSPD_OPT_FLAG, TS(measure_latency), 0, 0, 0, 0, IOSPD_SP_NONE,
+    [IOSPD_OID_L] =
+    {"L", IOSPD_OPT_FLAG, TS(measure_latency), 0, 0, 0, 0, NULL, NULL,
      IOSPD_TOPIC_OUTPUT, "-L", "latency",
      "Measure latency: averages, standard deviation and percentiles.", NULL},
+    [IOSPD_OID_D] =
     {"D", IOSPD_OPT_SPECIAL, TS(io_bucket_ms), 0, 0, I32, 0,
-     IOSPD_SP_BUCKET, IOSPD_TOPIC_OUTPUT, "-D[<ms>]", "IOPS interval",
+     sw_bucket, NULL, IOSPD_TOPIC_OUTPUT, "-D[<ms>]", "IOPS interval",
      "Record IOPS per interval of <ms> milliseconds (default 1000) and\n"
      "report their standard deviation.",
      NULL},
-    {"R", IOSPD_OPT_SPECIAL, PRF(format), P1X, 0, 0, 0, IOSPD_SP_FORMAT,
+    [IOSPD_OID_R] =
+    {"R", IOSPD_OPT_SPECIAL, PRF(format), P1X, 0, 0, 0, sw_format, NULL,
      IOSPD_TOPIC_OUTPUT, "-R[p]<text|xml|json>", "result format",
      "Results as text (default), XML or JSON (-Rjson, iospd's own:\n"
      "docs/results-json.md). -Rp, -Rptext, -Rpxml: print the profile\n"
      "only, do no I/O. -Rp alone keeps the format of an earlier -R.",
      NULL},
-    {"v", IOSPD_OPT_SPECIAL, PRF(verbose), P1X, 0, 0, 0, IOSPD_SP_VERBOSE,
+    [IOSPD_OID_v] =
+    {"v", IOSPD_OPT_SPECIAL, PRF(verbose), P1X, 0, 0, 0, sw_verbose, NULL,
      IOSPD_TOPIC_OUTPUT, "-v | -vs", "verbose mode",
      "-v: progress messages while running. -vs: add wait statistics to\n"
      "the results.",
      NULL},
-    {"P", IOSPD_OPT_SPECIAL, PRF(progress), 0, 0, I32, 0, IOSPD_SP_PROGRESS,
+    [IOSPD_OID_P] =
+    {"P", IOSPD_OPT_SPECIAL, PRF(progress), 0, 0, I32, 0, sw_progress, NULL,
      IOSPD_TOPIC_OUTPUT, "-P[<count>]", "progress interval",
      "Print a dot every <count> completed I/Os per thread (default 65536).",
      NULL},
+    [IOSPD_OID_colon] =
     {":", IOSPD_OPT_UINT, PRF(experiment_flags), P1X | IOSPD_OPTF_BARE_OK, 0,
-     I32, 0, IOSPD_SP_NONE, IOSPD_TOPIC_OUTPUT, "-:<flags>",
+     I32, 0, NULL, NULL, IOSPD_TOPIC_OUTPUT, "-:<flags>",
      "experiment flags",
      "Experimental behaviour bits (1: allow rate-limit sleeps over 1 ms).",
      NULL},
-    {"?", IOSPD_OPT_SPECIAL, NOSCOPE, 0, 0, 0, 0, IOSPD_SP_HELP,
+    [IOSPD_OID_qmark] =
+    {"?", IOSPD_OPT_SPECIAL, NOSCOPE, 0, 0, 0, 0, sw_help, NULL,
      IOSPD_TOPIC_OUTPUT, "-?", "help", "Show this text.", NULL},
 
     /* ---- XML ---- */
-    {"X", IOSPD_OPT_SPECIAL, PRF(xml_source), P1X, 0, 0, 0, IOSPD_SP_XML,
+    [IOSPD_OID_X] =
+    {"X", IOSPD_OPT_SPECIAL, PRF(xml_source), P1X, 0, 0, 0, sw_xml, NULL,
      IOSPD_TOPIC_XML, "-X<file>", "XML profile",
      "Run the XML profile in <file>. Targets on the command line replace\n"
      "its template paths *1, *2, ... in order. Only -d -W -C -z -R -v -vs\n"
@@ -234,12 +313,14 @@ const iospd_opt_def_t iospd_options[] = {
      NULL},
 
     /* ---- Windows-only ---- */
+    [IOSPD_OID_x] =
     {"x", IOSPD_OPT_FLAG, TS(completion_routines), IOSPD_OPTF_WIN_ONLY, 0, 0,
-     0, IOSPD_SP_NONE, IOSPD_TOPIC_WINDOWS, "-x", "completion routines",
+     0, NULL, NULL, IOSPD_TOPIC_WINDOWS, "-x", "completion routines",
      "Use I/O completion routines instead of a completion port.",
      "Refused on Linux (use --engine= to choose how I/O is issued)."},
+    [IOSPD_OID_e] =
     {"e", IOSPD_OPT_SPECIAL, PRF(etw), IOSPD_OPTF_WIN_ONLY, 0, 0, 0,
-     IOSPD_SP_ETW, IOSPD_TOPIC_WINDOWS,
+     sw_etw, k_etw_words, IOSPD_TOPIC_WINDOWS,
      "-e<q|c|s|p|PROCESS|THREAD|IMAGE_LOAD|DISK_IO|MEMORY_PAGE_FAULTS|\n"
      "   MEMORY_HARD_FAULTS|NETWORK|REGISTRY>",
      "ETW tracing",
@@ -247,7 +328,8 @@ const iospd_opt_def_t iospd_options[] = {
      "clock (performance counter, cycle counter, system timer); p uses\n"
      "paged memory; the words select event providers. Repeatable.",
      "Refused on Linux: ETW does not exist there."},
-    {"y", IOSPD_OPT_SPECIAL, PRF(events), 0, 0, 0, 0, IOSPD_SP_EVENT,
+    [IOSPD_OID_y] =
+    {"y", IOSPD_OPT_SPECIAL, PRF(events), 0, 0, 0, 0, sw_event, k_event_words,
      IOSPD_TOPIC_WINDOWS, "-y<s|f|r|p|e><name>", "named event",
      "Named events: -ys set when measuring starts, -yf set when it ends,\n"
      "-yr wait for it before starting, -yp stop when it is set (Ctrl-C\n"
@@ -259,18 +341,20 @@ const iospd_opt_def_t iospd_options[] = {
      "left set is reset, with a warning. Names may not hold '/'."},
 
     /* ---- iospd long options ---- */
+    [IOSPD_OID_allow_raw_write] =
     {"allow-raw-write", IOSPD_OPT_SPECIAL, NOSCOPE,
      IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
-     IOSPD_SP_RAW_WRITE, IOSPD_TOPIC_IOSPD, "--allow-raw-write",
+     sw_allow_raw_write, NULL, IOSPD_TOPIC_IOSPD, "--allow-raw-write",
      "raw write permission",
      "Allow writes to disks and volumes that hold a partition table or a\n"
      "file system (refused otherwise, to protect data).",
      NULL},
+    [IOSPD_OID_engine] =
     {"engine", IOSPD_OPT_SPECIAL, NOSCOPE,
      IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_PASS1 |
          IOSPD_OPTF_XML_OK,
      0, 0, 0,
-     IOSPD_SP_ENGINE, IOSPD_TOPIC_IOSPD,
+     sw_engine, NULL, IOSPD_TOPIC_IOSPD,
      "--engine=<auto|io_uring|libaio|threads|psync>", "I/O engine",
      "How I/O is issued on Linux: io_uring; libaio (kernel AIO, for -Su/-Sh\n"
      "targets); threads (a pool of blocking pread/pwrite threads per worker,\n"
@@ -279,11 +363,12 @@ const iospd_opt_def_t iospd_options[] = {
      "threads). Windows always uses completion ports; there the run refuses\n"
      "the Linux engines.",
      NULL},
+    [IOSPD_OID_output] =
     {"output", IOSPD_OPT_SPECIAL, NOSCOPE,
      IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_PASS1 |
          IOSPD_OPTF_XML_OK,
      0, 0, 0,
-     IOSPD_SP_OUTPUT, IOSPD_TOPIC_IOSPD, "--output=<text|xml|json|html>:<file>",
+     sw_output, NULL, IOSPD_TOPIC_IOSPD, "--output=<text|xml|json|html>:<file>",
      "report file",
      "Also write the results in that format to <file> (repeatable);\n"
      "standard output keeps the -R format. Each file is written whole\n"
@@ -291,24 +376,27 @@ const iospd_opt_def_t iospd_options[] = {
      "is a target, or that another output uses is refused before any I/O.\n"
      "html: one self-contained page with charts (docs/html-report.md).",
      NULL},
+    [IOSPD_OID_merge] =
     {"merge", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
-     IOSPD_SP_MERGE, IOSPD_TOPIC_IOSPD, "--merge <a.json> <b.json>...",
+     sw_merge, NULL, IOSPD_TOPIC_IOSPD, "--merge <a.json> <b.json>...",
      "merge mode",
      "Merge -Rjson results of runs of the same profile (repetitions, or\n"
      "machines that ran at once) into one JSON document on stdout: counts\n"
      "add, percentiles come from the added histograms. Must be the first\n"
      "argument; every argument after it is a file. See docs/merging.md.",
      NULL},
+    [IOSPD_OID_report] =
     {"report", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
-     IOSPD_SP_REPORT, IOSPD_TOPIC_IOSPD,
+     sw_report, NULL, IOSPD_TOPIC_IOSPD,
      "--report <a.json> [<b.json>...] --output=html:<file>", "HTML report",
      "Build the HTML report from saved -Rjson results: one run, or several\n"
      "overlaid with a comparison table (--force for runs of different\n"
      "profiles). A .jsonl time series after a JSON file belongs to it.\n"
      "Must be the first argument. See docs/html-report.md.",
      NULL},
+    [IOSPD_OID_compare] =
     {"compare", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
-     IOSPD_SP_COMPARE, IOSPD_TOPIC_IOSPD,
+     sw_compare, NULL, IOSPD_TOPIC_IOSPD,
      "--compare <a.json> <b.json>... [--force]", "compare mode",
      "Compare -Rjson results of runs with the first one: per metric both\n"
      "values, the difference in % and whether it is within the runs' noise\n"
@@ -317,11 +405,13 @@ const iospd_opt_def_t iospd_options[] = {
      "--force. Must be the first argument; exit 0 whatever the differences.\n"
      "See docs/compare.md.",
      NULL},
+    [IOSPD_OID_progress] =
     {"progress", IOSPD_OPT_SPECIAL, NOSCOPE,
      IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_PASS1 |
          IOSPD_OPTF_XML_OK,
      0, 0, 0,
-     IOSPD_SP_STATUS, IOSPD_TOPIC_IOSPD, "--progress=<auto|always|never>",
+     sw_status, k_status_words, IOSPD_TOPIC_IOSPD,
+     "--progress=<auto|always|never>",
      "live status line",
      "A status line on stderr, redrawn every second while the test runs:\n"
      "timespan, phase, elapsed and remaining time, the last second's IOPS\n"
@@ -329,19 +419,22 @@ const iospd_opt_def_t iospd_options[] = {
      "default) shows it when stderr is a terminal and -P is not given.\n"
      "Never on stdout: the results there are the same either way.",
      NULL},
+    [IOSPD_OID_timeseries] =
     {"timeseries", IOSPD_OPT_SPECIAL, NOSCOPE,
      IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_PASS1 |
          IOSPD_OPTF_XML_OK,
      0, 0, 0,
-     IOSPD_SP_TIMESERIES, IOSPD_TOPIC_IOSPD, "--timeseries=<file.csv|file.jsonl>",
+     sw_timeseries, NULL, IOSPD_TOPIC_IOSPD,
+     "--timeseries=<file.csv|file.jsonl>",
      "time series",
      "Write one row per interval (the -D interval, else 1 s) per target and\n"
      "for the total, in every phase, as CSV or JSON Lines (by the extension),\n"
      "each interval as soon as it ends. See docs/time-series.md.",
      NULL},
+    [IOSPD_OID_ping] =
     {"ping", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE,
      0, 0, 0,
-     IOSPD_SP_PING, IOSPD_TOPIC_IOSPD, "--ping[=<count>] [switches] <path>",
+     sw_ping, NULL, IOSPD_TOPIC_IOSPD, "--ping[=<count>] [switches] <path>",
      "latency probe",
      "Latency probe as ioping: one request at a time, a line per request\n"
      "and min/avg/max/mdev at the end (Ctrl-C, the count or -d). A folder\n"
@@ -352,44 +445,49 @@ const iospd_opt_def_t iospd_options[] = {
      "-w100 --sequential or -s --working-set=SIZE or -f --quiet --batch\n"
      "-d<s> -L -Rxml|json --allow-raw-write. See docs/ping.md.",
      NULL},
+    [IOSPD_OID_verify] =
     {"verify", IOSPD_OPT_SPECIAL, NOSCOPE,
      IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
-     IOSPD_SP_VERIFY, IOSPD_TOPIC_IOSPD, "--verify", "verified writes",
+     sw_verify, NULL, IOSPD_TOPIC_IOSPD, "--verify", "verified writes",
      "Every block written carries a header (target, offset, generation,\n"
      "seed, time) and a crc32; every block read that a --verify run wrote\n"
      "is checked. Blocks are -b bytes at offsets that are multiples of -b.\n"
      "What was written last is kept in <target>.iospd-verify. Failures\n"
      "make the exit code 1. See docs/verify.md.",
      NULL},
+    [IOSPD_OID_verify_only] =
     {"verify-only", IOSPD_OPT_SPECIAL, NOSCOPE,
      IOSPD_OPTF_LONG | IOSPD_OPTF_PASS1 | IOSPD_OPTF_XML_OK, 0, 0, 0,
-     IOSPD_SP_VERIFY, IOSPD_TOPIC_IOSPD, "--verify-only", "verify pass",
+     sw_verify_only, NULL, IOSPD_TOPIC_IOSPD, "--verify-only", "verify pass",
      "Read each target once (the -B/-f range) in -b blocks, check every\n"
      "block a --verify run wrote, print the failures and their counts, and\n"
      "exit (1 if any failed). Blocks whose writes were in flight when a\n"
      "run was killed are indeterminate, not failures.",
      NULL},
+    [IOSPD_OID_verify_errors] =
     {"verify-errors", IOSPD_OPT_SPECIAL, NOSCOPE,
      IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_PASS1 |
          IOSPD_OPTF_XML_OK,
      0, 0, 0,
-     IOSPD_SP_VERIFY_ERRORS, IOSPD_TOPIC_IOSPD, "--verify-errors=<n>",
+     sw_verify_errors, NULL, IOSPD_TOPIC_IOSPD, "--verify-errors=<n>",
      "failures printed",
      "How many verify failures to print one by one (default 10); all are\n"
      "counted in the reports.",
      NULL},
+    [IOSPD_OID_verify_state] =
     {"verify-state", IOSPD_OPT_SPECIAL, NOSCOPE,
      IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_PASS1 |
          IOSPD_OPTF_XML_OK,
      0, 0, 0,
-     IOSPD_SP_VERIFY_STATE, IOSPD_TOPIC_IOSPD, "--verify-state=<file>",
+     sw_verify_state, NULL, IOSPD_TOPIC_IOSPD, "--verify-state=<file>",
      "verify state file",
      "Where --verify keeps what it wrote (one target only), instead of\n"
      "<target>.iospd-verify; needed for disks and volumes.",
      NULL},
+    [IOSPD_OID_compress] =
     {"compress", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE,
      0, 0, 0,
-     IOSPD_SP_COMPRESS, IOSPD_TOPIC_IOSPD, "--compress=<0..100>",
+     sw_compress, NULL, IOSPD_TOPIC_IOSPD, "--compress=<0..100>",
      "compressible content",
      "Write content that zlib (deflate, default level, per block) shrinks\n"
      "by this percentage, within 3 points for blocks of 4 KiB and more. The\n"
@@ -398,23 +496,26 @@ const iospd_opt_def_t iospd_options[] = {
      "Cannot be combined with -Z, -Zr or a -Z source file. See\n"
      "docs/content.md.",
      NULL},
+    [IOSPD_OID_dedupe] =
     {"dedupe", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE,
      0, 0, 0,
-     IOSPD_SP_DEDUPE, IOSPD_TOPIC_IOSPD, "--dedupe=<0..100>",
+     sw_dedupe, NULL, IOSPD_TOPIC_IOSPD, "--dedupe=<0..100>",
      "duplicate blocks",
      "Make this percentage of the blocks a thread writes (within 1 point)\n"
      "repeat a block it wrote earlier in the run, byte for byte; every\n"
      "other block is unique in every 4 KiB (a per-run stamp). Alone, the\n"
      "content does not compress (--compress=0). See docs/content.md.",
      NULL},
+    [IOSPD_OID_version] =
     {"version", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
-     IOSPD_SP_VERSION, IOSPD_TOPIC_IOSPD, "--version", "version",
+     sw_version, NULL, IOSPD_TOPIC_IOSPD, "--version", "version",
      "Print the version, the commit and date of the build, the I/O engines\n"
      "compiled in and the platform, then exit. Must be the only argument.",
      NULL},
     /* ---- the file-tree workload (docs/tree.md) ---- */
+    [IOSPD_OID_tree] =
     {"tree", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 0, 0, 0,
-     IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD, "--tree=<dir>[,<dir>...]",
+     sw_tree_dirs, NULL, IOSPD_TOPIC_IOSPD, "--tree=<dir>[,<dir>...]",
      "file-tree workload",
      "File-tree mode (no targets): random -b I/Os over --files files spread\n"
      "over the directories, with a hot/cold skew; metadata latencies\n"
@@ -422,56 +523,70 @@ const iospd_opt_def_t iospd_options[] = {
      "-o must be 1. The tree is created first, re-used if its layout\n"
      "matches, refused if it differs. See docs/tree.md.",
      NULL},
+    [IOSPD_OID_files] =
     {"files", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 1, 10000000, 0,
-     IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD, "--files=<n>", "number of files",
+     sw_tree_files, NULL, IOSPD_TOPIC_IOSPD, "--files=<n>", "number of files",
      "--tree: how many files (default 1000).", NULL},
+    [IOSPD_OID_file_size] =
     {"file-size", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 1,
-     IOSPD_MAX_OFFSET, 0, IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD,
+     IOSPD_MAX_OFFSET, 0, sw_tree_file_size, NULL, IOSPD_TOPIC_IOSPD,
      "--file-size=<size>", "file size",
      "--tree: the size of each file (default 4K; at least -b).", NULL},
+    [IOSPD_OID_skew] =
     {"skew", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 0, 0, 0,
-     IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD, "--skew=<hot>:<cold>",
+     sw_tree_skew, NULL, IOSPD_TOPIC_IOSPD, "--skew=<hot>:<cold>",
      "hot/cold skew",
      "--tree: with k = hot/cold (default 7:1), the first N/(1+k) files\n"
      "(rounded, at least 1) are hot and get hot/(hot+cold) of the I/Os;\n"
      "the rest are cold. 1:1 is uniform.",
      NULL},
+    [IOSPD_OID_assign] =
     {"assign", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 0, 0, 0,
-     IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD, "--assign=<even|ordered|random>",
+     sw_tree_assign, NULL, IOSPD_TOPIC_IOSPD, "--assign=<even|ordered|random>",
      "file placement",
      "--tree: file i goes to leaf directory i mod M (even, the default),\n"
      "floor(i*M/N) (ordered), or as even after a shuffle of the files by\n"
      "the -z seed (random).",
      NULL},
+    [IOSPD_OID_relocate] =
     {"relocate", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 1, 100000, 0,
-     IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD, "--relocate[=<rate>]",
+     sw_tree_relocate, NULL, IOSPD_TOPIC_IOSPD, "--relocate[=<rate>]",
      "relocation rate",
      "--tree: while running, rename random files into another leaf\n"
      "directory, <rate> per second (default 10).",
      NULL},
+    [IOSPD_OID_depth] =
     {"depth", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 0, 8, 0,
-     IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD, "--depth=<n>", "sub-directory depth",
+     sw_tree_depth, NULL, IOSPD_TOPIC_IOSPD,
+     "--depth=<n>", "sub-directory depth",
      "--tree: levels of generated sub-directories under each directory\n"
      "(default 0: the files go in the directories themselves).",
      NULL},
+    [IOSPD_OID_width] =
     {"width", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 1, 1000, 0,
-     IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD, "--width=<n>", "sub-directory width",
+     sw_tree_width, NULL, IOSPD_TOPIC_IOSPD,
+     "--width=<n>", "sub-directory width",
      "--tree: sub-directories per level with --depth (default 2).", NULL},
-    {"append", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 0, 0, 0,
-     IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD, "--append", "append-only writes",
+    [IOSPD_OID_append] =
+    {"append", IOSPD_OPT_SPECIAL, NOSCOPE, TREEB, 0, 0, 0,
+     sw_tree_append, NULL, IOSPD_TOPIC_IOSPD, "--append", "append-only writes",
      "--tree: every write extends its file at the end; nothing written\n"
      "before is overwritten.",
      NULL},
-    {"cleanup", IOSPD_OPT_SPECIAL, NOSCOPE, TREEF, 0, 0, 0,
-     IOSPD_SP_TREE, IOSPD_TOPIC_IOSPD, "--cleanup", "remove the tree",
+    [IOSPD_OID_cleanup] =
+    {"cleanup", IOSPD_OPT_SPECIAL, NOSCOPE, TREEB, 0, 0, 0,
+     sw_tree_cleanup, NULL, IOSPD_TOPIC_IOSPD, "--cleanup", "remove the tree",
      "--tree: at the end remove the files and the directories this run\n"
      "created (nothing else).",
      NULL},
+    [IOSPD_OID_help] =
     {"help", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
-     IOSPD_SP_HELP, IOSPD_TOPIC_IOSPD, "--help", "help", "Same as -?.", NULL},
+     sw_help, NULL, IOSPD_TOPIC_IOSPD, "--help", "help", "Same as -?.", NULL},
 };
 
 const size_t iospd_options_count = IOSPD_ARRAY_SIZE(iospd_options);
+IOSPD_STATIC_ASSERT(IOSPD_OID_COUNT <= 64 * IOSPD_OPT_GIVEN_WORDS,
+                    "the profile's opt_given bitmap needs more words");
 
 const iospd_opt_def_t* iospd_options_find(const char* sw) {
   const iospd_opt_def_t* best = NULL;
@@ -496,4 +611,44 @@ const iospd_opt_def_t* iospd_options_find_long(const char* name) {
     if (strlen(o->name) == n && strncmp(name, o->name, n) == 0) return o;
   }
   return NULL;
+}
+
+bool iospd_opt_given(const iospd_profile_t* p, iospd_opt_id_t id) {
+  unsigned i = (unsigned)id;
+  return i < IOSPD_OID_COUNT && ((p->opt_given[i / 64] >> (i % 64)) & 1u);
+}
+
+void iospd_opt_set_given(iospd_profile_t* p, iospd_opt_id_t id) {
+  unsigned i = (unsigned)id;
+  if (i < IOSPD_OID_COUNT) p->opt_given[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+const iospd_opt_word_t* iospd_opt_words_find(const iospd_opt_word_t* list,
+                                             const char* s, size_t n,
+                                             bool icase) {
+  for (const iospd_opt_word_t* w = list; w != NULL && w->word != NULL; w++) {
+    if (strlen(w->word) != n) continue;
+    size_t k = 0;
+    while (k < n && (icase ? lower(s[k]) == lower(w->word[k])
+                           : s[k] == w->word[k]))
+      k++;
+    if (k == n) return w;
+  }
+  return NULL;
+}
+
+void iospd_opt_words_join(const iospd_opt_word_t* list, const char* sep,
+                          const char* last_sep, char* buf, size_t cap) {
+  if (cap == 0) return;
+  buf[0] = '\0';
+  size_t len = 0;
+  for (const iospd_opt_word_t* w = list; w != NULL && w->word != NULL; w++) {
+    const char* before = w == list ? "" : (w[1].word == NULL ? last_sep : sep);
+    int n = snprintf(buf + len, cap - len, "%s%s", before, w->word);
+    if (n < 0 || (size_t)n >= cap - len) {
+      buf[len] = '\0'; /* no room: end at the last whole word */
+      return;
+    }
+    len += (size_t)n;
+  }
 }
