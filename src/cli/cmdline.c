@@ -51,8 +51,8 @@
  *  - -Sr (remote-share local cache) and -x (completion routines) are
  *    refused; -Nn and -Ni (non-volatile memory flushes) are refused, -Nv is
  *    accepted (msync); -e (ETW) is refused; -I, -l, -Sm, -y are accepted.
- * iospd additions: --allow-raw-write, --engine=auto|io_uring|libaio|threads|
- * psync, --progress=auto|always|never, --timeseries=FILE, --output=
+ * iospd additions: --allow-raw-write, --engine=<a word of the platform's
+ * engine table>, --progress=auto|always|never, --timeseries=FILE, --output=
  * FORMAT:FILE (repeatable), --help, the --merge mode (first argument
  * only) and --version (only argument). */
 #include "iospd/cmdline.h"
@@ -840,21 +840,35 @@ static int sw_writebuf(ctx_t* c) {
   return 0;
 }
 
+/* --engine=WORD: an index into the platform's table; a word this
+ * platform lacks is refused with the words it has. */
+/* The engine words joined by '|', for messages that offer --engine=. */
+static const char* engine_words(char* buf, size_t size) {
+  iospd_strbuf_t words;
+  iospd_strbuf_init(&words);
+  iospd_engine_choice_list(&words, "|", "|");
+  snprintf(buf, size, "%s", iospd_strbuf_cstr(&words));
+  iospd_strbuf_destroy(&words);
+  return buf;
+}
+
 static int sw_engine(ctx_t* c) {
   const char* v = c->val;
-  if (*v != '=' || v[1] == '\0')
-    return fail(c, "'%s': use --engine=auto, io_uring, libaio, threads or "
-                   "psync", c->arg);
-  v++;
-  int engine = iospd_engine_choice_parse(v);
-  if (engine >= 0)
+  bool empty = *v != '=' || v[1] == '\0';
+  int engine = empty ? -1 : iospd_engine_choice_parse(v + 1);
+  if (engine >= 0) {
     c->pp.ext.engine = engine;
-  else
-    return fail(c,
-                "'%s': unknown engine '%s'; use auto, io_uring, libaio, "
-                "threads or psync",
-                c->arg, v);
-  return 0;
+    return 0;
+  }
+  iospd_strbuf_t words;
+  iospd_strbuf_init(&words);
+  iospd_engine_choice_list(&words, ", ", " or ");
+  int rc = empty ? fail(c, "'%s': use --engine=%s", c->arg,
+                        iospd_strbuf_cstr(&words))
+                 : fail(c, "'%s': unknown engine '%s'; use %s", c->arg, v + 1,
+                        iospd_strbuf_cstr(&words));
+  iospd_strbuf_destroy(&words);
+  return rc;
 }
 
 /* --output=FORMAT:FILE. FORMAT ends at the first ':', so FILE may hold
@@ -1075,12 +1089,15 @@ static int sw_content_pct(ctx_t* c, const char* name, const char* what,
 /* ---- the generic walker -------------------------------------------------- */
 
 static int handle(ctx_t* c, const iospd_opt_def_t* o) {
+  char engines[160];
   if ((o->flags & IOSPD_OPTF_WIN_ONLY) && !c->env->windows)
-    return fail(c, "'%s': -%s (%s) exists only on Windows%s", c->arg,
+    return fail(c, "'%s': -%s (%s) exists only on Windows%s%s", c->arg,
                 o->name, o->what,
                 o->special == IOSPD_SP_NONE
-                    ? "; on Linux choose how I/O is issued with "
-                      "--engine=auto|io_uring|libaio|threads|psync"
+                    ? "; on Linux choose how I/O is issued with --engine="
+                    : "",
+                o->special == IOSPD_SP_NONE
+                    ? engine_words(engines, sizeof engines)
                     : "");
   if ((o->flags & IOSPD_OPTF_LONG) && !(o->flags & IOSPD_OPTF_VALUE) &&
       c->val[0] != '\0')

@@ -304,4 +304,16 @@ struct iospd_plat_latch_s {
   volatile LONG aborted;
 };
 
+/* ---- queues ----------------------------------------------------------- */
+
+/* The engines' create functions, started from the table in engines.c:
+ * the auto policy (completion routines under -x, else the port), the I/O
+ * completion port, and completion routines (ReadFileEx/WriteFileEx). */
+int iospd_win_auto_create(iospd_plat_queue_t** q, uint32_t depth,
+                          unsigned flags, iospd_err_t* err);
+int iospd_win_iocp_create(iospd_plat_queue_t** q, uint32_t depth,
+                          unsigned flags, iospd_err_t* err);
+int iospd_win_routines_create(iospd_plat_queue_t** q, uint32_t depth,
+                              unsigned flags, iospd_err_t* err);
+
 #endif

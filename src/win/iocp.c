@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "iospd/alloc.h"
-#include "iospd/profile.h"
 #include "win/internal.h"
 
 #define REAP_BATCH 64
@@ -122,25 +121,18 @@ static int32_t slot_result(iospd_plat_queue_t* q, const slot_t* s, DWORD e,
   return r;
 }
 
-int iospd_plat_queue_create(iospd_plat_queue_t** out, uint32_t depth,
-                            unsigned flags, int engine, iospd_err_t* err) {
+/* One queue for both engines: routines says which. */
+static int queue_create(iospd_plat_queue_t** out, uint32_t depth,
+                        bool routines, iospd_err_t* err) {
   *out = NULL;
   iospd_win_once();
-  /* AUTO and PSYNC both get IOCP here (sync handles already use blocking
-   * calls); -x is a flag, not an engine. */
-  if (engine == IOSPD_ENGINE_URING || engine == IOSPD_ENGINE_LIBAIO ||
-      engine == IOSPD_ENGINE_THREADS)
-    return iospd_err_set(err, IOSPD_ENOTSUP,
-                         "the %s engine exists only on Linux; leave out "
-                         "--engine to use I/O completion ports",
-                         iospd_engine_choice_name(engine));
   if (depth == 0)
     return iospd_err_set(err, IOSPD_EINVAL,
                          "a queue needs room for at least one I/O");
   iospd_plat_queue_t* q = iospd_calloc(1, sizeof *q);
   if (q == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   q->depth = depth;
-  q->routines = (flags & IOSPD_QUEUE_COMPLETION_ROUTINES) != 0;
+  q->routines = routines;
   q->slots = iospd_calloc(depth, sizeof *q->slots);
   q->ring = iospd_calloc(depth, sizeof *q->ring);
   q->free_slots = iospd_calloc(depth, sizeof *q->free_slots);
@@ -167,6 +159,41 @@ int iospd_plat_queue_create(iospd_plat_queue_t** out, uint32_t depth,
   }
   *out = q;
   return 0;
+}
+
+int iospd_win_iocp_create(iospd_plat_queue_t** q, uint32_t depth,
+                          unsigned flags, iospd_err_t* err) {
+  if (flags & IOSPD_QUEUE_COMPLETION_ROUTINES) {
+    *q = NULL;
+    return iospd_err_set(err, IOSPD_EINVAL,
+                         "-x asks for completion routines, but --engine "
+                         "names the I/O completion port; leave out one");
+  }
+  return queue_create(q, depth, false, err);
+}
+
+int iospd_win_routines_create(iospd_plat_queue_t** q, uint32_t depth,
+                              unsigned flags, iospd_err_t* err) {
+  (void)flags;
+  return queue_create(q, depth, true, err);
+}
+
+/* The auto policy: -x asks for completion routines, else the port (sync
+ * handles already use blocking calls inside either). */
+int iospd_win_auto_create(iospd_plat_queue_t** q, uint32_t depth,
+                          unsigned flags, iospd_err_t* err) {
+  return queue_create(q, depth,
+                      (flags & IOSPD_QUEUE_COMPLETION_ROUTINES) != 0, err);
+}
+
+int iospd_plat_queue_create(iospd_plat_queue_t** q, uint32_t depth,
+                            unsigned flags, int engine, iospd_err_t* err) {
+  uint32_t count = 0;
+  const iospd_engine_def_t* table = iospd_plat_engines(&count);
+  *q = NULL;
+  if (engine < 0 || (uint32_t)engine >= count)
+    return iospd_err_set(err, IOSPD_EINVAL, "unknown I/O engine %d", engine);
+  return table[engine].create(q, depth, flags, err);
 }
 
 int64_t iospd_plat_queue_os_error(const iospd_plat_queue_t* q, char* text,
