@@ -259,6 +259,12 @@ int iospd_engine_choice_parse(const char* name);
  * before the last ("auto, io_uring, ... or psync"). */
 void iospd_engine_choice_list(iospd_strbuf_t* out, const char* sep,
                               const char* last_sep);
+/* For -?, the man page and completion: syntax with IOSPD_ENGINE_PLACEHOLDER
+ * replaced by "<auto|...>" (the words), and one "word: summary" line per
+ * engine (no newline after the last). */
+#define IOSPD_ENGINE_PLACEHOLDER "<engine>"
+void iospd_engine_choice_syntax(iospd_strbuf_t* out, const char* syntax);
+void iospd_engine_choice_help(iospd_strbuf_t* out);
 
 typedef struct iospd_profile_s {
   char* cmdline;           /* owned: argv joined with spaces */

@@ -271,13 +271,8 @@ const iospd_opt_def_t iospd_options[] = {
          IOSPD_OPTF_XML_OK,
      0, 0, 0,
      IOSPD_SP_ENGINE, IOSPD_TOPIC_IOSPD,
-     "--engine=<auto|io_uring|libaio|threads|psync>", "I/O engine",
-     "How I/O is issued on Linux: io_uring; libaio (kernel AIO, for -Su/-Sh\n"
-     "targets); threads (a pool of blocking pread/pwrite threads per worker,\n"
-     "-o of them); psync (one I/O at a time); or auto (the default: psync\n"
-     "for -o1, else io_uring, else libaio for unbuffered targets, else\n"
-     "threads). Windows always uses completion ports; there the run refuses\n"
-     "the Linux engines.",
+     "--engine=<engine>", "I/O engine",
+     "How I/O is issued; auto is the default. This platform's engines:",
      NULL},
     {"output", IOSPD_OPT_SPECIAL, NOSCOPE,
      IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_PASS1 |

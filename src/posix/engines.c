@@ -16,9 +16,7 @@
 #endif
 
 static const iospd_engine_def_t engines[] = {
-    {"auto",
-     "psync for -o1, else io_uring, else libaio for unbuffered targets, "
-     "else threads",
+    {"auto", "psync at -o1, else io_uring, libaio (-Su/-Sh) or threads",
      IOSPD_ENGINE_CAP_POLICY | IOSPD_ENGINE_CAP_ASYNC, iospd_posix_auto_create},
     {"io_uring", "Linux io_uring", URING_CAPS, iospd_posix_uring_start},
     {"libaio", "Linux kernel AIO (io_submit), for -Su/-Sh targets",

@@ -39,3 +39,26 @@ void iospd_engine_choice_list(iospd_strbuf_t* out, const char* sep,
     shown++;
   }
 }
+
+void iospd_engine_choice_syntax(iospd_strbuf_t* out, const char* syntax) {
+  const char* at = strstr(syntax, IOSPD_ENGINE_PLACEHOLDER);
+  if (at == NULL) {
+    iospd_strbuf_append(out, syntax);
+    return;
+  }
+  iospd_strbuf_append_n(out, syntax, (size_t)(at - syntax));
+  iospd_strbuf_putc(out, '<');
+  iospd_engine_choice_list(out, "|", "|");
+  iospd_strbuf_putc(out, '>');
+  iospd_strbuf_append(out, at + strlen(IOSPD_ENGINE_PLACEHOLDER));
+}
+
+void iospd_engine_choice_help(iospd_strbuf_t* out) {
+  uint32_t n = 0;
+  const iospd_engine_def_t* e = iospd_plat_engines(&n);
+  for (uint32_t i = 0; i < n; i++) {
+    if (e[i].caps & IOSPD_ENGINE_CAP_ABSENT) continue;
+    iospd_strbuf_appendf(out, "%s%s: %s", i ? "\n" : "", e[i].name,
+                         e[i].summary);
+  }
+}

@@ -13,8 +13,7 @@ static const iospd_engine_def_t engines[] = {
      IOSPD_ENGINE_CAP_POLICY | IOSPD_ENGINE_CAP_ASYNC, iospd_win_auto_create},
     {"iocp", "overlapped I/O reaped from an I/O completion port",
      IOSPD_ENGINE_CAP_ASYNC, iospd_win_iocp_create},
-    {"routines",
-     "overlapped I/O with completion routines (ReadFileEx/WriteFileEx), as -x",
+    {"routines", "completion routines (ReadFileEx/WriteFileEx), as -x",
      IOSPD_ENGINE_CAP_ASYNC, iospd_win_routines_create},
 };
 
