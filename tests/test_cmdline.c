@@ -1112,7 +1112,9 @@ static void test_cmdline_engine_table(void** state) {
   (void)state;
   uint32_t n = 0;
   const iospd_engine_def_t* e = iospd_plat_engines(&n);
-  assert_true(n >= 2); /* auto and at least one engine */
+  assert_true(n >= 3); /* auto, at least one engine, null */
+  assert_true(iospd_engine_choice_parse("null") > 0);
+  assert_true(e[iospd_engine_choice_parse("null")].caps & IOSPD_ENGINE_CAP_NO_IO);
   assert_string_equal(e[IOSPD_ENGINE_AUTO].name, "auto");
   assert_true(e[IOSPD_ENGINE_AUTO].caps & IOSPD_ENGINE_CAP_POLICY);
   for (uint32_t i = 0; i < n; i++) {

@@ -24,6 +24,8 @@ static const iospd_engine_def_t engines[] = {
     {"threads", "a pool of -o blocking pread/pwrite threads per worker",
      IOSPD_ENGINE_CAP_ASYNC, iospd_posix_threads_create},
     {"psync", "pread/pwrite, one I/O at a time", 0, iospd_posix_psync_create},
+    {"null", "completes I/O at once without touching the target",
+     IOSPD_ENGINE_CAP_ASYNC | IOSPD_ENGINE_CAP_NO_IO, iospd_posix_null_create},
 };
 
 const iospd_engine_def_t* iospd_plat_engines(uint32_t* count) {
