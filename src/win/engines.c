@@ -15,6 +15,8 @@ static const iospd_engine_def_t engines[] = {
      IOSPD_ENGINE_CAP_ASYNC, iospd_win_iocp_create},
     {"routines", "completion routines (ReadFileEx/WriteFileEx), as -x",
      IOSPD_ENGINE_CAP_ASYNC, iospd_win_routines_create},
+    {"null", "completes I/O at once without touching the target",
+     IOSPD_ENGINE_CAP_ASYNC | IOSPD_ENGINE_CAP_NO_IO, iospd_win_null_create},
 };
 
 const iospd_engine_def_t* iospd_plat_engines(uint32_t* count) {

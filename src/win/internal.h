@@ -344,5 +344,8 @@ int iospd_win_iocp_create(iospd_plat_queue_t** q, uint32_t depth,
                           unsigned flags, iospd_err_t* err);
 int iospd_win_routines_create(iospd_plat_queue_t** q, uint32_t depth,
                               unsigned flags, iospd_err_t* err);
+/* The null engine: completes every I/O at once, touching nothing. */
+int iospd_win_null_create(iospd_plat_queue_t** q, uint32_t depth,
+                          unsigned flags, iospd_err_t* err);
 
 #endif
