@@ -7,7 +7,7 @@ if(NOT CMAKE_CROSSCOMPILING)
   set(iospd_comp_dir ${PROJECT_SOURCE_DIR}/scripts/completion)
   add_executable(iospd_completion_gen ${iospd_comp_dir}/gen_completion.c)
   target_compile_options(iospd_completion_gen PRIVATE ${iospd_cflags})
-  target_link_libraries(iospd_completion_gen PRIVATE iospd_core)
+  target_link_libraries(iospd_completion_gen PRIVATE iospd_core iospd_plat)
 
   # cmake --build <dir> --target iospd_completion_update rewrites the
   # committed files after the options table or a template changed.

@@ -21,3 +21,19 @@ if(NOT WIN32 AND NOT CMAKE_CROSSCOMPILING AND IOSPD_BASH_ENG)
   set_tests_properties(e2e_engine_depth PROPERTIES TIMEOUT 120
     SKIP_RETURN_CODE 77)
 endif()
+# --engine=null (issue #24): the target untouched, the counts exact, the
+# engine in --version, -?, the reports and the man page.
+if(NOT WIN32 AND NOT CMAKE_CROSSCOMPILING AND IOSPD_BASH_ENG)
+  add_test(NAME e2e_null_engine COMMAND ${IOSPD_BASH_ENG}
+           ${PROJECT_SOURCE_DIR}/tests/e2e/null_engine_test.sh
+           $<TARGET_FILE:iospd> ${PROJECT_BINARY_DIR}/iospd.1)
+endif()
+if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
+  find_program(IOSPD_BASH_NULL bash)
+  if(IOSPD_BASH_NULL)
+    add_test(NAME e2e_null_engine_wine COMMAND ${IOSPD_BASH_NULL}
+             ${PROJECT_SOURCE_DIR}/tests/e2e/null_engine_test.sh
+             $<TARGET_FILE:iospd> --wine)
+    set_tests_properties(e2e_null_engine_wine PROPERTIES ENVIRONMENT "${iospd_test_env}")
+  endif()
+endif()

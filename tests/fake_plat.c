@@ -607,6 +607,23 @@ int iospd_plat_read_file(const char* path, void* buf, size_t size, size_t* got,
 /* ---- queue ----------------------------------------------------------------
  */
 
+static int fake_engine_create(iospd_plat_queue_t** out, uint32_t depth,
+                              unsigned flags, iospd_err_t* err) {
+  return iospd_plat_queue_create(out, depth, flags, 1, err);
+}
+
+/* The fake's engine table: the policy and the one fake engine. */
+static const iospd_engine_def_t g_engines[] = {
+    {"auto", "the fake engine", IOSPD_ENGINE_CAP_POLICY, fake_engine_create},
+    {"fake", "in-memory I/O for the core's tests", IOSPD_ENGINE_CAP_ASYNC,
+     fake_engine_create},
+};
+
+const iospd_engine_def_t* iospd_plat_engines(uint32_t* count) {
+  *count = (uint32_t)(sizeof g_engines / sizeof g_engines[0]);
+  return g_engines;
+}
+
 int iospd_plat_queue_create(iospd_plat_queue_t** out, uint32_t depth,
                             unsigned flags, int engine, iospd_err_t* err) {
   (void)flags;

@@ -625,12 +625,7 @@ static const ok_case_t k_ok[] = {
     {"-I1 -l -Sm t", "prio=1 lp=1 mm=1"},
     /* long options */
     {"--allow-raw-write t", "raw=1"},
-    {"--engine=psync t", "engine=2"},
-    {"--engine=io_uring t", "engine=1"},
-    {"--engine=libaio t", "engine=3"},
-    {"--engine=threads t", "engine=4"},
-    {"--engine=auto t", ""},
-    {"--engine=psync --engine=auto t", ""},
+    /* --engine: test_cmdline_engine_table (the platform's words) */
     {"--progress=auto t", ""},
     {"--progress=always t", "status=1"},
     {"--progress=never t", "status=2"},
@@ -1006,9 +1001,6 @@ static const bad_case_t k_bad[] = {
     {"- t", "'-'"},
     {"-- t", "'--'"},
     {"--bogus t", "'--bogus'"},
-    {"--engine t", "'--engine'"},
-    {"--engine= t", "'--engine='"},
-    {"--engine=spdk t", "'--engine=spdk'"},
     {"--progress t", "'--progress': use --progress=auto, always or never"},
     {"--progress= t", "'--progress=': use --progress=auto, always or never"},
     {"--progress=yes t",
@@ -1098,6 +1090,126 @@ static void test_cmdline_invalid_lines(void** state) {
 
 /* A few messages in full: the wording names the switch, the value and what
  * is allowed. */
+/* "auto|io_uring|..." from the platform's table, built here from the
+ * table itself rather than from the list call under test. */
+static void engine_words_joined(char* out, size_t size, const char* sep) {
+  uint32_t n = 0;
+  const iospd_engine_def_t* e = iospd_plat_engines(&n);
+  size_t at = 0;
+  out[0] = '\0';
+  for (uint32_t i = 0; i < n; i++) {
+    if (e[i].caps & IOSPD_ENGINE_CAP_ABSENT) continue;
+    at += (size_t)snprintf(out + at, size - at, "%s%s", at ? sep : "",
+                           e[i].name);
+  }
+}
+
+/* --engine=<word>: every word of the platform's table parses to its own
+ * index (the profile keeps the index); a word the table lacks is refused
+ * naming the switch and listing this platform's words; the last one given
+ * wins; -x on Linux points at --engine with the same words. */
+static void test_cmdline_engine_table(void** state) {
+  (void)state;
+  uint32_t n = 0;
+  const iospd_engine_def_t* e = iospd_plat_engines(&n);
+  assert_true(n >= 3); /* auto, at least one engine, null */
+  assert_true(iospd_engine_choice_parse("null") > 0);
+  assert_true(e[iospd_engine_choice_parse("null")].caps & IOSPD_ENGINE_CAP_NO_IO);
+  assert_string_equal(e[IOSPD_ENGINE_AUTO].name, "auto");
+  assert_true(e[IOSPD_ENGINE_AUTO].caps & IOSPD_ENGINE_CAP_POLICY);
+  for (uint32_t i = 0; i < n; i++) {
+    assert_non_null(e[i].create);
+    assert_true(e[i].summary != NULL && e[i].summary[0] != '\0');
+    assert_int_equal(iospd_engine_choice_parse(e[i].name), (int)i);
+    assert_string_equal(iospd_engine_choice_name((int)i), e[i].name);
+    for (uint32_t j = 0; j < i; j++) assert_string_not_equal(e[i].name, e[j].name);
+    if (i > 0) assert_false(e[i].caps & IOSPD_ENGINE_CAP_POLICY);
+    char line[96];
+    snprintf(line, sizeof line, "--engine=%s t", e[i].name);
+    args_t a;
+    split(&a, line);
+    iospd_profile_t p;
+    iospd_profile_init(&p);
+    iospd_err_t err;
+    iospd_cmdline_action_t action;
+    int rc = iospd_cmdline_parse(a.argc, a.argv, a.env, &p, &action, NULL,
+                                 &err);
+    if (rc != 0) fail_msg("%s: %s", line, err.msg);
+    assert_int_equal(p.ext.engine, (int)i);
+    iospd_profile_destroy(&p);
+  }
+  assert_null(iospd_engine_choice_name((int)n));
+  assert_null(iospd_engine_choice_name(-1));
+  assert_int_equal(iospd_engine_choice_parse("spdk"), -1);
+  char words[256], pipes[256], want[512];
+  engine_words_joined(words, sizeof words, ", ");
+  engine_words_joined(pipes, sizeof pipes, "|");
+  /* ", x" before the last word becomes " or x". */
+  char* last = strrchr(words, ',');
+  assert_non_null(last);
+  char listed[300];
+  snprintf(listed, sizeof listed, "%.*s or%s", (int)(last - words), words,
+           last + 1);
+  static const struct {
+    const char* line;
+    const char* fmt;
+  } bad[] = {
+      {"--engine t", "'--engine': use --engine=%s"},
+      {"--engine= t", "'--engine=': use --engine=%s"},
+      {"--engine=spdk t", "'--engine=spdk': unknown engine 'spdk'; use %s"},
+      {"--engine=Auto t", "'--engine=Auto': unknown engine 'Auto'; use %s"},
+  };
+  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(bad); i++) {
+    args_t a;
+    split(&a, bad[i].line);
+    iospd_profile_t p;
+    iospd_profile_init(&p);
+    iospd_err_t err;
+    iospd_cmdline_action_t action;
+    assert_int_equal(iospd_cmdline_parse(a.argc, a.argv, a.env, &p, &action,
+                                         NULL, &err),
+                     IOSPD_EUSAGE);
+    snprintf(want, sizeof want, bad[i].fmt, listed);
+    assert_string_equal(err.msg, want);
+    iospd_profile_destroy(&p);
+  }
+  /* The last --engine wins: the table's last word, then auto. */
+  {
+    char line[128];
+    snprintf(line, sizeof line, "--engine=%s --engine=auto t",
+             e[n - 1].name);
+    args_t a;
+    split(&a, line);
+    iospd_profile_t p;
+    iospd_profile_init(&p);
+    iospd_err_t err;
+    iospd_cmdline_action_t action;
+    assert_int_equal(iospd_cmdline_parse(a.argc, a.argv, a.env, &p, &action,
+                                         NULL, &err),
+                     0);
+    assert_int_equal(p.ext.engine, IOSPD_ENGINE_AUTO);
+    iospd_profile_destroy(&p);
+  }
+  /* -x on Linux offers --engine= with the platform's words. */
+  {
+    args_t a;
+    split(&a, "-x t");
+    iospd_profile_t p;
+    iospd_profile_init(&p);
+    iospd_err_t err;
+    iospd_cmdline_action_t action;
+    assert_int_equal(iospd_cmdline_parse(a.argc, a.argv, a.env, &p, &action,
+                                         NULL, &err),
+                     IOSPD_EUSAGE);
+    snprintf(want, sizeof want,
+             "'-x': -x (completion routines) exists only on Windows; on "
+             "Linux choose how I/O is issued with --engine=%s",
+             pipes);
+    assert_string_equal(err.msg, want);
+    iospd_profile_destroy(&p);
+  }
+}
+
 static void test_cmdline_exact_messages(void** state) {
   (void)state;
   static const struct {
@@ -1193,10 +1305,6 @@ static void test_cmdline_exact_messages(void** state) {
       {"--timeseries t",
        "'--timeseries': use --timeseries=FILE with FILE ending in .csv or "
        ".jsonl"},
-      {"-x t",
-       "'-x': -x (completion routines) exists only on Windows; on Linux "
-       "choose how I/O is issued with "
-       "--engine=auto|io_uring|libaio|threads|psync"},
       {"-eDISK_IO t", "'-eDISK_IO': -e (ETW tracing) exists only on Windows"},
       {"-a1,,2 t",
        "'-a1,,2': unexpected ',' at position 3 of the affinity list; "
@@ -1408,29 +1516,36 @@ static void test_cmdline_version_mode(void** state) {
 /* The --version text, line by line, from what the platform says. */
 static void test_cmdline_version_text(void** state) {
   (void)state;
-  iospd_plat_build_t b = {"linux", "x86_64",
-                          "io_uring, libaio, threads, psync"};
+  iospd_plat_build_t b = {"linux", "x86_64"};
   iospd_strbuf_t sb;
   iospd_strbuf_init(&sb);
   iospd_cmdline_version(&sb, &b);
+  /* The engines line is the platform's table without the auto policy and
+   * without what this build left out. */
+  uint32_t n = 0;
+  const iospd_engine_def_t* e = iospd_plat_engines(&n);
+  char engines[256] = "";
+  size_t at = 0;
+  for (uint32_t i = 1; i < n; i++)
+    if (!(e[i].caps & IOSPD_ENGINE_CAP_ABSENT))
+      at += (size_t)snprintf(engines + at, sizeof engines - at, "%s%s",
+                             at ? ", " : "", e[i].name);
   char want[512];
   snprintf(want, sizeof want,
            "iospd " IOSPD_VERSION "\ncommit: %s\nbuilt: %s (UTC)\n"
-           "engines: io_uring, libaio, threads, psync\n"
+           "engines: %s\n"
            "platform: linux x86_64\ncommand line: DISKSPD 2.2.0\n",
-           iospd_build_commit(), iospd_build_date());
+           iospd_build_commit(), iospd_build_date(), engines);
   assert_string_equal(iospd_strbuf_cstr(&sb), want);
   /* The date is a day, YYYY-MM-DD (the build stamps one). */
   const char* d = iospd_build_date();
   assert_int_equal(strlen(d), 10);
   assert_true(d[4] == '-' && d[7] == '-');
   /* No architecture known: no trailing space. */
-  iospd_plat_build_t w = {"windows", "", "IOCP, completion routines (-x)"};
+  iospd_plat_build_t w = {"windows", ""};
   iospd_strbuf_reset(&sb);
   iospd_cmdline_version(&sb, &w);
-  assert_non_null(strstr(iospd_strbuf_cstr(&sb),
-                         "\nengines: IOCP, completion routines (-x)\n"
-                         "platform: windows\n"));
+  assert_non_null(strstr(iospd_strbuf_cstr(&sb), "\nplatform: windows\n"));
   iospd_strbuf_destroy(&sb);
 }
 
@@ -1568,8 +1683,15 @@ static void test_cmdline_xml_overrides(void** state) {
   (void)state;
   assert_xml_reader_parses();
   const char* argv[] = {"iospd", "-d60", "-W1", "-Xp.xml", "-C2", "-z7",
-                        "-Rpxml", "-v", "-vs", "-:1", "--engine=psync",
+                        "-Rpxml", "-v", "-vs", "-:1", NULL,
                         "--progress=never", "/data/t1"};
+  /* The table's last engine: every platform has it. */
+  uint32_t nengines = 0;
+  const iospd_engine_def_t* engines = iospd_plat_engines(&nengines);
+  char engine_arg[64];
+  snprintf(engine_arg, sizeof engine_arg, "--engine=%s",
+           engines[nengines - 1].name);
+  argv[10] = engine_arg;
   iospd_profile_t p;
   iospd_profile_init(&p);
   iospd_cmdline_action_t action;
@@ -1592,12 +1714,15 @@ static void test_cmdline_xml_overrides(void** state) {
   assert_true(p.verbose);
   assert_true(p.verbose_stats);
   assert_int_equal(p.experiment_flags, 1);
-  assert_int_equal(p.ext.engine, IOSPD_ENGINE_PSYNC);
+  assert_int_equal(p.ext.engine, (int)nengines - 1);
   assert_int_equal(p.ext.status_line, IOSPD_STATUS_NEVER);
   assert_string_equal(p.xml_source, "p.xml");
-  assert_string_equal(p.cmdline,
-                      "iospd -d60 -W1 -Xp.xml -C2 -z7 -Rpxml -v -vs -:1 "
-                      "--engine=psync --progress=never /data/t1");
+  char want_cmdline[256];
+  snprintf(want_cmdline, sizeof want_cmdline,
+           "iospd -d60 -W1 -Xp.xml -C2 -z7 -Rpxml -v -vs -:1 "
+           "%s --progress=never /data/t1",
+           engine_arg);
+  assert_string_equal(p.cmdline, want_cmdline);
   iospd_profile_destroy(&p);
 
   /* Without overrides the profile's own values stay; no targets keeps *1. */
@@ -1728,9 +1853,29 @@ static void test_cmdline_usage_documents_every_switch(void** state) {
   const char* w = iospd_strbuf_cstr(&win);
   for (size_t i = 0; i < iospd_options_count; i++) {
     const iospd_opt_def_t* o = &iospd_options[i];
-    char first[64];
-    snprintf(first, sizeof first, "%.*s", (int)strcspn(o->syntax, "\n"),
-             o->syntax);
+    char first[160];
+    /* --engine=<engine> is shown with the platform's words, each with its
+     * own line. */
+    iospd_strbuf_t syn;
+    iospd_strbuf_init(&syn);
+    iospd_engine_choice_syntax(&syn, o->syntax);
+    snprintf(first, sizeof first, "%.*s",
+             (int)strcspn(iospd_strbuf_cstr(&syn), "\n"),
+             iospd_strbuf_cstr(&syn));
+    iospd_strbuf_destroy(&syn);
+    if (iospd_opt_id(o) == IOSPD_OID_engine) {
+      uint32_t n = 0;
+      const iospd_engine_def_t* e = iospd_plat_engines(&n);
+      char line[160];
+      for (uint32_t k = 0; k < n; k++) {
+        snprintf(line, sizeof line, "\n        %s: %s\n", e[k].name,
+                 e[k].summary);
+        if (strstr(l, line) == NULL) fail_msg("usage lacks%s", line);
+        snprintf(line, sizeof line, "|%s", e[k].name);
+        if (k > 0 && strstr(first, line) == NULL)
+          fail_msg("%s lacks %s", first, e[k].name);
+      }
+    }
     if (strstr(l, first) == NULL) fail_msg("usage lacks %s", first);
     if (strstr(w, first) == NULL) fail_msg("windows usage lacks %s", first);
     assert_non_null(o->help);
@@ -1775,6 +1920,7 @@ int main(void) {
       cmocka_unit_test(test_cmdline_compare_mode),
       cmocka_unit_test(test_cmdline_version_mode),
       cmocka_unit_test(test_cmdline_version_text),
+      cmocka_unit_test(test_cmdline_engine_table),
       cmocka_unit_test(test_cmdline_slash_is_target_on_linux),
       cmocka_unit_test(test_cmdline_null_env_and_no_warnings_buffer),
       cmocka_unit_test(test_cmdline_allocation_failure),

@@ -32,7 +32,9 @@
  * invocations of this test at the same time in the same folder. */
 static const char* TMP_NAME = "iospd_test_plat_posix.tmp";
 
-static int engine = IOSPD_ENGINE_PSYNC;
+/* Engines are indexes into the platform's table, found by their word. */
+#define ENGINE(word) iospd_engine_choice_parse(word)
+static int engine = -1; /* psync unless main says otherwise */
 static const char* engine_name = "psync";
 
 static void create_tmp(uint64_t size) {
@@ -528,12 +530,12 @@ static void test_depth_kept(void** state) {
   assert_int_equal(iospd_plat_queue_create(&q, 8, IOSPD_QUEUE_UNBUFFERED,
                                            engine, &err),
                    0);
-  uint32_t want = engine == IOSPD_ENGINE_PSYNC ? 1 : 8;
+  uint32_t want = engine == ENGINE("psync") ? 1 : 8;
   assert_int_equal(iospd_plat_queue_depth(q), want);
   iospd_plat_file_t* f = open_tmp(IOSPD_OPEN_READ); /* buffered */
   uint32_t fi;
   assert_int_equal(iospd_plat_queue_attach(q, f, &fi, &err), 0);
-  if (engine == IOSPD_ENGINE_LIBAIO) want = 1;
+  if (engine == ENGINE("libaio")) want = 1;
   assert_int_equal(iospd_plat_queue_depth(q), want);
   iospd_plat_queue_destroy(q);
   iospd_plat_file_close(f);
@@ -606,7 +608,7 @@ static void test_plan_queue_starts_no_thread(void** state) {
    * engine's real queue starts its pool. */
   iospd_plat_queue_t* q = make_queue(D);
   uint32_t kept = iospd_plat_queue_depth(q);
-  if (engine == IOSPD_ENGINE_THREADS) {
+  if (engine == ENGINE("threads")) {
     assert_int_equal(kept, D);
     assert_true(task_count() >= before + D);
   }
@@ -626,7 +628,7 @@ static void test_threads_keep_depth_in_flight(void** state) {
   (void)state;
   enum { D = 6 };
   long pg = sysconf(_SC_PAGESIZE);
-  if (engine != IOSPD_ENGINE_THREADS || pg != (long)BLOCK) {
+  if (engine != ENGINE("threads") || pg != (long)BLOCK) {
     printf("skipped: only the threads engine blocks per I/O in a thread\n");
     skip();
   }
@@ -694,7 +696,7 @@ static void test_threads_keep_depth_in_flight(void** state) {
 static void test_threads_cached_reads_inline(void** state) {
   (void)state;
   enum { D = 4, ROUNDS = 3 };
-  if (engine != IOSPD_ENGINE_THREADS) {
+  if (engine != ENGINE("threads")) {
     printf("skipped: only the threads engine has an inline path\n");
     skip();
   }
@@ -781,7 +783,7 @@ static uint64_t batched_of(const iospd_plat_queue_t* q, uint64_t* redone) {
 static void test_threads_batch_to_helper(void** state) {
   (void)state;
   enum { D = 4 };
-  if (engine != IOSPD_ENGINE_THREADS) {
+  if (engine != ENGINE("threads")) {
     printf("skipped: only the threads engine has a helper thread\n");
     skip();
   }
@@ -891,7 +893,7 @@ static void test_threads_batch_by_slot(void** state) {
   (void)state;
   enum { D = 32, ROUNDS = 20 };
   cpu_set_t set;
-  if (engine != IOSPD_ENGINE_THREADS) {
+  if (engine != ENGINE("threads")) {
     printf("skipped: only the threads engine has a helper thread\n");
     skip();
   }
@@ -974,7 +976,7 @@ static void test_threads_batch_by_slot(void** state) {
 static void test_threads_destroy_with_batch_queued(void** state) {
   (void)state;
   enum { D = 63 }; /* not a multiple of 4: the last 3 are never published */
-  if (engine != IOSPD_ENGINE_THREADS) {
+  if (engine != ENGINE("threads")) {
     printf("skipped: only the threads engine has a helper thread\n");
     skip();
   }
@@ -1017,7 +1019,7 @@ static void test_threads_batch_misses_keep_depth(void** state) {
   (void)state;
   enum { D = 6 };
   long pg = sysconf(_SC_PAGESIZE);
-  if (engine != IOSPD_ENGINE_THREADS || pg != (long)BLOCK) {
+  if (engine != ENGINE("threads") || pg != (long)BLOCK) {
     printf("skipped: only the threads engine has a helper thread\n");
     skip();
   }
@@ -1787,6 +1789,7 @@ int main(int argc, char** argv) {
     printf("iospd_plat_init failed: %s\n", err.msg);
     return 1;
   }
+  engine = ENGINE("psync");
   const struct CMUnitTest engine_tests[] = {
       cmocka_unit_test(test_roundtrip_fixed_and_plain_buffers),
       cmocka_unit_test(test_short_submit_keeps_the_rest),
@@ -1810,7 +1813,7 @@ int main(int argc, char** argv) {
   int failed;
   if (argc > 1 && strcmp(argv[1], "uring") == 0) {
     iospd_plat_queue_t* q = NULL;
-    int rc = iospd_plat_queue_create(&q, 4, 0, IOSPD_ENGINE_URING, &err);
+    int rc = iospd_plat_queue_create(&q, 4, 0, ENGINE("io_uring"), &err);
     if (rc == IOSPD_ENOTSUP) {
       printf("skipped: io_uring unavailable: %s\n", err.msg);
       return IOSPD_TEST_SKIP;
@@ -1827,14 +1830,14 @@ int main(int argc, char** argv) {
       return 1;
     }
     iospd_plat_queue_destroy(q);
-    engine = IOSPD_ENGINE_URING;
+    engine = ENGINE("io_uring");
     engine_name = "io_uring";
     TMP_NAME = "iospd_test_plat_posix_uring.tmp";
     failed = cmocka_run_group_tests_name("io_uring", engine_tests, NULL, NULL);
   } else if (argc > 1 && (strcmp(argv[1], "libaio") == 0 ||
                           strcmp(argv[1], "threads") == 0)) {
     bool aio = strcmp(argv[1], "libaio") == 0;
-    engine = aio ? IOSPD_ENGINE_LIBAIO : IOSPD_ENGINE_THREADS;
+    engine = aio ? ENGINE("libaio") : ENGINE("threads");
     engine_name = aio ? "libaio" : "threads";
     TMP_NAME = aio ? "iospd_test_plat_posix_libaio.tmp"
                    : "iospd_test_plat_posix_threads.tmp";

@@ -68,12 +68,12 @@ typedef struct iospd_sysinfo_s {
   const char* os_name;         /* "windows" or "linux" */
 } iospd_sysinfo_t;
 
-/* What this build was compiled for and with, for iospd --version: static
- * strings, no OS call (so it works before iospd_plat_init). */
+/* What this build was compiled for, for iospd --version: static strings,
+ * no OS call (so it works before iospd_plat_init). Its engines are
+ * iospd_plat_engines. */
 typedef struct iospd_plat_build_s {
   const char* os;      /* "linux" or "windows" */
   const char* arch;    /* "x86_64", "x86", "aarch64", ...; "" if unknown */
-  const char* engines; /* the I/O engines compiled in, comma separated */
 } iospd_plat_build_t;
 void iospd_plat_build(iospd_plat_build_t* out);
 
@@ -492,12 +492,12 @@ typedef struct iospd_cqe_s {
 
 enum {
   IOSPD_QUEUE_SYNC = 1u << 0,      /* depth 1: synchronous calls are fine;
-                                      with IOSPD_ENGINE_AUTO the platform may
+                                      under the auto policy the platform may
                                       pick a synchronous engine (Linux:
                                       psync, the cheapest at depth 1) */
   IOSPD_QUEUE_COMPLETION_ROUTINES = 1u << 1, /* -x (Windows) */
   IOSPD_QUEUE_UNBUFFERED = 1u << 2, /* every file attached will be unbuffered
-                                      (-Su/-Sh): with IOSPD_ENGINE_AUTO,
+                                      (-Su/-Sh): under the auto policy
                                       Linux may pick kernel AIO */
   IOSPD_QUEUE_PLAN = 1u << 3 /* made only to say which engine and depth a
                                 run would get (-Rp), then destroyed: no
@@ -506,9 +506,39 @@ enum {
                                 engine would start 65536) */
 };
 
-/* Creates a queue for up to depth in-flight I/Os. engine: IOSPD_ENGINE_*.
- * The chosen engine's name ("io_uring", "psync", "I/O Completion Ports") is
- * reported by iospd_plat_queue_engine. */
+/* ---- engines ----------------------------------------------------------
+ * The platform's I/O engines, one table (src/posix/engines.c,
+ * src/win/engines.c): the only place their --engine= words are spelled.
+ * The command line, --version, -?, the man page, shell completion and the
+ * messages that name an engine all read it; the profile keeps an index into
+ * it (iospd_ext_t.engine), which the core never interprets. Entry 0 is
+ * "auto", the platform's policy that picks one of the others per queue. */
+enum {
+  IOSPD_ENGINE_CAP_POLICY = 1u << 0, /* "auto": picks another entry */
+  IOSPD_ENGINE_CAP_ASYNC = 1u << 1,  /* keeps more than one I/O in flight */
+  IOSPD_ENGINE_CAP_NO_IO = 1u << 2,  /* moves no bytes (null) */
+  IOSPD_ENGINE_CAP_ABSENT = 1u << 3  /* not compiled into this build: named
+                                        so a run can say why, left out of
+                                        --version */
+};
+typedef struct iospd_engine_def_s {
+  const char* name;    /* the --engine= word */
+  const char* summary; /* what it is, one line, for -?, man and messages */
+  unsigned caps;       /* IOSPD_ENGINE_CAP_* */
+  /* Makes a queue with this engine (the platform's; the core calls
+   * iospd_plat_queue_create). Fails with IOSPD_ENOTSUP and the reason when
+   * the OS refuses the engine. */
+  int (*create)(iospd_plat_queue_t** q, uint32_t depth, unsigned flags,
+                iospd_err_t* err);
+} iospd_engine_def_t;
+/* The table and its length (static storage; no OS call, so it works before
+ * iospd_plat_init). */
+const iospd_engine_def_t* iospd_plat_engines(uint32_t* count);
+
+/* Creates a queue for up to depth in-flight I/Os. engine: an index into
+ * iospd_plat_engines (IOSPD_ENGINE_AUTO, 0, is the policy). The engine's
+ * name ("io_uring", "psync", "I/O Completion Ports") is reported by
+ * iospd_plat_queue_engine. */
 int iospd_plat_queue_create(iospd_plat_queue_t** q, uint32_t depth,
                             unsigned flags, int engine, iospd_err_t* err);
 const char* iospd_plat_queue_engine(const iospd_plat_queue_t* q);

@@ -10,6 +10,7 @@
 #include "iospd/common.h"
 #include "iospd/error.h"
 #include "iospd/formats.h" /* iospd_result_format_t */
+#include "iospd/strbuf.h"
 
 #define IOSPD_DEFAULT_BLOCK_SIZE 65536u
 #define IOSPD_DEFAULT_REQUEST_COUNT 2u
@@ -212,7 +213,7 @@ typedef struct iospd_tree_opts_s {
 typedef struct iospd_ext_s {
   bool allow_raw_write; /* --allow-raw-write: write to disks/volumes that
                            hold a partition table or file system */
-  int engine;           /* IOSPD_ENGINE_* (--engine=) */
+  int engine;           /* --engine=: index into iospd_plat_engines */
   iospd_output_spec_t* outputs; /* owned array (--output=) */
   uint32_t output_count;
   int status_line;      /* IOSPD_STATUS_* (--progress=): the live status line */
@@ -239,19 +240,25 @@ enum {
   IOSPD_STATUS_NEVER
 };
 
-enum {
-  IOSPD_ENGINE_AUTO = 0,
-  IOSPD_ENGINE_URING,
-  IOSPD_ENGINE_PSYNC,
-  IOSPD_ENGINE_LIBAIO, /* Linux kernel AIO (io_submit), unbuffered targets */
-  IOSPD_ENGINE_THREADS /* a pool of blocking pread/pwrite threads */
-};
-/* The --engine= word of an IOSPD_ENGINE_* value ("auto", "io_uring",
- * "psync", "libaio", "threads"), or NULL when out of range; and back: the
- * IOSPD_ENGINE_* of a word, or -1. The one table behind the parser, the
- * JSON profile and the messages that name an engine. */
+/* --engine=: an index into the platform's engine table
+ * (iospd_plat_engines in iospd/platform.h), which the core does not
+ * interpret; entry 0 is always the platform's auto policy. */
+enum { IOSPD_ENGINE_AUTO = 0 };
+/* The --engine= word of a table index, or NULL when out of range; and
+ * back: the index of a word, or -1 when this platform has no such engine.
+ * Both read the platform's table. */
 const char* iospd_engine_choice_name(int engine);
 int iospd_engine_choice_parse(const char* name);
+/* This platform's words for messages, sep between them and last_sep
+ * before the last ("auto, io_uring, ... or psync"). */
+void iospd_engine_choice_list(iospd_strbuf_t* out, const char* sep,
+                              const char* last_sep);
+/* For -?, the man page and completion: syntax with IOSPD_ENGINE_PLACEHOLDER
+ * replaced by "<auto|...>" (the words), and one "word: summary" line per
+ * engine (no newline after the last). */
+#define IOSPD_ENGINE_PLACEHOLDER "<engine>"
+void iospd_engine_choice_syntax(iospd_strbuf_t* out, const char* syntax);
+void iospd_engine_choice_help(iospd_strbuf_t* out);
 
 /* 64-bit words of the "was it given" bitmap: room for 128 switches. */
 #define IOSPD_OPT_GIVEN_WORDS 2

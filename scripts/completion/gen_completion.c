@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "iospd/options.h"
+#include "iospd/profile.h"
+#include "iospd/strbuf.h"
 
 #define MARKER "# @IOSPD_GENERATED@"
 
@@ -38,8 +40,10 @@ static int takes_value(const iospd_opt_def_t* o) {
 }
 
 /* The words of --name=<a|b|c>: the entry's value words (.posval) when it
- * has them, else a plain word list in its syntax; written as "a b c". */
-static int put_long_words(FILE* out, const iospd_opt_def_t* o) {
+ * has them, else a plain word list in its syntax (the engine words
+ * already put in); written as "a b c". */
+static int put_long_words(FILE* out, const iospd_opt_def_t* o,
+                          const char* syntax) {
   if (o->posval != NULL) {
     char name[64];
     snprintf(name, sizeof name, "%s", o->name);
@@ -52,7 +56,7 @@ static int put_long_words(FILE* out, const iospd_opt_def_t* o) {
     fputs(" )\n", out);
     return 1;
   }
-  const char* eq = strchr(o->syntax, '=');
+  const char* eq = strchr(syntax, '=');
   if (eq == NULL || eq[1] != '<') return 0;
   const char* end = strchr(eq, '>');
   if (end == NULL || end[1] != '\0') return 0;
@@ -116,7 +120,13 @@ static void put_generated(FILE* out) {
   fputs("# The values of long options that take one word of a list.\n", out);
   for (size_t i = 0; i < iospd_options_count; i++) {
     const iospd_opt_def_t* o = &iospd_options[i];
-    if (o->flags & IOSPD_OPTF_LONG) put_long_words(out, o);
+    if (!(o->flags & IOSPD_OPTF_LONG)) continue;
+    /* --engine's words are the platform's engine table. */
+    iospd_strbuf_t syntax;
+    iospd_strbuf_init(&syntax);
+    iospd_engine_choice_syntax(&syntax, o->syntax);
+    put_long_words(out, o, iospd_strbuf_cstr(&syntax));
+    iospd_strbuf_destroy(&syntax);
   }
 }
 

@@ -163,7 +163,7 @@ _iospd_long_descs=(
   'help'
 )
 # The values of long options that take one word of a list.
-_iospd_words_engine=( auto io_uring libaio threads psync )
+_iospd_words_engine=( auto io_uring libaio threads psync null )
 _iospd_words_progress=( auto always never )
 _iospd_words_verify_errors=( n )
 _iospd_words_verify_state=( file )

@@ -7,13 +7,12 @@
 #include "app_internal.h"
 #include "iospd/xml_profile.h"
 
-/* The engine the profile asks for; auto is named by its first choice,
- * io_uring, as the -Rp text always did. */
+/* The engine the profile asks for; auto is named by the first engine of
+ * the platform's table after it (io_uring), as the -Rp text always did. */
 static const char* engine_name(int engine) {
-  const char* name = engine == IOSPD_ENGINE_AUTO
-                         ? NULL
-                         : iospd_engine_choice_name(engine);
-  return name != NULL ? name : "io_uring";
+  const char* name = iospd_engine_choice_name(
+      engine == IOSPD_ENGINE_AUTO ? IOSPD_ENGINE_AUTO + 1 : engine);
+  return name != NULL ? name : iospd_engine_choice_name(IOSPD_ENGINE_AUTO);
 }
 
 /* -Rp on Linux: the engine each target's threads would use and the I/Os it

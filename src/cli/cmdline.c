@@ -54,8 +54,8 @@
  *  - -Sr (remote-share local cache) and -x (completion routines) are
  *    refused; -Nn and -Ni (non-volatile memory flushes) are refused, -Nv is
  *    accepted (msync); -e (ETW) is refused; -I, -l, -Sm, -y are accepted.
- * iospd additions: --allow-raw-write, --engine=auto|io_uring|libaio|threads|
- * psync, --progress=auto|always|never, --timeseries=FILE, --output=
+ * iospd additions: --allow-raw-write, --engine=<a word of the platform's
+ * engine table>, --progress=auto|always|never, --timeseries=FILE, --output=
  * FORMAT:FILE (repeatable), --help, the --merge mode (first argument
  * only) and --version (only argument). */
 #include "iospd/cmdline.h"
@@ -85,14 +85,20 @@ static const iospd_opt_cb_t k_kind_handlers[] = {
 /* One switch (c->arg, c->val) of entry o: the rules every entry shares,
  * then the "was it given" bit, then the entry's handler. */
 static int handle(ctx_t* c, const iospd_opt_def_t* o) {
-  if ((o->flags & IOSPD_OPTF_WIN_ONLY) && !c->env->windows)
-    return fail(c, "'%s': -%s (%s) exists only on Windows%s", c->arg,
-                o->name, o->what,
-                /* Completion routines are a way to issue I/O. */
-                iospd_opt_id(o) == IOSPD_OID_x
-                    ? "; on Linux choose how I/O is issued with "
-                      "--engine=auto|io_uring|libaio|threads|psync"
-                    : "");
+  if ((o->flags & IOSPD_OPTF_WIN_ONLY) && !c->env->windows) {
+    /* Completion routines are a way to issue I/O: offer this platform's. */
+    bool x = iospd_opt_id(o) == IOSPD_OID_x;
+    iospd_strbuf_t words;
+    iospd_strbuf_init(&words);
+    if (x) iospd_engine_choice_list(&words, "|", "|");
+    int rc = fail(c, "'%s': -%s (%s) exists only on Windows%s%s", c->arg,
+                  o->name, o->what,
+                  x ? "; on Linux choose how I/O is issued with --engine="
+                    : "",
+                  iospd_strbuf_cstr(&words));
+    iospd_strbuf_destroy(&words);
+    return rc;
+  }
   if ((o->flags & IOSPD_OPTF_LONG) && !(o->flags & IOSPD_OPTF_VALUE) &&
       c->val[0] != '\0')
     return fail(c, "'%s': --%s takes no value", c->arg, o->name);

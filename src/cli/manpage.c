@@ -10,6 +10,7 @@
 
 #include "iospd/cmdline.h"
 #include "iospd/options.h"
+#include "iospd/profile.h"
 #include "iospd/roff.h"
 #include "iospd/version.h"
 #include "usage_text.h"
@@ -37,11 +38,26 @@ static void item(iospd_strbuf_t* out, const char* tag, const char* text) {
 /* One switch: its syntax (a multi-line syntax is one tag), its help, and
  * the Linux note as a paragraph of its own, as -? prints them on Linux. */
 static void option(iospd_strbuf_t* out, const iospd_opt_def_t* o) {
+  /* --engine: its words and their lines come from the platform's table. */
+  iospd_strbuf_t engines;
+  iospd_strbuf_init(&engines);
+  const char* syntax = o->syntax;
+  if (iospd_opt_id(o) == IOSPD_OID_engine) {
+    iospd_engine_choice_syntax(&engines, o->syntax);
+    syntax = iospd_strbuf_cstr(&engines);
+  }
   iospd_strbuf_append(out, ".TP\n\\fB");
-  iospd_roff_append(out, o->syntax,
+  iospd_roff_append(out, syntax,
                     IOSPD_ROFF_CODE | IOSPD_ROFF_SYNTAX | IOSPD_ROFF_ARG);
   iospd_strbuf_append(out, "\\fR\n");
   iospd_roff_append(out, o->help, 0);
+  if (iospd_opt_id(o) == IOSPD_OID_engine) {
+    iospd_strbuf_reset(&engines);
+    iospd_engine_choice_help(&engines);
+    iospd_strbuf_append(out, ".IP\n");
+    iospd_roff_append(out, iospd_strbuf_cstr(&engines), 0);
+  }
+  iospd_strbuf_destroy(&engines);
   if (o->posix_note != NULL) {
     iospd_strbuf_append(out, ".IP\n");
     iospd_roff_append(out, o->posix_note, 0);

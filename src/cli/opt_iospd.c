@@ -8,19 +8,22 @@
 
 int sw_engine(ctx_t* c) {
   const char* v = c->val;
-  if (*v != '=' || v[1] == '\0')
-    return fail(c, "'%s': use --engine=auto, io_uring, libaio, threads or "
-                   "psync", c->arg);
-  v++;
-  int engine = iospd_engine_choice_parse(v);
-  if (engine >= 0)
+  bool empty = *v != '=' || v[1] == '\0';
+  int engine = empty ? -1 : iospd_engine_choice_parse(v + 1);
+  if (engine >= 0) {
     c->pp.ext.engine = engine;
-  else
-    return fail(c,
-                "'%s': unknown engine '%s'; use auto, io_uring, libaio, "
-                "threads or psync",
-                c->arg, v);
-  return 0;
+    return 0;
+  }
+  /* A word this platform lacks is refused with the words it has. */
+  iospd_strbuf_t words;
+  iospd_strbuf_init(&words);
+  iospd_engine_choice_list(&words, ", ", " or ");
+  int rc = empty ? fail(c, "'%s': use --engine=%s", c->arg,
+                        iospd_strbuf_cstr(&words))
+                 : fail(c, "'%s': unknown engine '%s'; use %s", c->arg, v + 1,
+                        iospd_strbuf_cstr(&words));
+  iospd_strbuf_destroy(&words);
+  return rc;
 }
 
 /* --compress=PCT, --dedupe=PCT: a whole percentage 0..100. */

@@ -8,6 +8,7 @@
 
 #include "usage_text.h"
 #include "iospd/options.h"
+#include "iospd/profile.h"
 #include "iospd/version.h"
 
 const char iospd_usage_targets[] =
@@ -64,8 +65,15 @@ static void put_lines(iospd_strbuf_t* out, const char* text, int first_col,
 
 static void put_option(iospd_strbuf_t* out, const iospd_opt_def_t* o,
                        const iospd_cmdline_env_t* env) {
-  /* Multi-line syntax: every line but the last stands alone. */
+  /* --engine: its words and their lines come from the platform's table. */
+  iospd_strbuf_t engines;
+  iospd_strbuf_init(&engines);
   const char* s = o->syntax;
+  if (iospd_opt_id(o) == IOSPD_OID_engine) {
+    iospd_engine_choice_syntax(&engines, o->syntax);
+    s = iospd_strbuf_cstr(&engines);
+  }
+  /* Multi-line syntax: every line but the last stands alone. */
   const char* nl;
   while ((nl = strchr(s, '\n')) != NULL) {
     iospd_strbuf_append(out, "  ");
@@ -77,6 +85,12 @@ static void put_option(iospd_strbuf_t* out, const iospd_opt_def_t* o,
   iospd_strbuf_append(out, s);
   iospd_strbuf_putc(out, '\n');
   put_lines(out, o->help, 0, HELP_COL);
+  if (iospd_opt_id(o) == IOSPD_OID_engine) {
+    iospd_strbuf_reset(&engines);
+    iospd_engine_choice_help(&engines);
+    put_lines(out, iospd_strbuf_cstr(&engines), 0, HELP_COL + 2);
+  }
+  iospd_strbuf_destroy(&engines);
   bool windows = env != NULL && env->windows;
   if (!windows && o->posix_note != NULL) put_lines(out, o->posix_note, 0, HELP_COL);
 }

@@ -229,7 +229,7 @@ static int setup(probe_t* p, iospd_ping_result_t* r, uint64_t* ws_out,
   /* What writes write: not zeros, which some devices compress away. */
   for (uint32_t i = 0; i < o->size; i++)
     ((unsigned char*)p->buf)[i] = (unsigned char)(i * 7u + 1u);
-  rc = iospd_plat_queue_create(&p->q, 1, IOSPD_QUEUE_SYNC, IOSPD_ENGINE_PSYNC,
+  rc = iospd_plat_queue_create(&p->q, 1, IOSPD_QUEUE_SYNC, IOSPD_ENGINE_AUTO,
                                err);
   if (rc < 0) return rc;
   rc = iospd_plat_queue_attach(p->q, p->f, &p->file_index, err);

@@ -53,12 +53,6 @@
 void iospd_plat_build(iospd_plat_build_t* out) {
   out->os = "linux";
   out->arch = PROCESS_ARCH;
-  /* libaio is raw system calls (libaio.c), so it is always there. */
-#ifdef IOSPD_HAVE_URING
-  out->engines = "io_uring, libaio, threads, psync";
-#else
-  out->engines = "libaio, threads, psync";
-#endif
 }
 
 void iospd_posix_build_string(char* out, size_t size) {

@@ -131,6 +131,18 @@ struct iospd_plat_queue_s {
   uint32_t kept;
 };
 
+/* The engines' create functions, started from the table in engines.c.
+ * auto is the policy (queue.c); uring_start is io_uring, or in a build
+ * without liburing the IOSPD_ENOTSUP that says so. */
+int iospd_posix_auto_create(iospd_plat_queue_t** q, uint32_t depth,
+                            unsigned flags, iospd_err_t* err);
+int iospd_posix_uring_start(iospd_plat_queue_t** q, uint32_t depth,
+                            unsigned flags, iospd_err_t* err);
+
+/* The null engine: completes every I/O at once, touching nothing. */
+int iospd_posix_null_create(iospd_plat_queue_t** q, uint32_t depth,
+                            unsigned flags, iospd_err_t* err);
+
 /* The name a psync queue reports when --engine=auto chose it for a queue of
  * depth 1 (not because io_uring was refused). */
 #define IOSPD_POSIX_PSYNC_QD1_NAME "psync (synchronous, queue depth 1)"

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* The queue front: picks the engine once, at iospd_plat_queue_create
- * (io_uring when the kernel allows it, else kernel AIO for unbuffered files,
- * else a thread pool; psync for depth 1), then forwards every call
- * through the engine's private ops table (one indirect call per batch).
- * Memory-mapped files (-Sm) are attached to a side table instead, and a
- * queue that has any goes through mapped.c, which serves those itself. */
-#include "iospd/profile.h"
+/* The queue front: starts the engine the profile names, from the table in
+ * engines.c (whose "auto" entry is the policy below: psync for depth 1,
+ * else io_uring when the kernel allows it, else kernel AIO for unbuffered
+ * files, else a thread pool), then forwards every call through the
+ * engine's private ops table (one indirect call per batch). Memory-mapped
+ * files (-Sm) are attached to a side table instead, and a queue that has
+ * any goes through mapped.c, which serves those itself. */
 #include "posix/internal.h"
 
-static int create_uring(iospd_plat_queue_t** q, uint32_t depth,
-                        unsigned flags, iospd_err_t* err) {
+int iospd_posix_uring_start(iospd_plat_queue_t** q, uint32_t depth,
+                            unsigned flags, iospd_err_t* err) {
 #ifdef IOSPD_HAVE_URING
   return iospd_posix_uring_create(q, depth, flags, err);
 #else
@@ -22,72 +22,75 @@ static int create_uring(iospd_plat_queue_t** q, uint32_t depth,
 #endif
 }
 
+/* The table entry that starts a queue with create, for its word. */
+static const char* engine_word(int (*create)(iospd_plat_queue_t**, uint32_t,
+                                             unsigned, iospd_err_t*)) {
+  uint32_t n = 0;
+  const iospd_engine_def_t* e = iospd_plat_engines(&n);
+  for (uint32_t i = 0; i < n; i++)
+    if (e[i].create == create) return e[i].name;
+  return "auto";
+}
+
 /* A forced engine that cannot start: the kernel's reason, then the engine
  * that would work, found by making (and dropping) one: kernel AIO for
  * unbuffered files, else the thread pool. The run then exits 1. */
-static int forced_failed(int rc, int engine, uint32_t depth, unsigned flags,
-                         iospd_err_t* err) {
+static int forced_failed(int rc, const iospd_engine_def_t* engine,
+                         uint32_t depth, unsigned flags, iospd_err_t* err) {
   if (rc != IOSPD_ENOTSUP || err == NULL) return rc;
   iospd_err_t why = *err;
-  const char* works = "--engine=threads";
+  const char* works = engine_word(iospd_posix_threads_create);
   iospd_plat_queue_t* probe = NULL;
-  if (engine != IOSPD_ENGINE_LIBAIO && (flags & IOSPD_QUEUE_UNBUFFERED) &&
+  if (engine->create != iospd_posix_libaio_create &&
+      (flags & IOSPD_QUEUE_UNBUFFERED) &&
       iospd_posix_libaio_create(&probe, depth, flags, NULL) == 0) {
-    works = "--engine=libaio";
+    works = engine_word(iospd_posix_libaio_create);
     (void)probe->ops->destroy(probe);
   }
   return iospd_err_set_os(err, rc, why.os_code,
-                          "%s; %s would work (--engine=auto picks it)",
-                          why.msg, works);
+                          "%s; --engine=%s would work (--engine=%s picks it)",
+                          why.msg, works, engine_word(iospd_posix_auto_create));
 }
 
-static int create_engine(iospd_plat_queue_t** q, uint32_t depth,
-                         unsigned flags, int engine, iospd_err_t* err) {
-  if (depth == 0)
-    return iospd_err_set(err, IOSPD_EINVAL,
-                         "a queue needs a depth of at least 1");
-  switch (engine) {
-    case IOSPD_ENGINE_PSYNC:
-      return iospd_posix_psync_create(q, depth, flags, err);
-    case IOSPD_ENGINE_URING:
-      return forced_failed(create_uring(q, depth, flags, err), engine, depth,
-                           flags, err);
-    case IOSPD_ENGINE_LIBAIO:
-      return forced_failed(iospd_posix_libaio_create(q, depth, flags, err),
-                           engine, depth, flags, err);
-    case IOSPD_ENGINE_THREADS:
-      return iospd_posix_threads_create(q, depth, flags, err);
-    case IOSPD_ENGINE_AUTO: {
-      /* Depth 1: a plain pread/pwrite is one system call per I/O with
-       * nothing to set up or reap, the cheapest way to run one I/O at a
-       * time (fio's fastest engine at QD1 too). */
-      if (flags & IOSPD_QUEUE_SYNC) {
-        int rc = iospd_posix_psync_create(q, depth, flags, err);
-        if (rc == 0) (*q)->name = IOSPD_POSIX_PSYNC_QD1_NAME;
-        return rc;
-      }
-      /* Refused by the kernel (seccomp, kernel.io_uring_disabled, too old,
-       * fs.aio-max-nr): fall back; the report names the engine that ran.
-       * Kernel AIO only for unbuffered files: on the page cache it runs
-       * each I/O inside io_submit, one at a time. */
-      int rc = create_uring(q, depth, flags, err);
-      if (rc != IOSPD_ENOTSUP) return rc;
-      if (flags & IOSPD_QUEUE_UNBUFFERED) {
-        iospd_err_clear(err);
-        rc = iospd_posix_libaio_create(q, depth, flags, err);
-        if (rc != IOSPD_ENOTSUP) return rc;
-      }
-      iospd_err_clear(err);
-      return iospd_posix_threads_create(q, depth, flags, err);
-    }
-    default:
-      return iospd_err_set(err, IOSPD_EINVAL, "unknown I/O engine %d", engine);
+int iospd_posix_auto_create(iospd_plat_queue_t** q, uint32_t depth,
+                            unsigned flags, iospd_err_t* err) {
+  /* Depth 1: a plain pread/pwrite is one system call per I/O with nothing
+   * to set up or reap, the cheapest way to run one I/O at a time (fio's
+   * fastest engine at QD1 too). */
+  if (flags & IOSPD_QUEUE_SYNC) {
+    int rc = iospd_posix_psync_create(q, depth, flags, err);
+    if (rc == 0) (*q)->name = IOSPD_POSIX_PSYNC_QD1_NAME;
+    return rc;
   }
+  /* Refused by the kernel (seccomp, kernel.io_uring_disabled, too old,
+   * fs.aio-max-nr): fall back; the report names the engine that ran.
+   * Kernel AIO only for unbuffered files: on the page cache it runs each
+   * I/O inside io_submit, one at a time. */
+  int rc = iospd_posix_uring_start(q, depth, flags, err);
+  if (rc != IOSPD_ENOTSUP) return rc;
+  if (flags & IOSPD_QUEUE_UNBUFFERED) {
+    iospd_err_clear(err);
+    rc = iospd_posix_libaio_create(q, depth, flags, err);
+    if (rc != IOSPD_ENOTSUP) return rc;
+  }
+  iospd_err_clear(err);
+  return iospd_posix_threads_create(q, depth, flags, err);
 }
 
 int iospd_plat_queue_create(iospd_plat_queue_t** q, uint32_t depth,
                             unsigned flags, int engine, iospd_err_t* err) {
-  int rc = create_engine(q, depth, flags, engine, err);
+  uint32_t count = 0;
+  const iospd_engine_def_t* table = iospd_plat_engines(&count);
+  if (engine < 0 || (uint32_t)engine >= count)
+    return iospd_err_set(err, IOSPD_EINVAL, "unknown I/O engine %d", engine);
+  if (depth == 0)
+    return iospd_err_set(err, IOSPD_EINVAL,
+                         "a queue needs a depth of at least 1");
+  const iospd_engine_def_t* e = &table[engine];
+  int rc = e->create(q, depth, flags, err);
+  if (rc != 0 && !(e->caps & IOSPD_ENGINE_CAP_POLICY) &&
+      e->create != iospd_posix_threads_create)
+    rc = forced_failed(rc, e, depth, flags, err);
   if (rc == 0) {
     (*q)->depth = depth;
     (*q)->mm = NULL;

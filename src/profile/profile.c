@@ -270,19 +270,3 @@ bool iospd_profile_equal(const iospd_profile_t* a, const iospd_profile_t* b) {
   return true;
 }
 
-static const char* const engine_names[] = {
-    [IOSPD_ENGINE_AUTO] = "auto",     [IOSPD_ENGINE_URING] = "io_uring",
-    [IOSPD_ENGINE_PSYNC] = "psync",   [IOSPD_ENGINE_LIBAIO] = "libaio",
-    [IOSPD_ENGINE_THREADS] = "threads"};
-
-const char* iospd_engine_choice_name(int engine) {
-  return engine >= 0 && (size_t)engine < IOSPD_ARRAY_SIZE(engine_names)
-             ? engine_names[engine]
-             : NULL;
-}
-
-int iospd_engine_choice_parse(const char* name) {
-  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(engine_names); i++)
-    if (strcmp(name, engine_names[i]) == 0) return (int)i;
-  return -1;
-}

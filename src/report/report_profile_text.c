@@ -243,7 +243,7 @@ void iospd_report_profile_text_uses(iospd_strbuf_t* out,
                                     iospd_engine_use_fn fn, void* ctx) {
   /* psync is a fallback only when the user did not ask for it. */
   if (engine_name != NULL && strcmp(engine_name, "psync") == 0 &&
-      p->ext.engine == IOSPD_ENGINE_PSYNC)
+      p->ext.engine != IOSPD_ENGINE_AUTO)
     engine_name = "psync (pread/pwrite, chosen with --engine=psync)";
   engines_t en = {engine_name, fn, ctx, 0, 0,
                   p->ext.engine == IOSPD_ENGINE_AUTO};

@@ -54,7 +54,6 @@
 void iospd_plat_build(iospd_plat_build_t* out) {
   out->os = "windows";
   out->arch = PROCESS_ARCH;
-  out->engines = "IOCP, completion routines (-x)";
 }
 
 /* ---- the machine --------------------------------------------------------- */

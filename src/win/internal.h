@@ -319,4 +319,48 @@ struct iospd_plat_latch_s {
   volatile LONG aborted;
 };
 
+/* ---- queues ----------------------------------------------------------- */
+
+/* The per-engine operations behind iospd_plat_queue_* (the same shape as
+ * Linux's iospd_posix_queue_ops_t; one static table per engine). */
+typedef struct iospd_win_queue_ops_s {
+  const char* name; /* what the report calls it */
+  /* Each I/O is its own OS call, so the core stamps each at its own
+   * submit; iospd_plat_queue_traits. */
+  bool submit_each;
+  int (*attach)(iospd_plat_queue_t* q, iospd_plat_file_t* f,
+                uint32_t* file_index, iospd_err_t* err);
+  /* Optional (NULL: nothing to register). */
+  int (*register_buffers)(iospd_plat_queue_t* q, void* base, size_t len,
+                          iospd_err_t* err);
+  int (*submit)(iospd_plat_queue_t* q, const iospd_io_t* ios, uint32_t n,
+                uint32_t* accepted);
+  /* max >= 1 and min <= max (the front sees to both). */
+  int (*reap)(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
+              uint32_t min, uint32_t timeout_ms, uint32_t* got);
+  /* Optional: the first failure's Win32 code and text (NULL: 0). */
+  int64_t (*os_error)(const iospd_plat_queue_t* q, char* text, size_t size);
+  int (*destroy)(iospd_plat_queue_t* q); /* 0, or IOSPD_EIO: not drained */
+} iospd_win_queue_ops_t;
+
+/* Every engine's queue struct starts with this, so the front (queue.c)
+ * dispatches with one indirect call. */
+struct iospd_plat_queue_s {
+  const iospd_win_queue_ops_t* ops;
+  uint32_t depth; /* set by the front */
+};
+
+/* The engines' create functions, started from the table in engines.c:
+ * the auto policy (completion routines under -x, else the port), the I/O
+ * completion port, and completion routines (ReadFileEx/WriteFileEx). */
+int iospd_win_auto_create(iospd_plat_queue_t** q, uint32_t depth,
+                          unsigned flags, iospd_err_t* err);
+int iospd_win_iocp_create(iospd_plat_queue_t** q, uint32_t depth,
+                          unsigned flags, iospd_err_t* err);
+int iospd_win_routines_create(iospd_plat_queue_t** q, uint32_t depth,
+                              unsigned flags, iospd_err_t* err);
+/* The null engine: completes every I/O at once, touching nothing. */
+int iospd_win_null_create(iospd_plat_queue_t** q, uint32_t depth,
+                          unsigned flags, iospd_err_t* err);
+
 #endif

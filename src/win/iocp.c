@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The per-worker I/O queue on Windows: overlapped ReadFile/WriteFile reaped
+/* Two engines behind the queue front (queue.c), sharing one queue: overlapped ReadFile/WriteFile reaped
  * from an I/O completion port in batches (cf. libuv uv__poll), or, for -x,
  * ReadFileEx/WriteFileEx whose completion routines run in alertable waits.
  * Each in-flight I/O owns the OVERLAPPED of a private slot (taken from a
@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "iospd/alloc.h"
-#include "iospd/profile.h"
 #include "win/internal.h"
 
 #define REAP_BATCH 64
@@ -20,7 +19,7 @@
 
 typedef struct slot_s {
   OVERLAPPED ov;                /* first: the kernel writes status here */
-  struct iospd_plat_queue_s* q; /* completion routines find their queue */
+  struct ov_queue_s* q; /* completion routines find their queue */
   uint32_t tag;                 /* the core's, returned in the cqe */
   uint32_t index;               /* own position in slots[] */
   uint8_t op;                   /* IOSPD_OP_* in flight, for error notes */
@@ -41,7 +40,8 @@ typedef struct qfile_s {
   const iospd_plat_file_t* mapped; /* -Sm: served from the view, or NULL */
 } qfile_t;
 
-struct iospd_plat_queue_s {
+typedef struct ov_queue_s {
+  iospd_plat_queue_t base; /* first: the front (queue.c) dispatches on it */
   HANDLE port; /* NULL in completion-routine mode */
   bool routines;
   uint32_t depth;
@@ -62,9 +62,9 @@ struct iospd_plat_queue_s {
   DWORD first_error;
   uint8_t first_op;
   bool first_device;
-};
+} ov_queue_t;
 
-static void push_pending(iospd_plat_queue_t* q, const slot_t* s,
+static void push_pending(ov_queue_t* q, const slot_t* s,
                          int32_t result) {
   if (q->ring_count == q->depth) return; /* impossible: one per slot */
   uint32_t i = (q->ring_head + q->ring_count) % q->depth;
@@ -73,11 +73,11 @@ static void push_pending(iospd_plat_queue_t* q, const slot_t* s,
   q->ring_count++;
 }
 
-static void release(iospd_plat_queue_t* q, const slot_t* s) {
+static void release(ov_queue_t* q, const slot_t* s) {
   q->free_slots[q->nfree++] = s->index;
 }
 
-static uint32_t pop_pending(iospd_plat_queue_t* q, iospd_cqe_t* out,
+static uint32_t pop_pending(ov_queue_t* q, iospd_cqe_t* out,
                             uint32_t room) {
   uint32_t n = 0;
   while (q->ring_count > 0 && n < room) {
@@ -106,7 +106,7 @@ static int32_t io_result(DWORD e, DWORD bytes) {
 /* Keeps the first failure's raw code (e is 0 for a failure that did not
  * come from the OS). Called where a failed result is made, which is the
  * order reap hands results to the core. */
-static void note_failure(iospd_plat_queue_t* q, DWORD e, const slot_t* s) {
+static void note_failure(ov_queue_t* q, DWORD e, const slot_t* s) {
   if (IOSPD_LIKELY(q->failed)) return;
   q->failed = true;
   q->first_error = e;
@@ -115,37 +115,34 @@ static void note_failure(iospd_plat_queue_t* q, DWORD e, const slot_t* s) {
 }
 
 /* io_result for slot s, noting a failure. */
-static int32_t slot_result(iospd_plat_queue_t* q, const slot_t* s, DWORD e,
+static int32_t slot_result(ov_queue_t* q, const slot_t* s, DWORD e,
                            DWORD bytes) {
   int32_t r = io_result(e, bytes);
   if (IOSPD_UNLIKELY(r < 0)) note_failure(q, e, s);
   return r;
 }
 
-int iospd_plat_queue_create(iospd_plat_queue_t** out, uint32_t depth,
-                            unsigned flags, int engine, iospd_err_t* err) {
+static int ov_destroy(iospd_plat_queue_t* bq);
+static const iospd_win_queue_ops_t iocp_ops, routines_ops;
+
+/* One queue for both engines: routines says which. */
+static int queue_create(iospd_plat_queue_t** out, uint32_t depth,
+                        bool routines, iospd_err_t* err) {
   *out = NULL;
   iospd_win_once();
-  /* AUTO and PSYNC both get IOCP here (sync handles already use blocking
-   * calls); -x is a flag, not an engine. */
-  if (engine == IOSPD_ENGINE_URING || engine == IOSPD_ENGINE_LIBAIO ||
-      engine == IOSPD_ENGINE_THREADS)
-    return iospd_err_set(err, IOSPD_ENOTSUP,
-                         "the %s engine exists only on Linux; leave out "
-                         "--engine to use I/O completion ports",
-                         iospd_engine_choice_name(engine));
   if (depth == 0)
     return iospd_err_set(err, IOSPD_EINVAL,
                          "a queue needs room for at least one I/O");
-  iospd_plat_queue_t* q = iospd_calloc(1, sizeof *q);
+  ov_queue_t* q = iospd_calloc(1, sizeof *q);
   if (q == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   q->depth = depth;
-  q->routines = (flags & IOSPD_QUEUE_COMPLETION_ROUTINES) != 0;
+  q->base.ops = routines ? &routines_ops : &iocp_ops;
+  q->routines = routines;
   q->slots = iospd_calloc(depth, sizeof *q->slots);
   q->ring = iospd_calloc(depth, sizeof *q->ring);
   q->free_slots = iospd_calloc(depth, sizeof *q->free_slots);
   if (q->slots == NULL || q->ring == NULL || q->free_slots == NULL) {
-    iospd_plat_queue_destroy(q);
+    (void)ov_destroy(&q->base);
     return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   }
   for (uint32_t i = 0; i < depth; i++) {
@@ -161,16 +158,34 @@ int iospd_plat_queue_create(iospd_plat_queue_t** out, uint32_t depth,
     if (q->port == NULL) {
       int rc = iospd_win_err(err, GetLastError(),
                              "cannot create an I/O completion port");
-      iospd_plat_queue_destroy(q);
+      (void)ov_destroy(&q->base);
       return rc;
     }
   }
-  *out = q;
+  *out = &q->base;
   return 0;
 }
 
-int64_t iospd_plat_queue_os_error(const iospd_plat_queue_t* q, char* text,
-                                  size_t size) {
+int iospd_win_iocp_create(iospd_plat_queue_t** q, uint32_t depth,
+                          unsigned flags, iospd_err_t* err) {
+  if (flags & IOSPD_QUEUE_COMPLETION_ROUTINES) {
+    *q = NULL;
+    return iospd_err_set(err, IOSPD_EINVAL,
+                         "-x asks for completion routines, but --engine "
+                         "names the I/O completion port; leave out one");
+  }
+  return queue_create(q, depth, false, err);
+}
+
+int iospd_win_routines_create(iospd_plat_queue_t** q, uint32_t depth,
+                              unsigned flags, iospd_err_t* err) {
+  (void)flags;
+  return queue_create(q, depth, true, err);
+}
+
+static int64_t ov_os_error(const iospd_plat_queue_t* bq, char* text,
+                           size_t size) {
+  const ov_queue_t* q = (const ov_queue_t*)bq;
   if (text != NULL && size > 0) text[0] = '\0';
   if (q == NULL || !q->failed || q->first_error == 0) return 0;
   if (text != NULL && size > 0) {
@@ -190,31 +205,9 @@ int64_t iospd_plat_queue_os_error(const iospd_plat_queue_t* q, char* text,
   return (int64_t)q->first_error;
 }
 
-uint32_t iospd_plat_queue_depth(const iospd_plat_queue_t* q) {
-  return q->depth;
-}
-
-const char* iospd_plat_queue_engine(const iospd_plat_queue_t* q) {
-  return q != NULL && q->routines
-             ? "completion routines (ReadFileEx/WriteFileEx)"
-             : "I/O Completion Ports";
-}
-
-/* Every ReadFile/WriteFile (and every -Sm copy) is its own call, so the
- * core stamps each I/O at its own submit. Completions come up to 16 per
- * GetQueuedCompletionStatusEx, as in DISKSPD 2.2, whatever the caching:
- * submitting costs a call per I/O anyway, so smaller batches would only add
- * calls to the port. */
-void iospd_plat_queue_traits(const iospd_plat_queue_t* q,
-                             iospd_queue_traits_t* out) {
-  (void)q;
-  out->submit_each = true;
-  out->reap_batch = 16;
-  out->reap_batch_unbuffered = 16;
-}
-
-int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
-                            uint32_t* file_index, iospd_err_t* err) {
+static int ov_attach(iospd_plat_queue_t* bq, iospd_plat_file_t* f,
+                     uint32_t* file_index, iospd_err_t* err) {
+  ov_queue_t* q = (ov_queue_t*)bq;
   if (q->nfiles == q->files_cap) {
     uint32_t cap = q->files_cap ? q->files_cap * 2 : 4;
     qfile_t* n = iospd_realloc(q->files, cap * sizeof *n);
@@ -253,27 +246,16 @@ int iospd_plat_queue_attach(iospd_plat_queue_t* q, iospd_plat_file_t* f,
   return 0;
 }
 
-int iospd_plat_queue_register_buffers(iospd_plat_queue_t* q, void* base,
-                                      size_t len, iospd_err_t* err) {
-  /* Nothing to register with IOCP (no fixed buffers); optional by
-   * contract. */
-  (void)q;
-  (void)base;
-  (void)len;
-  (void)err;
-  return 0;
-}
-
 static VOID CALLBACK routine_done(DWORD e, DWORD bytes, LPOVERLAPPED ov) {
   slot_t* s = CONTAINING_RECORD(ov, slot_t, ov);
-  iospd_plat_queue_t* q = s->q;
+  ov_queue_t* q = s->q;
   q->inflight--;
   push_pending(q, s, slot_result(q, s, e, bytes));
 }
 
 /* Blocking I/O on a handle opened without FILE_FLAG_OVERLAPPED; the
  * OVERLAPPED only carries the offset. */
-static void submit_sync(iospd_plat_queue_t* q, const iospd_io_t* io, HANDLE h,
+static void submit_sync(ov_queue_t* q, const iospd_io_t* io, HANDLE h,
                         slot_t* s) {
   DWORD n = 0;
   BOOL ok = io->op == IOSPD_OP_WRITE
@@ -282,8 +264,10 @@ static void submit_sync(iospd_plat_queue_t* q, const iospd_io_t* io, HANDLE h,
   push_pending(q, s, slot_result(q, s, ok ? ERROR_SUCCESS : GetLastError(), n));
 }
 
-int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
-                            uint32_t n, uint32_t* accepted) {
+/* Hot path. routines is a constant in each engine's wrapper below, so each
+ * gets its own loop without a per-I/O test of the mode. */
+static inline int ov_submit(ov_queue_t* q, const iospd_io_t* ios, uint32_t n,
+                            uint32_t* accepted, bool routines) {
   uint32_t i;
   /* Only as many as there are free slots: the rest stay with the caller
    * for the next pass. */
@@ -319,7 +303,7 @@ int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
       continue;
     }
     BOOL ok;
-    if (q->routines) {
+    if (routines) {
       ok = io->op == IOSPD_OP_WRITE
                ? WriteFileEx(f->h, io->buf, io->length, &s->ov, routine_done)
                : ReadFileEx(f->h, io->buf, io->length, &s->ov, routine_done);
@@ -331,7 +315,7 @@ int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
     /* TRUE (done at once) still queues a packet or routine, since
      * FILE_SKIP_COMPLETION_PORT_ON_SUCCESS is never enabled. */
     DWORD e = ok ? ERROR_SUCCESS : GetLastError();
-    if (ok || (!q->routines && e == ERROR_IO_PENDING))
+    if (ok || (!routines && e == ERROR_IO_PENDING))
       q->inflight++;
     else
       push_pending(q, s, slot_result(q, s, e, 0));
@@ -346,7 +330,7 @@ static DWORD remaining_ms(uint32_t timeout_ms, ULONGLONG deadline) {
   return now >= deadline ? 0 : (DWORD)(deadline - now);
 }
 
-static int reap_port(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
+static int reap_port(ov_queue_t* q, iospd_cqe_t* out, uint32_t max,
                      uint32_t min, uint32_t timeout_ms, uint32_t* got) {
   ULONGLONG deadline =
       timeout_ms == UINT32_MAX ? 0 : GetTickCount64() + timeout_ms;
@@ -389,7 +373,7 @@ static int reap_port(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
   return 0;
 }
 
-static int reap_routines(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
+static int reap_routines(ov_queue_t* q, iospd_cqe_t* out, uint32_t max,
                          uint32_t min, uint32_t timeout_ms, uint32_t* got) {
   ULONGLONG deadline =
       timeout_ms == UINT32_MAX ? 0 : GetTickCount64() + timeout_ms;
@@ -418,29 +402,29 @@ static int reap_routines(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
   return 0;
 }
 
-int iospd_plat_queue_reap(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
-                          uint32_t min, uint32_t timeout_ms, uint32_t* got) {
-  *got = 0;
-  if (max == 0) return 0;
-  if (min > max) min = max;
-  return q->routines ? reap_routines(q, out, max, min, timeout_ms, got)
-                     : reap_port(q, out, max, min, timeout_ms, got);
+static int iocp_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
+                       uint32_t n, uint32_t* accepted) {
+  return ov_submit((ov_queue_t*)q, ios, n, accepted, false);
 }
 
-/* IOCP has no combined call: submit, then reap. */
-int iospd_plat_queue_submit_and_reap(iospd_plat_queue_t* q,
-                                     const iospd_io_t* ios, uint32_t n,
-                                     uint32_t* accepted, iospd_cqe_t* out,
-                                     uint32_t max, uint32_t min,
-                                     uint32_t timeout_ms, uint32_t* got) {
-  *got = 0;
-  int rc = iospd_plat_queue_submit(q, ios, n, accepted);
-  if (rc < 0) return rc;
-  return iospd_plat_queue_reap(q, out, max, min, timeout_ms, got);
+static int routines_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
+                           uint32_t n, uint32_t* accepted) {
+  return ov_submit((ov_queue_t*)q, ios, n, accepted, true);
 }
 
-int iospd_plat_queue_destroy(iospd_plat_queue_t* q) {
-  if (q == NULL) return 0;
+static int iocp_reap(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
+                     uint32_t min, uint32_t timeout_ms, uint32_t* got) {
+  return reap_port((ov_queue_t*)q, out, max, min, timeout_ms, got);
+}
+
+static int routines_reap(iospd_plat_queue_t* q, iospd_cqe_t* out,
+                         uint32_t max, uint32_t min, uint32_t timeout_ms,
+                         uint32_t* got) {
+  return reap_routines((ov_queue_t*)q, out, max, min, timeout_ms, got);
+}
+
+static int ov_destroy(iospd_plat_queue_t* bq) {
+  ov_queue_t* q = (ov_queue_t*)bq;
   for (uint32_t i = 0; i < q->nfiles; i++)
     if (!q->files[i].sync) CancelIoEx(q->files[i].h, NULL);
   /* Every OVERLAPPED handed to the kernel must complete before its slot is
@@ -464,3 +448,25 @@ int iospd_plat_queue_destroy(iospd_plat_queue_t* q) {
   iospd_free(q);
   return 0;
 }
+
+/* Every ReadFile/WriteFile (and every -Sm copy) is its own call, so the
+ * core stamps each I/O at its own submit (submit_each). */
+static const iospd_win_queue_ops_t iocp_ops = {
+    .name = "I/O Completion Ports",
+    .submit_each = true,
+    .attach = ov_attach,
+    .submit = iocp_submit,
+    .reap = iocp_reap,
+    .os_error = ov_os_error,
+    .destroy = ov_destroy,
+};
+
+static const iospd_win_queue_ops_t routines_ops = {
+    .name = "completion routines (ReadFileEx/WriteFileEx)",
+    .submit_each = true,
+    .attach = ov_attach,
+    .submit = routines_submit,
+    .reap = routines_reap,
+    .os_error = ov_os_error,
+    .destroy = ov_destroy,
+};

@@ -81,7 +81,7 @@ expect 'iospd -t4 -N' 0 -N -Nv
 # Long options and their values; bash replaces only the text after the last
 # '=' or ':', so the candidates are cut there.
 expect 'iospd --eng' 1 --engine=
-expect 'iospd --engine=' 0 auto io_uring libaio threads psync
+expect 'iospd --engine=' 0 auto io_uring libaio threads psync null
 expect 'iospd --engine=io' 0 io_uring
 expect 'iospd --pro' 1 --progress=
 expect 'iospd --progress=' 0 auto always never

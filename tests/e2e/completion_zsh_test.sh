@@ -49,7 +49,7 @@ expect 'iospd -S' -S -Sb -Sh -Sm -Su -Sw
 expect 'iospd -Su' -Su -Suw
 expect 'iospd -Rp' -Rp -Rptext -Rpxml
 expect 'iospd --eng' --engine=
-expect 'iospd --engine=' auto io_uring libaio threads psync
+expect 'iospd --engine=' auto io_uring libaio threads psync null
 expect 'iospd --progress=' auto always never
 expect 'iospd --output=' text: xml: json:
 # zsh adds the '/' of a directory itself (an auto-removable suffix).
