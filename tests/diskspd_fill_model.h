@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A small independent model of DISKSPD 2.2's generator and of its random
  * buffer fill (Random::RandBuffer as used by -Zr and -Z<size>), written for
- * the tests from the behaviour reference (2.8, 2.11) and checked against
+ * the tests from the behaviour reference (DISKSPD's write buffers; DISKSPD's random numbers) and checked against
  * DISKSPD's source, sharing no code with src/base/rand.c. The address enters
  * only as "address mod 8", so a test can state the alignment DISKSPD's
  * buffer would have without placing one there.
@@ -84,7 +84,7 @@ static inline void dsm_fill(dsm_rng_t* g, uint8_t* out, size_t len,
   if (tail != 0) dsm_put(out, at, dsm_step(g), tail);
 }
 
-/* DISKSPD's 100 % random offset (2.5.2) relative to the base, for a target
+/* DISKSPD's 100 % random offset (DISKSPD's random offsets) relative to the base, for a target
  * of rel bytes, block size bs and alignment a, without a distribution. */
 static inline uint64_t dsm_random_offset(dsm_rng_t* g, uint64_t rel,
                                          uint64_t bs, uint64_t a) {

@@ -364,7 +364,7 @@ static const ok_case_t k_ok[] = {
     {"-s3b -b4K t", "bs=4096 align=12288"},
     {"-B2b -b4K t", "bs=4096 base=8192"},
     {"-c10b -b1K t", "bs=1024 create=1 fsize=10240"},
-    /* -r / -s / -rs (1.6) */
+    /* -r / -s / -rs (DISKSPD's -r/-s/-rs rules) */
     {"-r t", "rand=100 align=65536"},
     {"-b4K -r t", "bs=4096 rand=100 align=4096"},
     {"-r -b4K t", "bs=4096 rand=100 align=4096"},
@@ -391,7 +391,7 @@ static const ok_case_t k_ok[] = {
     {"-r -rs100 t", "rand=100 align=65536"},
     {"-rs30 -r4K -b4K t", "rand=30 align=4096 bs=4096"},
     {"-s0 -s t", "align=65536"},
-    /* -S and -h (1.5) */
+    /* -S and -h (DISKSPD's -S/-h letters) */
     {"-S t", "cache=u"},
     {"-Su t", "cache=u"},
     {"-Sb t", "cache=c"},
@@ -535,7 +535,7 @@ static const ok_case_t k_ok[] = {
     {"-Z4b -b4K t", "pat=rand zsize=16K bs=4096"},
     {"-Z64K,/tmp/x,y t", "pat=rand zsize=64K zpath=/tmp/x,y"},
     {"-Z -Zr t", "pat=zero zr=1"},
-    /* -a (1.8) */
+    /* -a (DISKSPD's -a syntax) */
     {"-a t", ""},
     {"-ag t", ""},
     {"-a0 t", "aff=0:0"},
@@ -547,7 +547,7 @@ static const ok_case_t k_ok[] = {
     {"-a0,g2,3 t", "aff=0:0,2:3"},
     {"-ag1,4 -a5 t", "aff=1:4,0:5"},
     {"-a7,7 t", "aff=0:7,0:7"},
-    /* -rd (1.7) */
+    /* -rd (DISKSPD's -rd rules) */
     {"-r -rdpct10/10:10/10:0/10 t",
      "rand=100 align=65536 dist=pct|0,10,0,10|10,10,10,10|20,0,20,10|20,80,30,70"},
     {"-r -rdabs10/1G:10/1G:0/100G t",
@@ -577,7 +577,7 @@ static const ok_case_t k_ok[] = {
     {"-RXML t", "fmt=xml"},
     {"-RpText t", "rp=1"},
     {"-RP t", "rp=1"},
-    /* -Rp only turns profile-only on; the format stays (DISKSPD 1.4) */
+    /* -Rp only turns profile-only on; the format stays (DISKSPD's switch rules) */
     {"-Rxml -Rp t", "rp=1 fmt=xml"},
     {"-Rpxml -Rp t", "rp=1 fmt=xml"},
     {"-Rp -Rxml t", "rp=1 fmt=xml"},
@@ -839,7 +839,7 @@ static const bad_case_t k_bad[] = {
     {"-a1g0,1 t", "unexpected 'g' at position 2 of the affinity list"},
     {"-a1g,2 t", "unexpected 'g' at position 2 of the affinity list"},
     {"-ag1,,2 t", "unexpected ',' at position 4 of the affinity list"},
-    /* -r -s -rs (1.6) */
+    /* -r -s -rs (DISKSPD's -r/-s/-rs rules) */
     {"-r0 t", "'-r0'"},
     {"-rx t", "'-rx'"},
     {"-r -r t", "'-r'"},
@@ -857,7 +857,7 @@ static const bad_case_t k_bad[] = {
     {"-rs50 -rs60 t", "'-rs60'"},
     {"-s8x t", "'-s8x'"},
     {"-six t", "'-six'"},
-    /* -S and -h (1.5) */
+    /* -S and -h (DISKSPD's -S/-h letters) */
     {"-Sx t", "'-Sx'"},
     {"-Sb -Sb t", "'-Sb'"},
     {"-Sm -Sm t", "'-Sm'"},
@@ -974,7 +974,7 @@ static const bad_case_t k_bad[] = {
     {"-Zq t", "'-Zq'"},
     {"-Zrr t", "'-Zrr'"},
     {"-Z,file t", "'-Z,file'"},
-    /* -rd (1.7) */
+    /* -rd (DISKSPD's -rd rules) */
     {"-r -rdfoo t", "'-rdfoo'"},
     {"-r -rd t", "'-rd'"},
     {"-r -rdpct t", "'-rdpct'"},
@@ -1042,7 +1042,7 @@ static const bad_case_t k_bad[] = {
     {"-l1 t", "'-l1'"},
     {"-p2 t", "'-p2'"},
     {"W|/bx t", "'/bx'"},
-    /* -X combinations (1.2) */
+    /* -X combinations (DISKSPD's two-pass parse) */
     {"-Xp.xml -b4K t", "'-b4K' cannot be combined with -X"},
     {"-Xp.xml -r t", "'-r' cannot be combined with -X"},
     {"-Xp.xml -ysA t", "'-ysA' cannot be combined with -X"},

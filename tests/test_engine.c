@@ -156,7 +156,7 @@ static void test_counts_and_latencies(void** state) {
     assert_int_equal(l, lat[i % 5]);
     ios[op]++;
     /* Completions at or past the end of the last interval are dropped
-     * from the -D buckets (DISKSPD 3.4) but still counted. */
+     * from the -D buckets (DISKSPD's -D buckets) but still counted. */
     bucketed += log[i].reaped_ns - (START + 1000 * MS) < 2000 * MS;
     bytes[op] += (uint64_t)log[i].result;
     sum[op] += l;

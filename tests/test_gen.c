@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The request generator against DISKSPD's unit-tested examples (2.5): the
+/* The request generator against DISKSPD's unit-tested examples (DISKSPD's offset generation): the
  * sequential, thread-stride, interlocked, parallel and random offsets, the
  * effective distribution tables, the mixed mode's draw order, the offsets
  * of a -Zr thread whose refills share the generator, and statistical
@@ -499,7 +499,7 @@ static void test_dist_pct_tables(void** state) {
     const er_t want[] = {{0, 20, 0, 4 * KB}, {20, 80, 4 * KB, 96 * KB}};
     check_eff(IOSPD_DIST_PERCENT, in, 3, sz, bs, want, 2, 100);
   }
-  /* Consecutive degenerate ranges (2.5.5). On 100 KiB 1% is 1024 bytes, so
+  /* Consecutive degenerate ranges (DISKSPD's -rd ranges). On 100 KiB 1% is 1024 bytes, so
    * a 1% range starting at 41% or 42% lies inside the 4 KiB unit at 40 KiB
    * and has no aligned offset of its own. Their IO% must add up in the
    * carry (not the last one overwrite the first), and a carried-into range

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The controller's -y events on the fake platform's virtual clock (2.1):
+/* The controller's -y events on the fake platform's virtual clock (DISKSPD's timespan timeline):
  * -ys is set when measuring starts and -yf when it ends; -yr holds all I/O
  * back until it is set; -yp stops the run like Ctrl-C (without the Ctrl-C
  * line), and Ctrl-C sets the -yp event; a missing event cannot stop -yr

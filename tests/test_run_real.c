@@ -122,7 +122,7 @@ static void test_write_then_read_pattern(void** state) {
   assert_true(writes > 64);
   done(&r);
 
-  /* The file now holds byte i = i mod 256 everywhere (2.8). */
+  /* The file now holds byte i = i mod 256 everywhere (DISKSPD's write buffers). */
   FILE* f = fopen(TMP, "rb");
   assert_non_null(f);
   static unsigned char buf[256 * KB];

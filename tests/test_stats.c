@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Per-target statistics (init/record/merge), CPU usage from two snapshots
- * (DISKSPD 3.5) and freeing a results tree. */
+ * (as DISKSPD computes CPU usage) and freeing a results tree. */
 #include "test_util.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* iospd_profile_validate (DISKSPD reference 1.10): each rule's error or
+/* iospd_profile_validate (DISKSPD's profile validation): each rule's error or
  * warning, the exact number of diagnostic lines, and that every problem is
  * reported rather than only the first. */
 #include "test_util.h"

@@ -281,7 +281,7 @@ static void check_full(const iospd_profile_t* p) {
   assert_int_equal(t->thread_stride, 0);
   assert_int_equal(t->io_priority, 2);
   assert_int_equal(t->weight, 7);
-  /* Same as -rdpct10/10:10/10:0/10 (reference 1.7). */
+  /* Same as -rdpct10/10:10/10:0/10 (DISKSPD's -rd rules). */
   assert_int_equal(t->dist_type, IOSPD_DIST_PERCENT);
   assert_int_equal(t->dist_count, 4);
   const uint64_t want[4][4] = {
@@ -538,7 +538,7 @@ static void test_distributions(void** state) {
   (void)state;
   iospd_profile_t p;
   iospd_target_t* t;
-  /* Same as -rdabs10/1G:10/1G:0/100G (reference 1.7). */
+  /* Same as -rdabs10/1G:10/1G:0/100G (DISKSPD's -rd rules). */
   parse_target("<Path>f</Path><Random>4096</Random><Distribution><Absolute>"
                "<Range IO=\"10\">1073741824</Range>"
                "<Range IO=\"10\">1073741824</Range>"
@@ -1112,7 +1112,7 @@ static void test_default_target_text(void** state) {
                       "</Profile>\n");
   iospd_strbuf_destroy(&sb);
 
-  /* The default target (reference 5.3), at indent 0 inside <Targets>. */
+  /* The default target (DISKSPD's profile XML), at indent 0 inside <Targets>. */
   iospd_timespan_t ts;
   iospd_timespan_init(&ts);
   iospd_target_t t;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* One worker: its targets, request slots, buffers and queue, and the hot
- * loop that keeps the slots busy (architecture B.8). run.c fills the
+ * loop that keeps the slots busy (docs/design.md, 'The I/O loop'). run.c fills the
  * layout (which targets, how many slots, where the statistics go); the
  * worker allocates everything itself in iospd_worker_setup, on its own
  * thread, before the start barrier. The loop allocates nothing, takes no
@@ -226,7 +226,7 @@ void iospd_worker_teardown(iospd_worker_t* w);
  * Returns the code, or 0 if the worker did not fail. */
 int iospd_worker_error(const iospd_worker_t* w, iospd_err_t* err);
 
-/* Open flags for a target (2.4): access from -w, caching, hints, priority;
+/* Open flags for a target (how DISKSPD opens targets): access from -w, caching, hints, priority;
  * async when the worker has more than one slot. */
 unsigned iospd_open_flags(const iospd_target_t* t, uint32_t worker_slots);
 

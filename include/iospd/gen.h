@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The I/O request generator: for one (thread, target) pair, the next
- * operation and offset in DISKSPD's order of random draws (2.5, 2.6).
+ * operation and offset in DISKSPD's order of random draws (DISKSPD's offset generation; DISKSPD's read/write draw).
  * Pure and deterministic except for -si, whose shared cursor is the one
  * sanctioned write to memory shared between workers. No allocation after
  * iospd_gen_init. */
@@ -53,7 +53,7 @@ typedef struct iospd_gen_s {
   uint32_t dist_span; /* IO% covered by dist (absolute may be < 100) */
 } iospd_gen_t;
 
-/* The mode a target runs in (1.6): random ratio 100 -> random, 1..99 ->
+/* The mode a target runs in (DISKSPD's -r/-s/-rs rules): random ratio 100 -> random, 1..99 ->
  * mixed, else -p -> parallel, -si -> interlocked, otherwise sequential. */
 iospd_gen_mode_t iospd_gen_mode_of(const iospd_target_t* t);
 
@@ -75,13 +75,13 @@ uint64_t iospd_gen_slot_init(const iospd_gen_t* g);
 
 /* Hot path. The next I/O: *op (IOSPD_OP_*) and absolute *offset. slot_cursor
  * is the request slot's own cursor (only -p uses it). RNG call order:
- * offset draw(s), then the read/write draw (2.6). */
+ * offset draw(s), then the read/write draw (DISKSPD's read/write draw). */
 void iospd_gen_next(iospd_gen_t* g, uint64_t* slot_cursor, uint8_t* op,
                     uint64_t* offset);
 
 /* Converts stated ranges to effective byte ranges for a target whose
  * aligned relative size is rel_aligned (percent) or relative size rel
- * (absolute), as DISKSPD 2.5.5 does. out must hold dist_count entries;
+ * (absolute), as DISKSPD does for -rd ranges. out must hold dist_count entries;
  * returns the number written and the IO% span in *span. Exposed for tests
  * and for the profile printer. */
 uint32_t iospd_gen_effective_dist(iospd_dist_type_t type,

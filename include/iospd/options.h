@@ -26,7 +26,7 @@ typedef enum iospd_opt_scope {
 } iospd_opt_scope_t;
 
 enum {
-  IOSPD_OPTF_PASS1 = 1u << 0,   /* handled in the first pass (DISKSPD 1.2) */
+  IOSPD_OPTF_PASS1 = 1u << 0,   /* handled in the first pass (DISKSPD's two-pass parse) */
   IOSPD_OPTF_XML_OK = 1u << 1,  /* may be combined with -X (an override) */
   IOSPD_OPTF_BARE_OK = 1u << 2, /* UINT: no value means bare_value */
   IOSPD_OPTF_LONG = 1u << 3,    /* iospd long option: --name[=value] */

@@ -70,7 +70,7 @@ typedef enum iospd_precreate {
   IOSPD_PRECREATE_CONSTANT_OR_ZERO_SIZES
 } iospd_precreate_t;
 
-/* Target kinds, from the path form (DISKSPD 2.4). */
+/* Target kinds, from the path form (how DISKSPD opens targets). */
 typedef enum iospd_target_kind {
   IOSPD_TARGET_FILE = 0,
   IOSPD_TARGET_PHYSICAL_DRIVE, /* "#<n>" */
@@ -85,7 +85,7 @@ typedef struct iospd_target_s {
   bool create;            /* -c given (even -c0) */
   uint64_t file_size;     /* -c size */
 
-  /* Access pattern (1.6). random_ratio: 0 sequential, 100 random, 1..99
+  /* Access pattern (DISKSPD's -r/-s/-rs rules). random_ratio: 0 sequential, 100 random, 1..99
    * mixed. stride_align: the -s stride or -r alignment; 0 = not stated,
    * meaning the block size. */
   uint32_t random_ratio;
@@ -319,7 +319,7 @@ void iospd_tree_opts_init(iospd_tree_opts_t* t);
 const char* iospd_tree_assign_name(int assign);
 int iospd_tree_assign_parse(const char* word);
 
-/* Validation (DISKSPD 1.10). Checks every timespan and target. Errors go into
+/* Validation (DISKSPD's profile validation). Checks every timespan and target. Errors go into
  * diag as one line each ("error: ..."), warnings as "warning: ..."; returns
  * 0, or IOSPD_EUSAGE if there was at least one error. A target whose
  * checked parameters equal the previous target's is skipped (command-line

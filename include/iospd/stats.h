@@ -40,7 +40,7 @@ void iospd_target_stats_record(iospd_target_stats_t* s, int op,
 int iospd_target_stats_merge(iospd_target_stats_t* dst,
                              const iospd_target_stats_t* src);
 
-/* One effective -rd range in bytes (DISKSPD 2.5.5), as reported. */
+/* One effective -rd range in bytes (DISKSPD's -rd ranges), as reported. */
 typedef struct iospd_eff_range_s {
   uint32_t io_base, io_pct;
   uint64_t start, length;
@@ -119,7 +119,7 @@ typedef struct iospd_results_s {
 /* Frees everything in the tree except profile/topology (owned elsewhere). */
 void iospd_results_destroy(iospd_results_t* r);
 
-/* CPU usage from two snapshots (DISKSPD 3.5). */
+/* CPU usage from two snapshots (as DISKSPD computes CPU usage). */
 void iospd_cpu_usage_compute(const iospd_cpu_times_t* start,
                              const iospd_cpu_times_t* end, uint32_t n,
                              iospd_cpu_usage_t* out);

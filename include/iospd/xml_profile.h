@@ -13,7 +13,7 @@
 int iospd_xml_profile_parse(const char* data, size_t len, iospd_profile_t* p,
                             iospd_err_t* err);
 /* Replaces *N template paths with targets[N-1]; every given target must be
- * used (DISKSPD 5.4). */
+ * used (DISKSPD's profile XML input). */
 int iospd_xml_profile_substitute(iospd_profile_t* p, const char* const* targets,
                                  uint32_t count, iospd_err_t* err);
 /* Writes the <Profile> element as DISKSPD 2.2 prints it, each line indented

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Size formatting as DISKSPD prints block sizes, offsets and file sizes
- * (DISKSPD 4.11): the largest binary unit that fits, integer if exact, else
+ * (DISKSPD's size formatting): the largest binary unit that fits, integer if exact, else
  * two decimals; below 1 KiB a plain number. */
 #include <stdio.h>
 

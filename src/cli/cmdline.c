@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The DISKSPD 2.2 command line -> iospd_profile_t: the one walker over the
- * switch table in options.c, in DISKSPD's two passes (reference 1.1-1.9),
+ * switch table in options.c, in DISKSPD's two passes (DISKSPD's command-line rules),
  * plus -X<file> profiles with their overrides. Each table entry names its
  * handler (src/cli/opt_*.c); this file finds the entry for an argument,
  * applies the rules all entries share, sets the entry's bit in the
@@ -212,7 +212,7 @@ static bool is_unknown(const char* a) {
   return iospd_options_find(a + 1) == NULL;
 }
 
-/* Pass 1 (DISKSPD 1.2): the composable switches and the -X state machine. */
+/* Pass 1 (DISKSPD's two-pass parse): the composable switches and the -X state machine. */
 static int pass1(ctx_t* c, const char* const* sw, int nsw) {
   bool help_seen = false;
   for (int i = 0; i < nsw; i++) {

@@ -32,7 +32,7 @@ typedef struct iospd_opt_ctx_s {
    * line's format replace the profile's. A value fact, not "-R given". */
   bool format_set;
 
-  /* -S/-h state (1.5): UNSET or the value. */
+  /* -S/-h state (DISKSPD's -S/-h letters): UNSET or the value. */
   int cache, write_through, mmap;
   bool base_given, max_given, dist_given;
 

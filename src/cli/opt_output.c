@@ -10,7 +10,7 @@
 #include "iospd/series_out.h"
 #include "opt_handlers.h"
 
-/* DISKSPD (1.4): a leading 'p' only turns on profile-only; the format word,
+/* DISKSPD (DISKSPD's switch rules): a leading 'p' only turns on profile-only; the format word,
  * if any, sets the format. So "-Rxml -Rp" keeps XML, and a bare -R is
  * accepted (changing nothing) once an earlier -Rp turned profile-only on. */
 int sw_format(ctx_t* c) {

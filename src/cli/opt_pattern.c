@@ -163,7 +163,7 @@ int sw_dist(ctx_t* c) {
                      "with ':'", c->arg, p);
     p++;
   }
-  /* Tail completion (DISKSPD 1.7): leftover I/O goes to the rest. */
+  /* Tail completion (DISKSPD's -rd rules): leftover I/O goes to the rest. */
   if (io_sum < 100) {
     if (!pct) {
       int rc = dist_add(c, io_sum, 100 - io_sum, span_sum, 0);

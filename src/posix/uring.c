@@ -243,7 +243,7 @@ static int uring_submit_and_reap(iospd_plat_queue_t* q, const iospd_io_t* ios,
   return uring_reap(q, out, max, min, timeout_ms, got);
 }
 
-/* Buffers must outlive the kernel's use of them (architecture B.7.5): ask
+/* Buffers must outlive the kernel's use of them (docs/design.md, 'Memory'): ask
  * the kernel to cancel everything, then wait until every accepted I/O has
  * posted its completion, and only then tear the ring down. */
 static int uring_destroy(iospd_plat_queue_t* q) {

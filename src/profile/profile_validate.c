@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Profile validation (DISKSPD reference 1.10), shared by command-line and
+/* Profile validation (DISKSPD's profile validation), shared by command-line and
  * XML profiles: every rule is checked for every target and every message is
  * reported, one line each, "error: ..." in our words, or for DISKSPD's three
  * warnings its exact "WARNING: ..." line followed by a "note: ..." line of

@@ -334,7 +334,7 @@ enum {
   T_IO_PRIORITY, T_WEIGHT, T_DISTRIBUTION, T_THREAD_TARGETS, T_COUNT
 };
 
-/* In DISKSPD's processing order (5.4). */
+/* In DISKSPD's processing order (DISKSPD's profile XML input). */
 static const char* const target_names[T_COUNT] = {
     "Path", "BlockSize", "InterlockedSequential", "BaseFileOffset",
     "SequentialScan", "RandomAccess", "TemporaryFile", "UseLargePages",
@@ -453,7 +453,7 @@ static int read_distribution(node_t* n, iospd_target_t* t,
     io_sum += io;
     span_sum += span;
   }
-  /* Tail completion as for -rd (1.7): the IO% left over goes to the rest of
+  /* Tail completion as for -rd (DISKSPD's -rd rules): the IO% left over goes to the rest of
    * the target. For percent, only if some of the target is left; otherwise
    * validation reports the uncovered IO%. Absolute: length 0 = to the end. */
   if (io_sum < 100) {

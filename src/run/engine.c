@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The worker: setup before the start barrier (handles, sizes, generators,
- * buffers, statistics, queue) and the batch loop of architecture B.8:
+ * buffers, statistics, queue) and the batch loop of docs/design.md, 'The I/O loop':
  * issue what the throttle allows, submit and reap up to reap_max in
  * one platform call (one kernel entry on io_uring; where each I/O is its
  * own OS call, as on Windows, one submit and one issue stamp per I/O),
@@ -50,7 +50,7 @@ static const char* tpath(const iospd_wtarget_t* tg) {
   return tg->t->path ? tg->t->path : "";
 }
 
-/* Byte i = i mod 256 across the whole allocation (2.8), so the write half
+/* Byte i = i mod 256 across the whole allocation (DISKSPD's write buffers), so the write half
  * continues the read half's pattern as in DISKSPD. */
 static void fill_pattern(uint8_t* p, size_t n) {
   for (size_t i = 0; i < n; i++) p[i] = (uint8_t)(i & 0xff);
@@ -255,7 +255,7 @@ void iospd_worker_begin(iospd_worker_t* w) {
 }
 
 /* -O: a slot picks its target per I/O, uniformly when all weights are equal,
- * else by cumulative weight (2.2). */
+ * else by cumulative weight (DISKSPD's threads and request slots). */
 static uint32_t pick_target(iospd_worker_t* w) {
   if (w->target_count <= 1) return 0;
   if (w->weights_equal || w->weight_total == 0)
@@ -315,7 +315,7 @@ static void* write_buffer(iospd_worker_t* w, iospd_wtarget_t* tg,
     return b;
   }
   if (tg->rnd_src != NULL) {
-    /* A random window of the shared source (2.8). */
+    /* A random window of the shared source (DISKSPD's write buffers). */
     uint64_t span = tg->rnd_src_size - t->block_size + 1;
     uint64_t off = iospd_rand32(&w->rng) % span;
     off -= off % tg->rnd_align; /* 1 unless unbuffered (-Su/-Sh) */
@@ -747,7 +747,7 @@ void iospd_worker_run(iospd_worker_t* w) {
 
 void iospd_worker_teardown(iospd_worker_t* w) {
   /* The queue goes first: it cancels and drains what is in flight, and
-   * only then may the buffers go (B.7 rule 5). */
+   * only then may the buffers go (docs/design.md, 'Memory'). */
   bool drained = iospd_plat_queue_destroy(w->q) == 0;
   w->q = NULL;
   for (uint32_t k = 0; k < w->target_count; k++) {

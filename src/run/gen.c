@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The I/O request generator (DISKSPD 2.5 and 2.6): effective range, the five
+/* The I/O request generator (DISKSPD's offset generation and read/write draw): effective range, the five
  * offset modes, effective -rd distributions and the read/write decision,
  * with DISKSPD's order of random draws so a seed reproduces its sequence. */
 #include "iospd/gen.h"
@@ -25,7 +25,7 @@ iospd_gen_mode_t iospd_gen_mode_of(const iospd_target_t* t) {
 
 static uint64_t round_down(uint64_t v, uint64_t a) { return v - v % a; }
 
-/* Percent ranges (2.5.5). Each range is aligned down at both ends; a range
+/* Percent ranges (DISKSPD's -rd ranges). Each range is aligned down at both ends; a range
  * left without an aligned offset ("degenerate") gives its IO% to the
  * preceding range when they share an aligned start, else carries it
  * forward to the next placed range (or to the smaller of the two) and
@@ -86,7 +86,7 @@ static uint32_t eff_percent(const iospd_dist_range_t* dist, uint32_t n,
   return count;
 }
 
-/* Absolute ranges (2.5.5): kept as given, the open or overhanging one
+/* Absolute ranges (DISKSPD's -rd ranges): kept as given, the open or overhanging one
  * trimmed to the end; ranges past the end are dropped and the IO% span
  * shrinks accordingly (the rest is renormalised by the draw). */
 static uint32_t eff_absolute(const iospd_dist_range_t* dist, uint32_t n,
@@ -197,7 +197,7 @@ int iospd_gen_init(iospd_gen_t* g, const iospd_target_t* t, uint32_t rel_thread,
 
   uint64_t size = target_size;
   if (t->max_file_size != 0 && size > t->max_file_size) size = t->max_file_size;
-  /* The start of this thread plus one block must fit (2.4). */
+  /* The start of this thread plus one block must fit (how DISKSPD opens targets). */
   if (t->block_size == 0 || size <= g->base ||
       size - g->base < t->block_size ||
       g->thread_base > size - g->base - t->block_size) {

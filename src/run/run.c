@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The controller (DISKSPD 2.1): per timespan, prepare targets, lay out
+/* The controller (DISKSPD's timespan timeline): per timespan, prepare targets, lay out
  * threads and slots, start the workers (each sets itself up before the
  * start barrier), run warm-up / measure / cool-down on the clock, stop,
  * join, and fill the results tree. With hooks->cooperative (fake platform
@@ -779,7 +779,7 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
      * Read the engine name now: after the gate a worker whose first I/O
      * fails may already be tearing its queue down. */
     note_engine(r);
-    /* -yr (2.1 step 5): the threads are set up and wait at the gate until
+    /* -yr (DISKSPD's timespan timeline, step 5): the threads are set up and wait at the gate until
      * the event is set. */
     wait_ready_event(r);
     go = !failed(r) && !interrupted(r);

@@ -167,7 +167,7 @@ static int check_sector(const iospd_target_t* t, uint32_t sector,
           "requires; use a multiple of %u or drop -Su/-Sh",
           t->path, items[i].what, (unsigned long long)items[i].v, sector,
           sector);
-  /* -rdabs ranges keep their stated starts (2.5.5), and every offset in
+  /* -rdabs ranges keep their stated starts (DISKSPD's -rd ranges), and every offset in
    * a range is its start plus a multiple of the alignment: a start off the
    * sector would fail every I/O there. Ranges that take no I/O (holes) or
    * start past the end of the target (dropped) do not matter. */
@@ -251,7 +251,7 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
   }
   if (t->max_file_size != 0 && info.size != 0 && info.size < t->max_file_size &&
       hooks != NULL && hooks->message != NULL) {
-    /* DISKSPD's line (2.4), on stderr before the report: each of its
+    /* DISKSPD's line (how DISKSPD opens targets), on stderr before the report: each of its
      * threads prints it when opening the target, so it comes once per
      * thread on the target. Then our note; the run goes on with the
      * smaller size. */
@@ -276,7 +276,7 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
                          t->path);
   /* Never-written or all-zero data, the page cache (run_warn.c). */
   if (warn) iospd_run_warn_target(hooks, tsr, ts, ti, &info);
-  /* The thread with the highest start must fit one block (2.4); the
+  /* The thread with the highest start must fit one block (how DISKSPD opens targets); the
    * generator owns that rule and its message. */
   iospd_rand_t scratch;
   iospd_rand_seed(&scratch, 0);

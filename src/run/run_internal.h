@@ -42,7 +42,7 @@ void iospd_run_warn_threads(const iospd_run_hooks_t* hooks,
 void iospd_run_warn_generator(iospd_timespan_result_t* tsr,
                               iospd_worker_t* const* workers, uint32_t n);
 
-/* XML <PrecreateFiles> (2.9): before the first timespan, creates each
+/* XML <PrecreateFiles> (DISKSPD's file creation): before the first timespan, creates each
  * path once by the profile's rule. Paths it creates are not created again
  * by the timespans. */
 int iospd_run_precreate(const iospd_profile_t* p,
@@ -51,7 +51,7 @@ int iospd_run_precreate(const iospd_profile_t* p,
 bool iospd_run_precreated(const iospd_profile_t* p, const char* path);
 void iospd_run_precreate_free(void);
 
-/* Number of worker threads of a timespan (2.2). */
+/* Number of worker threads of a timespan (DISKSPD's threads and request slots). */
 uint32_t iospd_run_thread_count(const iospd_timespan_t* ts);
 
 /* Highest relative thread number that will use target t. */
@@ -63,7 +63,7 @@ int iospd_run_check_affinity(const iospd_timespan_t* ts,
                              const iospd_cpu_topology_t* topo,
                              iospd_err_t* err);
 
-/* Affinity of global thread i (2.12). */
+/* Affinity of global thread i (DISKSPD's affinity). */
 iospd_thread_opts_t iospd_run_affinity(const iospd_timespan_t* ts,
                                        const iospd_cpu_topology_t* topo,
                                        uint32_t i);

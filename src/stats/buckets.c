@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Per-interval I/O counts for -D (DISKSPD 3.4), in chunks appended as the
+/* Per-interval I/O counts for -D (DISKSPD's -D buckets), in chunks appended as the
  * run goes on (policy in buckets.h): a compare and a few adds per
  * completion, a division and a pointer step only when time moves past the
  * current interval; merged by adding interval-wise; the IOPS standard

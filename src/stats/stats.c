@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Per (worker, target) statistics: the hot-path record, the merge the
  * controller does after joining the workers, CPU usage from two snapshots
- * (DISKSPD 3.5), and freeing the results tree. */
+ * (as DISKSPD computes CPU usage), and freeing the results tree. */
 #include "iospd/stats.h"
 
 #include <string.h>

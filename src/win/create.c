@@ -769,7 +769,7 @@ int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
                          "created",
                          path);
   }
-  /* DISKSPD's order and warnings (2.9): the volume privilege that lets
+  /* DISKSPD's order and warnings (DISKSPD's file creation): the volume privilege that lets
    * SetFileValidData skip writing the file, then the parent folders. */
   DWORD perr = ERROR_PRIVILEGE_NOT_HELD;
   if (!(flags & IOSPD_WIN_CREATE_WRITE_ALL)) {

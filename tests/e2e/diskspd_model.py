@@ -96,7 +96,7 @@ class Profile:
 # ---------------------------------------------------------------- numbers
 
 def parse_size(text, block, cont=False):
-  """Size parser (1.3a). Returns (value, rest); rest is '' unless cont."""
+  """Size parser (DISKSPD's size parsing). Returns (value, rest); rest is '' unless cont."""
   m = re.match(r'[0-9]+', text)
   if not m:
     raise ValueError('Invalid integer')
@@ -191,7 +191,7 @@ def parse(argv):
     except ValueError as e:
       raise Invalid(str(e), arg)
 
-  # -S/-h accumulated state (1.5)
+  # -S/-h accumulated state (DISKSPD's -S/-h letters)
   if st['C'] is not None:
     proto.cache = st['C']
   if st['W']:
@@ -383,7 +383,7 @@ def apply_switch(p, t, st, arg, block):
   elif c == 'R':
     w = v.lower()
     if w == '' and p.profile_only:
-      return  # a bare -R after -Rp is accepted and changes nothing (1.4)
+      return  # a bare -R after -Rp is accepted and changes nothing (DISKSPD's switch rules)
     if w.startswith('p'):
       p.profile_only = True
       w = w[1:]
@@ -561,7 +561,7 @@ def parse_distribution(t, v, block, arg):
 
 # ---------------------------------------------------------------- validation
 
-# DISKSPD's validation warnings (1.10), exactly as it prints them to stderr;
+# DISKSPD's validation warnings (DISKSPD's profile validation), exactly as it prints them to stderr;
 # iospd prints the same lines (each followed by a "note: ..." of its own).
 # The model's other warnings are iospd's own ("warning: ...").
 W_PARALLEL = ('WARNING: -p does not have effect unless outstanding I/O count '
@@ -635,7 +635,7 @@ def validate(p, t):
     raise Invalid('; '.join(e[0] for e in errs), *errs[0][1:])
 
 
-# ---------------------------------------------------------------- XML (5.3)
+# ---------------------------------------------------------------- XML (DISKSPD's profile XML)
 
 def b(x):
   return 'true' if x else 'false'

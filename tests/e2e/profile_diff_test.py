@@ -42,7 +42,7 @@ VALID = [
   '-b1G t.dat', '-b4294967294 t.dat', '-b2K -b16K t.dat',
   '-c1T t.dat', '-c0 t.dat', '-c10b -b4K t.dat', '-c64M t.dat', '-c1g t.dat',
   '-c3b t.dat', '-c100 t.dat',
-  # random / sequential / mixed (1.6 valid list) and the b first-pass rule
+  # random / sequential / mixed (DISKSPD's -r/-s/-rs rules) and the b first-pass rule
   '-r t.dat', '-r4K t.dat', '-b4K -r2b t.dat', '-r2b -b8K t.dat',
   '-r -b8K t.dat', '-r512 t.dat', '-r1m t.dat',
   '-s t.dat', '-s8K t.dat', '-s0 t.dat', '-s3b -b4K t.dat', '-s1M t.dat',
@@ -146,7 +146,7 @@ INVALID = [
   '-B4K:1M -f2M t', '-f1M -B0:1M t', '-f1M -f2M t', '-f t', '-fx t', '-fp t',
   '-f1Mx t', '-frx t', '-B1M -f1M t', '-B2M -f1M t', '-B2M:0 t',
   '-B18446744073709551615:1 t', '-B1K:1KB t',
-  # -r -s -rs (1.6 error list)
+  # -r -s -rs (DISKSPD's -r/-s/-rs rules)
   '-r0 t', '-r4KB t', '-rx t', '-rs t', '-rs0 t', '-rs101 t', '-rs50x t',
   '-rs-5 t', '-rs50 -rs60 t', '-rs50 -rs100 t', '-r -s t', '-s -r t',
   '-rs50 -s t', '-s -rs50 t', '-s -s8K t', '-r -r t', '-r8K -r4K t',
@@ -161,7 +161,7 @@ INVALID = [
   '-r -rdpct50/100 t', '-r -rdpct100/50 t', '-b4K -r -rdabs50/2K t',
   '-r -rdpct-1/10 t', '-r -rdabs t', '-r -rdabs10:1G t',
   '-r -rdpct10/10,20/20 t', '-r -rdabs100/1b -b512 -rdabs1/1 t',
-  # -S / -h / -N (1.5 error list)
+  # -S / -h / -N (DISKSPD's -S/-h letters)
   '-S -Su t', '-Sub t', '-Sbu t', '-Smu t', '-Sum t', '-Sb -h t',
   '-h -Sb t', '-Suw -h t', '-h -Suw t', '-Sh -Sw t', '-Sb -Sb t',
   '-Sm -Sm t', '-Sx t', '-Sm -h t', '-Sh -Sm t', '-Sbb t', '-Sww t',
@@ -190,7 +190,7 @@ INVALID = [
   '-z-1 t', '-z4294967296 t', '-zabc t', '-z1x t',
   # -Z
   '-Z0 t', '-Zx t', '-Z1Kx t', '-b64K -Z4K t', '-Z0,f t', '-Z1K,f t',
-  # -a (1.8 and compat-differences)
+  # -a (DISKSPD's -a syntax; docs/compat-differences.md)
   '-a-1 t', '-a1,,2 t', '-a1, t', '-ag1 t', '-agg1,0 t', '-ag,0 t',
   '-a256 t', '-ag65536,0 t', '-ax t', '-a0,g1 t', '-a,0 t', '-a0x t',
   '-a0,g1,2,g3 t',
@@ -236,7 +236,7 @@ BLOCKS = ['', '-b4K', '-b8K', '-b512', '-b64K', '-b1M', '-b2K', '-b16k',
 
 
 def gen_pattern(rng):
-  """IO pattern switches, as an ordered list (1.6/1.7 valid forms)."""
+  """IO pattern switches, as an ordered list (DISKSPD's -r/-s/-rs rules; DISKSPD's -rd rules)."""
   kind = rng.choice(['seq', 'seq', 'rand', 'rand', 'mixed', 'si', 'p'])
   out = []
   if kind == 'seq':
@@ -361,7 +361,7 @@ BAD_TOKENS = [
 ]
 
 
-# Switches that are fine alone but break validation (1.10) in some lines;
+# Switches that are fine alone but break validation (DISKSPD's profile validation) in some lines;
 # the model decides which combinations are invalid.
 CONFLICT_TOKENS = [
   '-T4K', '-p', '-n', '-i5', '-j5', '-Nv', '-F2', '-t2', '-rdpct10/10',
@@ -436,7 +436,7 @@ def check_valid(exe, argv, cwd, overrides=False):
     got = re.sub(r'<RandSeed>[0-9]+</RandSeed>', '<RandSeed>*</RandSeed>', out)
   if got != exp:
     return 'profile XML differs:\n' + diff(exp, got)
-  # Validation warnings (1.10) go to stderr: DISKSPD's exact lines in its
+  # Validation warnings (DISKSPD's profile validation) go to stderr: DISKSPD's exact lines in its
   # order, and iospd's own ("warning: ...") only where the model has one.
   want_ds = [w for w in warnings if w.startswith('WARNING: ')]
   want_own = len(want_ds) != len(warnings)
