@@ -37,6 +37,11 @@ int iospd_posix_err(iospd_err_t* err, int errnum, const char* fmt, ...)
 /* Returns 0, or IOSPD_EINVAL/IOSPD_ENOTSUP with a message for an empty path
  * and for the Windows-only forms ("#N", "X:", \\.\...) that name no
  * Linux file, or IOSPD_EUSAGE for a kernel pseudo-file (below). */
+/* The temporary file of the report being written, removed by the signal
+ * handler when a third Ctrl-C (or SIGTERM) ends iospd while it is written
+ * (thread.c): NULL when none. One at a time, as reports are written; path
+ * must stay valid until it is cleared. */
+void iospd_posix_doomed_tmp(const char* path);
 int iospd_posix_check_path(const char* path, iospd_err_t* err);
 /* IOSPD_EUSAGE when path (or, when it does not exist, the folder it would
  * be made in) is on /proc, /sys or another kernel pseudo file system

@@ -217,6 +217,7 @@ int iospd_plat_outfile_open(const char* path, bool text,
     outfile_free(f);
     return rc;
   }
+  if (f->tmp != NULL) iospd_posix_doomed_tmp(f->tmp);
   *out = f;
   return 0;
 }
@@ -240,6 +241,7 @@ void iospd_plat_outfile_abandon(iospd_plat_outfile_t* f) {
   if (f == NULL) return;
   if (!f->own && f->fd >= 0) close(f->fd);
   if (f->tmp != NULL) unlink(f->tmp);
+  iospd_posix_doomed_tmp(NULL);
   outfile_free(f);
 }
 
@@ -271,6 +273,9 @@ int iospd_plat_outfile_publish(iospd_plat_outfile_t* f, iospd_err_t* err) {
     rc = iospd_posix_err(err, errno, "'%s' cannot be renamed to the report's "
                          "name", f->tmp);
   if (rc != 0) unlink(f->tmp);
+  /* Cleared only now: a signal in between removes a name the rename has
+   * already moved away (nothing), never the published report. */
+  iospd_posix_doomed_tmp(NULL);
   outfile_free(f);
   return rc;
 }

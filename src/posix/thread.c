@@ -278,7 +278,8 @@ int iospd_plat_wait(uint32_t ms) {
  * normal thread context, then wakes the waits. The second signal only
  * writes the notice (the first has stopped the I/O, so what was measured
  * is being written: an impatient second Ctrl-C must not lose it); the
- * third ends the process the usual way, in case the run does not stop. */
+ * third ends the process the usual way, in case the run does not stop,
+ * removing the temporary file of a report being written. */
 static pthread_mutex_t sig_lock = PTHREAD_MUTEX_INITIALIZER;
 static int sig_pipe[2] = {-1, -1};
 static pthread_t sig_watcher;
@@ -289,6 +290,9 @@ static void* sig_cb_arg;
 
 static volatile sig_atomic_t sig_count;
 static const char* volatile sig_notice;
+static const char* volatile sig_doomed_tmp;
+
+void iospd_posix_doomed_tmp(const char* path) { sig_doomed_tmp = path; }
 
 void iospd_plat_set_interrupt_notice(const char* text) { sig_notice = text; }
 
@@ -296,6 +300,10 @@ static void on_stop_signal(int signo) {
   int saved = errno;
   int n = ++sig_count;
   if (n >= 3) {
+    /* Abandoned: the report being written leaves no temporary file behind
+     * (unlink is async-signal-safe; the final name keeps its old file). */
+    const char* tmp = sig_doomed_tmp;
+    if (tmp != NULL) (void)unlink(tmp);
     signal(signo, SIG_DFL);
     raise(signo);
   } else if (n == 2) {

@@ -11,7 +11,9 @@
 #  - --verify-state=<the target>: exit 3, the target keeps its bytes;
 #  - an output that is the -X profile: exit 3, the profile keeps its bytes;
 #  - an --output=json that fills its disk part-way: exit 1, the old report
-#    kept, no temporary file left (root: a 1 MiB tmpfs).
+#    kept, no temporary file left (root: a 1 MiB tmpfs);
+#  - a third Ctrl-C while the --output JSON is being written: iospd ends
+#    with SIGINT, the old report is kept and no temporary file is left.
 # Usage: output_safety_test.sh <iospd binary>
 set -uo pipefail
 exe=$1
@@ -98,6 +100,34 @@ else
     bad "--output=json on a full disk: exit $rc, old report $( [ "$(sum "$mnt/r.json")" = "$r0" ] && echo kept || echo CHANGED), $left temporary files left"
   fi
   umount "$mnt"
+fi
+
+# ---- a third Ctrl-C while a report is written ------------------------------
+# The first Ctrl-C stops the I/O of a long -D1 run, whose JSON (tens of MB of
+# intervals) takes a while to write; as soon as its temporary file appears,
+# two more. The old report stays and nothing is left beside it.
+printf 'old report\n' >big.json
+b0=$(sum big.json)
+"$exe" -d60 -W0 -D1 -t4 -o4 -L --output=json:big.json t.dat >out.txt 2>err &
+pid=$!
+sleep 6
+kill -INT $pid
+seen=0
+for _ in $(seq 1 1500); do
+  if compgen -G 'big.json.*.tmp' >/dev/null; then seen=1; break; fi
+  kill -0 $pid 2>/dev/null || break
+  sleep 0.01
+done
+if [ $seen = 1 ]; then
+  kill -INT $pid; sleep 0.05; kill -INT $pid
+  wait $pid; rc=$?
+  left=$(compgen -G 'big.json.*.tmp' | wc -l)
+  if [ $rc = 130 ] && [ "$(sum big.json)" = "$b0" ] && [ "$left" = 0 ]; then ok; else
+    bad "third Ctrl-C while writing: exit $rc (want 130), old report $( [ "$(sum big.json)" = "$b0" ] && echo kept || echo CHANGED), $left temporary files left"
+  fi
+else
+  wait $pid
+  echo "skip: the JSON was written before a second Ctrl-C could reach it (machine too fast for this check)"
 fi
 
 echo "output_safety_test: $pass passed, $fail failed"
