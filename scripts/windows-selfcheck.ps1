@@ -169,7 +169,7 @@ $script:SelfCheckExpect = @{
   # FSCTL_QUERY_FILE_REGIONS in src/win/file.c): the warning, with its bytes.
   NeverWritten        = "of its {0} bytes \(100\.0 %\) were never written"
   NeverWrittenBytes   = 16777216
-  # Ctrl-C (src/main.c): the line printed before the partial results.
+  # Ctrl-C (src/app/app_run.c): the line printed before the partial results.
   CtrlCLine           = 'Ctrl-C: stopping I/O'
   # The second Ctrl-C ends the process through the default handler.
   CtrlCThirdExitCode = [int]-1073741510   # 0xC000013A, STATUS_CONTROL_C_EXIT

@@ -1300,8 +1300,8 @@ Describe '$SelfCheckExpect matches the C source' {
     $advice = Format-CLiteral -File 'src/win/iocp.c' -Anchor 'take the disk offline'
     "cannot write '\\.\E:': $text$advice" | Should -Match $script:SelfCheckExpect.RawWriteInVolume
   }
-  It 'CtrlCLine: main.c''s line before the partial results' {
-    @(Get-CLiteral -File 'src/main.c' | Where-Object { $_ -match $script:SelfCheckExpect.CtrlCLine }).Count | Should -Be 1
+  It 'CtrlCLine: app_run.c''s line before the partial results' {
+    @(Get-CLiteral -File 'src/app/app_run.c' | Where-Object { $_ -match $script:SelfCheckExpect.CtrlCLine }).Count | Should -Be 1
   }
   It 'CtrlCThirdExitCode: 0xC000013A, the default handler''s exit after thread.c declines the third event' {
     '{0:X8}' -f $script:SelfCheckExpect.CtrlCThirdExitCode | Should -Be 'C000013A'
