@@ -794,7 +794,7 @@ static fixture_t* build_kitchen_sink(void) {
     fill(tr, th, 0, 10 * MiB, 4096, 1000 + th, 300);
     fill(tr, th, 1, 1ull << 30, 65536, 0, 200 * th);
     tr->threads[th].wait = (iospd_wait_stats_t){
-        10 * th, 2, 1, 5 + th, {1, 2, 3, 4, 5, 6, 7, 8 + th}};
+        10 * th, 2, 1, 5 + th, {1, 2, 3, 4, 5, 6, 7, 8 + th}, {0}};
     /* Effective distributions: threads 0-2 share one on a.dat. */
     iospd_thread_target_result_t* tt = &tr->threads[th].targets[0];
     tt->dist = iospd_calloc(2, sizeof *tt->dist);

@@ -35,6 +35,24 @@ typedef struct iospd_group_info_s {
   uint64_t active_mask;
 } iospd_group_info_t;
 
+/* One CPU cache (DISKSPD 2.3's <Cache>): identical caches of several CPUs
+ * are separate entries, one per sharing set. */
+enum {
+  IOSPD_CACHE_TYPE_UNIFIED = 0,
+  IOSPD_CACHE_TYPE_INSTRUCTION,
+  IOSPD_CACHE_TYPE_DATA,
+  IOSPD_CACHE_TYPE_TRACE
+};
+typedef struct iospd_cache_info_s {
+  uint8_t level;          /* 1..4 */
+  uint8_t type;           /* IOSPD_CACHE_TYPE_* */
+  uint16_t associativity; /* ways; 0xFF = fully associative (as Windows) */
+  uint16_t line_size;     /* bytes */
+  uint32_t size;          /* bytes */
+  uint16_t group;         /* the processor group of mask */
+  uint64_t mask;          /* the CPUs that share it */
+} iospd_cache_info_t;
+
 /* Topology as DISKSPD reports it (System information / ProcessorTopology).
  * Arrays are owned by the topology; free with iospd_plat_cpu_topology_free. */
 typedef struct iospd_cpu_topology_s {
@@ -56,6 +74,11 @@ typedef struct iospd_cpu_topology_s {
     uint64_t mask;
   } *core_masks, *node_masks, *socket_masks;
   uint32_t core_mask_count, node_mask_count, socket_mask_count;
+  /* DISKSPD 2.3: the caches (owned; none where the OS does not say) and
+   * the processor's marketing name ("" if unknown). */
+  iospd_cache_info_t* caches;
+  uint32_t cache_count;
+  char processor_name[128];
 } iospd_cpu_topology_t;
 
 typedef struct iospd_sysinfo_s {
@@ -517,9 +540,11 @@ enum {
   IOSPD_ENGINE_CAP_POLICY = 1u << 0, /* "auto": picks another entry */
   IOSPD_ENGINE_CAP_ASYNC = 1u << 1,  /* keeps more than one I/O in flight */
   IOSPD_ENGINE_CAP_NO_IO = 1u << 2,  /* moves no bytes (null) */
-  IOSPD_ENGINE_CAP_ABSENT = 1u << 3  /* not compiled into this build: named
+  IOSPD_ENGINE_CAP_ABSENT = 1u << 3, /* not compiled into this build: named
                                         so a run can say why, left out of
                                         --version */
+  IOSPD_ENGINE_CAP_RING = 1u << 4    /* the engine DISKSPD 2.3's -u selects
+                                        (Windows IoRing, Linux io_uring) */
 };
 typedef struct iospd_engine_def_s {
   const char* name;    /* the --engine= word */

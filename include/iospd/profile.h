@@ -44,6 +44,13 @@ typedef enum iospd_pattern {
   IOSPD_PATTERN_RANDOM          /* -Z<size>[,file]: random source buffer */
 } iospd_pattern_t;
 
+/* -Sy / -SY (DISKSPD 2.3): BypassIO on Windows (FSCTL_MANAGE_BYPASS_IO). */
+typedef enum iospd_bypass_io {
+  IOSPD_BYPASS_NONE = 0,
+  IOSPD_BYPASS_PARTIAL, /* -Sy: a partial bypass is allowed */
+  IOSPD_BYPASS_FULL     /* -SY: the run fails unless fully bypassed */
+} iospd_bypass_io_t;
+
 typedef enum iospd_dist_type {
   IOSPD_DIST_NONE = 0,
   IOSPD_DIST_PERCENT, /* -rdpct: span is a percentage of the target */
@@ -111,6 +118,7 @@ typedef struct iospd_target_s {
   bool write_through;   /* -Sw */
   bool memory_mapped;   /* -Sm */
   iospd_flush_type_t flush_type; /* -N */
+  iospd_bypass_io_t bypass_io;   /* -Sy / -SY (2.3), XML <BypassIO> */
 
   iospd_pattern_t pattern;      /* write buffer content */
   uint64_t random_data_size;    /* -Z<size> */
@@ -137,8 +145,41 @@ typedef struct iospd_target_s {
 
 typedef struct iospd_affinity_s {
   uint16_t group;
-  uint16_t cpu; /* 0..255 */
+  uint16_t cpu; /* 0..255, or IOSPD_AFFINITY_WHOLE_GROUP */
 } iospd_affinity_t;
+/* An -ag# item with no CPU (2.3): every CPU of the group (XML Mask="0x0"). */
+#define IOSPD_AFFINITY_WHOLE_GROUP 0xFFFFu
+
+/* -u[n][<batch>[p]] (DISKSPD 2.3): submit through a ring (Windows IoRing,
+ * Linux io_uring). XML <IoRing>. */
+typedef struct iospd_ioring_s {
+  bool enabled;            /* -u given */
+  bool registered_buffers; /* true unless -un */
+  uint32_t batch;          /* I/Os queued per submit, or a percentage */
+  bool batch_percent;      /* batch is a % of the thread's outstanding I/Os */
+} iospd_ioring_t;
+#define IOSPD_IORING_DEFAULT_BATCH_PCT 25u
+#define IOSPD_IORING_BATCH_MAX 65536u
+
+/* -a modifiers (DISKSPD 2.3): how threads are laid over CPUs when no
+ * explicit list is given. XML <AffinityTraversal Group= Efficiency=>. */
+typedef enum iospd_aff_efficiency {
+  IOSPD_AFF_P_FIRST = 0,  /* -ap, the 2.3 default: P-cores first in each pass */
+  IOSPD_AFF_UNORDERED,    /* -aup: no efficiency order (2.2's order) */
+  IOSPD_AFF_E_FIRST,      /* -ae */
+  IOSPD_AFF_FILL_P_FIRST, /* -aP: every P-core pass before any E-core */
+  IOSPD_AFF_FILL_E_FIRST  /* -aE */
+} iospd_aff_efficiency_t;
+
+/* -bs<n|p> (DISKSPD 2.3): where each thread's I/O buffer starts. */
+typedef enum iospd_buffer_separation {
+  IOSPD_BUFSEP_LEVEL_DEFAULT = 0, /* not stated: PDE at 2.3, none at 2.2 */
+  IOSPD_BUFSEP_SYSTEM_DEFAULT,    /* -bsn: the allocator's placement */
+  IOSPD_BUFSEP_PDE_CACHE_LINE     /* -bsp: (line/8) x (page/8) x page bytes */
+} iospd_buffer_separation_t;
+/* -oc<n>: completions one wait may return; 0 = not given (16). */
+#define IOSPD_COMPLETION_DEPTH_DEFAULT 16u
+#define IOSPD_COMPLETION_DEPTH_MAX 16u
 
 typedef struct iospd_timespan_s {
   uint32_t duration;  /* -d seconds, default 10 */
@@ -156,6 +197,13 @@ typedef struct iospd_timespan_s {
   uint32_t io_bucket_ms;     /* -D<ms>, default 1000 */
   iospd_affinity_t* affinity; /* owned array; explicit -a list */
   uint32_t affinity_count;
+  /* DISKSPD 2.3 (zero = its defaults; a 2.2 profile leaves them so). */
+  iospd_ioring_t ioring;            /* -u */
+  bool affinity_core_aware;         /* -ac: one thread per core first */
+  bool affinity_span_groups;        /* -as: interleave processor groups */
+  iospd_aff_efficiency_t affinity_efficiency; /* -ap -aP -ae -aE -aup */
+  iospd_buffer_separation_t buffer_separation; /* -bs */
+  uint32_t completion_depth;        /* -oc, 0 = not given */
   iospd_target_t* targets;   /* owned array */
   uint32_t target_count;
 } iospd_timespan_t;
@@ -209,6 +257,16 @@ typedef struct iospd_tree_opts_s {
 #define IOSPD_TREE_DEFAULT_FILE_SIZE 4096u
 #define IOSPD_TREE_DEFAULT_THREADS 16u
 #define IOSPD_TREE_DEFAULT_RELOCATE 10u
+/* --diskspd=: the DISKSPD release whose defaults, profile elements and
+ * layouts iospd follows. The value is the version times ten. */
+typedef enum iospd_diskspd_level {
+  IOSPD_DISKSPD_22 = 22,
+  IOSPD_DISKSPD_23 = 23
+} iospd_diskspd_level_t;
+/* Stays 2.2 while the 2.3 layouts are being built (issue #25); tests of
+ * 2.3 behaviour say --diskspd=2.3. It becomes 2.3 when they are whole. */
+#define IOSPD_DISKSPD_LEVEL_DEFAULT IOSPD_DISKSPD_22
+
 /* iospd's own additions (long options). */
 typedef struct iospd_ext_s {
   bool allow_raw_write; /* --allow-raw-write: write to disks/volumes that
@@ -226,6 +284,7 @@ typedef struct iospd_ext_s {
   uint32_t verify_errors; /* failures printed (when verify_errors_set) */
   bool verify_errors_set; /* else IOSPD_VERIFY_ERRORS_DEFAULT */
   char* verify_state;     /* owned, UTF-8, or NULL: <target>.iospd-verify */
+  iospd_diskspd_level_t diskspd; /* --diskspd=2.2|2.3 */
 } iospd_ext_t;
 
 #define IOSPD_VERIFY_ERRORS_DEFAULT 10u

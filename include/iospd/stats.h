@@ -49,6 +49,9 @@ typedef struct iospd_eff_range_s {
 typedef struct iospd_wait_stats_s {
   uint64_t completion_wait, throttle_wait, throttle_sleep, lookaside;
   uint64_t lookaside_hist[8];
+  /* DISKSPD 2.3 -vs "Completion Wait": waits that returned 0, 1, ..., 7 or
+   * more completions. */
+  uint64_t completion_wait_hist[8];
 } iospd_wait_stats_t;
 
 /* Results for one (thread, target) pair. */

@@ -322,6 +322,7 @@ void iospd_plat_cpu_topology_free(iospd_cpu_topology_t* topo) {
   iospd_free(topo->core_masks);
   iospd_free(topo->node_masks);
   iospd_free(topo->socket_masks);
+  iospd_free(topo->caches);
   memset(topo, 0, sizeof *topo);
 }
 

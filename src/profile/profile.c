@@ -82,6 +82,7 @@ static void timespan_destroy(iospd_timespan_t* ts) {
 void iospd_profile_init(iospd_profile_t* p) {
   memset(p, 0, sizeof *p);
   iospd_tree_opts_init(&p->ext.tree);
+  p->ext.diskspd = IOSPD_DISKSPD_LEVEL_DEFAULT;
 }
 
 void iospd_tree_opts_init(iospd_tree_opts_t* t) {

@@ -74,6 +74,7 @@ void iospd_plat_cpu_topology_free(iospd_cpu_topology_t* t) {
   iospd_free(t->core_masks);
   iospd_free(t->node_masks);
   iospd_free(t->socket_masks);
+  iospd_free(t->caches);
   topo_zero(t);
 }
 
