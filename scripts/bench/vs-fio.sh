@@ -177,7 +177,9 @@ OUT=$(cd "$OUT" && pwd)
   printf 'kernel\t%s\n' "$(uname -sr)"
   printf 'fio\t%s (async engine %s)\n' "$("$FIO" --version)" "$FIO_ASYNC"
   printf 'iospd_engine\t--engine=%s\n' "$IOSPD_ENGINE"
-  printf 'iospd\t%s (%s)\n' "$(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown)" "$IOSPD"
+  # The commit the binary was built from (its --version), not the checkout's:
+  # a --iospd binary may come from another tree.
+  printf 'iospd\t%s (%s)\n' "$("$IOSPD" --version 2>/dev/null | sed -n 's/^commit: //p' | head -n1 | grep . || echo unknown)" "$IOSPD"
   printf 'fs\t%s\n' "$FSTYPE"
   # iospd advises buffers of 2 MiB and more as transparent huge pages; fio's
   # default buffers get them only when THP is "always" (workload 6 differs).
