@@ -53,7 +53,7 @@ esac
 
 # Debian ships no static libcjson, so cJSON.c is compiled in from Debian's
 # source package, as the mingw builds do (scripts/deps.sh fetches it).
-cjson_src=${IOSPD_CJSON_SOURCE_DIR:-$(ls -d "$root"/build/deps/cjson-*/ 2>/dev/null | head -n1)}
+cjson_src=${IOSPD_CJSON_SOURCE_DIR:-$(ls -d "$root"/build/deps/cjson-*/ 2>/dev/null | head -n1 || true)}
 [ -z "$cjson_src" ] || cjson_src=$(cd "$caller" && readlink -f "$cjson_src")
 if [ -z "$cjson_src" ]; then
   cjson_src=$("$root/scripts/deps.sh" | tail -n1) ||

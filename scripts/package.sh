@@ -31,7 +31,7 @@ done
 # The mingw builds compile cJSON from its source (Debian has no mingw
 # package): IOSPD_CJSON_SOURCE_DIR, else the copy scripts/deps.sh fetches
 # into build/deps (fetched here when missing, as scripts/test.sh does).
-cjson_src=${IOSPD_CJSON_SOURCE_DIR:-$(ls -d "$root"/build/deps/cjson-*/ 2>/dev/null | head -n1)}
+cjson_src=${IOSPD_CJSON_SOURCE_DIR:-$(ls -d "$root"/build/deps/cjson-*/ 2>/dev/null | head -n1 || true)}
 if [ -z "$cjson_src" ]; then
   cjson_src=$("$root/scripts/deps.sh" | tail -n1) ||
     { echo "package.sh: fetching the cJSON source failed; run scripts/deps.sh or set IOSPD_CJSON_SOURCE_DIR" >&2; exit 1; }

@@ -54,7 +54,35 @@ elif [ -z "${DEBEMAIL:-}" ] && [ -z "$(git -C "$root" config user.email 2>/dev/n
   export DEBEMAIL="tests@example.org"
 fi
 "$root/scripts/package-deb.sh" "$version" "$out" || { echo "FAIL: scripts/package-deb.sh failed"; exit 1; }
-"$root/scripts/package-static.sh" "$version" "$out" || { echo "FAIL: scripts/package-static.sh failed"; exit 1; }
+# The static tarball is built from a fresh copy of the tree (the files git
+# knows, nothing of build/): a new clone has no build/deps, and both package
+# scripts must then fetch the cJSON source themselves. They used to end
+# with status 2 and no message there (under pipefail the `ls | head` that
+# looks for build/deps/cjson-* failed before the fallback ran).
+fresh="$work/fresh"
+mkdir -p "$fresh"
+(cd "$root" && git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$fresh" 2>/dev/null) ||
+  { echo "FAIL: could not copy the tree to $fresh"; exit 1; }
+[ ! -e "$fresh/build" ] || { echo "FAIL: the fresh copy has a build/ folder"; exit 1; }
+(cd "$fresh" && env -u IOSPD_CJSON_SOURCE_DIR scripts/package-static.sh "$version" "$out") ||
+  { echo "FAIL: scripts/package-static.sh failed in a fresh tree"; exit 1; }
+check "package-static.sh fetched the cJSON source into the fresh tree's build/deps" \
+  test -f "$(ls -d "$fresh"/build/deps/cjson-*/ 2>/dev/null | head -n1)cJSON.c"
+# package.sh from a tree with no build/: past the cJSON lookup to its first
+# build step. cmake here is a stand-in that records the call and fails, so
+# the script must stop with its own message (not status 2 in silence), and
+# the mingw builds are not paid twice (Pester's packaging tests build it).
+rm -rf "$fresh/build"
+mkdir -p "$work/shim"
+printf '#!/bin/sh\necho "$@" >>"%s/cmake.calls"\nexit 1\n' "$work" >"$work/shim/cmake"
+chmod +x "$work/shim/cmake"
+zip_out=$(cd "$fresh" && env -u IOSPD_CJSON_SOURCE_DIR PATH="$work/shim:$PATH" scripts/package.sh "$version" "$work/zip" 2>&1)
+zip_rc=$?
+same "package.sh in a fresh tree (stand-in cmake): exit status" "$zip_rc" "1"
+check "package.sh in a fresh tree: says which build step failed (got: $(tail -n1 <<<"$zip_out"))" \
+  grep -q "package.sh: configuring .* failed" <<<"$zip_out"
+check "package.sh in a fresh tree: reached cmake with the fetched cJSON source" \
+  grep -q "IOSPD_CJSON_SOURCE_DIR=$fresh/build/deps/cjson-" "$work/cmake.calls"
 deb="$out/iospd_${debver}_$arch.deb"
 tarname="iospd-$version-linux-x86_64"
 tarball="$out/$tarname.tar.gz"
