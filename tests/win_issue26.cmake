@@ -4,4 +4,6 @@
 # interruptible set-up ioctls; the -c stale-copy sweep on shared folders.
 if(WIN32)
   iospd_add_test(test_win_completion SOURCES test_win_completion.c TIMEOUT 120)
+  iospd_add_test(test_win_rawwrite SOURCES test_win_rawwrite.c TIMEOUT 120)
+  iospd_add_test(test_win_hang SOURCES test_win_hang.c TIMEOUT 60)
 endif()

@@ -70,11 +70,14 @@ static int open_error(iospd_err_t* err, DWORD e, const char* path,
   return iospd_win_err(err, e, "cannot open '%s'", path);
 }
 
-/* On a volume handle: let reads and writes reach every sector of the
- * partition, including those past the file system's last cluster (the
- * backup boot sector, the tail the write guard reads), which the file
- * system would otherwise refuse; the disk driver still keeps I/O inside the
- * partition. Disks do not take it, which is harmless. */
+/* On a volume handle opened for reading only: let reads reach every
+ * sector of the partition, including those past the file system's last
+ * cluster (the backup boot sector, the tail the write guard reads), which
+ * the file system would otherwise refuse; the disk driver still keeps I/O
+ * inside the partition. Disks do not take it, which is harmless. Never on
+ * a handle that may write: it would widen what a write to a mounted volume
+ * lands on (the backup boot sector); writes go only where
+ * raw_write.c allows them. */
 static void allow_extended_dasd(HANDLE h) {
   DWORD ret;
   (void)iospd_win_ioctl(h, FSCTL_ALLOW_EXTENDED_DASD_IO, NULL, 0, NULL, 0,
@@ -113,7 +116,14 @@ int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
   }
   f->is_device =
       iospd_win_is_device(spelled, true, iospd_win_handle_kind(f->h));
-  if (f->is_device) allow_extended_dasd(f->h);
+  if (f->is_device && (access & GENERIC_WRITE)) {
+    /* Before any write: a mounted volume or an online disk with volumes
+     * would take some writes and refuse others (raw_write.c). */
+    rc = iospd_win_raw_write_check(f->h, f->wpath, o->path, err);
+    if (rc) goto fail;
+  } else if (f->is_device) {
+    allow_extended_dasd(f->h);
+  }
 
   if (o->flags & IOSPD_OPEN_DISABLE_LOCAL_CACHE) {
     DWORD ret;
