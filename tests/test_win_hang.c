@@ -95,10 +95,53 @@ static void test_deadline_ends_pending_ioctl(void** state) {
   CloseHandle(p);
 }
 
+/* A probe read of a device that never answers: a connected pipe whose
+ * client never writes. Ctrl-C ends it (before: a synchronous ReadFile on
+ * the controller thread, for ever); the buffer was given back. */
+static void test_interrupt_ends_pending_read(void** state) {
+  (void)state;
+  WCHAR name[96];
+  swprintf(name, 96, L"\\\\.\\pipe\\iospd-hang-read-%lu", GetCurrentProcessId());
+  HANDLE p = CreateNamedPipeW(name, PIPE_ACCESS_DUPLEX | FILE_FLAG_OVERLAPPED,
+                              PIPE_TYPE_BYTE | PIPE_WAIT, 1, 4096, 4096, 0,
+                              NULL);
+  assert_true(p != INVALID_HANDLE_VALUE);
+  HANDLE c = CreateFileW(name, GENERIC_READ | GENERIC_WRITE, 0, NULL,
+                         OPEN_EXISTING, 0, NULL);
+  assert_true(c != INVALID_HANDLE_VALUE);
+  iospd_win_ioctl_deadline_ms = UINT32_MAX;
+  HANDLE t = CreateThread(NULL, 0, interrupt_later, NULL, 0, NULL);
+  assert_non_null(t);
+  static unsigned char buf[4096];
+  DWORD got = 99;
+  bool abandoned = true;
+  ULONGLONG t0 = GetTickCount64();
+  DWORD e = iospd_win_read_timed(p, 0, buf, sizeof buf, &got, &abandoned);
+  ULONGLONG took = GetTickCount64() - t0;
+  WaitForSingleObject(t, INFINITE);
+  CloseHandle(t);
+  ResetEvent(iospd_win_interrupt_event);
+  iospd_win_ioctl_deadline_ms = 30000;
+  assert_int_equal(e, ERROR_OPERATION_ABORTED);
+  assert_int_equal(got, 0);
+  assert_false(abandoned);
+  assert_true(took >= 250 && took < 5000);
+  /* The pipe still works: a byte written by the client is read. */
+  DWORD w = 0;
+  assert_true(WriteFile(c, "k", 1, &w, NULL));
+  e = iospd_win_read_timed(p, 0, buf, sizeof buf, &got, &abandoned);
+  assert_int_equal(e, 0);
+  assert_int_equal(got, 1);
+  assert_int_equal(buf[0], 'k');
+  CloseHandle(c);
+  CloseHandle(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_interrupt_ends_pending_ioctl),
       cmocka_unit_test(test_deadline_ends_pending_ioctl),
+      cmocka_unit_test(test_interrupt_ends_pending_read),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }

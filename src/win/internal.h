@@ -125,6 +125,13 @@ BOOL iospd_win_ioctl(HANDLE h, DWORD code, void* in, DWORD in_len, void* out,
  * (then ERROR_TIMEOUT); Ctrl-C or iospd_plat_interrupt cancels it at once
  * (ERROR_OPERATION_ABORTED). UINT32_MAX: no limit. Tests shorten it. */
 extern uint32_t iospd_win_ioctl_deadline_ms;
+/* One ReadFile of len bytes at off, on an overlapped handle or not, with
+ * the same wait: Ctrl-C or the deadline cancels it. Returns 0 (*got bytes
+ * arrived, 0 at the end) or the Win32 error (ERROR_HANDLE_EOF included).
+ * *abandoned: the cancel did not finish, so buf is still the kernel's and
+ * must never be freed. */
+DWORD iospd_win_read_timed(HANDLE h, uint64_t off, void* buf, DWORD len,
+                           DWORD* got, bool* abandoned);
 
 /* ---- paths (path.c) ------------------------------------------------------ */
 

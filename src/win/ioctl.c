@@ -87,3 +87,51 @@ BOOL iospd_win_ioctl(HANDLE h, DWORD code, void* in, DWORD in_len, void* out,
   SetLastError(e);
   return ok;
 }
+
+DWORD iospd_win_read_timed(HANDLE h, uint64_t off, void* buf, DWORD len,
+                           DWORD* got, bool* abandoned) {
+  *got = 0;
+  *abandoned = false;
+  iospd_win_once();
+  ioctl_op_t* op = iospd_calloc(1, sizeof *op);
+  if (op == NULL) return ERROR_NOT_ENOUGH_MEMORY;
+  op->ev = CreateEventW(NULL, TRUE, FALSE, NULL);
+  if (op->ev == NULL) {
+    DWORD e = GetLastError();
+    iospd_free(op);
+    return e;
+  }
+  op->ov.hEvent = (HANDLE)((ULONG_PTR)op->ev | 1);
+  op->ov.Offset = (DWORD)off;
+  op->ov.OffsetHigh = (DWORD)(off >> 32);
+  /* On a handle opened without FILE_FLAG_OVERLAPPED this is a plain
+   * blocking read at the offset; on an overlapped one it may pend. */
+  DWORD n = 0;
+  BOOL ok = ReadFile(h, buf, len, &n, &op->ov);
+  DWORD e = ok ? ERROR_SUCCESS : GetLastError();
+  if (!ok && e == ERROR_IO_PENDING) {
+    HANDLE waits[2] = {op->ev, iospd_win_interrupt_event};
+    DWORD nw = waits[1] != NULL ? 2 : 1;
+    DWORD limit = iospd_win_ioctl_deadline_ms == UINT32_MAX
+                      ? INFINITE
+                      : (DWORD)iospd_win_ioctl_deadline_ms;
+    DWORD w = WaitForMultipleObjects(nw, waits, FALSE, limit);
+    if (w == WAIT_OBJECT_0) {
+      ok = GetOverlappedResult(h, &op->ov, &n, FALSE);
+      e = ok ? ERROR_SUCCESS : GetLastError();
+    } else {
+      DWORD why = w == WAIT_TIMEOUT ? ERROR_TIMEOUT : ERROR_OPERATION_ABORTED;
+      (void)CancelIoEx(h, &op->ov);
+      if (WaitForSingleObject(op->ev, CANCEL_WAIT_MS) != WAIT_OBJECT_0) {
+        *abandoned = true; /* op and buf stay the kernel's */
+        return why;
+      }
+      ok = GetOverlappedResult(h, &op->ov, &n, FALSE);
+      e = ok ? ERROR_SUCCESS : why;
+    }
+  }
+  CloseHandle(op->ev);
+  iospd_free(op);
+  *got = ok ? n : 0;
+  return e;
+}
