@@ -44,11 +44,14 @@ confirm. It checks:
                 diskspd.exe is on PATH (or -DiskSpdPath)
   -Long         non-elevated -c1G must not fill the Modified Page List; Ctrl-C
                 during a large -c removes the partial file
+  raw-write     elevated: on a 64 MiB VHDX with NTFS, --allow-raw-write -w100
+                on X: and on the online #N is refused and the first and last
+                MiB of disk and volume are unchanged; offline, #N is written
   spare-disk    with -SpareDisk N -ConfirmSpareDiskOverwrite only: a read run
                 on #N, the raw-write guard (data, all zeros, a partition
                 table, share mode 0), -Su -Z1M -w50 on a 4Kn disk, and on an
-                NTFS volume made there: --allow-raw-write fails with error 5
-                and advice, the last MiB reads, and on 4Kn -c5000000 is exact
+                NTFS volume made there: --allow-raw-write is refused before
+                any write, the last MiB reads, and on 4Kn -c5000000 is exact
                 (the disk is overwritten and left empty; a disk with
                 partitions is refused)
 
@@ -163,6 +166,10 @@ $script:SelfCheckExpect = @{
   RawGuardShareDenied = 'cannot be opened for reading: Win32 error 32'
   # --allow-raw-write inside a mounted volume (src/win/iocp.c, src/win/error.c).
   RawWriteInVolume    = '\(error 5\).*take the disk offline'
+  # --allow-raw-write on a mounted volume or an online disk with partitions,
+  # refused before any write (src/win/raw_write.c).
+  RawWriteMounted     = 'a file system \(NTFS\) is mounted on this volume'
+  RawWriteOnlineDisk  = 'the disk is online with \d+ partitions?, whose volumes'
   # An unused drive letter (src/win/file.c): ERROR_FILE_NOT_FOUND.
   MissingDrive        = 'no such disk or volume \(error 2\)'
   # A file extended without being written (src/run/run_files.c, answered by
@@ -1636,7 +1643,7 @@ function Test-SelfCheckSpareDiskGuard {
   # On the confirmed spare disk, the raw-write guard's other answers: all
   # zeros is empty (a write goes ahead), a partition table and a disk held
   # with share mode 0 are refused; a 4Kn disk takes -Su -Z1M -w50; on a
-  # volume made there, --allow-raw-write still gets error 5 with advice,
+  # volume made there, --allow-raw-write is still refused before any write,
   # and the volume's last MiB is readable. The disk is left empty.
   param([Parameter(Mandatory)] $Context)
   $x = $script:SelfCheckExpect
@@ -1685,11 +1692,11 @@ function Test-SelfCheckSpareDiskGuard {
     New-SelfCheckResult -Check "spare-disk $t 4Kn" -Result SKIP -Detail "logical sector $($d.LogicalSectorSize) bytes, not a 4Kn disk" -Data @{ LogicalSectorSize = $d.LogicalSectorSize; PhysicalSectorSize = $d.PhysicalSectorSize }
   }
 
-  # A mounted volume: writes inside it fail even with the switch; its end is readable.
+  # A mounted volume: refused even with the switch, before any write; its end is readable.
   try {
     $v = New-SelfCheckSpareVolume -Number $n
     $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList (@('--allow-raw-write', '-b64K', '-w100', '-Su') + $base + @($v.Drive))
-    & $row 'volume raw-write' $run ($run.ExitCode -ne 0 -and (Get-SelfCheckRunMessage -Run $run) -match $x.RawWriteInVolume) "$($v.Drive) --allow-raw-write -w100 failed with error 5 and the offline advice" "$($v.Drive) --allow-raw-write -w100 did not fail with '$($x.RawWriteInVolume)'"
+    & $row 'volume raw-write' $run ($run.ExitCode -ne 0 -and (Get-SelfCheckRunMessage -Run $run) -match $x.RawWriteMounted) "$($v.Drive) --allow-raw-write -w100 was refused before any write: '$($x.RawWriteMounted)'" "$($v.Drive) --allow-raw-write -w100 was not refused with '$($x.RawWriteMounted)'"
     $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList (@('-b1M', '-s', "-B$($v.Size - 1MB)", '-w0', '-Su') + $base + @($v.Drive))
     $res = ConvertFrom-SelfCheckRun -Run $run
     & $row 'volume last MiB' $run ($null -ne $res -and $res.TotalIOs -gt 0) "read the last MiB of $($v.Drive) ($($v.Size) bytes)" "could not read the last MiB of $($v.Drive) ($($v.Size) bytes)"
@@ -1705,6 +1712,137 @@ function Test-SelfCheckSpareDiskGuard {
     New-SelfCheckResult -Check "spare-disk $t volume" -Result SKIP -Detail "no volume could be made on the disk: $($_.Exception.Message)"
   } finally {
     try { Clear-SelfCheckDisk -Number $n } catch { New-SelfCheckResult -Check "spare-disk $t clear" -Result FAIL -Detail "Clear-Disk -Number $n failed: $($_.Exception.Message)" }
+  }
+}
+
+# ---------------------------------------------------------------------------
+# Raw writes to a mounted volume and an online disk (issue #26, helper e26a)
+# ---------------------------------------------------------------------------
+$script:SelfCheckRawSource = @'
+using System;
+using System.IO;
+using System.Runtime.InteropServices;
+using Microsoft.Win32.SafeHandles;
+namespace IoSpdSelfCheck {
+  public static class RawRead {
+    [DllImport("kernel32.dll", SetLastError = true, CharSet = CharSet.Unicode)]
+    static extern SafeFileHandle CreateFileW(string name, uint access, uint share, IntPtr sa, uint disposition, uint flags, IntPtr template);
+    // Length bytes at Offset of a disk or volume (both sector multiples),
+    // read through a shared read handle; null when it cannot be opened.
+    public static byte[] Read(string path, long offset, int length) {
+      using (SafeFileHandle h = CreateFileW(path, 0x80000000u, 3u, IntPtr.Zero, 3u, 0u, IntPtr.Zero)) {
+        if (h.IsInvalid) return null;
+        using (FileStream fs = new FileStream(h, FileAccess.Read, 1)) {
+          fs.Seek(offset, SeekOrigin.Begin);
+          byte[] b = new byte[length];
+          int got = 0;
+          while (got < length) { int n = fs.Read(b, got, length - got); if (n <= 0) break; got += n; }
+          return b;
+        }
+      }
+    }
+  }
+}
+'@
+
+function Get-SelfCheckRawEnds {
+  # The first and last MiB of a disk or volume, hashed (SHA-256, hex).
+  param([Parameter(Mandatory)] [string] $Path, [Parameter(Mandatory)] [int64] $Size)
+  if (-not ('IoSpdSelfCheck.RawRead' -as [type])) { Add-Type -TypeDefinition $script:SelfCheckRawSource }
+  $sha = [Security.Cryptography.SHA256]::Create()
+  try {
+    $first = [IoSpdSelfCheck.RawRead]::Read($Path, 0, 1MB)
+    $last = [IoSpdSelfCheck.RawRead]::Read($Path, $Size - 1MB, 1MB)
+    if ($null -eq $first -or $null -eq $last) { throw "cannot read $Path" }
+    [pscustomobject]@{
+      First = [BitConverter]::ToString($sha.ComputeHash($first)) -replace '-', ''
+      Last  = [BitConverter]::ToString($sha.ComputeHash($last)) -replace '-', ''
+    }
+  } finally { $sha.Dispose() }
+}
+
+function New-SelfCheckVhdx {
+  # A 64 MiB VHDX in the scratch folder, attached, GPT, one NTFS volume with
+  # a drive letter (diskpart creates it: New-VHD needs the Hyper-V module).
+  param([Parameter(Mandatory)] [string] $Path)
+  $script = Join-Path (Split-Path $Path) 'vhdx-create.txt'
+  Set-Content -LiteralPath $script -Encoding ascii -Value @(
+    "create vdisk file=`"$Path`" maximum=64 type=expandable",
+    "select vdisk file=`"$Path`"",
+    'attach vdisk')
+  $out = & diskpart.exe /s $script 2>&1
+  Remove-Item -LiteralPath $script -ErrorAction SilentlyContinue
+  $disk = Get-DiskImage -ImagePath $Path -ErrorAction Stop | Get-Disk -ErrorAction Stop
+  if ($null -eq $disk) { throw "diskpart did not attach $Path : $out" }
+  Initialize-Disk -Number $disk.Number -PartitionStyle GPT -ErrorAction Stop
+  $p = New-Partition -DiskNumber $disk.Number -UseMaximumSize -AssignDriveLetter -ErrorAction Stop
+  $null = Format-Volume -Partition $p -FileSystem NTFS -Confirm:$false -ErrorAction Stop
+  [pscustomobject]@{ Number = $disk.Number; DiskSize = [int64]$disk.Size; Drive = "$($p.DriveLetter):"; VolumeSize = [int64]$p.Size }
+}
+
+function Set-SelfCheckDiskOffline {
+  param([Parameter(Mandatory)] [int] $Number)
+  Set-Disk -Number $Number -IsOffline $true -ErrorAction Stop
+}
+
+function Remove-SelfCheckVhdx {
+  param([Parameter(Mandatory)] [string] $Path)
+  Dismount-DiskImage -ImagePath $Path -ErrorAction SilentlyContinue | Out-Null
+  Remove-Item -LiteralPath $Path -Force -ErrorAction SilentlyContinue
+}
+
+function Test-SelfCheckRawWriteVhdx {
+  # iospd --allow-raw-write -w100 on a mounted NTFS volume (X:) and on its
+  # online disk (#N) must be refused before any write, and the first and
+  # last MiB of the disk and of the volume must read the same before and
+  # after (before issue #26 the volume's boot sector and backup boot sector,
+  # and the disk's GPT copies, were overwritten before the first refused
+  # write). Then the disk is taken offline: #N is then written.
+  param([Parameter(Mandatory)] $Context)
+  $x = $script:SelfCheckExpect
+  if (-not $Context.Elevated) {
+    return New-SelfCheckResult -Check 'raw-write vhdx' -Result SKIP -Detail 'needs an elevated prompt (attaching a VHDX, raw disk handles)'
+  }
+  $vhdx = Join-Path $Context.WorkDir 'raw-write.vhdx'
+  try { $v = New-SelfCheckVhdx -Path $vhdx } catch {
+    Remove-SelfCheckVhdx -Path $vhdx
+    return New-SelfCheckResult -Check 'raw-write vhdx' -Result SKIP -Detail "no VHDX could be made and attached: $($_.Exception.Message)"
+  }
+  try {
+    $diskPath = "\\.\PhysicalDrive$($v.Number)"
+    $volPath = "\\.\$($v.Drive)"
+    $before = @{ Disk = Get-SelfCheckRawEnds -Path $diskPath -Size $v.DiskSize; Volume = Get-SelfCheckRawEnds -Path $volPath -Size $v.VolumeSize }
+    $base = @('--allow-raw-write', '-b64K', '-w100', '-s', '-d1', '-W0', '-C0', '-t1', '-o1', '-Su', '-Rxml')
+    $rows = [System.Collections.Generic.List[object]]::new()
+    foreach ($case in @(@{ Name = 'volume'; Target = $v.Drive; Expect = $x.RawWriteMounted }, @{ Name = 'online disk'; Target = "#$($v.Number)"; Expect = $x.RawWriteOnlineDisk })) {
+      $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList ($base + @($case.Target))
+      $msg = Get-SelfCheckRunMessage -Run $run
+      $after = @{ Disk = Get-SelfCheckRawEnds -Path $diskPath -Size $v.DiskSize; Volume = Get-SelfCheckRawEnds -Path $volPath -Size $v.VolumeSize }
+      $same = $after.Disk.First -eq $before.Disk.First -and $after.Disk.Last -eq $before.Disk.Last -and $after.Volume.First -eq $before.Volume.First -and $after.Volume.Last -eq $before.Volume.Last
+      $data = [ordered]@{ Target = $case.Target; ExitCode = $run.ExitCode; IoSpdMessage = $msg; Before = $before; After = $after }
+      $check = "raw-write vhdx $($case.Name)"
+      if ($run.ExitCode -ne 0 -and $msg -match $case.Expect -and $same) {
+        $rows.Add((New-SelfCheckResult -Check $check -Result PASS -Detail "$($case.Target) refused ('$($case.Expect)'), first and last MiB of disk and volume unchanged" -Data $data))
+      } elseif (-not $same) {
+        $rows.Add((New-SelfCheckResult -Check $check -Result FAIL -Detail "$($case.Target): the first or last MiB of the disk or volume changed (exit $($run.ExitCode)): $msg" -Data $data))
+      } else {
+        $rows.Add((New-SelfCheckResult -Check $check -Result FAIL -Detail "$($case.Target) not refused with '$($case.Expect)' (exit $($run.ExitCode)): $msg" -Data $data))
+      }
+    }
+    # Offline, the disk takes the writes.
+    try {
+      Set-SelfCheckDiskOffline -Number $v.Number
+      $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList ($base + @("#$($v.Number)"))
+      $msg = Get-SelfCheckRunMessage -Run $run
+      $data = [ordered]@{ Target = "#$($v.Number)"; ExitCode = $run.ExitCode; IoSpdMessage = $msg }
+      if ($run.ExitCode -eq 0) { $rows.Add((New-SelfCheckResult -Check 'raw-write vhdx offline disk' -Result PASS -Detail 'offline, #N took --allow-raw-write -w100' -Data $data)) }
+      else { $rows.Add((New-SelfCheckResult -Check 'raw-write vhdx offline disk' -Result FAIL -Detail "offline, #N was refused (exit $($run.ExitCode)): $msg" -Data $data)) }
+    } catch {
+      $rows.Add((New-SelfCheckResult -Check 'raw-write vhdx offline disk' -Result SKIP -Detail "Set-Disk -IsOffline failed: $($_.Exception.Message)"))
+    }
+    $rows.ToArray()
+  } finally {
+    Remove-SelfCheckVhdx -Path $vhdx
   }
 }
 
@@ -1816,6 +1954,7 @@ function Invoke-WindowsSelfCheck {
     $results.AddRange(@(Invoke-SelfCheckStep 'valid-data' { Test-SelfCheckValidData -Context $ctx }))
     $results.AddRange(@(Invoke-SelfCheckStep 'valid-data existing' { Test-SelfCheckValidData -Context $ctx -PreExisting }))
     $results.AddRange(@(Invoke-SelfCheckStep 'valid-data held-open' { Test-SelfCheckHeldOpen -Context $ctx }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'raw-write vhdx' { Test-SelfCheckRawWriteVhdx -Context $ctx }))
     $results.AddRange(@(Invoke-SelfCheckStep 'timer-resolution' { Test-SelfCheckTimerResolution }))
     foreach ($spec in $script:SelfCheckExpect.Pacing) {
       $results.AddRange(@(Invoke-SelfCheckStep $spec.Name { Test-SelfCheckPacing -Context $ctx -Spec $spec }))

@@ -16,6 +16,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <wchar.h>
+#include <wctype.h>
 
 #include "iospd/alloc.h"
 #include "win/internal.h"
@@ -505,23 +507,43 @@ uint64_t iospd_plat_free_bytes(const char* dir) {
   return ok ? (uint64_t)avail.QuadPart : UINT64_MAX;
 }
 
-/* "<folder>\<base>.iospd-creating-<pid>" with base cut to TEMP_BASE_MAX
- * characters; with pid 0, "<base>.iospd-creating-*" (a FindFirstFileW
- * pattern) when pattern, or the bare prefix "<base>.iospd-creating-". */
+/* This computer's name as it goes into a copy's name (NetBIOS, at most 15
+ * characters; anything but letters, digits, '-' and '_' made '_'), so
+ * that on a folder several hosts share (a CSV volume, an SMB share) each
+ * sweeps only its own copies: another host's pid table says nothing of
+ * its processes. */
+static void host_tag(WCHAR* out, DWORD cap) {
+  DWORD n = cap;
+  if (!GetComputerNameW(out, &n) || n == 0) {
+    wcsncpy(out, L"unknown", cap - 1);
+    out[cap - 1] = 0;
+    return;
+  }
+  for (WCHAR* c = out; *c; c++)
+    if (!iswalnum(*c) && *c != L'-' && *c != L'_') *c = L'_';
+}
+
+/* "<folder>\<base>.iospd-creating-<host>-<pid>" with base cut to
+ * TEMP_BASE_MAX characters; with pid 0, "<base>.iospd-creating-*" (a
+ * FindFirstFileW pattern) when pattern, or the bare prefix
+ * "<base>.iospd-creating-". */
 static WCHAR* temp_name(const WCHAR* w, DWORD pid, bool full, bool pattern) {
   size_t n = wcslen(w), b = n;
   while (b > 0 && w[b - 1] != L'\\' && w[b - 1] != L'/') b--;
   size_t blen = n - b;
   if (blen > TEMP_BASE_MAX) blen = TEMP_BASE_MAX;
   size_t head = full ? b : 0;
-  size_t cap = head + blen + wcslen(TEMP_TAG) + 16;
+  WCHAR host[MAX_COMPUTERNAME_LENGTH + 1];
+  host_tag(host, (DWORD)IOSPD_ARRAY_SIZE(host));
+  size_t cap = head + blen + wcslen(TEMP_TAG) + wcslen(host) + 17;
   WCHAR* t = iospd_malloc(cap * sizeof(WCHAR));
   if (t == NULL) return NULL;
   memcpy(t, w, head * sizeof(WCHAR));
   memcpy(t + head, w + b, blen * sizeof(WCHAR));
   size_t at = head + blen;
   if (pid != 0)
-    swprintf(t + at, cap - at, L"%ls%lu", TEMP_TAG, (unsigned long)pid);
+    swprintf(t + at, cap - at, L"%ls%ls-%lu", TEMP_TAG, host,
+             (unsigned long)pid);
   else
     swprintf(t + at, cap - at, L"%ls%ls", TEMP_TAG, pattern ? L"*" : L"");
   return t;
@@ -529,7 +551,9 @@ static WCHAR* temp_name(const WCHAR* w, DWORD pid, bool full, bool pattern) {
 
 /* Removes the temporary files of earlier -c runs of this target whose
  * process is gone (killed, crashed, power lost). A live process's file, or
- * one whose process cannot be asked, is left alone. */
+ * one whose process cannot be asked, is left alone, and so is one tagged
+ * with another computer's name. An untagged "<pid>" copy (made before
+ * copies carried the host) is judged by this host's pid table, as then. */
 static void remove_stale(const WCHAR* w, const iospd_progress_t* progress) {
   WCHAR* pat = temp_name(w, 0, true, true);
   WCHAR* prefix = temp_name(w, 0, false, false);
@@ -540,11 +564,19 @@ static void remove_stale(const WCHAR* w, const iospd_progress_t* progress) {
                  : INVALID_HANDLE_VALUE;
   if (f != INVALID_HANDLE_VALUE) {
     size_t plen = wcslen(prefix);
+    WCHAR host[MAX_COMPUTERNAME_LENGTH + 1];
+    host_tag(host, (DWORD)IOSPD_ARRAY_SIZE(host));
     do {
+      if (_wcsnicmp(fd.cFileName, prefix, plen) != 0) continue;
       const WCHAR* digits = fd.cFileName + plen;
-      if (_wcsnicmp(fd.cFileName, prefix, plen) != 0 || *digits < L'0' ||
-          *digits > L'9')
-        continue;
+      const WCHAR* dash = wcsrchr(digits, L'-');
+      if (dash != NULL) {
+        /* "<host>-<pid>": only this host's. */
+        size_t hl = (size_t)(dash - digits);
+        if (hl != wcslen(host) || _wcsnicmp(digits, host, hl) != 0) continue;
+        digits = dash + 1;
+      }
+      if (*digits < L'0' || *digits > L'9') continue;
       WCHAR* end = NULL;
       unsigned long pid = wcstoul(digits, &end, 10);
       if (end == digits || *end != 0 || pid == 0 || pid > 0xffffffffu)

@@ -3,6 +3,7 @@
  * own text (FormatMessageW, converted to UTF-8). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "win/internal.h"
 
@@ -36,21 +37,64 @@ int iospd_win_translate(DWORD code) {
   }
 }
 
+/* FormatMessageW with FORMAT_MESSAGE_ALLOCATE_BUFFER: the system sizes the
+ * text, so a long (localized) message arrives whole rather than failing
+ * into a fixed buffer; trailing line breaks, dots and blanks go. Returns
+ * the UTF-8 length written into out (0: no text). */
+size_t iospd_win_format_message(DWORD flags, const void* source, DWORD code,
+                                char* out, size_t size) {
+  if (size == 0) return 0;
+  out[0] = '\0';
+  WCHAR* wide = NULL;
+  DWORD n = FormatMessageW(flags | FORMAT_MESSAGE_ALLOCATE_BUFFER |
+                               FORMAT_MESSAGE_IGNORE_INSERTS,
+                           source, code, 0, (LPWSTR)&wide, 0, NULL);
+  if (n == 0 || wide == NULL) {
+    if (wide != NULL) LocalFree(wide);
+    return 0;
+  }
+  while (n > 0 && (wide[n - 1] == L'\r' || wide[n - 1] == L'\n' ||
+                   wide[n - 1] == L'.' || wide[n - 1] == L' '))
+    wide[--n] = 0;
+  /* Line breaks inside a message would break the one-line error. */
+  for (DWORD i = 0; i < n; i++)
+    if (wide[i] == L'\r' || wide[i] == L'\n') wide[i] = L' ';
+  (void)iospd_win_wide_to_utf8(wide, out, size);
+  LocalFree(wide);
+  return strlen(out);
+}
+
 void iospd_win_error_text(DWORD code, char* out, size_t size) {
   if (size == 0) return;
-  WCHAR wide[160];
-  char text[200] = "";
-  DWORD n = FormatMessageW(
-      FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, NULL, code,
-      0, wide, (DWORD)(sizeof wide / sizeof wide[0]), NULL);
-  if (n > 0) {
-    while (n > 0 && (wide[n - 1] == L'\r' || wide[n - 1] == L'\n' ||
-                     wide[n - 1] == L'.' || wide[n - 1] == L' '))
-      wide[--n] = 0;
-    iospd_win_wide_to_utf8(wide, text, sizeof text);
-  }
-  snprintf(out, size, "%s (error %lu)", text[0] ? text : "system error",
+  char text[IOSPD_ERR_MSG_MAX];
+  size_t n = iospd_win_format_message(FORMAT_MESSAGE_FROM_SYSTEM, NULL, code,
+                                      text, sizeof text);
+  snprintf(out, size, "%s (error %lu)", n > 0 ? text : "system error",
            (unsigned long)code);
+}
+
+void iospd_win_status_text(NTSTATUS status, char* out, size_t size) {
+  if (size == 0) return;
+  DWORD code = iospd_win_ntstatus_to_win32(status);
+  if (status != 0 && code != ERROR_MR_MID_NOT_FOUND) {
+    iospd_win_error_text(code, out, size);
+    size_t len = strlen(out);
+    if (len > 0 && out[len - 1] == ')')
+      snprintf(out + len - 1, size - (len - 1), ", NTSTATUS 0x%08lX)",
+               (unsigned long)(ULONG)status);
+    return;
+  }
+  /* No Win32 code for it (many storage and cluster statuses): ntdll's
+   * own message table, and the raw status, which is what to look up. */
+  char text[IOSPD_ERR_MSG_MAX];
+  HMODULE nt = GetModuleHandleW(L"ntdll.dll");
+  size_t n = nt == NULL ? 0
+                        : iospd_win_format_message(FORMAT_MESSAGE_FROM_HMODULE,
+                                                   nt, (DWORD)status, text,
+                                                   sizeof text);
+  snprintf(out, size, "%s (NTSTATUS 0x%08lX)",
+           n > 0 ? text : "a status Windows has no Win32 error for",
+           (unsigned long)(ULONG)status);
 }
 
 int iospd_win_err(iospd_err_t* err, DWORD code, const char* fmt, ...) {
@@ -61,7 +105,7 @@ int iospd_win_err(iospd_err_t* err, DWORD code, const char* fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  char text[220];
+  char text[IOSPD_ERR_MSG_MAX];
   iospd_win_error_text(code, text, sizeof text);
   return iospd_err_set_os(err, rc, (int64_t)code, "%s: %s", what, text);
 }

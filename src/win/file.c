@@ -70,11 +70,14 @@ static int open_error(iospd_err_t* err, DWORD e, const char* path,
   return iospd_win_err(err, e, "cannot open '%s'", path);
 }
 
-/* On a volume handle: let reads and writes reach every sector of the
- * partition, including those past the file system's last cluster (the
- * backup boot sector, the tail the write guard reads), which the file
- * system would otherwise refuse; the disk driver still keeps I/O inside the
- * partition. Disks do not take it, which is harmless. */
+/* On a volume handle opened for reading only: let reads reach every
+ * sector of the partition, including those past the file system's last
+ * cluster (the backup boot sector, the tail the write guard reads), which
+ * the file system would otherwise refuse; the disk driver still keeps I/O
+ * inside the partition. Disks do not take it, which is harmless. Never on
+ * a handle that may write: it would widen what a write to a mounted volume
+ * lands on (the backup boot sector); writes go only where
+ * raw_write.c allows them. */
 static void allow_extended_dasd(HANDLE h) {
   DWORD ret;
   (void)iospd_win_ioctl(h, FSCTL_ALLOW_EXTENDED_DASD_IO, NULL, 0, NULL, 0,
@@ -113,7 +116,14 @@ int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
   }
   f->is_device =
       iospd_win_is_device(spelled, true, iospd_win_handle_kind(f->h));
-  if (f->is_device) allow_extended_dasd(f->h);
+  if (f->is_device && (access & GENERIC_WRITE)) {
+    /* Before any write: a mounted volume or an online disk with volumes
+     * would take some writes and refuse others (raw_write.c). */
+    rc = iospd_win_raw_write_check(f->h, f->wpath, o->path, err);
+    if (rc) goto fail;
+  } else if (f->is_device) {
+    allow_extended_dasd(f->h);
+  }
 
   if (o->flags & IOSPD_OPEN_DISABLE_LOCAL_CACHE) {
     DWORD ret;
@@ -348,19 +358,24 @@ void iospd_win_unknown_data(const unsigned char* b, size_t n,
     }
 }
 
-/* Reads want bytes at off through h (synchronous), looping over partial
- * reads. Returns 0, the Win32 error of a failed read, or ERROR_HANDLE_EOF
- * when the device ended first; *got says how much arrived. */
+/* Reads want bytes at off through h, looping over partial reads, each
+ * read ended by Ctrl-C or the set-up deadline (iospd_win_read_timed): a
+ * hung device must not hold the controller's look at it for ever. Returns
+ * 0, the Win32 error of a failed read, or ERROR_HANDLE_EOF when the device
+ * ended first; *got says how much arrived. *abandoned: b is still the
+ * kernel's (never free it). */
+static bool probe_abandoned;
 static DWORD read_at(HANDLE h, uint64_t off, unsigned char* b, DWORD want,
                      DWORD* got) {
   *got = 0;
-  LARGE_INTEGER at;
-  at.QuadPart = (LONGLONG)off;
-  if (!SetFilePointerEx(h, at, NULL, FILE_BEGIN)) return GetLastError();
   while (*got < want) {
     DWORD n = 0;
-    if (!ReadFile(h, b + *got, want - *got, &n, NULL)) return GetLastError();
-    if (n == 0) return ERROR_HANDLE_EOF;
+    bool abandoned = false;
+    DWORD e = iospd_win_read_timed(h, off + *got, b + *got, want - *got, &n,
+                                   &abandoned);
+    if (abandoned) probe_abandoned = true;
+    if (e == ERROR_HANDLE_EOF || (e == 0 && n == 0)) return ERROR_HANDLE_EOF;
+    if (e) return e;
     *got += n;
   }
   return 0;
@@ -413,7 +428,10 @@ DWORD iospd_win_probe_contents(HANDLE h, bool tables, iospd_file_info_t* info,
     *part = "last megabyte";
     e = iospd_win_sniff_tail(h, b, info);
   }
-  VirtualFree(b, 0, MEM_RELEASE);
+  /* A read the kernel still holds keeps its buffer (leaked, never freed
+   * under it). */
+  if (!probe_abandoned) VirtualFree(b, 0, MEM_RELEASE);
+  probe_abandoned = false;
   return e;
 }
 
@@ -427,9 +445,11 @@ int iospd_win_describe_device(const WCHAR* wpath, const char* path,
                               bool probe, iospd_file_info_t* info,
                               iospd_err_t* err) {
   info->is_device = true; /* even if it cannot be opened */
+  /* Overlapped, so that a probe read of a hung device can be cancelled
+   * (read_at); iospd_win_ioctl is correct on it. */
   HANDLE h =
       CreateFileW(wpath, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
-                  OPEN_EXISTING, 0, NULL);
+                  OPEN_EXISTING, FILE_FLAG_OVERLAPPED, NULL);
   DWORD open_err = h == INVALID_HANDLE_VALUE ? GetLastError() : 0;
   if (h == INVALID_HANDLE_VALUE)
     h = CreateFileW(wpath, 0, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,

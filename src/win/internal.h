@@ -97,6 +97,16 @@ int iospd_win_translate(DWORD code);
 /* "<FormatMessage text> (error N)" in UTF-8, "system error (error N)"
  * when the system has no text for it. */
 void iospd_win_error_text(DWORD code, char* out, size_t size);
+/* FormatMessageW (flags: FORMAT_MESSAGE_FROM_SYSTEM, _FROM_HMODULE or
+ * _FROM_STRING, with source) into a buffer the system allocates, so no
+ * message is cut at a fixed length; UTF-8 into out, line breaks made
+ * blanks, trailing dots and blanks dropped. Returns its length, 0 if the
+ * system has no text. */
+size_t iospd_win_format_message(DWORD flags, const void* source, DWORD code,
+                                char* out, size_t size);
+/* An NTSTATUS as text: its Win32 code's message with both numbers, or,
+ * when it maps to no Win32 code, ntdll's text and the raw status. */
+void iospd_win_status_text(NTSTATUS status, char* out, size_t size);
 /* Fills err with "<what>: <FormatMessage text> (error N)". */
 int iospd_win_err(iospd_err_t* err, DWORD code, const char* fmt, ...)
     IOSPD_PRINTF(3, 4);
@@ -111,6 +121,17 @@ DWORD iospd_win_ntstatus_to_win32(NTSTATUS status);
  * result as DeviceIoControl; GetLastError() says why it failed. */
 BOOL iospd_win_ioctl(HANDLE h, DWORD code, void* in, DWORD in_len, void* out,
                      DWORD out_len, DWORD* returned);
+/* How long a pending control call is waited for before it is cancelled
+ * (then ERROR_TIMEOUT); Ctrl-C or iospd_plat_interrupt cancels it at once
+ * (ERROR_OPERATION_ABORTED). UINT32_MAX: no limit. Tests shorten it. */
+extern uint32_t iospd_win_ioctl_deadline_ms;
+/* One ReadFile of len bytes at off, on an overlapped handle or not, with
+ * the same wait: Ctrl-C or the deadline cancels it. Returns 0 (*got bytes
+ * arrived, 0 at the end) or the Win32 error (ERROR_HANDLE_EOF included).
+ * *abandoned: the cancel did not finish, so buf is still the kernel's and
+ * must never be freed. */
+DWORD iospd_win_read_timed(HANDLE h, uint64_t off, void* buf, DWORD len,
+                           DWORD* got, bool* abandoned);
 
 /* ---- paths (path.c) ------------------------------------------------------ */
 
@@ -362,5 +383,67 @@ int iospd_win_routines_create(iospd_plat_queue_t** q, uint32_t depth,
 /* The null engine: completes every I/O at once, touching nothing. */
 int iospd_win_null_create(iospd_plat_queue_t** q, uint32_t depth,
                           unsigned flags, iospd_err_t* err);
+
+
+/* ---- the port's bookkeeping, for its checks and tests (iocp.c) ---------- */
+
+/* Whether a ReadFile/WriteFile on an overlapped handle left a completion
+ * packet due: TRUE, ERROR_IO_PENDING, or FALSE with a status in Internal
+ * (pre-set to STATUS_PENDING) that the kernel wrote and is not an error,
+ * such as a warning from a class or filter driver. */
+bool iospd_win_io_packet_due(BOOL ok, DWORD e, ULONG_PTR internal);
+/* GetQueuedCompletionStatusEx, through a pointer tests may replace. */
+typedef BOOL(WINAPI* iospd_win_gqcs_ex_fn)(HANDLE port, LPOVERLAPPED_ENTRY ents,
+                                           ULONG count, PULONG removed,
+                                           DWORD ms, BOOL alertable);
+extern iospd_win_gqcs_ex_fn iospd_win_gqcs_ex;
+typedef struct iospd_win_iocp_probe_s {
+  HANDLE port;
+  uint32_t depth, nfree, inflight;
+  uint64_t dropped; /* completions for a slot the kernel did not hold */
+} iospd_win_iocp_probe_t;
+/* A port or completion-routine queue's counts (iospd_win_iocp_create's). */
+void iospd_win_iocp_probe(const iospd_plat_queue_t* q,
+                          iospd_win_iocp_probe_t* out);
+/* The OVERLAPPED of the slot that last carried tag, or NULL. */
+OVERLAPPED* iospd_win_iocp_slot_ov(iospd_plat_queue_t* q, uint32_t tag);
+
+
+/* ---- raw writes to disks and volumes (raw_write.c) ---------------------- */
+
+typedef enum iospd_win_dev_kind_e {
+  IOSPD_WIN_DEV_OTHER,  /* not a disk or volume (a character device) */
+  IOSPD_WIN_DEV_VOLUME, /* X:, a partition or volume device */
+  IOSPD_WIN_DEV_DISK    /* #N, a whole disk */
+} iospd_win_dev_kind_t;
+/* What the device said; -1 where it did not answer. */
+typedef struct iospd_win_raw_facts_s {
+  iospd_win_dev_kind_t kind;
+  int mounted;    /* volume: a file system other than RAW is mounted */
+  int offline;    /* disk: IOCTL_DISK_GET_DISK_ATTRIBUTES says offline */
+  int partitions; /* disk: partitions in its layout */
+  char fs_name[32]; /* volume: the mounted file system's name, or "" */
+} iospd_win_raw_facts_t;
+typedef enum iospd_win_raw_verdict_e {
+  IOSPD_WIN_RAW_OK,      /* every write either lands or fails whole */
+  IOSPD_WIN_RAW_MOUNTED, /* a volume with a mounted file system */
+  IOSPD_WIN_RAW_ONLINE,  /* an online disk with partitions */
+  IOSPD_WIN_RAW_UNKNOWN  /* the device did not say: refused */
+} iospd_win_raw_verdict_t;
+/* The decision, from the facts alone. */
+iospd_win_raw_verdict_t iospd_win_raw_write_decide(
+    const iospd_win_raw_facts_t* f);
+/* The facts of an open device handle (its path says X: or #N). */
+void iospd_win_raw_write_facts(HANDLE h, const WCHAR* wpath,
+                               iospd_win_raw_facts_t* f);
+/* Facts, decision and, for a refusal, the message naming path. */
+int iospd_win_raw_write_check(HANDLE h, const WCHAR* wpath, const char* path,
+                              iospd_err_t* err);
+/* Tests: every iospd_win_ioctl call goes first to this hook (when set),
+ * which answers 1 (done, *returned set), 0 (failed, SetLastError) or -1
+ * (not mine: the real call follows). */
+typedef int (*iospd_win_ioctl_hook_fn)(HANDLE h, DWORD code, void* out,
+                                       DWORD out_len, DWORD* returned);
+extern iospd_win_ioctl_hook_fn iospd_win_ioctl_hook;
 
 #endif

@@ -17,12 +17,19 @@
  * the slots rather than freeing memory the kernel may still write). */
 #define DRAIN_LIMIT_MS 60000
 
+/* Who holds a slot. Only a slot the kernel holds may be completed by a
+ * packet or a routine; anything else arriving for it (a second packet after
+ * a synchronous warning status was already counted, a stray post) is
+ * dropped and counted, never completed twice. */
+enum { SLOT_FREE = 0, SLOT_KERNEL, SLOT_RING };
+
 typedef struct slot_s {
   OVERLAPPED ov;                /* first: the kernel writes status here */
   struct ov_queue_s* q; /* completion routines find their queue */
   uint32_t tag;                 /* the core's, returned in the cqe */
   uint32_t index;               /* own position in slots[] */
   uint8_t op;                   /* IOSPD_OP_* in flight, for error notes */
+  uint8_t owner;                /* SLOT_* */
   bool device;                  /* ... on a disk or volume */
 } slot_t;
 
@@ -62,19 +69,45 @@ typedef struct ov_queue_s {
   DWORD first_error;
   uint8_t first_op;
   bool first_device;
+  NTSTATUS first_status; /* the raw status when it maps to no Win32 code */
+  uint64_t dropped; /* completions for a slot the kernel did not hold */
 } ov_queue_t;
 
-static void push_pending(ov_queue_t* q, const slot_t* s,
-                         int32_t result) {
-  if (q->ring_count == q->depth) return; /* impossible: one per slot */
+static void push_pending(ov_queue_t* q, slot_t* s, int32_t result) {
+  if (q->ring_count == q->depth || s->owner == SLOT_RING) {
+    q->dropped++; /* impossible: one per taken slot */
+    return;
+  }
   uint32_t i = (q->ring_head + q->ring_count) % q->depth;
   q->ring[i].slot = s->index;
   q->ring[i].result = result;
   q->ring_count++;
+  s->owner = SLOT_RING;
 }
 
-static void release(ov_queue_t* q, const slot_t* s) {
+/* Back on the free stack, once: a slot already free (or a full stack)
+ * is a bug elsewhere and must not write past free_slots[]. */
+static void release(ov_queue_t* q, slot_t* s) {
+  if (s->owner == SLOT_FREE || q->nfree >= q->depth) {
+    q->dropped++;
+    return;
+  }
+  s->owner = SLOT_FREE;
   q->free_slots[q->nfree++] = s->index;
+}
+
+/* NTSTATUS values the decision below reads (winternl.h names neither). */
+#define IOSPD_STATUS_PENDING ((ULONG_PTR)0x00000103UL)
+#define IOSPD_NT_ERROR(st) ((((ULONG)(st)) >> 30) == 3u)
+
+bool iospd_win_io_packet_due(BOOL ok, DWORD e, ULONG_PTR internal) {
+  if (ok || e == ERROR_IO_PENDING) return true;
+  /* FALSE with a status the kernel wrote that is not an error (a warning
+   * such as STATUS_VERIFY_REQUIRED, or an informational one): the I/O
+   * manager completed the request and queues its packet all the same.
+   * Still pending means the call failed before any request was made. */
+  if ((ULONG)internal == (ULONG)IOSPD_STATUS_PENDING) return false;
+  return !IOSPD_NT_ERROR(internal);
 }
 
 static uint32_t pop_pending(ov_queue_t* q, iospd_cqe_t* out,
@@ -82,7 +115,7 @@ static uint32_t pop_pending(ov_queue_t* q, iospd_cqe_t* out,
   uint32_t n = 0;
   while (q->ring_count > 0 && n < room) {
     const pending_t* p = &q->ring[q->ring_head];
-    const slot_t* s = &q->slots[p->slot];
+    slot_t* s = &q->slots[p->slot];
     out[n].tag = s->tag;
     out[n].result = p->result;
     n++;
@@ -189,17 +222,25 @@ static int64_t ov_os_error(const iospd_plat_queue_t* bq, char* text,
   if (text != NULL && size > 0) text[0] = '\0';
   if (q == NULL || !q->failed || q->first_error == 0) return 0;
   if (text != NULL && size > 0) {
-    iospd_win_error_text(q->first_error, text, size);
+    if (q->first_status != 0)
+      iospd_win_status_text(q->first_status, text, size);
+    else
+      iospd_win_error_text(q->first_error, text, size);
     /* Windows lets no one write inside a mounted file system through a
      * disk or volume handle (unless the volume is locked or dismounted by
-     * the writer), elevated or not, --allow-raw-write or not. */
+     * the writer), elevated or not, --allow-raw-write or not; but writes
+     * outside it land. raw_write.c refuses such targets before the run,
+     * so this is a file system mounted under the run: say what may have
+     * changed. */
     if (q->first_error == ERROR_ACCESS_DENIED &&
         q->first_op == IOSPD_OP_WRITE && q->first_device) {
       size_t n = strlen(text);
       snprintf(text + n, size - n,
-               "; Windows refuses writes inside a mounted file system: take "
-               "the disk offline (Set-Disk -IsOffline $true) and target it "
-               "as #N, or remove the file system from the volume first");
+               "; Windows refuses writes inside a mounted file system but "
+               "lets earlier writes outside it land, so the boot sectors, "
+               "partition tables or space outside the file system may "
+               "already hold iospd's data: take the disk offline "
+               "(Set-Disk -IsOffline $true) and target it as #N");
     }
   }
   return (int64_t)q->first_error;
@@ -249,7 +290,12 @@ static int ov_attach(iospd_plat_queue_t* bq, iospd_plat_file_t* f,
 static VOID CALLBACK routine_done(DWORD e, DWORD bytes, LPOVERLAPPED ov) {
   slot_t* s = CONTAINING_RECORD(ov, slot_t, ov);
   ov_queue_t* q = s->q;
+  if (IOSPD_UNLIKELY(s->owner != SLOT_KERNEL)) {
+    q->dropped++;
+    return;
+  }
   q->inflight--;
+  s->owner = SLOT_FREE; /* between owners: push_pending takes it */
   push_pending(q, s, slot_result(q, s, e, bytes));
 }
 
@@ -257,6 +303,7 @@ static VOID CALLBACK routine_done(DWORD e, DWORD bytes, LPOVERLAPPED ov) {
  * OVERLAPPED only carries the offset. */
 static void submit_sync(ov_queue_t* q, const iospd_io_t* io, HANDLE h,
                         slot_t* s) {
+  s->owner = SLOT_FREE; /* taken, not yet anyone's */
   DWORD n = 0;
   BOOL ok = io->op == IOSPD_OP_WRITE
                 ? WriteFile(h, io->buf, io->length, &n, &s->ov)
@@ -274,6 +321,7 @@ static inline int ov_submit(ov_queue_t* q, const iospd_io_t* ios, uint32_t n,
   for (i = 0; i < n && q->nfree > 0; i++) {
     const iospd_io_t* io = &ios[i];
     slot_t* s = &q->slots[q->free_slots[--q->nfree]];
+    s->owner = SLOT_FREE; /* taken: the ring or the kernel gets it below */
     s->tag = io->tag;
     s->op = io->op;
     s->device = false;
@@ -296,6 +344,9 @@ static inline int ov_submit(ov_queue_t* q, const iospd_io_t* ios, uint32_t n,
       continue;
     }
     memset(&s->ov, 0, sizeof s->ov);
+    /* As kernel32 does: still pending afterwards means no request was
+     * made (iospd_win_io_packet_due). */
+    s->ov.Internal = IOSPD_STATUS_PENDING;
     s->ov.Offset = (DWORD)io->offset;
     s->ov.OffsetHigh = (DWORD)(io->offset >> 32);
     if (f->sync) {
@@ -313,12 +364,16 @@ static inline int ov_submit(ov_queue_t* q, const iospd_io_t* ios, uint32_t n,
                : ReadFile(f->h, io->buf, io->length, NULL, &s->ov);
     }
     /* TRUE (done at once) still queues a packet or routine, since
-     * FILE_SKIP_COMPLETION_PORT_ON_SUCCESS is never enabled. */
+     * FILE_SKIP_COMPLETION_PORT_ON_SUCCESS is never enabled; so does a
+     * FALSE with a warning status (iospd_win_io_packet_due). ReadFileEx
+     * returns TRUE for those and FALSE only when nothing was queued. */
     DWORD e = ok ? ERROR_SUCCESS : GetLastError();
-    if (ok || (!routines && e == ERROR_IO_PENDING))
+    if (ok || (!routines && iospd_win_io_packet_due(ok, e, s->ov.Internal))) {
+      s->owner = SLOT_KERNEL;
       q->inflight++;
-    else
+    } else {
       push_pending(q, s, slot_result(q, s, e, 0));
+    }
   }
   *accepted = i;
   return 0;
@@ -329,6 +384,8 @@ static DWORD remaining_ms(uint32_t timeout_ms, ULONGLONG deadline) {
   ULONGLONG now = GetTickCount64();
   return now >= deadline ? 0 : (DWORD)(deadline - now);
 }
+
+iospd_win_gqcs_ex_fn iospd_win_gqcs_ex = GetQueuedCompletionStatusEx;
 
 static int reap_port(ov_queue_t* q, iospd_cqe_t* out, uint32_t max,
                      uint32_t min, uint32_t timeout_ms, uint32_t* got) {
@@ -343,7 +400,7 @@ static int reap_port(ov_queue_t* q, iospd_cqe_t* out, uint32_t max,
     /* -g/-j: a throttled slot's short wait ends on a high-resolution
      * timer's APC, not a system tick (15.6 ms) late. */
     HANDLE fine = iospd_win_fine_wake_arm(wait);
-    BOOL ok = GetQueuedCompletionStatusEx(q->port, ents, want, &cnt,
+    BOOL ok = iospd_win_gqcs_ex(q->port, ents, want, &cnt,
                                           fine ? wait + 20 : wait, fine != NULL);
     DWORD werr = ok ? ERROR_SUCCESS : GetLastError();
     if (fine != NULL) CancelWaitableTimer(fine);
@@ -355,11 +412,26 @@ static int reap_port(ov_queue_t* q, iospd_cqe_t* out, uint32_t max,
     }
     for (ULONG i = 0; i < cnt; i++) {
       if (ents[i].lpOverlapped == NULL) continue; /* a posted wake-up */
-      slot_t* s = CONTAINING_RECORD(ents[i].lpOverlapped, slot_t, ov);
+      /* Only a slot of this queue that the kernel holds completes. */
+      ULONG_PTR at = (ULONG_PTR)ents[i].lpOverlapped;
+      ULONG_PTR base = (ULONG_PTR)q->slots;
+      if (IOSPD_UNLIKELY(at < base ||
+                         at - base >= (ULONG_PTR)q->depth * sizeof(slot_t) ||
+                         (at - base) % sizeof(slot_t) != 0)) {
+        q->dropped++;
+        continue;
+      }
+      slot_t* s = &q->slots[(at - base) / sizeof(slot_t)];
+      if (IOSPD_UNLIKELY(s->owner != SLOT_KERNEL)) {
+        q->dropped++;
+        continue;
+      }
       /* The status is the NTSTATUS the kernel left in Internal, never
        * GetLastError() (fio's windowsaio mistake). */
       NTSTATUS st = (NTSTATUS)s->ov.Internal;
       DWORD e = st >= 0 ? ERROR_SUCCESS : iospd_win_ntstatus_to_win32(st);
+      if (IOSPD_UNLIKELY(e == ERROR_MR_MID_NOT_FOUND) && !q->failed)
+        q->first_status = st;
       q->inflight--;
       release(q, s);
       out[n].tag = s->tag;
@@ -434,10 +506,13 @@ static int ov_destroy(iospd_plat_queue_t* bq) {
   while (q->inflight > 0 && GetTickCount64() < give_up) {
     uint32_t got;
     q->ring_count = 0; /* results are discarded */
-    if (q->routines)
+    if (q->routines) {
       (void)reap_routines(q, sink, REAP_BATCH, 1, 1000, &got);
-    else
-      (void)reap_port(q, sink, REAP_BATCH, 1, 1000, &got);
+    } else if (reap_port(q, sink, REAP_BATCH, 1, 1000, &got) != 0) {
+      /* The port itself failed (not a timeout): asking again would only
+       * fail again, at full speed, for the whole drain limit. */
+      break;
+    }
   }
   if (q->inflight > 0) return IOSPD_EIO; /* leak rather than corrupt memory */
   if (q->port != NULL) CloseHandle(q->port);
@@ -447,6 +522,23 @@ static int ov_destroy(iospd_plat_queue_t* bq) {
   iospd_free(q->slots);
   iospd_free(q);
   return 0;
+}
+
+void iospd_win_iocp_probe(const iospd_plat_queue_t* bq,
+                          iospd_win_iocp_probe_t* out) {
+  const ov_queue_t* q = (const ov_queue_t*)bq;
+  out->port = q->port;
+  out->depth = q->depth;
+  out->nfree = q->nfree;
+  out->inflight = q->inflight;
+  out->dropped = q->dropped;
+}
+
+OVERLAPPED* iospd_win_iocp_slot_ov(iospd_plat_queue_t* bq, uint32_t tag) {
+  ov_queue_t* q = (ov_queue_t*)bq;
+  for (uint32_t i = 0; i < q->depth; i++)
+    if (q->slots[i].tag == tag) return &q->slots[i].ov;
+  return NULL;
 }
 
 /* Every ReadFile/WriteFile (and every -Sm copy) is its own call, so the

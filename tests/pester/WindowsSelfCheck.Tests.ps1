@@ -715,6 +715,7 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
     Mock Test-SelfCheckModifiedPages { New-SelfCheckResult -Check 'fill-cache' -Result PASS -Detail 'ok' }
     Mock Test-SelfCheckCreateInterrupt { New-SelfCheckResult -Check 'ctrl-c during -c' -Result PASS -Detail 'ok' }
     Mock Test-SelfCheckCacheMode { New-SelfCheckResult -Check "cache $Mode" -Result PASS -Detail 'ok' }
+    Mock Test-SelfCheckRawWriteVhdx { New-SelfCheckResult -Check 'raw-write vhdx' -Result SKIP -Detail 'needs an elevated prompt' }
   }
 
   It 'runs every check, writes the JSON report, exits 1 on a FAIL and removes every scratch folder' {
@@ -744,13 +745,13 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
     $checks | Should -Be @('host', 'file-length /', 'sectors /', 'priority -I1 /', 'priority -I2 /',
       "file-length $script:otherVol", "sectors $script:otherVol", "priority -I1 $script:otherVol", "priority -I2 $script:otherVol", "valid-data $script:otherVol",
       'long-path', 'long-path relative', 'case-fold', 'code-page', 'missing-drive', 'never-written', 'device-info \\.\C:', 'x86',
-      'large-pages', 'valid-data', 'valid-data existing', 'valid-data held-open', 'timer-resolution',
+      'large-pages', 'valid-data', 'valid-data existing', 'valid-data held-open', 'raw-write vhdx', 'timer-resolution',
       'pacing -g1000i', 'pacing -g400', 'pacing -i1 -j1', 'ctrl-c once', 'ctrl-c three times',
       'cache -Sb', 'cache -Su', 'cache -Sh', 'cache -Sw')
     $j.Summary.PASS | Should -Be 21
     $j.Summary.FAIL | Should -Be 4
     $j.Summary.INFO | Should -Be 2
-    $j.Summary.SKIP | Should -Be 5
+    $j.Summary.SKIP | Should -Be 6
     Should -Invoke Test-SelfCheckValidData -Times 1 -Exactly -ParameterFilter { $Target.Root -eq $script:otherVol }
     ($j.Results | Where-Object Check -eq 'pacing -g400').Detail | Should -Be 'the check itself failed: boom'
     $j.Parameters.Long | Should -BeFalse
@@ -1095,6 +1096,47 @@ Describe '-Long checks' {
   }
 }
 
+Describe 'Test-SelfCheckRawWriteVhdx' {
+  BeforeEach {
+    Mock New-SelfCheckVhdx { [pscustomobject]@{ Number = 7; DiskSize = [int64]64MB; Drive = 'V:'; VolumeSize = [int64]60MB } }
+    Mock Remove-SelfCheckVhdx { }
+    Mock Set-SelfCheckDiskOffline { $script:offline = $true }
+    $script:offline = $false
+    $script:changed = $false
+    Mock Get-SelfCheckRawEnds { [pscustomobject]@{ First = $(if ($script:changed -and $Path -like '*PhysicalDrive7') { 'BB' } else { 'AA' }); Last = 'CC' } }
+    # What iospd answers: refused while mounted and online, written offline.
+    $script:iospd = {
+      param($argv)
+      $t = $argv[-1]
+      if ($t -eq 'V:') { return New-FakeRun -ExitCode 1 -StdErr "error: cannot write to 'V:': a file system (NTFS) is mounted on this volume, and Windows would let ..." }
+      if ($t -eq '#7' -and -not $script:offline) { return New-FakeRun -ExitCode 1 -StdErr "error: cannot write to '#7': the disk is online with 1 partition, whose volumes Windows keeps mounted; ..." }
+      New-FakeRun -StdOut (New-FakeXml)
+    }
+  }
+  It 'PASS when both are refused with the ends unchanged and the offline disk is written; the VHDX is removed' {
+    Mock Invoke-SelfCheckProcess { & $script:iospd $ArgumentList }
+    $r = @(Test-SelfCheckRawWriteVhdx -Context (New-Context))
+    @($r | ForEach-Object Check) | Should -Be @('raw-write vhdx volume', 'raw-write vhdx online disk', 'raw-write vhdx offline disk')
+    @($r | Where-Object Result -ne 'PASS' | ForEach-Object { "$($_.Check): $($_.Detail)" }) | Should -BeNullOrEmpty
+    Should -Invoke Invoke-SelfCheckProcess -Times 1 -Exactly -ParameterFilter { $ArgumentList[0] -eq '--allow-raw-write' -and $ArgumentList -contains '-w100' -and $ArgumentList[-1] -eq 'V:' }
+    Should -Invoke Remove-SelfCheckVhdx -Times 1 -Exactly
+  }
+  It 'FAIL when a write went through, or the disk''s first MiB changed' {
+    Mock Invoke-SelfCheckProcess { if ($ArgumentList[-1] -eq 'V:') { $script:changed = $true; return New-FakeRun -StdOut (New-FakeXml) }; & $script:iospd $ArgumentList }
+    $r = @(Test-SelfCheckRawWriteVhdx -Context (New-Context))
+    ($r | Where-Object Check -eq 'raw-write vhdx volume').Result | Should -Be 'FAIL'
+    ($r | Where-Object Check -eq 'raw-write vhdx volume').Detail | Should -Match 'changed'
+    ($r | Where-Object Check -eq 'raw-write vhdx online disk').Result | Should -Be 'FAIL'
+  }
+  It 'SKIP without elevation, and when no VHDX can be made' {
+    (Test-SelfCheckRawWriteVhdx -Context (New-Context -Elevated $false)).Result | Should -Be 'SKIP'
+    Mock New-SelfCheckVhdx { throw 'diskpart: access denied' }
+    $r = Test-SelfCheckRawWriteVhdx -Context (New-Context)
+    $r.Result | Should -Be 'SKIP'
+    $r.Detail | Should -Match 'access denied'
+  }
+}
+
 Describe 'Test-SelfCheckSpareDiskGuard' {
   BeforeEach {
     $script:disk = [pscustomobject]@{ Number = 3; FriendlyName = 'spare'; Size = 10GB; PartitionCount = 0; IsSystem = $false; IsBoot = $false; LogicalSectorSize = 4096; PhysicalSectorSize = 4096 }
@@ -1118,7 +1160,7 @@ Describe 'Test-SelfCheckSpareDiskGuard' {
       $t = $argv[-1]
       if ($t -like 'E:\*') { [IO.File]::WriteAllBytes($script:cfile, [byte[]]::new(5000000)); return New-FakeRun -StdOut (New-FakeXml) }
       if ($t -eq 'E:') {
-        if ($argv -contains '-w100') { return New-FakeRun -ExitCode 1 -StdErr "error: cannot write 'E:': Access is denied (error 5); Windows refuses writes inside a mounted file system: take the disk offline (Set-Disk -IsOffline `$true) and target it as #N" }
+        if ($argv -contains '-w100') { return New-FakeRun -ExitCode 1 -StdErr "error: cannot write to 'E:': a file system (NTFS) is mounted on this volume, and Windows would let the writes that fall on its boot sectors or outside its space land and refuse the rest, so iospd refuses them all, even with --allow-raw-write (nothing was written)" }
         return New-FakeRun -StdOut (New-FakeXml -IOs 1)
       }
       if ($script:disposed -eq $false -and -not $raw) { return New-FakeRun -ExitCode 1 -StdErr "error: refusing to write to '#3': it holds unknown content (it cannot be opened for reading: Win32 error 32), which writing (-w100) would destroy; pass --allow-raw-write to write to it anyway" }
@@ -1299,6 +1341,15 @@ Describe '$SelfCheckExpect matches the C source' {
     $text = Format-CLiteral -File 'src/win/error.c' -Anchor '%s (error %lu)' -Values @('Access is denied', '5')
     $advice = Format-CLiteral -File 'src/win/iocp.c' -Anchor 'take the disk offline'
     "cannot write '\\.\E:': $text$advice" | Should -Match $script:SelfCheckExpect.RawWriteInVolume
+  }
+  It 'RawWriteMounted: raw_write.c''s refusal of a mounted NTFS volume, within the 300 characters a run message keeps' {
+    $msg = Format-CLiteral -File 'src/win/raw_write.c' -Anchor 'is mounted on this' -Values @('E:', ' (', 'NTFS', ')')
+    $msg | Should -Match $script:SelfCheckExpect.RawWriteMounted
+    $msg.Substring(0, 120) | Should -Match $script:SelfCheckExpect.RawWriteMounted
+  }
+  It 'RawWriteOnlineDisk: raw_write.c''s refusal of an online disk, one partition or several' {
+    Format-CLiteral -File 'src/win/raw_write.c' -Anchor 'the disk is online with' -Values @('#3', '2', 's') | Should -Match $script:SelfCheckExpect.RawWriteOnlineDisk
+    Format-CLiteral -File 'src/win/raw_write.c' -Anchor 'the disk is online with' -Values @('#3', '1', '') | Should -Match $script:SelfCheckExpect.RawWriteOnlineDisk
   }
   It 'CtrlCLine: app_run.c''s line before the partial results' {
     @(Get-CLiteral -File 'src/app/app_run.c' | Where-Object { $_ -match $script:SelfCheckExpect.CtrlCLine }).Count | Should -Be 1
