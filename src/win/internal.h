@@ -362,5 +362,11 @@ int iospd_win_routines_create(iospd_plat_queue_t** q, uint32_t depth,
 /* The null engine: completes every I/O at once, touching nothing. */
 int iospd_win_null_create(iospd_plat_queue_t** q, uint32_t depth,
                           unsigned flags, iospd_err_t* err);
+/* The IoRing engine (ioring.c; its calls and types in ioring_api.h):
+ * IOSPD_ENOTSUP, naming the missing piece and the Windows build that has
+ * it, where the OS has no IoRing (Windows 10, wine); a file opened for
+ * writing is refused at attach where IoRing cannot write (before 22H2). */
+int iospd_win_ioring_create(iospd_plat_queue_t** q, uint32_t depth,
+                            unsigned flags, iospd_err_t* err);
 
 #endif
