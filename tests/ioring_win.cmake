@@ -14,3 +14,8 @@ if(WIN32 AND IOSPD_BASH AND CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(e2e_win_ioring_wine PROPERTIES TIMEOUT 300
     ENVIRONMENT "${iospd_test_env}")
 endif()
+# BypassIO (-Sy/-SY): the decision from FSCTL_MANAGE_BYPASS_IO's answer (a
+# table), and the call on a wine file (no BypassIO there).
+if(WIN32)
+  iospd_add_test(test_bypass_win SOURCES test_bypass_win.c TIMEOUT 120)
+endif()
