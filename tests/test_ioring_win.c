@@ -11,6 +11,7 @@
 #include "test_util.h"
 
 #include "iospd/alloc.h"
+#include "iospd/run.h"
 #include "win/internal.h"
 #include "win/ioring_api.h"
 
@@ -224,7 +225,10 @@ static HRESULT WINAPI f_submit(iospd_hioring_t r, UINT32 wait, UINT32 ms,
    * ios of them. */
   uint32_t first_nth = fk.io_built - ios + 1;
   for (uint32_t k = 0; k < ios; k++) nth[k] = first_nth + k;
-  if (ios > 0) fk.submit_sizes[fk.submits++] = ios;
+  if (ios > 0) {
+    if (fk.submits < MAXQ) fk.submit_sizes[fk.submits] = ios;
+    fk.submits++;
+  }
   for (uint32_t i = 0; i < fk.nbuilt; i++) {
     const fake_entry_t* e = &fk.built[i];
     if (e->op == IOSPD_IOR_OP_REGISTER_FILES ||
@@ -279,6 +283,7 @@ static const iospd_win_ioring_api_t fake_api = {
 /* ---- helpers ------------------------------------------------------------------ */
 
 static char tmpdir[MAX_PATH * 3];
+static iospd_sysinfo_t g_sys;
 
 static int setup(void** state) {
   (void)state;
@@ -286,9 +291,8 @@ static int setup(void** state) {
   DWORD n = GetTempPathW(MAX_PATH, w);
   assert_true(n > 0 && n < MAX_PATH);
   assert_true(iospd_win_wide_to_utf8(w, tmpdir, sizeof tmpdir) > 0);
-  iospd_sysinfo_t si;
   iospd_err_t err;
-  assert_int_equal(iospd_plat_init(&si, &err), 0);
+  assert_int_equal(iospd_plat_init(&g_sys, &err), 0);
   return 0;
 }
 
@@ -747,6 +751,93 @@ static void test_real_kernelbase(void** state) {
   assert_non_null(strstr(err.msg, "build 22000 or later"));
 }
 
+/* A whole run through the real worker (src/run/engine.c) on the fake
+ * ring: -w100 -o4 sequential on a 256 KiB file leaves DISKSPD's write
+ * pattern in every byte, the counts add up, the thread's engine is IoRing
+ * with 4 I/Os kept, the registered buffer and files were used, and every
+ * I/O went in a SubmitIoRing. Then a failure the ring reports fails the
+ * run with its Win32 code in the message. */
+static void run_profile(const char* path, uint32_t write_ratio,
+                        iospd_results_t* res, iospd_profile_t* p,
+                        iospd_err_t* err, int* rc) {
+  iospd_profile_init(p);
+  p->ext.engine = ioring_engine();
+  iospd_timespan_t* ts = iospd_profile_add_timespan(p);
+  ts->warmup = 0;
+  ts->duration = 1;
+  ts->cooldown = 0;
+  iospd_target_t* t = iospd_timespan_add_target(ts);
+  iospd_target_set_path(t, path);
+  t->block_size = BLOCK;
+  t->write_ratio = write_ratio;
+  t->request_count = 4;
+  memset(res, 0, sizeof *res);
+  res->sys = g_sys;
+  iospd_err_clear(err);
+  *rc = iospd_run(p, NULL, res, err);
+}
+
+static void test_whole_run(void** state) {
+  (void)state;
+  char path[MAX_PATH * 3];
+  iospd_plat_file_t* f = make_file("iospd_ioring_run.dat", 64,
+                                   IOSPD_OPEN_READ, path, sizeof path);
+  iospd_plat_file_close(f);
+  iospd_profile_t p;
+  iospd_results_t res;
+  iospd_err_t err;
+  int rc;
+  run_profile(path, 100, &res, &p, &err, &rc);
+  if (rc != 0) print_error("iospd_run: %s\n", err.msg);
+  assert_int_equal(rc, 0);
+  const iospd_timespan_result_t* tsr = &res.timespans[0];
+  assert_int_equal(tsr->error[0], '\0');
+  assert_int_equal(tsr->thread_count, 1);
+  assert_string_equal(tsr->threads[0].engine, "IoRing");
+  assert_int_equal(tsr->threads[0].depth_kept, 4);
+  const iospd_target_stats_t* st = &tsr->threads[0].targets[0].stats;
+  assert_true(st->ios[IOSPD_OP_WRITE] > 64); /* the 64 blocks, many times */
+  assert_int_equal(st->bytes[IOSPD_OP_WRITE],
+                   st->ios[IOSPD_OP_WRITE] * BLOCK);
+  assert_int_equal(st->errors[IOSPD_OP_WRITE], 0);
+  assert_int_equal(st->ios[IOSPD_OP_READ], 0);
+  assert_true(fk.submits > 0);
+  assert_true(fk.io_built >= st->ios[IOSPD_OP_WRITE]);
+  assert_true(fk.has_regbuf);
+  assert_int_equal(fk.raw_buf_refs, 0);
+  assert_int_equal(fk.raw_file_refs, 0);
+  assert_int_equal(fk.closes, 1);
+  assert_false(fk.open);
+  iospd_results_destroy(&res);
+  iospd_plat_cpu_topology_free(&res.topo);
+  iospd_profile_destroy(&p);
+  uint8_t* all = iospd_malloc(64 * BLOCK);
+  size_t n = 0;
+  assert_int_equal(iospd_plat_read_file(path, all, 64 * BLOCK, &n, &err), 0);
+  assert_int_equal(n, 64 * BLOCK);
+  for (size_t i = 0; i < n; i++)
+    if (all[i] != (uint8_t)(i & 0xff)) fail_msg("byte %lu is %u", (unsigned long)i, all[i]);
+  iospd_free(all);
+
+  /* The 10th I/O fails with a CRC error: the run fails and says so. */
+  fake_reset();
+  fk.fail_nth[0] = 10;
+  fk.fail_hr[0] = HRESULT_FROM_WIN32(ERROR_CRC);
+  run_profile(path, 0, &res, &p, &err, &rc);
+  tsr = &res.timespans[0];
+  const char* why = tsr->error[0] ? tsr->error : err.msg;
+  print_message("failed run: rc %d, %s\n", rc, why);
+  assert_true(rc != 0 || tsr->error[0] != '\0');
+  /* The 10th sequential 4 KiB read: offset 9 x 4096. */
+  assert_non_null(strstr(why, "read at offset 36864 of target '"));
+  assert_non_null(strstr(why, "(error 23)"));
+  assert_int_equal(fk.closes, 1);
+  iospd_results_destroy(&res);
+  iospd_plat_cpu_topology_free(&res.topo);
+  iospd_profile_destroy(&p);
+  remove_file(path);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_round_trip_registered, before,
@@ -759,6 +850,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_cancel_drains, before, after),
       cmocka_unit_test_setup_teardown(test_write_refusal, before, after),
       cmocka_unit_test_setup_teardown(test_capability_check, before, after),
+      cmocka_unit_test_setup_teardown(test_whole_run, before, after),
       cmocka_unit_test_setup_teardown(test_real_kernelbase, before, after),
   };
   return cmocka_run_group_tests_name("ioring_win", tests, setup, NULL);
