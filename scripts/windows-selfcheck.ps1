@@ -39,6 +39,13 @@ confirm. It checks:
                 interval
   ctrl-c        iospd in its own console: one Ctrl-C prints the Ctrl-C line
                 and exits 0; two end it with 0xC000013A
+  ioring        IoRing's capabilities against the Windows build (reads from
+                22000, writes from 22621); a short --engine=ioring and -u
+                write run whose bytes are read back and a read run, or, where
+                IoRing or its writes are missing, the refusal before any I/O
+  bypassio      on NTFS: -Suy runs whatever is bypassed; -SuY runs when fully
+                bypassed or fails before any I/O saying what is missing
+                (fsutil bypassIo state kept in the report)
   cache         a short IOCP run per cache mode (-Sb, -Su, -Sh, -Sw) with its
                 latency, beside DISKSPD with the same switches when
                 diskspd.exe is on PATH (or -DiskSpdPath)
@@ -209,6 +216,15 @@ $script:SelfCheckExpect = @{
   X86Threads          = 1000
   # Extra seconds a run may take beyond its -d before it is killed.
   RunGraceSeconds     = 60
+  # IoRing (src/win/ioring_api.c, ioring.c): the refusals before any I/O,
+  # and the builds that have IoRing (reads) and IoRing writes.
+  IoRingMissing       = 'IoRing \(-u\) is not available: '
+  IoRingNoWrite       = 'IoRing \(-u\) cannot write'
+  IoRingReadBuild     = 22000
+  IoRingWriteBuild    = 22621
+  IoRingFileBytes     = 1MB
+  # BypassIO (src/win/bypass.c): -SY short of a full bypass.
+  BypassFullRefused   = 'BypassIO \(-SY\) (cannot be enabled|is not possible|is only partial) on '
 }
 
 # Read and allowed-to-read: FILE_READ_DATA, GENERIC_READ, GENERIC_ALL.
@@ -1847,6 +1863,118 @@ function Test-SelfCheckRawWriteVhdx {
 }
 
 # ---------------------------------------------------------------------------
+# IoRing (-u, --engine=ioring) and BypassIO (-Sy/-SY), DISKSPD 2.3
+# ---------------------------------------------------------------------------
+$script:SelfCheckIoRingSource = @'
+using System;
+using System.Runtime.InteropServices;
+namespace IoSpdSelfCheck {
+  public static class IoRing {
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Caps { public int MaxVersion; public uint MaxSubmissionQueueSize, MaxCompletionQueueSize; public int FeatureFlags; }
+    [DllImport("kernelbase.dll")] static extern int QueryIoRingCapabilities(out Caps caps);
+    // HRESULT, or 1 (S_FALSE) when kernelbase.dll has no such call.
+    public static int Query(out Caps caps) {
+      try { return QueryIoRingCapabilities(out caps); }
+      catch (EntryPointNotFoundException) { caps = new Caps(); return 1; }
+    }
+  }
+}
+'@
+
+function Get-SelfCheckIoRingCaps {
+  # What QueryIoRingCapabilities answers: Present, HResult, MaxVersion, sizes.
+  if (-not ('IoSpdSelfCheck.IoRing' -as [type])) { Add-Type -TypeDefinition $script:SelfCheckIoRingSource }
+  $caps = New-Object IoSpdSelfCheck.IoRing+Caps
+  $hr = [IoSpdSelfCheck.IoRing]::Query([ref]$caps)
+  [ordered]@{ Present = ($hr -ne 1); HResult = ('0x{0:X8}' -f $hr); MaxVersion = $caps.MaxVersion
+    MaxSubmissionQueueSize = $caps.MaxSubmissionQueueSize; MaxCompletionQueueSize = $caps.MaxCompletionQueueSize; FeatureFlags = $caps.FeatureFlags }
+}
+
+function Get-SelfCheckOsBuild { [int][Environment]::OSVersion.Version.Build }
+
+function Test-SelfCheckIoRingCaps {
+  # IoRing exists from build 22000 and writes (version 3) from 22621.
+  param([int] $Build = (Get-SelfCheckOsBuild), [System.Collections.IDictionary] $Caps = (Get-SelfCheckIoRingCaps))
+  $x = $script:SelfCheckExpect
+  $data = [ordered]@{ Build = $Build; Caps = $Caps }
+  $v = [int]$Caps.MaxVersion
+  if ($Build -lt $x.IoRingReadBuild) {
+    if ($Caps.Present -and $v -gt 0) { return New-SelfCheckResult -Check 'ioring-caps' -Result INFO -Detail "build $Build reports IoRing version $v, before build $($x.IoRingReadBuild)" -Data $data }
+    return New-SelfCheckResult -Check 'ioring-caps' -Result INFO -Detail "build $Build has no IoRing (it came with build $($x.IoRingReadBuild)): iospd -u must refuse" -Data $data
+  }
+  if (-not $Caps.Present -or $v -lt 1) { return New-SelfCheckResult -Check 'ioring-caps' -Result FAIL -Detail "build $Build should have IoRing, but QueryIoRingCapabilities answered $($Caps.HResult), version $v" -Data $data }
+  if ($Build -ge $x.IoRingWriteBuild -and $v -lt 300) { return New-SelfCheckResult -Check 'ioring-caps' -Result FAIL -Detail "build $Build should offer IoRing version 3 (writes), but reports $v" -Data $data }
+  New-SelfCheckResult -Check 'ioring-caps' -Result PASS -Detail ("IoRing version {0}, queues up to {1}/{2} entries" -f $v, $Caps.MaxSubmissionQueueSize, $Caps.MaxCompletionQueueSize) -Data $data
+}
+
+function Test-SelfCheckBytePattern {
+  # True when every byte of the file is its offset mod 256 (iospd's write
+  # buffer in 4 KiB blocks).
+  param([Parameter(Mandatory)] [string] $Path)
+  $b = [IO.File]::ReadAllBytes($Path)
+  if ($b.Length -eq 0 -or ($b.Length % 256) -ne 0) { return $false }
+  $want = [byte[]]@(0..255) * ($b.Length / 256)
+  [Linq.Enumerable]::SequenceEqual([byte[]]$b, [byte[]]$want)
+}
+
+function Test-SelfCheckIoRingRun {
+  # A short write run on the IoRing engine, the bytes read back, then a
+  # read run; where IoRing (or its writes) is missing, the refusal before
+  # any I/O with the file unchanged.
+  param([Parameter(Mandatory)] $Context, [string[]] $Engine = @('--engine=ioring'))
+  $x = $script:SelfCheckExpect
+  $file = Join-Path $Context.WorkDir 'ioring.dat'
+  $zeros = New-Object byte[] $x.IoRingFileBytes
+  [IO.File]::WriteAllBytes($file, $zeros)
+  $build = Get-SelfCheckOsBuild
+  $name = 'ioring ' + ($Engine -join ' ')
+  $w = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList (@($Engine) + @('-w100', '-b4K', '-o4', '-t1', '-Sh', '-d1', '-W0', '-C0', '-Rxml', $file))
+  $wmsg = Get-SelfCheckRunMessage -Run $w
+  $r = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList (@($Engine) + @('-w0', '-b4K', '-o8', '-t2', '-Su', '-d1', '-W0', '-C0', '-Rxml', $file))
+  $rmsg = Get-SelfCheckRunMessage -Run $r
+  $data = [ordered]@{ Build = $build; WriteExit = $w.ExitCode; WriteMessage = $wmsg; ReadExit = $r.ExitCode; ReadMessage = $rmsg }
+  if ($w.ExitCode -eq 3 -or $r.ExitCode -eq 3) { return New-SelfCheckResult -Check $name -Result SKIP -Detail "this iospd does not take $($Engine -join ' ') (exit 3): $wmsg" -Data $data }
+  $written = Test-SelfCheckBytePattern -Path $file
+  $untouched = [Linq.Enumerable]::SequenceEqual([byte[]][IO.File]::ReadAllBytes($file), [byte[]]$zeros)
+  $data['PatternWritten'] = $written
+  if ($build -lt $x.IoRingReadBuild) {
+    if ($w.ExitCode -eq 1 -and $r.ExitCode -eq 1 -and $wmsg -match $x.IoRingMissing -and $untouched) { return New-SelfCheckResult -Check $name -Result PASS -Detail "no IoRing on build ${build}: refused before any I/O, file unchanged: $wmsg" -Data $data }
+    return New-SelfCheckResult -Check $name -Result FAIL -Detail "no IoRing on build ${build}, expected exit 1 with '$($x.IoRingMissing)' and the file unchanged; write exit $($w.ExitCode): $wmsg; read exit $($r.ExitCode)" -Data $data
+  }
+  if ($build -lt $x.IoRingWriteBuild) {
+    if ($w.ExitCode -eq 1 -and $wmsg -match $x.IoRingNoWrite -and $untouched -and $r.ExitCode -eq 0) { return New-SelfCheckResult -Check $name -Result PASS -Detail "build ${build}: IoRing reads ran, the write run was refused before any I/O: $wmsg" -Data $data }
+    return New-SelfCheckResult -Check $name -Result FAIL -Detail "build ${build}: expected reads to run and writes refused ('$($x.IoRingNoWrite)'); write exit $($w.ExitCode): $wmsg; read exit $($r.ExitCode): $rmsg" -Data $data
+  }
+  $engineOk = ([string]$r.StdOut) -match '<IoEngine>IoRing</IoEngine>'
+  $data['EngineNamed'] = $engineOk
+  if ($w.ExitCode -eq 0 -and $written -and $r.ExitCode -eq 0 -and $engineOk) { return New-SelfCheckResult -Check $name -Result PASS -Detail 'IoRing wrote every block (bytes read back) and read it, the results name IoRing' -Data $data }
+  New-SelfCheckResult -Check $name -Result FAIL -Detail "IoRing run: write exit $($w.ExitCode) (pattern in the file: $written): $wmsg; read exit $($r.ExitCode) (IoRing named: $engineOk): $rmsg" -Data $data
+}
+
+function Test-SelfCheckBypassIo {
+  # On NTFS: -Sy runs whatever is bypassed; -SY runs when fully bypassed
+  # or fails before any I/O saying what is missing. fsutil's view is kept.
+  param([Parameter(Mandatory)] $Context)
+  $x = $script:SelfCheckExpect
+  $root = Get-SelfCheckVolumeRoot -Path $Context.WorkDir
+  $fs = try { ([IO.DriveInfo]::new($root)).DriveFormat } catch { '' }
+  if ($fs -ne 'NTFS') { return New-SelfCheckResult -Check 'bypassio' -Result SKIP -Detail "the scratch folder is on $fs, not NTFS (BypassIO needs NTFS)" }
+  $fsutil = try { (& fsutil.exe bypassIo state $Context.DataFile 2>&1 | Out-String).Trim() } catch { "fsutil failed: $($_.Exception.Message)" }
+  $common = @('--diskspd=2.3', '-w0', '-b4K', '-o4', '-t1', '-d1', '-W0', '-C0', '-Rxml', $Context.DataFile)
+  $p = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList (@('-Suy') + $common)
+  $f = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList (@('-SuY') + $common)
+  $pm = Get-SelfCheckRunMessage -Run $p
+  $fm = Get-SelfCheckRunMessage -Run $f
+  $data = [ordered]@{ FileSystem = $fs; Fsutil = $fsutil; PartialExit = $p.ExitCode; PartialMessage = $pm; FullExit = $f.ExitCode; FullMessage = $fm }
+  if ($p.ExitCode -eq 3 -or $f.ExitCode -eq 3) { return New-SelfCheckResult -Check 'bypassio' -Result SKIP -Detail "this iospd does not take --diskspd=2.3 -Sy/-SY (exit 3): $pm" -Data $data }
+  if ($p.ExitCode -ne 0) { return New-SelfCheckResult -Check 'bypassio' -Result FAIL -Detail "-Suy must run whatever is bypassed, exit $($p.ExitCode): $pm" -Data $data }
+  if ($f.ExitCode -eq 0) { return New-SelfCheckResult -Check 'bypassio' -Result PASS -Detail "fully bypassed: -SuY and -Suy ran. fsutil: $fsutil" -Data $data }
+  if ($f.ExitCode -eq 1 -and $fm -match $x.BypassFullRefused) { return New-SelfCheckResult -Check 'bypassio' -Result PASS -Detail "not fully bypassed: -Suy ran, -SuY refused before any I/O: $fm. fsutil: $fsutil" -Data $data }
+  New-SelfCheckResult -Check 'bypassio' -Result FAIL -Detail "-SuY: exit $($f.ExitCode) without '$($x.BypassFullRefused)': $fm" -Data $data
+}
+
+# ---------------------------------------------------------------------------
 # The run
 # ---------------------------------------------------------------------------
 function Get-SelfCheckTargets {
@@ -1964,6 +2092,10 @@ function Invoke-WindowsSelfCheck {
     foreach ($mode in '-Sb', '-Su', '-Sh', '-Sw') {
       $results.AddRange(@(Invoke-SelfCheckStep "cache $mode" { Test-SelfCheckCacheMode -Context $ctx -Mode $mode }))
     }
+    $results.AddRange(@(Invoke-SelfCheckStep 'ioring-caps' { Test-SelfCheckIoRingCaps }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'ioring --engine=ioring' { Test-SelfCheckIoRingRun -Context $ctx }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'ioring -u' { Test-SelfCheckIoRingRun -Context $ctx -Engine @('--diskspd=2.3', '-u') }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'bypassio' { Test-SelfCheckBypassIo -Context $ctx }))
     if ($Long) {
       $results.AddRange(@(Invoke-SelfCheckStep 'fill-cache' { Test-SelfCheckModifiedPages -Context $ctx }))
       $results.AddRange(@(Invoke-SelfCheckStep 'ctrl-c during -c' { Test-SelfCheckCreateInterrupt -Context $ctx }))

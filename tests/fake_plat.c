@@ -504,6 +504,16 @@ int iospd_plat_file_open(iospd_plat_file_t** out, const iospd_open_opts_t* o,
   return 0;
 }
 
+/* BypassIO (-Sy/-SY) is Windows's: the fake has none, as Linux. */
+int iospd_plat_file_bypass_io(iospd_plat_file_t* f, bool full,
+                              iospd_bypass_result_t* out, iospd_err_t* err) {
+  (void)f;
+  (void)full;
+  out->state = IOSPD_BYPASS_STATE_NONE;
+  out->note[0] = '\0';
+  return iospd_err_set(err, IOSPD_ENOTSUP, "the fake platform has no BypassIO");
+}
+
 int iospd_plat_file_info(iospd_plat_file_t* h, iospd_file_info_t* info,
                          iospd_err_t* err) {
   (void)err;

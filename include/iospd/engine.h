@@ -73,6 +73,7 @@ typedef struct iospd_wtarget_s {
   iospd_plat_file_t* file;
   uint32_t file_index;
   uint64_t file_size;
+  iospd_bypass_result_t bypass; /* -Sy/-SY: what BypassIO bypassed */
   iospd_gen_t gen;
   uint8_t* buf; /* read half, then write half; bs * slot_count each */
   size_t buf_len;

@@ -282,6 +282,28 @@ int iospd_plat_file_open(iospd_plat_file_t** f, const iospd_open_opts_t* o,
 int iospd_plat_file_info(iospd_plat_file_t* f, iospd_file_info_t* info,
                          iospd_err_t* err);
 void iospd_plat_file_close(iospd_plat_file_t* f);
+/* -Sy / -SY (DISKSPD 2.3): what BypassIO bypassed on one target handle. */
+typedef enum iospd_bypass_state_e {
+  IOSPD_BYPASS_STATE_NOT_ASKED = 0, /* no -Sy/-SY */
+  IOSPD_BYPASS_STATE_NONE,    /* asked, and nothing is bypassed (refused) */
+  IOSPD_BYPASS_STATE_PARTIAL, /* the file system and its filters are
+                                 bypassed, the storage stack is not */
+  IOSPD_BYPASS_STATE_FULL     /* file system and storage stack bypassed */
+} iospd_bypass_state_t;
+typedef struct iospd_bypass_result_s {
+  iospd_bypass_state_t state;
+  /* Why it is not full ("" when full): the refusing driver and its reason,
+   * or the call's failure, in our words. */
+  char note[160];
+} iospd_bypass_result_t;
+/* Enables BypassIO on f (Windows: FSCTL_MANAGE_BYPASS_IO, FS_BPIO_OP_ENABLE)
+ * and says what it bypassed. full false (-Sy): any answer runs (0); full
+ * true (-SY): anything short of a full bypass fails, IOSPD_ENOTSUP with
+ * err naming the target, what was missing and what to do. Linux:
+ * IOSPD_ENOTSUP (the parser refuses -Sy/-SY there). Called at a worker's
+ * set-up, never on the hot path. */
+int iospd_plat_file_bypass_io(iospd_plat_file_t* f, bool full,
+                              iospd_bypass_result_t* out, iospd_err_t* err);
 /* Looks at a target without opening it for I/O (profile printer, safety
  * checks). */
 int iospd_plat_path_info(const char* path, iospd_file_info_t* info,

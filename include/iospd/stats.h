@@ -62,6 +62,10 @@ typedef struct iospd_thread_target_result_s {
   iospd_eff_range_t* dist;      /* effective distribution, or NULL */
   uint32_t dist_count;
   iospd_vcounts_t verify;       /* --verify: blocks written and checked */
+  /* -Sy/-SY (DISKSPD 2.3): what BypassIO bypassed on this thread's handle
+   * (state IOSPD_BYPASS_STATE_NOT_ASKED without them) and why not all
+   * (note). For the reporters' "BypassIO" lines and <BypassIO> results. */
+  iospd_bypass_result_t bypass_io;
 } iospd_thread_target_result_t;
 
 typedef struct iospd_thread_result_s {

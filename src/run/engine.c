@@ -87,6 +87,15 @@ static int setup_target(iospd_worker_t* w, iospd_wtarget_t* tg,
                          "empty; create it with -c<size>",
                          tpath(tg));
   tg->file_size = info.size;
+  /* -Sy/-SY: BypassIO on this handle, before any I/O; -SY fails the run
+   * unless the bypass is full (the platform's decision and message). */
+  if (t->bypass_io != IOSPD_BYPASS_NONE) {
+    rc = iospd_plat_file_bypass_io(
+        tg->file, t->bypass_io == IOSPD_BYPASS_FULL, &tg->bypass, &e);
+    if (rc < 0 && t->bypass_io == IOSPD_BYPASS_FULL)
+      return iospd_err_set(err, rc, "%s (thread %u)",
+                           e.msg[0] ? e.msg : iospd_strerror(rc), w->id);
+  }
   tg->rnd_align = t->cache_mode == IOSPD_CACHE_DISABLE_OS
                       ? iospd_rnd_window_align(&info)
                       : 1u;

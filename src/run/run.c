@@ -325,6 +325,7 @@ static void publish_setup(run_t* r, iospd_worker_t* w) {
     iospd_wtarget_t* tg = &w->targets[k];
     iospd_thread_target_result_t* res = &tr->targets[k];
     res->file_size = tg->file_size;
+    res->bypass_io = tg->bypass;
     if (tg->gen.dist_count > 0 && res->dist == NULL) {
       res->dist = iospd_calloc(tg->gen.dist_count, sizeof(*res->dist));
       if (res->dist != NULL) {

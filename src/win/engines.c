@@ -17,6 +17,8 @@ static const iospd_engine_def_t engines[] = {
      IOSPD_ENGINE_CAP_ASYNC, iospd_win_routines_create},
     {"null", "completes I/O at once without touching the target",
      IOSPD_ENGINE_CAP_ASYNC | IOSPD_ENGINE_CAP_NO_IO, iospd_win_null_create},
+    {"ioring", "IoRing (Windows 11), batched submits, as DISKSPD 2.3's -u",
+     IOSPD_ENGINE_CAP_ASYNC | IOSPD_ENGINE_CAP_RING, iospd_win_ioring_create},
 };
 
 const iospd_engine_def_t* iospd_plat_engines(uint32_t* count) {

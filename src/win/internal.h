@@ -383,6 +383,30 @@ int iospd_win_routines_create(iospd_plat_queue_t** q, uint32_t depth,
 /* The null engine: completes every I/O at once, touching nothing. */
 int iospd_win_null_create(iospd_plat_queue_t** q, uint32_t depth,
                           unsigned flags, iospd_err_t* err);
+/* The IoRing engine (ioring.c; its calls and types in ioring_api.h):
+ * IOSPD_ENOTSUP, naming the missing piece and the Windows build that has
+ * it, where the OS has no IoRing (Windows 10, wine); a file opened for
+ * writing is refused at attach where IoRing cannot write (before 22H2). */
+int iospd_win_ioring_create(iospd_plat_queue_t** q, uint32_t depth,
+                            unsigned flags, iospd_err_t* err);
+
+/* ---- BypassIO (bypass.c) ------------------------------------------------- */
+
+/* What FSCTL_MANAGE_BYPASS_IO (FS_BPIO_OP_ENABLE) answered for a handle. */
+typedef struct iospd_win_bypass_answer_s {
+  DWORD ioctl_error;  /* 0: the call answered; else its Win32 error */
+  LONG op_status;     /* FS_BPIO_RESULTS.OpStatus: < 0, a driver refused */
+  unsigned out_flags; /* FS_BPIO_OUTPUT.OutFlags */
+  const char* driver; /* the refusing driver, UTF-8 ("" or NULL: none) */
+  const char* reason; /* its reason ("" or NULL: none) */
+} iospd_win_bypass_answer_t;
+/* The decision, pure: what was asked (full: -SY, else -Sy) and the answer
+ * -> *out (what was bypassed, and a note saying why not all), and 0 to
+ * run or IOSPD_ENOTSUP with err naming path when -SY gets less than a
+ * full bypass. -Sy runs whatever the answer. */
+int iospd_win_bypass_decide(bool full, const iospd_win_bypass_answer_t* a,
+                            const char* path, iospd_bypass_result_t* out,
+                            iospd_err_t* err);
 
 
 /* ---- the port's bookkeeping, for its checks and tests (iocp.c) ---------- */

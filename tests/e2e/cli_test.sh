@@ -118,7 +118,7 @@ else
   for e in io_uring libaio threads psync; do
     iospd --engine=$e -d1 -W0 -o4 "$ef"
     expect_rc 3 "--engine=$e on Windows"
-    expect_err "'--engine=$e': unknown engine '$e'; use auto, iocp, routines or null" "--engine=$e on Windows"
+    expect_err "'--engine=$e': unknown engine '$e'; use auto, iocp, routines, null or ioring" "--engine=$e on Windows"
   done
 fi
 

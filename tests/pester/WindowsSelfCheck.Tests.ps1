@@ -716,6 +716,9 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
     Mock Test-SelfCheckCreateInterrupt { New-SelfCheckResult -Check 'ctrl-c during -c' -Result PASS -Detail 'ok' }
     Mock Test-SelfCheckCacheMode { New-SelfCheckResult -Check "cache $Mode" -Result PASS -Detail 'ok' }
     Mock Test-SelfCheckRawWriteVhdx { New-SelfCheckResult -Check 'raw-write vhdx' -Result SKIP -Detail 'needs an elevated prompt' }
+    Mock Test-SelfCheckIoRingCaps { New-SelfCheckResult -Check 'ioring-caps' -Result PASS -Detail 'ok' }
+    Mock Test-SelfCheckIoRingRun { New-SelfCheckResult -Check ('ioring ' + ($(if ($Engine) { $Engine } else { @('--engine=ioring') }) -join ' ')) -Result PASS -Detail 'ok' }
+    Mock Test-SelfCheckBypassIo { New-SelfCheckResult -Check 'bypassio' -Result SKIP -Detail 'not NTFS' }
   }
 
   It 'runs every check, writes the JSON report, exits 1 on a FAIL and removes every scratch folder' {
@@ -747,11 +750,12 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
       'long-path', 'long-path relative', 'case-fold', 'code-page', 'missing-drive', 'never-written', 'device-info \\.\C:', 'x86',
       'large-pages', 'valid-data', 'valid-data existing', 'valid-data held-open', 'raw-write vhdx', 'timer-resolution',
       'pacing -g1000i', 'pacing -g400', 'pacing -i1 -j1', 'ctrl-c once', 'ctrl-c three times',
-      'cache -Sb', 'cache -Su', 'cache -Sh', 'cache -Sw')
-    $j.Summary.PASS | Should -Be 21
+      'cache -Sb', 'cache -Su', 'cache -Sh', 'cache -Sw',
+      'ioring-caps', 'ioring --engine=ioring', 'ioring --diskspd=2.3 -u', 'bypassio')
+    $j.Summary.PASS | Should -Be 24
     $j.Summary.FAIL | Should -Be 4
     $j.Summary.INFO | Should -Be 2
-    $j.Summary.SKIP | Should -Be 6
+    $j.Summary.SKIP | Should -Be 7
     Should -Invoke Test-SelfCheckValidData -Times 1 -Exactly -ParameterFilter { $Target.Root -eq $script:otherVol }
     ($j.Results | Where-Object Check -eq 'pacing -g400').Detail | Should -Be 'the check itself failed: boom'
     $j.Parameters.Long | Should -BeFalse
@@ -1381,5 +1385,81 @@ Describe '$SelfCheckExpect matches the C source' {
     $msg = Format-CLiteral -File 'src/run/run_files.c' -Anchor "refusing to write to '%s'" -Values @('#3', 'holds', $content, '100')
     $msg | Should -Match $script:SelfCheckExpect.RawGuardShareDenied
     $msg | Should -Match $script:SelfCheckExpect.RawWriteRefused
+  }
+}
+
+Describe 'IoRing and BypassIO checks (DISKSPD 2.3)' {
+  BeforeAll {
+    $script:srcRoot = if ($env:IOSPD_SOURCE_ROOT) { $env:IOSPD_SOURCE_ROOT } else { $script:repo }
+    function script:Get-CLiteral2 {
+      param([string] $File)
+      $raw = [IO.File]::ReadAllText((Join-Path $script:srcRoot $File))
+      $joined = [regex]::Replace($raw, '"\s+L?"', '')
+      @([regex]::Matches($joined, '"((?:[^"\\\n]|\\.)*)"') | ForEach-Object { $_.Groups[1].Value -replace '\\"', '"' -replace '\\\\', '\' })
+    }
+    function script:One-Literal {
+      param([string] $File, [string] $Anchor)
+      $hits = @(Get-CLiteral2 -File $File | Where-Object { $_.Contains($Anchor) })
+      if ($hits.Count -ne 1) { throw "$File has $($hits.Count) literals containing '$Anchor' (want 1)" }
+      $hits[0]
+    }
+  }
+  It 'IoRingMissing matches every refusal of ioring_api.c' {
+    foreach ($a in 'this Windows has no %s in', 'QueryIoRingCapabilities failed', 'QueryIoRingCapabilities reports no') {
+      One-Literal -File 'src/win/ioring_api.c' -Anchor $a | Should -Match $script:SelfCheckExpect.IoRingMissing
+    }
+  }
+  It 'IoRingNoWrite matches the version and the op refusals' {
+    One-Literal -File 'src/win/ioring_api.c' -Anchor 'which only reads' | Should -Match $script:SelfCheckExpect.IoRingNoWrite
+    One-Literal -File 'src/win/ioring.c' -Anchor 'IsIoRingOpSupported says' | Should -Match $script:SelfCheckExpect.IoRingNoWrite
+    $h = [IO.File]::ReadAllText((Join-Path $script:srcRoot 'src/win/ioring_api.h'))
+    $h | Should -Match ("#define IOSPD_IOR_BUILD_WRITE {0}u" -f $script:SelfCheckExpect.IoRingWriteBuild)
+    $h | Should -Match ("#define IOSPD_IOR_BUILD_READ {0}u" -f $script:SelfCheckExpect.IoRingReadBuild)
+  }
+  It 'BypassFullRefused matches the three -SY refusals of bypass.c' {
+    foreach ($a in 'cannot be enabled on', 'is not possible on', 'is only partial on') {
+      (One-Literal -File 'src/win/bypass.c' -Anchor $a) -replace "'%s'", "'C:\x.dat'" | Should -Match $script:SelfCheckExpect.BypassFullRefused
+    }
+  }
+  It 'ioring-caps: <Why>' -ForEach @(
+    @{ Why = 'Windows 10 without IoRing is INFO'; Build = 19045; Present = $false; V = 0; Want = 'INFO' }
+    @{ Why = '22H2 with version 3 passes'; Build = 22621; Present = $true; V = 300; Want = 'PASS' }
+    @{ Why = '21H2 with version 1 passes'; Build = 22000; Present = $true; V = 1; Want = 'PASS' }
+    @{ Why = '22H2 with only version 2 fails'; Build = 22631; Present = $true; V = 2; Want = 'FAIL' }
+    @{ Why = 'Windows 11 without the call fails'; Build = 22631; Present = $false; V = 0; Want = 'FAIL' }
+  ) {
+    $caps = [ordered]@{ Present = $Present; HResult = '0x00000000'; MaxVersion = $V; MaxSubmissionQueueSize = 32768; MaxCompletionQueueSize = 65536; FeatureFlags = 0 }
+    (Test-SelfCheckIoRingCaps -Build $Build -Caps $caps).Result | Should -Be $Want
+  }
+  It 'ioring run: <Why>' -ForEach @(
+    @{ Why = 'Windows 10 refusing with the file unchanged passes'; Build = 19045; WExit = 1; RExit = 1; Err = 'error: cannot create the I/O queue of thread 0: IoRing (-u) is not available: this Windows has no QueryIoRingCapabilities'; Write = $false; Want = 'PASS' }
+    @{ Why = 'Windows 10 running anyway fails'; Build = 19045; WExit = 0; RExit = 0; Err = ''; Write = $true; Want = 'FAIL' }
+    @{ Why = '21H2 reads, writes refused, passes'; Build = 22000; WExit = 1; RExit = 0; Err = 'IoRing (-u) cannot write here: version 1'; Write = $false; Want = 'PASS' }
+    @{ Why = '22H2 with the bytes written passes'; Build = 22621; WExit = 0; RExit = 0; Err = ''; Write = $true; Want = 'PASS' }
+    @{ Why = '22H2 with the bytes not written fails'; Build = 22621; WExit = 0; RExit = 0; Err = ''; Write = $false; Want = 'FAIL' }
+    @{ Why = 'a parser without -u skips'; Build = 22621; WExit = 3; RExit = 3; Err = 'unknown option'; Write = $false; Want = 'SKIP' }
+  ) {
+    $dir = Join-Path ([IO.Path]::GetTempPath()) ("ioring-sc-" + [guid]::NewGuid())
+    $null = New-Item -ItemType Directory -Path $dir
+    try {
+      $ctx = [pscustomobject]@{ IoSpd = 'iospd.exe'; WorkDir = $dir }
+      Mock Get-SelfCheckOsBuild { $Build }
+      $script:fakeW = $Write
+      $script:fakeRuns = [System.Collections.Generic.List[object]]::new()
+      Mock Invoke-SelfCheckTool {
+        $isWrite = $ArgumentList -contains '-w100'
+        $file = $ArgumentList[-1]
+        if ($isWrite -and $script:fakeW) {
+          $b = New-Object byte[] (1MB); for ($i = 0; $i -lt $b.Length; $i++) { $b[$i] = [byte]($i -band 0xFF) }
+          [IO.File]::WriteAllBytes($file, $b)
+        }
+        $script:fakeRuns.Add($ArgumentList)
+        $code = if ($isWrite) { $WExit } else { $RExit }
+        [pscustomobject]@{ ExitCode = $code; StdOut = $(if ($code -eq 0) { '<Results><IoEngine>IoRing</IoEngine></Results>' } else { '' }); StdErr = $(if ($code -ne 0) { $Err } else { '' }); TimedOut = $false; Seconds = 1 }
+      }
+      (Test-SelfCheckIoRingRun -Context $ctx -Engine @('--diskspd=2.3', '-u')).Result | Should -Be $Want
+      $script:fakeRuns[0][0] | Should -Be '--diskspd=2.3'
+      $script:fakeRuns[0][1] | Should -Be '-u'
+    } finally { Remove-Item -LiteralPath $dir -Recurse -Force }
   }
 }
