@@ -61,6 +61,11 @@ int iospd_affinity_canonical(iospd_timespan_t* ts);
 /* "0-3,7": the CPUs of a mask, runs of two and more as ranges; "*" for 0. */
 void iospd_cpu_mask_text(iospd_strbuf_t* out, uint64_t mask);
 
+/* DISKSPD 2.3's rules (src/profile/profile_validate_23.c), part of
+ * iospd_profile_validate: "error: ..." lines into diag (may be NULL);
+ * returns how many. */
+int iospd_profile_validate_23(const iospd_profile_t* p, iospd_strbuf_t* diag);
+
 /* The word the report uses for the ring -u selects on this platform:
  * "io_uring" where the engine table has it, else "IoRing". */
 const char* iospd_ring_label(void);

@@ -138,6 +138,10 @@ int iospd_opt_system_only(ctx_t* c, const char* const* sw, int nsw) {
 
 int iospd_opt_finish_23(ctx_t* c) {
   if (!is_23(c)) return 0;
+  if (c->ts.disable_affinity && iospd_opt_given(&c->pp, IOSPD_OID_a))
+    return fail(c, "-n (no affinity) cannot be combined with -a at DISKSPD "
+                   "2.3 (a CPU list or the -a letters): give one or the "
+                   "other");
   if (c->bufsep_given && c->tgt.large_pages &&
       c->ts.buffer_separation == IOSPD_BUFSEP_PDE_CACHE_LINE)
     warn(c, "-bsp has no effect with -l: large pages take priority for the "
