@@ -94,9 +94,11 @@ int sw_cache(ctx_t* c) {
         break;
       default:
         /* -Sr is refused on Linux, so it is not offered there. */
-        return fail(c, "'%s': unknown -S letter '%c'; use b, h, m, %su %s",
-                    c->arg, *p, c->env->windows ? "r, " : "",
-                    c->env->windows && is_23(c) ? "w, y or Y" : "or w");
+        if (c->env->windows && is_23(c))
+          return fail(c, "'%s': unknown -S letter '%c'; use b, h, m, r, u, "
+                         "w, y or Y", c->arg, *p);
+        return fail(c, "'%s': unknown -S letter '%c'; use b, h, m, %su or w",
+                    c->arg, *p, c->env->windows ? "r, " : "");
     }
   }
   if (bypass_letter != NULL && !unbuffered_here)
