@@ -65,13 +65,14 @@ for cmdf in "$data"/P*.cmd; do
       continue
     fi
     if [ "$rc" != 0 ]; then
-      # A refusal: an error line naming the switch DISKSPD names.
+      # A refusal: an error line naming the BypassIO letter DISKSPD names.
       sw=$(grep -oE -- '-S[a-zA-Z]*[yY]' "$cmdf" | head -1)
+      case "$sw" in *Y*) sw=-SY ;; ?*) sw=-Sy ;; esac
       if grep -q '^error: ' "$work/err" && grep -qF -- "${sw:--}" "$work/err"; then ok; else
         bad "$n -Rp$fmt ($line): the error does not name ${sw:-the switch}: $(cat "$work/err")"
       fi
       case "$(cat "$data/$n.err")" in
-        *"write operations"*) grep -q "cannot be used with writes (-w" "$work/err" && ok ||
+        *"write operations"*) grep -q "cannot be used with writes (-w[1-9]" "$work/err" && ok ||
           bad "$n: the error does not say BypassIO refuses writes: $(cat "$work/err")" ;;
         *"requires unbuffered"*) grep -q "needs unbuffered I/O" "$work/err" && ok ||
           bad "$n: the error does not say BypassIO needs unbuffered I/O: $(cat "$work/err")" ;;
