@@ -112,5 +112,15 @@ for cmdf in "$data"/P*.cmd; do
   fi
 done
 [ "$count" -ge 16 ] || bad "only $count samples found in $data"
+
+# xml/examples/nvme-ioring.xml is the 2.3 command line its comment names.
+ex="$src/xml/examples/nvme-ioring.xml"
+[ $wine = 1 ] && ex=$(winepath -w "$ex" 2>/dev/null)
+iospd --diskspd=2.3 "-X$ex" -Rpxml t.dat
+cp "$work/out" "$work/want"
+iospd --diskspd=2.3 -b4K -r -t4 -o32 -u -ac -Sh -L -d30 -W10 -Rpxml t.dat
+if [ "$rc" = 0 ] && grep -q '<IoRing>' "$work/want" && diff -u "$work/want" "$work/out" >"$work/diff"; then ok; else
+  bad "nvme-ioring.xml and its command line differ at --diskspd=2.3"; head -20 "$work/diff"
+fi
 echo "profiles23: $pass passed, $fail failed ($count samples)"
 [ "$fail" = 0 ]
