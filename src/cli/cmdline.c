@@ -54,6 +54,11 @@
  *  - -Sr (remote-share local cache) and -x (completion routines) are
  *    refused; -Nn and -Ni (non-volatile memory flushes) are refused, -Nv is
  *    accepted (msync); -e (ETW) is refused; -I, -l, -Sm, -y are accepted.
+ * DISKSPD 2.3 (--diskspd=2.3, read before every other switch): its
+ * switches and rules as 2.3 has them (src/cli/opt_diskspd23.c,
+ * src/profile/profile_validate_23.c); the differences are in
+ * docs/compat-differences.md, "DISKSPD 2.3". At 2.2 each 2.3 form is refused
+ * as DISKSPD 2.3's.
  * iospd additions: --allow-raw-write, --engine=<a word of the platform's
  * engine table>, --progress=auto|always|never, --timeseries=FILE, --output=
  * FORMAT:FILE (repeatable), --help, the --merge mode (first argument
