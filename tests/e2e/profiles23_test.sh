@@ -113,6 +113,38 @@ for cmdf in "$data"/P*.cmd; do
 done
 [ "$count" -ge 16 ] || bad "only $count samples found in $data"
 
+# The "Input parameters" of real 2.3 runs (Rnn.txt: the head of
+# diskspd-2.3-samples/results/NN-*.txt up to "System information") against
+# -Rptext of the same command line.
+rcount=0
+for cmdf in "$data"/R*.cmd; do
+  [ -e "$cmdf" ] || break
+  n=$(basename "$cmdf" .cmd)
+  rcount=$((rcount + 1))
+  read -r -a args <"$cmdf"
+  iospd -Rptext --diskspd=2.3 "${args[@]}"
+  has_x=0
+  for a in "${args[@]}"; do [ "$a" = -x ] && has_x=1; done
+  if [ $wine = 0 ] && [ $has_x = 1 ]; then
+    # -x (completion routines) is Windows-only.
+    [ "$rc" = 3 ] && grep -q "'-x': -x (completion routines) exists only on Windows" "$work/err" && ok ||
+      bad "$n (${args[*]}) on Linux: exit $rc, want the -x refusal"
+    continue
+  fi
+  if [ "$rc" != 0 ]; then bad "$n -Rptext (${args[*]}): exit $rc; $(head -2 "$work/err")"; continue; fi
+  sed 's/\r$//; 1,3s/^Command Line: .*/Command Line: */' "$data/$n.txt" >"$work/want"
+  sed -i '1,3s/^Command Line: .*/Command Line: */' "$work/out"
+  if [ $wine = 0 ]; then
+    sed -i '/^      using I\/O Completion Ports$/d' "$work/want"
+    sed -i '/^      using io_uring, /d; /^      using the psync/d; /^      using libaio/d; /^      using threads/d; /^      using psync/d' "$work/out"
+  fi
+  if diff -u "$work/want" "$work/out" >"$work/diff"; then ok; else
+    bad "$n -Rptext (${args[*]}) differs from the input parameters of DISKSPD 2.3's run"
+    head -20 "$work/diff"
+  fi
+done
+[ "$rcount" -ge 20 ] || bad "only $rcount results samples (R*.cmd) found in $data"
+
 # xml/examples/nvme-ioring.xml is the 2.3 command line its comment names.
 ex="$src/xml/examples/nvme-ioring.xml"
 [ $wine = 1 ] && ex=$(winepath -w "$ex" 2>/dev/null)
