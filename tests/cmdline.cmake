@@ -11,3 +11,5 @@ file(GLOB iospd_validate_examples RELATIVE ${PROJECT_SOURCE_DIR}/xml/examples
 string(REPLACE ";" "|" iospd_validate_examples_str "${iospd_validate_examples}")
 target_compile_definitions(test_validate PRIVATE
   IOSPD_VALIDATE_EXAMPLES="${iospd_validate_examples_str}")
+# DISKSPD 2.3's switches, errors and rules at --diskspd=2.3 (issue #25).
+iospd_add_test(test_cmdline23 SOURCES test_cmdline23.c)

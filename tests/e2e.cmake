@@ -30,3 +30,14 @@ elseif(IOSPD_BASH AND CMAKE_CROSSCOMPILING_EMULATOR)
            $<TARGET_FILE:iospd> ${PROJECT_SOURCE_DIR} --wine)
   set_tests_properties(e2e_examples_wine PROPERTIES TIMEOUT 120 ENVIRONMENT "${iospd_test_env}")
 endif()
+# DISKSPD 2.3's real -Rpxml / -Rptext samples (tests/data/diskspd23-profiles)
+# against iospd --diskspd=2.3, natively and under wine (issue #25).
+if(IOSPD_BASH AND NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME e2e_profiles23 COMMAND ${IOSPD_BASH} ${PROJECT_SOURCE_DIR}/tests/e2e/profiles23_test.sh
+           $<TARGET_FILE:iospd> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(e2e_profiles23 PROPERTIES TIMEOUT 120)
+elseif(IOSPD_BASH AND CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME e2e_profiles23_wine COMMAND ${IOSPD_BASH} ${PROJECT_SOURCE_DIR}/tests/e2e/profiles23_test.sh
+           $<TARGET_FILE:iospd> ${PROJECT_SOURCE_DIR} --wine)
+  set_tests_properties(e2e_profiles23_wine PROPERTIES TIMEOUT 600 ENVIRONMENT "${iospd_test_env}")
+endif()

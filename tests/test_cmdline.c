@@ -827,7 +827,7 @@ static const bad_case_t k_bad[] = {
     {"-a1, t", "ends with a comma"},
     {"-a,1 t", "'-a,1'"},
     {"-agg t", "'-agg'"},
-    {"-ag1 t", "without a CPU"},
+    {"-ag1 t", "(-ag<n>) is a DISKSPD 2.3 switch; add --diskspd=2.3"},
     {"-a0,g1 t", "without a CPU"},
     {"-a256 t", "CPU 256 is out of range"},
     {"-ag65536,0 t", "group 65536 is out of range"},

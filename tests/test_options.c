@@ -83,7 +83,7 @@ static void test_value_words_are_sound(void** state) {
         fail_msg("-%s: syntax '%s' lacks '%s'", o->name, o->syntax, w->word);
     }
   }
-  assert_int_equal(lists, 5); /* -rd -N -e -y --progress */
+  assert_int_equal(lists, 7); /* -rd -N -e -y --progress --diskspd -bs */
   /* The values are what the handlers store. */
   const iospd_opt_word_t* w = iospd_opt_words_find(
       iospd_options[IOSPD_OID_progress].posval, "never", 5, false);

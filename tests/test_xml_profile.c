@@ -870,11 +870,11 @@ static void test_timespan_errors(void** state) {
        "line 3: unknown element <AffinityGroupAssignment> inside <Affinity>; "
        "expected <AffinityAssignment>"},
       {"<Affinity></Affinity>",
-       "line 3: <Affinity> needs at least one <AffinityGroupAssignment> or "
-       "<AffinityAssignment>"},
+       "line 3: <Affinity> needs at least one <AffinityGroupAssignment>, "
+       "<AffinityAssignment> or (DISKSPD 2.3) <Group>"},
       {"<Affinity><Cpu>1</Cpu></Affinity>",
        "line 3: unknown element <Cpu> inside <Affinity>; expected "
-       "<AffinityGroupAssignment> or <AffinityAssignment>"},
+       "<AffinityGroupAssignment>, <AffinityAssignment> or <Group>"},
       {"<Targets2/>", "line 3: unknown element <Targets2> inside <TimeSpan>"},
   };
   for (size_t i = 0; i < IOSPD_ARRAY_SIZE(cases); i++) {

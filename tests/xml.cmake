@@ -48,3 +48,15 @@ if(NOT CMAKE_CROSSCOMPILING)
   set_tests_properties(xmllint_examples xmllint_refused xmllint_written
     PROPERTIES TIMEOUT 300)
 endif()
+# DISKSPD 2.3 profiles: 2.3's elements read at either level, each level's
+# form written, the 2.3 text lines (issue #25).
+iospd_add_test(test_profile23 SOURCES test_profile23.c)
+# xml/profile.xsd accepts DISKSPD 2.3's real profiles (which -Rpxml at
+# --diskspd=2.3 reproduces byte for byte: e2e_profiles23).
+if(NOT CMAKE_CROSSCOMPILING)
+  add_test(NAME xmllint_diskspd23 COMMAND ${CMAKE_COMMAND} -DXMLLINT=${XMLLINT}
+    -DSCHEMA=${PROJECT_SOURCE_DIR}/xml/profile.xsd -DEXPECT=valid
+    "-DGLOBS=${IOSPD_TEST_DATA_DIR}/diskspd23-profiles/P*.xml"
+    -P ${PROJECT_SOURCE_DIR}/tests/xml_lint.cmake.in)
+  set_tests_properties(xmllint_diskspd23 PROPERTIES TIMEOUT 120)
+endif()

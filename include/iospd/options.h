@@ -44,6 +44,7 @@ enum {
  * opt_given for every switch on the command line. */
 typedef enum iospd_opt_id {
   IOSPD_OID_b,
+  IOSPD_OID_bs,     /* -bs<n|p> (DISKSPD 2.3) */
   IOSPD_OID_B,
   IOSPD_OID_c,
   IOSPD_OID_f,
@@ -64,6 +65,8 @@ typedef enum iospd_opt_id {
   IOSPD_OID_F,
   IOSPD_OID_o,
   IOSPD_OID_O,
+  IOSPD_OID_oc,     /* -oc<n> (DISKSPD 2.3) */
+  IOSPD_OID_u,      /* -u[n][<batch>[p]] (DISKSPD 2.3) */
   IOSPD_OID_a,
   IOSPD_OID_n,
   IOSPD_OID_I,
@@ -86,6 +89,7 @@ typedef enum iospd_opt_id {
   IOSPD_OID_y,
   IOSPD_OID_allow_raw_write,
   IOSPD_OID_engine,
+  IOSPD_OID_diskspd, /* --diskspd=2.2|2.3 */
   IOSPD_OID_output,
   IOSPD_OID_merge,
   IOSPD_OID_report,

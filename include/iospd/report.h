@@ -39,6 +39,15 @@ void iospd_report_profile_text_uses(iospd_strbuf_t* out,
                                     const iospd_profile_t* p,
                                     const char* engine_name,
                                     iospd_engine_use_fn fn, void* ctx);
+/* iospd_report_profile_text_uses, with the machine's caches and page size
+ * for DISKSPD 2.3's "buffer separation: thread optimized (16MiB)" figure
+ * (iospd_buffer_separation_bytes; NULL / 0: 64-byte lines, 4 KiB pages). */
+void iospd_report_profile_text_sys(iospd_strbuf_t* out,
+                                   const iospd_profile_t* p,
+                                   const char* engine_name,
+                                   iospd_engine_use_fn fn, void* ctx,
+                                   const iospd_cpu_topology_t* topo,
+                                   uint32_t page_size);
 /* Full text report (-Rtext). */
 void iospd_report_text(iospd_strbuf_t* out, const iospd_results_t* r);
 /* The profile part of the text report alone (as -Rptext shows it, with the

@@ -16,8 +16,9 @@ int iospd_xml_profile_parse(const char* data, size_t len, iospd_profile_t* p,
  * used (DISKSPD's profile XML input). */
 int iospd_xml_profile_substitute(iospd_profile_t* p, const char* const* targets,
                                  uint32_t count, iospd_err_t* err);
-/* Writes the <Profile> element as DISKSPD 2.2 prints it, each line indented
- * by 2*indent spaces, ending with a newline. */
+/* Writes the <Profile> element as DISKSPD 2.2 or 2.3 prints it (the
+ * profile's ext.diskspd level), each line indented by 2*indent spaces,
+ * ending with a newline. The reader takes both levels' elements. */
 void iospd_xml_profile_write(iospd_strbuf_t* out, const iospd_profile_t* p,
                              unsigned indent);
 

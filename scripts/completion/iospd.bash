@@ -35,6 +35,7 @@ _iospd_flag_descs=(
 # Switches whose value is glued to them (-b4K).
 _iospd_value_names=(
   '-b'
+  '-bs'
   '-B'
   '-c'
   '-f'
@@ -52,6 +53,8 @@ _iospd_value_names=(
   '-F'
   '-o'
   '-O'
+  '-oc'
+  '-u'
   '-a'
   '-I'
   '-d'
@@ -70,6 +73,7 @@ _iospd_value_names=(
 )
 _iospd_value_descs=(
   'block size'
+  'buffer separation'
   'base offset'
   'file size to create'
   'maximum offset or access hints'
@@ -87,6 +91,8 @@ _iospd_value_descs=(
   'total thread count'
   'outstanding I/O count'
   'outstanding I/Os per thread'
+  'completion depth'
+  'ring submission'
   'CPU affinity'
   'I/O priority'
   'test duration'
@@ -107,6 +113,7 @@ _iospd_value_descs=(
 _iospd_long_names=(
   '--allow-raw-write'
   '--engine='
+  '--diskspd='
   '--output='
   '--merge'
   '--report='
@@ -136,6 +143,7 @@ _iospd_long_names=(
 _iospd_long_descs=(
   'raw write permission'
   'I/O engine'
+  'DISKSPD level'
   'report file'
   'merge mode'
   'HTML report'
@@ -164,6 +172,7 @@ _iospd_long_descs=(
 )
 # The values of long options that take one word of a list.
 _iospd_words_engine=( auto io_uring libaio threads psync null )
+_iospd_words_diskspd=( 2.2 2.3 )
 _iospd_words_progress=( auto always never )
 _iospd_words_verify_errors=( n )
 _iospd_words_verify_state=( file )

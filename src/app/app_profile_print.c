@@ -57,12 +57,19 @@ int iospd_app_print_profile(const iospd_profile_t* p,
   const char* engine = NULL;
   if (on_linux)
     engine = engine_name(p->ext.engine);
-  if (p->format == IOSPD_FORMAT_XML)
+  if (p->format == IOSPD_FORMAT_XML) {
     iospd_xml_profile_write(&out, p, 0);
-  else
-    iospd_report_profile_text_uses(&out, p, engine,
-                                   on_linux ? profile_engine : NULL,
-                                   (void*)p);
+  } else {
+    /* DISKSPD 2.3's buffer-separation figure uses the largest cache line. */
+    iospd_cpu_topology_t topo;
+    iospd_err_t err;
+    memset(&topo, 0, sizeof topo);
+    bool have_topo = iospd_plat_cpu_topology(&topo, &err) == 0;
+    iospd_report_profile_text_sys(&out, p, engine,
+                                  on_linux ? profile_engine : NULL, (void*)p,
+                                  have_topo ? &topo : NULL, sys->page_size);
+    if (have_topo) iospd_plat_cpu_topology_free(&topo);
+  }
   out_sb(&out);
   iospd_strbuf_destroy(&out);
   return EXIT_OK;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The DISKSPD 2.2 command line -> iospd_profile_t: the one walker over the
+/* The DISKSPD 2.2 / 2.3 command line -> iospd_profile_t: the one walker over the
  * switch table in options.c, in DISKSPD's two passes (DISKSPD's command-line rules),
  * plus -X<file> profiles with their overrides. Each table entry names its
  * handler (src/cli/opt_*.c); this file finds the entry for an argument,
@@ -54,6 +54,11 @@
  *  - -Sr (remote-share local cache) and -x (completion routines) are
  *    refused; -Nn and -Ni (non-volatile memory flushes) are refused, -Nv is
  *    accepted (msync); -e (ETW) is refused; -I, -l, -Sm, -y are accepted.
+ * DISKSPD 2.3 (--diskspd=2.3, read before every other switch): its
+ * switches and rules as 2.3 has them (src/cli/opt_diskspd23.c,
+ * src/profile/profile_validate_23.c); the differences are in
+ * docs/compat-differences.md, "DISKSPD 2.3". At 2.2 each 2.3 form is refused
+ * as DISKSPD 2.3's.
  * iospd additions: --allow-raw-write, --engine=<a word of the platform's
  * engine table>, --progress=auto|always|never, --timeseries=FILE, --output=
  * FORMAT:FILE (repeatable), --help, the --merge mode (first argument
@@ -212,9 +217,26 @@ static bool is_unknown(const char* a) {
   return iospd_options_find(a + 1) == NULL;
 }
 
+/* Before pass 1: --diskspd=, so that every other switch, limit and
+ * message can follow the level (the last one given counts). */
+static int pass0(ctx_t* c, const char* const* sw, int nsw) {
+  for (int i = 0; i < nsw; i++) {
+    if (strncmp(sw[i], "--", 2) != 0) continue;
+    const iospd_opt_def_t* o = iospd_options_find_long(sw[i] + 2);
+    if (o == NULL || iospd_opt_id(o) != IOSPD_OID_diskspd) continue;
+    c->arg = sw[i];
+    c->val = sw[i] + 2 + strlen(o->name);
+    int rc = handle(c, o);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
 /* Pass 1 (DISKSPD's two-pass parse): the composable switches and the -X state machine. */
 static int pass1(ctx_t* c, const char* const* sw, int nsw) {
   bool help_seen = false;
+  int rc0 = pass0(c, sw, nsw);
+  if (rc0) return rc0;
   for (int i = 0; i < nsw; i++) {
     const iospd_opt_def_t* o;
     if (help_seen && is_unknown(sw[i])) {
@@ -246,7 +268,7 @@ static int pass1(ctx_t* c, const char* const* sw, int nsw) {
         c->first_non_xml = c->arg;
       }
     }
-    if (o->flags & IOSPD_OPTF_PASS1) {
+    if ((o->flags & IOSPD_OPTF_PASS1) && iospd_opt_id(o) != IOSPD_OID_diskspd) {
       rc = handle(c, o);
       if (rc) return rc;
     }
@@ -319,6 +341,8 @@ static int build(ctx_t* c, iospd_profile_t* p, bool with_targets) {
                                     : (iospd_cache_mode_t)c->cache;
   t->write_through = c->write_through == 1;
   t->memory_mapped = c->mmap == 1;
+  t->bypass_io = c->bypass == UNSET ? IOSPD_BYPASS_NONE
+                                    : (iospd_bypass_io_t)c->bypass;
   t->burst_set = t->burst_size != 0;
   t->think_set = t->think_time != 0;
 
@@ -392,7 +416,7 @@ int iospd_cmdline_parse(int argc, const char* const* argv,
   iospd_timespan_init(&c->ts);
   iospd_target_init(&c->tgt);
   c->block_unit = c->tgt.block_size;
-  c->cache = c->write_through = c->mmap = UNSET;
+  c->cache = c->write_through = c->mmap = c->bypass = UNSET;
   int rc = 0;
 
   /* Split argv into switches and targets; switches must come first. */
@@ -433,6 +457,22 @@ int iospd_cmdline_parse(int argc, const char* const* argv,
 
   rc = pass1(c, sw, nsw);
   if (rc) goto done;
+  if (c->pp.system_only) {
+    /* -Rs (DISKSPD 2.3): alone on the line; the app prints the system. */
+    rc = iospd_opt_system_only(c, sw, nsw);
+    if (rc == 0) {
+      *action = IOSPD_ACTION_SYSTEM_INFO;
+      char* line = join_argv(argc, argv);
+      if (line == NULL) {
+        rc = nomem(c);
+        goto done;
+      }
+      iospd_free(p->cmdline);
+      p->cmdline = line;
+      rc = build(c, p, false);
+    }
+    goto done;
+  }
 
   char* cmdline = join_argv(argc, argv);
   if (cmdline == NULL) {
@@ -472,6 +512,11 @@ int iospd_cmdline_parse(int argc, const char* const* argv,
     goto done;
   }
 
+  rc = iospd_opt_finish_23(c);
+  if (rc) {
+    iospd_free(cmdline);
+    goto done;
+  }
   if (c->ts.request_count != 0 && c->ts.thread_count == 0)
     warn(c, "-O (outstanding I/Os per thread) has no effect without -F; "
             "it is ignored");

@@ -27,8 +27,27 @@ int sw_cache(ctx_t* c) {
     c->cache = IOSPD_CACHE_DISABLE_OS;
     return 0;
   }
+  bool unbuffered_here = false; /* u or h in this -S (for y and Y) */
+  const char* bypass_letter = NULL;
   for (const char* p = v; *p; p++) {
+    if (*p == 'u' || *p == 'h') unbuffered_here = true;
     switch (*p) {
+      case 'y':
+      case 'Y':
+        if (!is_23(c))
+          return iospd_opt_needs_23(c, *p == 'y' ? "-Sy (BypassIO)"
+                                                 : "-SY (BypassIO)");
+        if (!c->env->windows)
+          return fail(c, "'%s': -S%c (BypassIO) exists only on Windows; on "
+                         "Linux -Su already bypasses the page cache", c->arg,
+                      *p);
+        if (c->bypass != UNSET)
+          return fail(c, "'%s': BypassIO was already asked for; give one of "
+                         "y (partial bypass allowed) or Y (full bypass), "
+                         "once", c->arg);
+        c->bypass = *p == 'y' ? IOSPD_BYPASS_PARTIAL : IOSPD_BYPASS_FULL;
+        bypass_letter = p;
+        break;
       case 'b':
         if (c->cache != UNSET)
           return fail(c, "'%s': 'b' (cached) conflicts with an earlier cache "
@@ -75,10 +94,17 @@ int sw_cache(ctx_t* c) {
         break;
       default:
         /* -Sr is refused on Linux, so it is not offered there. */
+        if (c->env->windows && is_23(c))
+          return fail(c, "'%s': unknown -S letter '%c'; use b, h, m, r, u, "
+                         "w, y or Y", c->arg, *p);
         return fail(c, "'%s': unknown -S letter '%c'; use b, h, m, %su or w",
                     c->arg, *p, c->env->windows ? "r, " : "");
     }
   }
+  if (bypass_letter != NULL && !unbuffered_here)
+    return fail(c, "'%s': BypassIO (-S%c) needs unbuffered I/O in the same "
+                   "-S: use -Su%c or -Sh%c", c->arg, *bypass_letter,
+                *bypass_letter, *bypass_letter);
   return 0;
 }
 

@@ -36,6 +36,13 @@ typedef struct iospd_opt_ctx_s {
   int cache, write_through, mmap;
   bool base_given, max_given, dist_given;
 
+  /* DISKSPD 2.3 (src/cli/opt_diskspd23.c): -Sy/-SY (UNSET or the
+   * iospd_bypass_io_t), the -a switch that set the efficiency order (or
+   * NULL), and whether -bs was typed. */
+  int bypass;
+  const char* aff_order_arg;
+  bool bufsep_given;
+
   int xml_state;
   const char* xml_path;
   const char* first_non_xml; /* the first switch that rules out -X */

@@ -63,6 +63,25 @@ int sw_compare(ctx_t* c);
 int sw_ping(ctx_t* c);
 int sw_version(ctx_t* c);
 
+/* opt_diskspd23.c: --diskspd and the DISKSPD 2.3 switches */
+int sw_diskspd(ctx_t* c);
+int sw_ioring(ctx_t* c);
+int sw_completion_depth(ctx_t* c);
+int sw_bufsep(ctx_t* c);
+/* The refusal of a 2.3 switch or letter at --diskspd=2.2 (what names it). */
+int iospd_opt_needs_23(ctx_t* c, const char* what);
+/* -Rs[...] (p->system_only) is the only switch but --diskspd, and no
+ * target: 0 or the refusal naming the other switch or the target. */
+int iospd_opt_system_only(ctx_t* c, const char* const* sw, int nsw);
+/* After the last switch at 2.3: the -l/-bsp warning, the CPU list in its
+ * per-group form (iospd_affinity_canonical). */
+int iospd_opt_finish_23(ctx_t* c);
+/* opt_sched.c: -a at 2.3 (letters, ranges, whole groups). */
+int iospd_opt_affinity_23(ctx_t* c);
+static inline bool is_23(const ctx_t* c) {
+  return c->pp.ext.diskspd >= IOSPD_DISKSPD_23;
+}
+
 /* opt_verify.c */
 int sw_verify(ctx_t* c);
 int sw_verify_only(ctx_t* c);

@@ -33,6 +33,21 @@ int sw_format(ctx_t* c) {
     p = true;
     v++;
   }
+  if (lower(v[0]) == 's') {
+    /* -Rs[text|xml] (DISKSPD 2.3): the system information only. */
+    if (!is_23(c)) return iospd_opt_needs_23(c, "-Rs (system information)");
+    v++;
+    const iospd_format_t* f =
+        v[0] ? iospd_format_find(v, strlen(v), true) : NULL;
+    if (v[0] != '\0' && (f == NULL || !(f->uses & IOSPD_FMT_RP)))
+      return fail(c, "'%s': the system information is printed as text or "
+                     "XML: use -Rs, -Rstext or -Rsxml", c->arg);
+    c->pp.format = f != NULL ? f->format : IOSPD_FORMAT_TEXT;
+    c->format_set = true;
+    c->pp.system_only = true;
+    if (p) c->pp.profile_only = true;
+    return 0;
+  }
   if (v[0] != '\0') {
     const iospd_format_t* f = iospd_format_find(v, strlen(v), true);
     if (f != NULL && (f->uses & (p ? IOSPD_FMT_RP : IOSPD_FMT_R))) {

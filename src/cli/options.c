@@ -70,6 +70,14 @@ static const iospd_opt_word_t k_etw_words[] = {
 static const iospd_opt_word_t k_event_words[] = {
     EVT("s", start_name), EVT("f", end_name), EVT("r", ready_name),
     EVT("p", stop_name),  EVT("e", set_name), {NULL, 0}};
+/* --diskspd=: the DISKSPD releases iospd follows. */
+static const iospd_opt_word_t k_diskspd_words[] = {
+    {"2.2", IOSPD_DISKSPD_22}, {"2.3", IOSPD_DISKSPD_23}, {NULL, 0}};
+/* -bs (DISKSPD 2.3): p thread-optimized, n the allocator's placement. */
+static const iospd_opt_word_t k_bufsep_words[] = {
+    {"p", IOSPD_BUFSEP_PDE_CACHE_LINE},
+    {"n", IOSPD_BUFSEP_SYSTEM_DEFAULT},
+    {NULL, 0}};
 static const iospd_opt_word_t k_status_words[] = {
     {"auto", IOSPD_STATUS_AUTO},
     {"always", IOSPD_STATUS_ALWAYS},
@@ -84,6 +92,15 @@ const iospd_opt_def_t iospd_options[IOSPD_OID_COUNT] = {
      "block size",
      "Size of every I/O (default 64K). The last -b on the line also defines\n"
      "the 'b' suffix used by the other switches, wherever it appears.",
+     NULL},
+    [IOSPD_OID_bs] =
+    {"bs", IOSPD_OPT_SPECIAL, TS(buffer_separation), IOSPD_OPTF_PASS1, 0, 0,
+     0, sw_bufsep, k_bufsep_words, IOSPD_TOPIC_SIZES, "-bs<p|n>",
+     "buffer separation",
+     "DISKSPD 2.3: where each thread's I/O buffer starts. p (the 2.3\n"
+     "default): on a boundary of its own, (cache line/8) x (page size/8) x\n"
+     "page size bytes (16MiB with 64-byte lines and 4KiB pages); n: where\n"
+     "the allocator puts it. Read before -b<size>: -bs is never a block size.",
      NULL},
     [IOSPD_OID_B] =
     {"B", IOSPD_OPT_SPECIAL, TGT(base_offset), 0, 0, 0, 0, sw_base, NULL,
@@ -167,12 +184,17 @@ const iospd_opt_def_t iospd_options[IOSPD_OID_COUNT] = {
     /* ---- caching ---- */
     [IOSPD_OID_S] =
     {"S", IOSPD_OPT_SPECIAL, TGT(cache_mode), 0, 0, 0, 0, sw_cache, NULL,
-     IOSPD_TOPIC_CACHE, "-S[b|h|m|r|u|w]...", "cache mode",
+     IOSPD_TOPIC_CACHE, "-S[b|h|m|r|u|w|y|Y]...", "cache mode",
      "-S or -Su: bypass the OS cache. -Sw: write-through. -Sh: both (the\n"
      "usual choice for device tests). -Sb: cached (the default). -Sm: memory\n"
      "mapped I/O. -Sr: disable local caching of a remote file system.\n"
-     "Letters combine (-Suw); each property may be set only once.",
-     "On Linux: -Su opens with O_DIRECT, -Sw with O_DSYNC, -Sm maps the\n"
+     "Letters combine (-Suw); each property may be set only once.\n"
+     "DISKSPD 2.3: -Sy asks for BypassIO allowing a partial bypass, -SY\n"
+     "requires a full one; both need u in the same -S (-Suy, -ShY), no\n"
+     "writes and no -Sm.",
+     "On Linux: -Sy and -SY are refused (BypassIO is a Windows file-system\n"
+     "path; -Su already bypasses the page cache there).\n"
+     "-Su opens with O_DIRECT, -Sw with O_DSYNC, -Sm maps the\n"
      "file with mmap; -Sr is refused (it only exists for Windows remote\n"
      "shares)."},
     [IOSPD_OID_h] =
@@ -215,12 +237,34 @@ const iospd_opt_def_t iospd_options[IOSPD_OID_COUNT] = {
      IOSPD_TOPIC_THREADS, "-O<count>", "outstanding I/Os per thread",
      "Outstanding I/Os per thread shared by all its targets (with -F only).",
      NULL},
+    [IOSPD_OID_oc] =
+    {"oc", IOSPD_OPT_SPECIAL, TS(completion_depth), 0, 1,
+     IOSPD_COMPLETION_DEPTH_MAX, 0, sw_completion_depth, NULL,
+     IOSPD_TOPIC_THREADS, "-oc<count>", "completion depth",
+     "DISKSPD 2.3: take at most <count> completions (1-16, default 16) per\n"
+     "wait for completions. Not with -x.",
+     NULL},
+    [IOSPD_OID_u] =
+    {"u", IOSPD_OPT_SPECIAL, TS(ioring), 0, 1, IOSPD_IORING_BATCH_MAX, 0,
+     sw_ioring, NULL, IOSPD_TOPIC_THREADS, "-u[n][<batch>[p]]",
+     "ring submission",
+     "DISKSPD 2.3: submit I/O through a ring (IoRing on Windows, io_uring\n"
+     "on Linux) with registered buffers, or without them with n. <batch>:\n"
+     "I/Os queued per submit (1-65536), or with p a percentage (1-100) of\n"
+     "the thread's outstanding I/Os (default 25%). Not with -x or -Sm.",
+     NULL},
     [IOSPD_OID_a] =
     {"a", IOSPD_OPT_SPECIAL, TS(affinity), 0, 0, 0, 0, sw_affinity, NULL,
      IOSPD_TOPIC_THREADS, "-a[g<group>,]<cpu>[,<cpu>...]", "CPU affinity",
      "Pin threads round-robin to these CPUs; g<n> selects the processor\n"
      "group of the CPUs after it (default group 0). -a alone keeps the\n"
-     "default: round-robin over all CPUs.",
+     "default: round-robin over all CPUs.\n"
+     "DISKSPD 2.3 adds CPU ranges (-a0,2-5,7; CPUs 0-63), whole groups\n"
+     "(-ag1), several -a switches in the order given, and letters glued to\n"
+     "-a for the default placement: c one thread per core before SMT\n"
+     "siblings, s spread over processor groups, and one of p (P-cores\n"
+     "first in each pass, the 2.3 default), P (every P-core pass first),\n"
+     "e, E (the same for E-cores); -aup: no P/E order. Not with -n.",
      NULL},
     [IOSPD_OID_n] =
     {"n", IOSPD_OPT_FLAG, TS(disable_affinity), 0, 0, 0, 0, NULL, NULL,
@@ -277,10 +321,12 @@ const iospd_opt_def_t iospd_options[IOSPD_OID_COUNT] = {
      NULL},
     [IOSPD_OID_R] =
     {"R", IOSPD_OPT_SPECIAL, PRF(format), P1X, 0, 0, 0, sw_format, NULL,
-     IOSPD_TOPIC_OUTPUT, "-R[p]<text|xml|json>", "result format",
+     IOSPD_TOPIC_OUTPUT, "-R[p]<text|xml|json> | -Rs[text|xml]", "result format",
      "Results as text (default), XML or JSON (-Rjson, iospd's own:\n"
      "docs/results-json.md). -Rp, -Rptext, -Rpxml: print the profile\n"
-     "only, do no I/O. -Rp alone keeps the format of an earlier -R.",
+     "only, do no I/O. -Rp alone keeps the format of an earlier -R.\n"
+     "DISKSPD 2.3: -Rs, -Rstext, -Rsxml print the system information only\n"
+     "(the only switch, no target; -Rps... is the same).",
      NULL},
     [IOSPD_OID_v] =
     {"v", IOSPD_OPT_SPECIAL, PRF(verbose), P1X, 0, 0, 0, sw_verbose, NULL,
@@ -357,6 +403,17 @@ const iospd_opt_def_t iospd_options[IOSPD_OID_COUNT] = {
      sw_engine, NULL, IOSPD_TOPIC_IOSPD,
      "--engine=<engine>", "I/O engine",
      "How I/O is issued; auto is the default. This platform's engines:",
+     NULL},
+    [IOSPD_OID_diskspd] =
+    {"diskspd", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_PASS1 |
+         IOSPD_OPTF_XML_OK,
+     0, 0, 0, sw_diskspd, k_diskspd_words, IOSPD_TOPIC_IOSPD,
+     "--diskspd=<2.2|2.3>", "DISKSPD level",
+     "The DISKSPD release to follow: its switches, defaults, limits, profile\n"
+     "elements and layouts (2.2 by default while the 2.3 layouts are being\n"
+     "completed). The 2.3 switches (-u, -Sy, -SY, the -a letters and ranges,\n"
+     "-bs, -oc, -Rs) need --diskspd=2.3. Read before every other switch.",
      NULL},
     [IOSPD_OID_output] =
     {"output", IOSPD_OPT_SPECIAL, NOSCOPE,

@@ -6,6 +6,7 @@
  * in the platform only when they name engines. */
 #include <string.h>
 
+#include "iospd/diskspd23.h"
 #include "iospd/platform.h"
 #include "iospd/profile.h"
 
@@ -61,4 +62,9 @@ void iospd_engine_choice_help(iospd_strbuf_t* out) {
     iospd_strbuf_appendf(out, "%s%s: %s", i ? "\n" : "", e[i].name,
                          e[i].summary);
   }
+}
+
+/* iospd/diskspd23.h: the ring -u selects, as the report names it. */
+const char* iospd_ring_label(void) {
+  return iospd_engine_choice_parse("io_uring") >= 0 ? "io_uring" : "IoRing";
 }

@@ -214,7 +214,8 @@ static bool target_equal(const iospd_target_t* a, const iospd_target_t* b) {
       a->burst_set != b->burst_set || a->burst_size != b->burst_size ||
       a->think_set != b->think_set || a->think_time != b->think_time ||
       a->dist_type != b->dist_type || a->dist_count != b->dist_count ||
-      a->thread_target_count != b->thread_target_count)
+      a->thread_target_count != b->thread_target_count ||
+      a->bypass_io != b->bypass_io)
     return false;
   for (uint32_t i = 0; i < a->dist_count; i++) {
     const iospd_dist_range_t *x = &a->dist[i], *y = &b->dist[i];
@@ -244,6 +245,18 @@ static bool timespan_equal(const iospd_timespan_t* a,
       a->random_write_data != b->random_write_data ||
       a->affinity_count != b->affinity_count ||
       a->target_count != b->target_count)
+    return false;
+  /* DISKSPD 2.3's fields. */
+  if (a->ioring.enabled != b->ioring.enabled ||
+      (a->ioring.enabled &&
+       (a->ioring.registered_buffers != b->ioring.registered_buffers ||
+        a->ioring.batch != b->ioring.batch ||
+        a->ioring.batch_percent != b->ioring.batch_percent)) ||
+      a->affinity_core_aware != b->affinity_core_aware ||
+      a->affinity_span_groups != b->affinity_span_groups ||
+      a->affinity_efficiency != b->affinity_efficiency ||
+      a->buffer_separation != b->buffer_separation ||
+      a->completion_depth != b->completion_depth)
     return false;
   for (uint32_t i = 0; i < a->affinity_count; i++) {
     if (a->affinity[i].group != b->affinity[i].group ||

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "iospd/diskspd23.h"
 #include "iospd/profile.h"
 #include "iospd/strbuf.h"
 
@@ -359,6 +360,7 @@ int iospd_profile_validate(const iospd_profile_t* p,
     }
   }
   if (p->ext.tree.dirs != NULL) check_tree(&d, p);
+  d.errors += iospd_profile_validate_23(p, diag);
   if (iospd_profile_validate_verify(p, diag) < 0) d.errors++;
   return d.errors ? IOSPD_EUSAGE : 0;
 }

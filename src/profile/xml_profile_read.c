@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "iospd/alloc.h"
+#include "iospd/diskspd23.h"
 #include "iospd/formats.h"
 #include "iospd/units.h"
 #include "iospd/xml.h"
@@ -234,6 +235,22 @@ static int get_enum(node_t* n, const char* text, const char* what,
               text);
 }
 
+/* A DISKSPD 2.3 word (iospd/diskspd23.h) in text; what names it. */
+static int get_d23(node_t* n, const char* text, const char* what,
+                   const iospd_d23_word_t* list, int* out,
+                   iospd_err_t* err) {
+  char t[48];
+  trimmed(text, t, sizeof t);
+  const iospd_d23_word_t* w = iospd_d23_by_xml(list, t);
+  if (w != NULL) {
+    *out = w->value;
+    return 0;
+  }
+  char words[160];
+  iospd_d23_xml_words(list, words, sizeof words);
+  return perr(err, n, "%s must be %s, got '%.*s'", what, words, clip(t), t);
+}
+
 /* ---- child collection ---- */
 
 /* Finds each allowed child once (xs:all: any order, at most once) and
@@ -331,7 +348,8 @@ enum {
   T_DISABLE_LOCAL_CACHE, T_WRITE_THROUGH, T_FLUSH_TYPE, T_WRITE_BUFFER,
   T_BURST, T_THINK, T_THROUGHPUT, T_THREADS_PER_FILE, T_FILE_SIZE,
   T_MAX_FILE_SIZE, T_WRITE_RATIO, T_PARALLEL_ASYNC, T_THREAD_STRIDE,
-  T_IO_PRIORITY, T_WEIGHT, T_DISTRIBUTION, T_THREAD_TARGETS, T_COUNT
+  T_IO_PRIORITY, T_WEIGHT, T_DISTRIBUTION, T_THREAD_TARGETS, T_BYPASS_IO,
+  T_COUNT
 };
 
 /* In DISKSPD's processing order (DISKSPD's profile XML input). */
@@ -343,7 +361,7 @@ static const char* const target_names[T_COUNT] = {
     "FlushType", "WriteBufferContent", "BurstSize", "ThinkTime", "Throughput",
     "ThreadsPerFile", "FileSize", "MaxFileSize", "WriteRatio",
     "ParallelAsyncIO", "ThreadStride", "IOPriority", "Weight", "Distribution",
-    "ThreadTargets"};
+    "ThreadTargets", "BypassIO"};
 
 static int read_write_buffer(node_t* n, iospd_target_t* t, iospd_err_t* err) {
   static const char* const names[] = {"Pattern", "RandomDataSource",
@@ -620,6 +638,14 @@ static int read_target(node_t* n, iospd_target_t* t, iospd_err_t* err) {
       return rc;
     t->flush_type = (iospd_flush_type_t)(IOSPD_FLUSH_VIEW_OF_FILE + w);
   }
+  if (s[T_BYPASS_IO]) { /* DISKSPD 2.3 */
+    int w;
+    if ((rc = simple(s[T_BYPASS_IO], NULL, 0, err)) ||
+        (rc = get_d23(s[T_BYPASS_IO], s[T_BYPASS_IO]->text, "<BypassIO>",
+                      iospd_d23_bypass, &w, err)))
+      return rc;
+    t->bypass_io = (iospd_bypass_io_t)w;
+  }
   if (s[T_WRITE_BUFFER] && (rc = read_write_buffer(s[T_WRITE_BUFFER], t, err)))
     return rc;
   if (s[T_BURST]) {
@@ -705,20 +731,98 @@ static int read_target(node_t* n, iospd_target_t* t, iospd_err_t* err) {
 
 /* ---- TimeSpan ---- */
 
+/* A CPU mask: 0x and up to 16 hex digits, or a decimal number. */
+static bool parse_mask(const char* text, uint64_t* out) {
+  char t[48];
+  trimmed(text, t, sizeof t);
+  if (t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+    const char* p = t + 2;
+    uint64_t v = 0;
+    size_t n = 0;
+    for (; *p; p++, n++) {
+      char ch = *p;
+      int d = ch >= '0' && ch <= '9'   ? ch - '0'
+              : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+              : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                       : -1;
+      if (d < 0 || n >= 16) return false;
+      v = v << 4 | (uint64_t)d;
+    }
+    if (n == 0) return false;
+    *out = v;
+    return true;
+  }
+  return parse_number(t, UINT64_MAX, out);
+}
+
+/* DISKSPD 2.3's <Affinity>: <Group Group="g" Mask="0x.."/> per group, mask
+ * 0 the whole group; read into the CPU list in mask order. */
+static int read_affinity_groups(node_t* n, iospd_timespan_t* ts,
+                                iospd_err_t* err) {
+  int rc = list_of(n, "Group", err);
+  if (rc) return rc;
+  uint32_t count = 0;
+  static const char* const attrs[] = {"Group", "Mask"};
+  for (node_t* c = n->first_child; c; c = c->next_sibling) {
+    if ((rc = simple(c, attrs, 2, err))) return rc;
+    const char* g = iospd_xml_attr(c, "Group");
+    const char* m = iospd_xml_attr(c, "Mask");
+    uint64_t gv, mv;
+    if (g == NULL || m == NULL || !blank(c->text))
+      return perr(err, c,
+                  "<Group> inside <Affinity> needs the Group and Mask "
+                  "attributes and no text, e.g. <Group Group=\"0\" "
+                  "Mask=\"0x3\"/>");
+    if (!parse_number(g, 65535, &gv))
+      return perr(err, c, "<Group> attribute Group must be a whole number "
+                          "from 0 to 65535, got '%.*s'", clip(g), g);
+    if (!parse_mask(m, &mv))
+      return perr(err, c, "<Group> attribute Mask must be a 64-bit CPU mask "
+                          "such as 0x3 (0x0: the whole group), got '%.*s'",
+                  clip(m), m);
+    uint32_t bits = 0;
+    for (unsigned b = 0; b < 64; b++) bits += (unsigned)(mv >> b & 1u);
+    count += mv == 0 ? 1 : bits;
+  }
+  iospd_affinity_t* a = iospd_calloc(count ? count : 1, sizeof *a);
+  if (a == NULL) return no_memory(err);
+  uint32_t i = 0;
+  for (node_t* c = n->first_child; c; c = c->next_sibling) {
+    uint64_t gv = 0, mv = 0;
+    (void)parse_number(iospd_xml_attr(c, "Group"), 65535, &gv);
+    (void)parse_mask(iospd_xml_attr(c, "Mask"), &mv);
+    if (mv == 0) {
+      a[i].group = (uint16_t)gv;
+      a[i++].cpu = IOSPD_AFFINITY_WHOLE_GROUP;
+      continue;
+    }
+    for (unsigned b = 0; b < 64; b++)
+      if (mv >> b & 1u) {
+        a[i].group = (uint16_t)gv;
+        a[i++].cpu = (uint16_t)b;
+      }
+  }
+  iospd_free(ts->affinity);
+  ts->affinity = a;
+  ts->affinity_count = i;
+  return 0;
+}
+
 static int read_affinity(node_t* n, iospd_timespan_t* ts, iospd_err_t* err) {
   int rc = check_attrs(n, NULL, 0, err);
   if (rc) return rc;
   if (n->first_child == NULL) {
     return perr(err, n,
-                "<Affinity> needs at least one <AffinityGroupAssignment> or "
-                "<AffinityAssignment>");
+                "<Affinity> needs at least one <AffinityGroupAssignment>, "
+                "<AffinityAssignment> or (DISKSPD 2.3) <Group>");
   }
   const char* kind = n->first_child->name;
+  if (strcmp(kind, "Group") == 0) return read_affinity_groups(n, ts, err);
   if (strcmp(kind, "AffinityAssignment") != 0 &&
       strcmp(kind, "AffinityGroupAssignment") != 0) {
     return perr(err, n->first_child,
                 "unknown element <%s> inside <Affinity>; expected "
-                "<AffinityGroupAssignment> or <AffinityAssignment>",
+                "<AffinityGroupAssignment>, <AffinityAssignment> or <Group>",
                 kind);
   }
   if ((rc = list_of(n, kind, err))) return rc;
@@ -783,14 +887,74 @@ enum {
   S_TARGETS, S_DURATION, S_WARMUP, S_COOLDOWN, S_RAND_SEED, S_RANDOM_WRITE,
   S_THREAD_COUNT, S_REQUEST_COUNT, S_GROUP_AFFINITY, S_AFFINITY,
   S_DISABLE_AFFINITY, S_COMPLETION_ROUTINES, S_MEASURE_LATENCY,
-  S_IOPS_STDDEV, S_BUCKET, S_COUNT
+  S_IOPS_STDDEV, S_BUCKET, S_IORING, S_AFF_TRAVERSAL, S_BUFSEP,
+  S_COMPLETION_DEPTH, S_COUNT
 };
 
 static const char* const span_names[S_COUNT] = {
     "Targets", "Duration", "Warmup", "Cooldown", "RandSeed",
     "RandomWriteData", "ThreadCount", "RequestCount", "GroupAffinity",
     "Affinity", "DisableAffinity", "CompletionRoutines", "MeasureLatency",
-    "CalculateIopsStdDev", "IoBucketDuration"};
+    "CalculateIopsStdDev", "IoBucketDuration", "IoRing", "AffinityTraversal",
+    "BufferSeparation", "CompletionDepth"};
+
+/* DISKSPD 2.3's <IoRing><IoRingBatchSize Percent=>N</..><UseRegBuffer>. */
+static int read_ioring(node_t* n, iospd_ioring_t* r, iospd_err_t* err) {
+  static const char* const names[] = {"IoRingBatchSize", "UseRegBuffer"};
+  node_t* s[2];
+  int rc = check_attrs(n, NULL, 0, err);
+  if (rc || (rc = collect(n, names, 2, s, err))) return rc;
+  *r = (iospd_ioring_t){true, true, IOSPD_IORING_DEFAULT_BATCH_PCT, true};
+  if (s[1] && (rc = get_bool(s[1], &r->registered_buffers, err))) return rc;
+  if (s[0]) {
+    static const char* const pct_attr[] = {"Percent"};
+    if ((rc = simple(s[0], pct_attr, 1, err))) return rc;
+    const char* pct = iospd_xml_attr(s[0], "Percent");
+    r->batch_percent = false;
+    if (pct != NULL) {
+      static const char* const tf[] = {"false", "true"};
+      int w;
+      if ((rc = get_enum(s[0], pct, "<IoRingBatchSize> attribute Percent",
+                         tf, 2, &w, err)))
+        return rc;
+      r->batch_percent = w == 1;
+    }
+    uint64_t v;
+    if ((rc = number_value(s[0], 1,
+                           r->batch_percent ? 100 : IOSPD_IORING_BATCH_MAX,
+                           &v, err)))
+      return rc;
+    r->batch = (uint32_t)v;
+  }
+  return 0;
+}
+
+/* <AffinityTraversal Group="Fill|Span" Efficiency="...">Cpu|CoreAware</..> */
+static int read_traversal(node_t* n, iospd_timespan_t* ts, iospd_err_t* err) {
+  static const char* const attrs[] = {"Group", "Efficiency"};
+  int rc = simple(n, attrs, 2, err);
+  if (rc) return rc;
+  int w;
+  if ((rc = get_d23(n, n->text, "<AffinityTraversal>", iospd_d23_traversal,
+                    &w, err)))
+    return rc;
+  ts->affinity_core_aware = w == 1;
+  const char* g = iospd_xml_attr(n, "Group");
+  if (g != NULL) {
+    if ((rc = get_d23(n, g, "<AffinityTraversal> attribute Group",
+                      iospd_d23_group_order, &w, err)))
+      return rc;
+    ts->affinity_span_groups = w == 1;
+  }
+  const char* e = iospd_xml_attr(n, "Efficiency");
+  if (e != NULL) {
+    if ((rc = get_d23(n, e, "<AffinityTraversal> attribute Efficiency",
+                      iospd_d23_efficiency, &w, err)))
+      return rc;
+    ts->affinity_efficiency = (iospd_aff_efficiency_t)w;
+  }
+  return 0;
+}
 
 static int read_timespan(node_t* n, iospd_timespan_t* ts, iospd_err_t* err) {
   node_t* s[S_COUNT];
@@ -832,6 +996,24 @@ static int read_timespan(node_t* n, iospd_timespan_t* ts, iospd_err_t* err) {
     if ((rc = get_bool(s[S_GROUP_AFFINITY], &ignored, err))) return rc;
   }
   if (s[S_AFFINITY] && (rc = read_affinity(s[S_AFFINITY], ts, err))) return rc;
+  /* DISKSPD 2.3's elements (read at either --diskspd level). */
+  if (s[S_IORING] && (rc = read_ioring(s[S_IORING], &ts->ioring, err)))
+    return rc;
+  if (s[S_AFF_TRAVERSAL] &&
+      (rc = read_traversal(s[S_AFF_TRAVERSAL], ts, err)))
+    return rc;
+  if (s[S_BUFSEP]) {
+    int w;
+    if ((rc = simple(s[S_BUFSEP], NULL, 0, err)) ||
+        (rc = get_d23(s[S_BUFSEP], s[S_BUFSEP]->text, "<BufferSeparation>",
+                      iospd_d23_bufsep, &w, err)))
+      return rc;
+    ts->buffer_separation = (iospd_buffer_separation_t)w;
+  }
+  if (s[S_COMPLETION_DEPTH] &&
+      (rc = get_u32(s[S_COMPLETION_DEPTH], 1, IOSPD_COMPLETION_DEPTH_MAX,
+                    &ts->completion_depth, err)))
+    return rc;
 
   node_t* targets = s[S_TARGETS];
   if ((rc = check_attrs(targets, NULL, 0, err)) ||

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Writes the <Profile> element exactly as DISKSPD 2.2 prints it for -Rpxml
+/* Writes the <Profile> element exactly as DISKSPD 2.2 or 2.3 (the profile's
+ * --diskspd level) prints it for -Rpxml
  * and inside -Rxml results: fixed element order, conditional elements, two
  * spaces per level.
  *
@@ -11,9 +12,15 @@
  *   with Escaped="U+F0NN" (iospd/xml_escape.h).
  * - <RandomWriteData>true</RandomWriteData> is written (after RandSeed, where
  *   the schema lists it) when -Zr is on; DISKSPD drops it, so -Zr was lost on
- *   an -Rpxml round trip. */
+ *   an -Rpxml round trip.
+ * DISKSPD 2.3 (p->ext.diskspd): <DisableAffinity> moves after <RandSeed>
+ * (and <IoRing>), then <AffinityTraversal> (not with -n), the explicit CPUs
+ * as <Affinity><Group Group= Mask=/>, <BufferSeparation>, and
+ * <CompletionDepth> when given; <BypassIO> follows <FlushType>. At 2.2 none
+ * of these is written, whatever the profile holds. */
 #include <inttypes.h>
 
+#include "iospd/diskspd23.h"
 #include "iospd/formats.h"
 #include "iospd/xml_escape.h"
 #include "iospd/xml_profile.h"
@@ -69,7 +76,7 @@ static void bool_el(writer_t* w, const char* name, bool v) {
   text_el(w, name, v ? "true" : "false");
 }
 
-static void write_target(writer_t* w, const iospd_target_t* t) {
+static void write_target(writer_t* w, const iospd_target_t* t, bool d23) {
   open_tag(w, "Target");
   path_el(w, "Path", t->path);
   u64_el(w, "BlockSize", t->block_size);
@@ -98,6 +105,9 @@ static void write_target(writer_t* w, const iospd_target_t* t) {
     case IOSPD_FLUSH_NONE:
       break;
   }
+  const iospd_d23_word_t* by = iospd_d23_by_value(iospd_d23_bypass, (int)t->bypass_io);
+  if (d23 && t->bypass_io != IOSPD_BYPASS_NONE && by != NULL)
+    text_el(w, "BypassIO", by->xml);
   open_tag(w, "WriteBufferContent");
   if (t->pattern == IOSPD_PATTERN_RANDOM) {
     text_el(w, "Pattern", "random");
@@ -172,12 +182,61 @@ static void write_target(writer_t* w, const iospd_target_t* t) {
   close_tag(w, "Target");
 }
 
-static void write_timespan(writer_t* w, const iospd_timespan_t* ts) {
+/* DISKSPD 2.3's elements after <RandSeed> (and iospd's <RandomWriteData>). */
+static void write_timespan_23(writer_t* w, const iospd_profile_t* p,
+                              const iospd_timespan_t* ts) {
+  if (ts->ioring.enabled) {
+    open_tag(w, "IoRing");
+    indent(w);
+    iospd_strbuf_appendf(w->out,
+                         "<IoRingBatchSize Percent=\"%s\">%" PRIu32
+                         "</IoRingBatchSize>\n",
+                         ts->ioring.batch_percent ? "true" : "false",
+                         ts->ioring.batch);
+    bool_el(w, "UseRegBuffer", ts->ioring.registered_buffers);
+    close_tag(w, "IoRing");
+  }
+  bool_el(w, "DisableAffinity", ts->disable_affinity);
+  if (!ts->disable_affinity) {
+    const iospd_d23_word_t* g =
+        iospd_d23_by_value(iospd_d23_group_order, ts->affinity_span_groups);
+    const iospd_d23_word_t* e = iospd_d23_by_value(
+        iospd_d23_efficiency, (int)ts->affinity_efficiency);
+    const iospd_d23_word_t* k =
+        iospd_d23_by_value(iospd_d23_traversal, ts->affinity_core_aware);
+    indent(w);
+    iospd_strbuf_appendf(w->out,
+                         "<AffinityTraversal Group=\"%s\" Efficiency=\"%s\">"
+                         "%s</AffinityTraversal>\n",
+                         g->xml, e != NULL ? e->xml : "PFirst", k->xml);
+  }
+  if (ts->affinity_count > 0) {
+    iospd_group_mask_t masks[64];
+    uint32_t n = iospd_affinity_masks(ts, masks, 64);
+    open_tag(w, "Affinity");
+    for (uint32_t i = 0; i < n; i++) {
+      indent(w);
+      iospd_strbuf_appendf(w->out, "<Group Group=\"%u\" Mask=\"0x%" PRIx64
+                                   "\"/>\n",
+                           (unsigned)masks[i].group, masks[i].mask);
+    }
+    close_tag(w, "Affinity");
+  }
+  const iospd_d23_word_t* b = iospd_d23_by_value(
+      iospd_d23_bufsep, (int)iospd_buffer_separation_of(p, ts));
+  if (b != NULL) text_el(w, "BufferSeparation", b->xml);
+  if (ts->completion_depth != 0)
+    u64_el(w, "CompletionDepth", ts->completion_depth);
+}
+
+static void write_timespan(writer_t* w, const iospd_profile_t* p,
+                           const iospd_timespan_t* ts) {
+  bool d23 = p->ext.diskspd >= IOSPD_DISKSPD_23;
   open_tag(w, "TimeSpan");
   bool_el(w, "CompletionRoutines", ts->completion_routines);
   bool_el(w, "MeasureLatency", ts->measure_latency);
   bool_el(w, "CalculateIopsStdDev", ts->calc_iops_stddev);
-  bool_el(w, "DisableAffinity", ts->disable_affinity);
+  if (!d23) bool_el(w, "DisableAffinity", ts->disable_affinity);
   u64_el(w, "Duration", ts->duration);
   u64_el(w, "Warmup", ts->warmup);
   u64_el(w, "Cooldown", ts->cooldown);
@@ -186,7 +245,9 @@ static void write_timespan(writer_t* w, const iospd_timespan_t* ts) {
   u64_el(w, "IoBucketDuration", ts->io_bucket_ms);
   u64_el(w, "RandSeed", ts->rand_seed);
   if (ts->random_write_data) bool_el(w, "RandomWriteData", true);
-  if (ts->affinity_count > 0) {
+  if (d23) {
+    write_timespan_23(w, p, ts);
+  } else if (ts->affinity_count > 0) {
     open_tag(w, "Affinity");
     for (uint32_t i = 0; i < ts->affinity_count; i++) {
       indent(w);
@@ -200,7 +261,7 @@ static void write_timespan(writer_t* w, const iospd_timespan_t* ts) {
   }
   open_tag(w, "Targets");
   for (uint32_t i = 0; i < ts->target_count; i++) {
-    write_target(w, &ts->targets[i]);
+    write_target(w, &ts->targets[i], d23);
   }
   close_tag(w, "Targets");
   close_tag(w, "TimeSpan");
@@ -266,7 +327,7 @@ void iospd_xml_profile_write(iospd_strbuf_t* out, const iospd_profile_t* p,
   }
   open_tag(&w, "TimeSpans");
   for (uint32_t i = 0; i < p->timespan_count; i++) {
-    write_timespan(&w, &p->timespans[i]);
+    write_timespan(&w, p, &p->timespans[i]);
   }
   close_tag(&w, "TimeSpans");
   close_tag(&w, "Profile");

@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* The profile echo at the head of a text report and the whole of -Rp /
  * -Rptext output: "Command Line", "Input parameters", one block per timespan
- * and target, in DISKSPD 2.2's layout (tab-indented, conditional lines). */
+ * and target, in DISKSPD 2.2's layout (tab-indented, conditional lines) or,
+ * at --diskspd=2.3, in 2.3's: the same lines indented with spaces (2 for
+ * the timespan heading, 4 for its lines and the paths, 6 for a target's
+ * lines), "affinity disabled" after the random seed, the IoRing, affinity
+ * assignment, buffer separation and completion depth lines, BypassIO among
+ * the target lines, and no "I/O Completion Ports" line with -u. */
 #include <string.h>
 
+#include "iospd/diskspd23.h"
 #include "iospd/units.h"
 #include "report_internal.h"
 
@@ -20,6 +26,10 @@ typedef struct engines_s {
   void* ctx;
   uint32_t timespan, target;
   bool auto_chosen; /* --engine=auto (the default) picked it */
+  const iospd_profile_t* profile;
+  /* DISKSPD 2.3 layout (p->ext.diskspd); the -bsp size shown. */
+  bool d23;
+  uint64_t bufsep_bytes;
 } engines_t;
 
 static void engine_line(iospd_strbuf_t* out, const iospd_timespan_t* ts,
@@ -34,6 +44,8 @@ static void engine_line(iospd_strbuf_t* out, const iospd_timespan_t* ts,
   if (engine == NULL || engine[0] == '\0' ||
       strcmp(engine, "I/O Completion Ports") == 0 ||
       strcmp(engine, "IOCP") == 0) {
+    /* 2.3 with -u names IoRing among the timespan lines instead. */
+    if (en->d23 && ts->ioring.enabled && !ts->completion_routines) return;
     if (ts->completion_routines)
       ap(out, "\t\tusing completion routines (ReadFileEx/WriteFileEx)");
     else
@@ -111,6 +123,10 @@ static void target_lines(iospd_strbuf_t* out, const iospd_timespan_t* ts,
     ap(out, "\t\thardware write cache disabled, writethrough on\n");
   else
     ap(out, "\t\tusing hardware write cache, writethrough off\n");
+  const iospd_d23_word_t* by =
+      iospd_d23_by_value(iospd_d23_bypass, (int)t->bypass_io);
+  if (engine->d23 && t->bypass_io != IOSPD_BYPASS_NONE && by != NULL)
+    ap(out, "\t\tusing BypassIO (%s)\n", by->text);
 
   if (t->memory_mapped) {
     ap(out, "\t\tmemory mapped I/O enabled");
@@ -202,12 +218,57 @@ static void target_lines(iospd_strbuf_t* out, const iospd_timespan_t* ts,
     stated_distribution(out, t);
 }
 
+/* DISKSPD 2.3's lines after the thread pool: IoRing, affinity, buffer
+ * separation, completion depth. */
+static void timespan_lines_23(iospd_strbuf_t* out, const iospd_timespan_t* ts,
+                              const engines_t* en) {
+  if (ts->ioring.enabled) {
+    ap(out, "\tusing %s (batch size: %u%s) with%s registered buffers\n",
+       iospd_ring_label(), ts->ioring.batch,
+       ts->ioring.batch_percent ? "%" : "",
+       ts->ioring.registered_buffers ? "" : "out");
+  }
+  if (ts->disable_affinity) {
+    ap(out, "\taffinity disabled\n");
+  } else {
+    const iospd_d23_word_t* e = iospd_d23_by_value(
+        iospd_d23_efficiency, (int)ts->affinity_efficiency);
+    ap(out, "\taffinity assignment: %s, %s, %s\n",
+       iospd_d23_by_value(iospd_d23_traversal, ts->affinity_core_aware)->text,
+       iospd_d23_by_value(iospd_d23_group_order, ts->affinity_span_groups)
+           ->text,
+       e != NULL ? e->text : "P-cores first");
+  }
+  if (ts->affinity_count > 0) {
+    iospd_group_mask_t masks[64];
+    uint32_t n = iospd_affinity_masks(ts, masks, 64);
+    bool one = n == 1 && masks[0].group == 0;
+    ap(out, "\taffinity (%s): ", one ? "cpu" : "group/cpu");
+    for (uint32_t i = 0; i < n; i++) {
+      if (!one) ap(out, "%s%u/", i ? " " : "", (unsigned)masks[i].group);
+      iospd_cpu_mask_text(out, masks[i].mask);
+    }
+    ap(out, "\n");
+  }
+  const iospd_d23_word_t* b = iospd_d23_by_value(
+      iospd_d23_bufsep, (int)iospd_buffer_separation_of(en->profile, ts));
+  if (b != NULL && b->value == IOSPD_BUFSEP_PDE_CACHE_LINE) {
+    char sz[32];
+    ap(out, "\tbuffer separation: %s (%s)\n", b->text,
+       iospd_format_size(en->bufsep_bytes, sz, sizeof sz));
+  } else if (b != NULL) {
+    ap(out, "\tbuffer separation: %s\n", b->text);
+  }
+  if (ts->completion_depth != 0)
+    ap(out, "\tcompletion depth: %u\n", ts->completion_depth);
+}
+
 static void timespan_lines(iospd_strbuf_t* out, const iospd_timespan_t* ts,
                            engines_t* engine) {
   ap(out, "\tduration: %us\n", ts->duration);
   ap(out, "\twarm up time: %us\n", ts->warmup);
   ap(out, "\tcool down time: %us\n", ts->cooldown);
-  if (ts->disable_affinity) ap(out, "\taffinity disabled\n");
+  if (ts->disable_affinity && !engine->d23) ap(out, "\taffinity disabled\n");
   if (ts->measure_latency) ap(out, "\tmeasuring latency\n");
   if (ts->calc_iops_stddev)
     ap(out, "\tgathering IOPS at intervals of %ums\n", ts->io_bucket_ms);
@@ -218,7 +279,9 @@ static void timespan_lines(iospd_strbuf_t* out, const iospd_timespan_t* ts,
     ap(out, "\tnumber of outstanding I/O operations per thread: %u\n",
        ts->request_count);
   }
-  if (ts->affinity_count > 0) {
+  if (engine->d23) {
+    timespan_lines_23(out, ts, engine);
+  } else if (ts->affinity_count > 0) {
     ap(out, "\tadvanced affinity round robin (group/core): ");
     for (uint32_t i = 0; i < ts->affinity_count; i++)
       ap(out, "%s%u/%u", i ? ", " : "", ts->affinity[i].group,
@@ -237,22 +300,52 @@ static void timespan_lines(iospd_strbuf_t* out, const iospd_timespan_t* ts,
   }
 }
 
-void iospd_report_profile_text_uses(iospd_strbuf_t* out,
-                                    const iospd_profile_t* p,
-                                    const char* engine_name,
-                                    iospd_engine_use_fn fn, void* ctx) {
+/* 2.3's indentation: what timespan_lines wrote with tabs, with spaces. */
+static void append_spaced(iospd_strbuf_t* out, const char* s) {
+  while (*s) {
+    if (s[0] == '\t' && s[1] == '\t') {
+      iospd_strbuf_append(out, "      ");
+      s += 2;
+    } else if (s[0] == '\t') {
+      iospd_strbuf_append(out, "    ");
+      s++;
+    }
+    size_t n = strcspn(s, "\n");
+    iospd_strbuf_append_n(out, s, n + (s[n] == '\n'));
+    s += n + (s[n] == '\n');
+  }
+}
+
+static uint32_t largest_line(const iospd_cpu_topology_t* topo) {
+  uint32_t line = 0;
+  for (uint32_t i = 0; topo != NULL && i < topo->cache_count; i++)
+    if (topo->caches[i].line_size > line) line = topo->caches[i].line_size;
+  return line;
+}
+
+void iospd_report_profile_text_sys(iospd_strbuf_t* out,
+                                   const iospd_profile_t* p,
+                                   const char* engine_name,
+                                   iospd_engine_use_fn fn, void* ctx,
+                                   const iospd_cpu_topology_t* topo,
+                                   uint32_t page_size) {
   /* psync is a fallback only when the user did not ask for it. */
   if (engine_name != NULL && strcmp(engine_name, "psync") == 0 &&
       p->ext.engine != IOSPD_ENGINE_AUTO)
     engine_name = "psync (pread/pwrite, chosen with --engine=psync)";
+  bool d23 = p->ext.diskspd >= IOSPD_DISKSPD_23;
   engines_t en = {engine_name, fn, ctx, 0, 0,
-                  p->ext.engine == IOSPD_ENGINE_AUTO};
+                  p->ext.engine == IOSPD_ENGINE_AUTO, p, d23,
+                  iospd_buffer_separation_bytes(largest_line(topo),
+                                                page_size)};
+  /* Level-one lines: a tab at 2.2, two spaces at 2.3. */
+  const char* i1 = d23 ? "  " : "\t";
   ap(out, "\nCommand Line: %s\n\n", p->cmdline != NULL ? p->cmdline : "");
   if (p->experiment_flags != 0)
     ap(out, "Experiment Flags: 0x%x (%u)\n\n", p->experiment_flags,
        p->experiment_flags);
   ap(out, "Input parameters:\n\n");
-  if (p->verbose) ap(out, "\tusing verbose mode\n");
+  if (p->verbose) ap(out, "%susing verbose mode\n", i1);
   if (p->ext.tree.dirs != NULL) {
     /* --tree (docs/tree.md): the tree, then its one target's switches. */
     const iospd_tree_opts_t* t = &p->ext.tree;
@@ -275,12 +368,27 @@ void iospd_report_profile_text_uses(iospd_strbuf_t* out,
     ap(out, "\n");
   }
   for (uint32_t i = 0; i < p->timespan_count; i++) {
-    ap(out, "\ttimespan: %3u\n", i + 1);
-    ap(out, "\t-------------\n");
+    ap(out, "%stimespan: %3u\n", i1, i + 1);
+    ap(out, "%s-------------\n", i1);
     en.timespan = i;
-    timespan_lines(out, &p->timespans[i], &en);
+    if (d23) {
+      iospd_strbuf_t lines;
+      iospd_strbuf_init(&lines);
+      timespan_lines(&lines, &p->timespans[i], &en);
+      append_spaced(out, iospd_strbuf_cstr(&lines));
+      iospd_strbuf_destroy(&lines);
+    } else {
+      timespan_lines(out, &p->timespans[i], &en);
+    }
     ap(out, "\n");
   }
+}
+
+void iospd_report_profile_text_uses(iospd_strbuf_t* out,
+                                    const iospd_profile_t* p,
+                                    const char* engine_name,
+                                    iospd_engine_use_fn fn, void* ctx) {
+  iospd_report_profile_text_sys(out, p, engine_name, fn, ctx, NULL, 0);
 }
 
 void iospd_report_profile_text_ex(iospd_strbuf_t* out,

@@ -505,8 +505,9 @@ static bool target_engine(void* ctx, uint32_t timespan, uint32_t target,
 void iospd_report_text_profile(iospd_strbuf_t* out,
                                const iospd_results_t* r) {
   if (r->profile != NULL)
-    iospd_report_profile_text_uses(out, r->profile, r->engine_name,
-                                   target_engine, (void*)r);
+    iospd_report_profile_text_sys(out, r->profile, r->engine_name,
+                                  target_engine, (void*)r, &r->topo,
+                                  r->sys.page_size);
 }
 
 void iospd_report_text(iospd_strbuf_t* out, const iospd_results_t* r) {

@@ -72,10 +72,10 @@ expect 'iospd -Rp' 0 -Rp -Rptext -Rpxml
 expect 'iospd -r' 0 -r -rs -rd
 expect 'iospd -rd' 0 -rd -rdpct -rdabs
 expect 'iospd -L' 0 -L
-expect 'iospd -b' 0 -b -b512 -b4K -b8K -b16K -b32K -b64K -b128K -b256K -b512K \
+expect 'iospd -b' 0 -b -bs -b512 -b4K -b8K -b16K -b32K -b64K -b128K -b256K -b512K \
   -b1M -b2M -b4M -b8M
 expect 'iospd -b6' 0 -b64K
-expect 'iospd -b4K -o' 0 -o
+expect 'iospd -b4K -o' 0 -o -oc
 expect 'iospd -o8' 0
 expect 'iospd -t4 -N' 0 -N -Nv
 # Long options and their values; bash replaces only the text after the last

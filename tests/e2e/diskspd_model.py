@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Independent Python model of DISKSPD 2.2's command line -> profile XML
-# (docs: diskspd-behaviour.md 1.1-1.10 and 5.3), adjusted to the refusals
+# (docs: diskspd-behaviour.md 1.1-1.10 and 5.3) and, with --diskspd=2.3,
+# 2.3's (diskspd-2.3-behaviour.md: -u, -oc, -bs, the -a forms, the limits,
+# the 2.3 profile elements; -Sy/-SY refused as on Linux), adjusted to the refusals
 # iospd makes on purpose (docs/compat-differences.md). Used by
 # profile_diff_test.py; written from the spec, not from iospd's C code.
 
@@ -88,9 +90,20 @@ class Profile:
     self.bucket = 1000
     self.seed = 0
     self.random_write_data = False
-    self.affinity = []             # [(group, cpu)]
+    self.affinity = []             # [(group, cpu)]; cpu None = whole group
     self.targets = []
     self.warnings = []
+    # DISKSPD 2.3 (--diskspd=2.3; diskspd-2.3-behaviour.md)
+    self.level = 22
+    self.ioring = None             # (registered, batch, percent)
+    self.core_aware = False
+    self.span = False
+    self.efficiency = 'PFirst'
+    self.order_set = False
+    self.bufsep = None             # 'PDECacheLine' | 'SystemDefault'
+    self.cdepth = None             # -oc
+    self.a_given = False
+    self.bufsep_given = False
 
 
 # ---------------------------------------------------------------- numbers
@@ -156,11 +169,21 @@ def parse(argv):
     else:
       targets.append(arg)
 
+  # --diskspd= is read before everything (the last one counts).
+  level = 22
+  for arg in switches:
+    if arg.startswith('--diskspd='):
+      w = arg[len('--diskspd='):]
+      if w not in ('2.2', '2.3'):
+        raise Invalid('bad --diskspd', arg)
+      level = 22 if w == '2.2' else 23
   # Pass 1: the final -b is the block unit for every other switch.
   block = DEFAULT_BLOCK
   xml = None
   for arg in switches:
     body = arg[1:]
+    if body.startswith('bs'):
+      continue                                  # -bs: never a block size
     if body.startswith('b'):
       try:
         v, _ = parse_size(body[1:], block)
@@ -173,6 +196,7 @@ def parse(argv):
       raise Invalid('-X not modelled here', arg, '-X')
 
   p = Profile()
+  p.level = level
   for path in targets:
     t = Target(path)
     t.block = block
@@ -227,13 +251,59 @@ def apply_switch(p, t, st, arg, block):
     except ValueError:
       raise Invalid('bad size for -' + c, arg, '-' + c)
 
+  if arg.startswith('--diskspd='):
+    return                                   # read first
+  if c == '-':
+    raise Invalid('unknown long option', arg)
+  if c == 'b' and v.startswith('s'):
+    if p.level < 23:
+      raise Invalid('-bs is 2.3', arg, 'DISKSPD 2.3')
+    if v[1:] not in ('p', 'n'):
+      raise Invalid('bad -bs', arg)
+    p.bufsep = 'PDECacheLine' if v[1:] == 'p' else 'SystemDefault'
+    p.bufsep_given = p.bufsep == 'PDECacheLine'
+    return
   if c == 'b':
     return                                   # pass 1
+  if c == 'o' and v.startswith('c'):
+    if p.level < 23:
+      raise Invalid('-oc is 2.3', arg, 'DISKSPD 2.3')
+    m = re.match(r'[+-]?([0-9]*)', v[1:])    # atoi: leading digits
+    n = int(m.group(1)) if m.group(1) else 0
+    if v[1:].startswith('-'):
+      n = -n
+    if n < 1 or n > 16:
+      raise Invalid('-oc range', arg)
+    p.cdepth = n
+    return
+  if c == 'u':
+    if p.level < 23:
+      raise Invalid('-u is 2.3', arg, 'DISKSPD 2.3')
+    m = re.fullmatch(r'(n?)([0-9]*)(p?)', v)
+    if not m or (m.group(3) and not m.group(2)):
+      raise Invalid('bad -u', arg)
+    reg = not m.group(1)
+    if not m.group(2):
+      p.ioring = (reg, 25, True)
+      return
+    n = int(m.group(2))
+    pct = bool(m.group(3))
+    if n < 1 or n > (100 if pct else 65536):
+      raise Invalid('-u range', arg)
+    p.ioring = (reg, n, pct)
+    return
   if c == ':':
     p.flags = num() if v else 0
   elif c == 'a':
+    if p.level >= 23:
+      p.a_given = True
+      parse_affinity_23(p, v, arg)
+      return
     if v in ('', 'g'):
       return
+    if v[0] in 'csPpeEu' or re.search(r'[0-9]-[0-9]', v) or \
+        re.fullmatch(r'g[0-9]+', v):
+      raise Invalid('2.3 form of -a', arg, 'DISKSPD 2.3')
     p.affinity.extend(parse_affinity(v, arg))
   elif c == 'B':
     if st['B']:
@@ -437,6 +507,9 @@ def apply_switch(p, t, st, arg, block):
           raise Invalid('-Sh conflict', arg, '-S')
         st['C'] = 'os'
         st['W'] = True
+      elif ch in 'yY':
+        # BypassIO: DISKSPD 2.3's, Windows only (refused on Linux)
+        raise Invalid('-Sy/-SY', arg)
       else:
         # includes -Sr, which iospd refuses on Linux
         raise Invalid('bad -S letter', arg, '-S')
@@ -512,6 +585,78 @@ def parse_affinity(v, arg):
   if pending_group:
     raise Invalid('group without cpu', arg, '-a')
   return out
+
+
+def parse_affinity_23(p, v, arg):
+  """DISKSPD 2.3's -a: letters c s p P e E, -aup, or a list with ranges,
+  CPUs 0-63, a lone g<n> for the whole group."""
+  if v in ('', 'g'):
+    return
+  if not (v[0].isdigit() or v[0] == 'g'):
+    if v[0] == 'u':
+      if v != 'up':
+        raise Invalid('bad -au', arg)
+      letters = ['U']
+    else:
+      letters = list(v)
+    for ch in letters:
+      if ch == 'c':
+        p.core_aware = True
+      elif ch == 's':
+        p.span = True
+      elif ch in 'pPeEU':
+        if p.order_set:
+          raise Invalid('two efficiency orders', arg)
+        p.order_set = True
+        p.efficiency = {'p': 'PFirst', 'P': 'FillPFirst', 'e': 'EFirst',
+                        'E': 'FillEFirst', 'U': 'Unordered'}[ch]
+      else:
+        raise Invalid('bad -a letter', arg)
+    return
+  m = re.fullmatch(r'g([0-9]+)', v)
+  if m:
+    g = int(m.group(1))
+    if g > 65535:
+      raise Invalid('group out of range', arg)
+    p.affinity.append((g, None))
+    return
+  group = 0
+  pending = False
+  for item in v.split(','):
+    if item.startswith('g'):
+      if pending or not re.fullmatch(r'[0-9]+', item[1:]):
+        raise Invalid('bad group item', arg)
+      group = int(item[1:])
+      if group > 65535:
+        raise Invalid('group out of range', arg)
+      pending = True
+      continue
+    m = re.fullmatch(r'([0-9]+)(?:-([0-9]+))?', item)
+    if not m:
+      raise Invalid('bad cpu item', arg)
+    lo = int(m.group(1))
+    hi = int(m.group(2)) if m.group(2) is not None else lo
+    if lo > 63 or hi > 63 or hi < lo:
+      raise Invalid('cpu range', arg)
+    for cpu in range(lo, hi + 1):
+      p.affinity.append((group, cpu))
+    pending = False
+  if pending:
+    raise Invalid('group without cpus', arg)
+
+
+def group_masks(affinity):
+  """[(group, mask)] in first-appearance order; mask 0 = whole group."""
+  order, masks, whole = [], {}, set()
+  for g, cpu in affinity:
+    if g not in masks:
+      order.append(g)
+      masks[g] = 0
+    if cpu is None:
+      whole.add(g)
+    else:
+      masks[g] |= 1 << cpu
+  return [(g, 0 if g in whole else masks[g]) for g in order]
 
 
 def parse_distribution(t, v, block, arg):
@@ -631,6 +776,19 @@ def validate(p, t):
     errs.append(('-N without -Sm', '-N'))
   if t.max_size and t.max_size <= t.base:
     errs.append(('max offset <= base', '-f', '-B'))
+  if p.level >= 23:
+    if p.no_affinity and p.a_given:
+      errs.insert(0, ('-n with -a at 2.3', '-n'))
+    if t.requests > 65536:
+      errs.append(('-o over 65536', '-o'))
+    if p.ts_requests > 65536:
+      errs.append(('-O over 65536', '-O'))
+    if p.ioring and t.mmap:
+      errs.append(('-u with -Sm', '-u', '-Sm'))
+    if p.cdepth and t.mmap:
+      errs.append(('-oc with all -Sm', '-oc', '-Sm'))
+    if p.bufsep_given and t.large_pages:
+      p.warnings.append('-bsp with -l: large pages take priority')
   if errs:
     raise Invalid('; '.join(e[0] for e in errs), *errs[0][1:])
 
@@ -672,7 +830,8 @@ def render(p):
   el(3, 'CompletionRoutines', 'false')
   el(3, 'MeasureLatency', b(p.latency))
   el(3, 'CalculateIopsStdDev', b(p.iops_stddev))
-  el(3, 'DisableAffinity', b(p.no_affinity))
+  if p.level < 23:
+    el(3, 'DisableAffinity', b(p.no_affinity))
   el(3, 'Duration', p.duration)
   el(3, 'Warmup', p.warmup)
   el(3, 'Cooldown', p.cooldown)
@@ -683,7 +842,28 @@ def render(p):
   el(3, 'RandSeed', '*' if p.seed is None else p.seed)
   if IOSPD_DELIBERATE and p.random_write_data:
     el(3, 'RandomWriteData', 'true')
-  if p.affinity:
+  if p.level >= 23:
+    if p.ioring:
+      op(3, 'IoRing')
+      out.append('  ' * 4 + '<IoRingBatchSize Percent="%s">%d'
+                 '</IoRingBatchSize>' % (b(p.ioring[2]), p.ioring[1]))
+      el(4, 'UseRegBuffer', b(p.ioring[0]))
+      cl(3, 'IoRing')
+    el(3, 'DisableAffinity', b(p.no_affinity))
+    if not p.no_affinity:
+      out.append('  ' * 3 + '<AffinityTraversal Group="%s" Efficiency="%s">'
+                 '%s</AffinityTraversal>' % (
+                     'Span' if p.span else 'Fill', p.efficiency,
+                     'CoreAware' if p.core_aware else 'Cpu'))
+    if p.affinity:
+      op(3, 'Affinity')
+      for g, m in group_masks(p.affinity):
+        out.append('  ' * 4 + '<Group Group="%d" Mask="0x%x"/>' % (g, m))
+      cl(3, 'Affinity')
+    el(3, 'BufferSeparation', p.bufsep or 'PDECacheLine')
+    if p.cdepth:
+      el(3, 'CompletionDepth', p.cdepth)
+  elif p.affinity:
     op(3, 'Affinity')
     for g, c in p.affinity:
       out.append('  ' * 4 + '<AffinityGroupAssignment Group="%d" '

@@ -222,6 +222,45 @@ INVALID = [
   '-s -rs100 t', '-rs100 -r4K -r t', '-F1 -T4K -p t',
 ]
 
+# DISKSPD 2.3 (--diskspd=2.3 is put first): its switches, forms and limits.
+VALID23 = [
+  '-u t.dat', '-un t.dat', '-u8 t.dat', '-un50p t.dat', '-u007 t.dat',
+  '-u08p t.dat', '-u65536 t.dat', '-u100p -o32 t.dat', '-u4 -u t.dat',
+  '-oc1 t.dat', '-oc16 t.dat', '-oc8x t.dat', '-oc08 t.dat', '-oc4 -oc2 t.dat',
+  '-bsn t.dat', '-bsp t.dat', '-bsn -b4K t.dat', '-b4K -bsp t.dat',
+  '-bsp -l t.dat', '-bsn -l t.dat',
+  '-ac t.dat', '-as t.dat', '-acs t.dat', '-acsE t.dat', '-aPc t.dat',
+  '-ae t.dat', '-aE t.dat', '-ap t.dat', '-aP t.dat', '-aup t.dat',
+  '-aup -acs t.dat', '-ac -aE t.dat', '-a t.dat', '-ag t.dat',
+  '-a0 t.dat', '-a0,2-5,7 t.dat', '-ag0,0-10,15-20 t.dat', '-ag1 t.dat',
+  '-ag1 -ag0 t.dat', '-a3,1,2 t.dat', '-a1 -a1 t.dat', '-ag0,1 -ag0 t.dat',
+  '-a0,g2,5 t.dat', '-a63 t.dat', '-a0-63 t.dat', '-ac -a0,1 t.dat',
+  '-a2-2 t.dat', '-ag3,0-3 -a4 t.dat', '-n t.dat', '-o65536 t.dat',
+  '-F2 -O65536 t.dat', '-u -Sh -L -r -w30 -b8K -o16 -t4 t.dat',
+  '-b4K -o64 -t2 -u8 -Su t.dat', '-b4K -o8 -t4 -oc4 -r t.dat',
+  '-b64K -o2 -t1 -s -w100 a.dat b.dat', '-oc4 -Sh t.dat',
+  '-u -Zr -w50 t.dat', '-u -D500 -F2 -O8 t.dat',
+]
+INVALID23 = [
+  '-u0 t', '-u65537 t', '-u0p t', '-u101p t', '-u-1 t', '-u+1 t', '-u8x t',
+  '-u1.5 t', '-u50% t', '-up t', '-unn t', '-u8pp t',
+  '-oc0 t', '-oc17 t', '-oc t', '-ocx t', '-oc-1 t',
+  '-bs t', '-bsx t', '-bsnn t', '-bsp4K t', '-bsP t',
+  '-ae -aE t', '-aPE t', '-aep t', '-ap -aup t', '-aup -aE t', '-au t',
+  '-aupc t', '-acx t', '-aq t', '-ac0 t',
+  '-a64 t', '-a0-64 t', '-a5-2 t', '-a2- t', '-a0,,1 t', '-a0, t',
+  '-ag0,g1,0 t', '-a0,g1 t', '-ag65536 t', '-a0x t',
+  '-Suy t', '-ShY t', '-Sy t', '-SY -Su t',
+  '-n -ac t', '-aup -n t', '-n -a t', '-n -ag0 t', '-n -a0 t',
+  '-o65537 t', '-F2 -O65537 t', '-u -Sm t', '-oc4 -Sm t',
+  '--diskspd=2.4 t', '--diskspd t',
+]
+# At 2.2 (no level switch) each 2.3 form is refused as DISKSPD 2.3's.
+INVALID23_AT22 = [
+  '-u t', '-un8p t', '-oc8 t', '-bsn t', '-ac t', '-aup t', '-a0,2-5 t',
+  '-ag1 t',
+]
+
 # Messages the model cannot derive from one switch: which words must appear.
 NEEDLE_OVERRIDE = {
   '-b4K': ['target'],
@@ -447,7 +486,8 @@ def check_valid(exe, argv, cwd, overrides=False):
   path = os.path.join(cwd, 'rt.xml')
   with open(path, 'w', encoding='utf-8') as f:
     f.write(out)
-  rc, out2, err = run(exe, ['-X' + path, '-Rpxml'], cwd)
+  level = [a for a in argv if a.startswith('--diskspd=')]
+  rc, out2, err = run(exe, level + ['-X' + path, '-Rpxml'], cwd)
   if rc != 0:
     return 'round trip -X exit %d; stderr: %s' % (rc, err.strip()[:300])
   if out2 != out:
@@ -459,7 +499,8 @@ def check_valid(exe, argv, cwd, overrides=False):
     sw = [a for a in argv if a.startswith('-')]
     tg = [a for a in argv if not a.startswith('-')]
     kind, exp2, _ = model(with_rpxml(sw + OVERRIDES + tg))
-    rc, out3, err = run(exe, ['-X' + path] + OVERRIDES + ['-Rpxml'], cwd)
+    rc, out3, err = run(exe, level + ['-X' + path] + OVERRIDES + ['-Rpxml'],
+                        cwd)
     if rc != 0:
       return '-X with overrides exit %d; stderr: %s' % (rc,
                                                         err.strip()[:300])
@@ -504,17 +545,34 @@ def main():
       continue
     seen.add(tuple(argv))
     valid.append((show(argv), argv))
+  d23 = ['--diskspd=2.3']
+  valid += [('2.3: ' + l, d23 + split(l)) for l in VALID23]
+  # Generated 2.2 lines with a 2.3 token added, run at 2.3.
+  tokens23 = ['-u', '-un', '-u8', '-u50p', '-oc4', '-oc16', '-bsn', '-bsp',
+              '-ac', '-acs', '-aE', '-aup', '-a0,2-3', '-ag0', '-ag0,0-1']
+  base = [a for _, a in valid[len(VALID):len(VALID) + N_RANDOM_VALID]]
+  for i, argv in enumerate(base[:80]):
+    tok = tokens23[i % len(tokens23)]
+    sw = [a for a in argv if a.startswith('-')]
+    tg = [a for a in argv if not a.startswith('-')]
+    line = d23 + sw + [tok] + tg
+    if model(with_rpxml(line))[0] == 'ok':
+      valid.append((show(line), line))
   invalid = [(l, split(l)) for l in INVALID]
+  invalid += [('2.3: ' + l, d23 + split(l)) for l in INVALID23]
+  invalid += [('2.2: ' + l, split(l)) for l in INVALID23_AT22]
   gen = 0
   while gen < N_MUTATED_INVALID:
-    argv = gen_invalid(rng, [a for _, a in valid[len(VALID):]])
+    argv = gen_invalid(rng, [a for _, a in
+                               valid[len(VALID):len(VALID) + N_RANDOM_VALID]])
     if model(with_rpxml(argv, True))[0] != 'invalid':
       continue
     invalid.append((show(argv), argv))
     gen += 1
   gen = 0
   while gen < N_NEAR_MISS_INVALID:
-    argv = gen_near_miss(rng, [a for _, a in valid[len(VALID):]])
+    argv = gen_near_miss(rng, [a for _, a in
+                                 valid[len(VALID):len(VALID) + N_RANDOM_VALID]])
     if model(with_rpxml(argv, True))[0] != 'invalid':
       continue
     invalid.append((show(argv), argv))

@@ -1,0 +1,1 @@
+-c1M -d1 -W0 -C0 -L -vs r05.dat

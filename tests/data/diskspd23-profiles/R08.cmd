@@ -1,0 +1,1 @@
+-c1M -d1 -W0 -C0 -asE -t2 r08.dat

@@ -1,0 +1,1 @@
+-c1M -d1 -W0 -C0 -bsp -t2 -o4 r11.dat

@@ -1,0 +1,1 @@
+-c1M -d1 -W0 -C0 -g200i -vs -o4 r14.dat

@@ -1,0 +1,1 @@
+-c1M -d1 -W0 -C0 -Sh -b4K -r r15.dat

@@ -1,0 +1,1 @@
+-c1M -d1 -W0 -C0 -Sm -b4K r16.dat

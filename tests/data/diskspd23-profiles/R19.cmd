@@ -1,0 +1,1 @@
+-c1M -d1 -W0 -C0 -r -b4K -rdpct90/10 r19.dat

@@ -1,0 +1,1 @@
+-c1M -d1 -W0 -C0 -oc4 -o8 -vs -L r20.dat
