@@ -51,6 +51,9 @@ typedef struct iospd_engine_ctl_s {
   /* When warm-up began, stored before the workers are let go: the origin
    * of the warm-up's intervals (src/run/interval_feed.h). */
   uint64_t warmup_start_ticks;
+  /* -bs (DISKSPD 2.3): each target buffer of a worker starts on a multiple
+   * of this many bytes (iospd/bufsep.h); 0 = the allocator's placement. */
+  uint64_t buffer_separation;
 } iospd_engine_ctl_t;
 
 /* One target as one worker sees it. */
@@ -153,6 +156,12 @@ typedef struct iospd_worker_s {
   iospd_cqe_t cqe[IOSPD_REAP_MAX];
   uint32_t reap_max; /* completions per pass (see iospd_worker_setup) */
   bool submit_each;  /* hand I/Os over one per call (queue traits) */
+  /* -u (DISKSPD 2.3): I/Os handed over per submit call, 0 without -u
+   * (src/run/worker_ring.c). */
+  uint32_t ring_batch;
+  /* The wait about to be made is counted in wait->completion_wait or
+   * throttle_wait, so its completions go into completion_wait_hist. */
+  bool wait_counted;
   uint32_t inflight;
   uint64_t now; /* tick of the last reaped batch */
   uint64_t ticks_per_ms;
