@@ -239,6 +239,15 @@ int iospd_worker_error(const iospd_worker_t* w, iospd_err_t* err);
  * async when the worker has more than one slot. */
 unsigned iospd_open_flags(const iospd_target_t* t, uint32_t worker_slots);
 
+/* The engine index a worker's queue is created with: the profile's
+ * (--engine=) without -u; with -u the platform's ring engine (the row with
+ * IOSPD_ENGINE_CAP_RING: io_uring on Linux, IoRing on Windows), which an
+ * --engine= naming another engine contradicts (IOSPD_EINVAL, naming both),
+ * and which a platform without one cannot give (IOSPD_ENOTSUP). The
+ * worker and -Rp ask it (src/run/worker_ring.c). */
+int iospd_ring_engine(const iospd_profile_t* p, const iospd_timespan_t* ts,
+                      int* engine, iospd_err_t* err);
+
 /* -Z<size> write sources are allocated at this alignment (run.c). */
 #define IOSPD_RND_SRC_ALIGN 4096u
 /* Where -Z windows may start under unbuffered I/O (-Su/-Sh): the buffer
