@@ -4,8 +4,10 @@
  * registered buffers), -oc (completions per wait), the -vs completion-wait
  * histogram, and -bs buffer separation (each thread's buffer on its own
  * boundary). */
+#include "cJSON.h"
 #include "fake_plat.h"
 #include "iospd/bufsep.h"
+#include "iospd/report.h"
 #include "iospd/run.h"
 #include "test_util.h"
 
@@ -235,6 +237,52 @@ static void test_oc_completions_per_wait(void** state) {
   }
 }
 
+/* The histogram in the JSON at 2.3 (wait_statistics.wait_completion, as
+ * the XML's <WaitCompletion>), not at 2.2: the -oc2 run above. */
+static void test_histogram_in_json(void** state) {
+  (void)state;
+  for (int level = 0; level < 2; level++) {
+    run_t r;
+    iospd_timespan_t* ts = setup(&r, 1, 4);
+    ts->completion_depth = 2;
+    r.p.verbose_stats = true;
+    r.p.ext.diskspd = level ? IOSPD_DISKSPD_23 : IOSPD_DISKSPD_22;
+    go(&r);
+    assert_int_equal(r.rc, 0);
+    r.res.profile = &r.p;
+    iospd_strbuf_t sb;
+    iospd_strbuf_init(&sb);
+    iospd_report_json(&sb, &r.res, NULL);
+    cJSON* doc = cJSON_Parse(sb.data);
+    assert_non_null(doc);
+    const cJSON* ws = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetArrayItem(
+            cJSON_GetObjectItemCaseSensitive(
+                cJSON_GetArrayItem(
+                    cJSON_GetObjectItemCaseSensitive(doc, "timespans"), 0),
+                "threads"),
+            0),
+        "wait_statistics");
+    assert_non_null(ws);
+    assert_non_null(cJSON_GetObjectItemCaseSensitive(ws, "lookaside_completion"));
+    const cJSON* h = cJSON_GetObjectItemCaseSensitive(ws, "wait_completion");
+    if (level) {
+      assert_int_equal(cJSON_GetArraySize(h), 8);
+      for (int i = 0; i < 8; i++)
+        assert_true(cJSON_GetArrayItem(h, i)->valuedouble ==
+                    (double)waits(&r, 0)->completion_wait_hist[i]);
+      assert_true(cJSON_GetArrayItem(h, 2)->valuedouble ==
+                  (double)waits(&r, 0)->completion_wait);
+      assert_true(waits(&r, 0)->completion_wait > 900);
+    } else {
+      assert_null(h);
+    }
+    cJSON_Delete(doc);
+    iospd_strbuf_destroy(&sb);
+    done(&r);
+  }
+}
+
 /* -oc above the worker's room (16 completions per pass) is held to it. */
 static void test_oc_more_than_room(void** state) {
   (void)state;
@@ -357,6 +405,7 @@ int main(void) {
       cmocka_unit_test(test_u_partial_batch_waits),
       cmocka_unit_test(test_un_leaves_buffers_unregistered),
       cmocka_unit_test(test_oc_completions_per_wait),
+      cmocka_unit_test(test_histogram_in_json),
       cmocka_unit_test(test_oc_more_than_room),
       cmocka_unit_test(test_bs_separates_thread_buffers),
       cmocka_unit_test(test_bs_large_pages_warning),
