@@ -21,3 +21,4 @@ elseif(IOSPD_BASH AND CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(e2e_compare_wine PROPERTIES TIMEOUT 300 SKIP_RETURN_CODE 77
                        ENVIRONMENT "${iospd_test_env}")
 endif()
+iospd_add_test(test_compare_level SOURCES test_compare_level.c)

@@ -37,3 +37,12 @@ if(CMAKE_CROSSCOMPILING AND CMAKE_CROSSCOMPILING_EMULATOR)
     set_tests_properties(e2e_null_engine_wine PROPERTIES ENVIRONMENT "${iospd_test_env}")
   endif()
 endif()
+# -u (DISKSPD 2.3, issue #25): io_uring keeps -o I/Os in flight whatever
+# the batch; -u with another --engine= is refused.
+if(NOT WIN32 AND NOT CMAKE_CROSSCOMPILING AND IOSPD_BASH_ENG)
+  add_test(NAME e2e_ring_depth COMMAND ${IOSPD_BASH_ENG}
+           ${PROJECT_SOURCE_DIR}/tests/e2e/ring_depth_test.sh
+           $<TARGET_FILE:iospd>)
+  set_tests_properties(e2e_ring_depth PROPERTIES TIMEOUT 120
+    SKIP_RETURN_CODE 77)
+endif()

@@ -72,6 +72,11 @@ static void* g_int_arg;
 static uint32_t g_cpu_snaps;
 static uint32_t g_nqueues;
 static uint32_t g_qdepth[MAX_QUEUES];
+static int g_qengine[MAX_QUEUES];
+/* How many I/Os each submit call was handed (fake_submit_sizes). */
+#define MAX_SUBMIT_LOG 65536
+static uint32_t g_submit_sizes[MAX_SUBMIT_LOG];
+static uint32_t g_register_calls, g_reap_max_seen;
 /* iospd_plat_queue_traits' answer, and what each I/O's own call costs. */
 static iospd_queue_traits_t g_traits = {false, 16, 2};
 static uint64_t g_submit_cost_ns;
@@ -117,6 +122,8 @@ void fake_reset(void) {
   g_lat_n = 0;
   g_fail_n = UINT64_MAX;
   g_short_max = g_refuse_calls = g_submit_calls = 0;
+  g_register_calls = g_reap_max_seen = 0;
+  memset(g_qengine, 0, sizeof g_qengine);
   g_kept = 0;
   g_int_at = 0;
   g_int_fired = g_int_pending = false;
@@ -284,6 +291,13 @@ const fake_io_t* fake_log(uint32_t* count) {
 }
 
 uint32_t fake_queues_created(void) { return g_nqueues; }
+int fake_queue_engine(uint32_t q) { return q < MAX_QUEUES ? g_qengine[q] : -1; }
+const uint32_t* fake_submit_sizes(uint32_t* count) {
+  *count = g_submit_calls < MAX_SUBMIT_LOG ? g_submit_calls : MAX_SUBMIT_LOG;
+  return g_submit_sizes;
+}
+uint32_t fake_register_calls(void) { return g_register_calls; }
+uint32_t fake_reap_max_seen(void) { return g_reap_max_seen; }
 uint32_t fake_queue_depth(uint32_t q) {
   return q < MAX_QUEUES ? g_qdepth[q] : 0;
 }
@@ -622,11 +636,14 @@ static int fake_engine_create(iospd_plat_queue_t** out, uint32_t depth,
   return iospd_plat_queue_create(out, depth, flags, 1, err);
 }
 
-/* The fake's engine table: the policy and the one fake engine. */
+/* The fake's engine table: the policy, the fake engine, and the same
+ * fake as the ring engine -u selects. */
 static const iospd_engine_def_t g_engines[] = {
     {"auto", "the fake engine", IOSPD_ENGINE_CAP_POLICY, fake_engine_create},
     {"fake", "in-memory I/O for the core's tests", IOSPD_ENGINE_CAP_ASYNC,
      fake_engine_create},
+    {"fake-ring", "the fake engine, as the ring -u selects",
+     IOSPD_ENGINE_CAP_ASYNC | IOSPD_ENGINE_CAP_RING, fake_engine_create},
 };
 
 const iospd_engine_def_t* iospd_plat_engines(uint32_t* count) {
@@ -637,10 +654,10 @@ const iospd_engine_def_t* iospd_plat_engines(uint32_t* count) {
 int iospd_plat_queue_create(iospd_plat_queue_t** out, uint32_t depth,
                             unsigned flags, int engine, iospd_err_t* err) {
   (void)flags;
-  (void)engine;
   (void)err;
   iospd_plat_queue_t* q = calloc(1, sizeof(*q));
   q->id = g_nqueues++;
+  if (q->id < MAX_QUEUES) g_qengine[q->id] = engine;
   q->depth = depth;
   q->inflight = calloc(depth ? depth : 1, sizeof(*q->inflight));
   if (q->id < MAX_QUEUES) g_qdepth[q->id] = depth;
@@ -692,11 +709,13 @@ int iospd_plat_queue_register_buffers(iospd_plat_queue_t* q, void* base,
   (void)base;
   (void)len;
   (void)err;
+  g_register_calls++;
   return 0;
 }
 
 int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
                             uint32_t n, uint32_t* accepted) {
+  if (g_submit_calls < MAX_SUBMIT_LOG) g_submit_sizes[g_submit_calls] = n;
   g_submit_calls++;
   uint32_t allow = n;
   if (g_refuse_calls > 0) {
@@ -754,6 +773,7 @@ int iospd_plat_queue_submit(iospd_plat_queue_t* q, const iospd_io_t* ios,
 
 int iospd_plat_queue_reap(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
                           uint32_t min, uint32_t timeout_ms, uint32_t* got) {
+  if (max > g_reap_max_seen) g_reap_max_seen = max;
   uint32_t ready = 0;
   uint64_t earliest = UINT64_MAX;
   for (uint32_t i = 0; i < q->ninflight; i++) {

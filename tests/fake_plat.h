@@ -101,5 +101,15 @@ void fake_set_kept_depth(uint32_t kept);
 uint32_t fake_queues_created(void);
 uint32_t fake_queue_depth(uint32_t queue);
 uint32_t fake_submit_calls(void);
+/* The engine index queue q was created with (-u picks the ring row,
+ * "fake-ring", index 2). */
+int fake_queue_engine(uint32_t queue);
+/* How many I/Os each submit call was handed, in call order (the first
+ * 65536 calls since fake_reset). */
+const uint32_t* fake_submit_sizes(uint32_t* count);
+/* Calls of iospd_plat_queue_register_buffers since fake_reset. */
+uint32_t fake_register_calls(void);
+/* The largest max completions a reap was asked for since fake_reset. */
+uint32_t fake_reap_max_seen(void);
 
 #endif

@@ -123,6 +123,10 @@ typedef struct iospd_compare_s {
   iospd_cmp_run_t* runs;
   bool profiles_differ;    /* a SETTING field differs (needs force) */
   bool forced;             /* compared anyway (opts.force) */
+  /* The runs follow different DISKSPD releases (--diskspd=, the JSON's
+   * system.tool.diskspd_version): 2.3 changed defaults, so its results
+   * need rebaselining. That field then counts as a setting. */
+  bool levels_differ;
   iospd_cmp_field_t* fields; /* SETTING first, then HOST_SETTING, then
                                 ENVIRONMENT, each in document order */
   size_t n_fields;

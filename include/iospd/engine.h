@@ -51,6 +51,9 @@ typedef struct iospd_engine_ctl_s {
   /* When warm-up began, stored before the workers are let go: the origin
    * of the warm-up's intervals (src/run/interval_feed.h). */
   uint64_t warmup_start_ticks;
+  /* -bs (DISKSPD 2.3): each target buffer of a worker starts on a multiple
+   * of this many bytes (iospd/bufsep.h); 0 = the allocator's placement. */
+  uint64_t buffer_separation;
 } iospd_engine_ctl_t;
 
 /* One target as one worker sees it. */
@@ -154,6 +157,12 @@ typedef struct iospd_worker_s {
   iospd_cqe_t cqe[IOSPD_REAP_MAX];
   uint32_t reap_max; /* completions per pass (see iospd_worker_setup) */
   bool submit_each;  /* hand I/Os over one per call (queue traits) */
+  /* -u (DISKSPD 2.3): I/Os handed over per submit call, 0 without -u
+   * (src/run/worker_ring.c). */
+  uint32_t ring_batch;
+  /* The wait about to be made is counted in wait->completion_wait or
+   * throttle_wait, so its completions go into completion_wait_hist. */
+  bool wait_counted;
   uint32_t inflight;
   uint64_t now; /* tick of the last reaped batch */
   uint64_t ticks_per_ms;
@@ -230,6 +239,15 @@ int iospd_worker_error(const iospd_worker_t* w, iospd_err_t* err);
 /* Open flags for a target (how DISKSPD opens targets): access from -w, caching, hints, priority;
  * async when the worker has more than one slot. */
 unsigned iospd_open_flags(const iospd_target_t* t, uint32_t worker_slots);
+
+/* The engine index a worker's queue is created with: the profile's
+ * (--engine=) without -u; with -u the platform's ring engine (the row with
+ * IOSPD_ENGINE_CAP_RING: io_uring on Linux, IoRing on Windows), which an
+ * --engine= naming another engine contradicts (IOSPD_EINVAL, naming both),
+ * and which a platform without one cannot give (IOSPD_ENOTSUP). The
+ * worker and -Rp ask it (src/run/worker_ring.c). */
+int iospd_ring_engine(const iospd_profile_t* p, const iospd_timespan_t* ts,
+                      int* engine, iospd_err_t* err);
 
 /* -Z<size> write sources are allocated at this alignment (run.c). */
 #define IOSPD_RND_SRC_ALIGN 4096u

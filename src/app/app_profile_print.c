@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app_internal.h"
+#include "iospd/engine.h"
 #include "iospd/xml_profile.h"
 
 /* The engine the profile asks for; auto is named by the first engine of
@@ -31,7 +32,9 @@ static bool profile_engine(void* ctx, uint32_t timespan, uint32_t target,
   iospd_plat_queue_t* q = NULL;
   iospd_err_t err;
   iospd_err_clear(&err);
-  if (iospd_plat_queue_create(&q, depth, flags, p->ext.engine, &err) != 0) {
+  int engine = p->ext.engine; /* -u: the ring engine, as the worker */
+  if (iospd_ring_engine(p, ts, &engine, &err) != 0 ||
+      iospd_plat_queue_create(&q, depth, flags, engine, &err) != 0) {
     /* A forced engine the kernel refuses: say so, as the run would. */
     static char refused[IOSPD_ERR_MSG_MAX + 64];
     snprintf(refused, sizeof refused, "%s, which cannot start here: %s",

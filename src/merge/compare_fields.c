@@ -8,12 +8,20 @@
  * host/presentation key (a target's path, -R, -v). Left out as noise that
  * always differs: system.run_time and environment.command_line (the
  * settings it holds are compared in the profile), and environment.targets[]
- * paths (the profile's paths are listed). */
+ * paths (the profile's paths are listed). The DISKSPD release a run
+ * followed (system.tool.diskspd_version, --diskspd=) is a setting, not the
+ * environment: DISKSPD 2.3 changed defaults (the affinity order, separated
+ * buffers) and its notes say results need rebaselining, so runs at
+ * different levels (2.2 and 2.3; a patch level or a document that does not
+ * say is no difference) are flagged (levels_differ) and, like runs of
+ * different profiles, compared only with --force. */
 #include <string.h>
 
 #include "compare_internal.h"
 #include "iospd/alloc.h"
 #include "merge_internal.h"
+
+#define LEVEL_PATH "system.tool.diskspd_version"
 
 typedef struct leaf_s {
   char* path;
@@ -25,6 +33,7 @@ typedef struct leaves_s {
   leaf_t* v;
   size_t n, cap;
   bool failed;
+  bool level_setting; /* LEVEL_PATH is a setting (the levels differ) */
 } leaves_t;
 
 static char* dup_str(const char* s) {
@@ -68,9 +77,12 @@ static bool skipped(const char* path) {
          strcmp(strstr(path, "].path"), "].path") == 0;
 }
 
+
 static void flatten(leaves_t* l, const cJSON* v, iospd_json_path_t* path,
                     iospd_cmp_field_kind_t kind) {
   if (skipped(path->text)) return;
+  if (l->level_setting && strcmp(path->text, LEVEL_PATH) == 0)
+    kind = IOSPD_CMP_SETTING;
   bool empty = v->child == NULL;
   if (cJSON_IsObject(v) && !empty) {
     for (const cJSON* x = v->child; x != NULL; x = x->next) {
@@ -164,11 +176,47 @@ static bool seen_before(const leaves_t* runs, size_t r, const char* path,
   return false;
 }
 
+/* "2.3" of a diskspd_version "2.3.0" (the release, not its patch level);
+ * false when the document does not say. */
+static bool level_of(const cJSON* doc, char* out, size_t size) {
+  const cJSON* v = cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(
+          cJSON_GetObjectItemCaseSensitive(doc, "system"), "tool"),
+      "diskspd_version");
+  if (!cJSON_IsString(v) || v->valuestring == NULL) return false;
+  const char* s = v->valuestring;
+  const char* dot = strchr(s, '.');
+  const char* patch = dot != NULL ? strchr(dot + 1, '.') : NULL;
+  size_t n = patch != NULL ? (size_t)(patch - s) : strlen(s);
+  if (n == 0 || n >= size) return false;
+  memcpy(out, s, n);
+  out[n] = '\0';
+  return true;
+}
+
+/* Two runs that both name their release and name different ones. */
+static bool levels_differ(const cJSON* const* docs, size_t n) {
+  char first[16], x[16];
+  bool have = false;
+  for (size_t r = 0; r < n; r++) {
+    if (!level_of(docs[r], x, sizeof x)) continue;
+    if (!have) {
+      memcpy(first, x, sizeof x);
+      have = true;
+    } else if (strcmp(first, x) != 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 int iospd_cmp_fields(iospd_compare_t* c, const cJSON* const* docs, size_t n) {
+  c->levels_differ = levels_differ(docs, n);
   leaves_t* runs = iospd_calloc(n, sizeof *runs);
   if (runs == NULL) return IOSPD_ENOMEM;
   int rc = 0;
   for (size_t r = 0; r < n && rc == 0; r++) {
+    runs[r].level_setting = c->levels_differ;
     flatten_doc(&runs[r], docs[r]);
     if (runs[r].failed) rc = IOSPD_ENOMEM;
   }

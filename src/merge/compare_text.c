@@ -141,6 +141,13 @@ void iospd_compare_text(const iospd_compare_t* c, iospd_strbuf_t* sb) {
                             "settings listed below);\ncompared because of "
                             "--force: a difference may come from a setting, "
                             "not the system.\n\n");
+  if (c->levels_differ)
+    iospd_strbuf_append(sb, "NOTE: these runs follow different DISKSPD "
+                            "releases (system.tool.diskspd_version below):\n"
+                            "2.3 changed defaults (P-cores first, separated "
+                            "thread buffers), and its\nnotes say results "
+                            "need rebaselining; compare runs of one "
+                            "--diskspd= level.\n\n");
   runs_header(c, sb);
   fields(c, sb);
   for (size_t r = 1; r < c->n_runs; r++)

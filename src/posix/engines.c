@@ -9,10 +9,12 @@
  * first (IOSPD_ENGINE_AUTO). */
 #include "posix/internal.h"
 
+/* io_uring is the engine DISKSPD 2.3's -u selects (IOSPD_ENGINE_CAP_RING). */
 #ifdef IOSPD_HAVE_URING
-#define URING_CAPS IOSPD_ENGINE_CAP_ASYNC
+#define URING_CAPS (IOSPD_ENGINE_CAP_ASYNC | IOSPD_ENGINE_CAP_RING)
 #else
-#define URING_CAPS (IOSPD_ENGINE_CAP_ASYNC | IOSPD_ENGINE_CAP_ABSENT)
+#define URING_CAPS \
+  (IOSPD_ENGINE_CAP_ASYNC | IOSPD_ENGINE_CAP_RING | IOSPD_ENGINE_CAP_ABSENT)
 #endif
 
 static const iospd_engine_def_t engines[] = {

@@ -393,6 +393,13 @@ static void timespan_json(iospd_jw_t* w, const iospd_results_t* r,
       iospd_jw_arr(w, "lookaside_completion");
       for (int i = 0; i < 8; i++) iospd_jw_u64(w, NULL, ws->lookaside_hist[i]);
       iospd_jw_end_arr(w);
+      if (r->profile->ext.diskspd >= IOSPD_DISKSPD_23) {
+        /* DISKSPD 2.3's <WaitCompletion>: waits returning 0..7+. */
+        iospd_jw_arr(w, "wait_completion");
+        for (int i = 0; i < 8; i++)
+          iospd_jw_u64(w, NULL, ws->completion_wait_hist[i]);
+        iospd_jw_end_arr(w);
+      }
       iospd_jw_end_obj(w);
     }
     iospd_jw_end_obj(w);

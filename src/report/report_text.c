@@ -11,6 +11,7 @@
 #include "iospd/units.h"
 #include "report_internal.h"
 #include "report_verify.h"
+#include "report_waitstats.h"
 
 #define ap iospd_strbuf_appendf
 
@@ -442,7 +443,9 @@ static void timespan_results(iospd_strbuf_t* out, const iospd_results_t* r,
   io_table(out, tr, &all, 1);
   if (ts->measure_latency) latency_section(out, tr, &all);
   iospd_rpt_agg_destroy(&all);
-  if (r->profile != NULL && r->profile->verbose_stats) wait_stats(out, tr);
+  if (r->profile != NULL && r->profile->verbose_stats &&
+      !iospd_rpt_waitstats_text(out, r, tr))
+    wait_stats(out, tr);
 }
 
 static void totals(iospd_strbuf_t* out, const iospd_results_t* r) {

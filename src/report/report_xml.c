@@ -12,6 +12,7 @@
 #include "iospd/xml_escape.h"
 #include "iospd/xml_profile.h"
 #include "report_internal.h"
+#include "report_waitstats.h"
 #include "report_verify.h"
 
 #define ap iospd_strbuf_appendf
@@ -426,7 +427,8 @@ static void timespan_xml(iospd_strbuf_t* out, const iospd_results_t* r,
     }
     for (uint32_t i = 0; i < th->target_count; i++)
       target_xml(out, tr, &th->targets[i]);
-    if (r->profile != NULL && r->profile->verbose_stats)
+    if (r->profile != NULL && r->profile->verbose_stats &&
+        !iospd_rpt_waitstats_xml(out, r, &th->wait))
       wait_xml(out, &th->wait);
     ind(out, 2);
     ap(out, "</Thread>\n");

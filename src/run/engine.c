@@ -15,6 +15,7 @@
 #include "iospd/alloc.h"
 #include "iospd/workload.h"
 #include "interval_feed.h"
+#include "worker_ring.h"
 
 #define BUF_ALIGN 4096u
 
@@ -126,7 +127,12 @@ static int setup_target(iospd_worker_t* w, iospd_wtarget_t* tg,
                          tg->slot_count);
   size_t half = (size_t)(want / 2);
   tg->buf_len = half * 2;
-  tg->buf = iospd_plat_buf_alloc(tg->buf_len, BUF_ALIGN,
+  /* -bs (iospd/bufsep.h): on its own separation boundary, else the page. */
+  uint64_t sep = w->ctl->buffer_separation;
+  size_t align = sep > BUF_ALIGN && sep <= (uint64_t)(SIZE_MAX / 4)
+                     ? (size_t)sep
+                     : BUF_ALIGN;
+  tg->buf = iospd_plat_buf_alloc(tg->buf_len, align,
                                  t->large_pages ? IOSPD_BUF_LARGE_PAGES : 0);
   if (tg->buf == NULL)
     return iospd_err_set(err, IOSPD_ENOMEM,
@@ -180,7 +186,11 @@ int iospd_worker_setup(iospd_worker_t* w, iospd_err_t* err) {
       if (w->targets[k].t->cache_mode != IOSPD_CACHE_DISABLE_OS)
         all_direct = false;
     if (all_direct) qflags |= IOSPD_QUEUE_UNBUFFERED;
-    rc = iospd_plat_queue_create(&w->q, n, qflags, w->profile->ext.engine, &e);
+    /* -u: the platform's ring engine (worker_ring.c). */
+    int engine = 0;
+    rc = iospd_ring_engine(w->profile, w->ts, &engine, &e);
+    if (rc == 0)
+      rc = iospd_plat_queue_create(&w->q, n, qflags, engine, &e);
     if (rc < 0) {
       w->q = NULL;
       return w->setup_rc = iospd_err_set(
@@ -211,13 +221,23 @@ int iospd_worker_setup(iospd_worker_t* w, iospd_err_t* err) {
   for (uint32_t k = 0; k < w->target_count; k++)
     if (w->targets[k].t->cache_mode == IOSPD_CACHE_DISABLE_OS)
       batch = tr.reap_batch_unbuffered;
+  /* -oc (DISKSPD 2.3): the completions one wait may return, on every
+   * engine. */
+  if (w->ts->completion_depth != 0) batch = w->ts->completion_depth;
   w->reap_max = batch == 0 ? 1 : IOSPD_MIN(batch, IOSPD_REAP_MAX);
   w->submit_each = tr.submit_each;
+  /* -u: I/Os per submit call (worker_ring.c); an engine that makes one OS
+   * call per I/O has no batches to make. */
+  w->ring_batch = w->submit_each ? 0 : iospd_ring_batch(w->ts, n);
 
   /* One target (the -t layout): its buffer is the worker's only I/O
-   * memory, so register it (io_uring fixed buffers). Optional: a refusal
-   * just means ordinary buffers. */
-  if (w->q != NULL && w->target_count == 1 && w->targets[0].buf != NULL)
+   * memory, so register it (io_uring fixed buffers), unless -un asks for
+   * unregistered buffers. Optional: a refusal just means ordinary
+   * buffers. */
+  bool unregistered =
+      w->ts->ioring.enabled && !w->ts->ioring.registered_buffers;
+  if (w->q != NULL && !unregistered && w->target_count == 1 &&
+      w->targets[0].buf != NULL)
     (void)iospd_plat_queue_register_buffers(w->q, w->targets[0].buf,
                                             w->targets[0].buf_len, NULL);
 
@@ -490,12 +510,38 @@ static bool short_is_failure(iospd_worker_t* w, const iospd_slot_t* s,
   return true;
 }
 
-/* One issue stamp for the batch, taken right before the platform call
- * that hands the whole batch to the kernel at once. */
-static void stamp_pending(iospd_worker_t* w) {
+/* One issue stamp for n pending I/Os from the first-th, taken right
+ * before the platform call that hands them to the kernel at once. */
+static void stamp_pending(iospd_worker_t* w, uint32_t first, uint32_t n) {
   uint64_t stamp = iospd_plat_ticks();
-  for (uint32_t i = 0; i < w->pending_count; i++)
+  for (uint32_t i = first; i < first + n; i++)
     w->slots[w->pending[i].tag].issue_ticks = stamp;
+}
+
+/* -u: hands whole batches of ring_batch over, one submit call each, all but
+ * the last; *taken says how many went, *last how many the combined
+ * submit-and-wait call that follows hands over (one more whole batch, or
+ * with nothing in flight whatever is left; 0 after a short submit, or when
+ * fewer than a batch are pending and completions are still to come, which
+ * bring more). Stops at the first refusal (rc < 0). */
+static int ring_batches(iospd_worker_t* w, uint32_t* taken, uint32_t* last) {
+  uint32_t b = w->ring_batch, n = w->pending_count;
+  uint32_t send = w->inflight == 0 ? n : n / b * b;
+  uint32_t pre = 0;
+  *last = 0;
+  while (send - pre > b) {
+    uint32_t one = 0;
+    stamp_pending(w, pre, b);
+    int rc = iospd_plat_queue_submit(w->q, w->pending + pre, b, &one);
+    if (one > b) one = b;
+    pre += one;
+    *taken = pre;
+    if (rc < 0) return rc;
+    if (one < b) return 0; /* the queue is full: wait, then the rest */
+  }
+  *taken = pre;
+  *last = send - pre;
+  return 0;
 }
 
 /* Where each I/O is its own OS call (Windows ReadFile, a cached read that
@@ -530,14 +576,24 @@ static void accepted(iospd_worker_t* w, uint32_t acc) {
 /* How long a reap may wait, and which wait statistic it counts. */
 static uint32_t reap_timeout(iospd_worker_t* w, uint32_t throttle_ms,
                              uint32_t pending) {
+  w->wait_counted = false;
   if (w->stopping) return 10 * IOSPD_POLL_MS;
   if (w->ready_count > 0) {
     if (w->wait) w->wait->throttle_wait++;
+    w->wait_counted = true;
     return throttle_ms < IOSPD_POLL_MS ? throttle_ms : IOSPD_POLL_MS;
   }
   if (pending > 0) return 1; /* the queue was full: come back soon */
   if (w->wait) w->wait->completion_wait++;
+  w->wait_counted = true;
   return IOSPD_POLL_MS;
+}
+
+/* DISKSPD 2.3's -vs "Completion Wait": how many completions each counted
+ * wait returned (0, 1, ..., 7 or more). One increment per wait. */
+static inline void wait_done(iospd_worker_t* w, uint32_t got) {
+  if (w->wait_counted && w->wait != NULL)
+    w->wait->completion_wait_hist[got < 7 ? got : 7]++;
 }
 
 static void reap_failed(iospd_worker_t* w, int rc) {
@@ -560,14 +616,36 @@ static uint32_t submit_and_reap(iospd_worker_t* w, uint32_t throttle_ms) {
     rc = submit_each(w, &acc);
     handing_over = rc < 0;
     /* Like submit_and_reap, never wait when nothing is in flight. */
-    if (rc == 0 && w->inflight + acc > 0)
+    if (rc == 0 && w->inflight + acc > 0) {
       rc = iospd_plat_queue_reap(w->q, w->cqe, w->reap_max, 1, timeout, &got);
+      if (rc == 0) wait_done(w, got);
+    }
   } else {
-    stamp_pending(w);
-    rc = iospd_plat_queue_submit_and_reap(w->q, w->pending, n, &acc, w->cqe,
-                                          w->reap_max, 1, timeout, &got);
-    if (acc > n) acc = n;
-    handing_over = rc < 0 && acc < n;
+    uint32_t pre = 0, last = n;
+    rc = w->ring_batch != 0 ? ring_batches(w, &pre, &last) : 0;
+    if (rc < 0) {
+      acc = pre;
+      handing_over = true;
+    } else if (last == 0) {
+      /* -u: no whole batch to hand over; wait for the completions that
+       * bring more. */
+      acc = pre;
+      if (w->inflight + pre > 0) {
+        rc = iospd_plat_queue_reap(w->q, w->cqe, w->reap_max, 1, timeout,
+                                   &got);
+        if (rc == 0) wait_done(w, got);
+      }
+      handing_over = false;
+    } else {
+      stamp_pending(w, pre, last);
+      rc = iospd_plat_queue_submit_and_reap(w->q, w->pending + pre, last,
+                                            &acc, w->cqe, w->reap_max, 1,
+                                            timeout, &got);
+      if (acc > last) acc = last;
+      handing_over = rc < 0 && acc < last;
+      if (rc == 0) wait_done(w, got);
+      acc += pre;
+    }
   }
   if (handing_over) {
     /* Refused while handing the I/Os over. */
@@ -714,6 +792,8 @@ bool iospd_worker_pass(iospd_worker_t* w) {
     if (rc < 0) {
       reap_failed(w, rc);
       got = 0;
+    } else {
+      wait_done(w, got);
     }
   }
 

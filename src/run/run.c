@@ -925,6 +925,9 @@ static int run_timespan(run_state_t* st, const iospd_profile_t* p,
     rc = iospd_run_prepare_targets(p, ts, hooks, tsr, err);
   if (rc == 0 && r.wl->block_targets)
     iospd_run_warn_threads(hooks, tsr, ts, res->topo.cpu_count);
+  if (rc == 0 && r.wl->block_targets)
+    ctl.buffer_separation = iospd_run_bufsep(p, ts, hooks, &res->topo,
+                                             res->sys.page_size);
   if (rc == IOSPD_EINTR) {
     /* Ctrl-C or SIGTERM while -c was writing: the timespan ends before it
      * measured anything, as after Ctrl-C during warm-up. */

@@ -51,6 +51,14 @@ int iospd_run_precreate(const iospd_profile_t* p,
 bool iospd_run_precreated(const iospd_profile_t* p, const char* path);
 void iospd_run_precreate_free(void);
 
+/* -bs (bufsep.c): the boundary every worker's buffers start on for this
+ * timespan (0: the allocator's placement), and the warning that -l
+ * overrules an explicit -bsp. */
+uint64_t iospd_run_bufsep(const iospd_profile_t* p, const iospd_timespan_t* ts,
+                          const iospd_run_hooks_t* hooks,
+                          const iospd_cpu_topology_t* topo,
+                          uint32_t page_size);
+
 /* Number of worker threads of a timespan (DISKSPD's threads and request slots). */
 uint32_t iospd_run_thread_count(const iospd_timespan_t* ts);
 

@@ -78,7 +78,7 @@ function ConvertTo-IoSpdSizeArgument {
 }
 
 function ConvertTo-IoSpdArgumentList {
-  # Returns the argument array in a fixed order: sizes and counts, access
+  # Returns the argument array in a fixed order: --diskspd=, sizes and counts, access
   # pattern, timing, caching, statistics, raw arguments, -Rxml (or -Rjson
   # with -ResultFormat json), targets. Bad values throw ErrorRecords with
   # the ids IoSpdInvalidSize / IoSpdInvalidArgument.
@@ -102,12 +102,16 @@ function ConvertTo-IoSpdArgumentList {
     [ValidateSet('xml', 'json')] [string] $ResultFormat = 'xml',
     [switch] $Verify,
     [switch] $VerifyOnly,
-    [string] $VerifyState
+    [string] $VerifyState,
+    [ValidateSet('', '2.2', '2.3')] [string] $DiskSpdVersion = ''
   )
   function Stop-Bad([string] $Message, [object] $Value) {
     throw (New-IoSpdInvokeError -Message $Message -ErrorId 'IoSpdInvalidArgument' -Category InvalidArgument -TargetObject $Value)
   }
   $a = New-Object System.Collections.Generic.List[string]
+  # The DISKSPD release whose defaults and layouts iospd follows; first, so
+  # every switch after it is read at that level. Not given: iospd's default.
+  if ($DiskSpdVersion) { $a.Add("--diskspd=$DiskSpdVersion") }
   if ($PSBoundParameters.ContainsKey('BlockSize') -and $null -ne $BlockSize) {
     $a.Add('-b' + (ConvertTo-IoSpdSizeArgument -Value $BlockSize -Parameter 'BlockSize'))
   }

@@ -68,6 +68,14 @@ function ConvertTo-IoSpdRowObject {
       $row["Lat$kind$p"] = & $v "$kind$($script:IoSpdRowPercentiles[$p])Ms"
     }
   }
+  # After Process-DiskSpd.ps1's columns, so its spreadsheets keep their
+  # layout: the DISKSPD release and 2.3's settings (-u as 25% or 8).
+  $ringBatch = & $v 'IoRingBatchSize'
+  $row['DiskSpdVersion'] = & $v 'DiskSpdVersion'
+  $row['IoRing'] = & $v 'IoRing'
+  $row['IoRingBatch'] = $(if ($null -ne $ringBatch) { "$ringBatch$(if (& $v 'IoRingBatchPercent') { '%' })" } else { $null })
+  $row['BufferSeparation'] = & $v 'BufferSeparation'
+  $row['CompletionDepth'] = & $v 'CompletionDepth'
   [pscustomobject]$row
 }
 

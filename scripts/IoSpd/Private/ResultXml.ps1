@@ -42,6 +42,23 @@ $script:IoSpdTryLoadXml = & {
   $E::Lambda([Func[xml, string, object]], $body, $doc, $text).Compile()
 }
 
+function Repair-IoSpdXmlAttributeText {
+  # DISKSPD (seen with 2.3) writes a power scheme it cannot name as
+  # <PowerScheme Name="<unknown>" .../>, a '<' inside an attribute value,
+  # which no XML parser takes. Escapes '<', '>' and bare '&' inside
+  # attribute values (an '&' that starts an entity stays); the text is
+  # otherwise unchanged. Only used when the document did not load as is.
+  param([string] $Text)
+  $evaluator = [Text.RegularExpressions.MatchEvaluator] {
+    param($m)
+    $v = $m.Value
+    if ($v.IndexOfAny([char[]]'<>&') -lt 0) { return $v }
+    $v = [regex]::Replace($v, '&(?!(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9A-Fa-f]+);)', '&amp;')
+    $v.Replace('<', '&lt;').Replace('>', '&gt;')
+  }
+  [regex]::Replace($Text, '(?<=\s[A-Za-z_][\w.:-]*=")[^"]*(?=")', $evaluator)
+}
+
 function ConvertTo-IoSpdXmlDocument {
   # Text -> one [xml] per <Results>...</Results> in it (a file written by
   # several runs, or several documents piped in), or an ErrorRecord
@@ -60,6 +77,17 @@ function ConvertTo-IoSpdXmlDocument {
     $body = if ($end -ge 0) { $Text.Substring($start, $end + $close.Length - $start) } else { $Text.Substring($start) }
     $doc = [xml]::new()
     $bad = $script:IoSpdTryLoadXml.Invoke($doc, $body)
+    if ($null -ne $bad) {
+      # A real DISKSPD document with an unescaped attribute value: read it
+      # as DISKSPD meant it; anything else stays an error.
+      $fixed = Repair-IoSpdXmlAttributeText -Text $body
+      if ($fixed -ne $body) {
+        $again = [xml]::new()
+        # Still broken: its other fault is the one to name.
+        $bad = $script:IoSpdTryLoadXml.Invoke($again, $fixed)
+        if ($null -eq $bad) { $doc = $again }
+      }
+    }
     if ($null -ne $bad) {
       New-IoSpdResultError -Id 'IoSpdResultXmlMalformed' -Target $Target -Inner $bad -Message (
         "The results XML in $Origin is not well formed: $($bad.Message)")
@@ -201,6 +229,12 @@ function Get-IoSpdProfileSetting {
     }
   }
   $all = $targets.ToArray()
+  # DISKSPD 2.3's timespan settings: -u (<IoRing>), -bs, -oc; $null where
+  # the profile does not say (2.2 documents, or no -oc).
+  $ring = if ($null -ne $Span) { $Span.SelectSingleNode('IoRing') } else { $null }
+  $batch = if ($null -ne $ring) { $ring.SelectSingleNode('IoRingBatchSize') } else { $null }
+  $regBuf = if ($null -ne $ring) { $ring.SelectSingleNode('UseRegBuffer') } else { $null }
+  $sep = if ($null -ne $Span) { $Span.SelectSingleNode('BufferSeparation') } else { $null }
   $fixedThreads = Get-IoSpdOptionalInt $Span 'ThreadCount'      # -F n
   $spanRequests = Get-IoSpdOptionalInt $Span 'RequestCount'     # -O n (with -F)
   $qd = if ($spanRequests -gt 0) { $spanRequests } else { Get-IoSpdSame @($all | ForEach-Object { $_.OutstandingIO }) }
@@ -212,6 +246,12 @@ function Get-IoSpdProfileSetting {
     RandomPercent    = Get-IoSpdSame @($all | ForEach-Object { $_.RandomPercent })
     Alignment        = Get-IoSpdSame @($all | ForEach-Object { $_.Alignment })
     ThreadsPerTarget = $(if ($fixedThreads -gt 0) { $null } else { Get-IoSpdSame @($all | ForEach-Object { $_.ThreadsPerFile }) })
+    IoRing           = $(if ($null -eq $Span) { $null } else { $null -ne $ring })
+    IoRingBatchSize  = $(if ($null -ne $batch) { Get-IoSpdOptionalInt $ring 'IoRingBatchSize' } else { $null })
+    IoRingBatchPercent = $(if ($null -ne $batch) { $batch.GetAttribute('Percent') -eq 'true' } else { $null })
+    IoRingRegisteredBuffers = $(if ($null -ne $regBuf) { $regBuf.InnerText.Trim() -eq 'true' } else { $null })
+    BufferSeparation = $(if ($null -ne $sep) { $sep.InnerText.Trim() } else { $null })
+    CompletionDepth  = $(if ($null -ne $Span) { Get-IoSpdOptionalInt $Span 'CompletionDepth' } else { $null })
     ProfileTargets   = $all
   }
 }
@@ -332,6 +372,10 @@ function ConvertFrom-IoSpdXmlDocument {
       ResultFile          = $(if ($SourcePath) { $SourcePath } else { $null })
       ComputerName        = $(if ($computer) { $computer.InnerText } else { $null })
       ToolVersion         = $(if ($version) { $version.InnerText } else { $null })
+      # The DISKSPD release the document follows ('2.2', '2.3'): DISKSPD's
+      # own version, or the level iospd ran at (--diskspd=), which iospd
+      # writes there too; $null when <Version> is not a 2.x.
+      DiskSpdVersion      = $(if ($version -and $version.InnerText.Trim() -match '^(2)\.(\d+)') { "$($Matches[1]).$($Matches[2])" } else { $null })
       RunTime             = $(if ($runTime) { $runTime.InnerText } else { $null })
       TestTimeSeconds     = $secs
       ThreadCount         = Get-IoSpdOptionalInt $ts 'ThreadCount'

@@ -13,7 +13,7 @@ function Invoke-IoSpd {
   -Rxml (-Rjson with -Json), runs iospd and returns the output of
   ConvertFrom-IoSpdXml (one IoSpd.Result per time span).
 
-  Switch mapping: -BlockSize -> -b, -Threads -> -t, -OutstandingIO -> -o,
+  Switch mapping: -DiskSpdVersion -> --diskspd=, -BlockSize -> -b, -Threads -> -t, -OutstandingIO -> -o,
   -WritePercent -> -w, -Random -> -r, -Duration -> -d, -Warmup -> -W,
   -Cooldown -> -C, -CacheMode Cached/NoBuffering/WriteThrough/Both ->
   -Sb/-Su/-Sw/-Sh, -Latency -> -L, -IopsInterval -> -D, -CreateSize -> -c.
@@ -118,6 +118,14 @@ function Invoke-IoSpd {
   use, a read error) has Complete and Passed false, and the error is
   IoSpdVerifyIncomplete.
 
+  .PARAMETER DiskSpdVersion
+  --diskspd=2.2 or --diskspd=2.3: the DISKSPD release whose defaults,
+  switches and result layouts iospd follows (docs/compat-differences.md).
+  2.3 separates each thread's buffers by default and knows -u, -oc, -bs and
+  the new affinity forms; 2.2 is what a baseline made with DISKSPD 2.2
+  needs. Not given: iospd's default. The results say which it was
+  (DiskSpdVersion).
+
   .PARAMETER VerifyState
   --verify-state=FILE: where the verify state lives instead of
   <target>.iospd-verify (one target only; needed for physical disks).
@@ -182,7 +190,8 @@ function Invoke-IoSpd {
     [switch] $Json,
     [switch] $Verify,
     [switch] $VerifyOnly,
-    [string] $VerifyState
+    [string] $VerifyState,
+    [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion
   )
 
   # Bad input stops here, before anything is moved or run: terminating
@@ -193,7 +202,7 @@ function Invoke-IoSpd {
     $argParams = @{ Target = $Target; ResultFormat = $(if ($Json) { 'json' } else { 'xml' }) }
     foreach ($name in 'BlockSize', 'Threads', 'OutstandingIO', 'WritePercent', 'Random',
       'Duration', 'Warmup', 'Cooldown', 'CacheMode', 'Latency', 'IopsInterval',
-      'CreateSize', 'ArgumentList', 'Verify', 'VerifyOnly', 'VerifyState') {
+      'CreateSize', 'ArgumentList', 'Verify', 'VerifyOnly', 'VerifyState', 'DiskSpdVersion') {
       if ($PSBoundParameters.ContainsKey($name)) { $argParams[$name] = $PSBoundParameters[$name] }
     }
     $arguments = ConvertTo-IoSpdArgumentList @argParams

@@ -56,6 +56,9 @@ function Invoke-IoSpdFleet {
   Target templates; {node} becomes the node name:
   C:\ClusterStorage\{node}\io.dat, /mnt/{node}/io.dat.
 
+  .PARAMETER DiskSpdVersion
+  --diskspd=2.2 or 2.3 on every node (see Invoke-IoSpd).
+
   .PARAMETER ArgumentList
   Raw iospd switches, the same on every node (for example '-c1G','-b4K',
   '-t4','-o32','-r','-w30','-d60','-Sh'). -R, --output, -y and -X are added
@@ -216,7 +219,8 @@ function Invoke-IoSpdFleet {
     [ValidateRange(1, 2147483)] [int] $ReadyTimeoutSec = 120,
     [switch] $Force,
     [switch] $AlignCsvOwner,
-    [string] $InstallFrom
+    [string] $InstallFrom,
+    [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion
   )
 
   try { Test-IoSpdFleetRawArgument -ArgumentList $ArgumentList } catch { $PSCmdlet.ThrowTerminatingError($_) }
@@ -224,7 +228,7 @@ function Invoke-IoSpdFleet {
   # given a placeholder target whose place, and -Rxml, are dropped here).
   $typed = @{}
   foreach ($k in 'BlockSize', 'Threads', 'OutstandingIO', 'WritePercent', 'Random', 'Duration', 'Warmup',
-    'Cooldown', 'CacheMode', 'IopsInterval', 'CreateSize') {
+    'Cooldown', 'CacheMode', 'IopsInterval', 'CreateSize', 'DiskSpdVersion') {
     if ($PSBoundParameters.ContainsKey($k)) { $typed[$k] = $PSBoundParameters[$k] }
   }
   if ($typed.Count) {

@@ -97,6 +97,9 @@ function Invoke-IoSpdSweep {
   Passed to Invoke-IoSpd for every point (see Get-Help Invoke-IoSpd
   -Parameter CreateSize).
 
+  .PARAMETER DiskSpdVersion
+  --diskspd=2.2 or 2.3 for every run of the sweep (see Invoke-IoSpd).
+
   .PARAMETER ArgumentList
   More iospd switches, passed to Invoke-IoSpd for every point as given.
 
@@ -134,11 +137,12 @@ function Invoke-IoSpdSweep {
     [string] $Path,
     [switch] $AlignCsvOwner,
     [ValidateRange(1, 2147483)] [int] $TimeoutSec,
-    [switch] $ContinueOnError
+    [switch] $ContinueOnError,
+    [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion
   )
   $common = @{ Target = $Target }
   foreach ($name in 'Random', 'Duration', 'Warmup', 'Cooldown', 'CacheMode', 'Latency',
-    'IopsInterval', 'CreateSize', 'ArgumentList', 'AlignCsvOwner', 'TimeoutSec') {
+    'IopsInterval', 'CreateSize', 'ArgumentList', 'AlignCsvOwner', 'TimeoutSec', 'DiskSpdVersion') {
     if ($PSBoundParameters.ContainsKey($name)) { $common[$name] = $PSBoundParameters[$name] }
   }
   # @($null) stands for "not given": one pass, parameter not passed.
