@@ -5,6 +5,8 @@
  * worth of address space. */
 #include "iospd/bufsep.h"
 
+#include "iospd/diskspd23.h"
+
 #include "run_internal.h"
 
 uint64_t iospd_bufsep_bytes(const iospd_cpu_topology_t* topo,
@@ -13,9 +15,9 @@ uint64_t iospd_bufsep_bytes(const iospd_cpu_topology_t* topo,
   if (topo != NULL)
     for (uint32_t i = 0; i < topo->cache_count; i++)
       if (topo->caches[i].line_size > line) line = topo->caches[i].line_size;
-  if (line < 8) line = 64;
-  uint64_t page = page_size >= 8 ? page_size : 4096u;
-  return (uint64_t)(line / 8) * (page / 8) * page;
+  /* One formula for the run and the -Rp line (iospd/diskspd23.h). */
+  return iospd_buffer_separation_bytes(line >= 8 ? line : 0,
+                                       page_size >= 8 ? page_size : 0);
 }
 
 static bool large_pages(const iospd_timespan_t* ts) {
@@ -25,15 +27,8 @@ static bool large_pages(const iospd_timespan_t* ts) {
 }
 
 bool iospd_bufsep_wanted(const iospd_profile_t* p, const iospd_timespan_t* ts) {
-  if (large_pages(ts)) return false;
-  switch (ts->buffer_separation) {
-    case IOSPD_BUFSEP_PDE_CACHE_LINE:
-      return true;
-    case IOSPD_BUFSEP_SYSTEM_DEFAULT:
-      return false;
-    default:
-      return p->ext.diskspd >= IOSPD_DISKSPD_23;
-  }
+  return !large_pages(ts) &&
+         iospd_buffer_separation_of(p, ts) == IOSPD_BUFSEP_PDE_CACHE_LINE;
 }
 
 bool iospd_bufsep_overruled(const iospd_timespan_t* ts) {
