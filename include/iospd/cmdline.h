@@ -29,7 +29,11 @@ typedef enum iospd_cmdline_action {
   IOSPD_ACTION_COMPARE,     /* --compare <file.json>...: argv[2..] (iospd_compare_mode) */
   IOSPD_ACTION_PING,        /* --ping[=COUNT] ...: argv[1..] go to
                                iospd_ping_main (iospd/ping.h) */
-  IOSPD_ACTION_REPORT       /* --report <file.json>... --output=html:FILE */
+  IOSPD_ACTION_REPORT,      /* --report <file.json>... --output=html:FILE */
+  /* -Rs, -Rstext, -Rsxml (DISKSPD 2.3, alone on the line): print the
+   * system information in p->format (text or xml) and exit 0. The profile
+   * holds no timespan; p->system_only is true. */
+  IOSPD_ACTION_SYSTEM_INFO
 } iospd_cmdline_action_t;
 
 /* Parses argv into p (initialised by the caller). On success returns 0 and

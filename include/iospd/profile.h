@@ -330,6 +330,8 @@ typedef struct iospd_profile_s {
   uint32_t progress;       /* -P, 0 = off */
   iospd_result_format_t format; /* -R */
   bool profile_only;       /* -Rp */
+  bool system_only;        /* -Rs[text|xml] (DISKSPD 2.3): print the system
+                              information only; format says text or xml */
   iospd_precreate_t precreate;  /* XML only */
   iospd_etw_t etw;         /* -e */
   iospd_events_t events;   /* -y */
