@@ -924,6 +924,10 @@ static void test_xml_profile_block_matches_sample(void** state) {
 static fixture_t* build_kitchen_sink(void) {
   lcg = 5;
   fixture_t* f = fixture_new("iospd -everything <&> 'quoted' \"x\"");
+  /* Caches and a processor name, for the JSON (the 2.2 layouts show
+   * neither). */
+  add_23_system(f);
+  f->prof.ext.diskspd = IOSPD_DISKSPD_22;
   f->res.engine_name = "io_uring";
   f->prof.verbose = true;
   f->prof.verbose_stats = true;
@@ -1305,6 +1309,43 @@ static void test_json_kitchen_sink(void** state) {
   fixture_free(f);
 }
 
+/* The JSON's 2.3 facts: the level in system.tool, the processor name and
+ * the caches (at 2.2 too: they describe the machine). */
+static void test_json_23_system(void** state) {
+  (void)state;
+  fixture_t* f = build_coreaware_23(IOSPD_FORMAT_JSON);
+  char* s = render_json_sink(f);
+  /* One line: drop each newline and the indentation after it. */
+  char* w = s;
+  for (const char* r = s; *r;) {
+    if (*r == '\n') {
+      for (r++; *r == ' '; r++) {
+      }
+      continue;
+    }
+    *w++ = *r++;
+  }
+  *w = '\0';
+  assert_non_null(strstr(s, "\"diskspd_version\": \"2.3.0\","
+                            "\"diskspd_version_date\": \"2026/06/15\""));
+  assert_non_null(strstr(s, "\"processor_name\": \"AMD EPYC\""));
+  assert_non_null(strstr(s, "\"caches\": [{\"level\": 1,\"type\": \"Data\","
+                            "\"size\": 32768,\"line_size\": 64,"
+                            "\"associativity\": 8,\"group\": 0,"
+                            "\"mask\": \"0x1\"},"));
+  assert_non_null(strstr(s, "{\"level\": 3,\"type\": \"Unified\","
+                            "\"size\": 33554432,\"line_size\": 64,"
+                            "\"associativity\": 16,\"group\": 0,"
+                            "\"mask\": \"0x3\"},"));
+  iospd_free(s);
+  f->prof.ext.diskspd = IOSPD_DISKSPD_22;
+  s = render_json_sink(f);
+  assert_non_null(strstr(s, "\"diskspd_version\": \"2.2.0\""));
+  assert_non_null(strstr(s, "\"processor_name\": \"AMD EPYC\""));
+  iospd_free(s);
+  fixture_free(f);
+}
+
 /* -c64M -d5 -b4K -r -o8 -t2 -w25 -L -D1 a.dat b.dat: 5,000 one-ms
  * intervals for each of the 4 thread-targets, about 18 MB of JSON. */
 static fixture_t* build_long_D1(void) {
@@ -1467,6 +1508,7 @@ int main(int argc, char** argv) {
       cmocka_unit_test(test_text_23_system_and_affinity),
       cmocka_unit_test(test_xml_23_system_and_affinity),
       cmocka_unit_test(test_system_only),
+      cmocka_unit_test(test_json_23_system),
       cmocka_unit_test(test_json_kitchen_sink),
       cmocka_unit_test(test_json_streams_in_bounded_pieces), /* streaming */
       cmocka_unit_test(test_json_stream_failure_returned), /* streaming */
