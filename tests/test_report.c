@@ -614,11 +614,11 @@ static void test_text_23_system_and_affinity(void** state) {
   (void)state;
   fixture_t* f = build_coreaware_23(IOSPD_FORMAT_TEXT);
   char* got = render_text(f);
-  char* sample = read_file("report-sample23-affinity-coreaware.txt");
+  char* sample = read_file("diskspd23/07-affinity-coreaware.txt");
   assert_non_null(sample);
   char* a = results_part(sample);
   char* b = results_part(got);
-  compare_lines(a, b, "report-sample23-affinity-coreaware.txt");
+  compare_lines(a, b, "diskspd23/07-affinity-coreaware.txt");
   /* The values, not only the shapes. */
   assert_non_null(strstr(got, "\n    L1d   |    32KiB |   64B |  8-way | "
                               "0-1 (per cpu)\n"));
@@ -661,8 +661,8 @@ static void test_xml_23_system_and_affinity(void** state) {
   char* got = render_xml(f);
   if (getenv("IOSPD_DUMP")) fputs(got, stderr);
   expect_well_formed(got);
-  char* sample = escape_unknown(read_file("report-sample23-affinity-coreaware.xml"));
-  compare_xml_lines(sample, got, "report-sample23-affinity-coreaware.xml");
+  char* sample = escape_unknown(read_file("diskspd23/07-affinity-coreaware.xml"));
+  compare_xml_lines(sample, got, "diskspd23/07-affinity-coreaware.xml");
   assert_non_null(strstr(got, "    <ComputerName>vm</ComputerName>\n"
                               "    <ProcessorName>AMD EPYC</ProcessorName>\n"
                               "    <Tool>\n      <Version>2.3.0</Version>\n"
