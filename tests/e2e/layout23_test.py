@@ -18,7 +18,7 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
-src, exe = sys.argv[1], sys.argv[2]
+src, exe = sys.argv[1], os.path.abspath(sys.argv[2])
 wine = "--wine" in sys.argv[3:]
 data = os.path.join(src, "tests", "data", "diskspd23")
 failed = 0
@@ -53,6 +53,7 @@ def text_shapes(text):
         s = re.sub(r"[0-9]+(\.[0-9]+)?", "#", ln)
         s = re.sub(r"(#[ ,/-]?)+#", "#", s)  # "0-1", "0,2", "1/0-3": a list
         s = re.sub(r" +", " ", s)
+        s = re.sub(r"#(KiB|MiB|GiB|TiB)", "#U", s)  # this machine's sizes
         s = re.sub(r"(?<=: ).*$", "V", s) if s.startswith(("  computer name:", "  processor name:", "  active power scheme:")) else s
         s = re.sub(r"\| [^|]*\(#[^)]*\)$", "| #", s)  # sample paths "f.dat (1MiB)"
         s = re.sub(r"\| [^|]*\.dat$", "| F", s)
@@ -125,5 +126,24 @@ for case in cases:
                 difflib.unified_diff(a, b, "DISKSPD", "iospd", lineterm="", n=2))))
         else:
             passed += 1
+# -Rs / -Rsxml: the system section alone, exit 0.
+with tempfile.TemporaryDirectory() as d:
+    rc, out, err = run(["--diskspd=2.3", "-Rs"], d)
+    if rc == 0 and out.startswith("System information:\n\n  computer name:") \
+            and "\n  page size:" in out and "Results" not in out:
+        passed += 1
+    else:
+        bad("-Rs: exit %d, output %r, stderr %r" % (rc, out[:80], err[:200]))
+    rc, out, err = run(["--diskspd=2.3", "-Rsxml"], d)
+    try:
+        root = ET.fromstring(out.replace('Name="<unknown>"', 'Name="&lt;unknown&gt;"'))
+        ok = rc == 0 and root.tag == "System" and root.find("ProcessorName") is not None \
+            and root.find("Tool/Version").text == "2.3.0"
+    except ET.ParseError:
+        ok = False
+    if ok:
+        passed += 1
+    else:
+        bad("-Rsxml: exit %d, output %r" % (rc, out[:200]))
 print("layout23%s: %d passed, %d failed" % (" (wine)" if wine else "", passed, failed))
 sys.exit(1 if failed else 0)
