@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The XML report (-Rxml) with DISKSPD 2.2's element tree, names and order,
+/* The XML report (-Rxml) with DISKSPD 2.2's element tree, names and order
+ * (2.3's additions under <System> and in each timespan at --diskspd=2.3),
  * two-space indentation and no newline after </Results>. Unlike DISKSPD,
  * every text and attribute value is escaped, so the document is always
  * well-formed: paths as the profile writes them (Escaped="U+F0NN" when they

@@ -4,6 +4,7 @@
  * the tests and the reports agree. */
 #include "iospd/affinity.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "iospd/alloc.h"
@@ -44,62 +45,54 @@ static bool listed(const iospd_timespan_t* ts, const iospd_cpu_info_t* c) {
   return false;
 }
 
-/* How many CPUs of the same core come before CPU c in number order: its
- * pass under -ac. */
-static uint32_t sibling_rank(const iospd_cpu_topology_t* topo,
-                             const uint32_t* cpus, uint32_t n, uint32_t c) {
-  uint32_t rank = 0;
-  const iospd_cpu_info_t* me = &topo->cpus[c];
-  for (uint32_t i = 0; i < n; i++) {
-    const iospd_cpu_info_t* o = &topo->cpus[cpus[i]];
-    if (o->core == me->core && o->socket == me->socket &&
-        o->group == me->group && o->number < me->number)
-      rank++;
-  }
-  return rank;
+/* Sort keys: a CPU's place is decided by up to three numbers, then by
+ * its position in the group's ascending list (so the sort is stable). */
+typedef struct aff_key_s {
+  uint32_t k[3];
+  uint32_t pos;
+  uint32_t cpu; /* index into topo->cpus */
+} aff_key_t;
+
+static int cmp_key(const void* a, const void* b) {
+  const aff_key_t *x = a, *y = b;
+  for (int i = 0; i < 3; i++)
+    if (x->k[i] != y->k[i]) return x->k[i] < y->k[i] ? -1 : 1;
+  return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
 /* Lays the allowed CPUs of one group (cpus[0..n), ascending numbers) into
- * seq in the 2.3 order. */
+ * seq in the 2.3 order; keys has room for n. O(n log n): the controller
+ * asks once per thread. */
 static void order_group(const iospd_timespan_t* ts,
                         const iospd_cpu_topology_t* topo, const uint32_t* cpus,
-                        uint32_t n, uint32_t* rank, uint32_t* seq) {
-  uint32_t passes = 1;
+                        uint32_t n, aff_key_t* keys, uint32_t* seq) {
+  /* -ac: a CPU's pass is how many CPUs of its core come before it. */
   for (uint32_t i = 0; i < n; i++) {
-    rank[i] = ts->affinity_core_aware ? sibling_rank(topo, cpus, n, cpus[i])
-                                      : 0;
-    if (rank[i] + 1 > passes) passes = rank[i] + 1;
+    const iospd_cpu_info_t* c = &topo->cpus[cpus[i]];
+    keys[i] = (aff_key_t){{c->socket, c->core, 0}, i, cpus[i]};
+  }
+  qsort(keys, n, sizeof *keys, cmp_key);
+  uint32_t* pass = seq; /* seq is free until the end: pass per position */
+  for (uint32_t i = 0; i < n; i++) {
+    bool same = i > 0 && keys[i].k[0] == keys[i - 1].k[0] &&
+                keys[i].k[1] == keys[i - 1].k[1];
+    keys[i].k[2] = same ? keys[i - 1].k[2] + 1 : 0;
+    pass[keys[i].pos] = ts->affinity_core_aware ? keys[i].k[2] : 0;
   }
   iospd_aff_efficiency_t e = ts->affinity_efficiency;
   bool by_class = e != IOSPD_AFF_UNORDERED;
   bool high_first = e == IOSPD_AFF_P_FIRST || e == IOSPD_AFF_FILL_P_FIRST;
   bool fill = e == IOSPD_AFF_FILL_P_FIRST || e == IOSPD_AFF_FILL_E_FIRST;
-  /* Classes visited: 255..0 (P first) or 0..255; one round when the order
-   * does not look at classes. */
-  uint32_t k = 0;
-  if (!by_class) {
-    for (uint32_t p = 0; p < passes; p++)
-      for (uint32_t i = 0; i < n; i++)
-        if (rank[i] == p) seq[k++] = cpus[i];
-    return;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t cls = topo->cpus[cpus[i]].efficiency_class;
+    uint32_t rank = !by_class ? 0 : high_first ? 255u - cls : cls;
+    /* Fill orders visit a class's every pass before the next class; the
+     * others each pass's classes in turn. */
+    keys[i] = (aff_key_t){{fill ? rank : pass[i], fill ? pass[i] : rank, 0},
+                          i, cpus[i]};
   }
-  if (fill) {
-    for (int step = 0; step < 256; step++) {
-      uint32_t cls = high_first ? 255u - (uint32_t)step : (uint32_t)step;
-      for (uint32_t p = 0; p < passes; p++)
-        for (uint32_t i = 0; i < n; i++)
-          if (rank[i] == p && topo->cpus[cpus[i]].efficiency_class == cls)
-            seq[k++] = cpus[i];
-    }
-    return;
-  }
-  for (uint32_t p = 0; p < passes; p++)
-    for (int step = 0; step < 256; step++) {
-      uint32_t cls = high_first ? 255u - (uint32_t)step : (uint32_t)step;
-      for (uint32_t i = 0; i < n; i++)
-        if (rank[i] == p && topo->cpus[cpus[i]].efficiency_class == cls)
-          seq[k++] = cpus[i];
-    }
+  qsort(keys, n, sizeof *keys, cmp_key);
+  for (uint32_t i = 0; i < n; i++) seq[i] = keys[i].cpu;
 }
 
 static uint32_t order_23(const iospd_timespan_t* ts,
@@ -112,11 +105,11 @@ static uint32_t order_23(const iospd_timespan_t* ts,
   uint32_t ng = 0;
   uint16_t* groups = iospd_calloc(ncpu + ts->affinity_count, sizeof *groups);
   uint32_t* cpus = iospd_calloc(ncpu, sizeof *cpus);
-  uint32_t* rank = iospd_calloc(ncpu, sizeof *rank);
+  aff_key_t* keys = iospd_calloc(ncpu, sizeof *keys);
   uint32_t* seq = iospd_calloc(ncpu, sizeof *seq);
   uint32_t* start = iospd_calloc(ncpu + ts->affinity_count + 1, sizeof *start);
   uint32_t n = 0;
-  if (!groups || !cpus || !rank || !seq || !start) goto out;
+  if (!groups || !cpus || !keys || !seq || !start) goto out;
   if (ts->affinity_count > 0) {
     for (uint32_t i = 0; i < ts->affinity_count; i++) {
       bool seen = false;
@@ -143,7 +136,7 @@ static uint32_t order_23(const iospd_timespan_t* ts,
       cpus[m++] = c;
     }
     start[g] = total;
-    order_group(ts, topo, cpus, m, rank, seq + total);
+    order_group(ts, topo, cpus, m, keys, seq + total);
     total += m;
   }
   start[ng] = total;
@@ -164,7 +157,7 @@ static uint32_t order_23(const iospd_timespan_t* ts,
 out:
   iospd_free(groups);
   iospd_free(cpus);
-  iospd_free(rank);
+  iospd_free(keys);
   iospd_free(seq);
   iospd_free(start);
   return n;
