@@ -41,15 +41,19 @@ static void test_commands_by_action(void** state) {
   (void)state;
   size_t n = 0;
   const iospd_app_command_t* t = iospd_app_commands(&n);
-  assert_int_equal(n, 9);
+  assert_int_equal(n, 10);
   /* Every action the parse answers has its own row, with an entry. */
-  for (int a = IOSPD_ACTION_RUN; a <= IOSPD_ACTION_REPORT; a++) {
+  for (int a = IOSPD_ACTION_RUN; a <= IOSPD_ACTION_SYSTEM_INFO; a++) {
     const iospd_app_command_t* c =
         iospd_app_command((iospd_cmdline_action_t)a);
     assert_int_equal(c->action, a);
     assert_non_null(c->entry);
   }
   assert_null(iospd_app_command(IOSPD_ACTION_RUN)->name);
+  /* -Rs is reached through the parse, like a run. */
+  assert_null(iospd_app_command(IOSPD_ACTION_SYSTEM_INFO)->name);
+  assert_int_equal(iospd_app_command(IOSPD_ACTION_SYSTEM_INFO)->args,
+                   IOSPD_APP_ARGS_SWITCHES);
   assert_string_equal(iospd_app_command(IOSPD_ACTION_USAGE)->name, "--help");
   assert_int_equal(iospd_app_command(IOSPD_ACTION_REPORT)->args,
                    IOSPD_APP_ARGS_RESULTS_FILES);

@@ -1534,7 +1534,8 @@ static void test_cmdline_version_text(void** state) {
   snprintf(want, sizeof want,
            "iospd " IOSPD_VERSION "\ncommit: %s\nbuilt: %s (UTC)\n"
            "engines: %s\n"
-           "platform: linux x86_64\ncommand line: DISKSPD 2.2.0\n",
+           "platform: linux x86_64\ncommand line: DISKSPD 2.2.0 "
+           "(--diskspd=2.2, the default) and 2.3.0 (--diskspd=2.3)\n",
            iospd_build_commit(), iospd_build_date(), engines);
   assert_string_equal(iospd_strbuf_cstr(&sb), want);
   /* The date is a day, YYYY-MM-DD (the build stamps one). */

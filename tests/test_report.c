@@ -130,9 +130,17 @@ static bool starts(const char* p, size_t n, const char* pre) {
  * tables with -L/-D columns the first 65 columns (through I/O per s) must be.
  * Lines of the sample that DISKSPD wrote to stderr ("WARNING: ...") are
  * skipped. */
+static void compare_lines(const char* sample, const char* got,
+                          const char* sample_name);
 static void compare_with_sample(const char* got, const char* sample_name) {
   char* sample = read_file(sample_name);
   assert_non_null(sample);
+  compare_lines(sample, got, sample_name);
+  free(sample);
+}
+
+static void compare_lines(const char* sample, const char* got,
+                          const char* sample_name) {
   static lines_t a, b;
   split(sample, &a);
   split(got, &b);
@@ -169,7 +177,6 @@ static void compare_with_sample(const char* got, const char* sample_name) {
   }
   assert_int_equal(a.n - i, 0);
   assert_int_equal(b.n - j, 0);
-  free(sample);
 }
 
 /* Removes the "  <Profile>" ... "  </Profile>\n" block (if any) in place. */
@@ -183,9 +190,18 @@ static void cut_profile(char* s) {
 }
 
 /* XML shape comparison with a real DISKSPD document, profile excluded. */
+static void compare_xml_lines(char* sample, const char* got,
+                              const char* sample_name);
 static void compare_xml_with_sample(const char* got, const char* sample_name) {
   char* sample = read_file(sample_name);
   assert_non_null(sample);
+  compare_xml_lines(sample, got, sample_name);
+  free(sample);
+}
+
+/* sample is cut in place. */
+static void compare_xml_lines(char* sample, const char* got,
+                              const char* sample_name) {
   char* ours = iospd_strdup(got);
   cut_profile(sample);
   cut_profile(ours);
@@ -210,7 +226,6 @@ static void compare_xml_with_sample(const char* got, const char* sample_name) {
   assert_true(n > 10);
   assert_string_equal(ours + n - 10, "</Results>");
   iospd_free(ours);
-  free(sample);
 }
 
 static void expect_well_formed(const char* xml) {
@@ -513,6 +528,239 @@ static char* render_xml(const fixture_t* f) {
   return sb.data;
 }
 
+
+/* ---- DISKSPD 2.3 layouts ------------------------------------------------- */
+
+/* The samples' machine as wine shows it to DISKSPD 2.3: its caches
+ * (L1d, L1i, L2 per CPU, one L3), name and page size. */
+static void add_23_system(fixture_t* f) {
+  static iospd_cache_info_t caches[7];
+  const iospd_cache_info_t per_cpu[3] = {
+      {1, IOSPD_CACHE_TYPE_DATA, 8, 64, 32768, 0, 0},
+      {1, IOSPD_CACHE_TYPE_INSTRUCTION, 8, 64, 32768, 0, 0},
+      {2, IOSPD_CACHE_TYPE_UNIFIED, 8, 64, 1048576, 0, 0}};
+  uint32_t n = 0;
+  for (uint32_t c = 0; c < 2; c++) {
+    for (uint32_t k = 0; k < 3; k++) {
+      caches[n] = per_cpu[k];
+      caches[n++].mask = 1u << c;
+    }
+    if (c == 0)
+      caches[n++] = (iospd_cache_info_t){3, IOSPD_CACHE_TYPE_UNIFIED, 16, 64,
+                                         33554432, 0, 0x3};
+  }
+  /* The fixture's topology is not freed by iospd_results_destroy. */
+  f->res.topo.caches = caches;
+  f->res.topo.cache_count = n;
+  snprintf(f->res.topo.processor_name, sizeof f->res.topo.processor_name,
+           "AMD EPYC");
+  f->res.sys.page_size = 4096;
+  f->prof.ext.diskspd = IOSPD_DISKSPD_23;
+}
+
+/* diskspd.exe -c1M -d1 -W0 -C0 -ac -t2 -Rtext r07.dat, DISKSPD 2.3. */
+static fixture_t* build_coreaware_23(iospd_result_format_t fmt) {
+  lcg = 7;
+  fixture_t* f = fixture_new("diskspd.exe -c1M -d1 -W0 -C0 -ac -t2 -Rtext r07.dat");
+  add_23_system(f);
+  f->prof.format = fmt;
+  iospd_timespan_t* ts = iospd_profile_add_timespan(&f->prof);
+  ts->duration = 1;
+  ts->warmup = 0;
+  ts->cooldown = 0;
+  ts->affinity_core_aware = true;
+  iospd_target_t* t = add_target(ts, "r07.dat", 65536, MiB);
+  t->threads_per_file = 2;
+  t->request_count = 2;
+  bool xml = fmt == IOSPD_FORMAT_XML;
+  f->res.run_time = (iospd_utc_time_t){2026, 12, 2, 4, 20, xml ? 30 : 32};
+  iospd_timespan_result_t* tr = add_result(f, 1.0000797, 2, 1);
+  if (xml) {
+    set_cpu(tr, 0, 69.23, 6.73, 62.50, 30.77);
+    set_cpu(tr, 1, 67.33, 5.94, 61.39, 32.67);
+    fill(tr, 0, 0, MiB, 65536, 19228, 0);
+    fill(tr, 1, 0, MiB, 65536, 19566, 0);
+  } else {
+    set_cpu(tr, 0, 65.3465, 4.9505, 60.396, 34.6535);
+    set_cpu(tr, 1, 74.2574, 4.9505, 69.3069, 25.7426);
+    fill(tr, 0, 0, MiB, 65536, 17446, 0);
+    fill(tr, 1, 0, MiB, 65536, 19112, 0);
+  }
+  return f;
+}
+
+/* Everything from "System information:" on: the Input parameters above
+ * it are the profile's section (report_profile_text.c). DISKSPD's stderr
+ * WARNING lines that the capture mixed in are dropped. */
+static char* results_part(const char* text) {
+  const char* p = strstr(text, "System information:");
+  assert_non_null(p);
+  char* out = iospd_strdup(p);
+  char* w = out;
+  for (const char* r = out; *r;) {
+    const char* e = strchr(r, '\n');
+    size_t n = e ? (size_t)(e - r) + 1 : strlen(r);
+    if (strncmp(r, "WARNING:", 8) != 0) {
+      memmove(w, r, n);
+      w += n;
+    }
+    r += n;
+  }
+  *w = '\0';
+  return out;
+}
+
+static void test_text_23_system_and_affinity(void** state) {
+  (void)state;
+  fixture_t* f = build_coreaware_23(IOSPD_FORMAT_TEXT);
+  char* got = render_text(f);
+  char* sample = read_file("diskspd23/07-affinity-coreaware.txt");
+  assert_non_null(sample);
+  char* a = results_part(sample);
+  char* b = results_part(got);
+  compare_lines(a, b, "diskspd23/07-affinity-coreaware.txt");
+  /* The values, not only the shapes. */
+  assert_non_null(strstr(got, "\n    L1d   |    32KiB |   64B |  8-way | "
+                              "0-1 (per cpu)\n"));
+  assert_non_null(strstr(got, "\n    L3    |    32MiB |   64B | 16-way | "
+                              "0-1\n\nResults"));
+  assert_non_null(strstr(got, "\n\neffective affinity (cpu): 0-1\n\nCPU |"));
+  iospd_free(a);
+  iospd_free(b);
+  free(sample);
+  iospd_free(got);
+  /* At 2.2 the same results keep 2.2's system section, no affinity line. */
+  f->prof.ext.diskspd = IOSPD_DISKSPD_22;
+  got = render_text(f);
+  assert_non_null(strstr(got, "\tcomputer name: vm\n\tstart time: "));
+  assert_null(strstr(got, "processor name"));
+  assert_null(strstr(got, "effective affinity"));
+  assert_null(strstr(got, "cache information"));
+  iospd_free(got);
+  fixture_free(f);
+}
+
+/* DISKSPD 2.3 writes its "<unknown>" power scheme unescaped; ours is
+ * escaped (always well-formed), so the sample is compared escaped. */
+static char* escape_unknown(char* s) {
+  char* p = strstr(s, "Name=\"<unknown>\"");
+  if (p == NULL) return s;
+  size_t head = (size_t)(p - s);
+  const char* esc = "Name=\"&lt;unknown&gt;\"";
+  char* out = malloc(strlen(s) + 16);
+  memcpy(out, s, head);
+  strcpy(out + head, esc);
+  strcat(out, p + strlen("Name=\"<unknown>\""));
+  free(s);
+  return out;
+}
+
+static void test_xml_23_system_and_affinity(void** state) {
+  (void)state;
+  fixture_t* f = build_coreaware_23(IOSPD_FORMAT_XML);
+  char* got = render_xml(f);
+  if (getenv("IOSPD_DUMP")) fputs(got, stderr);
+  expect_well_formed(got);
+  char* sample = escape_unknown(read_file("diskspd23/07-affinity-coreaware.xml"));
+  compare_xml_lines(sample, got, "diskspd23/07-affinity-coreaware.xml");
+  assert_non_null(strstr(got, "    <ComputerName>vm</ComputerName>\n"
+                              "    <ProcessorName>AMD EPYC</ProcessorName>\n"
+                              "    <Tool>\n      <Version>2.3.0</Version>\n"
+                              "      <VersionDate>2026/06/15</VersionDate>\n"));
+  assert_non_null(strstr(got, "<PageSize>4096</PageSize>\n"));
+  assert_non_null(strstr(got,
+      "      <Cache Level=\"3\" Associativity=\"16\" LineSize=\"64\" "
+      "CacheSize=\"33554432\" Type=\"Unified\">\n"
+      "        <Group Group=\"0\" Mask=\"0x3\"/>\n      </Cache>\n"));
+  assert_non_null(strstr(got,
+      "    <ProcCount>2</ProcCount>\n"
+      "    <EffectiveBufferSeparation>16777216</EffectiveBufferSeparation>\n"
+      "    <EffectiveAffinity>\n      <Group Group=\"0\" Mask=\"0x3\"/>\n"
+      "    </EffectiveAffinity>\n    <CpuUtilization>\n"));
+  free(sample);
+  iospd_free(got);
+  /* -bsn: 0; -n: no EffectiveAffinity. */
+  f->prof.timespans[0].buffer_separation = IOSPD_BUFSEP_SYSTEM_DEFAULT;
+  f->prof.timespans[0].disable_affinity = true;
+  got = render_xml(f);
+  assert_non_null(strstr(got, "<EffectiveBufferSeparation>0</EffectiveBufferSeparation>\n"
+                              "    <CpuUtilization>"));
+  iospd_free(got);
+  /* 2.2: none of it. */
+  f->prof.ext.diskspd = IOSPD_DISKSPD_22;
+  got = render_xml(f);
+  assert_null(strstr(got, "ProcessorName"));
+  assert_null(strstr(got, "<Cache "));
+  assert_null(strstr(got, "Effective"));
+  assert_non_null(strstr(got, "<Version>2.2.0</Version>"));
+  iospd_free(got);
+  fixture_free(f);
+}
+
+/* -Rs: the section alone, 2.3's layout whatever the level; folds on the
+ * server topology. */
+static void test_system_only(void** state) {
+  (void)state;
+  fixture_t* f = fixture_new("diskspd.exe -Rs");
+  add_23_system(f);
+  f->prof.ext.diskspd = IOSPD_DISKSPD_22;
+  set_time(f, 1, 2, 3);
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  iospd_report_system_text(&sb, &f->res);
+  assert_string_equal(
+      sb.data,
+      "System information:\n\n"
+      "  computer name:        vm\n"
+      "  processor name:       AMD EPYC\n"
+      "  start time:           2026/11/29 01:02:03 UTC\n"
+      "  active power scheme:  <unknown>\n"
+      "  page size:            4KiB\n\n"
+      "  cpu count:            2\n"
+      "  core count:           2\n"
+      "  group count:          1\n"
+      "  node count:           1\n"
+      "  socket count:         1\n"
+      "  heterogeneous cores:  n\n\n"
+      "  cache information:\n\n"
+      "    Cache |   Size   | Line  | Assoc  | CPU\n"
+      "    -------------------------------------------------------\n"
+      "    L1d   |    32KiB |   64B |  8-way | 0-1 (per cpu)\n"
+      "    L1i   |    32KiB |   64B |  8-way | 0-1 (per cpu)\n"
+      "    L2    |     1MiB |   64B |  8-way | 0-1 (per cpu)\n"
+      "    L3    |    32MiB |   64B | 16-way | 0-1\n");
+  iospd_strbuf_destroy(&sb);
+  iospd_strbuf_init(&sb);
+  iospd_report_system_xml(&sb, &f->res);
+  assert_true(strncmp(sb.data, "<System>\n  <ComputerName>vm</ComputerName>\n"
+                               "  <ProcessorName>AMD EPYC</ProcessorName>\n", 80) == 0);
+  assert_non_null(strstr(sb.data, "  </ProcessorTopology>\n</System>\n"));
+  iospd_xml_doc_t* doc = NULL;
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  assert_int_equal(iospd_xml_parse(sb.data, strlen(sb.data), &doc, &err), 0);
+  assert_string_equal(iospd_xml_root(doc)->name, "System");
+  iospd_xml_free(doc);
+  iospd_strbuf_destroy(&sb);
+  /* Caches shared by core pairs and by four CPUs, in two sets each. */
+  static iospd_cache_info_t c4[4] = {
+      {1, IOSPD_CACHE_TYPE_DATA, 8, 64, 49152, 0, 0x3},
+      {1, IOSPD_CACHE_TYPE_DATA, 8, 64, 49152, 0, 0xC},
+      {2, IOSPD_CACHE_TYPE_UNIFIED, 0xFF, 128, 1310720, 0, 0xF},
+      {2, IOSPD_CACHE_TYPE_UNIFIED, 0xFF, 128, 1310720, 0, 0xF0}};
+  f->res.topo.caches = c4;
+  f->res.topo.cache_count = 4;
+  f->cores[0].mask = 0x3;
+  f->cores[1].mask = 0xC;
+  iospd_strbuf_init(&sb);
+  iospd_report_system_text(&sb, &f->res);
+  assert_non_null(strstr(sb.data,
+      "    L1d   |    48KiB |   64B |  8-way | 0-3 (per core)\n"
+      "    L2    |  1.25MiB |  128B |   full | 0-7 (per 4 cpus)\n"));
+  iospd_strbuf_destroy(&sb);
+  fixture_free(f);
+}
+
 /* ---- tests: the samples ------------------------------------------------- */
 
 static void test_text_mixed_L_D(void** state) {
@@ -676,6 +924,10 @@ static void test_xml_profile_block_matches_sample(void** state) {
 static fixture_t* build_kitchen_sink(void) {
   lcg = 5;
   fixture_t* f = fixture_new("iospd -everything <&> 'quoted' \"x\"");
+  /* Caches and a processor name, for the JSON (the 2.2 layouts show
+   * neither). */
+  add_23_system(f);
+  f->prof.ext.diskspd = IOSPD_DISKSPD_22;
   f->res.engine_name = "io_uring";
   f->prof.verbose = true;
   f->prof.verbose_stats = true;
@@ -1057,6 +1309,43 @@ static void test_json_kitchen_sink(void** state) {
   fixture_free(f);
 }
 
+/* The JSON's 2.3 facts: the level in system.tool, the processor name and
+ * the caches (at 2.2 too: they describe the machine). */
+static void test_json_23_system(void** state) {
+  (void)state;
+  fixture_t* f = build_coreaware_23(IOSPD_FORMAT_JSON);
+  char* s = render_json_sink(f);
+  /* One line: drop each newline and the indentation after it. */
+  char* w = s;
+  for (const char* r = s; *r;) {
+    if (*r == '\n') {
+      for (r++; *r == ' '; r++) {
+      }
+      continue;
+    }
+    *w++ = *r++;
+  }
+  *w = '\0';
+  assert_non_null(strstr(s, "\"diskspd_version\": \"2.3.0\","
+                            "\"diskspd_version_date\": \"2026/06/15\""));
+  assert_non_null(strstr(s, "\"processor_name\": \"AMD EPYC\""));
+  assert_non_null(strstr(s, "\"caches\": [{\"level\": 1,\"type\": \"Data\","
+                            "\"size\": 32768,\"line_size\": 64,"
+                            "\"associativity\": 8,\"group\": 0,"
+                            "\"mask\": \"0x1\"},"));
+  assert_non_null(strstr(s, "{\"level\": 3,\"type\": \"Unified\","
+                            "\"size\": 33554432,\"line_size\": 64,"
+                            "\"associativity\": 16,\"group\": 0,"
+                            "\"mask\": \"0x3\"},"));
+  iospd_free(s);
+  f->prof.ext.diskspd = IOSPD_DISKSPD_22;
+  s = render_json_sink(f);
+  assert_non_null(strstr(s, "\"diskspd_version\": \"2.2.0\""));
+  assert_non_null(strstr(s, "\"processor_name\": \"AMD EPYC\""));
+  iospd_free(s);
+  fixture_free(f);
+}
+
 /* -c64M -d5 -b4K -r -o8 -t2 -w25 -L -D1 a.dat b.dat: 5,000 one-ms
  * intervals for each of the 4 thread-targets, about 18 MB of JSON. */
 static fixture_t* build_long_D1(void) {
@@ -1216,6 +1505,10 @@ int main(int argc, char** argv) {
       cmocka_unit_test(test_failed_timespan_error),
       cmocka_unit_test(test_profile_only_and_engines),
       cmocka_unit_test(test_format_size),
+      cmocka_unit_test(test_text_23_system_and_affinity),
+      cmocka_unit_test(test_xml_23_system_and_affinity),
+      cmocka_unit_test(test_system_only),
+      cmocka_unit_test(test_json_23_system),
       cmocka_unit_test(test_json_kitchen_sink),
       cmocka_unit_test(test_json_streams_in_bounded_pieces), /* streaming */
       cmocka_unit_test(test_json_stream_failure_returned), /* streaming */

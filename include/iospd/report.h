@@ -104,4 +104,11 @@ void iospd_report_vonly_summary(iospd_strbuf_t* out,
 uint64_t iospd_report_vonly_failures(iospd_strbuf_t* out,
                                      const struct iospd_vonly_s* v);
 
+/* -Rs, -Rstext, -Rsxml (DISKSPD 2.3): the system information alone, in
+ * 2.3's layout: the text report's "System information:" section, or the
+ * XML <System> element (no <Results> around it). r needs sys, topo and
+ * run_time only. */
+void iospd_report_system_text(iospd_strbuf_t* out, const iospd_results_t* r);
+void iospd_report_system_xml(iospd_strbuf_t* out, const iospd_results_t* r);
+
 #endif

@@ -71,6 +71,10 @@ static int cmd_version(const iospd_app_t* app) {
   return EXIT_OK;
 }
 
+static int cmd_system_info(const iospd_app_t* app) {
+  return iospd_app_system_info(app->profile, app->sys);
+}
+
 static int cmd_merge(const iospd_app_t* app) {
   return iospd_app_merge_files(app->argc - 2, app->argv + 2);
 }
@@ -141,6 +145,8 @@ static const iospd_app_command_t commands[] = {
      cmd_report},
     {IOSPD_ACTION_PING, "--ping", IOSPD_APP_ARGS_OWN, cmd_ping},
     {IOSPD_ACTION_VERSION, "--version", IOSPD_APP_ARGS_NONE, cmd_version},
+    {IOSPD_ACTION_SYSTEM_INFO, NULL, IOSPD_APP_ARGS_SWITCHES,
+     cmd_system_info},
 };
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])

@@ -72,6 +72,9 @@ bool iospd_app_wants_format(const iospd_profile_t* p, iospd_result_format_t f);
  * code (EXIT_OK when the files may be written). */
 int iospd_app_check_output_paths(const iospd_profile_t* p, bool outputs);
 
+/* app_sysinfo.c: -Rs[text|xml], the system information alone. */
+int iospd_app_system_info(const iospd_profile_t* p,
+                          const iospd_sysinfo_t* sys);
 /* app_profile_print.c: -Rp. */
 int iospd_app_print_profile(const iospd_profile_t* p,
                             const iospd_sysinfo_t* sys);

@@ -5,6 +5,7 @@
  * the build stamps the commit and the day (src/base/build_info.c). */
 #include "iospd/cmdline.h"
 #include "iospd/platform.h"
+#include "iospd/profile.h"
 #include "iospd/version.h"
 
 void iospd_cmdline_version(iospd_strbuf_t* out,
@@ -24,6 +25,11 @@ void iospd_cmdline_version(iospd_strbuf_t* out,
   iospd_strbuf_append(out, "\n");
   iospd_strbuf_appendf(out, "platform: %s%s%s\n", build->os,
                        build->arch[0] ? " " : "", build->arch);
-  iospd_strbuf_appendf(out, "command line: DISKSPD %s\n",
-                       IOSPD_DISKSPD_VERSION);
+  /* The DISKSPD releases --diskspd= chooses between, and the default. */
+  bool d23 = IOSPD_DISKSPD_LEVEL_DEFAULT == IOSPD_DISKSPD_23;
+  iospd_strbuf_appendf(out,
+                       "command line: DISKSPD %s (--diskspd=2.2%s) and %s "
+                       "(--diskspd=2.3%s)\n",
+                       IOSPD_DISKSPD_VERSION, d23 ? "" : ", the default",
+                       IOSPD_DISKSPD23_VERSION, d23 ? ", the default" : "");
 }

@@ -14,18 +14,13 @@
 
 #define SYS_CPU "/sys/devices/system/cpu"
 #define SYS_NODE "/sys/devices/system/node"
-#define MASK_WORDS (IOSPD_MAX_CPUS / 64)
 
-typedef struct cpuset_s {
-  uint64_t w[MASK_WORDS];
-} cpuset_t;
-
-static bool set_has(const cpuset_t* s, uint32_t c) {
+static bool set_has(const iospd_posix_cpuset_t* s, uint32_t c) {
   return c < IOSPD_MAX_CPUS && (s->w[c / 64] >> (c % 64)) & 1u;
 }
 
 bool iospd_posix_parse_cpulist(const char* text, uint64_t* words) {
-  memset(words, 0, MASK_WORDS * sizeof *words);
+  memset(words, 0, IOSPD_POSIX_CPUSET_WORDS * sizeof *words);
   const char* p = text;
   bool any = false;
   while (*p != '\0' && *p != '\n') {
@@ -57,7 +52,7 @@ bool iospd_posix_read_text(const char* path, char* buf, size_t size) {
   return n > 0;
 }
 
-static bool read_list(const char* path, cpuset_t* s) {
+bool iospd_posix_read_cpulist(const char* path, iospd_posix_cpuset_t* s) {
   /* A CPU list of 4096 CPUs written badly is still well under 32 KiB. */
   const size_t size = 32768;
   char* buf = iospd_malloc(size);
@@ -67,7 +62,7 @@ static bool read_list(const char* path, cpuset_t* s) {
   return ok;
 }
 
-static long read_long(const char* path, long dflt) {
+long iospd_posix_read_long(const char* path, long dflt) {
   char buf[64];
   if (!iospd_posix_read_text(path, buf, sizeof buf)) return dflt;
   char* end;
@@ -97,11 +92,14 @@ static void mask_add(struct iospd_topo_mask_s* masks, uint32_t* count,
 /* Efficiency class per CPU: Intel hybrid parts list their P-cores and E-cores
  * under /sys/devices/cpu_core and cpu_atom; Arm big.LITTLE exposes
  * cpu_capacity. Higher class = faster core, as on Windows. */
-static void efficiency_classes(const uint32_t* ids, uint32_t n, uint8_t* eff) {
+static void efficiency_classes(const char* root, const uint32_t* ids,
+                               uint32_t n, uint8_t* eff) {
   memset(eff, 0, n);
-  cpuset_t* core = iospd_malloc(sizeof *core);
+  iospd_posix_cpuset_t* core = iospd_malloc(sizeof *core);
   if (core == NULL) return;
-  if (read_list("/sys/devices/cpu_core/cpus", core)) {
+  char path[IOSPD_POSIX_SYSFS_PATH];
+  snprintf(path, sizeof path, "%s/sys/devices/cpu_core/cpus", root);
+  if (iospd_posix_read_cpulist(path, core)) {
     for (uint32_t i = 0; i < n; i++) eff[i] = set_has(core, ids[i]) ? 1 : 0;
     iospd_free(core);
     return;
@@ -109,10 +107,10 @@ static void efficiency_classes(const uint32_t* ids, uint32_t n, uint8_t* eff) {
   iospd_free(core);
   long* cap = iospd_malloc(n * sizeof *cap);
   if (cap == NULL) return;
-  char path[128];
   for (uint32_t i = 0; i < n; i++) {
-    snprintf(path, sizeof path, SYS_CPU "/cpu%u/cpu_capacity", ids[i]);
-    cap[i] = read_long(path, -1);
+    snprintf(path, sizeof path, "%s" SYS_CPU "/cpu%u/cpu_capacity", root,
+             ids[i]);
+    cap[i] = iospd_posix_read_long(path, -1);
   }
   /* Class = number of distinct smaller capacities. */
   for (uint32_t i = 0; i < n; i++) {
@@ -126,6 +124,24 @@ static void efficiency_classes(const uint32_t* ids, uint32_t n, uint8_t* eff) {
     eff[i] = rank > 255 ? 255 : (uint8_t)rank;
   }
   iospd_free(cap);
+}
+
+/* The physical core of CPU id: the lowest CPU listed in core_cpus_list
+ * (thread_siblings_list on older kernels), so SMT siblings share it; -1
+ * when neither file is there (then the package and core_id tell). */
+static long core_key(const char* root, uint32_t id,
+                     iospd_posix_cpuset_t* tmp) {
+  static const char* const names[] = {"core_cpus_list",
+                                      "thread_siblings_list"};
+  char path[IOSPD_POSIX_SYSFS_PATH];
+  for (size_t k = 0; k < 2; k++) {
+    snprintf(path, sizeof path, "%s" SYS_CPU "/cpu%u/topology/%s", root, id,
+             names[k]);
+    if (!iospd_posix_read_cpulist(path, tmp)) continue;
+    for (uint32_t c = 0; c < IOSPD_MAX_CPUS; c++)
+      if (set_has(tmp, c)) return (long)c;
+  }
+  return -1;
 }
 
 /* The CPU numbers behind the last topology's entries, so CPU times land on
@@ -150,13 +166,17 @@ static void remember_ids(const uint32_t* ids, uint32_t n) {
 /* Reads the topology; remember: keep its CPU numbers for
  * iospd_plat_cpu_times (the run's topology), not for a look that only
  * counts (the environment fingerprint, which may come at any time). */
-static int read_topology(iospd_cpu_topology_t* topo, bool remember,
-                         iospd_err_t* err) {
+static int read_topology(const char* root, iospd_cpu_topology_t* topo,
+                         bool remember, iospd_err_t* err) {
+  /* A fake tree (root not "") describes another machine: every CPU in it is
+   * active, whatever this process's CPU set. */
+  bool fake = root[0] != '\0';
+  char path[IOSPD_POSIX_SYSFS_PATH];
   memset(topo, 0, sizeof *topo);
   int rc = IOSPD_ENOMEM;
-  cpuset_t* online = iospd_malloc(sizeof *online);
-  cpuset_t* possible = iospd_malloc(sizeof *possible);
-  cpuset_t* nodeset = iospd_malloc(sizeof *nodeset);
+  iospd_posix_cpuset_t* online = iospd_malloc(sizeof *online);
+  iospd_posix_cpuset_t* possible = iospd_malloc(sizeof *possible);
+  iospd_posix_cpuset_t* nodeset = iospd_malloc(sizeof *nodeset);
   uint32_t* ids = iospd_malloc(IOSPD_MAX_CPUS * sizeof *ids);
   uint32_t* node_of = iospd_calloc(IOSPD_MAX_CPUS, sizeof *node_of);
   long* pkg = iospd_malloc(IOSPD_MAX_CPUS * sizeof *pkg);
@@ -166,7 +186,8 @@ static int read_topology(iospd_cpu_topology_t* topo, bool remember,
       !core_id || !eff)
     goto fail;
 
-  if (!read_list(SYS_CPU "/online", online)) {
+  snprintf(path, sizeof path, "%s" SYS_CPU "/online", root);
+  if (!iospd_posix_read_cpulist(path, online)) {
     /* No sysfs (unusual containers): assume CPUs 0..n-1 are online. */
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1) n = 1;
@@ -174,7 +195,8 @@ static int read_topology(iospd_cpu_topology_t* topo, bool remember,
     memset(online, 0, sizeof *online);
     for (long c = 0; c < n; c++) online->w[c / 64] |= UINT64_C(1) << (c % 64);
   }
-  if (!read_list(SYS_CPU "/possible", possible)) *possible = *online;
+  snprintf(path, sizeof path, "%s" SYS_CPU "/possible", root);
+  if (!iospd_posix_read_cpulist(path, possible)) *possible = *online;
 
   uint32_t n = 0;
   for (uint32_t c = 0; c < IOSPD_MAX_CPUS; c++)
@@ -182,7 +204,8 @@ static int read_topology(iospd_cpu_topology_t* topo, bool remember,
 
   /* NUMA nodes: each nodeN directory lists its CPUs. Without NUMA support
    * in the kernel there is no such directory and everything is node 0. */
-  DIR* d = opendir(SYS_NODE);
+  snprintf(path, sizeof path, "%s" SYS_NODE, root);
+  DIR* d = opendir(path);
   if (d != NULL) {
     struct dirent* e;
     while ((e = readdir(d)) != NULL) {
@@ -190,25 +213,31 @@ static int read_topology(iospd_cpu_topology_t* topo, bool remember,
       if (strncmp(e->d_name, "node", 4) != 0) continue;
       unsigned long node = strtoul(e->d_name + 4, &end, 10);
       if (end == e->d_name + 4 || *end != '\0') continue;
-      char path[300];
-      snprintf(path, sizeof path, SYS_NODE "/%s/cpulist", e->d_name);
-      if (!read_list(path, nodeset)) continue;
+      char npath[IOSPD_POSIX_SYSFS_PATH + 300];
+      snprintf(npath, sizeof npath, "%s" SYS_NODE "/%s/cpulist", root,
+               e->d_name);
+      if (!iospd_posix_read_cpulist(npath, nodeset)) continue;
       for (uint32_t i = 0; i < n; i++)
         if (set_has(nodeset, ids[i])) node_of[i] = (uint32_t)node;
     }
     closedir(d);
   }
 
-  char path[128];
   for (uint32_t i = 0; i < n; i++) {
-    snprintf(path, sizeof path, SYS_CPU "/cpu%u/topology/physical_package_id",
-             ids[i]);
-    pkg[i] = read_long(path, 0);
+    snprintf(path, sizeof path,
+             "%s" SYS_CPU "/cpu%u/topology/physical_package_id", root, ids[i]);
+    pkg[i] = iospd_posix_read_long(path, 0);
     if (pkg[i] < 0) pkg[i] = 0;
-    snprintf(path, sizeof path, SYS_CPU "/cpu%u/topology/core_id", ids[i]);
-    core_id[i] = read_long(path, (long)ids[i]);
+    /* SMT siblings: the lowest CPU of the core's list, else the
+     * (package, core_id) pair. */
+    core_id[i] = core_key(root, ids[i], nodeset);
+    if (core_id[i] < 0) {
+      snprintf(path, sizeof path, "%s" SYS_CPU "/cpu%u/topology/core_id",
+               root, ids[i]);
+      core_id[i] = IOSPD_MAX_CPUS + iospd_posix_read_long(path, (long)ids[i]);
+    }
   }
-  efficiency_classes(ids, n, eff);
+  efficiency_classes(root, ids, n, eff);
 
   topo->cpus = iospd_calloc(n, sizeof *topo->cpus);
   topo->core_masks = iospd_calloc(n, sizeof *topo->core_masks);
@@ -228,7 +257,7 @@ static int read_topology(iospd_cpu_topology_t* topo, bool remember,
    * listed, because /proc/stat and the report cover every online CPU, but
    * not active: threads are never placed on it. */
   size_t allowed_size = CPU_ALLOC_SIZE(IOSPD_MAX_CPUS);
-  cpu_set_t* allowed = CPU_ALLOC(IOSPD_MAX_CPUS);
+  cpu_set_t* allowed = fake ? NULL : CPU_ALLOC(IOSPD_MAX_CPUS);
   if (allowed != NULL && sched_getaffinity(0, allowed_size, allowed) != 0) {
     CPU_FREE(allowed);
     allowed = NULL;
@@ -288,7 +317,10 @@ static int read_topology(iospd_cpu_topology_t* topo, bool remember,
   topo->group_count = ngroups;
   topo->heterogeneous = n > 0 && max_eff != min_eff;
   topo->smt = cores < n;
-  rc = 0;
+  rc = iospd_posix_read_caches(root, ids, n, topo);
+  if (rc == 0)
+    iospd_posix_processor_name(root, topo->processor_name,
+                               sizeof topo->processor_name);
 
 fail:
   iospd_free(online);
@@ -307,12 +339,17 @@ fail:
 }
 
 int iospd_plat_cpu_topology(iospd_cpu_topology_t* topo, iospd_err_t* err) {
-  return read_topology(topo, true, err);
+  return read_topology("", topo, true, err);
 }
 
 int iospd_posix_cpu_topology_peek(iospd_cpu_topology_t* topo,
                                   iospd_err_t* err) {
-  return read_topology(topo, false, err);
+  return read_topology("", topo, false, err);
+}
+
+int iospd_posix_cpu_topology_at(const char* root, iospd_cpu_topology_t* topo,
+                                iospd_err_t* err) {
+  return read_topology(root != NULL ? root : "", topo, false, err);
 }
 
 void iospd_plat_cpu_topology_free(iospd_cpu_topology_t* topo) {

@@ -208,6 +208,29 @@ uint32_t iospd_posix_parse_cpu_stat(FILE* f, const uint32_t* ids, uint32_t nids,
  * For counting (the environment fingerprint, envinfo.c). */
 int iospd_posix_cpu_topology_peek(iospd_cpu_topology_t* topo,
                                   iospd_err_t* err);
+/* The topology of the machine a sysfs tree describes: root + "/sys/..." and
+ * root + "/proc/cpuinfo" ("" = this machine; tests pass a fake tree under
+ * tests/data). Every CPU of a fake tree is active. Remembers nothing. */
+int iospd_posix_cpu_topology_at(const char* root, iospd_cpu_topology_t* topo,
+                                iospd_err_t* err);
+/* A CPU bitmap of IOSPD_MAX_CPUS bits, and the readers of sysfs files. */
+#define IOSPD_POSIX_CPUSET_WORDS (IOSPD_MAX_CPUS / 64)
+#define IOSPD_POSIX_SYSFS_PATH 512
+typedef struct iospd_posix_cpuset_s {
+  uint64_t w[IOSPD_POSIX_CPUSET_WORDS];
+} iospd_posix_cpuset_t;
+/* Reads a CPU list file; false if absent, empty or malformed. */
+bool iospd_posix_read_cpulist(const char* path, iospd_posix_cpuset_t* s);
+/* The leading integer of a file, or dflt. */
+long iospd_posix_read_long(const char* path, long dflt);
+/* The caches of CPUs ids[0..n) from root's cpuN/cache/indexK into
+ * topo->caches (cpu_count and cpus already filled): one entry per distinct
+ * sharing set, in CPU then index order (as Windows lists them). A CPU
+ * without cache files adds none. 0 or IOSPD_ENOMEM. */
+int iospd_posix_read_caches(const char* root, const uint32_t* ids, uint32_t n,
+                            iospd_cpu_topology_t* topo);
+/* The processor's name from root's /proc/cpuinfo ("" if none). */
+void iospd_posix_processor_name(const char* root, char* out, size_t size);
 /* Forgets the CPU numbers remembered by the last topology. */
 void iospd_posix_cpu_shutdown(void);
 /* Parses a kernel CPU list ("0-3,8,10-11") into a bitmap of IOSPD_MAX_CPUS

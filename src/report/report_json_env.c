@@ -8,6 +8,7 @@
 #include "iospd/formats.h"
 #include "iospd/version.h"
 #include "report_json_writer.h"
+#include "report_sys.h"
 
 /* ---- system and environment --------------------------------------------- */
 
@@ -41,9 +42,13 @@ void iospd_rpt_json_system(iospd_jw_t* w, const iospd_results_t* r) {
   iospd_jw_obj(w, "tool");
   iospd_jw_str(w, "name", "iospd");
   iospd_jw_str(w, "version", IOSPD_VERSION);
-  iospd_jw_str(w, "diskspd_version", IOSPD_DISKSPD_VERSION);
-  iospd_jw_str(w, "diskspd_version_date", IOSPD_DISKSPD_VERSION_DATE);
+  /* The --diskspd level the run took its defaults and layouts from. */
+  iospd_jw_str(w, "diskspd_version",
+               iospd_rpt_diskspd_version(iospd_rpt_level(r)));
+  iospd_jw_str(w, "diskspd_version_date",
+               iospd_rpt_diskspd_version_date(iospd_rpt_level(r)));
   iospd_jw_end_obj(w);
+  iospd_jw_str(w, "processor_name", t->processor_name);
   snprintf(buf, sizeof buf, "%04u-%02u-%02uT%02u:%02u:%02uZ", rt->year,
            rt->month, rt->day, rt->hour, rt->minute, rt->second);
   iospd_jw_str(w, "run_time", buf);
@@ -79,6 +84,21 @@ void iospd_rpt_json_system(iospd_jw_t* w, const iospd_results_t* r) {
     iospd_jw_u64(w, "core", c->id);
     iospd_jw_mask(w, "mask", c->mask);
     iospd_jw_u64(w, "efficiency_class", c->efficiency_class);
+    iospd_jw_end_obj(w);
+  }
+  iospd_jw_end_arr(w);
+  /* One entry per cache and sharing set, as DISKSPD 2.3's <Cache>. */
+  iospd_jw_arr(w, "caches");
+  for (uint32_t i = 0; i < t->cache_count && t->caches; i++) {
+    const iospd_cache_info_t* c = &t->caches[i];
+    iospd_jw_obj(w, NULL);
+    iospd_jw_u64(w, "level", c->level);
+    iospd_jw_str(w, "type", iospd_rpt_cache_type(c->type));
+    iospd_jw_u64(w, "size", c->size);
+    iospd_jw_u64(w, "line_size", c->line_size);
+    iospd_jw_u64(w, "associativity", c->associativity);
+    iospd_jw_u64(w, "group", c->group);
+    iospd_jw_mask(w, "mask", c->mask);
     iospd_jw_end_obj(w);
   }
   iospd_jw_end_arr(w);

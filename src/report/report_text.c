@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The text report (-Rtext, the default) in DISKSPD 2.2's layout: profile
+/* The text report (-Rtext, the default) in DISKSPD 2.2's layout (2.3's
+ * system section and effective affinity from report_sys.c at --diskspd=2.3): profile
  * echo, System information, then per timespan the timing, CPU table,
  * effective distributions, Total/Read/Write tables, latency percentiles and
  * wait statistics, and a Totals block when there are several timespans. */
@@ -10,6 +11,7 @@
 #include "iospd/alloc.h"
 #include "iospd/units.h"
 #include "report_internal.h"
+#include "report_sys.h"
 #include "report_verify.h"
 #include "report_waitstats.h"
 
@@ -27,6 +29,10 @@ static void repeat(iospd_strbuf_t* out, char c, unsigned n) {
 }
 
 static void system_info(iospd_strbuf_t* out, const iospd_results_t* r) {
+  if (iospd_rpt_level(r) >= IOSPD_DISKSPD_23) {
+    iospd_rpt_system_text_23(out, r);
+    return;
+  }
   const iospd_cpu_topology_t* t = &r->topo;
   const iospd_utc_time_t* rt = &r->run_time;
   ap(out, "System information:\n\n");
@@ -432,6 +438,8 @@ static void timespan_results(iospd_strbuf_t* out, const iospd_results_t* r,
   if (ts->thread_count > 0 && ts->request_count > 0)
     ap(out, "request count:\t\t%u\n", ts->request_count);
   engine_lines(out, tr);
+  if (iospd_rpt_level(r) >= IOSPD_DISKSPD_23)
+    iospd_rpt_effective_affinity_text(out, r, tr);
   cpu_table(out, r, tr);
   effective_distributions(out, tr);
 
@@ -520,4 +528,8 @@ void iospd_report_text(iospd_strbuf_t* out, const iospd_results_t* r) {
   if (r->timespan_count > 1) totals(out, r);
   iospd_report_tree_text(out, r);
   iospd_rpt_verify_text(out, r);
+}
+
+void iospd_report_system_text(iospd_strbuf_t* out, const iospd_results_t* r) {
+  iospd_rpt_system_text_23(out, r);
 }

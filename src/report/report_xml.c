@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The XML report (-Rxml) with DISKSPD 2.2's element tree, names and order,
+/* The XML report (-Rxml) with DISKSPD 2.2's element tree, names and order
+ * (2.3's additions under <System> and in each timespan at --diskspd=2.3),
  * two-space indentation and no newline after </Results>. Unlike DISKSPD,
  * every text and attribute value is escaped, so the document is always
  * well-formed: paths as the profile writes them (Escaped="U+F0NN" when they
@@ -8,12 +9,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iospd/alloc.h"
 #include "iospd/version.h"
 #include "iospd/xml_escape.h"
 #include "iospd/xml_profile.h"
 #include "report_internal.h"
-#include "report_waitstats.h"
+#include "report_sys.h"
 #include "report_verify.h"
+#include "report_waitstats.h"
 
 #define ap iospd_strbuf_appendf
 
@@ -64,23 +67,74 @@ static void elem_f(iospd_strbuf_t* out, unsigned lv, const char* name,
   ap(out, "<%s>%s</%s>\n", name, num, name);
 }
 
-static void system_xml(iospd_strbuf_t* out, const iospd_results_t* r) {
+/* DISKSPD 2.3: one <Cache> per cache and sharing set, in the topology's
+ * order. */
+static void caches_xml(iospd_strbuf_t* out, const iospd_cpu_topology_t* t,
+                       unsigned b) {
+  for (uint32_t i = 0; i < t->cache_count && t->caches; i++) {
+    const iospd_cache_info_t* c = &t->caches[i];
+    ind(out, b + 2);
+    ap(out, "<Cache Level=\"%u\" Associativity=\"%u\" LineSize=\"%u\" "
+            "CacheSize=\"%u\" Type=\"%s\">\n",
+       c->level, c->associativity, c->line_size, c->size,
+       iospd_rpt_cache_type(c->type));
+    ind(out, b + 3);
+    ap(out, "<Group Group=\"%u\" Mask=\"0x%llx\"/>\n", c->group,
+       (unsigned long long)c->mask);
+    ind(out, b + 2);
+    ap(out, "</Cache>\n");
+  }
+}
+
+/* DISKSPD 2.3: the buffer separation and the CPUs the threads used. */
+static void effective_xml(iospd_strbuf_t* out, const iospd_results_t* r,
+                          const iospd_timespan_result_t* tr) {
+  elem_u(out, 2, "EffectiveBufferSeparation",
+         iospd_rpt_buffer_separation(r, tr->ts));
+  uint32_t groups = r->topo.group_count;
+  uint64_t* masks = groups ? iospd_calloc(groups, sizeof *masks) : NULL;
+  if (groups && masks == NULL) {
+    out->failed = true;
+    return;
+  }
+  if (masks != NULL && iospd_rpt_effective_affinity(r, tr, masks)) {
+    ind(out, 2);
+    ap(out, "<EffectiveAffinity>\n");
+    for (uint32_t g = 0; g < groups; g++) {
+      if (masks[g] == 0) continue;
+      ind(out, 3);
+      ap(out, "<Group Group=\"%u\" Mask=\"0x%llx\"/>\n", g,
+         (unsigned long long)masks[g]);
+    }
+    ind(out, 2);
+    ap(out, "</EffectiveAffinity>\n");
+  }
+  iospd_free(masks);
+}
+
+/* <System> with its opening tag at indentation level b (1 in the results). */
+static void system_xml(iospd_strbuf_t* out, const iospd_results_t* r,
+                       unsigned b, bool v23) {
   const iospd_cpu_topology_t* t = &r->topo;
   const iospd_utc_time_t* rt = &r->run_time;
   char buf[64];
-  ind(out, 1);
+  ind(out, b);
   ap(out, "<System>\n");
-  elem_s(out, 2, "ComputerName", r->sys.computer_name);
-  ind(out, 2);
+  elem_s(out, b + 1, "ComputerName", r->sys.computer_name);
+  if (v23) elem_s(out, b + 1, "ProcessorName", t->processor_name);
+  ind(out, b + 1);
   ap(out, "<Tool>\n");
-  elem_s(out, 3, "Version", IOSPD_DISKSPD_VERSION);
-  elem_s(out, 3, "VersionDate", IOSPD_DISKSPD_VERSION_DATE);
-  ind(out, 2);
+  elem_s(out, b + 2, "Version",
+         iospd_rpt_diskspd_version(v23 ? IOSPD_DISKSPD_23 : IOSPD_DISKSPD_22));
+  elem_s(out, b + 2, "VersionDate",
+         iospd_rpt_diskspd_version_date(v23 ? IOSPD_DISKSPD_23
+                                            : IOSPD_DISKSPD_22));
+  ind(out, b + 1);
   ap(out, "</Tool>\n");
   snprintf(buf, sizeof buf, "%u/%02u/%02u %02u:%02u:%02u UTC", rt->year,
            rt->month, rt->day, rt->hour, rt->minute, rt->second);
-  elem_s(out, 2, "RunTime", buf);
-  ind(out, 2);
+  elem_s(out, b + 1, "RunTime", buf);
+  ind(out, b + 1);
   ap(out, "<PowerScheme Name=\"");
   iospd_strbuf_append_xml(out, r->sys.power_scheme_name[0]
                                    ? r->sys.power_scheme_name
@@ -88,12 +142,13 @@ static void system_xml(iospd_strbuf_t* out, const iospd_results_t* r) {
   ap(out, "\" Guid=\"");
   iospd_strbuf_append_xml(out, r->sys.power_scheme_guid);
   ap(out, "\"/>\n");
+  if (v23) elem_u(out, b + 1, "PageSize", r->sys.page_size);
 
-  ind(out, 2);
+  ind(out, b + 1);
   ap(out, "<ProcessorTopology Heterogeneous=\"%s\">\n",
      t->heterogeneous ? "true" : "false");
   for (uint32_t g = 0; g < t->group_count && t->groups; g++) {
-    ind(out, 3);
+    ind(out, b + 2);
     ap(out,
        "<Group Group=\"%u\" MaximumProcessors=\"%u\" ActiveProcessors=\"%u\" "
        "ActiveProcessorMask=\"0x%llx\"/>\n",
@@ -107,27 +162,28 @@ static void system_xml(iospd_strbuf_t* out, const iospd_results_t* r) {
   for (int l = 0; l < 2; l++) {
     for (uint32_t i = 0; i < counts[l];) {
       uint32_t id = lists[l][i].id;
-      ind(out, 3);
+      ind(out, b + 2);
       ap(out, "<%s %s=\"%u\">\n", names[l], names[l], id);
       for (; i < counts[l] && lists[l][i].id == id; i++) {
-        ind(out, 4);
+        ind(out, b + 3);
         ap(out, "<Group Group=\"%u\" Mask=\"0x%llx\"/>\n", lists[l][i].group,
            (unsigned long long)lists[l][i].mask);
       }
-      ind(out, 3);
+      ind(out, b + 2);
       ap(out, "</%s>\n", names[l]);
     }
   }
   for (uint32_t i = 0; i < t->core_mask_count; i++) {
     const struct iospd_topo_mask_s* c = &t->core_masks[i];
-    ind(out, 3);
+    ind(out, b + 2);
     ap(out, "<Core Group=\"%u\" Core=\"%u\" Mask=\"0x%llx\" "
             "EfficiencyClass=\"%u\"/>\n",
        c->group, c->id, (unsigned long long)c->mask, c->efficiency_class);
   }
-  ind(out, 2);
+  if (v23) caches_xml(out, t, b);
+  ind(out, b + 1);
   ap(out, "</ProcessorTopology>\n");
-  ind(out, 1);
+  ind(out, b);
   ap(out, "</System>\n");
 }
 
@@ -404,6 +460,7 @@ static void timespan_xml(iospd_strbuf_t* out, const iospd_results_t* r,
   elem_u(out, 2, "ThreadCount", tr->thread_count);
   elem_u(out, 2, "RequestCount", ts->request_count);
   elem_u(out, 2, "ProcCount", r->topo.cpu_count);
+  if (iospd_rpt_level(r) >= IOSPD_DISKSPD_23) effective_xml(out, r, tr);
   cpu_xml(out, r, tr);
 
   rpt_agg_t all;
@@ -441,10 +498,14 @@ static void timespan_xml(iospd_strbuf_t* out, const iospd_results_t* r,
 
 void iospd_report_xml(iospd_strbuf_t* out, const iospd_results_t* r) {
   ap(out, "<Results>\n");
-  system_xml(out, r);
+  system_xml(out, r, 1, iospd_rpt_level(r) >= IOSPD_DISKSPD_23);
   if (r->profile != NULL) iospd_xml_profile_write(out, r->profile, 1);
   for (uint32_t i = 0; i < r->timespan_count; i++)
     timespan_xml(out, r, &r->timespans[i]);
   iospd_report_tree_xml(out, r);
   ap(out, "</Results>");
+}
+
+void iospd_report_system_xml(iospd_strbuf_t* out, const iospd_results_t* r) {
+  system_xml(out, r, 0, true);
 }

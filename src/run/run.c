@@ -758,7 +758,8 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
     args[started].w = w;
     /* A thread's slot workers share its CPU. */
     w->affinity =
-        iospd_run_affinity(r->ts, &r->res->topo, w->id / workers_per_thread(r));
+        iospd_run_affinity_at(r->ts, &r->res->topo, r->p->ext.diskspd,
+                              w->id / workers_per_thread(r));
     iospd_err_t e;
     iospd_err_clear(&e);
     rc = iospd_plat_thread_start(&th[started], &w->affinity, worker_main,

@@ -71,9 +71,14 @@ int iospd_run_check_affinity(const iospd_timespan_t* ts,
                              const iospd_cpu_topology_t* topo,
                              iospd_err_t* err);
 
-/* Affinity of global thread i (DISKSPD's affinity). */
+/* Affinity of global thread i at DISKSPD 2.2 (iospd_affinity_order). */
 iospd_thread_opts_t iospd_run_affinity(const iospd_timespan_t* ts,
                                        const iospd_cpu_topology_t* topo,
                                        uint32_t i);
+/* The same at a --diskspd level (src/run/affinity_run.c). */
+iospd_thread_opts_t iospd_run_affinity_at(const iospd_timespan_t* ts,
+                                          const iospd_cpu_topology_t* topo,
+                                          iospd_diskspd_level_t level,
+                                          uint32_t i);
 
 #endif

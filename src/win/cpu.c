@@ -243,6 +243,8 @@ int iospd_plat_cpu_topology(iospd_cpu_topology_t* t, iospd_err_t* err) {
   if (t->socket_count == 0) t->socket_count = 1;
   if (t->node_count == 0) t->node_count = 1;
   if (t->core_count == 0) t->core_count = t->cpu_count;
+  if (iospd_win_cpu_caches(t) < 0) goto nomem;
+  iospd_win_processor_name(t->processor_name, sizeof t->processor_name);
 
   iospd_free(numa);
   iospd_free(index);

@@ -236,6 +236,11 @@ DWORD iospd_win_make_parents(WCHAR* w, bool drive_spelled);
 /* Active-CPU mask of each processor group (IOSPD_WIN_MAX_GROUPS entries of
  * room), in group order. */
 int iospd_win_group_masks(uint64_t* masks, uint32_t* ngroups, iospd_err_t* err);
+/* DISKSPD 2.3's topology parts (cpu_cache.c): the caches into t->caches
+ * (none when Windows lists none; 0 or IOSPD_ENOMEM) and the processor name
+ * ("" when the registry has none). */
+int iospd_win_cpu_caches(iospd_cpu_topology_t* t);
+void iospd_win_processor_name(char* out, size_t size);
 
 /* ---- environment fingerprint (envinfo.c, storage_desc.c) ----------------- */
 
