@@ -80,6 +80,7 @@ static uint32_t g_run_begins, g_run_ends;
 static int g_run_begin_rc;
 /* A warning line file creation hands to progress->warn ("" = none). */
 static char g_create_warning[160];
+static iospd_msg_kind_t g_create_warning_kind;
 /* One scripted truncation: the file shrinks (or grows) to g_resize_size when
  * the virtual clock reaches g_resize_at, as another process's truncate. */
 static char g_resize_path[256];
@@ -152,8 +153,9 @@ void fake_run_needs(iospd_run_needs_t* needs, uint32_t* begins,
 
 void fake_fail_run_begin(int rc) { g_run_begin_rc = rc; }
 
-void fake_set_create_warning(const char* line) {
-  snprintf(g_create_warning, sizeof g_create_warning, "%s", line);
+void fake_set_create_warning(iospd_msg_kind_t kind, const char* text) {
+  g_create_warning_kind = kind;
+  snprintf(g_create_warning, sizeof g_create_warning, "%s", text);
 }
 
 static ffile_t* find(const char* path) {
@@ -549,7 +551,7 @@ int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
   /* As the Linux platform: a call per 4 MiB chunk, the last at size. */
   const uint64_t chunk = 4u << 20;
   if (progress != NULL && progress->warn != NULL && g_create_warning[0])
-    progress->warn(progress->ctx, g_create_warning);
+    progress->warn(progress->ctx, g_create_warning_kind, g_create_warning);
   for (uint64_t done = 0; progress != NULL && progress->fn != NULL &&
                           done < size;) {
     done = size - done < chunk ? size : done + chunk;

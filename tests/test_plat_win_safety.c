@@ -365,10 +365,11 @@ static void log_progress(void* ctx, uint64_t done, uint64_t total) {
   }
 }
 
-static void log_line(void* ctx, const char* line) {
+static void log_line(void* ctx, iospd_msg_kind_t kind, const char* text) {
   create_log_t* l = ctx;
   if (l->nlines < IOSPD_ARRAY_SIZE(l->lines))
-    snprintf(l->lines[l->nlines++], sizeof l->lines[0], "%s", line);
+    snprintf(l->lines[l->nlines++], sizeof l->lines[0], "%s%s",
+             iospd_msg_def(kind)->prefix, text);
 }
 
 static const char* logged(const create_log_t* l, const char* part) {

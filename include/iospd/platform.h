@@ -13,6 +13,7 @@
 
 #include "iospd/common.h"
 #include "iospd/error.h"
+#include "iospd/message.h"
 
 #define IOSPD_MAX_CPUS 4096
 #define IOSPD_CPU_ANY 0xffffffffu
@@ -294,7 +295,10 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
 typedef struct iospd_progress_s {
   void (*fn)(void* ctx, uint64_t done, uint64_t total);
   void* ctx;
-  void (*warn)(void* ctx, const char* line);
+  /* A line for the user: DISKSPD's WARNING lines (its fallbacks, in its
+   * words) as IOSPD_MSG_DISKSPD_WARNING, how the file was made as
+   * IOSPD_MSG_NOTE; text without the prefix (iospd/message.h). */
+  void (*warn)(void* ctx, iospd_msg_kind_t kind, const char* text);
   void (*note)(void* ctx, const char* text);
 } iospd_progress_t;
 

@@ -114,8 +114,9 @@ static int cmd_run(const iospd_app_t* app) {
   int exit_code;
   if (p->profile_only) {
     if (p->ext.output_count > 0)
-      err_line("warning: ", "-Rp prints the profile and runs nothing, so the "
-                            "--output files are not written");
+      iospd_app_message(p, IOSPD_MSG_WARNING,
+                        "-Rp prints the profile and runs nothing, so the "
+                        "--output files are not written");
     exit_code = iospd_app_print_profile(p, app->sys);
   } else if (p->ext.verify_only) {
     if ((exit_code = iospd_app_check_output_paths(p, false)) == EXIT_OK)

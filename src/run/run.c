@@ -541,7 +541,7 @@ static int wait_phase(run_t* r, uint64_t end) {
 
 static void say(const run_t* r, const char* text) {
   if (r->p->verbose && r->hooks != NULL && r->hooks->message != NULL)
-    r->hooks->message(r->hooks->ctx, text);
+    r->hooks->message(r->hooks->ctx, IOSPD_MSG_VERBOSE, text);
 }
 
 static void set_phase(run_t* r, uint32_t phase) {
@@ -625,8 +625,8 @@ static void note_engine(run_t* r) {
     tr->depth_asked = w->slot_count;
     tr->depth_kept = iospd_plat_queue_depth(w->q);
     if (tr->depth_kept >= tr->depth_asked) continue;
-    iospd_run_sayf(r->hooks,
-                   "WARNING: thread %u: the %s engine keeps %u I/O%s in "
+    iospd_run_sayf(r->hooks, IOSPD_MSG_DISKSPD_WARNING,
+                   "thread %u: the %s engine keeps %u I/O%s in "
                    "flight, not the %u asked for",
                    w->id, tr->engine, tr->depth_kept,
                    tr->depth_kept == 1 ? "" : "s", tr->depth_asked);
@@ -655,8 +655,8 @@ static void warn_short_transfers(run_t* r) {
     const iospd_worker_t* w = r->workers[i];
     if (w->short_count == 0) continue;
     iospd_run_sayf(
-        r->hooks,
-        "WARNING: thread %u: %llu I/Os moved fewer bytes than asked "
+        r->hooks, IOSPD_MSG_DISKSPD_WARNING,
+        "thread %u: %llu I/Os moved fewer bytes than asked "
         "(first: %u of %u bytes at offset %llu); they are counted with the "
         "bytes actually moved",
         w->id, (unsigned long long)w->short_count, w->short_first_bytes,
@@ -684,8 +684,8 @@ static void warn_abandoned(run_t* r) {
   for (uint32_t i = 0; i < r->nworkers; i++) {
     const iospd_worker_t* w = r->workers[i];
     if (w->abandoned == 0) continue;
-    iospd_run_sayf(r->hooks,
-                   "WARNING: thread %u: %llu I/O%s still in flight %u s "
+    iospd_run_sayf(r->hooks, IOSPD_MSG_DISKSPD_WARNING,
+                   "thread %u: %llu I/O%s still in flight %u s "
                    "after the run stopped (a hung or paused device?) "
                    "and cancelled",
                    w->id, (unsigned long long)w->abandoned,
@@ -707,8 +707,8 @@ static void end_series(run_t* r) {
   iospd_cseries_poll(r->series, iospd_plat_ticks(), true);
   uint64_t left = iospd_cseries_left_out(r->series);
   if (left > 0)
-    iospd_run_sayf(r->hooks,
-                   "WARNING: %llu completion%s could not be placed in the "
+    iospd_run_sayf(r->hooks, IOSPD_MSG_DISKSPD_WARNING,
+                   "%llu completion%s could not be placed in the "
                    "time series (the controller thread got no CPU for a "
                    "whole interval, or a thread was blocked in one I/O "
                    "past its phase); the results count them",
@@ -1019,8 +1019,8 @@ static void close_events(run_events_t* ev) {
  * waiter now waits for a live process and a -yp run does not stop at once. */
 static void warn_stale_event(const iospd_run_hooks_t* hooks, const char* name,
                              const char* sw) {
-  iospd_run_sayf(hooks,
-                 "WARNING: the event '%s' (%s) was left set by a "
+  iospd_run_sayf(hooks, IOSPD_MSG_DISKSPD_WARNING,
+                 "the event '%s' (%s) was left set by a "
                  "process that has ended (killed?); it was reset, so "
                  "only a running process can set it now",
                  name, sw);
