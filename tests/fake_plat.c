@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iospd/alloc.h"
 #include "iospd/platform.h"
 
 #define MAX_FILES 32
@@ -595,14 +596,21 @@ int iospd_plat_read_samples(const char* path, const uint64_t* offsets,
   return 0;
 }
 
-int iospd_plat_read_file(const char* path, void* buf, size_t size, size_t* got,
-                         iospd_err_t* err) {
+int iospd_plat_read_file(const char* path, size_t limit, char** data,
+                         size_t* len, iospd_err_t* err) {
+  *data = NULL;
+  *len = 0;
   ffile_t* f = find(path);
   if (f == NULL)
-    return iospd_err_set(err, IOSPD_ENOENT, "%s: no such file", path);
-  size_t n = f->size < size ? (size_t)f->size : size;
-  memcpy(buf, f->data, n);
-  *got = n;
+    return iospd_err_set(err, IOSPD_ENOENT, "cannot open '%s': no such file",
+                         path);
+  size_t n = f->size < limit ? (size_t)f->size : limit;
+  char* b = iospd_malloc(n + 1);
+  if (b == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  if (n > 0) memcpy(b, f->data, n);
+  b[n] = '\0';
+  *data = b;
+  *len = n;
   return 0;
 }
 

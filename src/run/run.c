@@ -300,15 +300,21 @@ static int make_sources(run_t* r, iospd_err_t* err) {
       continue;
     }
     size_t got = 0;
+    char* data = NULL;
     iospd_err_t e;
     iospd_err_clear(&e);
-    int rc = iospd_plat_read_file(t->random_data_path, b, size, &got, &e);
-    if (rc < 0 || got == 0)
-      return iospd_err_set(
-          err, rc < 0 ? rc : IOSPD_EIO,
-          "cannot read the write source file '%s' (-Z): %s",
-          t->random_data_path,
-          rc < 0 ? (e.msg[0] ? e.msg : iospd_strerror(rc)) : "it is empty");
+    int rc = iospd_plat_read_file(t->random_data_path, size, &data, &got, &e);
+    if (rc == 0 && got > 0) memcpy(b, data, got);
+    iospd_free(data);
+    /* The reader's message names the file. */
+    if (rc < 0)
+      return iospd_err_set(err, rc, "cannot read the write source file (-Z): %s",
+                           e.msg[0] ? e.msg : iospd_strerror(rc));
+    if (got == 0)
+      return iospd_err_set(err, IOSPD_EIO,
+                           "cannot read the write source file '%s' (-Z): it "
+                           "is empty",
+                           t->random_data_path);
     /* A short file is repeated to fill the buffer. */
     for (size_t j = got; j < size; j++) b[j] = b[j - got];
   }
