@@ -346,14 +346,14 @@ static void timespan_json(iospd_jw_t* w, const iospd_results_t* r,
   iospd_jw_u64(w, "proc_count", r->topo.cpu_count);
   cpu_json(w, r, tr);
 
-  rpt_agg_t all;
-  iospd_rpt_agg_timespan(&all, tr);
-  if (all.failed) w->out->failed = true;
-  directions_json(w, "total", &all, tr->seconds);
+  rpt_agg_t scratch;
+  rpt_agg_t* all = iospd_timespan_total(tr, &scratch);
+  if (all->failed) w->out->failed = true;
+  directions_json(w, "total", all, tr->seconds);
   if (ts->calc_iops_stddev)
-    iops_series_json(w, &all.iops[0], &all.iops[1], &all.iops[2],
+    iops_series_json(w, &all->iops[0], &all->iops[1], &all->iops[2],
                      ts->io_bucket_ms);
-  iospd_rpt_agg_destroy(&all);
+  iospd_rpt_agg_destroy(&scratch);
   target_totals_json(w, tr);
 
   iospd_jw_arr(w, "threads");

@@ -427,14 +427,14 @@ static void timespan_results(iospd_strbuf_t* out, const iospd_results_t* r,
   cpu_table(out, r, tr);
   effective_distributions(out, tr);
 
-  rpt_agg_t all;
-  iospd_rpt_agg_timespan(&all, tr);
-  if (all.failed) out->failed = true;
-  io_table(out, tr, &all, 2);
-  io_table(out, tr, &all, 0);
-  io_table(out, tr, &all, 1);
-  if (ts->measure_latency) latency_section(out, tr, &all);
-  iospd_rpt_agg_destroy(&all);
+  rpt_agg_t scratch;
+  rpt_agg_t* all = iospd_timespan_total(tr, &scratch);
+  if (all->failed) out->failed = true;
+  io_table(out, tr, all, 2);
+  io_table(out, tr, all, 0);
+  io_table(out, tr, all, 1);
+  if (ts->measure_latency) latency_section(out, tr, all);
+  iospd_rpt_agg_destroy(&scratch);
   if (r->profile != NULL && r->profile->verbose_stats) wait_stats(out, tr);
 }
 

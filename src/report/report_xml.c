@@ -392,14 +392,14 @@ static void timespan_xml(iospd_strbuf_t* out, const iospd_results_t* r,
   elem_u(out, 2, "ProcCount", r->topo.cpu_count);
   cpu_xml(out, r, tr);
 
-  rpt_agg_t all;
-  iospd_rpt_agg_timespan(&all, tr);
-  if (all.failed) out->failed = true;
-  if (ts->measure_latency) latency_xml(out, &all);
+  rpt_agg_t scratch;
+  rpt_agg_t* all = iospd_timespan_total(tr, &scratch);
+  if (all->failed) out->failed = true;
+  if (ts->measure_latency) latency_xml(out, all);
   if (ts->calc_iops_stddev)
-    iops_xml(out, 2, &all.iops[0], &all.iops[1], &all.iops[2],
+    iops_xml(out, 2, &all->iops[0], &all->iops[1], &all->iops[2],
              ts->io_bucket_ms);
-  iospd_rpt_agg_destroy(&all);
+  iospd_rpt_agg_destroy(&scratch);
 
   for (uint32_t t = 0; t < tr->thread_count_alloc; t++) {
     const iospd_thread_result_t* th = &tr->threads[t];

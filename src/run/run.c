@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iospd/agg.h"
 #include "iospd/alloc.h"
 #include "iospd/engine.h"
 #include "iospd/tree.h"
@@ -1207,6 +1208,9 @@ int iospd_run_in(iospd_run_session_t* session, const iospd_profile_t* p,
   iospd_run_precreate_free();
   if (st.wl->finish != NULL)
     rc = st.wl->finish(st.wl_state, hooks, out, rc, err);
+  /* The statistics are final: each timespan's total, once, for every
+   * reporter (iospd/agg.h). */
+  iospd_results_totals(out);
   iospd_plat_run_end();
   close_events(&st.ev);
   iospd_plat_utc_now(&out->run_time);
