@@ -975,7 +975,7 @@ static void test_progress_and_timespans(void** state) {
   run_t r;
   iospd_target_t* t = setup(&r, "d.dat", 0, 1, 0);
   t->request_count = 1;
-  r.p.progress = 100;
+  r.p.progress_dots = 100;
   fake_add_file("d.dat", 64 * KB, true);
   const uint64_t lat[] = {1 * MS};
   fake_set_latencies(lat, 1);

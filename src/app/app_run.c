@@ -20,7 +20,7 @@ static bool status_wanted(const iospd_profile_t* p) {
   switch (p->ext.status_line) {
     case IOSPD_STATUS_ALWAYS: return true;
     case IOSPD_STATUS_NEVER: return false;
-    default: return p->progress == 0 && iospd_plat_err_is_terminal();
+    default: return p->progress_dots == 0 && iospd_plat_err_is_terminal();
   }
 }
 
@@ -128,7 +128,7 @@ int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   iospd_err_t serr;
   iospd_err_clear(&serr);
   int src = iospd_series_out_close(ctx.series, &serr);
-  if (p->progress > 0) notice_write(p, "\n", 1);
+  if (p->progress_dots > 0) notice_write(p, "\n", 1);
   /* DISKSPD prints whatever was measured even when the run failed. */
   bool outputs_ok = true;
   if (results.timespan_count > 0) {

@@ -910,7 +910,7 @@ static int run_timespan(run_state_t* st, const iospd_profile_t* p,
   atomic_store(&ctl.stop_ticks, UINT64_MAX);
   ctl.ticks_per_second = res->sys.ticks_per_second;
   ctl.experiment_flags = p->experiment_flags;
-  ctl.progress = p->progress;
+  ctl.progress = p->progress_dots;
   ctl.progress_dot = hooks ? hooks->progress_dot : NULL;
   ctl.progress_ctx = hooks ? hooks->ctx : NULL;
 
