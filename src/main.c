@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
   iospd_cmdline_env_t env = {
       .slash_switches = windows,
       .windows = windows,
-      .read_file = iospd_plat_read_whole_file,
+      .read_file = iospd_app_read_whole_file,
       .uptime_ms = iospd_plat_uptime_ms,
   };
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iospd/alloc.h"
 #include "iospd/platform.h"
 
 #define MAX_FILES 32
@@ -85,6 +86,7 @@ static uint32_t g_run_begins, g_run_ends;
 static int g_run_begin_rc;
 /* A warning line file creation hands to progress->warn ("" = none). */
 static char g_create_warning[160];
+static iospd_msg_kind_t g_create_warning_kind;
 /* One scripted truncation: the file shrinks (or grows) to g_resize_size when
  * the virtual clock reaches g_resize_at, as another process's truncate. */
 static char g_resize_path[256];
@@ -159,8 +161,9 @@ void fake_run_needs(iospd_run_needs_t* needs, uint32_t* begins,
 
 void fake_fail_run_begin(int rc) { g_run_begin_rc = rc; }
 
-void fake_set_create_warning(const char* line) {
-  snprintf(g_create_warning, sizeof g_create_warning, "%s", line);
+void fake_set_create_warning(iospd_msg_kind_t kind, const char* text) {
+  g_create_warning_kind = kind;
+  snprintf(g_create_warning, sizeof g_create_warning, "%s", text);
 }
 
 static ffile_t* find(const char* path) {
@@ -573,7 +576,7 @@ int iospd_plat_file_create_ex(const char* path, uint64_t size, bool zero_fill,
   /* As the Linux platform: a call per 4 MiB chunk, the last at size. */
   const uint64_t chunk = 4u << 20;
   if (progress != NULL && progress->warn != NULL && g_create_warning[0])
-    progress->warn(progress->ctx, g_create_warning);
+    progress->warn(progress->ctx, g_create_warning_kind, g_create_warning);
   for (uint64_t done = 0; progress != NULL && progress->fn != NULL &&
                           done < size;) {
     done = size - done < chunk ? size : done + chunk;
@@ -617,14 +620,21 @@ int iospd_plat_read_samples(const char* path, const uint64_t* offsets,
   return 0;
 }
 
-int iospd_plat_read_file(const char* path, void* buf, size_t size, size_t* got,
-                         iospd_err_t* err) {
+int iospd_plat_read_file(const char* path, size_t limit, char** data,
+                         size_t* len, iospd_err_t* err) {
+  *data = NULL;
+  *len = 0;
   ffile_t* f = find(path);
   if (f == NULL)
-    return iospd_err_set(err, IOSPD_ENOENT, "%s: no such file", path);
-  size_t n = f->size < size ? (size_t)f->size : size;
-  memcpy(buf, f->data, n);
-  *got = n;
+    return iospd_err_set(err, IOSPD_ENOENT, "cannot open '%s': no such file",
+                         path);
+  size_t n = f->size < limit ? (size_t)f->size : limit;
+  char* b = iospd_malloc(n + 1);
+  if (b == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
+  if (n > 0) memcpy(b, f->data, n);
+  b[n] = '\0';
+  *data = b;
+  *len = n;
   return 0;
 }
 

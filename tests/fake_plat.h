@@ -36,7 +36,7 @@ void fake_set_buffer_align(const char* path, uint32_t align);
 const uint8_t* fake_file_data(const char* path, uint64_t* size);
 int fake_file_creates(const char* path); /* times file_create was called */
 /* File creation reports this warning line, as Windows does its fallbacks. */
-void fake_set_create_warning(const char* line);
+void fake_set_create_warning(iospd_msg_kind_t kind, const char* text);
 unsigned fake_file_open_flags(const char* path); /* last open's flags */
 /* What iospd_plat_file_unwritten says of path (an existing fake file; a
  * new or re-created one is fully written and known). */

@@ -106,7 +106,7 @@ static char* slurp(const char* path, size_t* len) {
   char* data = NULL;
   iospd_err_t err;
   iospd_err_clear(&err);
-  if (iospd_plat_read_whole_file(path, &data, len, &err) < 0) return NULL;
+  if (iospd_app_read_whole_file(path, &data, len, &err) < 0) return NULL;
   return data;
 }
 

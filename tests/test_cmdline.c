@@ -213,7 +213,7 @@ static void apply(expect_t* e, const char* key, const char* v,
   } else if (K("v")) p->verbose = n;
   else if (K("vs")) p->verbose_stats = n;
   else if (K("flags")) p->experiment_flags = (uint32_t)n;
-  else if (K("P")) p->progress = (uint32_t)n;
+  else if (K("P")) p->progress_dots = (uint32_t)n;
   else if (K("fmt")) p->format = v[0] == 'x' ? IOSPD_FORMAT_XML : IOSPD_FORMAT_TEXT;
   else if (K("rp")) p->profile_only = n;
   else if (K("etw")) {
@@ -316,7 +316,7 @@ static void compare_timespan(const char* line, const iospd_timespan_t* w,
 
 static void compare_profile(const char* line, const iospd_profile_t* w,
                             const iospd_profile_t* g) {
-  F(verbose); F(verbose_stats); F(experiment_flags); F(progress); F(format);
+  F(verbose); F(verbose_stats); F(experiment_flags); F(progress_dots); F(format);
   F(profile_only); F(precreate); F(ext.allow_raw_write); F(ext.engine);
   F(ext.status_line);
   F(etw.enabled); F(etw.process); F(etw.thread); F(etw.image_load);

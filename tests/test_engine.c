@@ -46,10 +46,11 @@ static iospd_target_t* setup(run_t* r, const char* path, uint32_t warm,
 static void dot(void* ctx) { ((run_t*)ctx)->dots++; }
 static void on_int(void* ctx) { ((run_t*)ctx)->interrupts++; }
 
-static void message(void* ctx, const char* text) {
+static void message(void* ctx, iospd_msg_kind_t kind, const char* text) {
   run_t* r = ctx;
   size_t n = strlen(r->said);
-  snprintf(r->said + n, sizeof(r->said) - n, "%s\n", text);
+  snprintf(r->said + n, sizeof(r->said) - n, "%s%s\n",
+           iospd_msg_def(kind)->prefix, text);
 }
 
 static iospd_target_t* add_timespan(run_t* r, const char* path, uint32_t dur) {
@@ -974,7 +975,7 @@ static void test_progress_and_timespans(void** state) {
   run_t r;
   iospd_target_t* t = setup(&r, "d.dat", 0, 1, 0);
   t->request_count = 1;
-  r.p.progress = 100;
+  r.p.progress_dots = 100;
   fake_add_file("d.dat", 64 * KB, true);
   const uint64_t lat[] = {1 * MS};
   fake_set_latencies(lat, 1);
@@ -1198,7 +1199,8 @@ static void test_create_progress(void** state) {
   t = setup(&r, "p.dat", 0, 1, 0);
   t->create = true;
   t->file_size = 64 * KB;
-  fake_set_create_warning("WARNING: Could not create intermediate directory "
+  fake_set_create_warning(IOSPD_MSG_DISKSPD_WARNING,
+                          "Could not create intermediate directory "
                           "(error code: 5)");
   go(&r);
   assert_int_equal(r.rc, 0);
@@ -1212,14 +1214,14 @@ static void test_create_progress(void** state) {
    * only: with -v or a large file, not for a small -c, whose output stays
    * DISKSPD's. */
   static const char svd[] =
-      "NOTE: 'p.dat' was created with SetFileValidData: its 65536 bytes "
+      "'p.dat' was created with SetFileValidData: its 65536 bytes "
       "were not written";
   for (int verbose = 0; verbose < 2; verbose++) {
     t = setup(&r, "p.dat", 0, 1, 0);
     t->create = true;
     t->file_size = 64 * KB;
     r.p.verbose = verbose != 0;
-    fake_set_create_warning(svd);
+    fake_set_create_warning(IOSPD_MSG_NOTE, svd);
     go(&r);
     assert_int_equal(r.rc, 0);
     if (verbose)

@@ -6,6 +6,7 @@
  * boundary). */
 #include "cJSON.h"
 #include "fake_plat.h"
+#include "iospd/message.h"
 #include "iospd/bufsep.h"
 #include "iospd/report.h"
 #include "iospd/run.h"
@@ -43,10 +44,12 @@ static iospd_timespan_t* setup(run_t* r, uint32_t threads, uint32_t slots) {
   return ts;
 }
 
-static void message(void* ctx, const char* text) {
+/* The line as the printer would write it: the kind's prefix, the text. */
+static void message(void* ctx, iospd_msg_kind_t kind, const char* text) {
   run_t* r = ctx;
   size_t n = strlen(r->said);
-  snprintf(r->said + n, sizeof(r->said) - n, "%s\n", text);
+  snprintf(r->said + n, sizeof(r->said) - n, "%s%s\n",
+           iospd_msg_def(kind)->prefix, text);
 }
 
 static void go(run_t* r) {

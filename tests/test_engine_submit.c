@@ -38,10 +38,11 @@ static iospd_target_t* setup(run_t* r, const char* path, uint32_t slots) {
   return t;
 }
 
-static void message(void* ctx, const char* text) {
+static void message(void* ctx, iospd_msg_kind_t kind, const char* text) {
   run_t* r = ctx;
   size_t n = strlen(r->said);
-  snprintf(r->said + n, sizeof(r->said) - n, "%s\n", text);
+  snprintf(r->said + n, sizeof(r->said) - n, "%s%s\n",
+           iospd_msg_def(kind)->prefix, text);
 }
 
 static void go(run_t* r) {

@@ -5,6 +5,7 @@
  * CPU times. Uses no OS API, only platform.h and the C library. */
 #include <stdatomic.h>
 
+#include "iospd/alloc.h"
 #include "iospd/platform.h"
 #include "iospd/profile.h"
 #include "plat_test_util.h"
@@ -181,31 +182,45 @@ static void roundtrip(unsigned cache_flags, const char* label, uint32_t pass) {
   iospd_plat_queue_destroy(q);
   iospd_plat_file_close(f);
 
-  /* The whole-file reader (-Z<size>,<file>) sees the same bytes: file block
-   * 0 holds the last I/O's data. It stops at the end of the file. */
-  size_t got = 0;
-  uint8_t* whole = malloc(len + BLOCK);
-  assert_non_null(whole);
-  assert_int_equal(
-      iospd_plat_read_file(TMP_NAME, whole, len + BLOCK, &got, &err), 0);
-  assert_int_equal(got, len);
-  assert_memory_equal(whole, buf + (size_t)(NBLOCKS - 1) * BLOCK, BLOCK);
-  free(whole);
+  /* The one file reader sees the same bytes: file block 0 holds the last
+   * I/O's data. Asked for more than there is (-Z<size>,<file> of a short
+   * file), it stops at the end of the file; asked for less, it stops at the
+   * limit; without a limit it reads it all. Each buffer ends in a NUL. */
+  const size_t limits[] = {len + BLOCK, BLOCK + 3, SIZE_MAX, 0};
+  const size_t gots[] = {len, BLOCK + 3, len, 0};
+  for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) {
+    size_t got = 7;
+    char* whole = NULL;
+    assert_int_equal(
+        iospd_plat_read_file(TMP_NAME, limits[k], &whole, &got, &err), 0);
+    assert_non_null(whole);
+    assert_int_equal(got, gots[k]);
+    assert_int_equal(whole[got], '\0');
+    assert_memory_equal(whole, buf + (size_t)(NBLOCKS - 1) * BLOCK,
+                        IOSPD_MIN(got, (size_t)BLOCK));
+    if (got > BLOCK)
+      assert_memory_equal(whole + BLOCK, buf + (size_t)(NBLOCKS - 2) * BLOCK,
+                          IOSPD_MIN(got - BLOCK, (size_t)BLOCK));
+    iospd_free(whole);
+  }
   iospd_plat_buf_free(buf, len);
 }
 
-/* The -Z<size>,<file> reader's message must not name the file: its caller
- * says "cannot read the write source file '<path>' (-Z): ..." already. */
+/* The reader's message names the file, once (its callers add only the
+ * switch: "cannot read the write source file (-Z): cannot open '...'"). */
 static void test_read_file_missing_message(void** state) {
   (void)state;
-  uint8_t b[16];
-  size_t got = 0;
+  char* data = (char*)"untouched";
+  size_t got = 5;
   iospd_err_t err;
   const char* path = "iospd_no_such_write_source.bin";
-  assert_true(iospd_plat_read_file(path, b, sizeof b, &got, &err) < 0);
-  assert_null(strstr(err.msg, path));
-  assert_memory_equal(err.msg, "the file cannot be opened",
-                      strlen("the file cannot be opened"));
+  assert_int_equal(iospd_plat_read_file(path, 16, &data, &got, &err),
+                   IOSPD_ENOENT);
+  assert_null(data);
+  assert_int_equal(got, 0);
+  assert_memory_equal(err.msg, "cannot open 'iospd_no_such_write_source.bin'",
+                      strlen("cannot open 'iospd_no_such_write_source.bin'"));
+  assert_null(strstr(strstr(err.msg, path) + 1, path));
 }
 
 static void test_roundtrip_cached(void** state) {

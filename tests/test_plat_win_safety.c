@@ -365,10 +365,11 @@ static void log_progress(void* ctx, uint64_t done, uint64_t total) {
   }
 }
 
-static void log_line(void* ctx, const char* line) {
+static void log_line(void* ctx, iospd_msg_kind_t kind, const char* text) {
   create_log_t* l = ctx;
   if (l->nlines < IOSPD_ARRAY_SIZE(l->lines))
-    snprintf(l->lines[l->nlines++], sizeof l->lines[0], "%s", line);
+    snprintf(l->lines[l->nlines++], sizeof l->lines[0], "%s%s",
+             iospd_msg_def(kind)->prefix, text);
 }
 
 static const char* logged(const create_log_t* l, const char* part) {
@@ -616,16 +617,16 @@ static void test_create_fill(void** state) {
     assert_string_equal(log.lines[0], want);
     assert_int_equal(file_size(path), size);
     /* The pattern runs on across chunks (byte k = k & 0xff). */
-    uint8_t* all = iospd_malloc((size_t)size);
+    char* data = NULL;
     size_t n = 0;
-    assert_int_equal(iospd_plat_read_file(path, all, (size_t)size, &n, &err),
-                     0);
+    assert_int_equal(iospd_plat_read_file(path, SIZE_MAX, &data, &n, &err), 0);
     assert_int_equal(n, size);
+    const uint8_t* all = (const uint8_t*)data;
     static const uint64_t at[] = {0, 1, 255, 256, 1048576 + 7, 4194303,
                                   5u * 1048576u, 5u * 1048576u + 99u};
     for (size_t i = 0; i < IOSPD_ARRAY_SIZE(at); i++)
       assert_int_equal(all[at[i]], zero ? 0 : (uint8_t)(at[i] & 0xff));
-    iospd_free(all);
+    iospd_free(data);
   }
   delete_utf8(path);
 }

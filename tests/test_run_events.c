@@ -46,10 +46,11 @@ static char* dup(const char* s) { return iospd_strdup(s); }
 
 static void on_int(void* ctx) { ((run_t*)ctx)->interrupts++; }
 
-static void on_msg(void* ctx, const char* text) {
+static void on_msg(void* ctx, iospd_msg_kind_t kind, const char* text) {
   run_t* r = ctx;
   size_t n = strlen(r->messages);
-  snprintf(r->messages + n, sizeof(r->messages) - n, "%s\n", text);
+  snprintf(r->messages + n, sizeof(r->messages) - n, "%s%s\n",
+           iospd_msg_def(kind)->prefix, text);
 }
 
 static void go(run_t* r) {

@@ -250,7 +250,7 @@ static void test_interrupt_warmup(void** state) {
   iospd_target_t* t = setup(&r, 5);
   r.p.timespans[0].warmup = 5;
   r.p.timespans[0].cooldown = 5;
-  r.p.progress = 100;
+  r.p.progress_dots = 100;
   t->create = true;
   t->file_size = 64 * KB;
   iospd_run_hooks_t hooks;

@@ -83,10 +83,11 @@ static void on_interval(void* ctx, const iospd_interval_t* iv) {
   }
 }
 
-static void message(void* ctx, const char* text) {
+static void message(void* ctx, iospd_msg_kind_t kind, const char* text) {
   run_t* r = ctx;
   size_t n = strlen(r->said);
-  snprintf(r->said + n, sizeof(r->said) - n, "%s\n", text);
+  snprintf(r->said + n, sizeof(r->said) - n, "%s%s\n",
+           iospd_msg_def(kind)->prefix, text);
 }
 
 static iospd_timespan_t* add_ts(run_t* r, uint32_t warm, uint32_t dur,

@@ -215,7 +215,7 @@ static const char* const full_doc =
 static void check_full(const iospd_profile_t* p) {
   assert_true(p->verbose);
   assert_true(p->verbose_stats);
-  assert_int_equal(p->progress, 100);
+  assert_int_equal(p->progress_dots, 100);
   assert_int_equal(p->experiment_flags, 3);
   assert_int_equal(p->format, IOSPD_FORMAT_XML);
   assert_int_equal(p->precreate, IOSPD_PRECREATE_CONSTANT_OR_ZERO_SIZES);

@@ -140,7 +140,7 @@ int xml_gen_profile(iospd_profile_t* p, uint32_t seed) {
   p->verbose = coin(&r);
   p->verbose_stats = coin(&r);
   p->experiment_flags = coin(&r) ? 0 : below(&r, 8);
-  p->progress = coin(&r) ? 0 : 65536;
+  p->progress_dots = coin(&r) ? 0 : 65536;
   p->format = coin(&r) ? IOSPD_FORMAT_XML : IOSPD_FORMAT_TEXT;
   p->precreate = (iospd_precreate_t)below(&r, 4);
   if (below(&r, 4) == 0) {

@@ -72,6 +72,11 @@ const iospd_app_command_t* iospd_app_commands(size_t* count);
  * Returns the count, or -1 on ENOMEM; free each option with iospd_free. */
 int iospd_app_output_paths(const iospd_profile_t* p, iospd_out_path_t* list);
 
+/* A whole file: iospd_plat_read_file without a limit, in the shape the -X
+ * reader (iospd_cmdline_env_t.read_file) and --compare take. */
+int iospd_app_read_whole_file(const char* path, char** data, size_t* len,
+                              iospd_err_t* err);
+
 /* --merge: args are the file names; the merged JSON on stdout. */
 int iospd_app_merge_files(int nfiles, const char* const* files);
 

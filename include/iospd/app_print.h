@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "iospd/message.h"
 #include "iospd/profile.h"
 #include "iospd/strbuf.h"
 
@@ -27,6 +28,13 @@ void iospd_app_err_line(const char* prefix, const char* msg);
 /* Diagnostics collected one per line ("warning: ...", "error: ...") on
  * standard error; nothing when sb is empty. */
 void iospd_app_err_sb(const iospd_strbuf_t* sb);
+
+/* A message of kind k (iospd/message.h): its prefix, the text and a line
+ * end; a kind marked IOSPD_MSG_STAMPED (-v lines) behind a UTC timestamp
+ * (diagnostics, not a stable interface) as a notice (iospd_app_notice),
+ * every other kind on standard error. p may be NULL. */
+void iospd_app_message(const iospd_profile_t* p, iospd_msg_kind_t k,
+                       const char* text);
 
 /* A run-time notice: on stdout for text output, as DISKSPD prints them, on
  * stderr when stdout holds an XML or JSON document (p may be NULL: stdout). */

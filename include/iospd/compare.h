@@ -154,8 +154,8 @@ void iospd_compare_text(const iospd_compare_t* c, iospd_strbuf_t* sb);
 
 void iospd_compare_free(iospd_compare_t* c);
 
-/* Reads a whole file (main.c passes iospd_plat_read_whole_file; *data is
- * freed with iospd_free). */
+/* Reads a whole file (the application passes iospd_app_read_whole_file;
+ * *data is freed with iospd_free). */
 typedef int (*iospd_cmp_read_fn)(const char* path, char** data, size_t* len,
                                  iospd_err_t* err);
 

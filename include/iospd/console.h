@@ -19,11 +19,6 @@ void iospd_plat_console_init(void);
  * CRT's argv is in the ANSI code page). The strings live until exit. */
 int iospd_plat_utf8_args(int argc, char** argv, int* out_argc,
                          const char* const** out_argv);
-/* Reads a whole file (UTF-8 path) into a NUL-terminated iospd_malloc buffer.
- * No size limit but memory (and, in a 32-bit build, half the address
- * space): the results files it reads are as large as iospd wrote them. */
-int iospd_plat_read_whole_file(const char* path, char** data, size_t* len,
-                               iospd_err_t* err);
 /* Writes text to stdout / stderr in one go and flushes. stdout is the
  * product (results, profiles), so its first failed write or flush is
  * remembered; later writes to it are skipped, and iospd_plat_close_out

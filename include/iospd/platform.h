@@ -13,6 +13,7 @@
 
 #include "iospd/common.h"
 #include "iospd/error.h"
+#include "iospd/message.h"
 
 #define IOSPD_MAX_CPUS 4096
 #define IOSPD_CPU_ANY 0xffffffffu
@@ -316,7 +317,10 @@ int iospd_plat_path_info(const char* path, iospd_file_info_t* info,
 typedef struct iospd_progress_s {
   void (*fn)(void* ctx, uint64_t done, uint64_t total);
   void* ctx;
-  void (*warn)(void* ctx, const char* line);
+  /* A line for the user: DISKSPD's WARNING lines (its fallbacks, in its
+   * words) as IOSPD_MSG_DISKSPD_WARNING, how the file was made as
+   * IOSPD_MSG_NOTE; text without the prefix (iospd/message.h). */
+  void (*warn)(void* ctx, iospd_msg_kind_t kind, const char* text);
   void (*note)(void* ctx, const char* text);
 } iospd_progress_t;
 
@@ -435,9 +439,17 @@ int iospd_plat_outfile_write(iospd_plat_outfile_t* f, const void* data,
 int iospd_plat_outfile_publish(iospd_plat_outfile_t* f, iospd_err_t* err);
 void iospd_plat_outfile_abandon(iospd_plat_outfile_t* f);
 
-/* Synchronous whole-buffer read of a small file (-Z<size>,<file>). */
-int iospd_plat_read_file(const char* path, void* buf, size_t size,
-                         size_t* got, iospd_err_t* err);
+/* The one file reader: reads path (UTF-8; long paths on Windows) from its
+ * start into a new NUL-terminated iospd_malloc buffer (*data, *len bytes
+ * before the NUL; the caller frees it with iospd_free): the whole file
+ * when limit is SIZE_MAX (no limit but memory and, in a 32-bit build, half
+ * the address space: results files are as large as iospd wrote them),
+ * else at most limit bytes (-Z<size>,<file> takes the first <size>; a pipe
+ * or device is read up to the limit or its end). The message names the
+ * file: "cannot open '<path>': ...", "error reading '<path>': ...".
+ * Controller and application only. */
+int iospd_plat_read_file(const char* path, size_t limit, char** data,
+                         size_t* len, iospd_err_t* err);
 
 /* ---- shared file mappings (--verify state) ---------------------------------
  * A small file mapped shared read-write, so a store into it is a plain

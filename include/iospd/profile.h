@@ -274,7 +274,8 @@ typedef struct iospd_ext_s {
   int engine;           /* --engine=: index into iospd_plat_engines */
   iospd_output_spec_t* outputs; /* owned array (--output=) */
   uint32_t output_count;
-  int status_line;      /* IOSPD_STATUS_* (--progress=): the live status line */
+  int status_line;      /* IOSPD_STATUS_* (--progress=): the live status
+                           line (not -P, which is progress_dots) */
   char* timeseries_path; /* --timeseries=FILE (owned, UTF-8), or NULL */
   iospd_tree_opts_t tree; /* --tree mode */
   /* --verify, --verify-only, --verify-errors=N, --verify-state=FILE
@@ -327,7 +328,8 @@ typedef struct iospd_profile_s {
   bool verbose;            /* -v */
   bool verbose_stats;      /* -vs */
   uint32_t experiment_flags; /* -: */
-  uint32_t progress;       /* -P, 0 = off */
+  uint32_t progress_dots;  /* -P: a dot every N I/Os, 0 = off (not
+                              --progress=, which is ext.status_line) */
   iospd_result_format_t format; /* -R */
   bool profile_only;       /* -Rp */
   bool system_only;        /* -Rs[text|xml] (DISKSPD 2.3): print the system

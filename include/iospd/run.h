@@ -7,6 +7,7 @@
 
 #include <stdatomic.h>
 
+#include "iospd/message.h"
 #include "iospd/profile.h"
 #include "iospd/series.h"
 #include "iospd/stats.h"
@@ -21,9 +22,12 @@ typedef struct iospd_run_tick_s {
 } iospd_run_tick_t;
 
 typedef struct iospd_run_hooks_s {
-  /* Called from the controller thread with a line of progress or verbose
-   * output (main.c prints it). May be NULL. */
-  void (*message)(void* ctx, const char* text);
+  /* Called from the controller thread with a message for the user: its
+   * kind (iospd/message.h: a -v line, a DISKSPD or iospd warning, a note,
+   * a workload's account of what it prepares, verify-only progress) and
+   * its text without the kind's prefix, which the printer adds
+   * (iospd_app_message). May be NULL. */
+  void (*message)(void* ctx, iospd_msg_kind_t kind, const char* text);
   /* Called from worker threads for -P progress dots; must be cheap and
    * lock-free for the caller (main.c writes one '.'). May be NULL. */
   void (*progress_dot)(void* ctx);
@@ -48,10 +52,6 @@ typedef struct iospd_run_hooks_s {
    * collected. For the live status line's clock between intervals
    * (-D5000). Must be cheap. May be NULL. */
   void (*tick)(void* ctx, const iospd_run_tick_t* t);
-  /* A line for the user whatever -v says, from the controller thread: what
-   * a workload prepares (the tree's creation, re-use and clean-up). May be
-   * NULL. */
-  void (*note)(void* ctx, const char* text);
 } iospd_run_hooks_t;
 
 /* Runs every timespan of a validated profile. Fills out (caller frees with

@@ -103,6 +103,10 @@ typedef struct iospd_timespan_result_s {
   /* Misleading set-ups seen before or after the run (iospd/warnings.h). */
   iospd_warning_t* warnings;
   uint32_t warning_count;
+  /* Every (thread, target) merged, read/write/total (iospd/agg.h): filled
+   * once as the run ends (iospd_results_totals), NULL before or without
+   * memory; owned, freed by iospd_results_destroy. */
+  struct iospd_agg_s* total;
 } iospd_timespan_result_t;
 
 /* Appends a warning (text copied). 0 or IOSPD_ENOMEM. */

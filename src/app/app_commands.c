@@ -89,7 +89,7 @@ static int cmd_compare(const iospd_app_t* app) {
   iospd_strbuf_t out;
   iospd_strbuf_init(&out);
   int rc = iospd_compare_mode(app->argc - 2, app->argv + 2,
-                              iospd_plat_read_whole_file, &out, &err);
+                              iospd_app_read_whole_file, &out, &err);
   if (rc < 0) err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
   else out_sb(&out);
   iospd_strbuf_destroy(&out);
@@ -118,8 +118,9 @@ static int cmd_run(const iospd_app_t* app) {
   int exit_code;
   if (p->profile_only) {
     if (p->ext.output_count > 0)
-      err_line("warning: ", "-Rp prints the profile and runs nothing, so the "
-                            "--output files are not written");
+      iospd_app_message(p, IOSPD_MSG_WARNING,
+                        "-Rp prints the profile and runs nothing, so the "
+                        "--output files are not written");
     exit_code = iospd_app_print_profile(p, app->sys);
   } else if (p->ext.verify_only) {
     if ((exit_code = iospd_app_check_output_paths(p, false)) == EXIT_OK)
@@ -182,4 +183,9 @@ const iospd_app_command_t* iospd_app_command(iospd_cmdline_action_t action) {
   for (size_t i = 0; i < COMMAND_COUNT; i++)
     if (commands[i].action == action) return &commands[i];
   return &commands[0];
+}
+
+int iospd_app_read_whole_file(const char* path, char** data, size_t* len,
+                              iospd_err_t* err) {
+  return iospd_plat_read_file(path, SIZE_MAX, data, len, err);
 }

@@ -21,6 +21,24 @@ void iospd_app_err_sb(const iospd_strbuf_t* sb) {
   if (sb->len > 0) iospd_plat_write_err(iospd_strbuf_cstr(sb), sb->len);
 }
 
+void iospd_app_message(const iospd_profile_t* p, iospd_msg_kind_t k,
+                       const char* text) {
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  if (iospd_msg_def(k)->flags & IOSPD_MSG_STAMPED) {
+    iospd_utc_time_t t;
+    iospd_plat_utc_now(&t);
+    iospd_strbuf_appendf(&sb, "%04u-%02u-%02uT%02u:%02u:%02uZ: ", t.year,
+                         t.month, t.day, t.hour, t.minute, t.second);
+    iospd_msg_line(&sb, k, text);
+    iospd_app_notice(p, iospd_strbuf_cstr(&sb), sb.len);
+  } else {
+    iospd_msg_line(&sb, k, text);
+    iospd_plat_write_err(iospd_strbuf_cstr(&sb), sb.len);
+  }
+  iospd_strbuf_destroy(&sb);
+}
+
 /* Where run-time notices go. DISKSPD prints -v lines, -P dots and the
  * Ctrl-C line on stdout ahead of the results, and so do we for text output;
  * with -Rxml or -Rjson they would come before the document and stdout would

@@ -30,7 +30,7 @@ int iospd_app_merge_files(int nfiles, const char* const* files) {
     char* data = NULL;
     size_t len = 0;
     in[i].name = files[i];
-    if (iospd_plat_read_whole_file(files[i], &data, &len, &err) < 0) {
+    if (iospd_app_read_whole_file(files[i], &data, &len, &err) < 0) {
       iospd_strbuf_t sb;
       iospd_strbuf_init(&sb);
       iospd_strbuf_appendf(&sb, "cannot read '%s' (--merge): %s", files[i],
@@ -76,7 +76,7 @@ static int report_fail(const char* msg) {
 static bool report_read(const char* name, char** data, size_t* len) {
   iospd_err_t err;
   iospd_err_clear(&err);
-  if (iospd_plat_read_whole_file(name, data, len, &err) == 0) return true;
+  if (iospd_app_read_whole_file(name, data, len, &err) == 0) return true;
   iospd_strbuf_t sb;
   iospd_strbuf_init(&sb);
   iospd_strbuf_appendf(&sb, "cannot read '%s' (--report): %s", name,

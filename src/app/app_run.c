@@ -20,7 +20,7 @@ static bool status_wanted(const iospd_profile_t* p) {
   switch (p->ext.status_line) {
     case IOSPD_STATUS_ALWAYS: return true;
     case IOSPD_STATUS_NEVER: return false;
-    default: return p->progress == 0 && iospd_plat_err_is_terminal();
+    default: return p->progress_dots == 0 && iospd_plat_err_is_terminal();
   }
 }
 
@@ -56,28 +56,14 @@ static void status_restore(const run_ctx_t* rc) {
   if (rc->line_len > 0) iospd_plat_status_show(rc->line, rc->line_len);
 }
 
-/* Run messages: warnings and notes go to stderr as they are; -v lines
- * behind a UTC timestamp (diagnostics, not a stable interface) go where
- * notice_write says. */
-static void on_message(void* ctx, const char* text) {
+/* Run messages: the printer puts each where its kind goes
+ * (iospd_app_message); the warnings are also kept, with their prefix, for
+ * the JSON and HTML reports. */
+static void on_message(void* ctx, iospd_msg_kind_t kind, const char* text) {
   run_ctx_t* rc = ctx;
-  iospd_strbuf_t sb;
-  iospd_strbuf_init(&sb);
-  /* "warning: ": iospd's warnings about misleading set-ups (warnings.h). */
-  if (strncmp(text, "WARNING", 7) == 0 || strncmp(text, "warning: ", 9) == 0)
-    iospd_strbuf_appendf(&rc->warnings, "%s\n", text);
-  if (strncmp(text, "WARNING", 7) == 0 || strncmp(text, "NOTE:", 5) == 0 ||
-      strncmp(text, "warning: ", 9) == 0) {
-    iospd_strbuf_appendf(&sb, "%s\n", text);
-    iospd_plat_write_err(iospd_strbuf_cstr(&sb), sb.len);
-  } else {
-    iospd_utc_time_t t;
-    iospd_plat_utc_now(&t);
-    iospd_strbuf_appendf(&sb, "%04u-%02u-%02uT%02u:%02u:%02uZ: %s\n", t.year,
-                         t.month, t.day, t.hour, t.minute, t.second, text);
-    notice_write(rc->p, iospd_strbuf_cstr(&sb), sb.len);
-  }
-  iospd_strbuf_destroy(&sb);
+  if (iospd_msg_def(kind)->flags & IOSPD_MSG_KEPT)
+    iospd_msg_line(&rc->warnings, kind, text);
+  iospd_app_message(rc->p, kind, text);
   status_restore(rc);
 }
 
@@ -92,8 +78,6 @@ static void on_interrupted(void* ctx) {
 static void on_progress_dot(void* ctx) {
   notice_write(((const run_ctx_t*)ctx)->p, ".", 1);
 }
-
-static void tree_note(void* ctx, const char* text);
 
 /* warnings: the validation's warnings ("warning: ..." lines), kept with
  * the run's own for the JSON and HTML reports. */
@@ -110,7 +94,6 @@ int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   iospd_run_hooks_t hooks = {.message = on_message,
                              .progress_dot = on_progress_dot,
                              .interrupted = on_interrupted,
-                             .note = tree_note,
                              .ctx = &ctx};
   if (iospd_app_wants_format(p, IOSPD_FORMAT_HTML)) {
     ctx.keep = iospd_series_keep_create(p, IOSPD_SERIES_KEEP_CAP);
@@ -145,7 +128,7 @@ int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   iospd_err_t serr;
   iospd_err_clear(&serr);
   int src = iospd_series_out_close(ctx.series, &serr);
-  if (p->progress > 0) notice_write(p, "\n", 1);
+  if (p->progress_dots > 0) notice_write(p, "\n", 1);
   /* DISKSPD prints whatever was measured even when the run failed. */
   bool outputs_ok = true;
   if (results.timespan_count > 0) {
@@ -155,7 +138,8 @@ int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
     for (uint32_t i = 0; i < results.timespan_count; i++)
       for (uint32_t k = 0; k < results.timespans[i].warning_count; k++)
         if (iospd_warn_after_run(results.timespans[i].warnings[k].kind))
-          err_line("warning: ", results.timespans[i].warnings[k].text);
+          iospd_app_message(p, IOSPD_MSG_WARNING,
+                            results.timespans[i].warnings[k].text);
   }
   /* --verify: the first failures one by one on stderr; any failure is a
    * failed run. */
@@ -193,18 +177,12 @@ int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   return outputs_ok ? EXIT_OK : EXIT_RUN_FAILED;
 }
 
-/* --tree: notes (creation progress among them) go to stderr (stdout holds
- * only the report, whatever -R says). */
-static void tree_note(void* ctx, const char* text) {
-  (void)ctx;
-  err_line("iospd: ", text);
-}
-
 /* --verify-only: one checking pass over every target; a text summary on
  * stdout, progress and failures on stderr; exit 1 on any failure. */
-static void vonly_message(void* ctx, const char* text) {
+static void vonly_message(void* ctx, iospd_msg_kind_t kind,
+                          const char* text) {
   (void)ctx;
-  err_line("", text);
+  iospd_app_message(NULL, kind, text);
 }
 
 int iospd_app_verify_only(const iospd_profile_t* p,

@@ -95,7 +95,7 @@ int sw_progress(ctx_t* c) {
     int rc = get_uint(c, c->val, 0, o->max, "progress interval", &v);
     if (rc) return rc;
   }
-  c->pp.progress = v ? (uint32_t)v : IOSPD_DEFAULT_PROGRESS_PERIOD;
+  c->pp.progress_dots = v ? (uint32_t)v : IOSPD_DEFAULT_PROGRESS_PERIOD;
   return 0;
 }
 

@@ -335,7 +335,8 @@ const iospd_opt_def_t iospd_options[IOSPD_OID_COUNT] = {
      "the results.",
      NULL},
     [IOSPD_OID_P] =
-    {"P", IOSPD_OPT_SPECIAL, PRF(progress), 0, 0, I32, 0, sw_progress, NULL,
+    {"P", IOSPD_OPT_SPECIAL, PRF(progress_dots), 0, 0, I32, 0, sw_progress,
+     NULL,
      IOSPD_TOPIC_OUTPUT, "-P[<count>]", "progress interval",
      "Print a dot every <count> completed I/Os per thread (default 65536).",
      NULL},

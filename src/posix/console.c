@@ -47,61 +47,6 @@ int iospd_plat_utf8_args(int argc, char** argv, int* out_argc,
   return 0;
 }
 
-int iospd_plat_read_whole_file(const char* path, char** data, size_t* len,
-                               iospd_err_t* err) {
-  /* No size limit: whatever iospd writes (a long -D1 run's -Rjson is
-   * hundreds of MB) it must read back. A regular file is read into one
-   * buffer of its size; a pipe grows one. */
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return iospd_posix_err(err, errno, "cannot open '%s'", path);
-  struct stat st;
-  size_t cap = 4096;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-    if ((uint64_t)st.st_size >= (uint64_t)SIZE_MAX / 2) {
-      close(fd);
-      return iospd_err_set(err, IOSPD_ERANGE,
-                           "'%s' (%llu bytes) is too large to read in a "
-                           "32-bit iospd; use the 64-bit one", path,
-                           (unsigned long long)st.st_size);
-    }
-    cap = (size_t)st.st_size + 1; /* +1: EOF is seen without growing */
-  }
-  size_t n = 0;
-  char* buf = iospd_malloc(cap + 1);
-  int rc = 0;
-  for (;;) {
-    if (buf == NULL) {
-      rc = iospd_err_set(err, IOSPD_ENOMEM, "out of memory reading '%s' "
-                         "(%zu bytes)", path, cap);
-      break;
-    }
-    ssize_t got = read(fd, buf + n, cap - n);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) {
-      rc = iospd_posix_err(err, errno, "error reading '%s'", path);
-      break;
-    }
-    if (got == 0) break;
-    n += (size_t)got;
-    if (n == cap) {
-      char* bigger = cap < SIZE_MAX / 4 ? iospd_realloc(buf, cap * 2 + 1)
-                                        : NULL;
-      if (bigger == NULL) iospd_free(buf);
-      buf = bigger;
-      cap *= 2;
-    }
-  }
-  close(fd);
-  if (rc < 0) {
-    iospd_free(buf);
-    return rc;
-  }
-  buf[n] = '\0';
-  *data = buf;
-  *len = n;
-  return 0;
-}
-
 /* ---- the live status line ---------------------------------------------- */
 
 /* A status line is on stderr's current row. Atomic: -P dots (worker

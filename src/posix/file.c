@@ -367,24 +367,61 @@ bool iospd_plat_same_path(const char* a, const char* b) {
   return strcmp(a, b) == 0; /* names are byte strings here */
 }
 
-int iospd_plat_read_file(const char* path, void* buf, size_t size, size_t* got,
-                         iospd_err_t* err) {
+int iospd_plat_read_file(const char* path, size_t limit, char** data,
+                         size_t* len, iospd_err_t* err) {
+  /* No size limit but the caller's: whatever iospd writes (a long -D1
+   * run's -Rjson is hundreds of MB) it must read back. A regular file is
+   * read into one buffer of its size; a pipe or device grows one. */
+  *data = NULL;
+  *len = 0;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
-  /* The caller names the file and the switch (-Z): say only what failed. */
-  if (fd < 0) return iospd_posix_err(err, errno, "the file cannot be opened");
-  size_t done = 0;
-  while (done < size) {
-    ssize_t r = read(fd, (char*)buf + done, size - done);
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) {
-      int e = errno;
+  if (fd < 0) return iospd_posix_err(err, errno, "cannot open '%s'", path);
+  struct stat st;
+  size_t cap = 4096;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    if (limit == SIZE_MAX && (uint64_t)st.st_size >= (uint64_t)SIZE_MAX / 2) {
       close(fd);
-      return iospd_posix_err(err, e, "the file cannot be read");
+      return iospd_err_set(err, IOSPD_ERANGE,
+                           "'%s' (%llu bytes) is too large to read in a "
+                           "32-bit iospd; use the 64-bit one",
+                           path, (unsigned long long)st.st_size);
     }
-    if (r == 0) break;
-    done += (size_t)r;
+    cap = (size_t)st.st_size + 1; /* +1: EOF is seen without growing */
+  }
+  if (cap > limit) cap = limit;
+  size_t n = 0;
+  char* buf = iospd_malloc(cap + 1);
+  int rc = 0;
+  while (n < limit) {
+    if (buf == NULL) {
+      rc = iospd_err_set(err, IOSPD_ENOMEM,
+                         "out of memory reading '%s' (%zu bytes)", path, cap);
+      break;
+    }
+    ssize_t got = read(fd, buf + n, cap - n);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      rc = iospd_posix_err(err, errno, "error reading '%s'", path);
+      break;
+    }
+    if (got == 0) break;
+    n += (size_t)got;
+    if (n == cap && n < limit) {
+      size_t more = cap < SIZE_MAX / 4 ? cap * 2 + 1 : 0;
+      if (more > limit) more = limit;
+      char* bigger = more > cap ? iospd_realloc(buf, more + 1) : NULL;
+      if (bigger == NULL) iospd_free(buf);
+      buf = bigger;
+      cap = more;
+    }
   }
   close(fd);
-  *got = done;
+  if (rc < 0) {
+    iospd_free(buf);
+    return rc;
+  }
+  buf[n] = '\0';
+  *data = buf;
+  *len = n;
   return 0;
 }

@@ -272,7 +272,7 @@ static bool timespan_equal(const iospd_timespan_t* a,
 bool iospd_profile_equal(const iospd_profile_t* a, const iospd_profile_t* b) {
   if (a->verbose != b->verbose || a->verbose_stats != b->verbose_stats ||
       a->experiment_flags != b->experiment_flags ||
-      a->progress != b->progress || a->format != b->format ||
+      a->progress_dots != b->progress_dots || a->format != b->format ||
       a->precreate != b->precreate ||
       memcmp(&a->etw, &b->etw, sizeof a->etw) != 0 ||
       a->timespan_count != b->timespan_count ||

@@ -1138,7 +1138,7 @@ static int read_profile(node_t* n, iospd_profile_t* p, iospd_err_t* err) {
       (rc = get_bool(s[P_VERBOSE_STATS], &p->verbose_stats, err)))
     return rc;
   if (s[P_PROGRESS] &&
-      (rc = get_u32(s[P_PROGRESS], 0, IOSPD_COUNT_MAX, &p->progress, err)))
+      (rc = get_u32(s[P_PROGRESS], 0, IOSPD_COUNT_MAX, &p->progress_dots, err)))
     return rc;
   if (s[P_EXPERIMENT] &&
       (rc = get_u32(s[P_EXPERIMENT], 0, UINT32_MAX, &p->experiment_flags,

@@ -271,7 +271,7 @@ void iospd_xml_profile_write(iospd_strbuf_t* out, const iospd_profile_t* p,
                              unsigned level) {
   writer_t w = {out, level};
   open_tag(&w, "Profile");
-  u64_el(&w, "Progress", p->progress);
+  u64_el(&w, "Progress", p->progress_dots);
   if (p->experiment_flags != 0) {
     u64_el(&w, "ExperimentFlags", p->experiment_flags);
   }

@@ -5,22 +5,21 @@
 #ifndef IOSPD_REPORT_INTERNAL_H
 #define IOSPD_REPORT_INTERNAL_H
 
+#include "iospd/agg.h"
 #include "iospd/report.h"
 
-/* Index 0 read, 1 write, 2 total (read merged with write). */
-typedef struct rpt_agg_s {
-  uint64_t bytes[3], ios[3];
-  iospd_hist_t* lat[3];     /* NULL when no input carried latency */
-  iospd_buckets_sum_t iops[3]; /* no series when no input carried -D */
-  bool failed;              /* an allocation failed: latency data partial */
-} rpt_agg_t;
+/* Index 0 read, 1 write, 2 total (read merged with write): the stats
+ * layer's aggregate (iospd/agg.h). The timespan-wide rows read the total
+ * computed once (iospd_timespan_total); a reporter merges only the rows
+ * of one target or thread itself. */
+typedef iospd_agg_t rpt_agg_t;
 
-void iospd_rpt_agg_init(rpt_agg_t* a);
-void iospd_rpt_agg_add(rpt_agg_t* a, const iospd_target_stats_t* s);
-void iospd_rpt_agg_destroy(rpt_agg_t* a);
-/* Initialises a and merges every (thread, target) of a timespan into it
- * (the timespan-wide rows); check a->failed, destroy it after use. */
-void iospd_rpt_agg_timespan(rpt_agg_t* a, const iospd_timespan_result_t* tr);
+static inline void iospd_rpt_agg_init(rpt_agg_t* a) { iospd_agg_init(a); }
+static inline void iospd_rpt_agg_add(rpt_agg_t* a,
+                                     const iospd_target_stats_t* s) {
+  iospd_agg_add(a, s);
+}
+static inline void iospd_rpt_agg_destroy(rpt_agg_t* a) { iospd_agg_destroy(a); }
 /* Latency helpers in milliseconds; 0 when h is NULL or empty. */
 bool iospd_rpt_has_lat(const iospd_hist_t* h);
 double iospd_rpt_mean_ms(const iospd_hist_t* h);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "iospd/json_write.h"
+#include "iospd/percentiles.h"
 #include "report_internal.h"
 #include "report_verify.h"
 #include "report_json_writer.h"
@@ -47,13 +48,6 @@ static void histogram_json(iospd_jw_t* w, const iospd_hist_t* h) {
   iospd_jw_end_obj(w);
 }
 
-/* The percentiles the XML report lists: 0..99, the nines, 100. */
-static const char* const kNines[] = {"99.9",      "99.99",    "99.999",
-                                     "99.9999",   "99.99999", "99.999999",
-                                     "99.9999999"};
-static const double kNinesP[] = {99.9,     99.99,     99.999,    99.9999,
-                                 99.99999, 99.999999, 99.9999999};
-
 static void latency_json(iospd_jw_t* w, const iospd_hist_t* h,
                          bool percentiles) {
   if (!iospd_rpt_has_lat(h)) {
@@ -68,24 +62,15 @@ static void latency_json(iospd_jw_t* w, const iospd_hist_t* h,
   iospd_jw_dbl(w, "stddev_ms", iospd_rpt_stddev_ms(h));
   if (percentiles) {
     iospd_jw_arr(w, "percentiles");
-    for (int b = 0; b <= 100 + (int)IOSPD_ARRAY_SIZE(kNines); b++) {
-      char label[16];
-      double p;
-      if (b < 100) {
-        p = b;
-        snprintf(label, sizeof label, "%d", b);
-      } else if (b < 100 + (int)IOSPD_ARRAY_SIZE(kNines)) {
-        p = kNinesP[b - 100];
-        snprintf(label, sizeof label, "%s", kNines[b - 100]);
-      } else {
-        p = 100;
-        snprintf(label, sizeof label, "100");
-      }
+    /* The percentiles the XML report lists (iospd/percentiles.h). */
+    size_t np;
+    const iospd_pct_t* pct = iospd_pct_list(&np);
+    for (size_t b = 0; b < np; b++) {
       iospd_jw_key(w, NULL);
       iospd_strbuf_append(w->out, "{\"percentile\": ");
-      iospd_json_append_str(w->out, label);
+      iospd_json_append_str(w->out, pct[b].label);
       iospd_strbuf_append(w->out, ", \"ms\": ");
-      iospd_json_append_double(w->out, iospd_rpt_pct_ms(h, p));
+      iospd_json_append_double(w->out, iospd_rpt_pct_ms(h, pct[b].p));
       iospd_strbuf_putc(w->out, '}');
     }
     iospd_jw_end_arr(w);
@@ -361,14 +346,14 @@ static void timespan_json(iospd_jw_t* w, const iospd_results_t* r,
   iospd_jw_u64(w, "proc_count", r->topo.cpu_count);
   cpu_json(w, r, tr);
 
-  rpt_agg_t all;
-  iospd_rpt_agg_timespan(&all, tr);
-  if (all.failed) w->out->failed = true;
-  directions_json(w, "total", &all, tr->seconds);
+  rpt_agg_t scratch;
+  rpt_agg_t* all = iospd_timespan_total(tr, &scratch);
+  if (all->failed) w->out->failed = true;
+  directions_json(w, "total", all, tr->seconds);
   if (ts->calc_iops_stddev)
-    iops_series_json(w, &all.iops[0], &all.iops[1], &all.iops[2],
+    iops_series_json(w, &all->iops[0], &all->iops[1], &all->iops[2],
                      ts->io_bucket_ms);
-  iospd_rpt_agg_destroy(&all);
+  iospd_rpt_agg_destroy(&scratch);
   target_totals_json(w, tr);
 
   iospd_jw_arr(w, "threads");

@@ -289,7 +289,7 @@ void iospd_rpt_json_profile(iospd_jw_t* w, const iospd_profile_t* p) {
       "none", "use_max_size", "create_only_files_with_constant_sizes",
       "create_only_files_with_constant_or_zero_sizes"};
   iospd_jw_obj(w, "profile");
-  iospd_jw_u64(w, "progress", p->progress);
+  iospd_jw_u64(w, "progress", p->progress_dots);
   iospd_jw_u64(w, "experiment_flags", p->experiment_flags);
   iospd_jw_str(w, "result_format", iospd_format_profile_word(p->format));
   iospd_jw_bool(w, "verbose", p->verbose);

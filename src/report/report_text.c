@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "iospd/alloc.h"
+#include "iospd/percentiles.h"
 #include "iospd/units.h"
 #include "report_internal.h"
 #include "report_sys.h"
@@ -286,17 +287,6 @@ static void io_table(iospd_strbuf_t* out, const iospd_timespan_result_t* tr,
 
 /* ---- latency percentiles ------------------------------------------------ */
 
-static const struct {
-  const char* label;
-  double p;
-} kTextPercentiles[] = {
-    {"min", 0},           {"25th", 25},          {"50th", 50},
-    {"75th", 75},         {"90th", 90},          {"95th", 95},
-    {"99th", 99},         {"3-nines", 99.9},     {"4-nines", 99.99},
-    {"5-nines", 99.999},  {"6-nines", 99.9999},  {"7-nines", 99.99999},
-    {"8-nines", 99.999999}, {"9-nines", 99.9999999}, {"max", 100},
-};
-
 static void pct_cell(char* buf, size_t n, const iospd_hist_t* h, double p) {
   if (iospd_rpt_has_lat(h))
     snprintf(buf, n, "%.3f", iospd_rpt_pct_ms(h, p));
@@ -308,12 +298,15 @@ static void latency_table(iospd_strbuf_t* out, const rpt_agg_t* a) {
   ap(out, "  %%-ile |  Read (ms) | Write (ms) | Total (ms)\n");
   repeat(out, '-', 46);
   ap(out, "\n");
-  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(kTextPercentiles); i++) {
+  size_t np;
+  const iospd_pct_t* pct = iospd_pct_list(&np);
+  for (size_t i = 0; i < np; i++) {
+    if (!(pct[i].lists & IOSPD_PCT_TEXT)) continue;
     char r[32], w[32];
-    double p = kTextPercentiles[i].p;
+    double p = pct[i].p;
     pct_cell(r, sizeof r, a->lat[0], p);
     pct_cell(w, sizeof w, a->lat[1], p);
-    ap(out, "%7s | %10s | %10s | %10.3f\n", kTextPercentiles[i].label, r, w,
+    ap(out, "%7s | %10s | %10s | %10.3f\n", pct[i].text, r, w,
        iospd_rpt_pct_ms(a->lat[2], p));
   }
 }
@@ -443,14 +436,14 @@ static void timespan_results(iospd_strbuf_t* out, const iospd_results_t* r,
   cpu_table(out, r, tr);
   effective_distributions(out, tr);
 
-  rpt_agg_t all;
-  iospd_rpt_agg_timespan(&all, tr);
-  if (all.failed) out->failed = true;
-  io_table(out, tr, &all, 2);
-  io_table(out, tr, &all, 0);
-  io_table(out, tr, &all, 1);
-  if (ts->measure_latency) latency_section(out, tr, &all);
-  iospd_rpt_agg_destroy(&all);
+  rpt_agg_t scratch;
+  rpt_agg_t* all = iospd_timespan_total(tr, &scratch);
+  if (all->failed) out->failed = true;
+  io_table(out, tr, all, 2);
+  io_table(out, tr, all, 0);
+  io_table(out, tr, all, 1);
+  if (ts->measure_latency) latency_section(out, tr, all);
+  iospd_rpt_agg_destroy(&scratch);
   if (r->profile != NULL && r->profile->verbose_stats &&
       !iospd_rpt_waitstats_text(out, r, tr))
     wait_stats(out, tr);

@@ -8,16 +8,16 @@
 #include <stdio.h>
 
 #include "iospd/json_write.h"
+#include "iospd/percentiles.h"
 #include "iospd/tree.h"
 #include "report_internal.h"
 #include "report_json_writer.h"
 
-/* The percentiles the metadata tables list. */
-static const double kP[] = {0, 25, 50, 75, 90, 95, 99, 99.9, 99.99, 100};
-static const char* const kLabel[] = {"min",  "25th", "50th",    "75th",
-                                     "90th", "95th", "99th",    "3-nines",
-                                     "4-nines", "max"};
-#define NP (sizeof kP / sizeof kP[0])
+/* The percentiles the metadata tables list: the rows of the one list
+ * (iospd/percentiles.h) marked IOSPD_PCT_TREE. */
+static bool tree_pct(const iospd_pct_t* row) {
+  return (row->lists & IOSPD_PCT_TREE) != 0;
+}
 
 /* I/Os of the hot (target 0) and cold (target 1) class, all threads. */
 static void class_ios(const iospd_results_t* r, uint64_t ios[2]) {
@@ -66,18 +66,24 @@ void iospd_report_tree_text(iospd_strbuf_t* out, const iospd_results_t* r) {
   if (t->cleaned)
     iospd_strbuf_append(out, "\tclean-up:\tthe tree was removed\n");
   iospd_strbuf_append(out, "\nMetadata latency (ms)\n     op |    count");
-  for (size_t k = 0; k < NP; k++)
-    iospd_strbuf_appendf(out, " | %8s", kLabel[k]);
+  size_t np, shown = 0;
+  const iospd_pct_t* pct = iospd_pct_list(&np);
+  for (size_t k = 0; k < np; k++)
+    if (tree_pct(&pct[k])) {
+      iospd_strbuf_appendf(out, " | %8s", pct[k].text);
+      shown++;
+    }
   iospd_strbuf_append(out, " |     mean\n");
-  size_t width = 18 + 11 * (NP + 1);
+  size_t width = 18 + 11 * (shown + 1);
   for (size_t k = 0; k < width; k++) iospd_strbuf_putc(out, '-');
   iospd_strbuf_putc(out, '\n');
   for (int m = 0; m < IOSPD_TREE_META_COUNT; m++) {
     const iospd_hist_t* h = t->meta[m];
     iospd_strbuf_appendf(out, "%7s | %8" PRIu64, iospd_tree_meta_name(m),
                          h ? iospd_hist_count(h) : 0);
-    for (size_t k = 0; k < NP; k++)
-      iospd_strbuf_appendf(out, " | %8.3f", iospd_rpt_pct_ms(h, kP[k]));
+    for (size_t k = 0; k < np; k++)
+      if (tree_pct(&pct[k]))
+        iospd_strbuf_appendf(out, " | %8.3f", iospd_rpt_pct_ms(h, pct[k].p));
     iospd_strbuf_appendf(out, " | %8.3f\n", iospd_rpt_mean_ms(h));
   }
 }
@@ -118,11 +124,14 @@ void iospd_report_tree_xml(iospd_strbuf_t* out, const iospd_results_t* r) {
                          "      <LatencyStdev>%.3f</LatencyStdev>\n",
                          iospd_tree_meta_name(m), h ? iospd_hist_count(h) : 0,
                          iospd_rpt_mean_ms(h), iospd_rpt_stddev_ms(h));
-    for (size_t k = 0; k < NP; k++)
-      iospd_strbuf_appendf(out,
-                           "      <Bucket><Percentile>%g</Percentile>"
-                           "<Milliseconds>%.3f</Milliseconds></Bucket>\n",
-                           kP[k], iospd_rpt_pct_ms(h, kP[k]));
+    size_t np;
+    const iospd_pct_t* pct = iospd_pct_list(&np);
+    for (size_t k = 0; k < np; k++)
+      if (tree_pct(&pct[k]))
+        iospd_strbuf_appendf(out,
+                             "      <Bucket><Percentile>%g</Percentile>"
+                             "<Milliseconds>%.3f</Milliseconds></Bucket>\n",
+                             pct[k].p, iospd_rpt_pct_ms(h, pct[k].p));
     iospd_strbuf_append(out, "    </Metadata>\n");
   }
   iospd_strbuf_append(out, "  </FileTree>\n");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "iospd/alloc.h"
+#include "iospd/percentiles.h"
 #include "iospd/version.h"
 #include "iospd/xml_escape.h"
 #include "iospd/xml_profile.h"
@@ -229,11 +230,6 @@ static void cpu_xml(iospd_strbuf_t* out, const iospd_results_t* r,
 }
 
 static void latency_xml(iospd_strbuf_t* out, const rpt_agg_t* a) {
-  static const char* const nines[] = {"99.9",     "99.99",     "99.999",
-                                      "99.9999",  "99.99999",  "99.999999",
-                                      "99.9999999"};
-  static const double nines_p[] = {99.9,     99.99,     99.999,    99.9999,
-                                   99.99999, 99.999999, 99.9999999};
   static const char* const cols[] = {"ReadMilliseconds", "WriteMilliseconds",
                                      "TotalMilliseconds"};
   ind(out, 2);
@@ -259,25 +255,16 @@ static void latency_xml(iospd_strbuf_t* out, const rpt_agg_t* a) {
            iospd_rpt_mean_ms(a->lat[2]));
     elem_f(out, 3, "LatencyStdev", "%.3f", iospd_rpt_stddev_ms(a->lat[2]));
   }
-  for (int b = 0; b <= 100 + (int)IOSPD_ARRAY_SIZE(nines); b++) {
-    char label[16];
-    double p;
-    if (b < 100) {
-      p = b;
-      snprintf(label, sizeof label, "%d", b);
-    } else if (b < 100 + (int)IOSPD_ARRAY_SIZE(nines)) {
-      snprintf(label, sizeof label, "%s", nines[b - 100]);
-      p = nines_p[b - 100];
-    } else {
-      p = 100;
-      snprintf(label, sizeof label, "100");
-    }
+  size_t np;
+  const iospd_pct_t* pct = iospd_pct_list(&np);
+  for (size_t b = 0; b < np; b++) {
     ind(out, 3);
     ap(out, "<Bucket>\n");
-    elem_s(out, 4, "Percentile", label);
+    elem_s(out, 4, "Percentile", pct[b].label);
     for (int k = 0; k < 3; k++)
       if (iospd_rpt_has_lat(a->lat[k]))
-        elem_f(out, 4, cols[k], "%.3f", iospd_rpt_pct_ms(a->lat[k], p));
+        elem_f(out, 4, cols[k], "%.3f",
+               iospd_rpt_pct_ms(a->lat[k], pct[b].p));
     ind(out, 3);
     ap(out, "</Bucket>\n");
   }
@@ -463,14 +450,14 @@ static void timespan_xml(iospd_strbuf_t* out, const iospd_results_t* r,
   if (iospd_rpt_level(r) >= IOSPD_DISKSPD_23) effective_xml(out, r, tr);
   cpu_xml(out, r, tr);
 
-  rpt_agg_t all;
-  iospd_rpt_agg_timespan(&all, tr);
-  if (all.failed) out->failed = true;
-  if (ts->measure_latency) latency_xml(out, &all);
+  rpt_agg_t scratch;
+  rpt_agg_t* all = iospd_timespan_total(tr, &scratch);
+  if (all->failed) out->failed = true;
+  if (ts->measure_latency) latency_xml(out, all);
   if (ts->calc_iops_stddev)
-    iops_xml(out, 2, &all.iops[0], &all.iops[1], &all.iops[2],
+    iops_xml(out, 2, &all->iops[0], &all->iops[1], &all->iops[2],
              ts->io_bucket_ms);
-  iospd_rpt_agg_destroy(&all);
+  iospd_rpt_agg_destroy(&scratch);
 
   for (uint32_t t = 0; t < tr->thread_count_alloc; t++) {
     const iospd_thread_result_t* th = &tr->threads[t];

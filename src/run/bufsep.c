@@ -41,8 +41,8 @@ uint64_t iospd_run_bufsep(const iospd_profile_t* p, const iospd_timespan_t* ts,
                           const iospd_cpu_topology_t* topo,
                           uint32_t page_size) {
   if (iospd_bufsep_overruled(ts))
-    iospd_run_sayf(hooks,
-                   "WARNING: large pages (-l) take priority over buffer "
+    iospd_run_sayf(hooks, IOSPD_MSG_DISKSPD_WARNING,
+                   "large pages (-l) take priority over buffer "
                    "separation (-bsp): the I/O buffers are placed on large "
                    "pages, not separated");
   return iospd_bufsep_wanted(p, ts) ? iospd_bufsep_bytes(topo, page_size) : 0;

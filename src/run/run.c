@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iospd/agg.h"
 #include "iospd/alloc.h"
 #include "iospd/engine.h"
 #include "iospd/tree.h"
@@ -300,15 +301,21 @@ static int make_sources(run_t* r, iospd_err_t* err) {
       continue;
     }
     size_t got = 0;
+    char* data = NULL;
     iospd_err_t e;
     iospd_err_clear(&e);
-    int rc = iospd_plat_read_file(t->random_data_path, b, size, &got, &e);
-    if (rc < 0 || got == 0)
-      return iospd_err_set(
-          err, rc < 0 ? rc : IOSPD_EIO,
-          "cannot read the write source file '%s' (-Z): %s",
-          t->random_data_path,
-          rc < 0 ? (e.msg[0] ? e.msg : iospd_strerror(rc)) : "it is empty");
+    int rc = iospd_plat_read_file(t->random_data_path, size, &data, &got, &e);
+    if (rc == 0 && got > 0) memcpy(b, data, got);
+    iospd_free(data);
+    /* The reader's message names the file. */
+    if (rc < 0)
+      return iospd_err_set(err, rc, "cannot read the write source file (-Z): %s",
+                           e.msg[0] ? e.msg : iospd_strerror(rc));
+    if (got == 0)
+      return iospd_err_set(err, IOSPD_EIO,
+                           "cannot read the write source file '%s' (-Z): it "
+                           "is empty",
+                           t->random_data_path);
     /* A short file is repeated to fill the buffer. */
     for (size_t j = got; j < size; j++) b[j] = b[j - got];
   }
@@ -542,7 +549,7 @@ static int wait_phase(run_t* r, uint64_t end) {
 
 static void say(const run_t* r, const char* text) {
   if (r->p->verbose && r->hooks != NULL && r->hooks->message != NULL)
-    r->hooks->message(r->hooks->ctx, text);
+    r->hooks->message(r->hooks->ctx, IOSPD_MSG_VERBOSE, text);
 }
 
 static void set_phase(run_t* r, uint32_t phase) {
@@ -626,8 +633,8 @@ static void note_engine(run_t* r) {
     tr->depth_asked = w->slot_count;
     tr->depth_kept = iospd_plat_queue_depth(w->q);
     if (tr->depth_kept >= tr->depth_asked) continue;
-    iospd_run_sayf(r->hooks,
-                   "WARNING: thread %u: the %s engine keeps %u I/O%s in "
+    iospd_run_sayf(r->hooks, IOSPD_MSG_DISKSPD_WARNING,
+                   "thread %u: the %s engine keeps %u I/O%s in "
                    "flight, not the %u asked for",
                    w->id, tr->engine, tr->depth_kept,
                    tr->depth_kept == 1 ? "" : "s", tr->depth_asked);
@@ -656,8 +663,8 @@ static void warn_short_transfers(run_t* r) {
     const iospd_worker_t* w = r->workers[i];
     if (w->short_count == 0) continue;
     iospd_run_sayf(
-        r->hooks,
-        "WARNING: thread %u: %llu I/Os moved fewer bytes than asked "
+        r->hooks, IOSPD_MSG_DISKSPD_WARNING,
+        "thread %u: %llu I/Os moved fewer bytes than asked "
         "(first: %u of %u bytes at offset %llu); they are counted with the "
         "bytes actually moved",
         w->id, (unsigned long long)w->short_count, w->short_first_bytes,
@@ -685,8 +692,8 @@ static void warn_abandoned(run_t* r) {
   for (uint32_t i = 0; i < r->nworkers; i++) {
     const iospd_worker_t* w = r->workers[i];
     if (w->abandoned == 0) continue;
-    iospd_run_sayf(r->hooks,
-                   "WARNING: thread %u: %llu I/O%s still in flight %u s "
+    iospd_run_sayf(r->hooks, IOSPD_MSG_DISKSPD_WARNING,
+                   "thread %u: %llu I/O%s still in flight %u s "
                    "after the run stopped (a hung or paused device?) "
                    "and cancelled",
                    w->id, (unsigned long long)w->abandoned,
@@ -708,8 +715,8 @@ static void end_series(run_t* r) {
   iospd_cseries_poll(r->series, iospd_plat_ticks(), true);
   uint64_t left = iospd_cseries_left_out(r->series);
   if (left > 0)
-    iospd_run_sayf(r->hooks,
-                   "WARNING: %llu completion%s could not be placed in the "
+    iospd_run_sayf(r->hooks, IOSPD_MSG_DISKSPD_WARNING,
+                   "%llu completion%s could not be placed in the "
                    "time series (the controller thread got no CPU for a "
                    "whole interval, or a thread was blocked in one I/O "
                    "past its phase); the results count them",
@@ -905,7 +912,7 @@ static int run_timespan(run_state_t* st, const iospd_profile_t* p,
   atomic_store(&ctl.stop_ticks, UINT64_MAX);
   ctl.ticks_per_second = res->sys.ticks_per_second;
   ctl.experiment_flags = p->experiment_flags;
-  ctl.progress = p->progress;
+  ctl.progress = p->progress_dots;
   ctl.progress_dot = hooks ? hooks->progress_dot : NULL;
   ctl.progress_ctx = hooks ? hooks->ctx : NULL;
 
@@ -1024,8 +1031,8 @@ static void close_events(run_events_t* ev) {
  * waiter now waits for a live process and a -yp run does not stop at once. */
 static void warn_stale_event(const iospd_run_hooks_t* hooks, const char* name,
                              const char* sw) {
-  iospd_run_sayf(hooks,
-                 "WARNING: the event '%s' (%s) was left set by a "
+  iospd_run_sayf(hooks, IOSPD_MSG_DISKSPD_WARNING,
+                 "the event '%s' (%s) was left set by a "
                  "process that has ended (killed?); it was reset, so "
                  "only a running process can set it now",
                  name, sw);
@@ -1206,6 +1213,9 @@ int iospd_run_in(iospd_run_session_t* session, const iospd_profile_t* p,
   iospd_run_precreate_free();
   if (st.wl->finish != NULL)
     rc = st.wl->finish(st.wl_state, hooks, out, rc, err);
+  /* The statistics are final: each timespan's total, once, for every
+   * reporter (iospd/agg.h). */
+  iospd_results_totals(out);
   iospd_plat_run_end();
   close_events(&st.ev);
   iospd_plat_utc_now(&out->run_time);

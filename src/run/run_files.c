@@ -11,11 +11,13 @@
 #include "iospd/strbuf.h"
 #include "run_internal.h"
 
-static void say(const iospd_run_hooks_t* h, const char* text) {
-  if (h != NULL && h->message != NULL) h->message(h->ctx, text);
+static void say(const iospd_run_hooks_t* h, iospd_msg_kind_t k,
+                const char* text) {
+  if (h != NULL && h->message != NULL) h->message(h->ctx, k, text);
 }
 
-void iospd_run_sayf(const iospd_run_hooks_t* hooks, const char* fmt, ...) {
+void iospd_run_sayf(const iospd_run_hooks_t* hooks, iospd_msg_kind_t k,
+                    const char* fmt, ...) {
   if (hooks == NULL || hooks->message == NULL) return;
   iospd_strbuf_t sb;
   iospd_strbuf_init(&sb);
@@ -23,7 +25,7 @@ void iospd_run_sayf(const iospd_run_hooks_t* hooks, const char* fmt, ...) {
   va_start(ap, fmt);
   iospd_strbuf_vappendf(&sb, fmt, ap);
   va_end(ap);
-  hooks->message(hooks->ctx, iospd_strbuf_cstr(&sb));
+  hooks->message(hooks->ctx, k, iospd_strbuf_cstr(&sb));
   iospd_strbuf_destroy(&sb);
 }
 
@@ -73,7 +75,8 @@ static void create_progress(void* ctx, uint64_t done, uint64_t total) {
   if (tenths > 10) tenths = 10;
   if (tenths <= cp->shown) return;
   cp->shown = tenths;
-  iospd_run_sayf(cp->hooks, "NOTE: creating '%s': %u %% written", cp->path,
+  iospd_run_sayf(cp->hooks, IOSPD_MSG_NOTE, "creating '%s': %u %% written",
+                 cp->path,
                  tenths * 10);
 }
 
@@ -81,17 +84,17 @@ static void create_progress(void* ctx, uint64_t done, uint64_t total) {
  * (DISKSPD's fallbacks, in DISKSPD's words) always; its NOTE lines (which
  * way the file was made) only beside the creation note, so a small -c
  * without -v prints what DISKSPD prints. */
-static void create_warn(void* ctx, const char* line) {
+static void create_warn(void* ctx, iospd_msg_kind_t kind, const char* text) {
   const create_progress_t* cp = ctx;
-  if (!cp->noted && strncmp(line, "NOTE: ", 6) == 0) return;
-  say(cp->hooks, line);
+  if (!cp->noted && kind == IOSPD_MSG_NOTE) return;
+  say(cp->hooks, kind, text);
 }
 
 /* Remarks of the platform during -c (a stale temporary file removed, an
  * in-place overwrite): always shown, on stderr. */
 static void create_note(void* ctx, const char* text) {
   create_progress_t* cp = ctx;
-  iospd_run_sayf(cp->hooks, "NOTE: -c: %s", text);
+  iospd_run_sayf(cp->hooks, IOSPD_MSG_NOTE, "-c: %s", text);
 }
 
 static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
@@ -120,11 +123,12 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
      * so -Rxml output stays clean). Whether it did is the platform's to
      * say (Windows: SetFileValidData writes nothing, and says so). */
     if (p->verbose)
-      iospd_run_sayf(hooks, "Creating file '%s' of size %llu.", t->path,
+      iospd_run_sayf(hooks, IOSPD_MSG_VERBOSE,
+                     "Creating file '%s' of size %llu.", t->path,
                      (unsigned long long)t->file_size);
     else
-      iospd_run_sayf(hooks,
-                     "NOTE: creating '%s' (%llu bytes, -c), which can take a "
+      iospd_run_sayf(hooks, IOSPD_MSG_NOTE,
+                     "creating '%s' (%llu bytes, -c), which can take a "
                      "while",
                      t->path, (unsigned long long)t->file_size);
   }
@@ -133,7 +137,8 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
   if (rc == IOSPD_EINTR) {
     /* Ctrl-C or SIGTERM during the fill: not a failure of the run, which
      * ends as interrupted; say what became of the file. */
-    iospd_run_sayf(hooks, "NOTE: creating '%s' (-c) stopped: %s", t->path,
+    iospd_run_sayf(hooks, IOSPD_MSG_NOTE, "creating '%s' (-c) stopped: %s",
+                   t->path,
                    e.msg[0] ? e.msg : iospd_strerror(rc));
     return iospd_err_set(err, rc, "creating '%s' (-c) was interrupted",
                          t->path);
@@ -259,13 +264,13 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
                        : t->thread_target_count ? t->thread_target_count
                                                 : ts->thread_count;
     for (uint32_t k = 0; k < threads; k++)
-      iospd_run_sayf(hooks,
-                     "WARNING: file size %llu is less than MaxFileSize "
+      iospd_run_sayf(hooks, IOSPD_MSG_DISKSPD_WARNING,
+                     "file size %llu is less than MaxFileSize "
                      "%llu",
                      (unsigned long long)info.size,
                      (unsigned long long)t->max_file_size);
-    iospd_run_sayf(hooks,
-                   "NOTE: target '%s' is smaller than its -f limit "
+    iospd_run_sayf(hooks, IOSPD_MSG_NOTE,
+                   "target '%s' is smaller than its -f limit "
                    "(MaxFileSize); the I/O uses the whole target",
                    t->path);
   }

@@ -7,10 +7,10 @@
 #include "iospd/engine.h"
 #include "iospd/run.h"
 
-/* Formats a line and hands it to hooks->message; nothing when there is no
- * message hook. */
-void iospd_run_sayf(const iospd_run_hooks_t* hooks, const char* fmt, ...)
-    IOSPD_PRINTF(2, 3);
+/* Formats a message of kind k (without its prefix, iospd/message.h) and
+ * hands it to hooks->message; nothing when there is no message hook. */
+void iospd_run_sayf(const iospd_run_hooks_t* hooks, iospd_msg_kind_t k,
+                    const char* fmt, ...) IOSPD_PRINTF(3, 4);
 
 /* Before a timespan: creates -c files, then checks every target (exists,
  * not a device holding data when writing, unbuffered alignment, large
@@ -21,7 +21,8 @@ int iospd_run_prepare_targets(const iospd_profile_t* p,
                               iospd_timespan_result_t* tsr, iospd_err_t* err);
 
 /* ---- warnings about misleading set-ups (run_warn.c) ----
- * Says "WARNING: <text>" through hooks and keeps the warning in tsr (may be
+ * Says the warning (IOSPD_MSG_DISKSPD_WARNING for the never-written one,
+ * IOSPD_MSG_WARNING for the others) through hooks and keeps the warning in tsr (may be
  * NULL). */
 void iospd_run_warn(const iospd_run_hooks_t* hooks,
                     iospd_timespan_result_t* tsr, iospd_warn_kind_t kind,

@@ -17,18 +17,21 @@ static int open_state(iospd_run_verify_t* v, const char* path, bool named,
                              named, seed, err);
   if (rc < 0) return rc;
   if (s->remade_empty)
-    iospd_run_sayf(hooks, "NOTE: --verify: the state file '%s' was empty "
-                   "(no verification history in it), so it was made anew",
+    iospd_run_sayf(hooks, IOSPD_MSG_NOTE,
+                   "--verify: the state file '%s' was empty (no "
+                   "verification history in it), so it was made anew",
                    path);
   /* -c wrote the file afresh: what the state remembers is gone. */
   if (t->create && t->file_size > 0 && s->hdr->next_gen != 0) {
     iospd_vstate_reset(s, t->path, seed);
-    iospd_run_sayf(hooks, "NOTE: --verify: '%s' was created anew (-c), so "
-                   "its verify state '%s' starts afresh", t->path, path);
+    iospd_run_sayf(hooks, IOSPD_MSG_NOTE,
+                   "--verify: '%s' was created anew (-c), so its verify "
+                   "state '%s' starts afresh",
+                   t->path, path);
   }
   if (s->dead > 0)
-    iospd_run_sayf(hooks,
-                   "NOTE: --verify: %llu blocks of '%s' were being written "
+    iospd_run_sayf(hooks, IOSPD_MSG_NOTE,
+                   "--verify: %llu blocks of '%s' were being written "
                    "when an earlier run ended; they stay indeterminate "
                    "until written again",
                    (unsigned long long)s->dead, t->path);

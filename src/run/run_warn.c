@@ -24,8 +24,10 @@ void iospd_run_warn(const iospd_run_hooks_t* hooks,
   /* The never-written warning kept the capitals it had before the others
    * came; the others are iospd's own lower-case "warning: " lines, so that
    * a script looking for DISKSPD's WARNING lines sees only DISKSPD's. */
-  iospd_run_sayf(hooks, "%s%s",
-                 kind == IOSPD_WARN_UNWRITTEN ? "WARNING: " : "warning: ", text);
+  iospd_run_sayf(hooks,
+                 kind == IOSPD_WARN_UNWRITTEN ? IOSPD_MSG_DISKSPD_WARNING
+                                              : IOSPD_MSG_WARNING,
+                 "%s", text);
   /* Out of memory only loses the report entry; the line was said. */
   if (tsr != NULL)
     (void)iospd_timespan_warning_add(tsr, kind, target, thread, text);

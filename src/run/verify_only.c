@@ -69,7 +69,7 @@ static void progress(pass_t* ps, const iospd_run_hooks_t* hooks, bool last) {
   ps->next_note = now + ps->tps;
   uint64_t total = (ps->vt->end - ps->vt->start) / ps->t->block_size;
   uint64_t done = ps->vt->blocks;
-  iospd_run_sayf(hooks,
+  iospd_run_sayf(hooks, IOSPD_MSG_PROGRESS,
                  "verify-only: '%s': %llu%% (%llu of %llu blocks), %llu "
                  "failures so far",
                  ps->vt->path,

@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "iospd/agg.h"
 #include "iospd/alloc.h"
 #include "iospd/error.h"
 
@@ -76,6 +77,12 @@ void iospd_results_destroy(iospd_results_t* r) {
   if (r == NULL) return;
   for (uint32_t i = 0; i < r->timespan_count; i++) {
     iospd_timespan_result_t* tr = &r->timespans[i];
+    /* First: it reads the targets' IOPS series in place. */
+    if (tr->total != NULL) {
+      iospd_agg_destroy(tr->total);
+      iospd_free(tr->total);
+      tr->total = NULL;
+    }
     iospd_free(tr->cpu);
     for (uint32_t t = 0; t < tr->thread_count_alloc; t++) {
       iospd_thread_result_t* th = &tr->threads[t];

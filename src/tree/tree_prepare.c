@@ -333,9 +333,12 @@ int iospd_tree_prepare(const iospd_tree_layout_t* l,
       continue;
     }
     size_t got = 0;
+    char* text = NULL;
     memset(found, 0, sizeof found);
-    rc = iospd_plat_read_file(path, found, sizeof found - 1, &got, err);
+    rc = iospd_plat_read_file(path, sizeof found - 1, &text, &got, err);
     if (rc < 0) break;
+    memcpy(found, text, got);
+    iospd_free(text);
     marker_text(want, sizeof want, l, o, seed, d, false);
     rc = marker_check(l->dirs[d], found, want, &st->dir_created[d], err);
     markers++;

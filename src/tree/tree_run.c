@@ -512,8 +512,8 @@ typedef struct prep_ctx_s {
 
 static void prep_note(void* ctx, const char* text) {
   const prep_ctx_t* c = ctx;
-  if (c->hooks != NULL && c->hooks->note != NULL)
-    c->hooks->note(c->hooks->ctx, text);
+  if (c->hooks != NULL && c->hooks->message != NULL)
+    c->hooks->message(c->hooks->ctx, IOSPD_MSG_INFO, text);
 }
 
 static void prep_progress(void* ctx, uint64_t done, uint64_t total) {
@@ -664,8 +664,9 @@ static int tree_finish(void* state, const iospd_run_hooks_t* hooks,
       rc = crc;
       if (err != NULL) *err = cerr;
     }
-    if (hooks != NULL && hooks->note != NULL && crc == 0)
-      hooks->note(hooks->ctx, "--cleanup: the tree was removed");
+    if (hooks != NULL && hooks->message != NULL && crc == 0)
+      hooks->message(hooks->ctx, IOSPD_MSG_INFO,
+                     "--cleanup: the tree was removed");
   }
   if (out->timespan_count > 0 && rc < 0 && out->timespans[0].error[0] == '\0')
     snprintf(out->timespans[0].error, sizeof out->timespans[0].error, "%s",

@@ -138,58 +138,6 @@ int iospd_plat_utf8_args(int argc, char** argv, int* out_argc,
   return 0;
 }
 
-int iospd_plat_read_whole_file(const char* path, char** data, size_t* len,
-                               iospd_err_t* err) {
-  WCHAR* wpath;
-  int wrc = iospd_win_path(path, &wpath, err);
-  if (wrc != 0) return wrc;
-  HANDLE h = CreateFileW(wpath, GENERIC_READ, FILE_SHARE_READ, NULL,
-                         OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
-  iospd_free(wpath);
-  if (h == INVALID_HANDLE_VALUE)
-    return iospd_win_err(err, GetLastError(), "cannot open '%s'", path);
-  LARGE_INTEGER size;
-  if (!GetFileSizeEx(h, &size)) {
-    DWORD e = GetLastError();
-    CloseHandle(h);
-    return iospd_win_err(err, e, "cannot read the size of '%s'", path);
-  }
-  /* No size limit: whatever iospd writes (a long -D1 run's -Rjson is
-   * hundreds of MB) it must read back. */
-  if ((unsigned long long)size.QuadPart >= (unsigned long long)SIZE_MAX / 2) {
-    CloseHandle(h);
-    return iospd_err_set(err, IOSPD_ERANGE,
-                         "'%s' (%llu bytes) is too large to read in a 32-bit "
-                         "iospd; use the 64-bit one", path,
-                         (unsigned long long)size.QuadPart);
-  }
-  size_t want = (size_t)size.QuadPart;
-  char* buf = iospd_malloc(want + 1);
-  if (buf == NULL) {
-    CloseHandle(h);
-    return iospd_err_set(err, IOSPD_ENOMEM, "out of memory reading '%s' "
-                         "(%zu bytes)", path, want);
-  }
-  size_t n = 0;
-  while (n < want) {
-    DWORD chunk = want - n > (1u << 30) ? (1u << 30) : (DWORD)(want - n);
-    DWORD got = 0;
-    if (!ReadFile(h, buf + n, chunk, &got, NULL)) {
-      DWORD e = GetLastError();
-      iospd_free(buf);
-      CloseHandle(h);
-      return iospd_win_err(err, e, "error reading '%s'", path);
-    }
-    if (got == 0) break; /* shorter than its size said: it shrank */
-    n += got;
-  }
-  CloseHandle(h);
-  buf[n] = '\0';
-  *data = buf;
-  *len = n;
-  return 0;
-}
-
 /* ---- the live status line ---------------------------------------------- */
 
 /* Length of the status line on stderr's current row; 0: none. Atomic: -P

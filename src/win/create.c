@@ -42,16 +42,17 @@ static const WCHAR private_sddl[] = L"D:P(A;;FA;;;BA)(A;;FA;;;OW)";
 
 /* A line for the user (run_files.c prints WARNING lines always, NOTE lines
  * with the creation note: -v or a large file). */
-static void say(const iospd_progress_t* pr, const char* fmt, ...)
-    IOSPD_PRINTF(2, 3);
-static void say(const iospd_progress_t* pr, const char* fmt, ...) {
+static void say(const iospd_progress_t* pr, iospd_msg_kind_t kind,
+                const char* fmt, ...) IOSPD_PRINTF(3, 4);
+static void say(const iospd_progress_t* pr, iospd_msg_kind_t kind,
+                const char* fmt, ...) {
   if (pr == NULL || pr->warn == NULL) return;
   char line[512];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(line, sizeof line, fmt, ap);
   va_end(ap);
-  pr->warn(pr->ctx, line);
+  pr->warn(pr->ctx, kind, line);
 }
 
 static bool interrupted(void) {
@@ -296,8 +297,8 @@ static int make_file(const WCHAR* w, DWORD disposition, uint64_t size,
     if (h == INVALID_HANDLE_VALUE) {
       DWORD e = GetLastError();
       if (e == ERROR_SHARING_VIOLATION || e == ERROR_ACCESS_DENIED) {
-        say(progress,
-            "NOTE: '%s' cannot be opened for exclusive use with its ACL "
+        say(progress, IOSPD_MSG_NOTE,
+            "'%s' cannot be opened for exclusive use with its ACL "
             "writable (error code: %lu), so every block is written rather "
             "than SetFileValidData used",
             path, (unsigned long)e);
@@ -329,8 +330,8 @@ static int make_file(const WCHAR* w, DWORD disposition, uint64_t size,
     DWORD e = restrict_dacl(h);
     rep->acl_restricted = e == ERROR_SUCCESS;
     if (!rep->acl_restricted) {
-      say(progress,
-          "NOTE: '%s' cannot keep an owner- and Administrators-only ACL "
+      say(progress, IOSPD_MSG_NOTE,
+          "'%s' cannot keep an owner- and Administrators-only ACL "
           "(error code: %lu), so every block is written rather than "
           "SetFileValidData used, which would leave old disk contents "
           "readable in it",
@@ -338,8 +339,8 @@ static int make_file(const WCHAR* w, DWORD disposition, uint64_t size,
       restore_dacl(h, saved, saved_dacl);
       fill = true;
     } else if (!SetFileValidData(h, (LONGLONG)size)) {
-      say(progress,
-          "WARNING: Could not set valid file size (error code: %lu); trying "
+      say(progress, IOSPD_MSG_DISKSPD_WARNING,
+          "Could not set valid file size (error code: %lu); trying "
           "a slower method of filling the file (this does not affect "
           "performance, just makes the test preparation longer)",
           (unsigned long)GetLastError());
@@ -370,16 +371,16 @@ static int make_file(const WCHAR* w, DWORD disposition, uint64_t size,
                          : "the unfinished file could not be removed");
     }
   } else if (rep->valid_data_set) {
-    say(progress,
-        "NOTE: '%s' was created with SetFileValidData: its %llu bytes were "
+    say(progress, IOSPD_MSG_NOTE,
+        "'%s' was created with SetFileValidData: its %llu bytes were "
         "not written and hold what the volume held there before, so only its "
         "owner and Administrators may open it",
         path, (unsigned long long)size);
   } else if (fill) {
     /* Said for every fill, fallback or not, so the creation path is always
      * stated (windows-selfcheck.ps1's valid-data check reads it). */
-    say(progress,
-        "NOTE: '%s' was created by writing every block (%s, flushed)", path,
+    say(progress, IOSPD_MSG_NOTE,
+        "'%s' was created by writing every block (%s, flushed)", path,
         rep->unbuffered ? "unbuffered, up to 4 MiB in flight" : "buffered");
   }
   return rc;
@@ -604,8 +605,8 @@ static void remove_stale(const WCHAR* w, const iospd_progress_t* progress) {
       if (DeleteFileW(full)) {
         char name[600];
         (void)iospd_win_wide_to_utf8(fd.cFileName, name, sizeof name);
-        say(progress,
-            "NOTE: removed '%s', left by an interrupted -c of process %lu, "
+        say(progress, IOSPD_MSG_NOTE,
+            "removed '%s', left by an interrupted -c of process %lu, "
             "which no longer runs",
             name, pid);
       }
@@ -702,8 +703,8 @@ static int overwrite_in_place(const WCHAR* w, const old_file_t* o,
                      "measuring it",
                      why);
   } else if (rc == 0) {
-    say(progress,
-        "NOTE: '%s' was created by writing every block (%s, flushed)", path,
+    say(progress, IOSPD_MSG_NOTE,
+        "'%s' was created by writing every block (%s, flushed)", path,
         rep->unbuffered ? "unbuffered, up to 4 MiB in flight" : "buffered");
   }
   return rc;
@@ -768,15 +769,15 @@ static int replace_or_make(const WCHAR* w, uint64_t size, bool zero_fill,
       iospd_free(tmp);
     }
   } else {
-    say(progress,
-        o.links > 1 ? "NOTE: '%s' has other hard links, so it is overwritten "
+    say(progress, IOSPD_MSG_NOTE,
+        o.links > 1 ? "'%s' has other hard links, so it is overwritten "
                       "in place; an interruption would leave it partly "
                       "overwritten"
         : !o.replaceable
-            ? "NOTE: '%s' is open in another program, so it cannot be "
+            ? "'%s' is open in another program, so it cannot be "
               "replaced and is overwritten in place; an interruption "
               "would leave it partly overwritten"
-            : "NOTE: not enough free space for a side copy of '%s', so it "
+            : "not enough free space for a side copy of '%s', so it "
               "is overwritten in place; an interruption would leave it "
               "partly overwritten",
         path);
@@ -808,16 +809,16 @@ int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
     int step = 0;
     perr = iospd_win_enable_privilege_at(L"SeManageVolumePrivilege", &step);
     if (perr != ERROR_SUCCESS) {
-      say(progress, "WARNING: %s (error code: %lu)",
+      say(progress, IOSPD_MSG_DISKSPD_WARNING, "%s (error code: %lu)",
           step == 1   ? "Error opening process token"
           : step == 2 ? "Error looking up privilege value "
                         "SeManageVolumePrivilege"
                       : "Error adjusting token privileges for "
                         "SeManageVolumePrivilege",
           (unsigned long)perr);
-      say(progress, "WARNING: Could not set privileges for setting valid "
-                    "file size; will use a slower method of preparing the "
-                    "file");
+      say(progress, IOSPD_MSG_DISKSPD_WARNING,
+          "Could not set privileges for setting valid file size; will use "
+          "a slower method of preparing the file");
     }
   }
   /* DISKSPD warns only about a drive-letter path as the user wrote it,
@@ -827,8 +828,8 @@ int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
                        path[1] == ':' && (path[2] == '\\' || path[2] == '/');
   DWORD derr = iospd_win_make_parents(w, drive_spelled);
   if (derr != 0)
-    say(progress,
-        "WARNING: Could not create intermediate directory (error code: %lu)",
+    say(progress, IOSPD_MSG_DISKSPD_WARNING,
+        "Could not create intermediate directory (error code: %lu)",
         (unsigned long)derr);
 
   rc = replace_or_make(w, size, zero_fill, perr, progress, path, rep, err);

@@ -804,31 +804,72 @@ int iospd_plat_file_unwritten(const char* path, iospd_unwritten_t* out,
   return 0;
 }
 
-int iospd_plat_read_file(const char* path, void* buf, size_t size, size_t* got,
-                         iospd_err_t* err) {
-  *got = 0;
+int iospd_plat_read_file(const char* path, size_t limit, char** data,
+                         size_t* len, iospd_err_t* err) {
+  *data = NULL;
+  *len = 0;
   WCHAR* w;
-  bool dev;
-  int rc = iospd_win_target_path(path, &w, &dev, err);
-  if (rc) return rc;
+  int rc = iospd_win_path(path, &w, err);
+  if (rc != 0) return rc;
   HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE,
                          NULL, OPEN_EXISTING, FILE_FLAG_SEQUENTIAL_SCAN, NULL);
   iospd_free(w);
   if (h == INVALID_HANDLE_VALUE)
-    /* The caller names the file and the switch (-Z). */
-    return iospd_win_err(err, GetLastError(), "the file cannot be opened");
-  size_t done = 0;
-  while (done < size) {
-    DWORD want = (DWORD)IOSPD_MIN(size - done, (size_t)CREATE_CHUNK);
-    DWORD n = 0;
-    if (!ReadFile(h, (char*)buf + done, want, &n, NULL)) {
-      rc = iospd_win_err(err, GetLastError(), "the file cannot be read");
+    return iospd_win_err(err, GetLastError(), "cannot open '%s'", path);
+  /* No size limit but the caller's: whatever iospd writes (a long -D1
+   * run's -Rjson is hundreds of MB) it must read back. A file of known
+   * size is read into one buffer of its size; anything else grows one. */
+  size_t cap = 4096;
+  LARGE_INTEGER size;
+  if (GetFileType(h) == FILE_TYPE_DISK && GetFileSizeEx(h, &size)) {
+    if (limit == SIZE_MAX &&
+        (unsigned long long)size.QuadPart >= (unsigned long long)SIZE_MAX / 2) {
+      CloseHandle(h);
+      return iospd_err_set(err, IOSPD_ERANGE,
+                           "'%s' (%llu bytes) is too large to read in a "
+                           "32-bit iospd; use the 64-bit one",
+                           path, (unsigned long long)size.QuadPart);
+    }
+    if ((unsigned long long)size.QuadPart < (unsigned long long)limit)
+      cap = (size_t)size.QuadPart + 1; /* +1: EOF is seen without growing */
+    else
+      cap = limit;
+  }
+  if (cap > limit) cap = limit;
+  size_t n = 0;
+  char* buf = iospd_malloc(cap + 1);
+  while (n < limit) {
+    if (buf == NULL) {
+      rc = iospd_err_set(err, IOSPD_ENOMEM,
+                         "out of memory reading '%s' (%zu bytes)", path, cap);
       break;
     }
-    if (n == 0) break; /* end of file */
-    done += n;
+    DWORD want = (DWORD)IOSPD_MIN(cap - n, (size_t)CREATE_CHUNK);
+    DWORD got = 0;
+    if (!ReadFile(h, buf + n, want, &got, NULL)) {
+      DWORD e = GetLastError();
+      if (e == ERROR_BROKEN_PIPE) break; /* a pipe's end of data */
+      rc = iospd_win_err(err, e, "error reading '%s'", path);
+      break;
+    }
+    if (got == 0) break; /* end of file */
+    n += got;
+    if (n == cap && n < limit) {
+      size_t more = cap < SIZE_MAX / 4 ? cap * 2 + 1 : 0;
+      if (more > limit) more = limit;
+      char* bigger = more > cap ? iospd_realloc(buf, more + 1) : NULL;
+      if (bigger == NULL) iospd_free(buf);
+      buf = bigger;
+      cap = more;
+    }
   }
   CloseHandle(h);
-  *got = done;
-  return rc;
+  if (rc < 0) {
+    iospd_free(buf);
+    return rc;
+  }
+  buf[n] = '\0';
+  *data = buf;
+  *len = n;
+  return 0;
 }

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* The message kinds and their prefixes (iospd/message.h): the only place
+ * the prefixes of run-time messages are spelled. */
+#include "iospd/message.h"
+
+static const iospd_msg_def_t k_msgs[IOSPD_MSG_KIND_COUNT] = {
+    [IOSPD_MSG_VERBOSE] = {IOSPD_MSG_VERBOSE, "", IOSPD_MSG_STAMPED},
+    [IOSPD_MSG_DISKSPD_WARNING] = {IOSPD_MSG_DISKSPD_WARNING, "WARNING: ",
+                                   IOSPD_MSG_KEPT},
+    [IOSPD_MSG_WARNING] = {IOSPD_MSG_WARNING, "warning: ", IOSPD_MSG_KEPT},
+    [IOSPD_MSG_NOTE] = {IOSPD_MSG_NOTE, "NOTE: ", 0},
+    [IOSPD_MSG_INFO] = {IOSPD_MSG_INFO, "iospd: ", 0},
+    [IOSPD_MSG_PROGRESS] = {IOSPD_MSG_PROGRESS, "", 0},
+};
+
+const iospd_msg_def_t* iospd_msg_def(iospd_msg_kind_t k) {
+  if ((unsigned)k >= IOSPD_MSG_KIND_COUNT) k = IOSPD_MSG_NOTE;
+  return &k_msgs[k];
+}
+
+void iospd_msg_line(iospd_strbuf_t* sb, iospd_msg_kind_t k, const char* text) {
+  iospd_strbuf_appendf(sb, "%s%s\n", iospd_msg_def(k)->prefix, text);
+}
