@@ -16,13 +16,6 @@ if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null ||
   echo "skipped: needs root and loop devices (losetup, /dev/loop-control)"
   exit 77
 fi
-# Until the parser takes -u (helper a23cli's part of issue #25), say why
-# nothing ran; once it does, this never triggers.
-probe=$("$exe" -Rp -u x.dat 2>&1)
-if [[ $probe == *"unknown switch '-u'"* ]]; then
-  echo "skipped: this build's command line does not take -u yet"
-  exit 77
-fi
 work=$(mktemp -d "$(dirname "$exe")/iospd-ring.XXXXXX")
 dev=""
 cleanup() {
@@ -42,7 +35,7 @@ fail=0
 DEPTH=6
 tab=$'\t'
 for u in -u -u3 -un50p; do
-  "$exe" -b4K -r -Su -o$DEPTH -t1 -d4 -W0 -C0 $u "$dev" \
+  "$exe" --diskspd=2.3 -b4K -r -Su -o$DEPTH -t1 -d4 -W0 -C0 $u "$dev" \
     >"$work/out" 2>"$work/err" &
   pid=$!
   sleep 0.5
@@ -73,7 +66,7 @@ for u in -u -u3 -un50p; do
   echo "$u: at most $max reads in flight ($samples samples)"
 done
 # -u with another engine: refused, nothing read.
-"$exe" -b4K -r -Su -o4 -d1 -W0 -C0 -u --engine=libaio "$dev" \
+"$exe" --diskspd=2.3 -b4K -r -Su -o4 -d1 -W0 -C0 -u --engine=libaio "$dev" \
   >"$work/out" 2>"$work/err"
 rc=$?
 if [ $rc = 1 ] && grep -qF -- "-u submits through io_uring, but --engine=libaio names another engine; drop -u or the --engine= switch" "$work/err"; then
