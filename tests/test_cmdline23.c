@@ -22,18 +22,22 @@ typedef struct args_s {
   const iospd_cmdline_env_t* env;
 } args_t;
 
-/* "W|" first: the Windows environment. "--diskspd=2.3" is added first
- * unless the line says "2.2|" (no level switch: the default). */
+/* "W|" first: the Windows environment. "--diskspd=2.3" is added first,
+ * or "--diskspd=2.2" when the line says "2.2|" (neither when the line names
+ * a level itself); "D|": no level switch, the default. */
 static void split(args_t* a, const char* line) {
   a->env = &k_linux;
-  bool level = true;
+  const char* level = "--diskspd=2.3";
   for (;;) {
     if (strncmp(line, "W|", 2) == 0) {
       a->env = &k_windows;
       line += 2;
     } else if (strncmp(line, "2.2|", 4) == 0) {
-      level = false;
+      level = "--diskspd=2.2";
       line += 4;
+    } else if (strncmp(line, "D|", 2) == 0) {
+      level = NULL;
+      line += 2;
     } else {
       break;
     }
@@ -41,7 +45,8 @@ static void split(args_t* a, const char* line) {
   snprintf(a->buf, sizeof a->buf, "%s", line);
   a->argc = 0;
   a->argv[a->argc++] = "iospd";
-  if (level) a->argv[a->argc++] = "--diskspd=2.3";
+  if (strstr(line, "--diskspd") != NULL) level = NULL;
+  if (level != NULL) a->argv[a->argc++] = level;
   char* p = a->buf;
   while (*p) {
     while (*p == ' ') p++;
@@ -82,8 +87,9 @@ static void test_level_switch(void** state) {
   ok_ts("t", &p);
   assert_int_equal(p.ext.diskspd, IOSPD_DISKSPD_23);
   iospd_profile_destroy(&p);
-  ok_ts("2.2|t", &p);
+  ok_ts("D|t", &p);
   assert_int_equal(p.ext.diskspd, IOSPD_DISKSPD_LEVEL_DEFAULT);
+  assert_int_equal(p.ext.diskspd, IOSPD_DISKSPD_23);
   iospd_profile_destroy(&p);
   ok_ts("2.2|--diskspd=2.2 t", &p);
   assert_int_equal(p.ext.diskspd, IOSPD_DISKSPD_22);

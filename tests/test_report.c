@@ -267,6 +267,8 @@ typedef struct fixture_s {
 static fixture_t* fixture_new(const char* cmdline) {
   fixture_t* f = calloc(1, sizeof *f);
   iospd_profile_init(&f->prof);
+  /* The goldens are DISKSPD 2.2's layouts; the 2.3 fixtures say 2.3. */
+  f->prof.ext.diskspd = IOSPD_DISKSPD_22;
   f->prof.cmdline = iospd_strdup(cmdline);
   f->res.profile = &f->prof;
   f->res.engine_name = "I/O Completion Ports";

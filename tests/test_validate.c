@@ -25,6 +25,7 @@ static void parse_line(const char* line, iospd_profile_t* p) {
   }
   snprintf(buf, sizeof buf, "%s", line);
   argv[argc++] = "iospd";
+  argv[argc++] = "--diskspd=2.2"; /* DISKSPD 2.2's rules (the default is 2.3) */
   for (char* t = strtok(buf, " "); t; t = strtok(NULL, " ")) argv[argc++] = t;
   iospd_profile_init(p);
   iospd_cmdline_action_t action;

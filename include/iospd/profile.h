@@ -263,9 +263,9 @@ typedef enum iospd_diskspd_level {
   IOSPD_DISKSPD_22 = 22,
   IOSPD_DISKSPD_23 = 23
 } iospd_diskspd_level_t;
-/* Stays 2.2 while the 2.3 layouts are being built (issue #25); tests of
- * 2.3 behaviour say --diskspd=2.3. It becomes 2.3 when they are whole. */
-#define IOSPD_DISKSPD_LEVEL_DEFAULT IOSPD_DISKSPD_22
+/* DISKSPD 2.3 is what users download now; --diskspd=2.2 keeps 2.2's
+ * defaults and layouts for baselines made with it. */
+#define IOSPD_DISKSPD_LEVEL_DEFAULT IOSPD_DISKSPD_23
 
 /* iospd's own additions (long options). */
 typedef struct iospd_ext_s {

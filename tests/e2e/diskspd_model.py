@@ -169,8 +169,9 @@ def parse(argv):
     else:
       targets.append(arg)
 
-  # --diskspd= is read before everything (the last one counts).
-  level = 22
+  # --diskspd= is read before everything (the last one counts); 2.3 is the
+  # default, as iospd's.
+  level = 23
   for arg in switches:
     if arg.startswith('--diskspd='):
       w = arg[len('--diskspd='):]

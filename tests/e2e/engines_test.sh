@@ -45,11 +45,14 @@ direct=1
 [ $direct = 1 ] || echo "note: O_DIRECT refused here; the -Su checks are skipped"
 
 tab=$'\t'
+# A target line of the input parameters at DISKSPD 2.3 (the default level):
+# six spaces in.
+tgt='      '
 # --- auto inside the filter ----------------------------------------------
 if [ $direct = 1 ]; then
   run "$jail" "$exe" -b4K -r -Su -o8 -t1 -d1 -W0 -C0 t.dat
   code 0 "auto -Su under seccomp"
-  has out "${tab}${tab}using libaio (Linux kernel AIO; io_uring unavailable), 8 I/Os in flight per thread" "auto -Su: engine line"
+  has out "${tgt}using libaio (Linux kernel AIO; io_uring unavailable), 8 I/Os in flight per thread" "auto -Su: engine line"
   has out "I/O engine:${tab}${tab}libaio, 8 I/Os in flight per thread" "auto -Su: results engine line"
   hasnt out "WARNING" "auto -Su: no depth warning in the report"
   hasnt err "WARNING" "auto -Su: no depth warning on stderr"
@@ -64,7 +67,7 @@ if [ $direct = 1 ]; then
 fi
 run "$jail" "$exe" -b4K -r -o8 -t1 -d1 -W0 -C0 t.dat
 code 0 "auto buffered under seccomp"
-has out "${tab}${tab}using threads (a pool of blocking pread/pwrite threads; io_uring unavailable), 8 I/Os in flight per thread" "auto buffered: engine line"
+has out "${tgt}using threads (a pool of blocking pread/pwrite threads; io_uring unavailable), 8 I/Os in flight per thread" "auto buffered: engine line"
 has out "I/O engine:${tab}${tab}threads, 8 I/Os in flight per thread" "auto buffered: results engine line"
 hasnt out "WARNING" "auto buffered: no depth warning"
 hasnt err "WARNING" "auto buffered: no depth warning on stderr"
@@ -79,7 +82,7 @@ has err "io_uring_setup: Operation not permitted" "--engine=io_uring: the kernel
 has err "a seccomp policy refuses it" "--engine=io_uring: the cause"
 has err "--engine=threads would work" "--engine=io_uring buffered: what works"
 run "$jail" "$exe" -Rp -b4K -o8 --engine=io_uring t.dat
-has out "${tab}${tab}using io_uring, which cannot start here: io_uring is not available" "-Rp --engine=io_uring under seccomp"
+has out "${tgt}using io_uring, which cannot start here: io_uring is not available" "-Rp --engine=io_uring under seccomp"
 if [ $direct = 1 ]; then
   run "$jail" "$exe" -b4K -r -Su -o8 -d1 -W0 -C0 --engine=io_uring t.dat
   code 1 "--engine=io_uring -Su under seccomp"

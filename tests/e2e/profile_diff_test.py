@@ -461,8 +461,17 @@ def show(argv):
   return ' '.join(shlex.quote(a) for a in argv)
 
 
+def at22(argv):
+  """DISKSPD 2.2's lines run at --diskspd=2.2 (iospd's default is 2.3);
+  a line that names its level keeps it."""
+  if any(a.startswith('--diskspd') for a in argv):
+    return argv
+  return ['--diskspd=2.2'] + argv
+
+
 def check_valid(exe, argv, cwd, overrides=False):
   """Returns None on success, else a description."""
+  argv = at22(argv)
   full = with_rpxml(argv)
   kind, exp, warnings = model(full)
   if kind != 'ok':
@@ -510,6 +519,7 @@ def check_valid(exe, argv, cwd, overrides=False):
 
 
 def check_invalid(exe, argv, cwd, needles):
+  argv = at22(argv)
   full = with_rpxml(argv, front=True)
   kind, reason, mneedles = model(full)
   if kind != 'invalid':
@@ -541,7 +551,7 @@ def main():
   while len(valid) < len(VALID) + N_RANDOM_VALID and tries < 20000:
     tries += 1
     argv = gen_valid(rng)
-    if tuple(argv) in seen or model(with_rpxml(argv))[0] != 'ok':
+    if tuple(argv) in seen or model(with_rpxml(at22(argv)))[0] != 'ok':
       continue
     seen.add(tuple(argv))
     valid.append((show(argv), argv))
@@ -565,7 +575,7 @@ def main():
   while gen < N_MUTATED_INVALID:
     argv = gen_invalid(rng, [a for _, a in
                                valid[len(VALID):len(VALID) + N_RANDOM_VALID]])
-    if model(with_rpxml(argv, True))[0] != 'invalid':
+    if model(with_rpxml(at22(argv), True))[0] != 'invalid':
       continue
     invalid.append((show(argv), argv))
     gen += 1
@@ -573,7 +583,7 @@ def main():
   while gen < N_NEAR_MISS_INVALID:
     argv = gen_near_miss(rng, [a for _, a in
                                  valid[len(VALID):len(VALID) + N_RANDOM_VALID]])
-    if model(with_rpxml(argv, True))[0] != 'invalid':
+    if model(with_rpxml(at22(argv), True))[0] != 'invalid':
       continue
     invalid.append((show(argv), argv))
     gen += 1

@@ -31,7 +31,7 @@ run --version
 [ "$rc" = 0 ] && ok || bad "--version: exit $rc, expected 0"
 [ -s "$work/err" ] && bad "--version wrote to stderr: $(head -3 "$work/err")" || ok
 printf '%s\n' "iospd $version" "commit: $commit" "built: $date (UTC)" \
-  "engines: $engines" "platform: $platform" "command line: DISKSPD 2.2.0 (--diskspd=2.2, the default) and 2.3.0 (--diskspd=2.3)" \
+  "engines: $engines" "platform: $platform" "command line: DISKSPD 2.2.0 (--diskspd=2.2) and 2.3.0 (--diskspd=2.3, the default)" \
   >"$work/want"
 if diff -u "$work/want" "$work/out" >"$work/diff"; then ok; else
   bad "--version lines differ:"; cat "$work/diff"

@@ -26,9 +26,13 @@ W_SEQ='WARNING: target access pattern will not be sequential, consider -si'
 
 # Runs the binary three ways' worth at once: stdout -> out, stderr -> err,
 # and both into one stream -> all (as the DISKSPD samples were captured).
+# DISKSPD 2.2's lines (the samples are 2.2's) run at --diskspd=2.2, iospd's
+# default being 2.3; a line naming its level is left as is.
 iospd() {
-  local run=("$exe")
+  local run=("$exe") a lvl=(--diskspd=2.2)
   [ $wine = 1 ] && run=(wine "$exe")
+  for a in "$@"; do case "$a" in --diskspd*) lvl=() ;; esac; done
+  set -- "${lvl[@]}" "$@"
   "${run[@]}" "$@" >out 2>err
   rc=$?
   "${run[@]}" "$@" >all 2>&1
