@@ -71,6 +71,7 @@ static void (*g_int_cb)(void*);
 static void* g_int_arg;
 static uint32_t g_cpu_snaps;
 static uint32_t g_cpu_fail_nth; /* fake_fail_cpu_times */
+static bool g_cached_device_align; /* fake_set_cached_device_align */
 static uint32_t g_nqueues;
 static uint32_t g_qdepth[MAX_QUEUES];
 /* iospd_plat_queue_traits' answer, and what each I/O's own call costs. */
@@ -123,6 +124,7 @@ void fake_reset(void) {
   g_int_fired = g_int_pending = false;
   g_cpu_snaps = 0;
   g_cpu_fail_nth = 0;
+  g_cached_device_align = false;
   g_nqueues = 0;
   g_resize_path[0] = '\0';
   g_resize_at = g_resize_size = 0;
@@ -997,3 +999,10 @@ bool iospd_plat_same_file(const char* a, const char* b) {
 }
 
 void fake_fail_cpu_times(uint32_t nth) { g_cpu_fail_nth = nth; }
+
+void fake_set_cached_device_align(bool on) { g_cached_device_align = on; }
+
+uint32_t iospd_plat_cached_device_align(const iospd_file_info_t* info) {
+  if (!g_cached_device_align || info == NULL || !info->is_device) return 0;
+  return info->logical_sector ? info->logical_sector : 512;
+}
