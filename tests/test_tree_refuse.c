@@ -102,7 +102,7 @@ static void each_refusal_names_its_switch(void** state) {
     rows[i].set(&p, &p.timespans[0].targets[0]);
     iospd_strbuf_t diag;
     int rc = validate(&p, &diag);
-    print_message("row %zu: %s", i, diag.data ? diag.data : "(none)\n");
+    print_message("row %u: %s", (unsigned)i, diag.data ? diag.data : "(none)\n");
     assert_int_equal(rc, IOSPD_EUSAGE);
     assert_non_null(diag.data);
     assert_non_null(strstr(diag.data, rows[i].text));
