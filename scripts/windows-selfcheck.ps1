@@ -179,6 +179,12 @@ $script:SelfCheckExpect = @{
   RawWriteOnlineDisk  = 'the disk is online with \d+ partitions?, whose volumes'
   # An unused drive letter (src/win/file.c): ERROR_FILE_NOT_FOUND.
   MissingDrive        = 'no such disk or volume \(error 2\)'
+  # Issue #26 (helper e26b): -c through a file symbolic link replaces the
+  # link's target, never the link (src/win/create_link.c); the x86 iospd
+  # on a processor group of more than 32 refuses (src/win/wow64.c).
+  SymlinkDangling     = 'is a symbolic link to a file that does not exist'
+  SymlinkBytes        = 1MB
+  X86WideGroup        = 'addresses only 32 per group .*run the 64-bit iospd'
   # A file extended without being written (src/run/run_files.c, answered by
   # FSCTL_QUERY_FILE_REGIONS in src/win/file.c): the warning, with its bytes.
   NeverWritten        = "of its {0} bytes \(100\.0 %\) were never written"
@@ -1999,6 +2005,74 @@ function Get-SelfCheckTargets {
   , $list.ToArray()
 }
 
+# ---- issue #26 (helper e26b): -c through a symbolic link, x86 on wide groups
+function Test-SelfCheckSymlinkCreate {
+  # A file symbolic link made with New-Item (elevation or Developer Mode):
+  # iospd -c through it must grow the link's target to the -c size and
+  # leave the link a link in its folder, with no copy beside it; a
+  # dangling link is refused and nothing is made.
+  param([Parameter(Mandatory)] $Context)
+  $dir = Join-Path $Context.WorkDir 'symlink'
+  $null = New-Item -ItemType Directory -Path (Join-Path $dir 'real') -Force
+  $null = New-Item -ItemType Directory -Path (Join-Path $dir 'link') -Force
+  $target = Join-Path $dir 'real\t.dat'
+  $link = Join-Path $dir 'link\t.dat'
+  New-SelfCheckFile -Path $target -Size 4096
+  try {
+    $null = New-Item -ItemType SymbolicLink -Path $link -Target $target -ErrorAction Stop
+  } catch {
+    return New-SelfCheckResult -Check 'symlink -c' -Result SKIP -Detail "cannot make a symbolic link here (elevation or Developer Mode needed): $($_.Exception.Message)"
+  }
+  $size = $script:SelfCheckExpect.SymlinkBytes
+  $run = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @("-c$size", '-b4K', '-d1', '-W0', '-C0', '-w0', '-Rxml', $link)
+  $item = Get-Item -LiteralPath $link -Force
+  $data = [ordered]@{ ExitCode = $run.ExitCode; TargetBytes = (Get-Item -LiteralPath $target).Length
+    LinkType = $item.LinkType; LinkFolderFiles = @(Get-ChildItem -LiteralPath (Join-Path $dir 'link') -Force).Count }
+  if ($run.ExitCode -ne 0) {
+    $data['IoSpdMessage'] = Get-SelfCheckRunMessage -Run $run
+    return New-SelfCheckResult -Check 'symlink -c' -Result FAIL -Detail "iospd -c$size through a link: exit $($run.ExitCode): $($data.IoSpdMessage)" -Data $data
+  }
+  if ($data.TargetBytes -ne $size -or $data.LinkType -ne 'SymbolicLink' -or $data.LinkFolderFiles -ne 1) {
+    return New-SelfCheckResult -Check 'symlink -c' -Result FAIL -Detail "after -c$size through the link: target $($data.TargetBytes) bytes, link '$($data.LinkType)', $($data.LinkFolderFiles) entries in the link's folder (want $size, SymbolicLink, 1)" -Data $data
+  }
+  Remove-Item -LiteralPath $target -Force
+  $run2 = Invoke-SelfCheckTool -FilePath $Context.IoSpd -ArgumentList @("-c$size", '-b4K', '-d1', '-W0', '-C0', '-w0', '-Rxml', $link)
+  $msg = Get-SelfCheckRunMessage -Run $run2
+  $data['DanglingExitCode'] = $run2.ExitCode
+  $data['DanglingMessage'] = $msg
+  if ($run2.ExitCode -eq 0 -or $msg -notmatch $script:SelfCheckExpect.SymlinkDangling -or (Test-Path -LiteralPath $target)) {
+    return New-SelfCheckResult -Check 'symlink -c' -Result FAIL -Detail "a dangling link: exit $($run2.ExitCode), '$msg' (want a refusal with '$($script:SelfCheckExpect.SymlinkDangling)' and no target made)" -Data $data
+  }
+  New-SelfCheckResult -Check 'symlink -c' -Result PASS -Detail "-c$size through a link grew its target and kept the link; a dangling link was refused" -Data $data
+}
+
+function Test-SelfCheckX86WideGroup {
+  # The x86 iospd on a host with a processor group of more than 32 logical
+  # processors must refuse (WoW64 folds the masks); on a smaller host it
+  # runs as usual, which the 'x86' check already shows.
+  param([Parameter(Mandatory)] $Context)
+  $exe = $Context.IoSpdX86
+  if (-not $exe) { return New-SelfCheckResult -Check 'x86 wide group' -Result SKIP -Detail 'no x86\iospd.exe beside the script' }
+  $widest = 0
+  try {
+    Add-Type -Namespace IoSpdSelfCheck -Name Groups -MemberDefinition '[DllImport("kernel32.dll")] public static extern ushort GetActiveProcessorGroupCount(); [DllImport("kernel32.dll")] public static extern uint GetActiveProcessorCount(ushort g);' -ErrorAction SilentlyContinue
+    for ($g = 0; $g -lt [IoSpdSelfCheck.Groups]::GetActiveProcessorGroupCount(); $g++) {
+      $widest = [Math]::Max($widest, [int][IoSpdSelfCheck.Groups]::GetActiveProcessorCount([uint16]$g))
+    }
+  } catch { $widest = [Environment]::ProcessorCount }
+  $run = Invoke-SelfCheckTool -FilePath $exe -ArgumentList @('-b4K', '-d1', '-W0', '-C0', '-w0', '-Rxml', $Context.DataFile) -Seconds 30
+  $msg = Get-SelfCheckRunMessage -Run $run
+  $data = [ordered]@{ WidestGroup = $widest; ExitCode = $run.ExitCode; IoSpdMessage = $msg }
+  if ($widest -le 32) {
+    if ($run.ExitCode -eq 0) { return New-SelfCheckResult -Check 'x86 wide group' -Result INFO -Detail "the widest group has $widest processors: the x86 iospd runs (a host with more than 32 in a group shows the refusal)" -Data $data }
+    return New-SelfCheckResult -Check 'x86 wide group' -Result FAIL -Detail "the widest group has $widest processors, yet the x86 iospd failed (exit $($run.ExitCode)): $msg" -Data $data
+  }
+  if ($run.ExitCode -ne 0 -and $msg -match $script:SelfCheckExpect.X86WideGroup) {
+    return New-SelfCheckResult -Check 'x86 wide group' -Result PASS -Detail "a group of $widest processors: the x86 iospd refused (exit $($run.ExitCode))" -Data $data
+  }
+  New-SelfCheckResult -Check 'x86 wide group' -Result FAIL -Detail "a group of $widest processors: the x86 iospd gave exit $($run.ExitCode) without the refusal: $msg" -Data $data
+}
+
 function Invoke-SelfCheckStep {
   # A check that throws becomes a FAIL row instead of ending the run.
   param([Parameter(Mandatory)] [string] $Name, [Parameter(Mandatory)] [scriptblock] $Step)
@@ -2078,6 +2152,8 @@ function Invoke-WindowsSelfCheck {
     $results.AddRange(@(Invoke-SelfCheckStep 'never-written' { Test-SelfCheckNeverWritten -Context $ctx }))
     $results.AddRange(@(Invoke-SelfCheckStep 'device-info' { Test-SelfCheckDeviceStandardInfo }))
     $results.AddRange(@(Invoke-SelfCheckStep 'x86' { Test-SelfCheckX86 -Context $ctx }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'x86 wide group' { Test-SelfCheckX86WideGroup -Context $ctx }))
+    $results.AddRange(@(Invoke-SelfCheckStep 'symlink -c' { Test-SelfCheckSymlinkCreate -Context $ctx }))
     $results.AddRange(@(Invoke-SelfCheckStep 'large-pages' { Test-SelfCheckLargePages -Context $ctx }))
     $results.AddRange(@(Invoke-SelfCheckStep 'valid-data' { Test-SelfCheckValidData -Context $ctx }))
     $results.AddRange(@(Invoke-SelfCheckStep 'valid-data existing' { Test-SelfCheckValidData -Context $ctx -PreExisting }))

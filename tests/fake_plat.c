@@ -71,6 +71,8 @@ static bool g_int_fired, g_int_pending;
 static void (*g_int_cb)(void*);
 static void* g_int_arg;
 static uint32_t g_cpu_snaps;
+static uint32_t g_cpu_fail_nth; /* fake_fail_cpu_times */
+static bool g_cached_device_align; /* fake_set_cached_device_align */
 static uint32_t g_nqueues;
 static uint32_t g_qdepth[MAX_QUEUES];
 static int g_qengine[MAX_QUEUES];
@@ -130,6 +132,8 @@ void fake_reset(void) {
   g_int_at = 0;
   g_int_fired = g_int_pending = false;
   g_cpu_snaps = 0;
+  g_cpu_fail_nth = 0;
+  g_cached_device_align = false;
   g_nqueues = 0;
   g_resize_path[0] = '\0';
   g_resize_at = g_resize_size = 0;
@@ -402,8 +406,10 @@ void iospd_plat_cpu_topology_free(iospd_cpu_topology_t* topo) {
 /* Half idle, a quarter kernel, a quarter user, on every CPU. */
 int iospd_plat_cpu_times(iospd_cpu_times_t* out, uint32_t ncpu,
                          iospd_err_t* err) {
-  (void)err;
   g_cpu_snaps++;
+  if (g_cpu_fail_nth != 0 && g_cpu_snaps == g_cpu_fail_nth)
+    return iospd_err_set(err, IOSPD_EACCES,
+                         "fake: the processors' times are not readable");
   uint64_t t = g_now / 100;
   for (uint32_t i = 0; i < ncpu; i++) {
     out[i].idle = t / 2;
@@ -1030,4 +1036,13 @@ int iospd_plat_path_kind(const char* path, int* kind, uint64_t* size,
 }
 bool iospd_plat_same_file(const char* a, const char* b) {
   return strcmp(a, b) == 0;
+}
+
+void fake_fail_cpu_times(uint32_t nth) { g_cpu_fail_nth = nth; }
+
+void fake_set_cached_device_align(bool on) { g_cached_device_align = on; }
+
+uint32_t iospd_plat_cached_device_align(const iospd_file_info_t* info) {
+  if (!g_cached_device_align || info == NULL || !info->is_device) return 0;
+  return info->logical_sector ? info->logical_sector : 512;
 }

@@ -52,6 +52,15 @@ void fake_create_script(const char* path, bool interrupt, const char* note);
 void fake_set_mem_available(uint64_t bytes);
 void fake_set_thread_cpu_ns(uint64_t ns);
 
+/* The nth call of iospd_plat_cpu_times since fake_reset (1-based: 1 the
+ * snapshot at the start of measuring, 2 the one at its end) fails with
+ * IOSPD_EACCES; 0 (the default) = none fails. */
+void fake_fail_cpu_times(uint32_t nth);
+
+/* Devices answer iospd_plat_cached_device_align as Windows does (their
+ * logical sector) when on, as Linux does (0) when off, the default. */
+void fake_set_cached_device_align(bool on);
+
 /* What iospd_plat_queue_os_error answers for every queue (0: none). */
 void fake_set_os_error(int64_t code, const char* text);
 

@@ -36,3 +36,10 @@ elseif(IOSPD_BASH AND CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(e2e_mm_events_wine PROPERTIES TIMEOUT 300
                        ENVIRONMENT "${iospd_test_env}")
 endif()
+# A CPU snapshot that fails: the usage is reported unknown with a
+# cpu_unknown warning, never as 0 % busy (issue #26).
+iospd_add_test(test_run_cpu SOURCES test_run_cpu.c FAKE_PLATFORM)
+# Cached I/O to a device that takes whole sectors only (Windows): refused
+# before any thread starts, naming the switch (issue #26).
+iospd_add_test(test_run_device_align SOURCES test_run_device_align.c
+               FAKE_PLATFORM)

@@ -30,3 +30,7 @@ elseif(IOSPD_BASH AND IOSPD_PYTHON3 AND CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(e2e_tree_wine PROPERTIES TIMEOUT 300
                        ENVIRONMENT "${iospd_test_env}")
 endif()
+# --tree's refusals, each naming its switch; -e and -Sr (Windows-only on
+# the command line) through a built profile, natively and under wine
+# (issue #26).
+iospd_add_test(test_tree_refuse SOURCES test_tree_refuse.c)

@@ -55,3 +55,13 @@ if(WIN32 AND CMAKE_CROSSCOMPILING_EMULATOR AND IOSPD_BASH AND CMAKE_OBJDUMP)
   set_tests_properties(e2e_win_names PROPERTIES TIMEOUT 300
     ENVIRONMENT "${iospd_test_env}")
 endif()
+# -c over a symbolic link (a replaced probe: wine makes no links): the
+# link's target is replaced, never the link (issue #26).
+if(WIN32)
+  iospd_add_test(test_win_create_link SOURCES test_win_create_link.c TIMEOUT 60)
+endif()
+# The 32-bit iospd on a group of more than 32 processors: refused, as a
+# table of the decision (issue #26).
+if(WIN32)
+  iospd_add_test(test_win_wow64 SOURCES test_win_wow64.c TIMEOUT 60)
+endif()

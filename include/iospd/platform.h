@@ -278,6 +278,13 @@ typedef struct iospd_file_info_s {
   char content[128];        /* device: what was found, for messages */
 } iospd_file_info_t;
 
+/* The alignment that cached (buffered) I/O to this disk or volume needs
+ * of every offset and length, 0 if none: Windows opens devices as raw
+ * handles that take only whole logical sectors with or without -Su
+ * (the sector size, 512 if unknown); the Linux page cache takes any
+ * offset (0). The run applies it before any thread starts (issue #26). */
+uint32_t iospd_plat_cached_device_align(const iospd_file_info_t* info);
+
 int iospd_plat_file_open(iospd_plat_file_t** f, const iospd_open_opts_t* o,
                          iospd_err_t* err);
 int iospd_plat_file_info(iospd_plat_file_t* f, iospd_file_info_t* info,

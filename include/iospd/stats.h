@@ -98,6 +98,9 @@ typedef struct iospd_timespan_result_s {
   double seconds;                  /* measured elapsed seconds */
   uint32_t thread_count;
   iospd_cpu_usage_t* cpu;          /* topology cpu_count entries */
+  /* A CPU snapshot failed: cpu[] holds zeros that mean nothing; the
+   * reports say unknown (and a cpu_unknown warning says why). */
+  bool cpu_unknown;
   iospd_thread_result_t* threads;
   uint32_t thread_count_alloc;
   /* Misleading set-ups seen before or after the run (iospd/warnings.h). */

@@ -313,6 +313,11 @@ static void check_tree(diag_t* d, const iospd_profile_t* p) {
       {p->ext.engine != IOSPD_ENGINE_AUTO,
        "--engine (the tree issues synchronous calls, not through an "
        "engine)"},
+      /* Issue #26: these two were accepted and ignored. */
+      {p->etw.enabled,
+       "-e (no ETW session is started for the tree's calls)"},
+      {t->cache_mode == IOSPD_CACHE_DISABLE_LOCAL,
+       "-Sr (the tree's opens do not disable remote local caching)"},
   };
   for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
     if (refused[i].bad)

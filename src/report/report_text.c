@@ -83,6 +83,10 @@ static void cpu_table(iospd_strbuf_t* out, const iospd_results_t* r,
     if (cls)
       ap(out, "%5u%c| ", c->efficiency_class,
          c->efficiency_class == top_class ? 'P' : ' ');
+    if (tr->cpu_unknown) { /* a snapshot failed: no number is true */
+      ap(out, "%4u| unknown\n", c->number);
+      continue;
+    }
     ap(out, "%4u| %6.2f%%| %6.2f%%| %6.2f%%| %6.2f%%\n", c->number, u.usage,
        u.user, u.kernel, u.idle);
     sum.usage += u.usage;
@@ -94,6 +98,10 @@ static void cpu_table(iospd_strbuf_t* out, const iospd_results_t* r,
   ap(out, "\n");
   double n = t->cpu_count ? (double)t->cpu_count : 1.0;
   repeat(out, ' ', extra);
+  if (tr->cpu_unknown) {
+    ap(out, "avg.| unknown (see the cpu_unknown warning)\n");
+    return;
+  }
   ap(out, "avg.| %6.2f%%| %6.2f%%| %6.2f%%| %6.2f%%\n", sum.usage / n,
      sum.user / n, sum.kernel / n, sum.idle / n);
 }

@@ -556,10 +556,38 @@ static void set_phase(run_t* r, uint32_t phase) {
   atomic_store_explicit(&r->ctl->phase, phase, memory_order_release);
 }
 
-static void snapshot_cpu(run_t* r, iospd_cpu_times_t* t) {
+/* One CPU snapshot; false (err says why) when the platform could not read
+ * the processors' times. */
+static bool snapshot_cpu(run_t* r, iospd_cpu_times_t* t, iospd_err_t* err) {
   uint32_t n = r->res->topo.cpu_count;
-  if (t == NULL || n == 0) return;
-  if (iospd_plat_cpu_times(t, n, NULL) < 0) memset(t, 0, n * sizeof(*t));
+  if (t == NULL || n == 0) return true;
+  if (iospd_plat_cpu_times(t, n, err) >= 0) return true;
+  memset(t, 0, n * sizeof(*t));
+  return false;
+}
+
+/* The measured CPU usage, or, when a snapshot failed, unknown: the reports
+ * say so (tsr->cpu_unknown) and a warning names the failure, rather than a
+ * table of 0 % busy that reads as an idle machine (issue #26). */
+static void cpu_usage(run_t* r, const iospd_cpu_times_t* c0,
+                      const iospd_cpu_times_t* c1, const iospd_err_t* e0,
+                      const iospd_err_t* e1) {
+  iospd_timespan_result_t* tsr = r->tsr;
+  if (c0 == NULL || c1 == NULL || tsr->cpu == NULL) return;
+  uint32_t n = r->res->topo.cpu_count;
+  if (e0->code == 0 && e1->code == 0) {
+    iospd_cpu_usage_compute(c0, c1, n, tsr->cpu);
+    return;
+  }
+  tsr->cpu_unknown = true;
+  memset(tsr->cpu, 0, n * sizeof(*tsr->cpu));
+  const iospd_err_t* e = e0->code != 0 ? e0 : e1;
+  iospd_run_warn(r->hooks, tsr, IOSPD_WARN_CPU_UNKNOWN, -1, -1,
+                 "the CPU usage of this run is unknown: the processors' "
+                 "times could not be read at the %s of measuring (%s); the "
+                 "report's CPU table says unknown",
+                 e0->code != 0 ? "start" : "end",
+                 e->msg[0] ? e->msg : iospd_strerror(e->code));
 }
 
 static uint64_t seconds_to_ticks(const run_t* r, uint32_t seconds) {
@@ -580,7 +608,9 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
     return;
   }
   set_event(r, r->st->ev.start, r->p->events.start_name);
-  snapshot_cpu(r, c0);
+  iospd_err_t cpu_err0 = {0}, cpu_err1 = {0};
+  if (!snapshot_cpu(r, c0, &cpu_err0) && cpu_err0.code == 0)
+    cpu_err0.code = IOSPD_EIO;
   uint64_t start = iospd_plat_ticks();
   /* The workers leave the measured phase, and stop, by these deadlines on
    * their own clocks: with many busy threads on few CPUs this thread may
@@ -602,11 +632,11 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
   if (end > measure_end) end = measure_end; /* the workers stopped there */
   iospd_cseries_phase_end(r->series, IOSPD_PHASE_MEASURE, end);
   set_phase(r, IOSPD_PHASE_COOLDOWN);
-  snapshot_cpu(r, c1);
+  if (!snapshot_cpu(r, c1, &cpu_err1) && cpu_err1.code == 0)
+    cpu_err1.code = IOSPD_EIO;
   set_event(r, r->st->ev.end, r->p->events.end_name);
   tsr->seconds = (double)(end - start) / (double)ctl->ticks_per_second;
-  if (c0 != NULL && c1 != NULL && tsr->cpu != NULL)
-    iospd_cpu_usage_compute(c0, c1, r->res->topo.cpu_count, tsr->cpu);
+  cpu_usage(r, c0, c1, &cpu_err0, &cpu_err1);
   say(r, "measurements finished");
   if (m != 0) return; /* cool-down is skipped after an interruption */
   say(r, "starting cool down...");

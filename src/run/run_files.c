@@ -151,9 +151,16 @@ static int create_target(const iospd_profile_t* p, const iospd_target_t* t,
   return 0;
 }
 
+/* unbuffered: -Su/-Sh asked for it; else cached I/O to a device that
+ * needs whole sectors all the same (iospd_plat_cached_device_align): the
+ * message says which, and only -Su/-Sh can be dropped. */
 static int check_sector(const iospd_target_t* t, uint32_t sector,
-                        const iospd_file_info_t* info, iospd_err_t* err) {
+                        const iospd_file_info_t* info, bool unbuffered,
+                        iospd_err_t* err) {
   uint64_t size = info->size;
+  const char* why = unbuffered ? "unbuffered I/O (-Su/-Sh)"
+                               : "I/O to this disk or volume, cached or not,";
+  const char* drop = unbuffered ? " or drop -Su/-Sh" : "";
   struct {
     const char* what;
     uint64_t v;
@@ -168,10 +175,10 @@ static int check_sector(const iospd_target_t* t, uint32_t sector,
       return iospd_err_set(
           err, IOSPD_EALIGN,
           "target '%s': the %s of %llu bytes is not a multiple of the "
-          "logical sector size (%u bytes), which unbuffered I/O (-Su/-Sh) "
-          "requires; use a multiple of %u or drop -Su/-Sh",
+          "logical sector size (%u bytes), which %s requires; use a "
+          "multiple of %u%s",
           t->path, items[i].what, (unsigned long long)items[i].v, sector,
-          sector);
+          why, sector, drop);
   /* -rdabs ranges keep their stated starts (DISKSPD's -rd ranges), and every offset in
    * a range is its start plus a multiple of the alignment: a start off the
    * sector would fail every I/O there. Ranges that take no I/O (holes) or
@@ -184,11 +191,12 @@ static int check_sector(const iospd_target_t* t, uint32_t sector,
       return iospd_err_set(
           err, IOSPD_EALIGN,
           "target '%s': -rdabs range %u starts at %llu bytes, which is not "
-          "a multiple of the logical sector size (%u bytes) that unbuffered "
-          "I/O (-Su/-Sh) requires; make every range length a multiple of "
-          "%u or drop -Su/-Sh",
-          t->path, i + 1, (unsigned long long)d->span_base, sector, sector);
+          "a multiple of the logical sector size (%u bytes) that %s "
+          "requires; make every range length a multiple of %u%s",
+          t->path, i + 1, (unsigned long long)d->span_base, sector, why,
+          sector, drop);
     }
+  if (!unbuffered) return 0; /* buffer addresses: only unbuffered I/O */
   /* -Z windows are buffer addresses: they follow the device's buffer
    * alignment (engine.c), which the source's own alignment must cover. */
   uint32_t window = iospd_rnd_window_align(info);
@@ -251,8 +259,17 @@ static int check_target(const iospd_profile_t* p, const iospd_timespan_t* ts,
   }
   if (t->cache_mode == IOSPD_CACHE_DISABLE_OS) {
     uint32_t sector = info.logical_sector ? info.logical_sector : 512;
-    rc = check_sector(t, sector, &info, err);
+    rc = check_sector(t, sector, &info, true, err);
     if (rc < 0) return rc;
+  } else if (info.is_device && !t->memory_mapped) {
+    /* Cached I/O to a raw device (issue #26): Windows takes whole sectors
+     * only, so -b512 on a 4Kn disk would fail every I/O with error 87
+     * once warm-up has begun; refused here, before any thread starts. */
+    uint32_t sector = iospd_plat_cached_device_align(&info);
+    if (sector > 1) {
+      rc = check_sector(t, sector, &info, false, err);
+      if (rc < 0) return rc;
+    }
   }
   if (t->max_file_size != 0 && info.size != 0 && info.size < t->max_file_size &&
       hooks != NULL && hooks->message != NULL) {

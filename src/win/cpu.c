@@ -125,7 +125,8 @@ static unsigned popcount64(uint64_t v) {
 
 int iospd_plat_cpu_topology(iospd_cpu_topology_t* t, iospd_err_t* err) {
   topo_zero(t);
-  int rc;
+  int rc = iospd_win_masks_check(err); /* wow64.c: x86 on > 32 per group */
+  if (rc) return rc;
   DWORD len = 0, nlen = 0;
   int32_t* index = NULL;
   uint32_t core_cap = 0, node_cap = 0, sock_cap = 0;

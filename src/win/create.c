@@ -832,8 +832,17 @@ int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
         "Could not create intermediate directory (error code: %lu)",
         (unsigned long)derr);
 
-  rc = replace_or_make(w, size, zero_fill, perr, progress, path, rep, err);
+  /* A symbolic link: the copy goes beside its final target and replaces
+   * that, never the link (create_link.c). */
+  iospd_win_link_t link;
+  iospd_win_link_probe(w, &link);
+  WCHAR* name = NULL;
+  rc = iospd_win_create_name(path, w, &link, &name, err);
+  iospd_free(link.final);
   iospd_free(w);
+  if (rc != 0) return rc;
+  rc = replace_or_make(name, size, zero_fill, perr, progress, path, rep, err);
+  iospd_free(name);
   return rc;
 }
 

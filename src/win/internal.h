@@ -219,6 +219,29 @@ typedef struct iospd_win_create_report_s {
 int iospd_win_create(const char* path, uint64_t size, bool zero_fill,
                      unsigned flags, const iospd_progress_t* progress,
                      iospd_win_create_report_t* rep, iospd_err_t* err);
+
+/* -c over a symbolic link (create_link.c, issue #26): the side copy and
+ * the move that replaces the file must act on the link's final target,
+ * not on the link (which MoveFileExW would replace with a regular file in
+ * the link's folder). What the probe found about a name: */
+typedef struct iospd_win_link_s {
+  bool is_link;     /* the name is a reparse point the file system follows */
+  DWORD open_error; /* 0, or why the followed open failed (dangling) */
+  WCHAR* final;     /* GetFinalPathNameByHandleW of the followed handle
+                       (iospd_free), or NULL */
+} iospd_win_link_t;
+/* Looks at w: not a link (is_link false), or a link and its final path. */
+void iospd_win_link_probe(const WCHAR* w, iospd_win_link_t* out);
+/* Tests replace the probe (wine makes no symbolic links); NULL = the
+ * real one. */
+extern void (*iospd_win_link_probe_hook)(const WCHAR* w,
+                                         iospd_win_link_t* out);
+/* The decision, pure: the name -c creates or replaces (*out, iospd_free):
+ * w itself, or the final path of the link; a dangling link or one whose
+ * target cannot be opened is refused (err names path). */
+int iospd_win_create_name(const char* path, const WCHAR* w,
+                          const iospd_win_link_t* link, WCHAR** out,
+                          iospd_err_t* err);
 /* The security descriptor a SetFileValidData file gets (LocalFree *sd):
  * a protected DACL granting full access to Administrators and to the
  * file's owner (OWNER RIGHTS), no one else. Returns 0 or a Win32 error. */
@@ -233,6 +256,14 @@ DWORD iospd_win_make_parents(WCHAR* w, bool drive_spelled);
 /* ---- processors (cpu.c) -------------------------------------------------- */
 
 #define IOSPD_WIN_MAX_GROUPS (IOSPD_MAX_CPUS / 64)
+/* wow64.c (issue #26): 0 when every group's active processors (active[g],
+ * ngroups entries) fit in a mask of mask_bits; else group + 1 of the
+ * first that does not, with why (if not NULL) the message. */
+int iospd_win_masks_fit(unsigned mask_bits, uint32_t ngroups,
+                        const uint32_t* active, char* why, size_t size);
+/* The same for this process and host: IOSPD_ENOTSUP (err says to run the
+ * 64-bit iospd) for a 32-bit iospd on a group of more than 32. */
+int iospd_win_masks_check(iospd_err_t* err);
 /* Active-CPU mask of each processor group (IOSPD_WIN_MAX_GROUPS entries of
  * room), in group order. */
 int iospd_win_group_masks(uint64_t* masks, uint32_t* ngroups, iospd_err_t* err);

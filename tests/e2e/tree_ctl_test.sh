@@ -141,6 +141,37 @@ f1=${got1% *} t1=${got1#* } f4=${got4% *} t4=${got4#* }
 cp o4.out out
 [ "$(json "d['timespans'][0]['thread_count'], [t['io_engine_depth'] for t in d['timespans'][0]['threads']]")" = "1 [4]" ] && ok || bad "-o4: report $(json "d['timespans'][0]['thread_count']")"
 
+# ---- -yr and -yp: a tree run waits for its start event and ends on its
+# stop event (the controller's -y handling; issue #26) -------------------------
+evr="iospd_tree_ctl_r_$$"
+"$exe" --tree=Y --files=20 -d1 -W0 -t1 -yr"$evr" -Rjson >yr.out 2>yr.err &
+yr=$!
+sleep 1.5
+# Still waiting: no report yet.
+kill -0 $yr 2>/dev/null && [ ! -s yr.out ] && ok || bad "-yr: the tree run did not wait for its event"
+"$exe" -ye"$evr" >/dev/null 2>&1
+for _ in $(seq 50); do kill -0 $yr 2>/dev/null || break; sleep 0.2; done
+if kill -0 $yr 2>/dev/null; then kill $yr; bad "-yr: the tree run did not start once the event was set"
+else
+  wait $yr; yrc=$?
+  cp yr.out out
+  [ $yrc = 0 ] && [ "$(json "$ios_total")" -gt 0 ] && ok || bad "-yr: exit $yrc, ios $(json "$ios_total" 2>&1)"
+fi
+evp="iospd_tree_ctl_p_$$"
+start=$(date +%s)
+"$exe" --tree=Y --files=20 -d60 -W0 -t1 -yp"$evp" -Rjson >yp.out 2>yp.err &
+yp=$!
+sleep 2
+"$exe" -ye"$evp" >/dev/null 2>&1
+for _ in $(seq 75); do kill -0 $yp 2>/dev/null || break; sleep 0.2; done
+if kill -0 $yp 2>/dev/null; then kill $yp; bad "-yp: the tree run of 60 s did not end on its stop event"
+else
+  wait $yp; ypc=$?
+  cp yp.out out
+  secs=$(json "d['timespans'][0]['duration_s'] if 'duration_s' in d['timespans'][0] else d['timespans'][0].get('seconds', -1)")
+  [ $(( $(date +%s) - start )) -lt 30 ] && [ "$(json "$ios_total")" -gt 0 ] && ok || bad "-yp: exit $ypc after $(( $(date +%s) - start )) s, seconds $secs"
+fi
+
 # ---- what has no meaning for a tree is refused, naming the switch --------
 for sw in "-fs:-fs, -fr and -ft" "-fr:-fs, -fr and -ft" "-l:-l (a tree" "-I1:-I (the tree" \
   "--compress=50:--compress and --dedupe" "--dedupe=20:--compress and --dedupe" \

@@ -711,6 +711,8 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
     Mock Test-SelfCheckNeverWritten { New-SelfCheckResult -Check 'never-written' -Result PASS -Detail 'ok' }
     Mock Test-SelfCheckDeviceStandardInfo { New-SelfCheckResult -Check 'device-info \\.\C:' -Result PASS -Detail 'ok' }
     Mock Test-SelfCheckX86 { New-SelfCheckResult -Check 'x86' -Result SKIP -Detail 'no x86' }
+    Mock Test-SelfCheckX86WideGroup { New-SelfCheckResult -Check 'x86 wide group' -Result SKIP -Detail 'no x86' }
+    Mock Test-SelfCheckSymlinkCreate { New-SelfCheckResult -Check 'symlink -c' -Result SKIP -Detail 'no symbolic links here' }
     Mock Test-SelfCheckHeldOpen { New-SelfCheckResult -Check 'valid-data held-open' -Result SKIP -Detail 'needs an elevated prompt' }
     Mock Test-SelfCheckModifiedPages { New-SelfCheckResult -Check 'fill-cache' -Result PASS -Detail 'ok' }
     Mock Test-SelfCheckCreateInterrupt { New-SelfCheckResult -Check 'ctrl-c during -c' -Result PASS -Detail 'ok' }
@@ -747,7 +749,7 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
     $checks = @($j.Results | ForEach-Object Check)
     $checks | Should -Be @('host', 'file-length /', 'sectors /', 'priority -I1 /', 'priority -I2 /',
       "file-length $script:otherVol", "sectors $script:otherVol", "priority -I1 $script:otherVol", "priority -I2 $script:otherVol", "valid-data $script:otherVol",
-      'long-path', 'long-path relative', 'case-fold', 'code-page', 'missing-drive', 'never-written', 'device-info \\.\C:', 'x86',
+      'long-path', 'long-path relative', 'case-fold', 'code-page', 'missing-drive', 'never-written', 'device-info \\.\C:', 'x86', 'x86 wide group', 'symlink -c',
       'large-pages', 'valid-data', 'valid-data existing', 'valid-data held-open', 'raw-write vhdx', 'timer-resolution',
       'pacing -g1000i', 'pacing -g400', 'pacing -i1 -j1', 'ctrl-c once', 'ctrl-c three times',
       'cache -Sb', 'cache -Su', 'cache -Sh', 'cache -Sw',
@@ -755,7 +757,7 @@ Describe 'Invoke-WindowsSelfCheck (the whole run, checks mocked)' {
     $j.Summary.PASS | Should -Be 24
     $j.Summary.FAIL | Should -Be 4
     $j.Summary.INFO | Should -Be 2
-    $j.Summary.SKIP | Should -Be 7
+    $j.Summary.SKIP | Should -Be 9
     Should -Invoke Test-SelfCheckValidData -Times 1 -Exactly -ParameterFilter { $Target.Root -eq $script:otherVol }
     ($j.Results | Where-Object Check -eq 'pacing -g400').Detail | Should -Be 'the check itself failed: boom'
     $j.Parameters.Long | Should -BeFalse
