@@ -46,3 +46,9 @@ if(NOT WIN32 AND NOT CMAKE_CROSSCOMPILING AND IOSPD_BASH_ENG)
   set_tests_properties(e2e_ring_depth PROPERTIES TIMEOUT 120
     SKIP_RETURN_CODE 77)
 endif()
+# -Sy/-SY never pass silently (issue #25): a partial or failed BypassIO is a
+# bypass_io warning in every report; -SY fails the run (tests/e2e/bypass_warn_test.sh).
+if(NOT WIN32 AND NOT CMAKE_CROSSCOMPILING AND IOSPD_BASH_ENG)
+  add_test(NAME e2e_bypass_warn COMMAND ${IOSPD_BASH_ENG}
+           ${PROJECT_SOURCE_DIR}/tests/e2e/bypass_warn_test.sh $<TARGET_FILE:iospd>)
+endif()

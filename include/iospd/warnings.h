@@ -20,6 +20,7 @@ typedef enum iospd_warn_kind {
   IOSPD_WARN_QUEUE_NOT_FULL,   /* IOPS x mean latency < 80 % of -o asked */
   IOSPD_WARN_THREADS_OVER_CPUS,
   IOSPD_WARN_CPU_UNKNOWN,      /* a CPU snapshot failed: usage unknown */
+  IOSPD_WARN_BYPASS_IO,        /* -Sy: BypassIO partial or off on a target */
   IOSPD_WARN_KIND_COUNT
 } iospd_warn_kind_t;
 
@@ -31,7 +32,8 @@ typedef struct iospd_warning_s {
 } iospd_warning_t;
 
 /* "unwritten_target", "zero_data", "page_cache", "generator_busy",
- * "queue_not_full", "threads_over_cpus", "cpu_unknown": the XML Kind and
+ * "queue_not_full", "threads_over_cpus", "cpu_unknown", "bypass_io": the
+ * XML Kind and
  * JSON kind. */
 const char* iospd_warn_kind_name(iospd_warn_kind_t k);
 

@@ -96,6 +96,15 @@ static int setup_target(iospd_worker_t* w, iospd_wtarget_t* tg,
     if (rc < 0 && t->bypass_io == IOSPD_BYPASS_FULL)
       return iospd_err_set(err, rc, "%s (thread %u)",
                            e.msg[0] ? e.msg : iospd_strerror(rc), w->id);
+    /* -Sy runs whatever the answer; the report says why nothing or only
+     * part was bypassed (iospd_run_warn_bypass). */
+    if (rc < 0 && tg->bypass.note[0] == '\0') {
+      const char* why = e.msg[0] ? e.msg : iospd_strerror(rc);
+      size_t n = 0;
+      while (why[n] != '\0' && n + 1 < sizeof tg->bypass.note) n++;
+      memcpy(tg->bypass.note, why, n);
+      tg->bypass.note[n] = '\0';
+    }
   }
   tg->rnd_align = t->cache_mode == IOSPD_CACHE_DISABLE_OS
                       ? iospd_rnd_window_align(&info)

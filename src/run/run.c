@@ -841,6 +841,8 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
   for (uint32_t i = 0; i < started; i++) r->wl->teardown(r->workers[i]);
   warn_short_transfers(r);
   warn_abandoned(r);
+  if (!failed(r) && r->wl->block_targets)
+    iospd_run_warn_bypass(r->hooks, r->tsr);
   /* The generator warnings read the block loop's queue figures. */
   if (!failed(r) && r->wl->block_targets)
     iospd_run_warn_generator(r->tsr, r->workers, started);

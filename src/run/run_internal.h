@@ -40,6 +40,8 @@ void iospd_run_warn_threads(const iospd_run_hooks_t* hooks,
                             const iospd_timespan_t* ts, uint32_t cpus);
 /* After the join: busy worker threads, and Little's law on the totals.
  * Kept in tsr only; main prints them after the report. */
+void iospd_run_warn_bypass(const iospd_run_hooks_t* hooks,
+                           iospd_timespan_result_t* tsr);
 void iospd_run_warn_generator(iospd_timespan_result_t* tsr,
                               iospd_worker_t* const* workers, uint32_t n);
 

@@ -148,6 +148,37 @@ static bool throttled(const iospd_timespan_t* ts) {
   return false;
 }
 
+/* -Sy (DISKSPD 2.3): a target whose handles were not fully bypassed, said
+ * once per target with what the platform answered (-SY already failed the
+ * run in that case), so a run that asked for BypassIO never reads as one
+ * that got it. */
+void iospd_run_warn_bypass(const iospd_run_hooks_t* hooks,
+                           iospd_timespan_result_t* tsr) {
+  const iospd_timespan_t* ts = tsr->ts;
+  for (uint32_t k = 0; k < ts->target_count; k++) {
+    for (uint32_t t = 0; t < tsr->thread_count_alloc; t++) {
+      const iospd_thread_result_t* th = &tsr->threads[t];
+      const iospd_bypass_result_t* b = NULL;
+      for (uint32_t j = 0; j < th->target_count; j++)
+        if (th->targets[j].target_index == k) b = &th->targets[j].bypass_io;
+      if (b == NULL || (b->state != IOSPD_BYPASS_STATE_NONE &&
+                        b->state != IOSPD_BYPASS_STATE_PARTIAL))
+        continue;
+      iospd_run_warn(hooks, tsr, IOSPD_WARN_BYPASS_IO, (int32_t)k,
+                     (int32_t)th->id,
+                     "target '%s': -Sy asked for BypassIO, and %s%s%s",
+                     ts->targets[k].path,
+                     b->state == IOSPD_BYPASS_STATE_PARTIAL
+                         ? "only the file system was bypassed (the storage "
+                           "stack was not)"
+                         : "nothing was bypassed: every I/O took the normal "
+                           "path",
+                     b->note[0] ? ": " : "", b->note);
+      break;
+    }
+  }
+}
+
 /* Kept only: main says these after the report (iospd_warn_after_run), so
  * that what comes before the report stays DISKSPD's layout. */
 void iospd_run_warn_generator(iospd_timespan_result_t* tsr,

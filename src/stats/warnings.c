@@ -6,7 +6,7 @@
 static const char* const k_names[IOSPD_WARN_KIND_COUNT] = {
     "unwritten_target", "zero_data",      "page_cache",
     "generator_busy",   "queue_not_full", "threads_over_cpus",
-    "cpu_unknown"};
+    "cpu_unknown",      "bypass_io"};
 
 const char* iospd_warn_kind_name(iospd_warn_kind_t k) {
   return (unsigned)k < IOSPD_WARN_KIND_COUNT ? k_names[k] : "unknown";
