@@ -7,6 +7,7 @@
  * snapshots succeed the fake's times give exactly 50 % busy. */
 #include "fake_plat.h"
 #include "iospd/alloc.h"
+#include "iospd/message.h"
 #include "iospd/report.h"
 #include "iospd/run.h"
 #include "iospd/strbuf.h"
@@ -23,10 +24,12 @@ typedef struct {
   char messages[2048];
 } run_t;
 
-static void on_msg(void* ctx, const char* text) {
+/* The line as the printer writes it: the kind's prefix, then the text. */
+static void on_msg(void* ctx, iospd_msg_kind_t kind, const char* text) {
   run_t* r = ctx;
   size_t n = strlen(r->messages);
-  snprintf(r->messages + n, sizeof(r->messages) - n, "%s\n", text);
+  snprintf(r->messages + n, sizeof(r->messages) - n, "%s%s\n",
+           iospd_msg_def(kind)->prefix, text);
 }
 
 static void go(run_t* r, uint32_t fail_nth) {

@@ -233,8 +233,9 @@ else
   same "iospd on PATH" "$(command -v iospd)" /usr/bin/iospd
   [ $have_version = 0 ] || version_check /usr/bin/iospd /usr/bin/iospd
   profile_text /usr/bin/iospd -Rp -b4K "$work/rp.dat" >"$work/rp"
-  check "/usr/bin/iospd -Rp -b4K: block size 4KiB" grep -qx $'\t\tblock size: 4KiB' "$work/rp"
-  check "/usr/bin/iospd -Rp: the target path" grep -qxF $'\t'"path: '$work/rp.dat'" "$work/rp"
+  # DISKSPD 2.3's layout (the default level): target lines six spaces in.
+  check "/usr/bin/iospd -Rp -b4K: block size 4KiB" grep -qxF '      block size: 4KiB' "$work/rp"
+  check "/usr/bin/iospd -Rp: the target path" grep -qxF "    path: '$work/rp.dat'" "$work/rp"
   check "/usr/bin/iospd -Rp: io_uring compiled in" grep -q 'using io_uring' "$work/rp"
   real_run "/usr/bin/iospd real run" "" /usr/bin/iospd -c1M -d1 -W0 -b4K -Rxml "$work/deb-run.dat"
   if [ $have_man = 1 ]; then
