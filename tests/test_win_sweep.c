@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <wchar.h>
 
+#include "iospd/message.h"
 #include "iospd/alloc.h"
 #include "win/internal.h"
 
@@ -52,8 +53,9 @@ static void drop(const char* path) {
 }
 
 static char said[2048];
-static void note(void* ctx, const char* line) {
+static void note(void* ctx, iospd_msg_kind_t kind, const char* line) {
   (void)ctx;
+  (void)kind;
   size_t n = strlen(said);
   snprintf(said + n, sizeof said - n, "%s\n", line);
 }
