@@ -4,7 +4,7 @@
 find_program(IOSPD_BASH bash)
 if(IOSPD_BASH)
   if(WIN32)
-    set(iospd_want_engines "iocp, routines, null")
+    set(iospd_want_engines "iocp, routines, null, ioring")
     if(CMAKE_SIZEOF_VOID_P EQUAL 4)
       set(iospd_want_platform "windows x86")
     else()
