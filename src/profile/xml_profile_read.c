@@ -913,7 +913,7 @@ static int read_ioring(node_t* n, iospd_ioring_t* r, iospd_err_t* err) {
     r->batch_percent = false;
     if (pct != NULL) {
       static const char* const tf[] = {"false", "true"};
-      int w;
+      int w = 0;
       if ((rc = get_enum(s[0], pct, "<IoRingBatchSize> attribute Percent",
                          tf, 2, &w, err)))
         return rc;

@@ -45,5 +45,24 @@ uint64_t iospd_run_bufsep(const iospd_profile_t* p, const iospd_timespan_t* ts,
                    "large pages (-l) take priority over buffer "
                    "separation (-bsp): the I/O buffers are placed on large "
                    "pages, not separated");
-  return iospd_bufsep_wanted(p, ts) ? iospd_bufsep_bytes(topo, page_size) : 0;
+  if (!iospd_bufsep_wanted(p, ts)) return 0;
+  uint64_t sep = iospd_bufsep_bytes(topo, page_size);
+  /* Each separated buffer may reserve a boundary's worth of address space.
+   * A 32-bit build (which DISKSPD 2.3 does not ship) runs out of it with
+   * many threads (-t1000: 16 GB): there the buffers keep the system's
+   * placement, and the run says so rather than failing or pretending. */
+  uint64_t buffers = 0;
+  for (uint32_t i = 0; i < ts->target_count; i++)
+    buffers += ts->thread_count > 0 ? ts->thread_count
+                                    : ts->targets[i].threads_per_file;
+  if (buffers > 0 && sep > (uint64_t)(SIZE_MAX / 8) / buffers) {
+    iospd_run_sayf(hooks, IOSPD_MSG_WARNING,
+                   "buffer separation (-bs) is off for this run: %llu "
+                   "thread buffers on %llu-byte boundaries exceed this "
+                   "build's address space, so the buffers use the system's "
+                   "placement (-bsn)",
+                   (unsigned long long)buffers, (unsigned long long)sep);
+    return 0;
+  }
+  return sep;
 }
