@@ -25,6 +25,35 @@ typedef struct {
   HANDLE ev;
 } ioctl_op_t;
 
+/* An op whose call returned ERROR_IO_PENDING: waits for it with the
+ * interrupt event and the set-up deadline, and cancels it when either
+ * comes first. Returns the call's final error (ERROR_SUCCESS when it
+ * completed), with *n its byte count; *abandoned when the cancel did not
+ * finish in CANCEL_WAIT_MS, so op (and the caller's buffers) stay the
+ * kernel's and must be leaked, not freed. */
+static DWORD finish_pending(HANDLE h, ioctl_op_t* op, DWORD* n,
+                            bool* abandoned) {
+  *abandoned = false;
+  HANDLE waits[2] = {op->ev, iospd_win_interrupt_event};
+  DWORD nw = waits[1] != NULL ? 2 : 1;
+  DWORD limit = iospd_win_ioctl_deadline_ms == UINT32_MAX
+                    ? INFINITE
+                    : (DWORD)iospd_win_ioctl_deadline_ms;
+  /* The lowest index wins when both are set: a finished call counts. */
+  DWORD w = WaitForMultipleObjects(nw, waits, FALSE, limit);
+  if (w == WAIT_OBJECT_0)
+    return GetOverlappedResult(h, &op->ov, n, FALSE) ? ERROR_SUCCESS
+                                                     : GetLastError();
+  DWORD why = w == WAIT_TIMEOUT ? ERROR_TIMEOUT : ERROR_OPERATION_ABORTED;
+  (void)CancelIoEx(h, &op->ov);
+  if (WaitForSingleObject(op->ev, CANCEL_WAIT_MS) != WAIT_OBJECT_0) {
+    *abandoned = true;
+    return why;
+  }
+  /* Completed in the meantime: the answer stands. */
+  return GetOverlappedResult(h, &op->ov, n, FALSE) ? ERROR_SUCCESS : why;
+}
+
 BOOL iospd_win_ioctl(HANDLE h, DWORD code, void* in, DWORD in_len, void* out,
                      DWORD out_len, DWORD* returned) {
   DWORD ret = 0;
@@ -57,28 +86,12 @@ BOOL iospd_win_ioctl(HANDLE h, DWORD code, void* in, DWORD in_len, void* out,
   BOOL ok = DeviceIoControl(h, code, in, in_len, out, out_len, &ret, &op->ov);
   DWORD e = ok ? ERROR_SUCCESS : GetLastError();
   if (!ok && e == ERROR_IO_PENDING) {
-    HANDLE waits[2] = {op->ev, iospd_win_interrupt_event};
-    DWORD n = waits[1] != NULL ? 2 : 1;
-    DWORD limit = iospd_win_ioctl_deadline_ms == UINT32_MAX
-                      ? INFINITE
-                      : (DWORD)iospd_win_ioctl_deadline_ms;
-    /* The lowest index wins when both are set: a finished call counts. */
-    DWORD w = WaitForMultipleObjects(n, waits, FALSE, limit);
-    if (w == WAIT_OBJECT_0) {
-      ok = GetOverlappedResult(h, &op->ov, &ret, FALSE);
-      e = ok ? ERROR_SUCCESS : GetLastError();
-    } else {
-      DWORD why = w == WAIT_TIMEOUT ? ERROR_TIMEOUT : ERROR_OPERATION_ABORTED;
-      (void)CancelIoEx(h, &op->ov);
-      if (WaitForSingleObject(op->ev, CANCEL_WAIT_MS) != WAIT_OBJECT_0) {
-        /* Still the kernel's: leak it rather than free memory it may
-         * write. */
-        SetLastError(why);
-        return FALSE;
-      }
-      ok = GetOverlappedResult(h, &op->ov, &ret, FALSE);
-      /* Completed in the meantime: the answer stands. */
-      e = ok ? ERROR_SUCCESS : why;
+    bool abandoned;
+    e = finish_pending(h, op, &ret, &abandoned);
+    ok = e == ERROR_SUCCESS;
+    if (abandoned) { /* still the kernel's: leaked, never freed under it */
+      SetLastError(e);
+      return FALSE;
     }
   }
   CloseHandle(op->ev);
@@ -110,25 +123,9 @@ DWORD iospd_win_read_timed(HANDLE h, uint64_t off, void* buf, DWORD len,
   BOOL ok = ReadFile(h, buf, len, &n, &op->ov);
   DWORD e = ok ? ERROR_SUCCESS : GetLastError();
   if (!ok && e == ERROR_IO_PENDING) {
-    HANDLE waits[2] = {op->ev, iospd_win_interrupt_event};
-    DWORD nw = waits[1] != NULL ? 2 : 1;
-    DWORD limit = iospd_win_ioctl_deadline_ms == UINT32_MAX
-                      ? INFINITE
-                      : (DWORD)iospd_win_ioctl_deadline_ms;
-    DWORD w = WaitForMultipleObjects(nw, waits, FALSE, limit);
-    if (w == WAIT_OBJECT_0) {
-      ok = GetOverlappedResult(h, &op->ov, &n, FALSE);
-      e = ok ? ERROR_SUCCESS : GetLastError();
-    } else {
-      DWORD why = w == WAIT_TIMEOUT ? ERROR_TIMEOUT : ERROR_OPERATION_ABORTED;
-      (void)CancelIoEx(h, &op->ov);
-      if (WaitForSingleObject(op->ev, CANCEL_WAIT_MS) != WAIT_OBJECT_0) {
-        *abandoned = true; /* op and buf stay the kernel's */
-        return why;
-      }
-      ok = GetOverlappedResult(h, &op->ov, &n, FALSE);
-      e = ok ? ERROR_SUCCESS : why;
-    }
+    e = finish_pending(h, op, &n, abandoned);
+    ok = e == ERROR_SUCCESS;
+    if (*abandoned) return e; /* op and buf stay the kernel's */
   }
   CloseHandle(op->ev);
   iospd_free(op);
