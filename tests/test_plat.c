@@ -93,10 +93,11 @@ static void test_missing_file_is_enoent(void** state) {
 
 static void test_buffers_aligned_and_zeroed(void** state) {
   (void)state;
-  const size_t sizes[] = {1, BLOCK, 3 * BLOCK + 100};
-  const size_t aligns[] = {512, BLOCK, 65536};
-  for (size_t s = 0; s < 3; s++) {
-    for (size_t a = 0; a < 3; a++) {
+  /* 16 MiB is -bs's boundary; 2 MiB + 1 takes the huge-page path. */
+  const size_t sizes[] = {1, BLOCK, 3 * BLOCK + 100, (2u << 20) + 1};
+  const size_t aligns[] = {512, BLOCK, 65536, 16u << 20};
+  for (size_t s = 0; s < 4; s++) {
+    for (size_t a = 0; a < 4; a++) {
       for (unsigned flags = 0; flags <= IOSPD_BUF_LARGE_PAGES; flags++) {
         uint8_t* p = iospd_plat_buf_alloc(sizes[s], aligns[a], flags);
         /* Windows refuses large pages without "Lock pages in memory"

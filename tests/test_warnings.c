@@ -150,11 +150,45 @@ static void test_after_run(void** state) {
   tgt.throughput_bpms = 0;
 }
 
+/* Many busy threads (-t1000 on two CPUs): one line counts them, naming the
+ * first and the lowest share, instead of a line each. Three or fewer keep
+ * a line each (test_after_run). */
+static void test_many_busy(void** state) {
+  (void)state;
+  iospd_timespan_result_t tsr;
+  memset(&tsr, 0, sizeof tsr);
+  enum { N = 6 };
+  iospd_worker_t w[N];
+  iospd_worker_t* ws[N];
+  memset(w, 0, sizeof w);
+  for (uint32_t i = 0; i < N; i++) {
+    w[i].id = 10 + i;
+    w[i].wall_ns = 1000000000u;
+    /* Thread 10 idle; 11..15 busy at 99, 98, 97, 96, 99 %. */
+    w[i].cpu_ns = i == 0 ? 100000000u
+                         : (i == 5 ? 990000000u : (1000u - 10u * i) * 1000000u);
+    ws[i] = &w[i];
+  }
+  iospd_run_warn_generator(&tsr, ws, N); /* no timespan: no Little's law */
+  assert_int_equal(tsr.warning_count, 1);
+  assert_int_equal(tsr.warnings[0].kind, IOSPD_WARN_GENERATOR_BUSY);
+  assert_int_equal(tsr.warnings[0].thread, -1);
+  assert_string_equal(
+      tsr.warnings[0].text,
+      "5 of 6 threads (the first: thread 11) were each busy on a CPU for "
+      "96 % or more of the run: the generator, not the storage, may be the "
+      "limit. Use more threads (-t, -F) or fewer outstanding I/Os per "
+      "thread, or fewer threads than CPUs if they outnumber them");
+  iospd_free(tsr.warnings[0].text);
+  iospd_free(tsr.warnings);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rules),
       cmocka_unit_test(test_sample_offsets),
       cmocka_unit_test(test_after_run),
+      cmocka_unit_test(test_many_busy),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
