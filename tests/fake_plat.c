@@ -477,6 +477,11 @@ int iospd_plat_latch_wait(iospd_plat_latch_t* l) {
   return l->aborted || l->left > 0 || g_int_pending ? 1 : 0;
 }
 
+int iospd_plat_latch_wait_ms(iospd_plat_latch_t* l, uint32_t ms) {
+  (void)ms;
+  return iospd_plat_latch_wait(l);
+}
+
 void iospd_plat_latch_destroy(iospd_plat_latch_t* l) { free(l); }
 
 /* ---- memory ---------------------------------------------------------------

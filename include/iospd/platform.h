@@ -219,6 +219,11 @@ void iospd_plat_latch_abort(iospd_plat_latch_t* l);
 /* Sleeps until the latch opens: 0 when every arrival was made, 1 when it
  * was aborted or the process was interrupted. */
 int iospd_plat_latch_wait(iospd_plat_latch_t* l);
+/* The same, for at most ms: 2 when the time ran out first. The controller
+ * waits for its workers' set-up in such slices, so that what no signal
+ * wakes (the -yp event, set by another process) still stops a start that
+ * a hung set-up holds. */
+int iospd_plat_latch_wait_ms(iospd_plat_latch_t* l, uint32_t ms);
 void iospd_plat_latch_destroy(iospd_plat_latch_t* l);
 
 /* ---- memory --------------------------------------------------------------- */

@@ -760,6 +760,17 @@ static void cancel_start(run_t* r) {
   iospd_plat_latch_abort(r->go);
 }
 
+/* Every worker's set-up, in slices: Ctrl-C wakes the latch, but the -yp
+ * event (another process's) does not, and a set-up may hang (a paused CSV,
+ * a hung adapter's IOCTL). 0: all set up; else stop the start. */
+static int wait_set_up(run_t* r) {
+  for (;;) {
+    int w = iospd_plat_latch_wait_ms(r->set_up, IOSPD_POLL_MS);
+    if (w != 2) return w;
+    if (interrupted(r) || failed(r)) return 1;
+  }
+}
+
 /* Threads: start, gates, phases, stop, join. The threads sleep at the gates
  * (no polling): with -t1000 polling threads alone took seconds of CPU. */
 static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
@@ -812,8 +823,7 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
   bool go = false;
   if (started < r->nworkers) {
     cancel_start(r);
-  } else if (iospd_plat_latch_wait(r->set_up) == 0 && !failed(r) &&
-             !interrupted(r)) {
+  } else if (wait_set_up(r) == 0 && !failed(r) && !interrupted(r)) {
     /* Every worker is set up (its queue exists) before any starts I/O.
      * Read the engine name now: after the gate a worker whose first I/O
      * fails may already be tearing its queue down. */
@@ -1118,6 +1128,7 @@ static iospd_run_session_t g_default_session;
 
 void iospd_run_session_init(iospd_run_session_t* s) {
   atomic_store(&s->interrupted, 0);
+  s->workload = NULL;
 }
 
 bool iospd_run_session_interrupted(const iospd_run_session_t* s) {
@@ -1136,7 +1147,7 @@ int iospd_run_in(iospd_run_session_t* session, const iospd_profile_t* p,
   run_state_t st;
   memset(&st, 0, sizeof st);
   st.session = session;
-  st.wl = iospd_workload_of(p);
+  st.wl = session->workload != NULL ? session->workload : iospd_workload_of(p);
   out->profile = p;
   out->timespans = NULL;
   out->timespan_count = 0;
