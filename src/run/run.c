@@ -732,6 +732,23 @@ static void warn_abandoned(run_t* r) {
   }
 }
 
+/* Completions the engine dropped because no I/O of that slot was in flight
+ * (engine.h, in_flight): the counts are right, but the platform or a
+ * driver delivered an I/O twice, which must not pass unnoticed. */
+static void warn_stray(run_t* r) {
+  for (uint32_t i = 0; i < r->nworkers; i++) {
+    const iospd_worker_t* w = r->workers[i];
+    if (w->stray_completions == 0) continue;
+    iospd_run_sayf(r->hooks, IOSPD_MSG_DISKSPD_WARNING,
+                   "thread %u: %llu completion%s arrived for I/Os that were "
+                   "no longer in flight (one I/O reported twice by the "
+                   "platform or a driver); %s dropped, not counted",
+                   w->id, (unsigned long long)w->stray_completions,
+                   w->stray_completions == 1 ? "" : "s",
+                   w->stray_completions == 1 ? "it was" : "they were");
+  }
+}
+
 /* Right before the workers are let go: warm-up's intervals start here. */
 static void start_series(run_t* r) {
   r->ctl->warmup_start_ticks = iospd_plat_ticks();
@@ -851,6 +868,7 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
   for (uint32_t i = 0; i < started; i++) r->wl->teardown(r->workers[i]);
   warn_short_transfers(r);
   warn_abandoned(r);
+  warn_stray(r);
   if (!failed(r) && r->wl->block_targets)
     iospd_run_warn_bypass(r->hooks, r->tsr);
   /* The generator warnings read the block loop's queue figures. */
@@ -890,6 +908,7 @@ static int run_cooperative(run_t* r, iospd_cpu_times_t* c0,
   for (uint32_t i = 0; i < r->nworkers; i++)
     r->wl->teardown(r->workers[i]);
   warn_abandoned(r);
+  warn_stray(r);
   /* No generator warnings here: the fake platform's virtual clock moves in
    * lock-step passes, so its in-flight count and CPU times describe no
    * generator (test_warnings checks those rules on hand-made results). */
