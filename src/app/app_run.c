@@ -24,16 +24,27 @@ static bool status_wanted(const iospd_profile_t* p) {
   }
 }
 
-/* Redraws the status line: as wide as the terminal less one column, so the
- * cursor never wraps to the next row (80 columns when the width is not
- * known: not a terminal, --progress=always). */
+/* Renders the status line and hands it to the drawer's thread: as wide as
+ * the terminal less one column, so the cursor never wraps to the next row
+ * (80 columns when the width is not known: not a terminal,
+ * --progress=always). */
 static void status_draw(run_ctx_t* rc) {
   uint32_t cols = iospd_plat_err_columns();
   if (cols == 0) cols = 80;
-  rc->line_len = iospd_status_render(rc->status, rc->line, sizeof rc->line,
-                                     cols - 1);
-  iospd_plat_status_show(rc->line, rc->line_len);
+  size_t len = iospd_status_render(rc->status, rc->line, sizeof rc->line,
+                                   cols - 1);
+  iospd_status_drawer_post(rc->drawer, rc->line, len);
 }
+
+/* The drawer's writer. */
+static void status_show(void* ctx, const char* line, size_t len) {
+  (void)ctx;
+  iospd_plat_status_show(line, len);
+}
+
+/* How often the drawer looks for a new line: the line changes once an
+ * interval or a second at most, so 20 ms is late by nothing one sees. */
+#define STATUS_POLL_MS 20u
 
 /* hooks->interval, on the controller thread as each interval ends: the
  * time-series row first, then the status line. */
@@ -51,32 +62,33 @@ static void on_tick(void* ctx, const iospd_run_tick_t* t) {
     status_draw(rc);
 }
 
-/* After a message (which erased the status line), the line again. */
-static void status_restore(const run_ctx_t* rc) {
-  if (rc->line_len > 0) iospd_plat_status_show(rc->line, rc->line_len);
-}
-
 /* Run messages: the printer puts each where its kind goes
- * (iospd_app_message); the warnings are also kept, with their prefix, for
- * the JSON and HTML reports. */
+ * (iospd_app_message), between the drawer's quiet calls (the write erases
+ * the status line, the drawer shows it again after); the warnings are also
+ * kept, with their prefix, for the JSON and HTML reports. */
 static void on_message(void* ctx, iospd_msg_kind_t kind, const char* text) {
   run_ctx_t* rc = ctx;
   if (iospd_msg_def(kind)->flags & IOSPD_MSG_KEPT)
     iospd_msg_line(&rc->warnings, kind, text);
+  iospd_status_drawer_quiet_begin(rc->drawer);
   iospd_app_message(rc->p, kind, text);
-  status_restore(rc);
+  iospd_status_drawer_quiet_end(rc->drawer);
 }
 
 static void on_interrupted(void* ctx) {
   static const char line[] =
       "\n*** Ctrl-C: stopping I/O; the results measured so far follow. ***\n";
   const run_ctx_t* rc = ctx;
+  iospd_status_drawer_quiet_begin(rc->drawer);
   notice_write(rc->p, line, sizeof line - 1);
-  status_restore(rc);
+  iospd_status_drawer_quiet_end(rc->drawer);
 }
 
 static void on_progress_dot(void* ctx) {
-  notice_write(((const run_ctx_t*)ctx)->p, ".", 1);
+  const run_ctx_t* rc = ctx;
+  iospd_status_drawer_quiet_begin(rc->drawer);
+  notice_write(rc->p, ".", 1);
+  iospd_status_drawer_quiet_end(rc->drawer);
 }
 
 /* warnings: the validation's warnings ("warning: ..." lines), kept with
@@ -114,15 +126,25 @@ int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
     }
     hooks.interval = on_interval;
   }
-  /* Without memory for it, the run goes on without a status line. */
+  /* Without memory or a thread for it, the run goes on without a status
+   * line. */
   if (status_wanted(p)) ctx.status = iospd_status_create(p);
+  if (ctx.status != NULL &&
+      iospd_status_drawer_start(&ctx.drawer, status_show, NULL,
+                                STATUS_POLL_MS, &err) < 0) {
+    iospd_err_clear(&err);
+    iospd_status_destroy(ctx.status);
+    ctx.status = NULL;
+  }
   if (ctx.status != NULL) {
     hooks.interval = on_interval;
     hooks.tick = on_tick;
   }
   int rc = iospd_run(p, &hooks, &results, &err);
-  /* Erased before anything else is printed (the writes erase it too). */
-  ctx.line_len = 0;
+  /* Erased before anything else is printed (the writes erase it too), once
+   * the drawer's last write has returned. */
+  iospd_status_drawer_stop(ctx.drawer);
+  ctx.drawer = NULL;
   iospd_plat_status_clear();
   iospd_status_destroy(ctx.status);
   iospd_err_t serr;
