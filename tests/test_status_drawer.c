@@ -80,7 +80,7 @@ static void quiet_thread(void* arg) {
   quiet_arg_t* q = arg;
   iospd_status_drawer_quiet_begin(q->d);
   atomic_store(&q->returned, 1);
-  iospd_status_drawer_quiet_end(q->d);
+  iospd_status_drawer_quiet_end(q->d, true);
 }
 
 /* A message's write waits for the status write under way (or the two
@@ -114,13 +114,18 @@ static void test_quiet_excludes_and_redraws(void** state) {
   post(d, "two");
   iospd_plat_sleep(60);
   assert_int_equal(iospd_status_drawer_drawn(d), 2);
-  iospd_status_drawer_quiet_end(d);
+  iospd_status_drawer_quiet_end(d, false);
   WAIT_FOR(iospd_status_drawer_drawn(d) == 3);
   assert_string_equal(w.seen[2], "two");
+  /* Without redraw (a -P dot) nothing new is drawn until the next post. */
+  iospd_status_drawer_quiet_begin(d);
+  iospd_status_drawer_quiet_end(d, false);
+  iospd_plat_sleep(60);
+  assert_int_equal(iospd_status_drawer_drawn(d), 3);
   iospd_status_drawer_stop(d);
   iospd_status_drawer_stop(NULL);
   iospd_status_drawer_quiet_begin(NULL);
-  iospd_status_drawer_quiet_end(NULL);
+  iospd_status_drawer_quiet_end(NULL, true);
 }
 
 /* Lines are cut to IOSPD_STATUS_LINE_MAX; an empty line draws nothing. */

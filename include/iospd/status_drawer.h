@@ -39,9 +39,11 @@ int iospd_status_drawer_start(iospd_status_drawer_t** d,
  * IOSPD_STATUS_LINE_MAX. */
 void iospd_status_drawer_post(iospd_status_drawer_t* d, const char* line,
                               size_t len);
-/* Around any other write to the console; the calls nest (any thread). */
+/* Around any other write to the console; the calls nest (any thread).
+ * redraw: show the line again at once (after a message); false leaves it
+ * erased until the next post (after a -P dot, so the dots stay in runs). */
 void iospd_status_drawer_quiet_begin(iospd_status_drawer_t* d);
-void iospd_status_drawer_quiet_end(iospd_status_drawer_t* d);
+void iospd_status_drawer_quiet_end(iospd_status_drawer_t* d, bool redraw);
 /* Lines the thread has written so far (tests, and the e2e's stall check). */
 uint64_t iospd_status_drawer_drawn(const iospd_status_drawer_t* d);
 /* Stops the thread once its current write returns, and frees d. Lines

@@ -28,8 +28,9 @@ enum {
 
 static inline void out_sb(const iospd_strbuf_t* sb) { iospd_app_out(sb); }
 
-static inline void err_line(const char* prefix, const char* msg) {
-  iospd_app_err_line(prefix, msg);
+/* An "error: " line on stderr. */
+static inline void err_line(const char* msg) {
+  iospd_app_err_line(IOSPD_MSG_ERROR, msg);
 }
 
 static inline void err_sb(const iospd_strbuf_t* sb) { iospd_app_err_sb(sb); }

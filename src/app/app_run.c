@@ -72,7 +72,7 @@ static void on_message(void* ctx, iospd_msg_kind_t kind, const char* text) {
     iospd_msg_line(&rc->warnings, kind, text);
   iospd_status_drawer_quiet_begin(rc->drawer);
   iospd_app_message(rc->p, kind, text);
-  iospd_status_drawer_quiet_end(rc->drawer);
+  iospd_status_drawer_quiet_end(rc->drawer, true);
 }
 
 static void on_interrupted(void* ctx) {
@@ -81,14 +81,14 @@ static void on_interrupted(void* ctx) {
   const run_ctx_t* rc = ctx;
   iospd_status_drawer_quiet_begin(rc->drawer);
   notice_write(rc->p, line, sizeof line - 1);
-  iospd_status_drawer_quiet_end(rc->drawer);
+  iospd_status_drawer_quiet_end(rc->drawer, true);
 }
 
 static void on_progress_dot(void* ctx) {
   const run_ctx_t* rc = ctx;
   iospd_status_drawer_quiet_begin(rc->drawer);
   notice_write(rc->p, ".", 1);
-  iospd_status_drawer_quiet_end(rc->drawer);
+  iospd_status_drawer_quiet_end(rc->drawer, false);
 }
 
 /* warnings: the validation's warnings ("warning: ..." lines), kept with
@@ -111,7 +111,7 @@ int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
     ctx.keep = iospd_series_keep_create(p, IOSPD_SERIES_KEEP_CAP);
     if (ctx.keep == NULL) {
       iospd_strbuf_destroy(&ctx.warnings);
-      err_line("error: ", "out of memory (the HTML report's time series)");
+      err_line("out of memory (the HTML report's time series)");
       return EXIT_RUN_FAILED;
     }
     hooks.interval = on_interval;
@@ -119,7 +119,7 @@ int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   if (p->ext.timeseries_path != NULL) {
     if (iospd_series_out_open(&ctx.series, p->ext.timeseries_path, p, &err) <
         0) {
-      err_line("error: ", err.msg);
+      err_line(err.msg);
       iospd_series_keep_destroy(ctx.keep);
       iospd_strbuf_destroy(&ctx.warnings);
       return EXIT_BAD_INPUT;
@@ -179,7 +179,7 @@ int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   iospd_series_keep_destroy(ctx.keep);
   iospd_strbuf_destroy(&ctx.warnings);
   if (rc < 0) {
-    err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+    err_line(err.msg[0] ? err.msg : iospd_strerror(rc));
     /* A state file that does not fit the profile is bad input. */
     return rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
   }
@@ -189,11 +189,11 @@ int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
              "--verify: %llu blocks read back were not what was written "
              "(see the verify lines above and the report)",
              (unsigned long long)vfailed);
-    err_line("error: ", line);
+    err_line(line);
     return EXIT_RUN_FAILED;
   }
   if (src < 0) {
-    err_line("error: ", serr.msg);
+    err_line(serr.msg);
     return EXIT_RUN_FAILED;
   }
   return outputs_ok ? EXIT_OK : EXIT_RUN_FAILED;
@@ -225,11 +225,11 @@ int iospd_app_verify_only(const iospd_profile_t* p,
   iospd_strbuf_destroy(&fl);
   iospd_vonly_free(&v);
   if (rc < 0) {
-    err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+    err_line(err.msg[0] ? err.msg : iospd_strerror(rc));
     return rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
   }
   if (failed > 0) {
-    err_line("error: ", "--verify-only: some blocks were not what the last "
+    err_line("--verify-only: some blocks were not what the last "
                         "verified write put there (see above)");
     return EXIT_RUN_FAILED;
   }

@@ -100,9 +100,9 @@ void iospd_status_drawer_quiet_begin(iospd_status_drawer_t* d) {
   while (atomic_load(&d->drawing) != 0) iospd_plat_sleep(1);
 }
 
-void iospd_status_drawer_quiet_end(iospd_status_drawer_t* d) {
+void iospd_status_drawer_quiet_end(iospd_status_drawer_t* d, bool redraw) {
   if (d == NULL) return;
-  atomic_store(&d->redraw, 1);
+  if (redraw) atomic_store(&d->redraw, 1);
   atomic_fetch_sub(&d->quiet, 1);
 }
 
