@@ -128,6 +128,9 @@ typedef struct iospd_results_s {
   /* --tree runs: the file-tree section the reports add (iospd/tree.h);
    * NULL otherwise. Owned by the caller. */
   const struct iospd_tree_results_s* tree;
+  /* --verify-only: the checking pass's summary (iospd/verify.h); NULL
+   * otherwise. Freed by iospd_run_release. */
+  struct iospd_vonly_s* vonly;
 } iospd_results_t;
 
 /* Frees everything in the tree except profile/topology (owned elsewhere). */

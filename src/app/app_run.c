@@ -203,17 +203,34 @@ int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
  * stdout, progress and failures on stderr; exit 1 on any failure. */
 static void vonly_message(void* ctx, iospd_msg_kind_t kind,
                           const char* text) {
-  (void)ctx;
-  iospd_app_message(NULL, kind, text);
+  iospd_app_message(ctx, kind, text);
 }
+
+static void vonly_interrupted(void* ctx) {
+  iospd_app_message(ctx, IOSPD_MSG_NOTE,
+                    "Ctrl-C: stopping the check; a target not read to the "
+                    "end is reported incomplete");
+}
+
+static void vonly_dot(void* ctx) { notice_write(ctx, ".", 1); }
 
 int iospd_app_verify_only(const iospd_profile_t* p,
                           const iospd_sysinfo_t* sys) {
-  iospd_run_hooks_t hooks = {.message = vonly_message};
+  iospd_run_hooks_t hooks = {.message = vonly_message,
+                             .interrupted = vonly_interrupted,
+                             .progress_dot = vonly_dot,
+                             .ctx = (void*)p};
   iospd_vonly_t v;
   iospd_err_t err;
   iospd_err_clear(&err);
-  int rc = iospd_verify_only(p, &hooks, sys->ticks_per_second, &v, &err);
+  iospd_results_t res;
+  memset(&res, 0, sizeof res);
+  res.sys = *sys;
+  int rc = iospd_verify_only(p, &hooks, &res, &v, &err);
+  iospd_results_destroy(&res);
+  iospd_run_release(&res, p);
+  iospd_plat_cpu_topology_free(&res.topo);
+  if (p->progress_dots > 0) notice_write(p, "\n", 1);
   iospd_strbuf_t out, fl;
   iospd_strbuf_init(&out);
   iospd_strbuf_init(&fl);
@@ -223,16 +240,28 @@ int iospd_app_verify_only(const iospd_profile_t* p,
   out_sb(&out);
   iospd_strbuf_destroy(&out);
   iospd_strbuf_destroy(&fl);
-  iospd_vonly_free(&v);
+  int code = EXIT_OK;
   if (rc < 0) {
     err_line(err.msg[0] ? err.msg : iospd_strerror(rc));
-    return rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
-  }
-  if (failed > 0) {
+    code = rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+  } else if (failed > 0) {
     err_line("--verify-only: some blocks were not what the last "
-                        "verified write put there (see above)");
-    return EXIT_RUN_FAILED;
+             "verified write put there (see above)");
+    code = EXIT_RUN_FAILED;
+  } else {
+    /* Stopped by Ctrl-C or -yp: what was not read is not a pass. */
+    for (uint32_t i = 0; i < v.target_count && code == EXIT_OK; i++) {
+      if (v.targets[i].complete) continue;
+      char line[IOSPD_ERR_MSG_MAX];
+      snprintf(line, sizeof line,
+               "--verify-only: the check of '%s' was stopped (Ctrl-C or "
+               "-yp) after %llu blocks, before the end: not a pass",
+               v.targets[i].path, (unsigned long long)v.targets[i].blocks);
+      err_line(line);
+      code = EXIT_RUN_FAILED;
+    }
   }
-  return EXIT_OK;
+  iospd_vonly_free(&v);
+  return code;
 }
 

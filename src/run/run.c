@@ -76,6 +76,9 @@ typedef struct run_s {
    * I/O, or aborted to send the workers home. Both let everybody sleep. */
   iospd_plat_latch_t* set_up;
   iospd_plat_latch_t* go;
+  /* Workers whose run has returned (ends_itself: the phase ends when all
+   * have). */
+  _Atomic uint32_t workers_done;
   _Atomic uint32_t cancel; /* set before go is aborted: skip the set-up */
   iospd_cseries_t* series; /* hooks->interval's producer, or NULL */
   iospd_run_verify_t verify; /* --verify state files */
@@ -365,6 +368,7 @@ static void worker_main(void* arg) {
     uint64_t cpu0 = iospd_plat_thread_cpu_ns();
     uint64_t t0 = iospd_plat_ticks();
     r->wl->run(w);
+    atomic_fetch_add(&r->workers_done, 1);
     uint64_t cpu1 = iospd_plat_thread_cpu_ns();
     uint64_t t1 = iospd_plat_ticks();
     uint64_t tps = r->ctl->ticks_per_second ? r->ctl->ticks_per_second : 1;
@@ -529,6 +533,9 @@ static int wait_phase(run_t* r, uint64_t end) {
     if (measuring) grow_buckets(r, now);
     if (r->series != NULL) iospd_cseries_poll(r->series, now, false);
     if (now >= end) return 0;
+    if (r->wl->ends_itself && !(r->hooks != NULL && r->hooks->cooperative) &&
+        atomic_load(&r->workers_done) >= r->nworkers)
+      return 0;
     tell_tick(r, now);
     uint64_t left = (end - now + tpms - 1) / tpms;
     uint32_t poll =
@@ -536,7 +543,8 @@ static int wait_phase(run_t* r, uint64_t end) {
     uint32_t slice = left > poll ? poll : (uint32_t)left;
     if (r->hooks != NULL && r->hooks->cooperative) {
       if (step_all(r)) continue;
-      /* Nobody is running: let the clock move on. */
+      /* Nobody is running: the pass is over, or let the clock move on. */
+      if (r->wl->ends_itself) return 0;
     }
     if (iospd_plat_wait(slice) == 1) {
       atomic_store(&r->ctl->interrupted, 1);
@@ -598,8 +606,11 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
   const iospd_timespan_t* ts = r->ts;
   iospd_timespan_result_t* tsr = r->tsr;
   iospd_engine_ctl_t* ctl = r->ctl;
-  say(r, "starting warm up...");
-  int w = wait_phase(r, iospd_plat_ticks() + seconds_to_ticks(r, ts->warmup));
+  bool open_ended = r->wl->ends_itself; /* no warm-up, no deadline */
+  if (!open_ended) say(r, "starting warm up...");
+  int w = open_ended ? 0
+                     : wait_phase(r, iospd_plat_ticks() +
+                                         seconds_to_ticks(r, ts->warmup));
   if (w != 0) {
     iospd_cseries_phase_end(r->series, IOSPD_PHASE_WARMUP, iospd_plat_ticks());
     /* Interrupted (or failed) before measuring: nothing to report. */
@@ -616,12 +627,15 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
    * their own clocks: with many busy threads on few CPUs this thread may
    * get the CPU seconds late (-t1000 on two cores), and must not stretch
    * the run or the measured window. Published before MEASURE (release). */
-  uint64_t measure_end = start + seconds_to_ticks(r, ts->duration);
+  uint64_t measure_end =
+      open_ended ? UINT64_MAX : start + seconds_to_ticks(r, ts->duration);
   ctl->measure_start_ticks = start;
   atomic_store_explicit(&ctl->measure_end_ticks, measure_end,
                         memory_order_relaxed);
   atomic_store_explicit(&ctl->stop_ticks,
-                        measure_end + seconds_to_ticks(r, ts->cooldown),
+                        open_ended ? UINT64_MAX
+                                   : measure_end +
+                                         seconds_to_ticks(r, ts->cooldown),
                         memory_order_relaxed);
   iospd_cseries_phase_end(r->series, IOSPD_PHASE_WARMUP, start);
   iospd_cseries_phase_start(r->series, IOSPD_PHASE_MEASURE, start);
@@ -638,7 +652,9 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
   tsr->seconds = (double)(end - start) / (double)ctl->ticks_per_second;
   cpu_usage(r, c0, c1, &cpu_err0, &cpu_err1);
   say(r, "measurements finished");
-  if (m != 0) return; /* cool-down is skipped after an interruption */
+  /* Cool-down is skipped after an interruption, and a workload that ends
+   * itself has none. */
+  if (m != 0 || open_ended) return;
   say(r, "starting cool down...");
   /* The workers count cool-down from the planned end of measuring. */
   uint64_t stop = atomic_load(&ctl->stop_ticks);
@@ -1285,11 +1301,17 @@ int iospd_run_in(iospd_run_session_t* session, const iospd_profile_t* p,
 }
 
 const iospd_workload_t* iospd_workload_of(const iospd_profile_t* p) {
+  if (p->ext.verify_only) return &iospd_workload_vonly;
   return p->ext.tree.dirs != NULL ? &iospd_workload_tree
                                   : &iospd_workload_block;
 }
 
 void iospd_run_release(iospd_results_t* out, const iospd_profile_t* p) {
+  if (out->vonly != NULL) {
+    iospd_vonly_free(out->vonly);
+    iospd_free(out->vonly);
+    out->vonly = NULL;
+  }
   if (out->tree != NULL) {
     iospd_tree_results_free((iospd_tree_results_t*)out->tree);
     iospd_free((void*)out->tree);
