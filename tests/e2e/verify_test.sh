@@ -226,8 +226,9 @@ expect checked 64 "-v -P16"
 grep -qE 'Z: starting measurements\.\.\.' out.txt && grep -qE 'Z: stopping threads\.\.\.' out.txt &&
   ok || bad "--verify-only -v: no verbose lines: $(head -5 out.txt)"
 dots=$(grep -v '^target' out.txt | tr -cd '.' | wc -c)
-# 64 blocks, a dot every 16; the verbose lines' own "..." are 3 each.
-vdots=$(grep -cE 'Z: .*\.\.\.$' out.txt)
+# 64 blocks, a dot every 16; the verbose lines' own "..." are 3 each
+# (iospd.exe ends its lines with CR LF).
+vdots=$(tr -d '\r' <out.txt | grep -cE 'Z: .*\.\.\.$')
 [ $((dots - 3 * vdots)) = 4 ] && ok || bad "--verify-only -P16: $((dots - 3 * vdots)) dots, want 4: $(cat out.txt)"
 cp v.dat ns.dat
 run 3 --verify-only -b4K v.dat ns.dat
