@@ -157,4 +157,9 @@ void iospd_curve_axis_label(iospd_curve_axis_t axis, uint64_t value,
 void iospd_curve_fmt_count(iospd_strbuf_t* out, double v);
 void iospd_curve_fmt_time(iospd_strbuf_t* out, double us);
 
+/* What a profile with --curve, --latency-limit or --expect refuses
+ * (src/run/curve_check.c): 0, or IOSPD_EUSAGE with the one-line reason
+ * (naming the switch) appended to msg. 0 too without any of the three. */
+int iospd_curve_refusal(const iospd_profile_t* p, iospd_strbuf_t* msg);
+
 #endif
