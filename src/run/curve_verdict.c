@@ -276,6 +276,9 @@ static void say_expect(const iospd_curve_t* c, const iospd_curve_analysis_t* a,
                              "comparing with the data sheet.\n");
   else if (pct >= 90.0)
     iospd_strbuf_append(out, ": the storage gives what it promises.\n");
+  else if (a->knee < 0)
+    iospd_strbuf_append(out, ": throughput was still growing, so extend the "
+                             "curve before looking for a cap.\n");
   else
     iospd_strbuf_append(out, ": something else caps it, such as the VM, "
                              "the host or a QoS policy.\n");
