@@ -47,6 +47,7 @@ typedef struct model_s {
   double base_us;    /* latency of one I/O alone */
   double per_qd_us;  /* more latency per I/O in flight (a queue) */
   double busy_pct;   /* the worker's CPU */
+  double cpu_pct;    /* the machine's CPU */
   const double* table; /* IOPS per axis point in order (a made-up curve) */
 } model_t;
 
@@ -80,6 +81,7 @@ static void run_model(const model_t* m, iospd_curve_t* c,
   p->limit_us = strcmp(c->opts.limit_stat, "mean") == 0 ? p->mean_us
                                                          : p->p99_us;
   p->busiest_cpu_percent = m->busy_pct;
+  p->cpu_percent = m->cpu_pct;
   p->within = iospd_curve_within(&c->opts, p->limit_us);
 }
 
@@ -321,6 +323,48 @@ static void test_block_axis(void** state) {
   free(v);
 }
 
+/* A worker that got 60 % of a CPU while the machine's CPUs were 99 % busy
+ * wanted more than it got: iospd's limit too. At 60 % on a machine 50 %
+ * busy it is not: the IOPS cap of 2,000 is found as in test_iops_cap. The
+ * process's CPU counts as the worker's (io_uring's kernel workers). */
+static void test_starved_worker(void** state) {
+  (void)state;
+  iospd_curve_t* c = &g_curve;
+  start(c, IOSPD_CURVE_AXIS_O, NULL, 0, 0, 0);
+  model_t m = {.iops_cap = 50000, .base_us = 10, .busy_pct = 60,
+               .cpu_pct = 99};
+  assert_int_equal(drive(&m, c), 3);
+  iospd_curve_analysis_t a;
+  char* v = verdict(c, &a);
+  assert_int_equal(a.cap, IOSPD_CURVE_CAP_TOOL);
+  assert_string_equal(a.evidence, "thread 0 was busy on a CPU for 60 % of "
+                                  "the point, iospd used 0 % of a CPU, the "
+                                  "machine's CPUs were 99 % busy");
+  assert_non_null(strstr(v, "iospd itself is the limit, not the storage: the "
+                            "machine's CPUs were 99 % busy and iospd used 60 "
+                            "% of one at QD 1 (50,000 IOPS)."));
+  free(v);
+  start(c, IOSPD_CURVE_AXIS_O, NULL, 0, 0, 0);
+  model_t m2 = {.iops_cap = 2000, .base_us = 1000, .busy_pct = 60,
+                .cpu_pct = 50};
+  assert_int_equal(drive(&m2, c), 5);
+  iospd_curve_analyse(c, &a);
+  assert_int_equal(a.cap, IOSPD_CURVE_CAP_IOPS);
+  /* The process at 70 % of a CPU, the worker at 10 %, the machine 97 %. */
+  start(c, IOSPD_CURVE_AXIS_O, NULL, 0, 0, 0);
+  model_t m3 = {.iops_cap = 50000, .base_us = 10, .busy_pct = 10,
+                .cpu_pct = 97};
+  iospd_curve_point_t next;
+  while (iospd_curve_next(c, &next)) {
+    run_model(&m3, c, &next);
+    next.process_cpu_percent = 70;
+    c->points[c->count++] = next;
+  }
+  assert_int_equal(c->count, 3);
+  iospd_curve_analyse(c, &a);
+  assert_int_equal(a.cap, IOSPD_CURVE_CAP_TOOL);
+}
+
 static void test_words(void** state) {
   (void)state;
   assert_string_equal(iospd_curve_phase_word(IOSPD_CURVE_PHASE_PROBE),
@@ -353,6 +397,7 @@ int main(void) {
       cmocka_unit_test(test_tool_limit),
       cmocka_unit_test(test_cliff),
       cmocka_unit_test(test_block_axis),
+      cmocka_unit_test(test_starved_worker),
       cmocka_unit_test(test_words),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

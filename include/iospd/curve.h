@@ -19,8 +19,12 @@
 #define IOSPD_CURVE_RATE_MAX 3u   /* -g rate points at most */
 /* The block size probe: the same figure within this share. */
 #define IOSPD_CURVE_SAME 0.15
-/* A worker busy this much of a CPU is the limit (iospd_warn_busy's 95). */
+/* A worker busy this much of a CPU is the limit (iospd_warn_busy's 95);
+ * so is iospd's process (or a worker) using IOSPD_CURVE_STARVED_PCT of a
+ * CPU while the machine's CPUs were IOSPD_CURVE_BUSY_PCT busy (it wanted
+ * more CPU than it got). */
 #define IOSPD_CURVE_BUSY_PCT 95.0
+#define IOSPD_CURVE_STARVED_PCT 50.0
 /* Little's law: measured mean this far from expected is called off. */
 #define IOSPD_CURVE_LITTLE_OFF 0.20
 
@@ -75,6 +79,7 @@ typedef struct iospd_curve_point_s {
   double limit_us;      /* the --latency-limit statistic, on its op */
   double cpu_percent;   /* the machine's CPU use */
   double busiest_cpu_percent; /* the busiest worker's share of a CPU */
+  double process_cpu_percent; /* iospd's whole process, 100 = one CPU */
   uint32_t busiest_thread;
   bool failed;
   int within;           /* -1 no limit, 0 over it, 1 within */
@@ -115,6 +120,9 @@ bool iospd_curve_next(const iospd_curve_t* c, iospd_curve_point_t* next);
 /* Whether a measured statistic keeps the bound (1), breaks it (0), or
  * there is no bound (-1). */
 int iospd_curve_within(const iospd_curve_opts_t* o, double stat_us);
+
+/* Whether iospd's own CPU limited the point (the rules above). */
+bool iospd_curve_tool_bound(const iospd_curve_point_t* p);
 
 /* The bisection's next -o between a good and a bad value, 0 when they are
  * next to each other. */

@@ -298,7 +298,9 @@ static bool run_point(iospd_run_session_t* session, iospd_profile_t* p,
                              .ctx = &cc};
   iospd_err_t err;
   iospd_err_clear(&err);
+  uint64_t cpu0 = iospd_plat_process_cpu_ns(), t0 = iospd_plat_ticks();
   int rc = iospd_run_in(session, p, &hooks, &results, &err);
+  uint64_t cpu1 = iospd_plat_process_cpu_ns(), t1 = iospd_plat_ticks();
   if (p->progress_dots > 0) notice_write(p, "\n", 1);
   bool kept = !iospd_run_session_interrupted(session);
   if (rc < 0 || results.timespan_count == 0 ||
@@ -319,6 +321,9 @@ static bool run_point(iospd_run_session_t* session, iospd_profile_t* p,
     }
   }
   if (kept && !pt->failed) measure(c, &results, pt);
+  if (cpu0 != 0 && cpu1 > cpu0 && t1 > t0 && sys->ticks_per_second > 0)
+    pt->process_cpu_percent = 100.0 * (double)(cpu1 - cpu0) / 1e9 /
+                              ((double)(t1 - t0) / sys->ticks_per_second);
   if (kept && json != NULL) *json = point_json(&results, env, args, &cc.warnings);
   iospd_results_destroy(&results);
   iospd_run_release(&results, p);

@@ -51,6 +51,7 @@ static cJSON* point_obj(const iospd_curve_t* c, uint32_t i,
   cJSON_AddNumberToObject(o, "cpu_percent", p->cpu_percent);
   cJSON_AddNumberToObject(o, "busiest_thread_cpu_percent",
                           p->busiest_cpu_percent);
+  cJSON_AddNumberToObject(o, "process_cpu_percent", p->process_cpu_percent);
   cJSON_AddItemToObject(o, "within_limit",
                         p->within < 0 ? cJSON_CreateNull()
                                       : cJSON_CreateBool(p->within == 1));

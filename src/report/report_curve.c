@@ -56,10 +56,10 @@ void iospd_report_curve_text(iospd_strbuf_t* out, const iospd_curve_t* c,
   heading(out, c, a);
   iospd_strbuf_appendf(out,
                        "\n%5s  %-16s %5s %5s %6s %10s %11s %10s %9s %9s %9s "
-                       "%9s %6s %7s  %s\n",
+                       "%9s %6s %7s %7s  %s\n",
                        "point", "phase", "o", "t", "b", "-g IOPS", "IOPS",
                        "MiB/s", "mean ms", "p50 ms", "p99 ms", "p99.9 ms",
-                       "CPU %", "busy %", "limit");
+                       "CPU %", "busy %", "iospd %", "limit");
   for (uint32_t i = 0; i < c->count; i++) {
     const iospd_curve_point_t* p = &c->points[i];
     iospd_strbuf_appendf(out, "%5u%s %-16s %5u %5u ", i + 1,
@@ -80,8 +80,8 @@ void iospd_report_curve_text(iospd_strbuf_t* out, const iospd_curve_t* c,
     ms(out, p->has_latency, p->p50_us);
     ms(out, p->has_latency, p->p99_us);
     ms(out, p->has_latency, p->p999_us);
-    iospd_strbuf_appendf(out, " %6.1f %7.1f  %s\n", p->cpu_percent,
-                         p->busiest_cpu_percent,
+    iospd_strbuf_appendf(out, " %6.1f %7.1f %7.1f  %s\n", p->cpu_percent,
+                         p->busiest_cpu_percent, p->process_cpu_percent,
                          p->within < 0 ? "-" : p->within ? "within" : "over");
   }
   if (a->knee >= 0)

@@ -110,6 +110,13 @@ int iospd_curve_within(const iospd_curve_opts_t* o, double stat_us) {
   return stat_us <= o->limit_us ? 1 : 0;
 }
 
+bool iospd_curve_tool_bound(const iospd_curve_point_t* p) {
+  double own = IOSPD_MAX(p->busiest_cpu_percent, p->process_cpu_percent);
+  return p->busiest_cpu_percent >= IOSPD_CURVE_BUSY_PCT ||
+         (own >= IOSPD_CURVE_STARVED_PCT &&
+          p->cpu_percent >= IOSPD_CURVE_BUSY_PCT);
+}
+
 uint64_t iospd_curve_bisect(uint64_t good, uint64_t bad) {
   return bad > good + 1 ? good + (bad - good) / 2 : 0;
 }
@@ -224,7 +231,7 @@ bool iospd_curve_next(const iospd_curve_t* c, iospd_curve_point_t* next) {
   int32_t knee = axis_knee(c, 1);
   if (integer_axis && knee >= 0 &&
       phase_count(c, IOSPD_CURVE_PHASE_PROBE) == 0 &&
-      c->points[knee].busiest_cpu_percent < IOSPD_CURVE_BUSY_PCT) {
+      !iospd_curve_tool_bound(&c->points[knee])) {
     like(next, &c->points[knee], IOSPD_CURVE_PHASE_PROBE);
     next->block_size = probe_block(c->points[knee].block_size);
     return true;
@@ -310,8 +317,7 @@ void iospd_curve_analyse(const iospd_curve_t* c, iospd_curve_analysis_t* a) {
    * anywhere, without a knee). */
   for (uint32_t i = 0; i < c->count; i++) {
     const iospd_curve_point_t* p = &c->points[i];
-    if (!load_point(p) || p->busiest_cpu_percent < IOSPD_CURVE_BUSY_PCT)
-      continue;
+    if (!load_point(p) || !iospd_curve_tool_bound(p)) continue;
     if (a->knee >= 0 && p->axis_value < c->points[a->knee].axis_value)
       continue;
     if (a->busy < 0 ||
@@ -326,8 +332,10 @@ void iospd_curve_analyse(const iospd_curve_t* c, iospd_curve_analysis_t* a) {
     a->cap = IOSPD_CURVE_CAP_TOOL;
     a->cap_value = p->iops;
     snprintf(a->evidence, sizeof a->evidence,
-             "thread %u was busy on a CPU for %.0f %% of the point",
-             p->busiest_thread, p->busiest_cpu_percent);
+             "thread %u was busy on a CPU for %.0f %% of the point, iospd "
+             "used %.0f %% of a CPU, the machine's CPUs were %.0f %% busy",
+             p->busiest_thread, p->busiest_cpu_percent,
+             p->process_cpu_percent, p->cpu_percent);
   } else if (c->opts.axis == IOSPD_CURVE_AXIS_B) {
     cap_from_b_axis(c, idx, n, a);
   } else if (a->knee >= 0 && a->probe >= 0) {

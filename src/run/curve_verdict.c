@@ -128,11 +128,20 @@ static void say_cap(const iospd_curve_t* c, const iospd_curve_analysis_t* a,
   switch (a->cap) {
     case IOSPD_CURVE_CAP_TOOL: {
       const iospd_curve_point_t* p = &c->points[a->busy];
-      iospd_strbuf_appendf(out,
-                           "iospd itself is the limit, not the storage: "
-                           "thread %u was busy on a CPU for %.0f %% of the "
-                           "point at ",
-                           p->busiest_thread, p->busiest_cpu_percent);
+      if (p->busiest_cpu_percent >= IOSPD_CURVE_BUSY_PCT)
+        iospd_strbuf_appendf(out,
+                             "iospd itself is the limit, not the storage: "
+                             "thread %u was busy on a CPU for %.0f %% of the "
+                             "point at ",
+                             p->busiest_thread, p->busiest_cpu_percent);
+      else
+        iospd_strbuf_appendf(out,
+                             "iospd itself is the limit, not the storage: "
+                             "the machine's CPUs were %.0f %% busy and iospd "
+                             "used %.0f %% of one at ",
+                             p->cpu_percent,
+                             IOSPD_MAX(p->process_cpu_percent,
+                                       p->busiest_cpu_percent));
       label(c, p, out);
       iospd_strbuf_append(out, " (");
       count(out, p->iops);
