@@ -29,7 +29,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 bad_detail() { [ -s err ] && sed 's/^/  stderr: /' err | head -5; }
 expect_rc() { if [ "$1" = "$2" ]; then ok; else bad "$3: exit code $1, expected $2"; fi; }
-expect_err() { if grep -qxF -- "$1" err; then ok; else bad "$2: stderr lacks the line '$1'"; fi; }
+expect_err() { if tr -d '\r' <err | grep -qxF -- "$1"; then ok; else bad "$2: stderr lacks the line '$1'"; fi; }
 check() { "$py" "$src/tests/e2e/curve_check.py" "$src" "$@" >chk.log 2>&1 && ok ||
   { bad "curve_check $*"; sed 's/^/  /' chk.log | head -10; }; }
 
