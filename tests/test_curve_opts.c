@@ -188,6 +188,13 @@ static const struct {
     {"iospd --curve -g100 t.dat",
      "--curve cannot be combined with -g: a rate limit caps the throughput "
      "the curve measures (with --latency-limit the curve sets -g itself)"},
+    {"iospd --curve --latency-limit=r:p99<=1ms -w100 t.dat",
+     "--latency-limit=r:... bounds reads, and -w100 issues none: drop r: or "
+     "lower -w"},
+    {"iospd --curve --latency-limit=w:p99<=1ms t.dat",
+     "--latency-limit=w:... bounds writes, and the profile issues none: drop "
+     "w: or add -w"},
+    {"iospd --curve --latency-limit=w:p99<=1ms -w30 t.dat", NULL},
     {"iospd --curve -g100i t.dat",
      "--curve cannot be combined with -g: a rate limit"},
 };

@@ -320,7 +320,21 @@ static bool run_point(iospd_run_session_t* session, iospd_profile_t* p,
       pt->failed = true;
     }
   }
-  if (kept && !pt->failed) measure(c, &results, pt);
+  if (kept && !pt->failed) {
+    measure(c, &results, pt);
+    /* A point that completed nothing would read as a fall or a broken
+     * bound: it is a failure of the point, said as such. */
+    if (pt->iops <= 0) {
+      iospd_strbuf_t m;
+      iospd_strbuf_init(&m);
+      iospd_strbuf_appendf(&m, "--curve: point %u completed no I/O in its "
+                               "%.1f s: the curve stops there",
+                           c->count + 1, pt->seconds);
+      err_line("error: ", iospd_strbuf_cstr(&m));
+      iospd_strbuf_destroy(&m);
+      pt->failed = true;
+    }
+  }
   if (cpu0 != 0 && cpu1 > cpu0 && t1 > t0 && sys->ticks_per_second > 0)
     pt->process_cpu_percent = 100.0 * (double)(cpu1 - cpu0) / 1e9 /
                               ((double)(t1 - t0) / sys->ticks_per_second);

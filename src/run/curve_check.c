@@ -67,5 +67,17 @@ int iospd_curve_refusal(const iospd_profile_t* p, iospd_strbuf_t* msg) {
       return refuse(msg, "--curve cannot be combined with -g: a rate limit "
                          "caps the throughput the curve measures (with "
                          "--latency-limit the curve sets -g itself)");
+  /* A bound on reads or writes needs some of them. */
+  bool reads = false, writes = false;
+  for (uint32_t t = 0; t < ts->target_count; t++) {
+    reads = reads || ts->targets[t].write_ratio < 100;
+    writes = writes || ts->targets[t].write_ratio > 0;
+  }
+  if (o->limit_on && o->limit_op == IOSPD_CURVE_OP_READ && !reads)
+    return refuse(msg, "--latency-limit=r:... bounds reads, and -w100 "
+                       "issues none: drop r: or lower -w");
+  if (o->limit_on && o->limit_op == IOSPD_CURVE_OP_WRITE && !writes)
+    return refuse(msg, "--latency-limit=w:... bounds writes, and the "
+                       "profile issues none: drop w: or add -w");
   return 0;
 }
