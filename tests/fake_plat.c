@@ -620,6 +620,7 @@ void fake_set_mem_available(uint64_t bytes) { g_mem_available = bytes; }
 void fake_set_thread_cpu_ns(uint64_t ns) { g_thread_cpu_ns = ns; }
 uint64_t iospd_plat_mem_available(void) { return g_mem_available; }
 uint64_t iospd_plat_thread_cpu_ns(void) { return g_thread_cpu_ns; }
+uint64_t iospd_plat_process_cpu_ns(void) { return g_thread_cpu_ns; }
 
 int iospd_plat_read_samples(const char* path, const uint64_t* offsets,
                             uint32_t n, uint32_t len, uint8_t* buf,

@@ -115,6 +115,10 @@ typedef enum iospd_opt_id {
   IOSPD_OID_append,
   IOSPD_OID_cleanup,
   IOSPD_OID_help,
+  /* --curve and its companions (docs/curve.md) */
+  IOSPD_OID_curve,
+  IOSPD_OID_latency_limit,
+  IOSPD_OID_expect,
   IOSPD_OID_COUNT
 } iospd_opt_id_t;
 

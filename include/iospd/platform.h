@@ -131,6 +131,9 @@ uint64_t iospd_plat_mem_available(void);
 /* CPU time (user + system) the calling thread has used, in ns; 0 when
  * unknown. Cheap; called by each worker at the start and end of its run. */
 uint64_t iospd_plat_thread_cpu_ns(void);
+/* The same for the whole process, every thread of it (the kernel's
+ * io_uring workers included on Linux): --curve's "iospd's own CPU". */
+uint64_t iospd_plat_process_cpu_ns(void);
 /* Reads n samples of len bytes each, sample i at offsets[i], from the
  * target at path (a file, disk or volume; through the cache, sharing it
  * with everyone) into buf + i * len. Offsets and len must be multiples of

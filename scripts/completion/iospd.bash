@@ -139,6 +139,9 @@ _iospd_long_names=(
   '--append'
   '--cleanup'
   '--help'
+  '--curve='
+  '--latency-limit='
+  '--expect='
 )
 _iospd_long_descs=(
   'raw write permission'
@@ -169,6 +172,9 @@ _iospd_long_descs=(
   'append-only writes'
   'remove the tree'
   'help'
+  'queue-depth curve'
+  'latency bound'
+  'expected throughput'
 )
 # The values of long options that take one word of a list.
 _iospd_words_engine=( auto io_uring libaio threads psync null )

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app_curve.h"
 #include "app_internal.h"
 #include "iospd/app.h"
 #include "iospd/compare.h"
@@ -115,6 +116,10 @@ static int cmd_run(const iospd_app_t* app) {
   iospd_strbuf_append(app->warned, iospd_strbuf_cstr(&diag));
   iospd_strbuf_destroy(&diag);
   if (rc < 0) return EXIT_BAD_INPUT;
+  if (iospd_app_curve_wanted(p)) { /* --curve (docs/curve.md) */
+    cmdline_args_t args = {app->argc, app->argv};
+    return iospd_app_curve(p, app->sys, &args, iospd_strbuf_cstr(app->warned));
+  }
   int exit_code;
   if (p->profile_only) {
     if (p->ext.output_count > 0)
