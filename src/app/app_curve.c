@@ -280,7 +280,7 @@ static bool run_point(iospd_run_session_t* session, iospd_profile_t* p,
     iospd_strbuf_append(&m, ") cannot run: ");
     iospd_strbuf_append(&m, iospd_strbuf_cstr(&diag));
     while (m.len > 0 && m.data[m.len - 1] == '\n') m.data[--m.len] = '\0';
-    err_line("error: ", iospd_strbuf_cstr(&m));
+    err_line(iospd_strbuf_cstr(&m));
     iospd_strbuf_destroy(&m);
     iospd_strbuf_destroy(&diag);
     pt->failed = true;
@@ -315,7 +315,7 @@ static bool run_point(iospd_run_session_t* session, iospd_profile_t* p,
       iospd_strbuf_init(&m);
       iospd_strbuf_appendf(&m, "--curve: point %u failed: %s", c->count + 1,
                            why);
-      err_line("error: ", iospd_strbuf_cstr(&m));
+      err_line(iospd_strbuf_cstr(&m));
       iospd_strbuf_destroy(&m);
       pt->failed = true;
     }
@@ -330,7 +330,7 @@ static bool run_point(iospd_run_session_t* session, iospd_profile_t* p,
       iospd_strbuf_appendf(&m, "--curve: point %u completed no I/O in its "
                                "%.1f s: the curve stops there",
                            c->count + 1, pt->seconds);
-      err_line("error: ", iospd_strbuf_cstr(&m));
+      err_line(iospd_strbuf_cstr(&m));
       iospd_strbuf_destroy(&m);
       pt->failed = true;
     }
@@ -364,7 +364,7 @@ static int write_file(const iospd_output_spec_t* o, const iospd_strbuf_t* sb) {
     iospd_strbuf_appendf(&m, "--output=%s:%s: the report was not written: %s",
                          iospd_format_word(o->format), o->path,
                          err.msg[0] ? err.msg : iospd_strerror(rc));
-    err_line("error: ", iospd_strbuf_cstr(&m));
+    err_line(iospd_strbuf_cstr(&m));
     iospd_strbuf_destroy(&m);
   }
   return rc;
@@ -383,7 +383,7 @@ static bool emit(const iospd_profile_t* p, const iospd_curve_t* c,
   bool ok = true;
   if (wants_json(p) &&
       iospd_app_curve_json(&doc, c, &a, json, p->cmdline) != 0) {
-    err_line("error: ", "out of memory writing the curve's JSON document");
+    err_line("out of memory writing the curve's JSON document");
     ok = false;
   }
   out_sb(p->format == IOSPD_FORMAT_JSON ? &doc : &text);
@@ -422,7 +422,7 @@ int iospd_app_curve(iospd_profile_t* p, const iospd_sysinfo_t* sys,
   iospd_strbuf_t msg;
   iospd_strbuf_init(&msg);
   if (iospd_curve_refusal(p, &msg) != 0) {
-    err_line("error: ", iospd_strbuf_cstr(&msg));
+    err_line(iospd_strbuf_cstr(&msg));
     iospd_strbuf_destroy(&msg);
     return EXIT_BAD_INPUT;
   }
@@ -431,7 +431,7 @@ int iospd_app_curve(iospd_profile_t* p, const iospd_sysinfo_t* sys,
   if (code != EXIT_OK) return code;
   saved_t s;
   if (save(p, &s) != 0) {
-    err_line("error: ", "out of memory starting the curve");
+    err_line("out of memory starting the curve");
     return EXIT_RUN_FAILED;
   }
   const iospd_timespan_t* ts = &p->timespans[0];
@@ -442,7 +442,7 @@ int iospd_app_curve(iospd_profile_t* p, const iospd_sysinfo_t* sys,
     iospd_free(c);
     iospd_free(json);
     restore(p, &s);
-    err_line("error: ", "out of memory starting the curve");
+    err_line("out of memory starting the curve");
     return EXIT_RUN_FAILED;
   }
   iospd_curve_init(c, &p->ext.curve, t0->block_size,
