@@ -230,6 +230,15 @@ dots=$(grep -v '^target' out.txt | tr -cd '.' | wc -c)
 # (iospd.exe ends its lines with CR LF).
 vdots=$(tr -d '\r' <out.txt | grep -cE 'Z: .*\.\.\.$')
 [ $((dots - 3 * vdots)) = 4 ] && ok || bad "--verify-only -P16: $((dots - 3 * vdots)) dots, want 4: $(cat out.txt)"
+# What has no meaning for a checking pass is refused, naming it (exit 3);
+# -o, -n, -Sm and the engine are taken.
+for sw in "-d3:-d (the pass ends" "-W2:-W and -C" "-t2:-t and -F" "-w10:-w (the pass only reads)" \
+          "-r:-r, -rs and -rd" "-g100:-g, -i and -j" "-T8K:-T, -p and -si" "-D:-D (the pass" "-L:-L (the pass"; do
+  run 3 --verify-only -b4K "${sw%%:*}" v.dat
+  grep -qF -- "error: --verify-only: ${sw#*:}" err.txt && ok || bad "--verify-only ${sw%%:*}: not refused by name: $(head -2 err.txt)"
+done
+run 0 --verify-only -b4K -o8 -n -Sm v.dat
+expect checked 64 "--verify-only -o8 -n -Sm"
 cp v.dat ns.dat
 run 3 --verify-only -b4K v.dat ns.dat
 grep -q "^target 'v.dat': .*checked 64, failures 0 " out.txt && ok ||
