@@ -34,3 +34,7 @@ elseif(IOSPD_BASH AND CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(e2e_html_chart_bounds_wine PROPERTIES TIMEOUT 300
                        SKIP_RETURN_CODE 77 ENVIRONMENT "${iospd_test_env}")
 endif()
+
+# The curve and PTS pages (iospd_html_curve / iospd_html_pts) from the
+# hand-made documents tests/data/curve-*.json and pts-*.json.
+iospd_add_test(test_html_curve SOURCES test_html_curve.c)

@@ -222,7 +222,7 @@ static void test_thinning_keeps_a_spike(void** state) {
   y[4003] = 0;    /* and a dip */
   html_series_t s = {.label = "s", .n = N, .x = x, .y = y};
   html_chart_t c = {"t", "t", "x", "y", HTML_AXIS_LINEAR, HTML_AXIS_LINEAR,
-                    &s, 1, NULL, 0};
+                    &s, 1, NULL, 0, NULL, 0, NULL, 0, NULL, 0, false};
   iospd_strbuf_t out;
   iospd_strbuf_init(&out);
   iospd_html_line_chart(&out, &c);
@@ -266,7 +266,7 @@ static void test_crafted_input(void** state) {
   }
   html_series_t s = {.label = "s", .n = N, .x = x, .y = y};
   html_chart_t c = {"t", "t", "x", "y", HTML_AXIS_LINEAR, HTML_AXIS_LINEAR,
-                    &s, 1, NULL, 0};
+                    &s, 1, NULL, 0, NULL, 0, NULL, 0, NULL, 0, false};
   iospd_strbuf_t out;
   iospd_strbuf_init(&out);
   iospd_html_line_chart(&out, &c);

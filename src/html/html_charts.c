@@ -84,7 +84,8 @@ static void rate_chart(iospd_strbuf_t* out, const html_run_t* runs, size_t nr,
   html_span_t sp[2];
   html_chart_t c = {id, title, "time from the start of measuring (s)", yl,
                     HTML_AXIS_LINEAR, HTML_AXIS_LINEAR, s, n, sp,
-                    nr == 1 ? spans_of(&runs[0].ts, sp) : 0};
+                    nr == 1 ? spans_of(&runs[0].ts, sp) : 0, NULL, 0, NULL,
+                    0, NULL, 0, false};
   iospd_html_line_chart(out, &c);
   iospd_free(s);
 }
@@ -119,7 +120,8 @@ static void latency_time_chart(iospd_strbuf_t* out, const html_run_t* runs,
   html_chart_t c = {"latency-time", "Latency over time (per interval)",
                     "time from the start of measuring (s)", "latency (ms)",
                     HTML_AXIS_LINEAR, HTML_AXIS_LOG, s, n, sp,
-                    nr == 1 ? spans_of(&runs[0].ts, sp) : 0};
+                    nr == 1 ? spans_of(&runs[0].ts, sp) : 0, NULL, 0, NULL,
+                    0, NULL, 0, false};
   iospd_html_line_chart(out, &c);
 }
 
@@ -174,7 +176,8 @@ static void percentile_chart(iospd_strbuf_t* out, const html_run_t* runs,
   }
   html_chart_t c = {"percentiles", "Latency percentiles",
                     "percentile (nines scale)", "latency (ms)",
-                    HTML_AXIS_NINES, HTML_AXIS_LOG, s, n, NULL, 0};
+                    HTML_AXIS_NINES, HTML_AXIS_LOG, s, n, NULL, 0, NULL, 0,
+                    NULL, 0, NULL, 0, false};
   iospd_html_line_chart(out, &c);
   iospd_free(xy);
   iospd_free(s);

@@ -49,6 +49,21 @@ static const char k_script[] =
 
 static const char* or_empty(const char* s) { return s != NULL ? s : ""; }
 
+void iospd_html_page_begin(iospd_strbuf_t* out, const char* title) {
+  iospd_strbuf_append(out, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+                           "<meta charset=\"utf-8\"><meta name=\"viewport\" "
+                           "content=\"width=device-width, initial-scale=1\">"
+                           "<title>");
+  iospd_html_text(out, title);
+  iospd_strbuf_appendf(out, "</title><style>%s</style></head><body>\n",
+                       k_style);
+}
+
+void iospd_html_page_end(iospd_strbuf_t* out) {
+  iospd_strbuf_appendf(out, "<script>%s</script>\n</body></html>\n",
+                       k_script);
+}
+
 static void td_text(iospd_strbuf_t* out, const char* s) {
   iospd_strbuf_append(out, "<td>");
   iospd_html_text(out, s != NULL ? s : "");
