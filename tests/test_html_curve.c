@@ -34,10 +34,10 @@ static char* page_of(cJSON* d, bool pts) {
   iospd_strbuf_init(&a);
   iospd_strbuf_init(&b);
   iospd_err_clear(&err);
-  assert_int_equal(pts ? iospd_html_pts(d, &a, &err)
-                       : iospd_html_curve(d, &a, &err), 0);
-  assert_int_equal(pts ? iospd_html_pts(d, &b, &err)
-                       : iospd_html_curve(d, &b, &err), 0);
+  assert_int_equal(
+      pts ? iospd_html_pts(d, &a, &err) : iospd_html_curve(d, &a, &err), 0);
+  assert_int_equal(
+      pts ? iospd_html_pts(d, &b, &err) : iospd_html_curve(d, &b, &err), 0);
   assert_int_equal(a.len, b.len);
   assert_memory_equal(iospd_strbuf_cstr(&a), iospd_strbuf_cstr(&b), a.len);
   size_t n = a.len;
@@ -75,46 +75,58 @@ static void test_curve_knee(void** state) {
   char* hs = figure(p, "curve-latency");
   /* the six curve points, the three bisection points, the 64K probe */
   assert_int_equal(count(hs, "<circle data-x="), 6 + 3 + 1);
-  assert_non_null(strstr(hs, "<circle data-x=\"4950\" data-y=\"0.41999999999999998\""));
-  assert_non_null(strstr(hs, "<circle data-x=\"20010\" data-y=\"2.6000000000000001\""));
+  assert_non_null(
+      strstr(hs, "<circle data-x=\"4950\" data-y=\"0.41999999999999998\""));
+  assert_non_null(
+      strstr(hs, "<circle data-x=\"20010\" data-y=\"2.6000000000000001\""));
   assert_non_null(strstr(hs, "<g data-dots=\"bisection and rate points\""));
   assert_non_null(strstr(hs, "<circle data-x=\"19990\" data-y=\"1.01\""));
   /* the limit line at 1 ms, the knee at point 4, the answer */
   assert_non_null(strstr(hs, "<line data-hline=\"limit\" data-value=\"1\""));
   assert_non_null(strstr(hs, "limit: p99 &lt;= 1 ms</text>"));
-  assert_non_null(strstr(hs, "<g data-mark=\"knee\" data-x=\"19900\" "
-                             "data-y=\"0.69999999999999996\">"));
-  assert_non_null(strstr(hs, "<g data-mark=\"answer\" data-x=\"19980\" "
-                             "data-y=\"0.93500000000000005\">"));
+  assert_non_null(strstr(hs,
+                         "<g data-mark=\"knee\" data-x=\"19900\" "
+                         "data-y=\"0.69999999999999996\">"));
+  assert_non_null(strstr(hs,
+                         "<g data-mark=\"answer\" data-x=\"19980\" "
+                         "data-y=\"0.93500000000000005\">"));
   assert_non_null(strstr(hs, "answer: 19980 IOPS</text>"));
   assert_non_null(strstr(hs, "data-plot=\"1\""));
   free(hs);
   /* IOPS against -o on a log axis from 1 to 100, the knee at -o8 */
   char* tp = figure(p, "curve-throughput");
-  assert_non_null(strstr(tp, "data-x-axis=\"log\" data-x-lo=\"1\" "
-                             "data-x-hi=\"100\""));
+  assert_non_null(strstr(tp,
+                         "data-x-axis=\"log\" data-x-lo=\"1\" "
+                         "data-x-hi=\"100\""));
   assert_int_equal(count(tp, "<circle data-x="), 6);
   assert_non_null(strstr(tp, "<circle data-x=\"32\" data-y=\"20010\""));
-  assert_non_null(strstr(tp, "<g data-mark=\"knee\" data-x=\"8\" "
-                             "data-y=\"19900\">"));
+  assert_non_null(strstr(tp,
+                         "<g data-mark=\"knee\" data-x=\"8\" "
+                         "data-y=\"19900\">"));
   free(tp);
   char* pc = figure(p, "curve-p99");
-  assert_non_null(strstr(pc, "<circle data-x=\"16\" data-y=\"1.3500000000000001\""));
+  assert_non_null(
+      strstr(pc, "<circle data-x=\"16\" data-y=\"1.3500000000000001\""));
   assert_non_null(strstr(pc, "<line data-hline=\"limit\" data-value=\"1\""));
   free(pc);
   /* the point table, the findings, the verdict in order */
   assert_non_null(strstr(p, "data-point=\"10\" data-metric=\"iops\">19980<"));
   assert_non_null(strstr(p, "data-point=\"5\" data-metric=\"mean_ms\">0.798<"));
-  assert_non_null(strstr(p, "data-point=\"7\" data-metric=\"block_size\">65536<"));
-  assert_non_null(strstr(p, "<th>knee</th><td>point 4, axis value 8: 19900 "
-                            "IOPS, 77.73 MiB/s, p99 0.7 ms</td>"));
-  assert_non_null(strstr(p, "<th>answer</th><td>point 10, axis value 11: "
-                            "19980 IOPS at p99 0.935 ms (bracketed between "
-                            "11, within the limit, and 12, over it)</td>"));
-  assert_non_null(strstr(p, "<th>cap</th><td>an IOPS cap at 19900 IOPS: 4K "
-                            "and 64K points"));
-  assert_non_null(strstr(p, "<th>latency limit</th><td>p99 of total I/O &lt;= "
-                            "1 ms</td>"));
+  assert_non_null(
+      strstr(p, "data-point=\"7\" data-metric=\"block_size\">65536<"));
+  assert_non_null(strstr(p,
+                         "<th>knee</th><td>point 4, axis value 8: 19900 "
+                         "IOPS, 77.73 MiB/s, p99 0.7 ms</td>"));
+  assert_non_null(strstr(p,
+                         "<th>answer</th><td>point 10, axis value 11: "
+                         "19980 IOPS at p99 0.935 ms (bracketed between "
+                         "11, within the limit, and 12, over it)</td>"));
+  assert_non_null(strstr(p,
+                         "<th>cap</th><td>an IOPS cap at 19900 IOPS: 4K "
+                         "and 64K points"));
+  assert_non_null(strstr(p,
+                         "<th>latency limit</th><td>p99 of total I/O &lt;= "
+                         "1 ms</td>"));
   assert_non_null(strstr(p, "<th>expected (--expect)</th><td>50000 IOPS</td>"));
   const char* v1 = strstr(p, "<li>The run plateaus at 19,900 IOPS from QD 8");
   const char* v5 = strstr(p, "<li>The run got 19,980 of the 50,000 IOPS");
@@ -134,12 +146,15 @@ static void test_curve_nolimit_interrupted(void** state) {
   assert_null(strstr(p, "data-hline"));
   assert_null(strstr(p, "data-mark"));
   assert_non_null(strstr(p, "data-note=\"curve-latency-limit\""));
-  assert_non_null(strstr(p, "<th>latency limit</th><td>none (no "
-                            "--latency-limit)</td>"));
-  assert_non_null(strstr(p, "<th>cap</th><td>iospd itself (add threads) at "
-                            "1340000 IOPS"));
-  assert_non_null(strstr(p, "<th>axis</th><td>threads per target (-t): 1, 2, "
-                            "4, 8</td>"));
+  assert_non_null(strstr(p,
+                         "<th>latency limit</th><td>none (no "
+                         "--latency-limit)</td>"));
+  assert_non_null(strstr(p,
+                         "<th>cap</th><td>iospd itself (add threads) at "
+                         "1340000 IOPS"));
+  assert_non_null(strstr(p,
+                         "<th>axis</th><td>threads per target (-t): 1, 2, "
+                         "4, 8</td>"));
   /* no limit: p99 on y, "within the limit" is "-" */
   char* hs = figure(p, "curve-latency");
   assert_int_equal(count(hs, "<circle data-x="), 4);
@@ -149,8 +164,9 @@ static void test_curve_nolimit_interrupted(void** state) {
   cJSON_Delete(d);
   d = load("curve-interrupted.json");
   p = page_of(d, false);
-  assert_non_null(strstr(p, "data-banner=\"interrupted\">The curve was cut "
-                            "short (Ctrl-C): 3 points done"));
+  assert_non_null(strstr(p,
+                         "data-banner=\"interrupted\">The curve was cut "
+                         "short (Ctrl-C): 3 points done"));
   assert_non_null(strstr(p, "<th>stopped</th><td>interrupted (Ctrl-C)"));
   assert_non_null(strstr(p, "<th>knee</th><td>none found"));
   free(p);
@@ -165,9 +181,10 @@ static void test_curve_refused(void** state) {
   cJSON* d = load("pts-converged.json");
   iospd_err_clear(&err);
   assert_int_equal(iospd_html_curve(d, &out, &err), IOSPD_EUSAGE);
-  assert_string_equal(err.msg, "not an iospd curve document: it has no "
-                               "\"format\": \"iospd-curve\" (write one with "
-                               "--curve and --output=json:FILE)");
+  assert_string_equal(err.msg,
+                      "not an iospd curve document: it has no "
+                      "\"format\": \"iospd-curve\" (write one with "
+                      "--curve and --output=json:FILE)");
   cJSON_Delete(d);
   d = load("curve-knee.json");
   cJSON_ReplaceItemInObject(d, "format_version", cJSON_CreateNumber(2));
@@ -194,43 +211,53 @@ static void test_pts_converged(void** state) {
   assert_non_null(strstr(p, "<th>model</th><td>ExampleCorp NV3 1TB</td>"));
   assert_non_null(strstr(p, "<th>firmware</th><td>3B2QGXA7</td>"));
   assert_non_null(strstr(p, "<th>serial</th><td>unknown</td>"));
-  assert_non_null(strstr(p, "<th>device</th><td>/dev/nvme1n1 (disk, "
-                            "1000190509056 bytes)</td>"));
+  assert_non_null(strstr(p,
+                         "<th>device</th><td>/dev/nvme1n1 (disk, "
+                         "1000190509056 bytes)</td>"));
   assert_non_null(strstr(p, "<th>purge</th><td>trim (1.2 s)</td>"));
-  assert_non_null(strstr(p, "<th>preconditioning (WIPC)</th><td>15261696 "
-                            "writes of 128 KiB sequential, 2000381018112 "
-                            "bytes in 1000.2 s</td>"));
-  assert_non_null(strstr(p, "<th>threads and depth</th><td>1 thread, 8 "
-                            "outstanding I/Os each</td>"));
+  assert_non_null(strstr(p,
+                         "<th>preconditioning (WIPC)</th><td>15261696 "
+                         "writes of 128 KiB sequential, 2000381018112 "
+                         "bytes in 1000.2 s</td>"));
+  assert_non_null(strstr(p,
+                         "<th>threads and depth</th><td>1 thread, 8 "
+                         "outstanding I/Os each</td>"));
   assert_non_null(strstr(p, "<th>rounds</th><td>7 of at most 25</td>"));
   assert_non_null(strstr(p, "<th>platform</th><td>vm, linux, iospd 0.1.0"));
   assert_non_null(strstr(p, "data-conformant=\"yes\">yes</td>"));
-  assert_non_null(strstr(p, "<th>steady state</th><td>yes: steady state was "
-                            "reached (stopped: steady)</td>"));
+  assert_non_null(strstr(p,
+                         "<th>steady state</th><td>yes: steady state was "
+                         "reached (stopped: steady)</td>"));
   /* convergence: the tracked value and the 8 block sizes at 0/100 */
   char* cv = figure(p, "pts-convergence");
   assert_int_equal(count(cv, "<path data-series="), 1 + 8);
   assert_non_null(strstr(cv, "<g data-dots=\"tracked: 4 KiB 0/100\""));
   assert_non_null(strstr(cv, "<circle data-x=\"1\" data-y=\"60500\""));
   assert_non_null(strstr(cv, "<circle data-x=\"7\" data-y=\"40010\""));
-  assert_non_null(strstr(cv, "data-series=\"1024 KiB 0/100\" data-points=\"7\""));
+  assert_non_null(
+      strstr(cv, "data-series=\"1024 KiB 0/100\" data-points=\"7\""));
   free(cv);
   /* the window: rounds 3..7, the mean and the bands of the document's
    * mean, the fitted line from its intercept and slope */
   char* w = figure(p, "pts-window");
   char key[160];
   assert_non_null(strstr(w, "<line data-hline=\"mean\" data-value=\"40022\""));
-  snprintf(key, sizeof key, "data-band=\"20\" data-y0=\"%.17g\" "
-           "data-y1=\"%.17g\"", 40022.0 * 0.8, 40022.0 * 1.2);
+  snprintf(key, sizeof key,
+           "data-band=\"20\" data-y0=\"%.17g\" "
+           "data-y1=\"%.17g\"",
+           40022.0 * 0.8, 40022.0 * 1.2);
   assert_non_null(strstr(w, key));
-  snprintf(key, sizeof key, "data-band=\"10\" data-y0=\"%.17g\" "
-           "data-y1=\"%.17g\"", 40022.0 * 0.9, 40022.0 * 1.1);
+  snprintf(key, sizeof key,
+           "data-band=\"10\" data-y0=\"%.17g\" "
+           "data-y1=\"%.17g\"",
+           40022.0 * 0.9, 40022.0 * 1.1);
   assert_non_null(strstr(w, key));
   assert_int_equal(count(w, "<circle data-x="), 5);
   assert_non_null(strstr(w, "<circle data-x=\"3\" data-y=\"40000\""));
   assert_non_null(strstr(w, "<circle data-x=\"7\" data-y=\"40010\""));
-  assert_non_null(strstr(w, "data-series=\"fitted line (least squares)\" "
-                            "data-points=\"2\""));
+  assert_non_null(strstr(w,
+                         "data-series=\"fitted line (least squares)\" "
+                         "data-points=\"2\""));
   free(w);
   assert_non_null(strstr(p, "data-round=\"3\">40000<"));
   assert_non_null(strstr(p, "data-w=\"mean\">40022<"));
@@ -255,17 +282,21 @@ static void test_pts_max_rounds(void** state) {
   (void)state;
   cJSON* d = load("pts-maxrounds.json");
   char* p = page_of(d, true);
-  assert_non_null(strstr(p, "data-conformant=\"no\">no: cells of 1 s (PTS: "
-                            "60 s); a reduced matrix (--pts-matrix)</td>"));
-  assert_non_null(strstr(p, "<th>rounds</th><td>25 of at most 25 (12 read "
-                            "back by --pts-resume)</td>"));
-  assert_non_null(strstr(p, "<th>steady state</th><td>no: steady state was "
-                            "not reached (stopped: after the 25-round "
-                            "cap)</td>"));
+  assert_non_null(strstr(p,
+                         "data-conformant=\"no\">no: cells of 1 s (PTS: "
+                         "60 s); a reduced matrix (--pts-matrix)</td>"));
+  assert_non_null(strstr(p,
+                         "<th>rounds</th><td>25 of at most 25 (12 read "
+                         "back by --pts-resume)</td>"));
+  assert_non_null(strstr(p,
+                         "<th>steady state</th><td>no: steady state was "
+                         "not reached (stopped: after the 25-round "
+                         "cap)</td>"));
   assert_non_null(strstr(p, "<th>model</th><td>unknown</td>"));
   assert_non_null(strstr(p, "<th>purge</th><td>none</td>"));
-  assert_non_null(strstr(p, "data-w=\"data_excursion_pct\">44.458</td><td "
-                            "class=\"n\">20</td><td>no</td>"));
+  assert_non_null(strstr(p,
+                         "data-w=\"data_excursion_pct\">44.458</td><td "
+                         "class=\"n\">20</td><td>no</td>"));
   char* w = figure(p, "pts-window");
   assert_non_null(strstr(w, "<circle data-x=\"21\" data-y=\"34000\""));
   assert_non_null(strstr(w, "<circle data-x=\"25\" data-y=\"34600\""));
@@ -275,8 +306,9 @@ static void test_pts_max_rounds(void** state) {
   /* before the fifth round there is no window: a note instead */
   cJSON_ReplaceItemInObject(d, "window", cJSON_CreateNull());
   p = page_of(d, true);
-  assert_non_null(strstr(p, "data-note=\"pts-window\">No measurement window "
-                            "yet"));
+  assert_non_null(strstr(p,
+                         "data-note=\"pts-window\">No measurement window "
+                         "yet"));
   assert_null(strstr(p, "data-chart=\"pts-window\""));
   free(p);
   cJSON_Delete(d);
@@ -290,9 +322,10 @@ static void test_pts_refused(void** state) {
   cJSON* d = load("curve-knee.json");
   iospd_err_clear(&err);
   assert_int_equal(iospd_html_pts(d, &out, &err), IOSPD_EUSAGE);
-  assert_string_equal(err.msg, "not an iospd PTS document: it has no "
-                               "\"format\": \"iospd-pts\" (write one with "
-                               "--pts and --output=json:FILE)");
+  assert_string_equal(err.msg,
+                      "not an iospd PTS document: it has no "
+                      "\"format\": \"iospd-pts\" (write one with "
+                      "--pts and --output=json:FILE)");
   cJSON_Delete(d);
   d = load("pts-converged.json");
   cJSON_DeleteItemFromObject(d, "rounds");

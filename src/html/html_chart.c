@@ -491,12 +491,12 @@ void iospd_html_line_chart(iospd_strbuf_t* out, const html_chart_t* c) {
                          "\" data-value=\"%.17g\" x1=\"%d\" y1=\"%.1f\" "
                          "x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
                          "stroke-width=\"1.5\"%s%s%s/><text class=\"hl\" "
-                         "x=\"%d\" y=\"%.1f\" text-anchor=\"end\" "
+                         "x=\"%d\" y=\"%.1f\" text-anchor=\"start\" "
                          "fill=\"%s\">",
                          h->y, PL, y, PR, y, col,
                          h->dash ? " stroke-dasharray=\"" : "",
                          h->dash ? k_dash[h->dash % 3] : "",
-                         h->dash ? "\"" : "", PR - 4, y - 4, col);
+                         h->dash ? "\"" : "", PL + 4, y - 4, col);
     iospd_html_text(out, h->label);
     iospd_strbuf_append(out, "</text>");
   }
@@ -513,7 +513,8 @@ void iospd_html_line_chart(iospd_strbuf_t* out, const html_chart_t* c) {
                          "stroke=\"%s\" stroke-width=\"2\"/><text x=\"%.1f\" "
                          "y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\">",
                          k->x, k->y, x, y, col, x < (PL + PR) / 2 ? x + 10 : x - 10,
-                         y - 10, x < (PL + PR) / 2 ? "start" : "end", col);
+                         i % 2 ? y + 20 : y - 10,
+                         x < (PL + PR) / 2 ? "start" : "end", col);
     iospd_html_text(out, k->label);
     iospd_strbuf_append(out, "</text></g>");
   }

@@ -15,16 +15,17 @@
 #define NUM iospd_html_num_of
 #define STR iospd_html_str_of
 
-static int bad(iospd_err_t *err, const char *what) {
+static int bad(iospd_err_t* err, const char* what) {
   return iospd_err_set(err, IOSPD_EUSAGE, "not an iospd PTS document: %s",
                        what);
 }
 
-static int check(const cJSON *d, iospd_err_t *err) {
-  const char *f = STR(d, "format");
+static int check(const cJSON* d, iospd_err_t* err) {
+  const char* f = STR(d, "format");
   if (!cJSON_IsObject(d) || f == NULL || strcmp(f, "iospd-pts") != 0)
-    return bad(err, "it has no \"format\": \"iospd-pts\" (write one with "
-                    "--pts and --output=json:FILE)");
+    return bad(err,
+               "it has no \"format\": \"iospd-pts\" (write one with "
+               "--pts and --output=json:FILE)");
   double v = NUM(d, "format_version");
   if (v != 1) {
     if (v > 1)
@@ -33,34 +34,34 @@ static int check(const cJSON *d, iospd_err_t *err) {
                            "newer iospd (format_version %.0f); this iospd "
                            "reads 1",
                            v);
-    return bad(err, "\"format_version\" is not 1 (a damaged or hand-edited "
-                    "file?)");
+    return bad(err,
+               "\"format_version\" is not 1 (a damaged or hand-edited "
+               "file?)");
   }
   if (!cJSON_IsArray(G(d, "rounds")))
     return bad(err, "no \"rounds\" array (a damaged or hand-edited file?)");
   if (!cJSON_IsObject(G(d, "matrix")) || !cJSON_IsObject(G(d, "tracked")))
-    return bad(err, "no \"matrix\" or \"tracked\" object (a damaged or "
-                    "hand-edited file?)");
+    return bad(err,
+               "no \"matrix\" or \"tracked\" object (a damaged or "
+               "hand-edited file?)");
   return 0;
 }
 
 /* The metric of a cell: "iops", "mib_per_s" or "mean_latency_us" (ms). */
-static double metric_of(const cJSON *cell, const char *metric) {
+static double metric_of(const cJSON* cell, const char* metric) {
   if (strcmp(metric, "mean_latency_us") == 0)
     return NUM(G(cell, "latency_us"), "mean") / 1000.0;
   return NUM(cell, metric);
 }
 
 /* The value shown for a tracked value of the document (latency in ms). */
-static double shown(const char *metric, double v) {
+static double shown(const char* metric, double v) {
   return strcmp(metric, "mean_latency_us") == 0 ? v / 1000.0 : v;
 }
 
-static const char *metric_label(const char *metric) {
-  if (strcmp(metric, "mib_per_s") == 0)
-    return "MiB/s";
-  if (strcmp(metric, "mean_latency_us") == 0)
-    return "mean latency (ms)";
+static const char* metric_label(const char* metric) {
+  if (strcmp(metric, "mib_per_s") == 0) return "MiB/s";
+  if (strcmp(metric, "mean_latency_us") == 0) return "mean latency (ms)";
   return "IOPS";
 }
 
@@ -77,7 +78,7 @@ static void fixed(char* buf, size_t cap, double v, int dec) {
   if (buf[n - 1] == '.') buf[--n] = '\0';
 }
 
-static void size_text(char *buf, size_t cap, double bytes) {
+static void size_text(char* buf, size_t cap, double bytes) {
   char num[32];
   if (bytes >= 1024 && fmod(bytes, 1024) == 0) {
     iospd_html_num(num, sizeof num, bytes / 1024);
@@ -89,18 +90,18 @@ static void size_text(char *buf, size_t cap, double bytes) {
 }
 
 /* "0/100" read/write, as PTS names a mix. */
-static void mix_text(char *buf, size_t cap, double read_pct) {
+static void mix_text(char* buf, size_t cap, double read_pct) {
   snprintf(buf, cap, "%.0f/%.0f", read_pct, 100 - read_pct);
 }
 
-static const char *yes_no(const cJSON *b) {
+static const char* yes_no(const cJSON* b) {
   return cJSON_IsTrue(b) ? "yes" : cJSON_IsFalse(b) ? "no" : "-";
 }
 
-static void header(iospd_strbuf_t *out, const cJSON *d) {
-  const cJSON *sys = G(d, "system");
-  const cJSON *tg = G(d, "target");
-  const cJSON *tr = G(d, "tracked");
+static void header(iospd_strbuf_t* out, const cJSON* d) {
+  const cJSON* sys = G(d, "system");
+  const cJSON* tg = G(d, "target");
+  const cJSON* tr = G(d, "tracked");
   char buf[512], a[64], b[64];
   snprintf(buf, sizeof buf, "iospd PTS %s test: %s",
            STR(d, "test") ? STR(d, "test") : "",
@@ -114,8 +115,9 @@ static void header(iospd_strbuf_t *out, const cJSON *d) {
                          "continues it).</p>\n",
                          cJSON_GetArraySize(G(d, "rounds")),
                          cJSON_GetArraySize(G(d, "rounds")) == 1 ? "" : "s");
-  iospd_strbuf_append(out, "<h1>iospd PTS report</h1>\n"
-                           "<table data-table=\"pts-header\">\n");
+  iospd_strbuf_append(out,
+                      "<h1>iospd PTS report</h1>\n"
+                      "<table data-table=\"pts-header\">\n");
   snprintf(buf, sizeof buf, "SNIA SSS PTS 2.0.2 %s test",
            STR(d, "test") ? STR(d, "test") : "-");
   iospd_html_kv(out, "test", buf);
@@ -130,7 +132,7 @@ static void header(iospd_strbuf_t *out, const cJSON *d) {
                 STR(tg, "firmware") ? STR(tg, "firmware") : "unknown");
   iospd_html_kv(out, "serial",
                 STR(tg, "serial") ? STR(tg, "serial") : "unknown");
-  const cJSON *tool = G(sys, "tool");
+  const cJSON* tool = G(sys, "tool");
   snprintf(buf, sizeof buf, "%s, %s, %s %s",
            STR(sys, "computer_name") ? STR(sys, "computer_name") : "-",
            STR(sys, "os") ? STR(sys, "os") : "-",
@@ -141,8 +143,8 @@ static void header(iospd_strbuf_t *out, const cJSON *d) {
   iospd_strbuf_append(out, "<tr><th>command line</th><td><code>");
   iospd_html_text(out, STR(d, "command_line") ? STR(d, "command_line") : "");
   iospd_strbuf_append(out, "</code></td></tr>\n");
-  const cJSON *pu = G(d, "purge");
-  const char *pm = STR(pu, "method");
+  const cJSON* pu = G(d, "purge");
+  const char* pm = STR(pu, "method");
   if (pm == NULL || strcmp(pm, "none") == 0) {
     snprintf(buf, sizeof buf, "none");
   } else {
@@ -150,7 +152,7 @@ static void header(iospd_strbuf_t *out, const cJSON *d) {
     snprintf(buf, sizeof buf, "%s (%s s)", pm, a);
   }
   iospd_html_kv(out, "purge", buf);
-  const cJSON *w = G(d, "wipc");
+  const cJSON* w = G(d, "wipc");
   size_text(a, sizeof a, NUM(w, "block_size"));
   char s[32], n[32], bytes[32];
   fixed(s, sizeof s, NUM(w, "seconds"), 3);
@@ -183,7 +185,7 @@ static void header(iospd_strbuf_t *out, const cJSON *d) {
            metric_label(STR(tr, "metric") ? STR(tr, "metric") : "iops"), a,
            STR(tr, "access") ? STR(tr, "access") : "", b);
   iospd_html_kv(out, "tracked", buf);
-  const char *stopped = STR(d, "stopped");
+  const char* stopped = STR(d, "stopped");
   snprintf(buf, sizeof buf, "%s",
            cJSON_IsTrue(G(d, "converged"))
                ? "yes: steady state was reached"
@@ -197,30 +199,28 @@ static void header(iospd_strbuf_t *out, const cJSON *d) {
                                                    : stopped);
   iospd_html_kv(out, "steady state", buf);
   iospd_strbuf_append(out, "<tr><th>conformant</th><td data-conformant=\"");
-  iospd_strbuf_append(out, cJSON_IsTrue(G(d, "conformant")) ? "yes\">yes"
-                                                            : "no\">no");
-  const cJSON *r;
+  iospd_strbuf_append(
+      out, cJSON_IsTrue(G(d, "conformant")) ? "yes\">yes" : "no\">no");
+  const cJSON* r;
   bool first = true;
   cJSON_ArrayForEach(r, G(d, "nonconformant_reasons")) {
-    if (!cJSON_IsString(r))
-      continue;
+    if (!cJSON_IsString(r)) continue;
     iospd_strbuf_append(out, first ? ": " : "; ");
     iospd_html_text(out, r->valuestring);
     first = false;
   }
   iospd_strbuf_append(out, "</td></tr>\n");
-  const char *e = STR(d, "error");
-  if (e != NULL)
-    iospd_html_kv(out, "error", e);
+  const char* e = STR(d, "error");
+  if (e != NULL) iospd_html_kv(out, "error", e);
   iospd_strbuf_append(out, "</table>\n");
 }
 
 /* The cell of a round with that block size and mix (NULL: none). */
-static const cJSON *cell_of(const cJSON *round, double bs, double rp,
-                            const char *access) {
-  const cJSON *c;
+static const cJSON* cell_of(const cJSON* round, double bs, double rp,
+                            const char* access) {
+  const cJSON* c;
   cJSON_ArrayForEach(c, G(round, "cells")) {
-    const char *a = STR(c, "access");
+    const char* a = STR(c, "access");
     if (NUM(c, "block_size") == bs && NUM(c, "read_pct") == rp &&
         (access == NULL || a == NULL || strcmp(a, access) == 0))
       return c;
@@ -228,8 +228,8 @@ static const cJSON *cell_of(const cJSON *round, double bs, double rp,
   return NULL;
 }
 
-static void series(html_series_t *s, const char *label, int color, int dash,
-                   bool bold, size_t n, double *x, double *y) {
+static void series(html_series_t* s, const char* label, int color, int dash,
+                   bool bold, size_t n, double* x, double* y) {
   memset(s, 0, sizeof *s);
   snprintf(s->label, sizeof s->label, "%s", label);
   s->color = color;
@@ -245,41 +245,38 @@ enum { MAX_LINES = 24 };
 
 /* The tracked value and every block size's value of the tracked mix,
  * across rounds. */
-static int convergence(iospd_strbuf_t *out, const cJSON *d) {
-  const cJSON *tr = G(d, "tracked");
-  const char *metric = STR(tr, "metric") ? STR(tr, "metric") : "iops";
-  const char *access = STR(tr, "access");
-  const cJSON *rounds = G(d, "rounds");
+static int convergence(iospd_strbuf_t* out, const cJSON* d) {
+  const cJSON* tr = G(d, "tracked");
+  const char* metric = STR(tr, "metric") ? STR(tr, "metric") : "iops";
+  const char* access = STR(tr, "access");
+  const cJSON* rounds = G(d, "rounds");
   size_t nr = (size_t)cJSON_GetArraySize(rounds);
-  const cJSON *bss = G(G(d, "matrix"), "block_sizes");
+  const cJSON* bss = G(G(d, "matrix"), "block_sizes");
   size_t nb = (size_t)cJSON_GetArraySize(bss);
-  if (nb > MAX_LINES - 1)
-    nb = MAX_LINES - 1;
-  double *v = iospd_calloc((nb + 2) * (nr ? nr : 1), sizeof *v);
-  if (v == NULL)
-    return IOSPD_ENOMEM;
-  double *x = v;
+  if (nb > MAX_LINES - 1) nb = MAX_LINES - 1;
+  double* v = iospd_calloc((nb + 2) * (nr ? nr : 1), sizeof *v);
+  if (v == NULL) return IOSPD_ENOMEM;
+  double* x = v;
   html_series_t s[MAX_LINES];
   size_t ns = 0, i = 0;
-  const cJSON *r;
+  const cJSON* r;
   cJSON_ArrayForEach(r, rounds) x[i++] = NUM(r, "n");
   char lab[96], bsz[32], mix[16];
   mix_text(mix, sizeof mix, NUM(tr, "read_pct"));
-  double *y = v + nr;
+  double* y = v + nr;
   i = 0;
   cJSON_ArrayForEach(r, rounds) y[i++] = shown(metric, NUM(r, "tracked_value"));
   size_text(bsz, sizeof bsz, NUM(tr, "block_size"));
   snprintf(lab, sizeof lab, "tracked: %s %s", bsz, mix);
   series(&s[ns++], lab, 7, 0, true, nr, x, y);
   size_t k = 0;
-  const cJSON *b;
+  const cJSON* b;
   cJSON_ArrayForEach(b, bss) {
-    if (k >= nb)
-      break;
-    double *yb = v + (2 + k) * nr;
+    if (k >= nb) break;
+    double* yb = v + (2 + k) * nr;
     i = 0;
     cJSON_ArrayForEach(r, rounds) {
-      const cJSON *c = cell_of(r, b->valuedouble, NUM(tr, "read_pct"), access);
+      const cJSON* c = cell_of(r, b->valuedouble, NUM(tr, "read_pct"), access);
       yb[i++] = c != NULL ? metric_of(c, metric) : NAN;
     }
     size_text(bsz, sizeof bsz, b->valuedouble);
@@ -289,8 +286,9 @@ static int convergence(iospd_strbuf_t *out, const cJSON *d) {
   }
   snprintf(lab, sizeof lab, "%s", metric_label(metric));
   html_chart_t c = {.id = "pts-convergence",
-                    .title = "Steady-state convergence (every block size of "
-                             "the tracked mix, per round)",
+                    .title =
+                        "Steady-state convergence (every block size of "
+                        "the tracked mix, per round)",
                     .x_label = "round",
                     .y_label = lab,
                     .x_axis = HTML_AXIS_LINEAR,
@@ -307,11 +305,10 @@ static int convergence(iospd_strbuf_t *out, const cJSON *d) {
 
 /* The window: the tracked value per round, its mean, the bands and the
  * fitted line, all from the document. */
-static void window_plot(iospd_strbuf_t *out, const cJSON *d) {
-  const cJSON *w = G(d, "window");
-  const char *metric = STR(G(d, "tracked"), "metric");
-  if (metric == NULL)
-    metric = "iops";
+static void window_plot(iospd_strbuf_t* out, const cJSON* d) {
+  const cJSON* w = G(d, "window");
+  const char* metric = STR(G(d, "tracked"), "metric");
+  if (metric == NULL) metric = "iops";
   if (!cJSON_IsObject(w)) {
     iospd_html_note(out, "pts-window",
                     "No measurement window yet: the steady-state test needs "
@@ -319,16 +316,14 @@ static void window_plot(iospd_strbuf_t *out, const cJSON *d) {
     return;
   }
   double first = NUM(w, "first_round"), last = NUM(w, "last_round");
-  const cJSON *vals = G(w, "values");
+  const cJSON* vals = G(w, "values");
   size_t n = (size_t)cJSON_GetArraySize(vals);
-  if (n > 64)
-    n = 64;
+  if (n > 64) n = 64;
   double x[64], y[64], fx[2], fy[2];
   size_t i = 0;
-  const cJSON *v;
+  const cJSON* v;
   cJSON_ArrayForEach(v, vals) {
-    if (i >= n)
-      break;
+    if (i >= n) break;
     x[i] = first + (double)i;
     y[i] = shown(metric, cJSON_IsNumber(v) ? v->valuedouble : NAN);
     i++;
@@ -355,8 +350,9 @@ static void window_plot(iospd_strbuf_t *out, const cJSON *d) {
   char yl[64];
   snprintf(yl, sizeof yl, "%s", metric_label(metric));
   html_chart_t c = {.id = "pts-window",
-                    .title = "Measurement window (rounds of the last "
-                             "steady-state test)",
+                    .title =
+                        "Measurement window (rounds of the last "
+                        "steady-state test)",
                     .x_label = "round",
                     .y_label = yl,
                     .series = s,
@@ -369,22 +365,21 @@ static void window_plot(iospd_strbuf_t *out, const cJSON *d) {
   iospd_html_line_chart(out, &c);
 }
 
-static void window_table(iospd_strbuf_t *out, const cJSON *d) {
-  const cJSON *w = G(d, "window");
-  if (!cJSON_IsObject(w))
-    return;
-  const char *metric = STR(G(d, "tracked"), "metric");
-  if (metric == NULL)
-    metric = "iops";
+static void window_table(iospd_strbuf_t* out, const cJSON* d) {
+  const cJSON* w = G(d, "window");
+  if (!cJSON_IsObject(w)) return;
+  const char* metric = STR(G(d, "tracked"), "metric");
+  if (metric == NULL) metric = "iops";
   int dec = strcmp(metric, "mean_latency_us") == 0 ? 3 : 2;
-  iospd_strbuf_append(out, "<h3>Measurement window</h3>\n<table "
-                           "data-table=\"pts-window\"><tr><th>round</th><th>");
+  iospd_strbuf_append(out,
+                      "<h3>Measurement window</h3>\n<table "
+                      "data-table=\"pts-window\"><tr><th>round</th><th>");
   iospd_html_text(out, metric_label(metric));
   iospd_strbuf_append(out, "</th><th>fitted line</th></tr>\n");
   double first = NUM(w, "first_round");
   double slope = NUM(w, "slope"), icpt = NUM(w, "intercept");
   int i = 0;
-  const cJSON *v;
+  const cJSON* v;
   char attrs[64];
   cJSON_ArrayForEach(v, G(w, "values")) {
     iospd_strbuf_append(out, "<tr>");
@@ -397,23 +392,26 @@ static void window_table(iospd_strbuf_t *out, const cJSON *d) {
     iospd_strbuf_append(out, "</tr>\n");
     i++;
   }
-  iospd_strbuf_append(out, "</table>\n<table data-table=\"pts-test\"><tr>"
-                           "<th>test</th><th>value</th><th>% of the mean</th>"
-                           "<th>limit (% of the mean)</th><th>passes</th>"
-                           "</tr>\n");
+  iospd_strbuf_append(out,
+                      "</table>\n<table data-table=\"pts-test\"><tr>"
+                      "<th>test</th><th>value</th><th>% of the mean</th>"
+                      "<th>limit (% of the mean)</th><th>passes</th>"
+                      "</tr>\n");
   iospd_strbuf_append(out, "<tr><th>mean</th>");
   iospd_html_td_num(out, shown(metric, NUM(w, "mean")), dec,
                     " data-w=\"mean\"");
-  iospd_strbuf_append(out, "<td></td><td></td><td></td></tr>\n"
-                           "<tr><th>data excursion (max - min)</th>");
+  iospd_strbuf_append(out,
+                      "<td></td><td></td><td></td></tr>\n"
+                      "<tr><th>data excursion (max - min)</th>");
   iospd_html_td_num(out, shown(metric, NUM(w, "data_excursion")), dec,
                     " data-w=\"data_excursion\"");
   iospd_html_td_num(out, NUM(w, "data_excursion_pct"), 3,
                     " data-w=\"data_excursion_pct\"");
   iospd_html_td_num(out, NUM(d, "data_excursion_limit_pct"), 2, NULL);
   iospd_html_td_text(out, yes_no(G(w, "data_ok")));
-  iospd_strbuf_append(out, "</tr>\n<tr><th>slope excursion (fitted line, "
-                           "first to last round)</th>");
+  iospd_strbuf_append(out,
+                      "</tr>\n<tr><th>slope excursion (fitted line, "
+                      "first to last round)</th>");
   iospd_html_td_num(out, shown(metric, NUM(w, "slope_excursion")), dec,
                     " data-w=\"slope_excursion\"");
   iospd_html_td_num(out, NUM(w, "slope_excursion_pct"), 3,
@@ -431,20 +429,20 @@ static void window_table(iospd_strbuf_t *out, const cJSON *d) {
 
 /* The last round as a table (block size x mix) and a plot (metric by
  * block size, one line per mix). */
-static int matrix(iospd_strbuf_t *out, const cJSON *d) {
-  const cJSON *mx = G(d, "matrix");
-  const cJSON *bss = G(mx, "block_sizes");
-  const cJSON *mixes = G(mx, "mixes");
-  const char *access = STR(mx, "access");
-  const char *test = STR(d, "test");
-  const char *metric =
+static int matrix(iospd_strbuf_t* out, const cJSON* d) {
+  const cJSON* mx = G(d, "matrix");
+  const cJSON* bss = G(mx, "block_sizes");
+  const cJSON* mixes = G(mx, "mixes");
+  const char* access = STR(mx, "access");
+  const char* test = STR(d, "test");
+  const char* metric =
       test != NULL && strcmp(test, "throughput") == 0 ? "mib_per_s"
       : test != NULL && strcmp(test, "latency") == 0  ? "mean_latency_us"
                                                       : "iops";
   int dec = strcmp(metric, "mean_latency_us") == 0 ? 3 : 2;
-  const cJSON *rounds = G(d, "rounds");
+  const cJSON* rounds = G(d, "rounds");
   int nr = cJSON_GetArraySize(rounds);
-  const cJSON *last = nr > 0 ? cJSON_GetArrayItem(rounds, nr - 1) : NULL;
+  const cJSON* last = nr > 0 ? cJSON_GetArrayItem(rounds, nr - 1) : NULL;
   char buf[96], mix[16];
   iospd_strbuf_append(out, "<section id=\"pts-matrix\"><h2>");
   iospd_html_text(out, metric_label(metric));
@@ -455,21 +453,22 @@ static int matrix(iospd_strbuf_t *out, const cJSON *d) {
     iospd_strbuf_append(out, "</section>\n");
     return 0;
   }
-  iospd_strbuf_append(out, "<table data-table=\"pts-matrix\"><tr><th>block "
-                           "size</th>");
-  const cJSON *m;
+  iospd_strbuf_append(out,
+                      "<table data-table=\"pts-matrix\"><tr><th>block "
+                      "size</th>");
+  const cJSON* m;
   cJSON_ArrayForEach(m, mixes) {
     mix_text(mix, sizeof mix, NUM(m, "read_pct"));
     iospd_strbuf_appendf(out, "<th>%s R/W</th>", mix);
   }
   iospd_strbuf_append(out, "</tr>\n");
-  const cJSON *b;
+  const cJSON* b;
   char attrs[96];
   cJSON_ArrayForEach(b, bss) {
     size_text(buf, sizeof buf, b->valuedouble);
     iospd_strbuf_appendf(out, "<tr><th>%s</th>", buf);
     cJSON_ArrayForEach(m, mixes) {
-      const cJSON *c =
+      const cJSON* c =
           cell_of(last, b->valuedouble, NUM(m, "read_pct"), access);
       snprintf(attrs, sizeof attrs, " data-bs=\"%.0f\" data-read=\"%.0f\"",
                b->valuedouble, NUM(m, "read_pct"));
@@ -481,22 +480,19 @@ static int matrix(iospd_strbuf_t *out, const cJSON *d) {
   iospd_strbuf_append(out, "</table>\n");
   size_t nb = (size_t)cJSON_GetArraySize(bss);
   size_t nm = (size_t)cJSON_GetArraySize(mixes);
-  if (nm > MAX_LINES)
-    nm = MAX_LINES;
-  double *v = iospd_calloc((nm + 1) * (nb ? nb : 1), sizeof *v);
-  if (v == NULL)
-    return IOSPD_ENOMEM;
+  if (nm > MAX_LINES) nm = MAX_LINES;
+  double* v = iospd_calloc((nm + 1) * (nb ? nb : 1), sizeof *v);
+  if (v == NULL) return IOSPD_ENOMEM;
   size_t i = 0;
   cJSON_ArrayForEach(b, bss) v[i++] = b->valuedouble / 1024.0;
   html_series_t s[MAX_LINES];
   size_t k = 0;
   cJSON_ArrayForEach(m, mixes) {
-    if (k >= nm)
-      break;
-    double *y = v + (1 + k) * nb;
+    if (k >= nm) break;
+    double* y = v + (1 + k) * nb;
     i = 0;
     cJSON_ArrayForEach(b, bss) {
-      const cJSON *c =
+      const cJSON* c =
           cell_of(last, b->valuedouble, NUM(m, "read_pct"), access);
       y[i++] = c != NULL ? metric_of(c, metric) : NAN;
     }
@@ -507,27 +503,26 @@ static int matrix(iospd_strbuf_t *out, const cJSON *d) {
   }
   snprintf(buf, sizeof buf, "%s by block size (one line per read/write mix)",
            metric_label(metric));
-  html_chart_t c = {.id = "pts-matrix-plot",
-                    .title = buf,
-                    .x_label = "block size (KiB)",
-                    .y_label = metric_label(metric),
-                    .x_axis = nb > 1 ? HTML_AXIS_LOG : HTML_AXIS_LINEAR,
-                    .y_axis = strcmp(metric, "iops") == 0 ? HTML_AXIS_LOG
-                                                          : HTML_AXIS_LINEAR,
-                    .series = s,
-                    .series_count = k,
-                    .plot_attrs = true};
+  html_chart_t c = {
+      .id = "pts-matrix-plot",
+      .title = buf,
+      .x_label = "block size (KiB)",
+      .y_label = metric_label(metric),
+      .x_axis = nb > 1 ? HTML_AXIS_LOG : HTML_AXIS_LINEAR,
+      .y_axis = strcmp(metric, "iops") == 0 ? HTML_AXIS_LOG : HTML_AXIS_LINEAR,
+      .series = s,
+      .series_count = k,
+      .plot_attrs = true};
   iospd_html_line_chart(out, &c);
   iospd_free(v);
   iospd_strbuf_append(out, "</section>\n");
   return 0;
 }
 
-int iospd_html_pts(const cJSON *pts_doc, iospd_strbuf_t *out,
-                   iospd_err_t *err) {
+int iospd_html_pts(const cJSON* pts_doc, iospd_strbuf_t* out,
+                   iospd_err_t* err) {
   int rc = check(pts_doc, err);
-  if (rc < 0)
-    return rc;
+  if (rc < 0) return rc;
   header(out, pts_doc);
   iospd_strbuf_append(out,
                       "<section id=\"pts-steady\"><h2>Steady state</h2>\n");
@@ -535,19 +530,16 @@ int iospd_html_pts(const cJSON *pts_doc, iospd_strbuf_t *out,
   window_plot(out, pts_doc);
   window_table(out, pts_doc);
   iospd_strbuf_append(out, "</section>\n");
-  if (rc == 0)
-    rc = matrix(out, pts_doc);
+  if (rc == 0) rc = matrix(out, pts_doc);
   iospd_html_page_end(out);
-  if (rc == 0 && out->failed)
-    rc = IOSPD_ENOMEM;
-  if (rc < 0)
-    iospd_err_set(err, rc, "out of memory (HTML PTS page)");
+  if (rc == 0 && out->failed) rc = IOSPD_ENOMEM;
+  if (rc < 0) iospd_err_set(err, rc, "out of memory (HTML PTS page)");
   return rc;
 }
 
-int iospd_html_pts_text(const char *name, const char *json, size_t len,
-                        iospd_strbuf_t *out, iospd_err_t *err) {
-  cJSON *d = cJSON_ParseWithLength(json, len);
+int iospd_html_pts_text(const char* name, const char* json, size_t len,
+                        iospd_strbuf_t* out, iospd_err_t* err) {
+  cJSON* d = cJSON_ParseWithLength(json, len);
   if (d == NULL)
     return iospd_err_set(err, IOSPD_EUSAGE, "'%s': not JSON", name);
   int rc = iospd_html_pts(d, out, err);

@@ -400,12 +400,77 @@ static int page(const iospd_html_input_t* in, html_run_t* runs, size_t n,
   return rc;
 }
 
+/* The "format" of a document when it is its first key, as every iospd
+ * writer puts it (into word, at most cap - 1 bytes); false: not found
+ * that way (the full loader then says what is wrong). */
+static bool sniff_format(const char* s, size_t len, char* word, size_t cap) {
+  size_t i = 0;
+#define WS() while (i < len && strchr(" \t\r\n", s[i]) != NULL && s[i]) i++
+  WS();
+  if (i >= len || s[i++] != '{') return false;
+  WS();
+  if (len - i < 8 || memcmp(s + i, "\"format\"", 8) != 0) return false;
+  i += 8;
+  WS();
+  if (i >= len || s[i++] != ':') return false;
+  WS();
+  if (i >= len || s[i++] != '"') return false;
+  size_t n = 0;
+  while (i < len && s[i] != '"' && s[i] != '\\' && n + 1 < cap)
+    word[n++] = s[i++];
+  word[n] = '\0';
+#undef WS
+  return i < len && s[i] == '"';
+}
+
+/* A curve or PTS document: its own page, alone. */
+static int other_page(const iospd_html_input_t* in, size_t n, size_t at,
+                      bool pts, iospd_strbuf_t* out, iospd_err_t* err) {
+  const char* kind = pts ? "iospd-pts" : "iospd-curve";
+  if (n > 1 || in[at].jsonl != NULL)
+    return iospd_err_set(err, IOSPD_EUSAGE,
+                         "'%s' (--report): an %s document gets a page of its "
+                         "own: give it to --report alone%s",
+                         in[at].name, kind,
+                         pts ? "" : " (two curves: iospd --compare a.json "
+                                    "b.json)");
+  cJSON* d = cJSON_ParseWithLength(in[at].json, in[at].json_len);
+  if (d == NULL)
+    return iospd_err_set(err, IOSPD_EUSAGE,
+                         "'%s' (--report): not JSON, although it starts as an "
+                         "%s document (a cut-off or damaged file?)",
+                         in[at].name, kind);
+  int rc = pts ? iospd_html_pts(d, out, err) : iospd_html_curve(d, out, err);
+  cJSON_Delete(d);
+  if (rc == IOSPD_EUSAGE) {
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    iospd_err_set(err, rc, "'%s' (--report): %s", in[at].name, msg);
+  }
+  return rc;
+}
+
 int iospd_html_report(const iospd_html_input_t* in, size_t n,
                       const iospd_html_opts_t* opts, iospd_strbuf_t* out,
                       iospd_err_t* err) {
   if (n == 0)
     return iospd_err_set(err, IOSPD_EUSAGE,
                          "--report: give at least one -Rjson results file");
+  /* The page follows the documents' "format": results (one or more runs),
+   * or one curve or PTS document. */
+  for (size_t i = 0; i < n; i++) {
+    char word[64];
+    if (!sniff_format(in[i].json, in[i].json_len, word, sizeof word)) continue;
+    if (strcmp(word, "iospd-curve") == 0 || strcmp(word, "iospd-pts") == 0)
+      return other_page(in, n, i, word[6] == 'p', out, err);
+    if (strcmp(word, "iospd-results") != 0)
+      return iospd_err_set(err, IOSPD_EUSAGE,
+                           "'%s' (--report): a \"format\": \"%s\" document; "
+                           "--report reads iospd-results (-Rjson), "
+                           "iospd-curve (--curve) and iospd-pts (--pts) "
+                           "documents",
+                           in[i].name, word);
+  }
   html_run_t* runs = iospd_calloc(n, sizeof *runs);
   if (runs == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   int rc = 0;
