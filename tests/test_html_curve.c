@@ -6,6 +6,7 @@
  * and anything that is not the document is refused with what is wrong. */
 #include <cJSON.h>
 
+#include "iospd/compare.h"
 #include "iospd/html.h"
 #include "test_util.h"
 
@@ -336,6 +337,74 @@ static void test_pts_refused(void** state) {
   iospd_strbuf_destroy(&out);
 }
 
+static void test_curve_compare(void** state) {
+  (void)state;
+  cJSON* a = load("curve-knee.json");
+  cJSON* b = load("curve-knee-b.json");
+  iospd_strbuf_t out;
+  iospd_err_t err;
+  iospd_strbuf_init(&out);
+  iospd_err_clear(&err);
+  assert_int_equal(iospd_compare_curves(a, b, "a.json", "b.json", &out, &err),
+                   0);
+  const char* t = iospd_strbuf_cstr(&out);
+  assert_non_null(strstr(t, "Curve comparison (B against A)\n  A: a.json\n  "
+                            "B: b.json\naxis: outstanding I/Os per thread "
+                            "(-o)\n"));
+  /* B is 1.5 times the IOPS and 0.8 times the p99 of A at every value */
+  assert_non_null(strstr(t, "\n         8 |    19900.0 |    29850.0 |  1.500 "
+                            "|      0.700 |      0.560 |  0.800\n"));
+  assert_non_null(strstr(t, "\n        32 |    20010.0 |    30015.0 |  1.500 "
+                            "|      2.600 |      2.080 |  0.800\n"));
+  assert_int_equal(count(t, "|  1.500 |"), 6);
+  assert_non_null(strstr(t, "Answer:\n  A: point 10, axis value 11: 19980.0 "
+                            "IOPS, latency 0.935 ms\n  B: point 8, axis value "
+                            "12: 29985.0 IOPS, latency 0.808 ms\n"));
+  assert_non_null(strstr(t, "Verdict of B:\n  The run plateaus at 29,850 IOPS"));
+  iospd_strbuf_destroy(&out);
+  /* an interrupted B: its missing points are "-" */
+  cJSON* c = load("curve-interrupted.json");
+  iospd_strbuf_init(&out);
+  assert_int_equal(iospd_compare_curves(a, c, "a.json", "c.json", &out, &err),
+                   0);
+  t = iospd_strbuf_cstr(&out);
+  assert_non_null(strstr(t, "\n        16 |    20050.0 |          - |      - "
+                            "|      1.350 |          - |      -\n"));
+  assert_non_null(strstr(t, "Verdict of B (the curve was cut short):\n"));
+  iospd_strbuf_destroy(&out);
+  /* the HTML overlay: both curves' dots, both knees, the ratios */
+  iospd_strbuf_init(&out);
+  assert_int_equal(
+      iospd_html_curve_compare(a, b, "a.json", "b.json", &out, &err), 0);
+  char* hs = figure(iospd_strbuf_cstr(&out), "curve-latency");
+  assert_non_null(strstr(hs, "<circle data-x=\"19900\" data-y=\"0.69999999999999996\""));
+  assert_non_null(strstr(hs, "<circle data-x=\"29850\" data-y=\"0.56000000000000005\""));
+  assert_non_null(strstr(hs, "<g data-mark=\"knee-A\" data-x=\"19900\""));
+  assert_non_null(strstr(hs, "<g data-mark=\"knee-B\" data-x=\"29850\""));
+  /* the same limit in both: one line */
+  assert_int_equal(count(hs, "data-hline="), 1);
+  free(hs);
+  const char* h = iospd_strbuf_cstr(&out);
+  assert_non_null(strstr(h, "data-axis=\"8\" data-ratio=\"iops\">1.5<"));
+  assert_non_null(strstr(h, "data-axis=\"8\" data-ratio=\"p99\">0.8<"));
+  assert_non_null(strstr(h, "<ul data-list=\"verdict-B\">"));
+  iospd_strbuf_destroy(&out);
+  /* a results document is not a curve */
+  cJSON* r = cJSON_CreateObject();
+  cJSON_AddStringToObject(r, "format", "iospd-results");
+  iospd_strbuf_init(&out);
+  assert_int_equal(iospd_compare_curves(a, r, "a.json", "r.json", &out, &err),
+                   IOSPD_EUSAGE);
+  assert_string_equal(err.msg, "'r.json' (--compare): not an iospd curve "
+                               "document; a curve is compared with another "
+                               "curve (--curve with --output=json:FILE)");
+  iospd_strbuf_destroy(&out);
+  cJSON_Delete(r);
+  cJSON_Delete(c);
+  cJSON_Delete(a);
+  cJSON_Delete(b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_curve_knee),
@@ -344,6 +413,7 @@ int main(void) {
       cmocka_unit_test(test_pts_converged),
       cmocka_unit_test(test_pts_max_rounds),
       cmocka_unit_test(test_pts_refused),
+      cmocka_unit_test(test_curve_compare),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -86,6 +86,15 @@ int iospd_html_curve(const struct cJSON* curve_doc, iospd_strbuf_t* out,
 int iospd_html_pts(const struct cJSON* pts_doc, iospd_strbuf_t* out,
                    iospd_err_t* err);
 
+/* Two curve documents overlaid (iospd --report a-curve.json b-curve.json):
+ * both hockey sticks, throughput and p99 against the axis, the point-by-
+ * point table of iospd --compare (IOPS and p99, B over A) and both
+ * verdicts; the names label the runs. IOSPD_EUSAGE names the document
+ * that is not a curve. */
+int iospd_html_curve_compare(const struct cJSON* a, const struct cJSON* b,
+                             const char* name_a, const char* name_b,
+                             iospd_strbuf_t* out, iospd_err_t* err);
+
 /* The same from the document's bytes (parsed here; a parse error or
  * another "format" is IOSPD_EUSAGE naming `name`). */
 int iospd_html_curve_text(const char* name, const char* json, size_t len,

@@ -9,6 +9,7 @@
 
 #include "html_sections.h"
 #include "iospd/alloc.h"
+#include "iospd/results_doc.h"
 
 static const char k_style[] =
     "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,"
@@ -400,40 +401,44 @@ static int page(const iospd_html_input_t* in, html_run_t* runs, size_t n,
   return rc;
 }
 
-/* The "format" of a document when it is its first key, as every iospd
- * writer puts it (into word, at most cap - 1 bytes); false: not found
- * that way (the full loader then says what is wrong). */
-static bool sniff_format(const char* s, size_t len, char* word, size_t cap) {
-  size_t i = 0;
-#define WS() while (i < len && strchr(" \t\r\n", s[i]) != NULL && s[i]) i++
-  WS();
-  if (i >= len || s[i++] != '{') return false;
-  WS();
-  if (len - i < 8 || memcmp(s + i, "\"format\"", 8) != 0) return false;
-  i += 8;
-  WS();
-  if (i >= len || s[i++] != ':') return false;
-  WS();
-  if (i >= len || s[i++] != '"') return false;
-  size_t n = 0;
-  while (i < len && s[i] != '"' && s[i] != '\\' && n + 1 < cap)
-    word[n++] = s[i++];
-  word[n] = '\0';
-#undef WS
-  return i < len && s[i] == '"';
+/* Two curve documents overlaid. */
+static int curves_page(const iospd_html_input_t* in, iospd_strbuf_t* out,
+                       iospd_err_t* err) {
+  cJSON* d[2];
+  int rc = 0;
+  for (int k = 0; k < 2; k++) {
+    d[k] = cJSON_ParseWithLength(in[k].json, in[k].json_len);
+    if (d[k] == NULL && rc == 0)
+      rc = iospd_err_set(err, IOSPD_EUSAGE,
+                         "'%s' (--report): not JSON, although it starts as an "
+                         "iospd-curve document (a cut-off or damaged file?)",
+                         in[k].name);
+  }
+  if (rc == 0)
+    rc = iospd_html_curve_compare(d[0], d[1], in[0].name, in[1].name, out,
+                                  err);
+  cJSON_Delete(d[0]);
+  cJSON_Delete(d[1]);
+  return rc;
 }
 
 /* A curve or PTS document: its own page, alone. */
 static int other_page(const iospd_html_input_t* in, size_t n, size_t at,
                       bool pts, iospd_strbuf_t* out, iospd_err_t* err) {
   const char* kind = pts ? "iospd-pts" : "iospd-curve";
+  char word[64];
+  if (!pts && n == 2 && in[0].jsonl == NULL && in[1].jsonl == NULL &&
+      iospd_results_doc_format(in[1 - at].json, in[1 - at].json_len, word,
+                               sizeof word) &&
+      strcmp(word, "iospd-curve") == 0)
+    return curves_page(in, out, err);
   if (n > 1 || in[at].jsonl != NULL)
     return iospd_err_set(err, IOSPD_EUSAGE,
                          "'%s' (--report): an %s document gets a page of its "
                          "own: give it to --report alone%s",
                          in[at].name, kind,
-                         pts ? "" : " (two curves: iospd --compare a.json "
-                                    "b.json)");
+                         pts ? "" : " (or with one other curve, to "
+                                    "overlay them)");
   cJSON* d = cJSON_ParseWithLength(in[at].json, in[at].json_len);
   if (d == NULL)
     return iospd_err_set(err, IOSPD_EUSAGE,
@@ -460,7 +465,9 @@ int iospd_html_report(const iospd_html_input_t* in, size_t n,
    * or one curve or PTS document. */
   for (size_t i = 0; i < n; i++) {
     char word[64];
-    if (!sniff_format(in[i].json, in[i].json_len, word, sizeof word)) continue;
+    if (!iospd_results_doc_format(in[i].json, in[i].json_len, word,
+                                   sizeof word))
+      continue;
     if (strcmp(word, "iospd-curve") == 0 || strcmp(word, "iospd-pts") == 0)
       return other_page(in, n, i, word[6] == 'p', out, err);
     if (strcmp(word, "iospd-results") != 0)

@@ -55,7 +55,7 @@ refused() { # <expected stderr line> <args...>
   tr -d '\r' <err | grep -qxF "$want" && ok || bad "--report $*: stderr is not: $want"
   [ ! -e x.html ] && ok || bad "--report $*: x.html written"
 }
-refused "error: 'curve-knee.json' (--report): an iospd-curve document gets a page of its own: give it to --report alone (two curves: iospd --compare a.json b.json)" \
+refused "error: 'curve-knee.json' (--report): an iospd-curve document gets a page of its own: give it to --report alone (or with one other curve, to overlay them)" \
   run-si-L-D500.json curve-knee.json
 refused "error: 'pts-converged.json' (--report): an iospd-pts document gets a page of its own: give it to --report alone" \
   pts-converged.json pts-maxrounds.json
@@ -70,4 +70,18 @@ import json; d = json.load(open("curve-knee.json")); d["format_version"] = 2
 json.dump(d, open("v2.json", "w"))'
 refused "error: 'v2.json' (--report): a curve document written by a newer iospd (format_version 2); this iospd reads 1" \
   v2.json
+# two curves: --compare's text, --report's overlay
+run_exe --compare curve-knee.json curve-knee-b.json >cmp.txt 2>err
+rc=$?
+[ $rc = 0 ] && ok || bad "--compare of two curves: exit $rc"
+tr -d '\r' <cmp.txt | grep -qxF '         8 |    19900.0 |    29850.0 |  1.500 |      0.700 |      0.560 |  0.800' \
+  && ok || bad "--compare: no row for -o8"
+run_exe --compare curve-knee.json run-si-L-D500.json >out 2>err
+rc=$?
+[ $rc = 3 ] && tr -d '\r' <err | grep -qxF "error: 'run-si-L-D500.json' (--compare): not an iospd curve document; a curve is compared with another curve (--curve with --output=json:FILE)" \
+  && ok || bad "--compare curve results: exit $rc"
+run_exe --report curve-knee.json curve-knee-b.json --output=html:ab.html >out 2>err
+rc=$?
+[ $rc = 0 ] && grep -q 'data-mark="knee-B"' ab.html && grep -q '<h1>iospd curves compared</h1>' ab.html \
+  && ok || bad "--report of two curves: exit $rc or no overlay"
 finish html_pages
