@@ -526,16 +526,19 @@ void iospd_html_bar_chart(iospd_strbuf_t* out, const html_bars_t* b) {
   int parts = b->part[1] != NULL ? 2 : 1;
   int height = PB + 74;
   begin(out, b->id, b->title, height);
+  bool lg = b->y_log;
   double hi = 0;
   for (size_t i = 0; i < b->count; i++) {
-    double v = b->bars[i].v[0] + (parts == 2 ? b->bars[i].v[1] : 0);
+    double v = lg ? fmax(b->bars[i].v[0], parts == 2 ? b->bars[i].v[1] : 0)
+                  : b->bars[i].v[0] + (parts == 2 ? b->bars[i].v[1] : 0);
     if (v > hi) hi = v;
   }
-  if (!(hi > 0)) hi = 1;
+  if (!(hi > (lg ? 1 : 0))) hi = lg ? 10 : 1;
   if (!isfinite(hi)) hi = DBL_MAX;
-  double lo = 0, yt[16];
-  int ny = ticks(HTML_AXIS_LINEAR, &lo, &hi, yt, 16);
-  axis_t ay = {HTML_AXIS_LINEAR, lo, hi, PB, PT};
+  double lo = lg ? 1 : 0, yt[16];
+  int kind = lg ? HTML_AXIS_LOG : HTML_AXIS_LINEAR;
+  int ny = ticks(kind, &lo, &hi, yt, 16);
+  axis_t ay = {kind, tf(kind, lo), tf(kind, hi), PB, PT};
   char num[32];
   for (int i = 0; i < ny; i++) {
     double y = px(&ay, yt[i]);
@@ -567,13 +570,22 @@ void iospd_html_bar_chart(iospd_strbuf_t* out, const html_bars_t* b) {
     iospd_strbuf_appendf(out, "\" data-points=\"%zu\" fill=\"%s\">", b->count,
                          iospd_html_palette[p]);
     for (size_t i = 0; i < b->count; i++) {
-      double base = p == 1 ? b->bars[i].v[0] : 0;
-      double y0 = px(&ay, base), y1 = px(&ay, base + b->bars[i].v[p]);
+      double x = PL + slot * (double)i + (slot - bw) / 2, w = bw, y0, y1;
+      if (lg) {
+        double v = b->bars[i].v[p];
+        w = bw / parts;
+        x += w * p;
+        y0 = PB;
+        y1 = v > 1 && isfinite(v) ? px(&ay, v) : v >= 1 ? PB - 2 : PB;
+      } else {
+        double base = p == 1 ? b->bars[i].v[0] : 0;
+        y0 = px(&ay, base);
+        y1 = px(&ay, base + b->bars[i].v[p]);
+      }
       iospd_strbuf_appendf(out,
                            "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                            "height=\"%.1f\"><title>",
-                           PL + slot * (double)i + (slot - bw) / 2, y1, bw,
-                           y0 - y1);
+                           x, y1, w, y0 - y1);
       iospd_html_text(out, b->bars[i].label);
       iospd_html_num(num, sizeof num, b->bars[i].v[p]);
       iospd_strbuf_appendf(out, ": %s</title></rect>", num);

@@ -103,6 +103,9 @@ typedef struct html_bars_s {
   const html_bar_t* bars;
   size_t count;
   bool x_log_labels; /* histogram: labels are bucket bounds */
+  /* A log y axis from 1 (counts): the parts side by side, not stacked, a
+   * bar from 1 up to its value (a count of 1 is a 2-pixel stub, 0 none). */
+  bool y_log;
 } html_bars_t;
 
 void iospd_html_bar_chart(iospd_strbuf_t* out, const html_bars_t* b);

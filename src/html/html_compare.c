@@ -46,7 +46,8 @@ static void rows_table(iospd_strbuf_t* out, const iospd_compare_t* c) {
                              row->test.verdict == IOSPD_CMP_REAL    ? "real"
                              : row->test.verdict == IOSPD_CMP_NOISE ? "noise"
                                                                     : "unknown",
-                             (char)('A' + r % 26), run->spans[s].timespan);
+                             (char)('A' + r % 26),
+                             run->spans[s].timespan + 1);
         iospd_html_text(out, iospd_cmp_metric_name(row->metric));
         const char* unit = iospd_cmp_metric_unit(row->metric);
         if (unit[0] != '\0' &&
@@ -132,12 +133,16 @@ int iospd_html_compare(iospd_strbuf_t* banner, iospd_strbuf_t* out,
   }
   iospd_compare_t c;
   memset(&c, 0, sizeof c);
-  iospd_compare_opts_t opts = {.force = force, .per_target = false,
+  /* Runs that differ on purpose (two queue depths) are overlaid without
+   * --force: the page shows what differs; the noise verdicts, which need
+   * one profile, only with --force (as iospd --compare). */
+  iospd_compare_opts_t opts = {.force = true, .per_target = false,
                                .mode = "--report"};
   int rc = iospd_compare_build((const struct cJSON* const*)docs, names, nr,
                                &opts, &c, err);
   if (rc == 0) {
-    if (c.forced && c.profiles_differ)
+    bool verdicts = force || !c.profiles_differ;
+    if (force && c.profiles_differ)
       iospd_strbuf_append(
           banner, "<div class=\"banner\" data-banner=\"forced\">These runs have "
                "different profiles and are compared only because --force "
@@ -146,7 +151,15 @@ int iospd_html_compare(iospd_strbuf_t* banner, iospd_strbuf_t* out,
                "differ).</div>\n");
     iospd_strbuf_append(out, "<section id=\"comparison\"><h2>Comparison"
                              "</h2>\n");
-    rows_table(out, &c);
+    if (verdicts)
+      rows_table(out, &c);
+    else
+      iospd_strbuf_append(
+          out, "<p class=\"note\" data-note=\"comparison\">These runs have "
+               "different profiles (the settings that differ are below): the "
+               "page overlays them, and gives no within-noise verdicts, which "
+               "compare runs of one profile (give --force to see them "
+               "anyway, as iospd --compare --force).</p>\n");
     fields_table(out, &c);
     iospd_strbuf_append(out, "</section>\n");
   }

@@ -117,7 +117,8 @@ static void headline(iospd_strbuf_t* out, const html_run_t* runs, size_t nr) {
         iospd_strbuf_append(out, "<tr>");
         if (nr > 1)
           iospd_strbuf_appendf(out, "<td>%c</td>", (char)('A' + r % 26));
-        iospd_strbuf_appendf(out, "<td class=\"n\">%d</td>", ti);
+        /* numbered from 1, as DISKSPD numbers timespans */
+        iospd_strbuf_appendf(out, "<td class=\"n\">%d</td>", ti + 1);
         td_text(out, k_dirs[d]);
 #define CELL(metric, value, dec)                                              \
   snprintf(attrs, sizeof attrs,                                               \
@@ -205,6 +206,97 @@ static void flatten(iospd_strbuf_t* out, const cJSON* v, char* path,
   iospd_strbuf_append(out, "</td></tr>\n");
 }
 
+/* A row of the readable tables: a number shown whole, "-" when absent. */
+static void kv_num(iospd_strbuf_t* out, const char* name, double v) {
+  char buf[48];
+  if (isfinite(v))
+    snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    snprintf(buf, sizeof buf, "-");
+  iospd_html_kv(out, name, buf);
+}
+
+static void kv_bytes(iospd_strbuf_t* out, const char* name, double v) {
+  char buf[64];
+  if (!isfinite(v))
+    snprintf(buf, sizeof buf, "-");
+  else if (v >= 1024.0 * 1024 * 1024)
+    snprintf(buf, sizeof buf, "%.1f GiB", v / (1024.0 * 1024 * 1024));
+  else if (v >= 1024 && fmod(v, 1024) == 0)
+    snprintf(buf, sizeof buf, "%.0fKiB", v / 1024);
+  else
+    snprintf(buf, sizeof buf, "%.0f bytes", v);
+  iospd_html_kv(out, name, buf);
+}
+
+/* The system and environment as the text report's "System information"
+ * names them, then iospd's build and each target's device. */
+static void system_table(iospd_strbuf_t* out, const cJSON* doc, size_t r) {
+  const cJSON* sys = iospd_html_get(doc, "system");
+  const cJSON* env = iospd_html_get(doc, "environment");
+  const cJSON* topo = iospd_html_get(sys, "processor_topology");
+  char buf[256];
+  iospd_strbuf_appendf(out, "<table data-table=\"system\" data-run=\"%zu\">"
+                       "\n", r);
+  iospd_html_kv(out, "computer name", iospd_html_str_of(sys, "computer_name"));
+  iospd_html_kv(out, "processor name", iospd_html_str_of(env, "cpu_model"));
+  iospd_html_kv(out, "start time (UTC)", iospd_html_str_of(sys, "run_time"));
+  const char* ps = iospd_html_str_of(iospd_html_get(sys, "power_scheme"),
+                                     "name");
+  iospd_html_kv(out, "active power scheme",
+                ps != NULL && ps[0] ? ps : "<unknown>");
+  kv_bytes(out, "page size", iospd_html_num_of(sys, "page_size"));
+  kv_num(out, "cpu count", iospd_html_num_of(env, "logical_cpus"));
+  kv_num(out, "core count", iospd_html_num_of(env, "cores"));
+  kv_num(out, "group count",
+         (double)cJSON_GetArraySize(iospd_html_get(topo, "groups")));
+  kv_num(out, "node count", iospd_html_num_of(env, "numa_nodes"));
+  kv_num(out, "socket count", iospd_html_num_of(env, "sockets"));
+  const cJSON* het = iospd_html_get(topo, "heterogeneous");
+  iospd_html_kv(out, "heterogeneous cores",
+                cJSON_IsBool(het) ? (cJSON_IsTrue(het) ? "y" : "n") : "-");
+  kv_bytes(out, "memory", iospd_html_num_of(env, "memory_bytes"));
+  snprintf(buf, sizeof buf, "%s %s", or_empty(iospd_html_str_of(env, "os_name")),
+           or_empty(iospd_html_str_of(env, "os_release")));
+  iospd_html_kv(out, "operating system", buf);
+  iospd_html_kv(out, "operating system version",
+                iospd_html_str_of(env, "os_version"));
+  iospd_html_kv(out, "architecture", iospd_html_str_of(env, "arch"));
+  iospd_html_kv(out, "I/O engine", iospd_html_str_of(sys, "io_engine"));
+  snprintf(buf, sizeof buf, "%s (%s)",
+           or_empty(iospd_html_str_of(env, "iospd_version")),
+           or_empty(iospd_html_str_of(env, "iospd_commit")));
+  iospd_html_kv(out, "iospd version", buf);
+  iospd_html_kv(out, "DISKSPD version", iospd_html_str_of(
+                    iospd_html_get(sys, "tool"), "diskspd_version"));
+  iospd_html_kv(out, "build", iospd_html_str_of(env, "build"));
+  iospd_strbuf_append(out, "</table>\n");
+  const cJSON* tgs = iospd_html_get(env, "targets");
+  if (cJSON_GetArraySize(tgs) == 0) return;
+  iospd_strbuf_appendf(out, "<table data-table=\"target-devices\" "
+                       "data-run=\"%zu\"><tr><th>path</th><th>file system"
+                       "</th><th>device</th><th>model</th><th>firmware</th>"
+                       "<th>bus</th><th>rotational</th><th>scheduler</th>"
+                       "<th>queue depth</th><th>cache</th></tr>\n", r);
+  const cJSON* t;
+  cJSON_ArrayForEach(t, tgs) {
+    iospd_strbuf_append(out, "<tr>");
+    td_text(out, iospd_html_str_of(t, "path"));
+    td_text(out, iospd_html_str_of(t, "fs_type"));
+    td_text(out, iospd_html_str_of(t, "device"));
+    td_text(out, iospd_html_str_of(t, "model"));
+    td_text(out, iospd_html_str_of(t, "firmware"));
+    td_text(out, iospd_html_str_of(t, "bus"));
+    const cJSON* rot = iospd_html_get(t, "rotational");
+    td_text(out, cJSON_IsBool(rot) ? (cJSON_IsTrue(rot) ? "yes" : "no") : "-");
+    td_text(out, iospd_html_str_of(t, "scheduler"));
+    iospd_html_td_num(out, iospd_html_num_of(t, "queue_depth"), 0, NULL);
+    td_text(out, iospd_html_str_of(t, "cache"));
+    iospd_strbuf_append(out, "</tr>\n");
+  }
+  iospd_strbuf_append(out, "</table>\n");
+}
+
 static void key_table(iospd_strbuf_t* out, const char* id, const char* title,
                       const html_run_t* runs, size_t nr, const char* key,
                       const char* key2) {
@@ -224,6 +316,11 @@ static void key_table(iospd_strbuf_t* out, const char* id, const char* title,
       iospd_html_text(out, text);
       iospd_strbuf_append(out, "</pre>\n");
     }
+    if (strcmp(key, "system") == 0) system_table(out, runs[r].doc, r);
+    /* Every key as the JSON holds it, folded away: the readable form is
+     * above (issue #31). */
+    iospd_strbuf_appendf(out, "<details><summary>every %s key as the JSON "
+                         "holds it</summary>\n", id);
     iospd_strbuf_appendf(out, "<table data-table=\"%s\" data-run=\"%zu\">"
                          "<tr><th>setting</th><th>value</th></tr>\n", id, r);
     const char* keys[2] = {key, key2};
@@ -233,7 +330,7 @@ static void key_table(iospd_strbuf_t* out, const char* id, const char* title,
       flatten(out, iospd_html_get(runs[r].doc, keys[k]), path, strlen(path),
               sizeof path);
     }
-    iospd_strbuf_append(out, "</table>\n");
+    iospd_strbuf_append(out, "</table>\n</details>\n");
   }
   iospd_strbuf_append(out, "</section>\n");
 }
@@ -385,8 +482,9 @@ static int page(const iospd_html_input_t* in, html_run_t* runs, size_t n,
     headline(out, runs, n);
     iospd_strbuf_append_n(out, iospd_strbuf_cstr(&cmp), cmp.len);
     iospd_html_charts(out, runs, n);
-    key_table(out, "profile", "Resolved profile", runs, n, "profile", NULL);
-    key_table(out, "environment", "Environment", runs, n, "system",
+    key_table(out, "profile", "Resolved profile (input parameters)", runs, n,
+              "profile", NULL);
+    key_table(out, "environment", "System information", runs, n, "system",
               "environment");
     warnings(out, runs, n);
     rc = embedded(out, in, runs, n);

@@ -206,7 +206,9 @@ def main():
         if multi:
             want = len(with_ts)
         else:
-            want = (len(docs[0]["timespans"][0]["targets"]) + 1) * len(info[0][1])
+            # one target: its lines are the total's, drawn once
+            nt = len(docs[0]["timespans"][0]["targets"])
+            want = (nt + 1 if nt > 1 else 1) * len(info[0][1])
         check(len(got) == want, "%s: %d series, want %d" % (cid, len(got), want))
         for s in got:
             r = ord(s["label"][4]) - 65 if multi else 0
