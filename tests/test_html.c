@@ -395,6 +395,14 @@ static void test_compare(void** state) {
   assert_non_null(strstr(page, "<details><summary>every environment key as "
                                "the JSON holds it</summary>"));
   assert_non_null(strstr(page, "<h2>System information</h2>"));
+  /* one precision rule per unit (issue #31): MiB/s to 2 decimals
+   * (1030.6015625), ms to 3 (0.002188626: 2 us) */
+  assert_non_null(strstr(page, "data-run=\"0\" data-timespan=\"0\" "
+                               "data-dir=\"read\" data-metric=\"mib_per_s\">"
+                               "1030.6<"));
+  assert_non_null(strstr(page, "data-run=\"0\" data-timespan=\"0\" "
+                               "data-dir=\"read\" data-metric=\"mean_ms\">"
+                               "0.002<"));
   /* timespans numbered from 1, as DISKSPD does (issue #31) */
   assert_non_null(strstr(page, "<tr><td>A</td><td class=\"n\">1</td><td>"
                                "read</td>"));

@@ -11,14 +11,28 @@
 #include "iospd/alloc.h"
 #include "iospd/compare.h"
 
-static void cell_num(iospd_strbuf_t* out, bool has, double v,
+/* dec < 0: 4 significant digits (a p value); else the unit's decimals. */
+static void cell_num(iospd_strbuf_t* out, bool has, double v, int dec,
                      const char* attrs) {
   char buf[48];
-  if (!has || !isfinite(v))
+  if (!has || !isfinite(v)) {
     snprintf(buf, sizeof buf, "-");
-  else
+  } else if (dec >= 0) {
+    iospd_html_td_num(out, v, dec, attrs);
+    return;
+  } else {
     iospd_html_num(buf, sizeof buf, v);
+  }
   iospd_strbuf_appendf(out, "<td class=\"n\"%s>%s</td>", attrs, buf);
+}
+
+/* The decimals of a metric's unit (HTML_DEC_*). */
+static int metric_dec(iospd_cmp_metric_t m) {
+  switch (m) {
+    case IOSPD_CMP_IOPS: return HTML_DEC_IOPS;
+    case IOSPD_CMP_MIBS: return HTML_DEC_MIBS;
+    default: return HTML_DEC_MS; /* ms, and us per I/O: to the ns */
+  }
 }
 
 static void rows_table(iospd_strbuf_t* out, const iospd_compare_t* c) {
@@ -63,10 +77,12 @@ static void rows_table(iospd_strbuf_t* out, const iospd_compare_t* c) {
         else
           iospd_strbuf_appendf(out, "</td><td class=\"n\">%d</td>", row->target);
         snprintf(attrs, sizeof attrs, " data-cmp=\"base\"");
-        cell_num(out, row->has_base, row->base, attrs);
+        cell_num(out, row->has_base, row->base, metric_dec(row->metric), attrs);
         snprintf(attrs, sizeof attrs, " data-cmp=\"value\"");
-        cell_num(out, row->has_value, row->value, attrs);
-        cell_num(out, row->has_diff, row->diff_pct, " data-cmp=\"diff\"");
+        cell_num(out, row->has_value, row->value, metric_dec(row->metric),
+                 attrs);
+        cell_num(out, row->has_diff, row->diff_pct, HTML_DEC_PCT,
+                 " data-cmp=\"diff\"");
         iospd_strbuf_appendf(out, "<td class=\"%s\">",
                              row->test.verdict == IOSPD_CMP_REAL ? "real" : "");
         iospd_html_text(out, verdict);
@@ -77,7 +93,8 @@ static void rows_table(iospd_strbuf_t* out, const iospd_compare_t* c) {
           iospd_html_text(out, row->test.why);
         }
         iospd_strbuf_append(out, "</td>");
-        cell_num(out, row->test.verdict != IOSPD_CMP_UNKNOWN, row->test.p, "");
+        cell_num(out, row->test.verdict != IOSPD_CMP_UNKNOWN, row->test.p, -1,
+                 "");
         iospd_strbuf_append(out, "</tr>\n");
       }
   }

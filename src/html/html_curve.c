@@ -284,9 +284,11 @@ static void findings(iospd_strbuf_t* out, const curve_t* c) {
       iospd_strbuf_append(out, "<tr>");
       iospd_html_td_num(out, NUM(r, "point"), 0, NULL);
       iospd_html_td_num(out, NUM(r, "outstanding_total"), 0, NULL);
-      iospd_html_td_num(out, NUM(r, "iops"), 2, NULL);
-      iospd_html_td_num(out, NUM(r, "expected_latency_us") / 1000.0, 3, NULL);
-      iospd_html_td_num(out, NUM(r, "measured_latency_us") / 1000.0, 3, NULL);
+      iospd_html_td_num(out, NUM(r, "iops"), HTML_DEC_IOPS, NULL);
+      iospd_html_td_num(out, NUM(r, "expected_latency_us") / 1000.0,
+                        HTML_DEC_MS, NULL);
+      iospd_html_td_num(out, NUM(r, "measured_latency_us") / 1000.0,
+                        HTML_DEC_MS, NULL);
       iospd_strbuf_append(out, "</tr>\n");
     }
     iospd_strbuf_append(out, "</table>\n");
@@ -468,16 +470,16 @@ static void points_table(iospd_strbuf_t* out, const curve_t* c) {
     CELL("block_size", NUM(p->p, "block_size"), 0);
     CELL("threads", NUM(p->p, "threads"), 0);
     CELL("outstanding", NUM(p->p, "outstanding"), 0);
-    CELL("iops", p->iops, 2);
-    CELL("mib_per_s", p->mibs, 2);
+    CELL("iops", p->iops, HTML_DEC_IOPS);
+    CELL("mib_per_s", p->mibs, HTML_DEC_MIBS);
     for (size_t k = 0; k < sizeof lat / sizeof lat[0]; k++) {
       char metric[24];
       snprintf(metric, sizeof metric, "%s_ms", lat[k]);
-      CELL(metric, lat_ms(p->p, lat[k]), 3);
+      CELL(metric, lat_ms(p->p, lat[k]), HTML_DEC_MS);
     }
-    CELL("cpu_percent", NUM(p->p, "cpu_percent"), 2);
+    CELL("cpu_percent", NUM(p->p, "cpu_percent"), HTML_DEC_PCT);
     CELL("busiest_thread_cpu_percent", NUM(p->p, "busiest_thread_cpu_percent"),
-         2);
+         HTML_DEC_PCT);
 #undef CELL
     const cJSON* w = G(p->p, "within_limit");
     iospd_html_td_text(out, cJSON_IsTrue(w)    ? "yes"

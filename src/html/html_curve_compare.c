@@ -167,16 +167,16 @@ static void table(iospd_strbuf_t* out, const cJSON* const* d) {
     double lb = NUM(G(pb, "latency_us"), "p99") / 1000.0;
     iospd_strbuf_append(out, "<tr>");
     iospd_html_td_num(out, v[i], 0, NULL);
-    iospd_html_td_num(out, ia, 2, NULL);
-    iospd_html_td_num(out, ib, 2, NULL);
+    iospd_html_td_num(out, ia, HTML_DEC_IOPS, NULL);
+    iospd_html_td_num(out, ib, HTML_DEC_IOPS, NULL);
     snprintf(attrs, sizeof attrs, " data-axis=\"%.0f\" data-ratio=\"iops\"",
              v[i]);
-    iospd_html_td_num(out, ratio(ib, ia), 3, attrs);
-    iospd_html_td_num(out, la, 3, NULL);
-    iospd_html_td_num(out, lb, 3, NULL);
+    iospd_html_td_num(out, ratio(ib, ia), HTML_DEC_RATIO, attrs);
+    iospd_html_td_num(out, la, HTML_DEC_MS, NULL);
+    iospd_html_td_num(out, lb, HTML_DEC_MS, NULL);
     snprintf(attrs, sizeof attrs, " data-axis=\"%.0f\" data-ratio=\"p99\"",
              v[i]);
-    iospd_html_td_num(out, ratio(lb, la), 3, attrs);
+    iospd_html_td_num(out, ratio(lb, la), HTML_DEC_RATIO, attrs);
     iospd_strbuf_append(out, "</tr>\n");
   }
   iospd_strbuf_append(out, "</table>\n");

@@ -370,7 +370,9 @@ static void window_table(iospd_strbuf_t* out, const cJSON* d) {
   if (!cJSON_IsObject(w)) return;
   const char* metric = STR(G(d, "tracked"), "metric");
   if (metric == NULL) metric = "iops";
-  int dec = strcmp(metric, "mean_latency_us") == 0 ? 3 : 2;
+  int dec = strcmp(metric, "mean_latency_us") == 0   ? HTML_DEC_MS
+            : strcmp(metric, "mib_per_s") == 0 ? HTML_DEC_MIBS
+                                               : HTML_DEC_IOPS;
   iospd_strbuf_append(out,
                       "<h3>Measurement window</h3>\n<table "
                       "data-table=\"pts-window\"><tr><th>round</th><th>");
@@ -405,18 +407,20 @@ static void window_table(iospd_strbuf_t* out, const cJSON* d) {
                       "<tr><th>data excursion (max - min)</th>");
   iospd_html_td_num(out, shown(metric, NUM(w, "data_excursion")), dec,
                     " data-w=\"data_excursion\"");
-  iospd_html_td_num(out, NUM(w, "data_excursion_pct"), 3,
+  iospd_html_td_num(out, NUM(w, "data_excursion_pct"), HTML_DEC_PCT,
                     " data-w=\"data_excursion_pct\"");
-  iospd_html_td_num(out, NUM(d, "data_excursion_limit_pct"), 2, NULL);
+  iospd_html_td_num(out, NUM(d, "data_excursion_limit_pct"), HTML_DEC_PCT,
+                    NULL);
   iospd_html_td_text(out, yes_no(G(w, "data_ok")));
   iospd_strbuf_append(out,
                       "</tr>\n<tr><th>slope excursion (fitted line, "
                       "first to last round)</th>");
   iospd_html_td_num(out, shown(metric, NUM(w, "slope_excursion")), dec,
                     " data-w=\"slope_excursion\"");
-  iospd_html_td_num(out, NUM(w, "slope_excursion_pct"), 3,
+  iospd_html_td_num(out, NUM(w, "slope_excursion_pct"), HTML_DEC_PCT,
                     " data-w=\"slope_excursion_pct\"");
-  iospd_html_td_num(out, NUM(d, "slope_excursion_limit_pct"), 2, NULL);
+  iospd_html_td_num(out, NUM(d, "slope_excursion_limit_pct"), HTML_DEC_PCT,
+                    NULL);
   iospd_html_td_text(out, yes_no(G(w, "slope_ok")));
   iospd_strbuf_append(out, "</tr>\n<tr><th>fitted line</th><td colspan=\"4\">");
   char a[32], b[32];
@@ -439,7 +443,9 @@ static int matrix(iospd_strbuf_t* out, const cJSON* d) {
       test != NULL && strcmp(test, "throughput") == 0 ? "mib_per_s"
       : test != NULL && strcmp(test, "latency") == 0  ? "mean_latency_us"
                                                       : "iops";
-  int dec = strcmp(metric, "mean_latency_us") == 0 ? 3 : 2;
+  int dec = strcmp(metric, "mean_latency_us") == 0   ? HTML_DEC_MS
+            : strcmp(metric, "mib_per_s") == 0 ? HTML_DEC_MIBS
+                                               : HTML_DEC_IOPS;
   const cJSON* rounds = G(d, "rounds");
   int nr = cJSON_GetArraySize(rounds);
   const cJSON* last = nr > 0 ? cJSON_GetArrayItem(rounds, nr - 1) : NULL;

@@ -71,8 +71,7 @@ static void td_text(iospd_strbuf_t* out, const char* s) {
   iospd_strbuf_append(out, "</td>");
 }
 
-/* A value cell; full precision (up to 6 decimals, trailing zeros cut) so
- * a test or a reader finds the JSON's number. */
+/* A value cell: the unit's decimals (HTML_DEC_*), trailing zeros cut. */
 static void td_num(iospd_strbuf_t* out, double v, int decimals,
                    const char* attrs) {
   char buf[64];
@@ -126,17 +125,17 @@ static void headline(iospd_strbuf_t* out, const html_run_t* runs, size_t nr) {
            "data-metric=\"%s\"",                                              \
            r, ti, k_dirs[d], metric);                                         \
   td_num(out, value, dec, attrs)
-        CELL("iops", iospd_html_num_of(dir, "iops"), 2);
-        CELL("mib_per_s", iospd_html_num_of(dir, "mib_per_s"), 2);
+        CELL("iops", iospd_html_num_of(dir, "iops"), HTML_DEC_IOPS);
+        CELL("mib_per_s", iospd_html_num_of(dir, "mib_per_s"), HTML_DEC_MIBS);
         CELL("ios", iospd_html_num_of(dir, "ios"), 0);
-        CELL("mean_ms", iospd_html_num_of(lat, "mean_ms"), 6);
-        CELL("p50_ms", iospd_html_pct(lat, "50"), 6);
-        CELL("p99_ms", iospd_html_pct(lat, "99"), 6);
-        CELL("p99_9_ms", iospd_html_pct(lat, "99.9"), 6);
-        CELL("max_ms", iospd_html_num_of(lat, "max_ms"), 6);
+        CELL("mean_ms", iospd_html_num_of(lat, "mean_ms"), HTML_DEC_MS);
+        CELL("p50_ms", iospd_html_pct(lat, "50"), HTML_DEC_MS);
+        CELL("p99_ms", iospd_html_pct(lat, "99"), HTML_DEC_MS);
+        CELL("p99_9_ms", iospd_html_pct(lat, "99.9"), HTML_DEC_MS);
+        CELL("max_ms", iospd_html_num_of(lat, "max_ms"), HTML_DEC_MS);
 #undef CELL
         if (d == 0)
-          td_num(out, cpu, 2, " rowspan=\"3\"");
+          td_num(out, cpu, HTML_DEC_PCT, " rowspan=\"3\"");
         iospd_strbuf_append(out, "</tr>\n");
       }
       ti++;
