@@ -334,6 +334,36 @@ static void test_pts_refused(void** state) {
   assert_int_equal(iospd_html_pts(d, &out, &err), IOSPD_EUSAGE);
   assert_non_null(strstr(err.msg, "no \"rounds\" array"));
   cJSON_Delete(d);
+  /* from the bytes: the file named, the same page as from the tree */
+  iospd_err_clear(&err);
+  assert_int_equal(iospd_html_pts_text("p.json", "[1]", 3, &out, &err),
+                   IOSPD_EUSAGE);
+  assert_string_equal(err.msg, "'p.json': not an iospd PTS document: it has "
+                               "no \"format\": \"iospd-pts\" (write one "
+                               "with --pts and --output=json:FILE)");
+  d = load("pts-maxrounds.json");
+  char* text = cJSON_PrintUnformatted(d);
+  char* want = page_of(d, true);
+  iospd_strbuf_t got;
+  iospd_strbuf_init(&got);
+  assert_int_equal(iospd_html_pts_text("p.json", text, strlen(text), &got,
+                                       &err), 0);
+  assert_string_equal(iospd_strbuf_cstr(&got), want);
+  iospd_strbuf_destroy(&got);
+  free(want);
+  cJSON_free(text);
+  cJSON_Delete(d);
+  d = load("curve-nolimit.json");
+  text = cJSON_PrintUnformatted(d);
+  want = page_of(d, false);
+  iospd_strbuf_init(&got);
+  assert_int_equal(iospd_html_curve_text("c.json", text, strlen(text), &got,
+                                         &err), 0);
+  assert_string_equal(iospd_strbuf_cstr(&got), want);
+  iospd_strbuf_destroy(&got);
+  free(want);
+  cJSON_free(text);
+  cJSON_Delete(d);
   iospd_strbuf_destroy(&out);
 }
 
