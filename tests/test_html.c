@@ -222,7 +222,7 @@ static void test_thinning_keeps_a_spike(void** state) {
   y[4003] = 0;    /* and a dip */
   html_series_t s = {.label = "s", .n = N, .x = x, .y = y};
   html_chart_t c = {"t", "t", "x", "y", HTML_AXIS_LINEAR, HTML_AXIS_LINEAR,
-                    &s, 1, NULL, 0};
+                    &s, 1, NULL, 0, NULL, 0, NULL, 0, NULL, 0, false};
   iospd_strbuf_t out;
   iospd_strbuf_init(&out);
   iospd_html_line_chart(&out, &c);
@@ -266,7 +266,7 @@ static void test_crafted_input(void** state) {
   }
   html_series_t s = {.label = "s", .n = N, .x = x, .y = y};
   html_chart_t c = {"t", "t", "x", "y", HTML_AXIS_LINEAR, HTML_AXIS_LINEAR,
-                    &s, 1, NULL, 0};
+                    &s, 1, NULL, 0, NULL, 0, NULL, 0, NULL, 0, false};
   iospd_strbuf_t out;
   iospd_strbuf_init(&out);
   iospd_html_line_chart(&out, &c);
@@ -290,7 +290,11 @@ static void test_crafted_input(void** state) {
   iospd_err_t err;
   assert_int_equal(render(&in, 1, false, &out, &err), 0);
   assert_null(strstr(iospd_strbuf_cstr(&out), "target 4000000000"));
-  assert_non_null(strstr(iospd_strbuf_cstr(&out), "data-series=\"target 0 read\""));
+  /* one target: its lines are the total's, listed once (issue #31) */
+  const char* pg = iospd_strbuf_cstr(&out);
+  assert_null(strstr(pg, "data-series=\"target 0 read\""));
+  assert_int_equal(count(pg, "<path data-series=\"total read\""), 2);
+  assert_int_equal(count(pg, "<path data-series=\"total write\""), 2);
   iospd_strbuf_destroy(&out);
   cJSON_free(text);
   cJSON_Delete(d);
@@ -377,25 +381,93 @@ static void test_compare(void** state) {
   assert_null(strstr(page, "data-banner"));
   assert_non_null(strstr(page, "<td>b.json</td>"));
   assert_non_null(strstr(page, "id=\"iospd-results-1\""));
+  /* the environment as the text report names it, the JSON keys folded */
+  assert_non_null(strstr(page, "<table data-table=\"system\" data-run=\"0\">"
+                               "\n<tr><th>computer name</th><td>vm</td></tr>"
+                               "\n<tr><th>processor name</th><td>AMD EPYC"));
+  assert_non_null(strstr(page, "<tr><th>page size</th><td>4KiB</td></tr>"));
+  assert_non_null(strstr(page, "<tr><th>cpu count</th><td>2</td></tr>"));
+  assert_non_null(strstr(page, "<tr><th>memory</th><td>23.5 GiB</td></tr>"));
+  assert_non_null(strstr(page, "<tr><th>operating system</th><td>Linux "
+                               "6.18.44-fc-v1045</td></tr>"));
+  assert_non_null(strstr(page, "<tr><td>x&lt;/script&gt;&lt;b&gt;y.dat</td>"
+                               "<td>ext4</td><td>/dev/vda</td>"));
+  assert_non_null(strstr(page, "<details><summary>every environment key as "
+                               "the JSON holds it</summary>"));
+  assert_non_null(strstr(page, "<h2>System information</h2>"));
+  /* one precision rule per unit (issue #31): MiB/s to 2 decimals
+   * (1030.6015625), ms to 3 (0.002188626: 2 us) */
+  assert_non_null(strstr(page, "data-run=\"0\" data-timespan=\"0\" "
+                               "data-dir=\"read\" data-metric=\"mib_per_s\">"
+                               "1030.6<"));
+  assert_non_null(strstr(page, "data-run=\"0\" data-timespan=\"0\" "
+                               "data-dir=\"read\" data-metric=\"mean_ms\">"
+                               "0.002<"));
+  /* timespans numbered from 1, as DISKSPD does (issue #31) */
+  assert_non_null(strstr(page, "<tr><td>A</td><td class=\"n\">1</td><td>"
+                               "read</td>"));
+  assert_non_null(strstr(page, "<td>B</td><td class=\"n\">1</td><td>IOPS"));
+  assert_null(strstr(page, "<td class=\"n\">0</td><td>read</td>"));
   iospd_strbuf_destroy(&out);
-  /* another block size: refused without --force, a banner with it */
+  /* another block size (runs that differ on purpose, issue #31): overlaid
+   * without --force, the differing setting shown, no noise verdicts (they
+   * need one profile) and no banner; with --force the verdicts and a
+   * banner */
   char* other = copy_str(doc);
   char* bs = strstr(other, "\"block_size\": 4096");
   assert_non_null(bs);
   memcpy(bs + strlen("\"block_size\": "), "8192", 4);
   in[1].json = other;
-  assert_int_equal(render(in, 2, false, &out, &err), IOSPD_EUSAGE);
-  assert_non_null(strstr(err.msg, "--force"));
+  assert_int_equal(render(in, 2, false, &out, &err), 0);
+  page = iospd_strbuf_cstr(&out);
+  assert_null(strstr(page, "data-banner"));
+  assert_null(strstr(page, "data-table=\"comparison\""));
+  assert_non_null(strstr(page, "data-note=\"comparison\">These runs have "
+                               "different profiles"));
+  assert_non_null(strstr(page, "data-table=\"differences\""));
+  assert_non_null(strstr(page, "block_size</code></td><td>4096</td><td>8192"));
+  /* both runs' lines overlaid */
+  assert_non_null(strstr(page, "data-series=\"run A total\""));
+  assert_non_null(strstr(page, "data-series=\"run B total\""));
   iospd_strbuf_destroy(&out);
   assert_int_equal(render(in, 2, true, &out, &err), 0);
   page = iospd_strbuf_cstr(&out);
   assert_non_null(strstr(page, "data-banner=\"forced\""));
+  assert_non_null(strstr(page, "data-table=\"comparison\""));
   /* the banner is at the top, before the title */
   assert_true(strstr(page, "data-banner") < strstr(page, "<h1>"));
   assert_non_null(strstr(page, "block_size"));
   iospd_strbuf_destroy(&out);
   free(other);
   free(doc);
+}
+
+/* The latency histogram's log count axis (issue #31): ticks at 1, 10,
+ * 100, 1000; a bar of 10 I/Os a third of the plot's 240 px, 1000 all of
+ * it, 1 a 2-pixel stub; read and write side by side. */
+static void test_histogram_log(void** state) {
+  (void)state;
+  html_bar_t bars[3] = {{"1 ms", {1, 10}}, {"2 ms", {1000, 0}},
+                        {"5 ms", {100, 1}}};
+  html_bars_t b = {"h", "h", "x", "y", {"read", "write"}, bars, 3, true, true};
+  iospd_strbuf_t out;
+  iospd_strbuf_init(&out);
+  iospd_html_bar_chart(&out, &b);
+  const char* p = iospd_strbuf_cstr(&out);
+  for (int i = 0; i < 4; i++) {
+    static const char* const t[] = {">1</text>", ">10</text>", ">100</text>",
+                                    ">1000</text>"};
+    assert_non_null(strstr(p, t[i]));
+  }
+  assert_null(strstr(p, ">0</text>"));
+  /* slot 880-24-72 = 784 / 3 = 261.33, bar 0.7 of it, halves of 91.47 */
+  assert_non_null(strstr(p, "height=\"2.0\"><title>1 ms: 1</title>"));
+  assert_non_null(strstr(p, "height=\"80.0\"><title>1 ms: 10</title>"));
+  assert_non_null(strstr(p, "y=\"34.0\" width=\"91.5\" height=\"240.0\">"
+                            "<title>2 ms: 1000</title>"));
+  assert_non_null(strstr(p, "height=\"0.0\"><title>2 ms: 0</title>"));
+  assert_non_null(strstr(p, "height=\"160.0\"><title>5 ms: 100</title>"));
+  iospd_strbuf_destroy(&out);
 }
 
 int main(void) {
@@ -407,6 +479,7 @@ int main(void) {
       cmocka_unit_test(test_crafted_input),
       cmocka_unit_test(test_long_run_embeds_columns),
       cmocka_unit_test(test_compare),
+      cmocka_unit_test(test_histogram_log),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

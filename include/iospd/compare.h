@@ -186,4 +186,22 @@ const char* iospd_cmp_dir_name(iospd_cmp_dir_t d);
 const char* iospd_cmp_verdict_name(iospd_cmp_verdict_t v);
 const char* iospd_cmp_field_kind_name(iospd_cmp_field_kind_t k);
 
+/* Two curve documents (iospd-curve, --curve): B against A, the curve
+ * points matched by axis value with IOPS and p99 and B/A for each, then
+ * both knees, answers, caps and verdicts (docs/compare.md, "Two curves").
+ * Returns 0, IOSPD_EUSAGE (a document that is not a curve, naming it) or
+ * IOSPD_ENOMEM. */
+int iospd_compare_curves(const struct cJSON* a, const struct cJSON* b,
+                         const char* name_a, const char* name_b,
+                         iospd_strbuf_t* out, iospd_err_t* err);
+/* Its parts, shared with the HTML overlay: the check of one document
+ * (name for the message), the curve-phase point at an axis value (NULL:
+ * none), and the axis values of both curves (A's order, then B's others;
+ * at most cap; returns the count). */
+int iospd_compare_curve_check(const struct cJSON* d, const char* name,
+                              iospd_err_t* err);
+const struct cJSON* iospd_compare_curve_point(const struct cJSON* d, double v);
+size_t iospd_compare_curve_values(const struct cJSON* a, const struct cJSON* b,
+                                  double* v, size_t cap);
+
 #endif

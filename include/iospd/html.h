@@ -64,4 +64,42 @@ typedef struct iospd_html_run_input_s {
 int iospd_html_report_run(const iospd_html_run_input_t* in,
                           iospd_strbuf_t* out, iospd_err_t* err);
 
+/* The pages of the two other documents iospd writes (docs/html-report.md,
+ * "Curve page" and "PTS page"): each renders a whole self-contained page,
+ * in the report's style and charts, from the parsed document, and depends
+ * only on it. They return 0; IOSPD_EUSAGE when doc is not that document
+ * (err says what is wrong, without a file name: the caller adds it) or
+ * IOSPD_ENOMEM. On error out may hold part of a page. */
+struct cJSON;
+
+/* An "iospd-curve" document (--curve; docs/curve.md): the hockey stick
+ * (IOPS against the limit's latency, the limit as a line, the knee and the
+ * answer marked), throughput and p99 against the axis, the verdict, the
+ * knee/answer/cap table, Little's law and the point table. */
+int iospd_html_curve(const struct cJSON* curve_doc, iospd_strbuf_t* out,
+                     iospd_err_t* err);
+
+/* An "iospd-pts" document (--pts; docs/pts.md): the header, the
+ * convergence plot, the measurement-window plot (mean, +-10 % and +-20 %
+ * bands, the fitted line), the window table, the matrix table of the last
+ * round and its 2D plot. */
+int iospd_html_pts(const struct cJSON* pts_doc, iospd_strbuf_t* out,
+                   iospd_err_t* err);
+
+/* Two curve documents overlaid (iospd --report a-curve.json b-curve.json):
+ * both hockey sticks, throughput and p99 against the axis, the point-by-
+ * point table of iospd --compare (IOPS and p99, B over A) and both
+ * verdicts; the names label the runs. IOSPD_EUSAGE names the document
+ * that is not a curve. */
+int iospd_html_curve_compare(const struct cJSON* a, const struct cJSON* b,
+                             const char* name_a, const char* name_b,
+                             iospd_strbuf_t* out, iospd_err_t* err);
+
+/* The same from the document's bytes (parsed here; a parse error or
+ * another "format" is IOSPD_EUSAGE naming `name`). */
+int iospd_html_curve_text(const char* name, const char* json, size_t len,
+                          iospd_strbuf_t* out, iospd_err_t* err);
+int iospd_html_pts_text(const char* name, const char* json, size_t len,
+                        iospd_strbuf_t* out, iospd_err_t* err);
+
 #endif

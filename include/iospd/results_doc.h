@@ -43,4 +43,12 @@ int iospd_results_doc_add_timeseries(struct cJSON* doc, const char* name,
                                      const char* text, size_t len,
                                      const char* mode, iospd_err_t* err);
 
+/* The "format" of a document (iospd-results, iospd-curve, iospd-pts ...)
+ * when it is its first key, as every iospd writer puts it, into word (at
+ * most cap - 1 bytes); false when it is not found that way (the full
+ * loader then says what is wrong). Lets --report and --compare pick the
+ * reader without parsing a large file twice. */
+bool iospd_results_doc_format(const char* text, size_t len, char* word,
+                              size_t cap);
+
 #endif

@@ -201,6 +201,11 @@ static void legend(iospd_strbuf_t* out, const html_chart_t* c, int y0) {
     const html_series_t* se = &c->series[s];
     int x = PL + (int)(s % LEG_COLS) * 264;
     int y = y0 + (int)(s / LEG_COLS) * 18;
+    if (se->no_line) {
+      iospd_strbuf_appendf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"3.5\" "
+                           "fill=\"%s\"/>", x + 12, y - 4,
+                           iospd_html_palette[se->color % HTML_PALETTE_N]);
+    } else {
     iospd_strbuf_appendf(
         out,
         "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
@@ -208,6 +213,7 @@ static void legend(iospd_strbuf_t* out, const html_chart_t* c, int y0) {
         x, y - 4, x + 24, y - 4, iospd_html_palette[se->color % HTML_PALETTE_N],
         se->bold ? "3" : "2", se->dash ? " stroke-dasharray=\"" : "",
         se->dash ? k_dash[se->dash % 3] : "", se->dash ? "\"" : "");
+    }
     iospd_strbuf_appendf(out, "<text x=\"%d\" y=\"%d\">", x + 30, y);
     iospd_html_text(out, se->label);
     iospd_strbuf_append(out, "</text>");
@@ -284,6 +290,29 @@ static size_t thin(const html_series_t* s, const axis_t* ax, const axis_t* ay,
   return m;
 }
 
+static const char* axis_word(int kind) {
+  return kind == HTML_AXIS_LOG ? "log" : kind == HTML_AXIS_NINES ? "nines"
+                                                                 : "linear";
+}
+
+/* A dot at every usable point of a series, with its values. */
+static void dots(iospd_strbuf_t* out, const html_series_t* se,
+                 const axis_t* ax, const axis_t* ay) {
+  iospd_strbuf_append(out, "<g data-dots=\"");
+  iospd_html_text(out, se->label);
+  iospd_strbuf_appendf(out, "\" fill=\"%s\">",
+                       iospd_html_palette[se->color % HTML_PALETTE_N]);
+  for (size_t i = 0; i < se->n; i++) {
+    if (!usable(ax->kind, se->x[i]) || !usable(ay->kind, se->y[i])) continue;
+    iospd_strbuf_appendf(out,
+                         "<circle data-x=\"%.17g\" data-y=\"%.17g\" "
+                         "cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"/>",
+                         se->x[i], se->y[i], px(ax, se->x[i]),
+                         px(ay, se->y[i]));
+  }
+  iospd_strbuf_append(out, "</g>");
+}
+
 void iospd_html_line_chart(iospd_strbuf_t* out, const html_chart_t* c) {
   int rows = (int)((c->series_count + LEG_COLS - 1) / LEG_COLS);
   int height = PB + 56 + rows * 18;
@@ -292,7 +321,28 @@ void iospd_html_line_chart(iospd_strbuf_t* out, const html_chart_t* c) {
   double xlo = 0, xhi = 1, ylo = 0, yhi = 1;
   bool have = data_range(c, true, &xlo, &xhi);
   if (!have) xlo = 0, xhi = 1;
-  if (!data_range(c, false, &ylo, &yhi)) ylo = 0, yhi = 1;
+  bool have_y = data_range(c, false, &ylo, &yhi);
+  /* Lines, bands and marks widen the axes they lie on. */
+  for (size_t i = 0; i < c->hline_count + 2 * c->band_count + c->mark_count;
+       i++) {
+    double v = i < c->hline_count ? c->hlines[i].y
+               : i < c->hline_count + 2 * c->band_count
+                   ? ((i - c->hline_count) % 2
+                          ? c->bands[(i - c->hline_count) / 2].y1
+                          : c->bands[(i - c->hline_count) / 2].y0)
+                   : c->marks[i - c->hline_count - 2 * c->band_count].y;
+    if (!usable(c->y_axis, v)) continue;
+    if (!have_y || v < ylo) ylo = v;
+    if (!have_y || v > yhi) yhi = v;
+    have_y = true;
+  }
+  for (size_t i = 0; i < c->mark_count && have; i++) {
+    double v = c->marks[i].x;
+    if (!usable(c->x_axis, v) || !usable(c->y_axis, c->marks[i].y)) continue;
+    if (v < xlo) xlo = v;
+    if (v > xhi) xhi = v;
+  }
+  if (!have_y) ylo = 0, yhi = 1;
   /* No point to draw: a log axis gets one decade (it has no 0 to start
    * from), and the page says why the chart is empty. */
   if (!have && c->x_axis == HTML_AXIS_LOG) xlo = 1, xhi = 10;
@@ -372,6 +422,30 @@ void iospd_html_line_chart(iospd_strbuf_t* out, const html_chart_t* c) {
               "(latencies under 0.001 ms are recorded as 0)"
             : "nothing to plot");
   }
+  if (c->plot_attrs)
+    iospd_strbuf_appendf(out,
+                         "<g data-plot=\"1\" data-px0=\"%d\" data-px1=\"%d\" "
+                         "data-py0=\"%d\" data-py1=\"%d\" data-x-axis=\"%s\" "
+                         "data-x-lo=\"%.17g\" data-x-hi=\"%.17g\" "
+                         "data-y-axis=\"%s\" data-y-lo=\"%.17g\" "
+                         "data-y-hi=\"%.17g\"/>",
+                         PL, PR, PB, PT, axis_word(c->x_axis), xlo, xhi,
+                         axis_word(c->y_axis), ylo, yhi);
+  for (size_t i = 0; i < c->band_count; i++) {
+    const html_band_t* b = &c->bands[i];
+    if (!usable(c->y_axis, b->y0) || !usable(c->y_axis, b->y1)) continue;
+    double a = px(&ay, b->y0), z = px(&ay, b->y1);
+    double top = a < z ? a : z, h = fabs(a - z);
+    iospd_strbuf_appendf(out, "<rect class=\"band\" fill=\"#009E73\" "
+                         "fill-opacity=\".1\" data-band=\"");
+    iospd_html_text(out, b->id);
+    iospd_strbuf_appendf(out,
+                         "\" data-y0=\"%.17g\" data-y1=\"%.17g\" x=\"%d\" "
+                         "y=\"%.1f\" width=\"%d\" height=\"%.1f\"><title>",
+                         b->y0, b->y1, PL, top, PR - PL, h);
+    iospd_html_text(out, b->label);
+    iospd_strbuf_append(out, "</title></rect>");
+  }
   size_t idx_buf[HTML_MAX_POINTS + 2];
   for (size_t s = 0; s < c->series_count; s++) {
     const html_series_t* se = &c->series[s];
@@ -384,7 +458,9 @@ void iospd_html_line_chart(iospd_strbuf_t* out, const html_chart_t* c) {
     iospd_strbuf_appendf(out,
                          "\" data-points=\"%zu\" fill=\"none\" stroke=\"%s\" "
                          "stroke-width=\"%s\"%s%s%s d=\"",
-                         m, iospd_html_palette[se->color % HTML_PALETTE_N],
+                         m, se->no_line ? "none"
+                                        : iospd_html_palette[se->color %
+                                                             HTML_PALETTE_N],
                          se->bold ? "2.5" : "1.5",
                          se->dash ? " stroke-dasharray=\"" : "",
                          se->dash ? k_dash[se->dash % 3] : "",
@@ -402,6 +478,45 @@ void iospd_html_line_chart(iospd_strbuf_t* out, const html_chart_t* c) {
       ly = y;
     }
     iospd_strbuf_append(out, "\"/>");
+    if (se->markers) dots(out, se, &ax, &ay);
+  }
+  for (size_t i = 0; i < c->hline_count; i++) {
+    const html_hline_t* h = &c->hlines[i];
+    if (!usable(c->y_axis, h->y)) continue;
+    double y = px(&ay, h->y);
+    const char* col = iospd_html_palette[h->color % HTML_PALETTE_N];
+    iospd_strbuf_append(out, "<line data-hline=\"");
+    iospd_html_text(out, h->id);
+    iospd_strbuf_appendf(out,
+                         "\" data-value=\"%.17g\" x1=\"%d\" y1=\"%.1f\" "
+                         "x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
+                         "stroke-width=\"1.5\"%s%s%s/><text class=\"hl\" "
+                         "x=\"%d\" y=\"%.1f\" text-anchor=\"start\" "
+                         "fill=\"%s\">",
+                         h->y, PL, y, PR, y, col,
+                         h->dash ? " stroke-dasharray=\"" : "",
+                         h->dash ? k_dash[h->dash % 3] : "",
+                         h->dash ? "\"" : "", PL + 4, y - 4, col);
+    iospd_html_text(out, h->label);
+    iospd_strbuf_append(out, "</text>");
+  }
+  for (size_t i = 0; i < c->mark_count; i++) {
+    const html_mark_t* k = &c->marks[i];
+    if (!usable(c->x_axis, k->x) || !usable(c->y_axis, k->y)) continue;
+    double x = px(&ax, k->x), y = px(&ay, k->y);
+    const char* col = iospd_html_palette[k->color % HTML_PALETTE_N];
+    iospd_strbuf_append(out, "<g data-mark=\"");
+    iospd_html_text(out, k->id);
+    iospd_strbuf_appendf(out,
+                         "\" data-x=\"%.17g\" data-y=\"%.17g\"><circle "
+                         "cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" "
+                         "stroke=\"%s\" stroke-width=\"2\"/><text x=\"%.1f\" "
+                         "y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\">",
+                         k->x, k->y, x, y, col, x < (PL + PR) / 2 ? x + 10 : x - 10,
+                         i % 2 ? y + 20 : y - 10,
+                         x < (PL + PR) / 2 ? "start" : "end", col);
+    iospd_html_text(out, k->label);
+    iospd_strbuf_append(out, "</text></g>");
   }
   legend(out, c, PB + 62);
   iospd_strbuf_append(out, "</svg></figure>\n");
@@ -411,16 +526,19 @@ void iospd_html_bar_chart(iospd_strbuf_t* out, const html_bars_t* b) {
   int parts = b->part[1] != NULL ? 2 : 1;
   int height = PB + 74;
   begin(out, b->id, b->title, height);
+  bool lg = b->y_log;
   double hi = 0;
   for (size_t i = 0; i < b->count; i++) {
-    double v = b->bars[i].v[0] + (parts == 2 ? b->bars[i].v[1] : 0);
+    double v = lg ? fmax(b->bars[i].v[0], parts == 2 ? b->bars[i].v[1] : 0)
+                  : b->bars[i].v[0] + (parts == 2 ? b->bars[i].v[1] : 0);
     if (v > hi) hi = v;
   }
-  if (!(hi > 0)) hi = 1;
+  if (!(hi > (lg ? 1 : 0))) hi = lg ? 10 : 1;
   if (!isfinite(hi)) hi = DBL_MAX;
-  double lo = 0, yt[16];
-  int ny = ticks(HTML_AXIS_LINEAR, &lo, &hi, yt, 16);
-  axis_t ay = {HTML_AXIS_LINEAR, lo, hi, PB, PT};
+  double lo = lg ? 1 : 0, yt[16];
+  int kind = lg ? HTML_AXIS_LOG : HTML_AXIS_LINEAR;
+  int ny = ticks(kind, &lo, &hi, yt, 16);
+  axis_t ay = {kind, tf(kind, lo), tf(kind, hi), PB, PT};
   char num[32];
   for (int i = 0; i < ny; i++) {
     double y = px(&ay, yt[i]);
@@ -452,13 +570,22 @@ void iospd_html_bar_chart(iospd_strbuf_t* out, const html_bars_t* b) {
     iospd_strbuf_appendf(out, "\" data-points=\"%zu\" fill=\"%s\">", b->count,
                          iospd_html_palette[p]);
     for (size_t i = 0; i < b->count; i++) {
-      double base = p == 1 ? b->bars[i].v[0] : 0;
-      double y0 = px(&ay, base), y1 = px(&ay, base + b->bars[i].v[p]);
+      double x = PL + slot * (double)i + (slot - bw) / 2, w = bw, y0, y1;
+      if (lg) {
+        double v = b->bars[i].v[p];
+        w = bw / parts;
+        x += w * p;
+        y0 = PB;
+        y1 = v > 1 && isfinite(v) ? px(&ay, v) : v >= 1 ? PB - 2 : PB;
+      } else {
+        double base = p == 1 ? b->bars[i].v[0] : 0;
+        y0 = px(&ay, base);
+        y1 = px(&ay, base + b->bars[i].v[p]);
+      }
       iospd_strbuf_appendf(out,
                            "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                            "height=\"%.1f\"><title>",
-                           PL + slot * (double)i + (slot - bw) / 2, y1, bw,
-                           y0 - y1);
+                           x, y1, w, y0 - y1);
       iospd_html_text(out, b->bars[i].label);
       iospd_html_num(num, sizeof num, b->bars[i].v[p]);
       iospd_strbuf_appendf(out, ": %s</title></rect>", num);

@@ -20,6 +20,8 @@ typedef struct html_series_s {
   size_t n;
   double* x; /* owned by the caller */
   double* y;
+  bool markers; /* a dot at every point (data-x, data-y: its values) */
+  bool no_line; /* dots only (with markers) */
 } html_series_t;
 
 /* A shaded stretch of x (warm-up, cool-down). */
@@ -29,6 +31,32 @@ typedef struct html_span_s {
 } html_span_t;
 
 enum { HTML_AXIS_LINEAR = 0, HTML_AXIS_LOG, HTML_AXIS_NINES };
+
+/* A horizontal line at y (a limit, a mean), labelled at its right end;
+ * data-hline=id, data-value=y. */
+typedef struct html_hline_s {
+  const char* id;
+  const char* label;
+  double y;
+  int color;
+  int dash;
+} html_hline_t;
+
+/* A shaded band of y from y0 to y1 (data-band=id). */
+typedef struct html_band_s {
+  const char* id;
+  const char* label;
+  double y0, y1;
+} html_band_t;
+
+/* One point singled out (the knee, the answer): a ring and its label;
+ * data-mark=id, data-x, data-y. */
+typedef struct html_mark_s {
+  const char* id;
+  const char* label;
+  double x, y;
+  int color;
+} html_mark_t;
 
 typedef struct html_chart_s {
   const char* id;    /* data-chart */
@@ -40,6 +68,17 @@ typedef struct html_chart_s {
   size_t series_count;
   const html_span_t* spans;
   size_t span_count;
+  /* Optional; their values widen the y axis (and the marks' the x). */
+  const html_hline_t* hlines;
+  size_t hline_count;
+  const html_band_t* bands;
+  size_t band_count;
+  const html_mark_t* marks;
+  size_t mark_count;
+  /* The plot area's pixels and its axes' ends as values (data-plot on a
+   * <g>), so a test can place any value: set by every chart that has
+   * markers, lines, bands or marks. */
+  bool plot_attrs;
 } html_chart_t;
 
 /* At most this many points are drawn per series; longer series keep the
@@ -64,6 +103,9 @@ typedef struct html_bars_s {
   const html_bar_t* bars;
   size_t count;
   bool x_log_labels; /* histogram: labels are bucket bounds */
+  /* A log y axis from 1 (counts): the parts side by side, not stacked, a
+   * bar from 1 up to its value (a count of 1 is a 2-pixel stub, 0 none). */
+  bool y_log;
 } html_bars_t;
 
 void iospd_html_bar_chart(iospd_strbuf_t* out, const html_bars_t* b);

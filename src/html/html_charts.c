@@ -70,7 +70,8 @@ static void rate_chart(iospd_strbuf_t* out, const html_run_t* runs, size_t nr,
       add(s, &n, label, (int)r, 0, true, ts->n, ts->x, v[ts->targets] + 2 * ts->n);
       continue;
     }
-    for (uint32_t t = 0; t <= ts->targets; t++)
+    /* One target: its lines are the total's, drawn once (as the total). */
+    for (uint32_t t = ts->targets == 1 ? 1 : 0; t <= ts->targets; t++)
       for (int d = 0; d < 2; d++) {
         if (!ts->has_dir[d]) continue;
         if (t == ts->targets)
@@ -84,7 +85,8 @@ static void rate_chart(iospd_strbuf_t* out, const html_run_t* runs, size_t nr,
   html_span_t sp[2];
   html_chart_t c = {id, title, "time from the start of measuring (s)", yl,
                     HTML_AXIS_LINEAR, HTML_AXIS_LINEAR, s, n, sp,
-                    nr == 1 ? spans_of(&runs[0].ts, sp) : 0};
+                    nr == 1 ? spans_of(&runs[0].ts, sp) : 0, NULL, 0, NULL,
+                    0, NULL, 0, false};
   iospd_html_line_chart(out, &c);
   iospd_free(s);
 }
@@ -119,7 +121,8 @@ static void latency_time_chart(iospd_strbuf_t* out, const html_run_t* runs,
   html_chart_t c = {"latency-time", "Latency over time (per interval)",
                     "time from the start of measuring (s)", "latency (ms)",
                     HTML_AXIS_LINEAR, HTML_AXIS_LOG, s, n, sp,
-                    nr == 1 ? spans_of(&runs[0].ts, sp) : 0};
+                    nr == 1 ? spans_of(&runs[0].ts, sp) : 0, NULL, 0, NULL,
+                    0, NULL, 0, false};
   iospd_html_line_chart(out, &c);
 }
 
@@ -174,7 +177,8 @@ static void percentile_chart(iospd_strbuf_t* out, const html_run_t* runs,
   }
   html_chart_t c = {"percentiles", "Latency percentiles",
                     "percentile (nines scale)", "latency (ms)",
-                    HTML_AXIS_NINES, HTML_AXIS_LOG, s, n, NULL, 0};
+                    HTML_AXIS_NINES, HTML_AXIS_LOG, s, n, NULL, 0, NULL, 0,
+                    NULL, 0, NULL, 0, false};
   iospd_html_line_chart(out, &c);
   iospd_free(xy);
   iospd_free(s);
@@ -235,9 +239,11 @@ static void histogram_chart(iospd_strbuf_t* out, const html_run_t* run) {
     bars[nb].v[1] = cnt[1][i];
     nb++;
   }
-  html_bars_t b = {"histogram", "Latency histogram (buckets from 1, 2, 5 x 10^k)",
-                   "latency from (log buckets)", "I/Os", {"read", "write"},
-                   bars, nb, true};
+  html_bars_t b = {"histogram",
+                   "Latency histogram (buckets from 1, 2, 5 x 10^k; I/Os on "
+                   "a log scale)",
+                   "latency from (log buckets)", "I/Os (log scale)",
+                   {"read", "write"}, bars, nb, true, true};
   iospd_html_bar_chart(out, &b);
 }
 
@@ -289,7 +295,7 @@ static void balance_chart(iospd_strbuf_t* out, const html_run_t* run,
            threads ? "thread" : "target", num, isfinite(cv) ? " %" : "");
   html_bars_t b = {threads ? "balance-threads" : "balance-targets", title,
                    threads ? "thread" : "target", "I/O per second",
-                   {"IOPS", NULL}, bars, n, false};
+                   {"IOPS", NULL}, bars, n, false, false};
   iospd_html_bar_chart(out, &b);
   iospd_strbuf_appendf(out, "<p class=\"cv\" data-cv=\"%s\">coefficient of "
                        "variation (standard deviation / mean) of the IOPS per "
@@ -322,7 +328,7 @@ static void cpu_chart(iospd_strbuf_t* out, const html_run_t* run) {
     i++;
   }
   html_bars_t b = {"cpu", "CPU use per core", "CPU", "% of the core",
-                   {"user", "kernel"}, bars, n, false};
+                   {"user", "kernel"}, bars, n, false, false};
   iospd_html_bar_chart(out, &b);
   iospd_free(bars);
 }

@@ -11,14 +11,28 @@
 #include "iospd/alloc.h"
 #include "iospd/compare.h"
 
-static void cell_num(iospd_strbuf_t* out, bool has, double v,
+/* dec < 0: 4 significant digits (a p value); else the unit's decimals. */
+static void cell_num(iospd_strbuf_t* out, bool has, double v, int dec,
                      const char* attrs) {
   char buf[48];
-  if (!has || !isfinite(v))
+  if (!has || !isfinite(v)) {
     snprintf(buf, sizeof buf, "-");
-  else
+  } else if (dec >= 0) {
+    iospd_html_td_num(out, v, dec, attrs);
+    return;
+  } else {
     iospd_html_num(buf, sizeof buf, v);
+  }
   iospd_strbuf_appendf(out, "<td class=\"n\"%s>%s</td>", attrs, buf);
+}
+
+/* The decimals of a metric's unit (HTML_DEC_*). */
+static int metric_dec(iospd_cmp_metric_t m) {
+  switch (m) {
+    case IOSPD_CMP_IOPS: return HTML_DEC_IOPS;
+    case IOSPD_CMP_MIBS: return HTML_DEC_MIBS;
+    default: return HTML_DEC_MS; /* ms, and us per I/O: to the ns */
+  }
 }
 
 static void rows_table(iospd_strbuf_t* out, const iospd_compare_t* c) {
@@ -46,7 +60,8 @@ static void rows_table(iospd_strbuf_t* out, const iospd_compare_t* c) {
                              row->test.verdict == IOSPD_CMP_REAL    ? "real"
                              : row->test.verdict == IOSPD_CMP_NOISE ? "noise"
                                                                     : "unknown",
-                             (char)('A' + r % 26), run->spans[s].timespan);
+                             (char)('A' + r % 26),
+                             run->spans[s].timespan + 1);
         iospd_html_text(out, iospd_cmp_metric_name(row->metric));
         const char* unit = iospd_cmp_metric_unit(row->metric);
         if (unit[0] != '\0' &&
@@ -62,10 +77,12 @@ static void rows_table(iospd_strbuf_t* out, const iospd_compare_t* c) {
         else
           iospd_strbuf_appendf(out, "</td><td class=\"n\">%d</td>", row->target);
         snprintf(attrs, sizeof attrs, " data-cmp=\"base\"");
-        cell_num(out, row->has_base, row->base, attrs);
+        cell_num(out, row->has_base, row->base, metric_dec(row->metric), attrs);
         snprintf(attrs, sizeof attrs, " data-cmp=\"value\"");
-        cell_num(out, row->has_value, row->value, attrs);
-        cell_num(out, row->has_diff, row->diff_pct, " data-cmp=\"diff\"");
+        cell_num(out, row->has_value, row->value, metric_dec(row->metric),
+                 attrs);
+        cell_num(out, row->has_diff, row->diff_pct, HTML_DEC_PCT,
+                 " data-cmp=\"diff\"");
         iospd_strbuf_appendf(out, "<td class=\"%s\">",
                              row->test.verdict == IOSPD_CMP_REAL ? "real" : "");
         iospd_html_text(out, verdict);
@@ -76,7 +93,8 @@ static void rows_table(iospd_strbuf_t* out, const iospd_compare_t* c) {
           iospd_html_text(out, row->test.why);
         }
         iospd_strbuf_append(out, "</td>");
-        cell_num(out, row->test.verdict != IOSPD_CMP_UNKNOWN, row->test.p, "");
+        cell_num(out, row->test.verdict != IOSPD_CMP_UNKNOWN, row->test.p, -1,
+                 "");
         iospd_strbuf_append(out, "</tr>\n");
       }
   }
@@ -132,12 +150,16 @@ int iospd_html_compare(iospd_strbuf_t* banner, iospd_strbuf_t* out,
   }
   iospd_compare_t c;
   memset(&c, 0, sizeof c);
-  iospd_compare_opts_t opts = {.force = force, .per_target = false,
+  /* Runs that differ on purpose (two queue depths) are overlaid without
+   * --force: the page shows what differs; the noise verdicts, which need
+   * one profile, only with --force (as iospd --compare). */
+  iospd_compare_opts_t opts = {.force = true, .per_target = false,
                                .mode = "--report"};
   int rc = iospd_compare_build((const struct cJSON* const*)docs, names, nr,
                                &opts, &c, err);
   if (rc == 0) {
-    if (c.forced && c.profiles_differ)
+    bool verdicts = force || !c.profiles_differ;
+    if (force && c.profiles_differ)
       iospd_strbuf_append(
           banner, "<div class=\"banner\" data-banner=\"forced\">These runs have "
                "different profiles and are compared only because --force "
@@ -146,7 +168,15 @@ int iospd_html_compare(iospd_strbuf_t* banner, iospd_strbuf_t* out,
                "differ).</div>\n");
     iospd_strbuf_append(out, "<section id=\"comparison\"><h2>Comparison"
                              "</h2>\n");
-    rows_table(out, &c);
+    if (verdicts)
+      rows_table(out, &c);
+    else
+      iospd_strbuf_append(
+          out, "<p class=\"note\" data-note=\"comparison\">These runs have "
+               "different profiles (the settings that differ are below): the "
+               "page overlays them, and gives no within-noise verdicts, which "
+               "compare runs of one profile (give --force to see them "
+               "anyway, as iospd --compare --force).</p>\n");
     fields_table(out, &c);
     iospd_strbuf_append(out, "</section>\n");
   }

@@ -9,6 +9,7 @@
 
 #include "html_sections.h"
 #include "iospd/alloc.h"
+#include "iospd/results_doc.h"
 
 static const char k_style[] =
     "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,"
@@ -49,14 +50,28 @@ static const char k_script[] =
 
 static const char* or_empty(const char* s) { return s != NULL ? s : ""; }
 
+void iospd_html_page_begin(iospd_strbuf_t* out, const char* title) {
+  iospd_strbuf_append(out, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+                           "<meta charset=\"utf-8\"><meta name=\"viewport\" "
+                           "content=\"width=device-width, initial-scale=1\">"
+                           "<title>");
+  iospd_html_text(out, title);
+  iospd_strbuf_appendf(out, "</title><style>%s</style></head><body>\n",
+                       k_style);
+}
+
+void iospd_html_page_end(iospd_strbuf_t* out) {
+  iospd_strbuf_appendf(out, "<script>%s</script>\n</body></html>\n",
+                       k_script);
+}
+
 static void td_text(iospd_strbuf_t* out, const char* s) {
   iospd_strbuf_append(out, "<td>");
   iospd_html_text(out, s != NULL ? s : "");
   iospd_strbuf_append(out, "</td>");
 }
 
-/* A value cell; full precision (up to 6 decimals, trailing zeros cut) so
- * a test or a reader finds the JSON's number. */
+/* A value cell: the unit's decimals (HTML_DEC_*), trailing zeros cut. */
 static void td_num(iospd_strbuf_t* out, double v, int decimals,
                    const char* attrs) {
   char buf[64];
@@ -101,7 +116,8 @@ static void headline(iospd_strbuf_t* out, const html_run_t* runs, size_t nr) {
         iospd_strbuf_append(out, "<tr>");
         if (nr > 1)
           iospd_strbuf_appendf(out, "<td>%c</td>", (char)('A' + r % 26));
-        iospd_strbuf_appendf(out, "<td class=\"n\">%d</td>", ti);
+        /* numbered from 1, as DISKSPD numbers timespans */
+        iospd_strbuf_appendf(out, "<td class=\"n\">%d</td>", ti + 1);
         td_text(out, k_dirs[d]);
 #define CELL(metric, value, dec)                                              \
   snprintf(attrs, sizeof attrs,                                               \
@@ -109,17 +125,17 @@ static void headline(iospd_strbuf_t* out, const html_run_t* runs, size_t nr) {
            "data-metric=\"%s\"",                                              \
            r, ti, k_dirs[d], metric);                                         \
   td_num(out, value, dec, attrs)
-        CELL("iops", iospd_html_num_of(dir, "iops"), 2);
-        CELL("mib_per_s", iospd_html_num_of(dir, "mib_per_s"), 2);
+        CELL("iops", iospd_html_num_of(dir, "iops"), HTML_DEC_IOPS);
+        CELL("mib_per_s", iospd_html_num_of(dir, "mib_per_s"), HTML_DEC_MIBS);
         CELL("ios", iospd_html_num_of(dir, "ios"), 0);
-        CELL("mean_ms", iospd_html_num_of(lat, "mean_ms"), 6);
-        CELL("p50_ms", iospd_html_pct(lat, "50"), 6);
-        CELL("p99_ms", iospd_html_pct(lat, "99"), 6);
-        CELL("p99_9_ms", iospd_html_pct(lat, "99.9"), 6);
-        CELL("max_ms", iospd_html_num_of(lat, "max_ms"), 6);
+        CELL("mean_ms", iospd_html_num_of(lat, "mean_ms"), HTML_DEC_MS);
+        CELL("p50_ms", iospd_html_pct(lat, "50"), HTML_DEC_MS);
+        CELL("p99_ms", iospd_html_pct(lat, "99"), HTML_DEC_MS);
+        CELL("p99_9_ms", iospd_html_pct(lat, "99.9"), HTML_DEC_MS);
+        CELL("max_ms", iospd_html_num_of(lat, "max_ms"), HTML_DEC_MS);
 #undef CELL
         if (d == 0)
-          td_num(out, cpu, 2, " rowspan=\"3\"");
+          td_num(out, cpu, HTML_DEC_PCT, " rowspan=\"3\"");
         iospd_strbuf_append(out, "</tr>\n");
       }
       ti++;
@@ -189,6 +205,97 @@ static void flatten(iospd_strbuf_t* out, const cJSON* v, char* path,
   iospd_strbuf_append(out, "</td></tr>\n");
 }
 
+/* A row of the readable tables: a number shown whole, "-" when absent. */
+static void kv_num(iospd_strbuf_t* out, const char* name, double v) {
+  char buf[48];
+  if (isfinite(v))
+    snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    snprintf(buf, sizeof buf, "-");
+  iospd_html_kv(out, name, buf);
+}
+
+static void kv_bytes(iospd_strbuf_t* out, const char* name, double v) {
+  char buf[64];
+  if (!isfinite(v))
+    snprintf(buf, sizeof buf, "-");
+  else if (v >= 1024.0 * 1024 * 1024)
+    snprintf(buf, sizeof buf, "%.1f GiB", v / (1024.0 * 1024 * 1024));
+  else if (v >= 1024 && fmod(v, 1024) == 0)
+    snprintf(buf, sizeof buf, "%.0fKiB", v / 1024);
+  else
+    snprintf(buf, sizeof buf, "%.0f bytes", v);
+  iospd_html_kv(out, name, buf);
+}
+
+/* The system and environment as the text report's "System information"
+ * names them, then iospd's build and each target's device. */
+static void system_table(iospd_strbuf_t* out, const cJSON* doc, size_t r) {
+  const cJSON* sys = iospd_html_get(doc, "system");
+  const cJSON* env = iospd_html_get(doc, "environment");
+  const cJSON* topo = iospd_html_get(sys, "processor_topology");
+  char buf[256];
+  iospd_strbuf_appendf(out, "<table data-table=\"system\" data-run=\"%zu\">"
+                       "\n", r);
+  iospd_html_kv(out, "computer name", iospd_html_str_of(sys, "computer_name"));
+  iospd_html_kv(out, "processor name", iospd_html_str_of(env, "cpu_model"));
+  iospd_html_kv(out, "start time (UTC)", iospd_html_str_of(sys, "run_time"));
+  const char* ps = iospd_html_str_of(iospd_html_get(sys, "power_scheme"),
+                                     "name");
+  iospd_html_kv(out, "active power scheme",
+                ps != NULL && ps[0] ? ps : "<unknown>");
+  kv_bytes(out, "page size", iospd_html_num_of(sys, "page_size"));
+  kv_num(out, "cpu count", iospd_html_num_of(env, "logical_cpus"));
+  kv_num(out, "core count", iospd_html_num_of(env, "cores"));
+  kv_num(out, "group count",
+         (double)cJSON_GetArraySize(iospd_html_get(topo, "groups")));
+  kv_num(out, "node count", iospd_html_num_of(env, "numa_nodes"));
+  kv_num(out, "socket count", iospd_html_num_of(env, "sockets"));
+  const cJSON* het = iospd_html_get(topo, "heterogeneous");
+  iospd_html_kv(out, "heterogeneous cores",
+                cJSON_IsBool(het) ? (cJSON_IsTrue(het) ? "y" : "n") : "-");
+  kv_bytes(out, "memory", iospd_html_num_of(env, "memory_bytes"));
+  snprintf(buf, sizeof buf, "%s %s", or_empty(iospd_html_str_of(env, "os_name")),
+           or_empty(iospd_html_str_of(env, "os_release")));
+  iospd_html_kv(out, "operating system", buf);
+  iospd_html_kv(out, "operating system version",
+                iospd_html_str_of(env, "os_version"));
+  iospd_html_kv(out, "architecture", iospd_html_str_of(env, "arch"));
+  iospd_html_kv(out, "I/O engine", iospd_html_str_of(sys, "io_engine"));
+  snprintf(buf, sizeof buf, "%s (%s)",
+           or_empty(iospd_html_str_of(env, "iospd_version")),
+           or_empty(iospd_html_str_of(env, "iospd_commit")));
+  iospd_html_kv(out, "iospd version", buf);
+  iospd_html_kv(out, "DISKSPD version", iospd_html_str_of(
+                    iospd_html_get(sys, "tool"), "diskspd_version"));
+  iospd_html_kv(out, "build", iospd_html_str_of(env, "build"));
+  iospd_strbuf_append(out, "</table>\n");
+  const cJSON* tgs = iospd_html_get(env, "targets");
+  if (cJSON_GetArraySize(tgs) == 0) return;
+  iospd_strbuf_appendf(out, "<table data-table=\"target-devices\" "
+                       "data-run=\"%zu\"><tr><th>path</th><th>file system"
+                       "</th><th>device</th><th>model</th><th>firmware</th>"
+                       "<th>bus</th><th>rotational</th><th>scheduler</th>"
+                       "<th>queue depth</th><th>cache</th></tr>\n", r);
+  const cJSON* t;
+  cJSON_ArrayForEach(t, tgs) {
+    iospd_strbuf_append(out, "<tr>");
+    td_text(out, iospd_html_str_of(t, "path"));
+    td_text(out, iospd_html_str_of(t, "fs_type"));
+    td_text(out, iospd_html_str_of(t, "device"));
+    td_text(out, iospd_html_str_of(t, "model"));
+    td_text(out, iospd_html_str_of(t, "firmware"));
+    td_text(out, iospd_html_str_of(t, "bus"));
+    const cJSON* rot = iospd_html_get(t, "rotational");
+    td_text(out, cJSON_IsBool(rot) ? (cJSON_IsTrue(rot) ? "yes" : "no") : "-");
+    td_text(out, iospd_html_str_of(t, "scheduler"));
+    iospd_html_td_num(out, iospd_html_num_of(t, "queue_depth"), 0, NULL);
+    td_text(out, iospd_html_str_of(t, "cache"));
+    iospd_strbuf_append(out, "</tr>\n");
+  }
+  iospd_strbuf_append(out, "</table>\n");
+}
+
 static void key_table(iospd_strbuf_t* out, const char* id, const char* title,
                       const html_run_t* runs, size_t nr, const char* key,
                       const char* key2) {
@@ -208,6 +315,11 @@ static void key_table(iospd_strbuf_t* out, const char* id, const char* title,
       iospd_html_text(out, text);
       iospd_strbuf_append(out, "</pre>\n");
     }
+    if (strcmp(key, "system") == 0) system_table(out, runs[r].doc, r);
+    /* Every key as the JSON holds it, folded away: the readable form is
+     * above (issue #31). */
+    iospd_strbuf_appendf(out, "<details><summary>every %s key as the JSON "
+                         "holds it</summary>\n", id);
     iospd_strbuf_appendf(out, "<table data-table=\"%s\" data-run=\"%zu\">"
                          "<tr><th>setting</th><th>value</th></tr>\n", id, r);
     const char* keys[2] = {key, key2};
@@ -217,7 +329,7 @@ static void key_table(iospd_strbuf_t* out, const char* id, const char* title,
       flatten(out, iospd_html_get(runs[r].doc, keys[k]), path, strlen(path),
               sizeof path);
     }
-    iospd_strbuf_append(out, "</table>\n");
+    iospd_strbuf_append(out, "</table>\n</details>\n");
   }
   iospd_strbuf_append(out, "</section>\n");
 }
@@ -369,8 +481,9 @@ static int page(const iospd_html_input_t* in, html_run_t* runs, size_t n,
     headline(out, runs, n);
     iospd_strbuf_append_n(out, iospd_strbuf_cstr(&cmp), cmp.len);
     iospd_html_charts(out, runs, n);
-    key_table(out, "profile", "Resolved profile", runs, n, "profile", NULL);
-    key_table(out, "environment", "Environment", runs, n, "system",
+    key_table(out, "profile", "Resolved profile (input parameters)", runs, n,
+              "profile", NULL);
+    key_table(out, "environment", "System information", runs, n, "system",
               "environment");
     warnings(out, runs, n);
     rc = embedded(out, in, runs, n);
@@ -385,12 +498,83 @@ static int page(const iospd_html_input_t* in, html_run_t* runs, size_t n,
   return rc;
 }
 
+/* Two curve documents overlaid. */
+static int curves_page(const iospd_html_input_t* in, iospd_strbuf_t* out,
+                       iospd_err_t* err) {
+  cJSON* d[2];
+  int rc = 0;
+  for (int k = 0; k < 2; k++) {
+    d[k] = cJSON_ParseWithLength(in[k].json, in[k].json_len);
+    if (d[k] == NULL && rc == 0)
+      rc = iospd_err_set(err, IOSPD_EUSAGE,
+                         "'%s' (--report): not JSON, although it starts as an "
+                         "iospd-curve document (a cut-off or damaged file?)",
+                         in[k].name);
+  }
+  if (rc == 0)
+    rc = iospd_html_curve_compare(d[0], d[1], in[0].name, in[1].name, out,
+                                  err);
+  cJSON_Delete(d[0]);
+  cJSON_Delete(d[1]);
+  return rc;
+}
+
+/* A curve or PTS document: its own page, alone. */
+static int other_page(const iospd_html_input_t* in, size_t n, size_t at,
+                      bool pts, iospd_strbuf_t* out, iospd_err_t* err) {
+  const char* kind = pts ? "iospd-pts" : "iospd-curve";
+  char word[64];
+  if (!pts && n == 2 && in[0].jsonl == NULL && in[1].jsonl == NULL &&
+      iospd_results_doc_format(in[1 - at].json, in[1 - at].json_len, word,
+                               sizeof word) &&
+      strcmp(word, "iospd-curve") == 0)
+    return curves_page(in, out, err);
+  if (n > 1 || in[at].jsonl != NULL)
+    return iospd_err_set(err, IOSPD_EUSAGE,
+                         "'%s' (--report): an %s document gets a page of its "
+                         "own: give it to --report alone%s",
+                         in[at].name, kind,
+                         pts ? "" : " (or with one other curve, to "
+                                    "overlay them)");
+  cJSON* d = cJSON_ParseWithLength(in[at].json, in[at].json_len);
+  if (d == NULL)
+    return iospd_err_set(err, IOSPD_EUSAGE,
+                         "'%s' (--report): not JSON, although it starts as an "
+                         "%s document (a cut-off or damaged file?)",
+                         in[at].name, kind);
+  int rc = pts ? iospd_html_pts(d, out, err) : iospd_html_curve(d, out, err);
+  cJSON_Delete(d);
+  if (rc == IOSPD_EUSAGE) {
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s", err->msg);
+    iospd_err_set(err, rc, "'%s' (--report): %s", in[at].name, msg);
+  }
+  return rc;
+}
+
 int iospd_html_report(const iospd_html_input_t* in, size_t n,
                       const iospd_html_opts_t* opts, iospd_strbuf_t* out,
                       iospd_err_t* err) {
   if (n == 0)
     return iospd_err_set(err, IOSPD_EUSAGE,
                          "--report: give at least one -Rjson results file");
+  /* The page follows the documents' "format": results (one or more runs),
+   * or one curve or PTS document. */
+  for (size_t i = 0; i < n; i++) {
+    char word[64];
+    if (!iospd_results_doc_format(in[i].json, in[i].json_len, word,
+                                   sizeof word))
+      continue;
+    if (strcmp(word, "iospd-curve") == 0 || strcmp(word, "iospd-pts") == 0)
+      return other_page(in, n, i, word[6] == 'p', out, err);
+    if (strcmp(word, "iospd-results") != 0)
+      return iospd_err_set(err, IOSPD_EUSAGE,
+                           "'%s' (--report): a \"format\": \"%s\" document; "
+                           "--report reads iospd-results (-Rjson), "
+                           "iospd-curve (--curve) and iospd-pts (--pts) "
+                           "documents",
+                           in[i].name, word);
+  }
   html_run_t* runs = iospd_calloc(n, sizeof *runs);
   if (runs == NULL) return iospd_err_set(err, IOSPD_ENOMEM, "out of memory");
   int rc = 0;

@@ -17,4 +17,30 @@ int iospd_html_compare(iospd_strbuf_t* banner, iospd_strbuf_t* out,
                        const html_run_t* runs, size_t nr, bool force,
                        iospd_err_t* err);
 
+/* The page's head (the report's style, title) and its end (the script
+ * that saves embedded documents, data-ready on <html>): html_report.c. */
+void iospd_html_page_begin(iospd_strbuf_t* out, const char* title);
+void iospd_html_page_end(iospd_strbuf_t* out);
+
+/* One precision rule per unit, for every table of every page (issue
+ * #31): decimals shown (trailing zeros cut). Charts' axes use
+ * iospd_html_num. */
+#define HTML_DEC_IOPS 2  /* I/O per second */
+#define HTML_DEC_MIBS 2  /* MiB/s */
+#define HTML_DEC_MS 3    /* latency in ms: microseconds, as DISKSPD */
+#define HTML_DEC_PCT 2   /* percentages: CPU, differences, excursions */
+#define HTML_DEC_RATIO 3 /* B/A */
+
+/* Table cells (html_table.c): text escaped (NULL: empty); a number with
+ * at most `decimals` decimals, trailing zeros cut, "-" when not finite
+ * (not measured); attrs is added inside the <td> (NULL: none). */
+void iospd_html_td_text(iospd_strbuf_t* out, const char* s);
+void iospd_html_td_num(iospd_strbuf_t* out, double v, int decimals,
+                       const char* attrs);
+/* A row <tr><th>name</th><td>value</td></tr> of a settings table. */
+void iospd_html_kv(iospd_strbuf_t* out, const char* name, const char* value);
+
+/* The pages of the other documents (iospd/html.h): html_curve.c and
+ * html_pts.c check their own document. */
+
 #endif

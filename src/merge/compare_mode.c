@@ -31,6 +31,50 @@ static int read_one(iospd_cmp_read_fn read_file, const char* path,
                        path, why);
 }
 
+/* Two curve documents and nothing else (no .jsonl, no --force). */
+static int curve_mode(int nargs, const char* const* args,
+                      iospd_cmp_read_fn read_file, iospd_strbuf_t* out,
+                      iospd_err_t* err) {
+  const char* names[2] = {NULL, NULL};
+  cJSON* docs[2] = {NULL, NULL};
+  int n = 0, rc = 0;
+  for (int i = 0; i < nargs && rc == 0; i++) {
+    if (strcmp(args[i], "--force") == 0) continue;
+    if (n == 2 || (strlen(args[i]) > 6 &&
+                   strcmp(args[i] + strlen(args[i]) - 6, ".jsonl") == 0)) {
+      rc = iospd_err_set(err, IOSPD_EUSAGE,
+                         "'%s' (" MODE "): two curve documents are compared, "
+                         "nothing else: iospd " MODE " a-curve.json "
+                         "b-curve.json",
+                         args[i]);
+      break;
+    }
+    char* data = NULL;
+    size_t len = 0;
+    rc = read_one(read_file, args[i], &data, &len, err);
+    if (rc == 0) {
+      docs[n] = cJSON_ParseWithLength(data, len);
+      if (docs[n] == NULL)
+        rc = iospd_err_set(err, IOSPD_EUSAGE,
+                           "'%s' (" MODE "): not JSON, although it starts as "
+                           "a curve document (a cut-off or damaged file?)",
+                           args[i]);
+      names[n++] = args[i];
+    }
+    iospd_free(data);
+  }
+  if (rc == 0 && n != 2)
+    rc = iospd_err_set(err, IOSPD_EUSAGE,
+                       MODE " of curves needs exactly two curve documents: "
+                       "iospd " MODE " a-curve.json b-curve.json");
+  if (rc == 0)
+    rc = iospd_compare_curves(docs[0], docs[1], names[0], names[1], out, err);
+  /* (iospd_compare_curves checks each is a curve, naming the file) */
+  cJSON_Delete(docs[0]);
+  cJSON_Delete(docs[1]);
+  return rc;
+}
+
 int iospd_compare_mode(int nargs, const char* const* args,
                        iospd_cmp_read_fn read_file, iospd_strbuf_t* out,
                        iospd_err_t* err) {
@@ -62,9 +106,27 @@ int iospd_compare_mode(int nargs, const char* const* args,
                          "files (-Rjson or --output=json:FILE): iospd " MODE
                          " a.json [a.jsonl] b.json ... [--force]; the first "
                          "is the baseline");
+  /* The first document a curve: two curves compared (curve_mode). */
+  int rc = 0;
+  bool curves = false;
+  iospd_results_args_init(&ra, &grammar);
+  for (int i = 0; i < nargs && rc == 0; i++) {
+    if (iospd_results_args_next(&ra, args[i]) != IOSPD_RARG_RESULTS) continue;
+    char* data = NULL;
+    size_t len = 0;
+    char word[64];
+    rc = read_one(read_file, args[i], &data, &len, err);
+    curves = rc == 0 &&
+             iospd_results_doc_format(data, len, word, sizeof word) &&
+             strcmp(word, "iospd-curve") == 0;
+    iospd_free(data);
+    break;
+  }
+  if (rc < 0) return rc;
+  if (curves) return curve_mode(nargs, args, read_file, out, err);
   const char** names = iospd_calloc(n, sizeof *names);
   cJSON** docs = iospd_calloc(n, sizeof *docs);
-  int rc = names == NULL || docs == NULL ? IOSPD_ENOMEM : 0;
+  rc = names == NULL || docs == NULL ? IOSPD_ENOMEM : 0;
   if (rc) iospd_err_set(err, rc, "out of memory (" MODE ")");
   size_t k = 0;
   iospd_results_args_init(&ra, &grammar);

@@ -206,3 +206,24 @@ int iospd_results_doc_add_timeseries(cJSON* doc, const char* name,
   cJSON_AddItemToObject(doc, "timeseries", rows);
   return 0;
 }
+
+/* iospd/results_doc.h */
+bool iospd_results_doc_format(const char* s, size_t len, char* word, size_t cap) {
+  size_t i = 0;
+#define WS() while (i < len && strchr(" \t\r\n", s[i]) != NULL && s[i]) i++
+  WS();
+  if (i >= len || s[i++] != '{') return false;
+  WS();
+  if (len - i < 8 || memcmp(s + i, "\"format\"", 8) != 0) return false;
+  i += 8;
+  WS();
+  if (i >= len || s[i++] != ':') return false;
+  WS();
+  if (i >= len || s[i++] != '"') return false;
+  size_t n = 0;
+  while (i < len && s[i] != '"' && s[i] != '\\' && n + 1 < cap)
+    word[n++] = s[i++];
+  word[n] = '\0';
+#undef WS
+  return i < len && s[i] == '"';
+}
