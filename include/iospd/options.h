@@ -115,6 +115,8 @@ typedef enum iospd_opt_id {
   IOSPD_OID_append,
   IOSPD_OID_cleanup,
   IOSPD_OID_help,
+  /* issue #28 (src/cli/opt_pts.c) */
+  IOSPD_OID_steady_state,
   IOSPD_OID_COUNT
 } iospd_opt_id_t;
 

@@ -267,6 +267,19 @@ typedef enum iospd_diskspd_level {
  * defaults and layouts for baselines made with it. */
 #define IOSPD_DISKSPD_LEVEL_DEFAULT IOSPD_DISKSPD_23
 
+/* --steady-state= (docs/pts.md): the PTS steady-state test on rounds of
+ * round_ms of consecutive measured intervals of each timespan; the run
+ * stops measuring when it holds. Off when !on. */
+typedef struct iospd_ss_opts_s {
+  bool on;
+  int metric;             /* iospd_ss_metric_t (iospd/steady_state.h) */
+  bool needs_latency;     /* the metric is a latency: -L is needed */
+  double data_pct;        /* data excursion limit, % of the window's mean */
+  double slope_pct;       /* slope excursion limit, % of the mean */
+  uint32_t window_rounds; /* rounds in the window */
+  uint32_t round_ms;      /* one round */
+} iospd_ss_opts_t;
+
 /* iospd's own additions (long options). */
 typedef struct iospd_ext_s {
   bool allow_raw_write; /* --allow-raw-write: write to disks/volumes that
@@ -286,6 +299,7 @@ typedef struct iospd_ext_s {
   bool verify_errors_set; /* else IOSPD_VERIFY_ERRORS_DEFAULT */
   char* verify_state;     /* owned, UTF-8, or NULL: <target>.iospd-verify */
   iospd_diskspd_level_t diskspd; /* --diskspd=2.2|2.3 */
+  iospd_ss_opts_t steady; /* --steady-state= */
 } iospd_ext_t;
 
 #define IOSPD_VERIFY_ERRORS_DEFAULT 10u
@@ -394,6 +408,10 @@ int iospd_profile_validate(const iospd_profile_t* p,
                            struct iospd_strbuf_s* diag);
 /* The --verify / --verify-only rules (src/profile/verify_validate.c), part
  * of iospd_profile_validate. */
+/* --steady-state's rules (src/profile/steady_validate.c): errors appended
+ * to diag; returns the number of errors. */
+int iospd_profile_validate_steady(const iospd_profile_t* p,
+                                  struct iospd_strbuf_s* diag);
 int iospd_profile_validate_verify(const iospd_profile_t* p,
                                   struct iospd_strbuf_s* diag);
 

@@ -66,6 +66,26 @@ iospd_ss_next_t iospd_ss_after_round(const double* y, uint32_t rounds,
                                      const iospd_ss_limits_t* lim,
                                      iospd_ss_window_t* w);
 
+/* How a --steady-state timespan ended (the JSON "stopped" words). */
+typedef enum iospd_ss_stop {
+  IOSPD_SS_STOPPED_STEADY = 0, /* the test held: measuring ended there */
+  IOSPD_SS_STOPPED_DURATION,   /* -d ran out first */
+  IOSPD_SS_STOPPED_INTERRUPTED /* Ctrl-C (or -yp) first */
+} iospd_ss_stop_t;
+/* "steady", "duration", "interrupted". */
+const char* iospd_ss_stop_word(iospd_ss_stop_t s);
+
+/* The verdict of --steady-state for one timespan (results tree). */
+typedef struct iospd_ss_result_s {
+  int metric; /* iospd_ss_metric_t */
+  iospd_ss_limits_t limits;
+  uint32_t round_ms;
+  uint32_t rounds;          /* whole rounds measured */
+  iospd_ss_window_t window; /* the last window tested (!valid: too few) */
+  bool converged;
+  iospd_ss_stop_t stopped;
+} iospd_ss_result_t;
+
 /* The tracked metric (one table: --steady-state's words, the JSON's
  * metric word, the unit the reports print). */
 typedef enum iospd_ss_metric {

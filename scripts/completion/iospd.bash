@@ -139,6 +139,7 @@ _iospd_long_names=(
   '--append'
   '--cleanup'
   '--help'
+  '--steady-state='
 )
 _iospd_long_descs=(
   'raw write permission'
@@ -169,6 +170,7 @@ _iospd_long_descs=(
   'append-only writes'
   'remove the tree'
   'help'
+  'steady state'
 )
 # The values of long options that take one word of a list.
 _iospd_words_engine=( auto io_uring libaio threads psync null )

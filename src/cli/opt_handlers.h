@@ -46,6 +46,8 @@ int sw_help(ctx_t* c);
 int sw_output(ctx_t* c);
 int sw_status(ctx_t* c);
 int sw_timeseries(ctx_t* c);
+/* src/cli/opt_pts.c */
+int sw_steady_state(ctx_t* c);
 
 /* opt_windows.c */
 int sw_etw(ctx_t* c);

@@ -635,6 +635,20 @@ const iospd_opt_def_t iospd_options[IOSPD_OID_COUNT] = {
     [IOSPD_OID_help] =
     {"help", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
      sw_help, NULL, IOSPD_TOPIC_IOSPD, "--help", "help", "Same as -?.", NULL},
+    /* issue #28: steady state and PTS (src/cli/opt_pts.c, docs/pts.md) */
+    [IOSPD_OID_steady_state] =
+    {"steady-state", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     sw_steady_state, NULL, IOSPD_TOPIC_IOSPD,
+     "--steady-state=<metric>:<pct>%[,slope:<pct>%][,window:<n>x<time>]",
+     "steady state",
+     "Stop measuring once the SNIA PTS steady-state test holds over the last\n"
+     "n rounds of <time> (default 5x60s) of the timespan's <metric> (iops,\n"
+     "throughput or latency, the mean latency, which needs -L): max - min\n"
+     "within <pct> % of their mean and the least-squares line's rise within\n"
+     "the slope's % (default 10 %). Ends at -d if it never holds; the\n"
+     "reports say which. See docs/pts.md.",
+     NULL},
 };
 
 const size_t iospd_options_count = IOSPD_ARRAY_SIZE(iospd_options);

@@ -90,3 +90,8 @@ void iospd_ss_metric_list(iospd_strbuf_t* out) {
                                                           : ", ",
                          metrics[i].word);
 }
+
+const char* iospd_ss_stop_word(iospd_ss_stop_t s) {
+  static const char* const words[] = {"steady", "duration", "interrupted"};
+  return (unsigned)s < IOSPD_ARRAY_SIZE(words) ? words[s] : "duration";
+}
