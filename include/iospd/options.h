@@ -117,6 +117,9 @@ typedef enum iospd_opt_id {
   IOSPD_OID_help,
   /* issue #28 (src/cli/opt_pts.c) */
   IOSPD_OID_steady_state,
+  IOSPD_OID_pts,
+  IOSPD_OID_pts_cell,
+  IOSPD_OID_pts_matrix,
   IOSPD_OID_COUNT
 } iospd_opt_id_t;
 

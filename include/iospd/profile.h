@@ -280,6 +280,20 @@ typedef struct iospd_ss_opts_s {
   uint32_t round_ms;      /* one round */
 } iospd_ss_opts_t;
 
+/* --pts=, --pts-cell=, --pts-matrix= (iospd/pts.h, docs/pts.md). */
+#define IOSPD_PTS_MAX_BS 16u
+#define IOSPD_PTS_MAX_MIX 8u
+typedef struct iospd_pts_opts_s {
+  int test;        /* IOSPD_PTS_* (iospd/pts.h); 0: no --pts */
+  uint32_t cell_s; /* --pts-cell seconds; 0: PTS's 60 s */
+  /* --pts-matrix: block sizes and read percentages; 0 entries: the
+   * test's own. */
+  uint32_t bs[IOSPD_PTS_MAX_BS];
+  uint32_t nbs;
+  uint32_t read_pct[IOSPD_PTS_MAX_MIX];
+  uint32_t nmix;
+} iospd_pts_opts_t;
+
 /* iospd's own additions (long options). */
 typedef struct iospd_ext_s {
   bool allow_raw_write; /* --allow-raw-write: write to disks/volumes that
@@ -300,6 +314,7 @@ typedef struct iospd_ext_s {
   char* verify_state;     /* owned, UTF-8, or NULL: <target>.iospd-verify */
   iospd_diskspd_level_t diskspd; /* --diskspd=2.2|2.3 */
   iospd_ss_opts_t steady; /* --steady-state= */
+  iospd_pts_opts_t pts;   /* --pts= and its companions */
 } iospd_ext_t;
 
 #define IOSPD_VERIFY_ERRORS_DEFAULT 10u

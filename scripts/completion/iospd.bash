@@ -140,6 +140,9 @@ _iospd_long_names=(
   '--cleanup'
   '--help'
   '--steady-state='
+  '--pts='
+  '--pts-cell='
+  '--pts-matrix='
 )
 _iospd_long_descs=(
   'raw write permission'
@@ -171,6 +174,9 @@ _iospd_long_descs=(
   'remove the tree'
   'help'
   'steady state'
+  'SNIA PTS test'
+  'PTS cell length'
+  'PTS reduced matrix'
 )
 # The values of long options that take one word of a list.
 _iospd_words_engine=( auto io_uring libaio threads psync null )
@@ -183,6 +189,8 @@ _iospd_words_file_size=( size )
 _iospd_words_assign=( even ordered random )
 _iospd_words_depth=( n )
 _iospd_words_width=( n )
+_iospd_words_pts=( iops throughput latency )
+_iospd_words_pts_cell=( time )
 
 # Offered after -b; any whole number with K, M, G, T or b works.
 _iospd_sizes=(512 4K 8K 16K 32K 64K 128K 256K 512K 1M 2M 4M 8M)

@@ -68,6 +68,9 @@ bool iospd_app_emit_reports(const iospd_profile_t* p, const iospd_results_t* r,
 /* app_emit.c: does an --output of p use format f? */
 bool iospd_app_wants_format(const iospd_profile_t* p, iospd_result_format_t f);
 
+/* app_pts.c: --pts, the SNIA PTS mode (docs/pts.md); an exit code. */
+int iospd_app_pts(const iospd_profile_t* p, const iospd_sysinfo_t* sys);
+
 /* app_out_paths.c: the output-file safety checks before any I/O; an exit
  * code (EXIT_OK when the files may be written). */
 int iospd_app_check_output_paths(const iospd_profile_t* p, bool outputs);

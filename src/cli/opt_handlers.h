@@ -48,6 +48,9 @@ int sw_status(ctx_t* c);
 int sw_timeseries(ctx_t* c);
 /* src/cli/opt_pts.c */
 int sw_steady_state(ctx_t* c);
+int sw_pts(ctx_t* c);
+int sw_pts_cell(ctx_t* c);
+int sw_pts_matrix(ctx_t* c);
 
 /* opt_windows.c */
 int sw_etw(ctx_t* c);

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iospd/pts.h"
 #include "iospd/steady_state.h"
+#include "iospd/units.h"
 #include "opt_handlers.h"
 
 /* A percentage "<number>[%]", 0 < value <= 1000. */
@@ -114,5 +116,92 @@ int sw_steady_state(ctx_t* c) {
     p += n;
   }
   c->pp.ext.steady = o;
+  return 0;
+}
+
+/* --pts=iops|throughput|latency: the words are the steady-state metric
+ * table's (iospd/steady_state.h), the test the metric's index + 1. */
+int sw_pts(ctx_t* c) {
+  const char* v = c->val;
+  if (*v == '=') v++;
+  int m = iospd_ss_metric_find(v, strlen(v));
+  if (m < 0) {
+    iospd_strbuf_t w;
+    iospd_strbuf_init(&w);
+    iospd_ss_metric_list(&w);
+    int rc = fail(c, "'%s': use --pts=<test> with a test of %s", c->arg,
+                  iospd_strbuf_cstr(&w));
+    iospd_strbuf_destroy(&w);
+    return rc;
+  }
+  c->pp.ext.pts.test = m + 1;
+  return 0;
+}
+
+/* --pts-cell=<time>: whole seconds, 1 s .. 1 h. */
+int sw_pts_cell(ctx_t* c) {
+  const char* v = c->val;
+  if (*v == '=') v++;
+  uint32_t ms = 0;
+  if (get_time_ms(c, v, strlen(v), "--pts-cell", &ms) < 0) return IOSPD_EUSAGE;
+  if (ms % 1000 != 0 || ms > 3600000u)
+    return fail(c, "'%s': a cell lasts whole seconds, 1s to 1h (PTS: 60s)",
+                c->arg);
+  c->pp.ext.pts.cell_s = ms / 1000u;
+  return 0;
+}
+
+/* --pts-matrix=bs:<size>,...;read:<pct>,... (either part may be left out;
+ * '/' separates them as ';' does, for shells where ';' ends a command). */
+int sw_pts_matrix(ctx_t* c) {
+  const char* v = c->val;
+  if (*v == '=') v++;
+  iospd_pts_opts_t* o = &c->pp.ext.pts;
+  o->nbs = o->nmix = 0;
+  while (*v != '\0') {
+    size_t n = strcspn(v, ";/");
+    bool bs = n > 3 && strncmp(v, "bs:", 3) == 0;
+    bool rd = n > 5 && strncmp(v, "read:", 5) == 0;
+    if ((!bs && !rd) || (bs && o->nbs) || (rd && o->nmix))
+      return fail(c, "'%s': use --pts-matrix=bs:<size>,...;read:<pct>,... "
+                     "(e.g. 'bs:4K,64K;read:0,100'), each part once",
+                  c->arg);
+    const char* p = v + (bs ? 3 : 5);
+    const char* end = v + n;
+    while (p < end) {
+      size_t k = strcspn(p, ",;/");
+      char buf[32];
+      if (k == 0 || k >= sizeof buf)
+        return fail(c, "'%s': an empty or overlong value in --pts-matrix",
+                    c->arg);
+      memcpy(buf, p, k);
+      buf[k] = '\0';
+      uint64_t x = 0;
+      if (bs) {
+        if (o->nbs == IOSPD_PTS_MAX_BS)
+          return fail(c, "'%s': at most %u block sizes", c->arg,
+                      IOSPD_PTS_MAX_BS);
+        if (iospd_parse_size(buf, 0, &x, NULL) != 0 || x < 512 ||
+            x > (64u << 20) || x % 512 != 0)
+          return fail(c, "'%s': block size '%s' is not a multiple of 512 "
+                         "bytes from 512 to 64M (e.g. 4K)", c->arg, buf);
+        o->bs[o->nbs++] = (uint32_t)x;
+      } else {
+        if (o->nmix == IOSPD_PTS_MAX_MIX)
+          return fail(c, "'%s': at most %u read percentages", c->arg,
+                      IOSPD_PTS_MAX_MIX);
+        if (iospd_parse_uint(buf, 100, &x) != 0)
+          return fail(c, "'%s': read percentage '%s' is not 0 to 100",
+                      c->arg, buf);
+        o->read_pct[o->nmix++] = (uint32_t)x;
+      }
+      p += k;
+      if (p < end && *p == ',') p++;
+    }
+    v = *end ? end + 1 : end;
+  }
+  if (o->nbs == 0 && o->nmix == 0)
+    return fail(c, "'%s': use --pts-matrix=bs:<size>,...;read:<pct>,...",
+                c->arg);
   return 0;
 }

@@ -649,6 +649,34 @@ const iospd_opt_def_t iospd_options[IOSPD_OID_COUNT] = {
      "the slope's % (default 10 %). Ends at -d if it never holds; the\n"
      "reports say which. See docs/pts.md.",
      NULL},
+    [IOSPD_OID_pts] =
+    {"pts", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE,
+     0, 0, 0, sw_pts, NULL, IOSPD_TOPIC_IOSPD,
+     "--pts=<iops|throughput|latency>",
+     "SNIA PTS test",
+     "Run SNIA SSS PTS 2.0.2's test on the one target: preconditioning\n"
+     "(128 KiB sequential writes over twice its capacity), then rounds of the\n"
+     "test's matrix (one minute a cell) until the steady-state test holds\n"
+     "over 5 rounds, or 25 rounds. Writes the whole target: a disk or\n"
+     "volume that holds data needs --allow-raw-write. -t and -o are used\n"
+     "as given and reported. See docs/pts.md.",
+     NULL},
+    [IOSPD_OID_pts_cell] =
+    {"pts-cell", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE, 0, 0, 0, sw_pts_cell, NULL,
+     IOSPD_TOPIC_IOSPD, "--pts-cell=<time>", "PTS cell length",
+     "With --pts: each cell lasts <time> (whole seconds) instead of PTS's\n"
+     "60 s, for trials; the report then says the run is not conformant.",
+     NULL},
+    [IOSPD_OID_pts_matrix] =
+    {"pts-matrix", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE, 0, 0, 0, sw_pts_matrix, NULL,
+     IOSPD_TOPIC_IOSPD, "--pts-matrix=bs:<size>,...;read:<pct>,...",
+     "PTS reduced matrix",
+     "With --pts: run only these block sizes and read percentages (either\n"
+     "part may be left out: the test's own), e.g. 'bs:4K,64K;read:0,100';\n"
+     "'/' may stand for ';'. Must hold the tracked cell. Not conformant.",
+     NULL},
 };
 
 const size_t iospd_options_count = IOSPD_ARRAY_SIZE(iospd_options);

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/* --pts (docs/pts.md): the mode's entry. The procedure is src/run/pts.c;
+ * here: what --pts cannot be combined with (exit 3), the status line, and
+ * the text report or PTS JSON document on stdout and in --output files. */
+#include <string.h>
+
+#include "app_internal.h"
+#include "iospd/console.h"
+#include "iospd/pts.h"
+#include "iospd/pts_report.h"
+
+typedef struct pts_ctx_s {
+  const iospd_profile_t* p;
+  bool show;
+  char line[320];
+  size_t len;
+} pts_ctx_t;
+
+static void on_status(void* ctx, const char* text) {
+  pts_ctx_t* c = ctx;
+  if (!c->show) return;
+  uint32_t cols = iospd_plat_err_columns();
+  if (cols == 0) cols = 80;
+  size_t n = strlen(text);
+  if (n > cols - 1) n = cols - 1;
+  if (n >= sizeof c->line) n = sizeof c->line - 1;
+  memcpy(c->line, text, n);
+  c->line[n] = '\0';
+  c->len = n;
+  iospd_plat_status_show(c->line, c->len);
+}
+
+static void on_message(void* ctx, iospd_msg_kind_t kind, const char* text) {
+  pts_ctx_t* c = ctx;
+  iospd_app_message(c->p, kind, text);
+  if (c->show && c->len > 0) iospd_plat_status_show(c->line, c->len);
+}
+
+/* What --pts cannot do: one message naming the switch, exit 3. */
+static const char* refused(const iospd_profile_t* p) {
+  if (iospd_app_wants_format(p, IOSPD_FORMAT_HTML))
+    return "--pts with --output=html: the HTML PTS report is not built yet; "
+           "write --output=json:FILE (the PTS document) or text";
+  if (iospd_app_wants_format(p, IOSPD_FORMAT_XML) ||
+      p->format == IOSPD_FORMAT_XML)
+    return "--pts writes a text report or the JSON PTS document, not XML: "
+           "use -Rtext, -Rjson or --output=text|json:FILE";
+  if (p->ext.steady.on)
+    return "--pts runs its own steady-state test (5 rounds, 20 %, 10 %): "
+           "drop --steady-state";
+  if (p->ext.timeseries_path != NULL)
+    return "--pts runs many short runs: --timeseries is not supported with "
+           "it; drop it";
+  if (p->ext.verify)
+    return "--pts with --verify: preconditioning overwrites every block; "
+           "drop --verify";
+  if (p->ext.tree.dirs != NULL) return "--pts measures one target, not --tree";
+  return NULL;
+}
+
+static bool emit(const iospd_profile_t* p, const iospd_pts_result_t* r,
+                 const iospd_results_t* sysr) {
+  iospd_strbuf_t text, json;
+  iospd_strbuf_init(&text);
+  iospd_strbuf_init(&json);
+  iospd_report_pts_text(&text, r);
+  bool ok = iospd_report_pts_json(&json, r, sysr, p->cmdline) == 0 &&
+            !text.failed;
+  out_sb(p->format == IOSPD_FORMAT_JSON ? &json : &text);
+  for (uint32_t i = 0; i < p->ext.output_count; i++) {
+    const iospd_output_spec_t* o = &p->ext.outputs[i];
+    const iospd_strbuf_t* sb = o->format == IOSPD_FORMAT_JSON ? &json : &text;
+    iospd_err_t err;
+    iospd_err_clear(&err);
+    iospd_plat_outfile_t* f = NULL;
+    int rc = iospd_plat_outfile_open(o->path, true, &f, &err);
+    if (rc == 0) rc = iospd_plat_outfile_write(f, sb->data, sb->len, &err);
+    if (rc == 0)
+      rc = iospd_plat_outfile_publish(f, &err);
+    else if (f != NULL)
+      iospd_plat_outfile_abandon(f);
+    if (rc != 0) {
+      iospd_strbuf_t msg;
+      iospd_strbuf_init(&msg);
+      iospd_strbuf_appendf(&msg, "--output=%s:%s: the report was not written: "
+                                 "%s", iospd_format_word(o->format), o->path,
+                           err.msg[0] ? err.msg : iospd_strerror(rc));
+      err_line("error: ", iospd_strbuf_cstr(&msg));
+      iospd_strbuf_destroy(&msg);
+      ok = false;
+    }
+  }
+  iospd_strbuf_destroy(&text);
+  iospd_strbuf_destroy(&json);
+  return ok;
+}
+
+int iospd_app_pts(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
+  const char* why = refused(p);
+  if (why != NULL) {
+    err_line("error: ", why);
+    return EXIT_BAD_INPUT;
+  }
+  pts_ctx_t ctx = {.p = p};
+  ctx.show = p->ext.status_line == IOSPD_STATUS_ALWAYS ||
+             (p->ext.status_line == IOSPD_STATUS_AUTO &&
+              p->progress_dots == 0 && iospd_plat_err_is_terminal());
+  iospd_pts_hooks_t hooks = {.status = on_status,
+                             .message = on_message,
+                             .ctx = &ctx};
+  iospd_pts_result_t r;
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  int rc = iospd_pts_run(p, sys, &hooks, &r, &err);
+  ctx.len = 0;
+  iospd_plat_status_clear();
+  if (rc < 0) {
+    err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+    iospd_pts_result_free(&r);
+    return rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+  }
+  if (r.interrupted) {
+    static const char line[] =
+        "\n*** Ctrl-C: the PTS run stopped; the finished rounds follow. ***\n";
+    notice_write(p, line, sizeof line - 1);
+  }
+  iospd_results_t sysr;
+  memset(&sysr, 0, sizeof sysr);
+  sysr.sys = *sys;
+  iospd_err_t terr;
+  if (iospd_plat_cpu_topology(&sysr.topo, &terr) < 0)
+    memset(&sysr.topo, 0, sizeof sysr.topo);
+  iospd_plat_utc_now(&sysr.run_time);
+  sysr.engine_name = r.engine;
+  bool ok = emit(p, &r, &sysr);
+  iospd_plat_cpu_topology_free(&sysr.topo);
+  bool failed = r.stopped == IOSPD_PTS_STOP_FAILED;
+  if (failed) err_line("error: ", r.error);
+  iospd_pts_result_free(&r);
+  return failed || !ok ? EXIT_RUN_FAILED : EXIT_OK;
+}
