@@ -183,12 +183,65 @@ static void test_refusals(void** state) {
   iospd_profile_destroy(&p);
 }
 
+/* --steady-state on the virtual clock (1 ms per I/O, one in flight: 1000
+ * I/Os every 1 s interval): rounds of 1 s, window 3: steady after round 3
+ * (at 3 s); measuring ends at the next interval end at least a poll ahead,
+ * 4 s, not -d30; the results hold the 4000 I/Os completed by then (the
+ * one at exactly 4 s counts, as at any end of measuring). */
+static void test_steady_state_run(void** state) {
+  (void)state;
+  fake_reset();
+  fake_add_file("s.dat", 1024 * KB, true);
+  const uint64_t lat[] = {1 * MS};
+  fake_set_latencies(lat, 1);
+  iospd_profile_t p;
+  build(&p, "s.dat", 1);
+  p.ext.pts.test = 0;
+  iospd_timespan_t* ts = &p.timespans[0];
+  ts->warmup = 0;
+  ts->cooldown = 0;
+  ts->duration = 30;
+  p.ext.steady = (iospd_ss_opts_t){.on = true, .metric = IOSPD_SS_METRIC_IOPS,
+                                   .data_pct = 20, .slope_pct = 10,
+                                   .window_rounds = 3, .round_ms = 1000};
+  iospd_results_t res;
+  memset(&res, 0, sizeof res);
+  assert_int_equal(iospd_plat_init(&res.sys, NULL), 0);
+  iospd_run_hooks_t h = {.cooperative = true};
+  iospd_err_t err;
+  iospd_err_clear(&err);
+  assert_int_equal(iospd_run(&p, &h, &res, &err), 0);
+  const iospd_timespan_result_t* tr = &res.timespans[0];
+  const iospd_ss_result_t* s = tr->steady_state;
+  assert_non_null(s);
+  assert_true(s->converged);
+  assert_int_equal(s->stopped, IOSPD_SS_STOPPED_STEADY);
+  assert_int_equal(s->rounds, 3);
+  assert_int_equal(s->window.first_round, 1);
+  /* The I/O completing at 1000 ms counts in the second interval: the
+   * first holds 999 (1 .. 999 ms), the next ones 1000 each. */
+  assert_true(s->window.values[0] == 999.0);
+  assert_true(s->window.values[1] == 1000.0 && s->window.values[2] == 1000.0);
+  assert_true(tr->seconds == 4.0);
+  uint64_t ios = 0;
+  for (uint32_t t = 0; t < tr->thread_count_alloc; t++)
+    for (uint32_t k = 0; k < tr->threads[t].target_count; k++)
+      ios += tr->threads[t].targets[k].stats.ios[0] +
+             tr->threads[t].targets[k].stats.ios[1];
+  assert_int_equal(ios, 4000);
+  iospd_results_destroy(&res);
+  iospd_run_release(&res, &p);
+  iospd_plat_cpu_topology_free(&res.topo);
+  iospd_profile_destroy(&p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_wipc_counts),
       cmocka_unit_test(test_rounds_steady),
       cmocka_unit_test(test_cap),
       cmocka_unit_test(test_refusals),
+      cmocka_unit_test(test_steady_state_run),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -328,12 +328,15 @@ int iospd_pts_run(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
         "cache sit between iospd and the drive");
   }
 
-  iospd_run_session_t s;
-  iospd_run_session_init(&s);
-  (void)iospd_plat_on_interrupt(on_interrupt, &s, NULL);
+  /* Static: the platform's Ctrl-C callback keeps its argument after this
+   * call returns. */
+  static iospd_run_session_t session;
+  iospd_run_session_t* sp = &session;
+  iospd_run_session_init(sp);
+  (void)iospd_plat_on_interrupt(on_interrupt, sp, NULL);
   status(hooks, "--pts: preconditioning (WIPC): %llu MiB of 128 KiB writes",
          (unsigned long long)(2 * r->capacity >> 20));
-  rc = iospd_pts_wipc(&s, p, hooks, r, err);
+  rc = iospd_pts_wipc(sp, p, hooks, r, err);
   if (rc < 0) return rc;
   if (r->interrupted) {
     r->stopped = IOSPD_PTS_STOP_INTERRUPTED;
@@ -367,7 +370,7 @@ int iospd_pts_run(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
                k + 1, r->limits.max_rounds, rd->ncells + 1, ncells,
                bs / 1024, rdp, ex, left_cells * r->cell_s);
         iospd_pts_cell_t* c = &rd->cells[rd->ncells];
-        rc = run_cell(&s, p, sys, hooks, r, bs, rdp, c, err);
+        rc = run_cell(sp, p, sys, hooks, r, bs, rdp, c, err);
         if (rc < 0) {
           snprintf(r->error, sizeof r->error, "%s", err->msg);
           r->nrounds = k; /* the round is not whole */
@@ -376,7 +379,7 @@ int iospd_pts_run(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
           r->stopped = IOSPD_PTS_STOP_FAILED;
           return 0;
         }
-        if (iospd_run_session_interrupted(&s)) {
+        if (iospd_run_session_interrupted(sp)) {
           /* A cut cell is no measurement: the round is dropped. */
           iospd_free(rd->cells);
           rd->cells = NULL;
