@@ -183,6 +183,51 @@ static void test_refusals(void** state) {
   iospd_profile_destroy(&p);
 }
 
+/* --pts-purge: refused on a file and without --allow-raw-write; on a disk
+ * with it, one whole-device discard (secure when asked) before WIPC. */
+static void test_purge(void** state) {
+  (void)state;
+  fake_reset();
+  fake_add_file("f.dat", 512 * KB, true);
+  fake_add_file("/dev/sdz", 512 * KB, true);
+  fake_set_device("/dev/sdz", false, false, "");
+  const uint64_t lat[] = {1 * MS};
+  fake_set_latencies(lat, 1);
+  iospd_profile_t p;
+  build(&p, "f.dat", 1);
+  p.ext.pts.purge = IOSPD_PTS_PURGE_TRIM;
+  p.ext.allow_raw_write = true;
+  iospd_pts_result_t r;
+  iospd_err_t err;
+  run(&p, &r, IOSPD_EUSAGE, &err);
+  assert_string_equal(err.msg, "--pts-purge=trim discards a whole disk; "
+                               "'f.dat' is a file: drop --pts-purge");
+  iospd_pts_result_free(&r);
+  iospd_profile_destroy(&p);
+  build(&p, "/dev/sdz", 1);
+  p.ext.pts.purge = IOSPD_PTS_PURGE_SECURE;
+  run(&p, &r, IOSPD_EUSAGE, &err);
+  assert_string_equal(err.msg, "--pts-purge=secure discards every block of "
+                               "'/dev/sdz': pass --allow-raw-write too");
+  assert_int_equal(fake_discards("/dev/sdz", NULL), 0);
+  iospd_pts_result_free(&r);
+  p.ext.allow_raw_write = true;
+  run(&p, &r, 0, &err);
+  bool secure = false;
+  assert_int_equal(fake_discards("/dev/sdz", &secure), 1);
+  assert_true(secure);
+  assert_int_equal(r.purge, IOSPD_PTS_PURGE_SECURE);
+  assert_string_equal(r.kind, "disk");
+  /* Then WIPC: its 8 writes of 128 KiB come first in the log. */
+  uint32_t n = 0;
+  const fake_io_t* log = fake_log(&n);
+  assert_true(n > 8);
+  for (uint32_t i = 0; i < 8; i++) assert_int_equal(log[i].length, 128 * KB);
+  assert_int_equal(r.stopped, IOSPD_PTS_STOP_STEADY);
+  iospd_pts_result_free(&r);
+  iospd_profile_destroy(&p);
+}
+
 /* --steady-state on the virtual clock (1 ms per I/O, one in flight: 1000
  * I/Os every 1 s interval): rounds of 1 s, window 3: steady after round 3
  * (at 3 s); measuring ends at the next interval end at least a poll ahead,
@@ -242,6 +287,7 @@ int main(void) {
       cmocka_unit_test(test_cap),
       cmocka_unit_test(test_refusals),
       cmocka_unit_test(test_steady_state_run),
+      cmocka_unit_test(test_purge),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

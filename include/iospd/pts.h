@@ -25,6 +25,12 @@ enum {
 #define IOSPD_PTS_CELL_S 60u           /* PTS: one minute per cell */
 #define IOSPD_PTS_WIPC_BLOCK 131072u   /* WIPC: 128 KiB writes */
 
+/* --pts-purge (profile->ext.pts.purge): the words "none", "trim",
+ * "secure" (the switch's and the JSON's), or NULL out of range. */
+enum { IOSPD_PTS_PURGE_NONE = 0, IOSPD_PTS_PURGE_TRIM, IOSPD_PTS_PURGE_SECURE,
+       IOSPD_PTS_PURGE_COUNT };
+const char* iospd_pts_purge_word(int purge);
+
 /* "iops", "throughput", "latency" (the --pts= words), or NULL. */
 const char* iospd_pts_test_word(int test);
 
@@ -82,6 +88,9 @@ typedef struct iospd_pts_result_s {
   uint32_t threads, outstanding;
   uint64_t ticks_per_second; /* the platform clock's */
   const char* engine;        /* the cells' engine (static storage) */
+  /* The purge before preconditioning (--pts-purge). */
+  int purge;
+  double purge_seconds;
   /* WIPC */
   bool wipc_done;
   uint64_t wipc_bytes, wipc_writes;

@@ -143,6 +143,7 @@ _iospd_long_names=(
   '--pts='
   '--pts-cell='
   '--pts-matrix='
+  '--pts-purge='
 )
 _iospd_long_descs=(
   'raw write permission'
@@ -177,6 +178,7 @@ _iospd_long_descs=(
   'SNIA PTS test'
   'PTS cell length'
   'PTS reduced matrix'
+  'PTS purge'
 )
 # The values of long options that take one word of a list.
 _iospd_words_engine=( auto io_uring libaio threads psync null )
@@ -191,6 +193,7 @@ _iospd_words_depth=( n )
 _iospd_words_width=( n )
 _iospd_words_pts=( iops throughput latency )
 _iospd_words_pts_cell=( time )
+_iospd_words_pts_purge=( trim secure )
 
 # Offered after -b; any whole number with K, M, G, T or b works.
 _iospd_sizes=(512 4K 8K 16K 32K 64K 128K 256K 512K 1M 2M 4M 8M)

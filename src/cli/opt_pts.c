@@ -138,6 +138,20 @@ int sw_pts(ctx_t* c) {
   return 0;
 }
 
+/* --pts-purge=trim|secure: the words are iospd_pts_purge_word's. */
+int sw_pts_purge(ctx_t* c) {
+  const char* v = c->val;
+  if (*v == '=') v++;
+  for (int i = IOSPD_PTS_PURGE_TRIM; i < IOSPD_PTS_PURGE_COUNT; i++)
+    if (strcmp(v, iospd_pts_purge_word(i)) == 0) {
+      c->pp.ext.pts.purge = i;
+      return 0;
+    }
+  return fail(c, "'%s': use --pts-purge=%s or --pts-purge=%s", c->arg,
+              iospd_pts_purge_word(IOSPD_PTS_PURGE_TRIM),
+              iospd_pts_purge_word(IOSPD_PTS_PURGE_SECURE));
+}
+
 /* --pts-cell=<time>: whole seconds, 1 s .. 1 h. */
 int sw_pts_cell(ctx_t* c) {
   const char* v = c->val;

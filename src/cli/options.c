@@ -677,6 +677,14 @@ const iospd_opt_def_t iospd_options[IOSPD_OID_COUNT] = {
      "part may be left out: the test's own), e.g. 'bs:4K,64K;read:0,100';\n"
      "'/' may stand for ';'. Must hold the tracked cell. Not conformant.",
      NULL},
+    [IOSPD_OID_pts_purge] =
+    {"pts-purge", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE, 0, 0, 0, sw_pts_purge, NULL,
+     IOSPD_TOPIC_IOSPD, "--pts-purge=<trim|secure>", "PTS purge",
+     "With --pts on a disk and --allow-raw-write: discard the whole device\n"
+     "first (Linux BLKDISCARD, or BLKSECDISCARD for secure), as PTS's\n"
+     "purge. Everything on it is gone. Not yet on Windows.",
+     NULL},
 };
 
 const size_t iospd_options_count = IOSPD_ARRAY_SIZE(iospd_options);

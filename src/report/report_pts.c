@@ -85,6 +85,9 @@ void iospd_report_pts_text(iospd_strbuf_t* out, const iospd_pts_result_t* r) {
       s += n + (s[n] == '\n');
     }
   }
+  if (r->purge != IOSPD_PTS_PURGE_NONE)
+    ap(out, "purge:\t\t%s (whole-device discard) in %.2f s\n",
+       iospd_pts_purge_word(r->purge), r->purge_seconds);
   ap(out, "preconditioning:\t%s%llu writes of 128 KiB, %llu bytes (2 x "
           "capacity) in %.2f s\n",
      r->wipc_done ? "" : "NOT FINISHED: ", (unsigned long long)r->wipc_writes,
@@ -196,8 +199,11 @@ int iospd_report_pts_json(iospd_strbuf_t* out, const iospd_pts_result_t* r,
   iospd_jw_u64(&w, "threads", r->threads);
   iospd_jw_u64(&w, "outstanding", r->outstanding);
   iospd_jw_obj(&w, "purge");
-  iospd_jw_str(&w, "method", "none");
-  iospd_jw_null(&w, "seconds");
+  iospd_jw_str(&w, "method", iospd_pts_purge_word(r->purge));
+  if (r->purge == IOSPD_PTS_PURGE_NONE)
+    iospd_jw_null(&w, "seconds");
+  else
+    iospd_jw_dbl(&w, "seconds", r->purge_seconds);
   iospd_jw_end_obj(&w);
   iospd_jw_obj(&w, "wipc");
   iospd_jw_u64(&w, "block_size", IOSPD_PTS_WIPC_BLOCK);

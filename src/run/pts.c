@@ -17,6 +17,12 @@ const char* iospd_pts_test_word(int test) {
   return iospd_ss_metric_def((iospd_ss_metric_t)(test - 1))->word;
 }
 
+const char* iospd_pts_purge_word(int purge) {
+  static const char* const w[IOSPD_PTS_PURGE_COUNT] = {"none", "trim",
+                                                       "secure"};
+  return purge >= 0 && purge < IOSPD_PTS_PURGE_COUNT ? w[purge] : NULL;
+}
+
 const char* iospd_pts_stop_word(iospd_pts_stop_t s) {
   static const char* const w[] = {"steady", "max_rounds", "interrupted",
                                   "failed"};
@@ -229,6 +235,34 @@ static bool in_list(const uint32_t* v, uint32_t n, uint32_t x) {
   return false;
 }
 
+/* --pts-purge: a whole-disk discard, only on a disk and only with
+ * --allow-raw-write (what it holds is gone). */
+static int purge(const iospd_profile_t* p, const iospd_file_info_t* info,
+                 iospd_target_kind_t kind, iospd_pts_result_t* r,
+                 iospd_err_t* err) {
+  const char* word = iospd_pts_purge_word(p->ext.pts.purge);
+  if (!info->is_device || kind == IOSPD_TARGET_VOLUME)
+    return iospd_err_set(err, IOSPD_EUSAGE,
+                         "--pts-purge=%s discards a whole disk; '%s' is %s: "
+                         "drop --pts-purge", word, r->path,
+                         info->is_device ? "a volume" : "a file");
+  if (!p->ext.allow_raw_write)
+    return iospd_err_set(err, IOSPD_EUSAGE,
+                         "--pts-purge=%s discards every block of '%s': pass "
+                         "--allow-raw-write too", word, r->path);
+  uint64_t t0 = iospd_plat_ticks();
+  int rc = iospd_plat_discard_device(r->path,
+                                     p->ext.pts.purge == IOSPD_PTS_PURGE_SECURE,
+                                     r->capacity, err);
+  /* Not built on this platform: refused before any I/O. */
+  if (rc == IOSPD_ENOTSUP) return iospd_err_set(err, IOSPD_EUSAGE, "%s", err->msg);
+  if (rc < 0) return rc;
+  r->purge = p->ext.pts.purge;
+  r->purge_seconds = (double)(iospd_plat_ticks() - t0) /
+                     (double)(r->ticks_per_second ? r->ticks_per_second : 1);
+  return 0;
+}
+
 static void on_interrupt(void* arg) {
   iospd_run_session_t* s = arg;
   atomic_store(&s->interrupted, 1);
@@ -334,6 +368,10 @@ int iospd_pts_run(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   iospd_run_session_t* sp = &session;
   iospd_run_session_init(sp);
   (void)iospd_plat_on_interrupt(on_interrupt, sp, NULL);
+  if (o->purge != IOSPD_PTS_PURGE_NONE) {
+    rc = purge(p, &info, kind, r, err);
+    if (rc < 0) return rc;
+  }
   status(hooks, "--pts: preconditioning (WIPC): %llu MiB of 128 KiB writes",
          (unsigned long long)(2 * r->capacity >> 20));
   rc = iospd_pts_wipc(sp, p, hooks, r, err);

@@ -11,6 +11,7 @@
 #  - on a loop device over a file of zeros (root only): the kind is
 #    "disk"; preconditioned, it holds data, and is refused without
 #    --allow-raw-write and taken with it;
+#  - --pts-purge=trim on the loop device (BLKDISCARD) before WIPC;
 #  - Ctrl-C keeps the finished rounds ("interrupted");
 #  - refusals (exit 3) with their messages.
 # Usage: pts_test.sh <iospd binary> <source dir>
@@ -177,6 +178,10 @@ refuse 3 "error: '--pts-cell=1500ms': a cell lasts whole seconds, 1s to 1h (PTS:
   --pts=iops --pts-cell=1500ms f.dat
 refuse 3 "is not a multiple of 512 bytes from 512 to 64M" \
   --pts=iops --pts-matrix=bs:1000 f.dat
+refuse 3 "error: --pts-purge=trim discards a whole disk; 'f.dat' is a file: drop --pts-purge" \
+  --pts=iops --pts-purge=trim --allow-raw-write f.dat
+refuse 3 "error: '--pts-purge=zero': use --pts-purge=trim or --pts-purge=secure" \
+  --pts=iops --pts-purge=zero f.dat
 
 # ---- 4. a loop device over a file of zeros (root only): a disk; once
 # preconditioned it holds data, and a second run needs --allow-raw-write.
@@ -208,6 +213,29 @@ PY
   "$exe" --pts=iops --pts-cell=1s '--pts-matrix=bs:4K;read:0' -t1 -o1 -g4096 \
     --allow-raw-write -Rjson "$dev" >raw.json 2>err.txt
   [ $? = 0 ] && ok || bad "--pts --allow-raw-write on $dev failed"
+  # --pts-purge=trim: BLKDISCARD on the loop device (it punches the backing
+  # file's blocks), before preconditioning.
+  "$exe" --pts=iops --pts-cell=1s '--pts-matrix=bs:4K;read:0' -t1 -o1 -g4096 \
+    --pts-purge=trim --allow-raw-write -Rjson --output=text:purge.txt "$dev" \
+    >purge.json 2>err.txt
+  rc=$?
+  if [ $rc = 0 ]; then
+    ok
+    schema_ok purge.json
+    check "purge" purge.json purge.txt <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["purge"]
+if p["method"] != "trim" or not isinstance(p["seconds"], (int, float)) or p["seconds"] < 0:
+    print("purge %r" % p)
+if "purge:\t\ttrim (whole-device discard) in " not in open(sys.argv[2]).read():
+    print("text report lacks the purge line")
+PY
+  elif grep -q "refused BLKDISCARD" err.txt; then
+    echo "note: this kernel's loop device refuses BLKDISCARD: $(head -1 err.txt)"
+  else
+    bad "--pts-purge=trim on $dev exited $rc: $(head -2 err.txt)"
+  fi
   losetup -d "$dev"
   dev=""
 fi
