@@ -81,7 +81,7 @@ static void run(iospd_profile_t* p, iospd_pts_result_t* r, int want_rc,
   assert_int_equal(iospd_plat_init(&sys, NULL), 0);
   iospd_pts_hooks_t h = {.cooperative = true};
   iospd_err_clear(err);
-  int rc = iospd_pts_run(p, &sys, &h, r, err);
+  int rc = iospd_pts_run(p, &sys, &h, NULL, r, err);
   if (rc != want_rc) fail_msg("rc %d (%s), want %d", rc, err->msg, want_rc);
 }
 

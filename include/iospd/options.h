@@ -121,6 +121,7 @@ typedef enum iospd_opt_id {
   IOSPD_OID_pts_cell,
   IOSPD_OID_pts_matrix,
   IOSPD_OID_pts_purge,
+  IOSPD_OID_pts_resume,
   IOSPD_OID_COUNT
 } iospd_opt_id_t;
 

@@ -293,6 +293,7 @@ typedef struct iospd_pts_opts_s {
   uint32_t read_pct[IOSPD_PTS_MAX_MIX];
   uint32_t nmix;
   int purge; /* --pts-purge: 0 none, 1 trim, 2 secure (iospd/pts.h) */
+  char* resume_path; /* --pts-resume=FILE (owned, UTF-8), or NULL */
 } iospd_pts_opts_t;
 
 /* iospd's own additions (long options). */

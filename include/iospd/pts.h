@@ -98,6 +98,7 @@ typedef struct iospd_pts_result_s {
   /* Rounds */
   iospd_pts_round_t rounds[IOSPD_SS_MAX_ROUNDS_PTS];
   uint32_t nrounds;
+  uint32_t resumed_rounds; /* rounds taken from --pts-resume's document */
   iospd_ss_window_t window; /* the last window (!valid before round 5) */
   bool converged;
   iospd_pts_stop_t stopped;
@@ -125,10 +126,14 @@ int iospd_pts_wipc(iospd_run_session_t* s, const iospd_profile_t* p,
 
 /* The whole procedure on the profile's one target. r is initialised here
  * and freed with iospd_pts_result_free. Returns 0 (r->stopped says how it
- * ended) or a negative IOSPD_E* with err set (IOSPD_EUSAGE: bad input). */
+ * ended) or a negative IOSPD_E* with err set (IOSPD_EUSAGE: bad input).
+ * resume (may be NULL): an interrupted run read back (--pts-resume; the
+ * app reads the document): its set-up must be this run's (else
+ * IOSPD_EUSAGE naming what differs); its rounds move into r, purge and
+ * preconditioning are not repeated, and the next round runs. */
 int iospd_pts_run(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
-                  const iospd_pts_hooks_t* hooks, iospd_pts_result_t* r,
-                  iospd_err_t* err);
+                  const iospd_pts_hooks_t* hooks, iospd_pts_result_t* resume,
+                  iospd_pts_result_t* r, iospd_err_t* err);
 void iospd_pts_result_free(iospd_pts_result_t* r);
 
 #endif

@@ -144,6 +144,7 @@ _iospd_long_names=(
   '--pts-cell='
   '--pts-matrix='
   '--pts-purge='
+  '--pts-resume='
 )
 _iospd_long_descs=(
   'raw write permission'
@@ -179,6 +180,7 @@ _iospd_long_descs=(
   'PTS cell length'
   'PTS reduced matrix'
   'PTS purge'
+  'PTS resume'
 )
 # The values of long options that take one word of a list.
 _iospd_words_engine=( auto io_uring libaio threads psync null )

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app_internal.h"
+#include "iospd/alloc.h"
 #include "iospd/console.h"
 #include "iospd/pts.h"
 #include "iospd/pts_report.h"
@@ -111,7 +112,24 @@ int iospd_app_pts(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
   iospd_pts_result_t r;
   iospd_err_t err;
   iospd_err_clear(&err);
-  int rc = iospd_pts_run(p, sys, &hooks, &r, &err);
+  iospd_pts_result_t saved;
+  memset(&saved, 0, sizeof saved);
+  iospd_strbuf_init(&saved.reasons);
+  iospd_strbuf_init(&saved.seen);
+  char* saved_path = NULL; /* saved.path points into it */
+  if (p->ext.pts.resume_path != NULL &&
+      iospd_app_pts_read(p->ext.pts.resume_path, &saved, &saved_path, &err) <
+          0) {
+    err_line("error: ", err.msg);
+    iospd_pts_result_free(&saved);
+    iospd_free(saved_path);
+    return EXIT_BAD_INPUT;
+  }
+  int rc = iospd_pts_run(p, sys, &hooks,
+                         p->ext.pts.resume_path != NULL ? &saved : NULL, &r,
+                         &err);
+  iospd_pts_result_free(&saved);
+  iospd_free(saved_path);
   ctx.len = 0;
   iospd_plat_status_clear();
   if (rc < 0) {

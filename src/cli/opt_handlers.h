@@ -52,6 +52,7 @@ int sw_pts(ctx_t* c);
 int sw_pts_cell(ctx_t* c);
 int sw_pts_matrix(ctx_t* c);
 int sw_pts_purge(ctx_t* c);
+int sw_pts_resume(ctx_t* c);
 
 /* opt_windows.c */
 int sw_etw(ctx_t* c);

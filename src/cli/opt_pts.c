@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iospd/alloc.h"
 #include "iospd/pts.h"
 #include "iospd/steady_state.h"
 #include "iospd/units.h"
@@ -150,6 +151,19 @@ int sw_pts_purge(ctx_t* c) {
   return fail(c, "'%s': use --pts-purge=%s or --pts-purge=%s", c->arg,
               iospd_pts_purge_word(IOSPD_PTS_PURGE_TRIM),
               iospd_pts_purge_word(IOSPD_PTS_PURGE_SECURE));
+}
+
+/* --pts-resume=FILE: the PTS document of an interrupted run. */
+int sw_pts_resume(ctx_t* c) {
+  const char* v = c->val;
+  if (*v != '=' || v[1] == '\0')
+    return fail(c, "'%s': use --pts-resume=FILE with the PTS JSON document "
+                   "of the interrupted run", c->arg);
+  char* path = iospd_strdup(v + 1);
+  if (path == NULL) return nomem(c);
+  iospd_free(c->pp.ext.pts.resume_path);
+  c->pp.ext.pts.resume_path = path;
+  return 0;
 }
 
 /* --pts-cell=<time>: whole seconds, 1 s .. 1 h. */

@@ -685,6 +685,14 @@ const iospd_opt_def_t iospd_options[IOSPD_OID_COUNT] = {
      "first (Linux BLKDISCARD, or BLKSECDISCARD for secure), as PTS's\n"
      "purge. Everything on it is gone. Not yet on Windows.",
      NULL},
+    [IOSPD_OID_pts_resume] =
+    {"pts-resume", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE, 0, 0, 0, sw_pts_resume, NULL,
+     IOSPD_TOPIC_IOSPD, "--pts-resume=<file.json>", "PTS resume",
+     "With --pts: continue the interrupted run whose PTS JSON document is\n"
+     "<file.json> (-Rjson or --output=json:): its rounds are kept, the next\n"
+     "one runs. The same test, target and settings are required.",
+     NULL},
 };
 
 const size_t iospd_options_count = IOSPD_ARRAY_SIZE(iospd_options);

@@ -92,6 +92,9 @@ void iospd_report_pts_text(iospd_strbuf_t* out, const iospd_pts_result_t* r) {
           "capacity) in %.2f s\n",
      r->wipc_done ? "" : "NOT FINISHED: ", (unsigned long long)r->wipc_writes,
      (unsigned long long)r->wipc_bytes, r->wipc_seconds);
+  if (r->resumed_rounds > 0)
+    ap(out, "resumed:\trounds 1-%u from --pts-resume, then round %u on\n",
+       r->resumed_rounds, r->resumed_rounds + 1);
   ap(out, "tracked:\t%s %s, read %u %%: %s\n", tb,
      r->matrix.random ? "random" : "sequential", r->tracked_read, m->unit);
   ap(out, "\nround | tracked %s\n", m->unit);
@@ -233,6 +236,7 @@ int iospd_report_pts_json(iospd_strbuf_t* out, const iospd_pts_result_t* r,
   iospd_jw_str(&w, "metric", metric(r)->json);
   iospd_jw_str(&w, "unit", metric(r)->unit);
   iospd_jw_end_obj(&w);
+  iospd_jw_u64(&w, "resumed_rounds", r->resumed_rounds);
   iospd_jw_arr(&w, "rounds");
   for (uint32_t i = 0; i < r->nrounds; i++) {
     const iospd_pts_round_t* rd = &r->rounds[i];

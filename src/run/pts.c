@@ -268,9 +268,69 @@ static void on_interrupt(void* arg) {
   atomic_store(&s->interrupted, 1);
 }
 
+static void list_text(char* buf, size_t n, const uint32_t* v, uint32_t c) {
+  size_t len = 0;
+  buf[0] = '\0';
+  for (uint32_t i = 0; i < c && len + 12 < n; i++)
+    len += (size_t)snprintf(buf + len, n - len, "%s%u", i ? "," : "", v[i]);
+}
+
+/* The saved run's set-up is this one's, or the first difference. */
+static int check_resume(const iospd_pts_result_t* r,
+                        const iospd_pts_result_t* s, iospd_err_t* err) {
+  char a[160], b[160];
+  const char* what = NULL;
+  a[0] = b[0] = '\0';
+  if (s->test != r->test) {
+    what = "test";
+    snprintf(a, sizeof a, "%s", iospd_pts_test_word(s->test) ? iospd_pts_test_word(s->test) : "?");
+    snprintf(b, sizeof b, "%s", iospd_pts_test_word(r->test));
+  } else if (strcmp(s->path ? s->path : "", r->path) != 0) {
+    what = "target";
+    snprintf(a, sizeof a, "%s", s->path ? s->path : "");
+    snprintf(b, sizeof b, "%s", r->path);
+  } else if (s->capacity != r->capacity) {
+    what = "target capacity";
+    snprintf(a, sizeof a, "%llu bytes", (unsigned long long)s->capacity);
+    snprintf(b, sizeof b, "%llu bytes", (unsigned long long)r->capacity);
+  } else if (s->cell_s != r->cell_s) {
+    what = "cell time";
+    snprintf(a, sizeof a, "%u s", s->cell_s);
+    snprintf(b, sizeof b, "%u s", r->cell_s);
+  } else if (s->matrix.nbs != r->matrix.nbs ||
+             memcmp(s->matrix.bs, r->matrix.bs, r->matrix.nbs * 4) != 0) {
+    what = "block sizes";
+    list_text(a, sizeof a, s->matrix.bs, s->matrix.nbs);
+    list_text(b, sizeof b, r->matrix.bs, r->matrix.nbs);
+  } else if (s->matrix.nmix != r->matrix.nmix ||
+             memcmp(s->matrix.read_pct, r->matrix.read_pct,
+                    r->matrix.nmix * 4) != 0) {
+    what = "read percentages";
+    list_text(a, sizeof a, s->matrix.read_pct, s->matrix.nmix);
+    list_text(b, sizeof b, r->matrix.read_pct, r->matrix.nmix);
+  } else if (s->matrix.random != r->matrix.random) {
+    what = "access";
+    snprintf(a, sizeof a, "%s", s->matrix.random ? "random" : "sequential");
+    snprintf(b, sizeof b, "%s", r->matrix.random ? "random" : "sequential");
+  } else if (s->threads != r->threads) {
+    what = "threads";
+    snprintf(a, sizeof a, "%u", s->threads);
+    snprintf(b, sizeof b, "%u", r->threads);
+  } else if (s->outstanding != r->outstanding) {
+    what = "outstanding I/Os";
+    snprintf(a, sizeof a, "%u", s->outstanding);
+    snprintf(b, sizeof b, "%u", r->outstanding);
+  }
+  if (what == NULL) return 0;
+  return iospd_err_set(err, IOSPD_EUSAGE,
+                       "--pts-resume: the saved run's %s is %s, this run's "
+                       "is %s: resume with the same switches",
+                       what, a, b);
+}
+
 int iospd_pts_run(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
-                  const iospd_pts_hooks_t* hooks, iospd_pts_result_t* r,
-                  iospd_err_t* err) {
+                  const iospd_pts_hooks_t* hooks, iospd_pts_result_t* resume,
+                  iospd_pts_result_t* r, iospd_err_t* err) {
   static const iospd_pts_hooks_t none = {0};
   if (hooks == NULL) hooks = &none;
   memset(r, 0, sizeof *r);
@@ -368,26 +428,48 @@ int iospd_pts_run(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   iospd_run_session_t* sp = &session;
   iospd_run_session_init(sp);
   (void)iospd_plat_on_interrupt(on_interrupt, sp, NULL);
-  if (o->purge != IOSPD_PTS_PURGE_NONE) {
+  if (resume != NULL) {
+    rc = check_resume(r, resume, err);
+    if (rc < 0) return rc;
+    for (uint32_t i = 0; i < resume->nrounds; i++) {
+      r->rounds[i] = resume->rounds[i];
+      resume->rounds[i].cells = NULL;
+    }
+    r->nrounds = r->resumed_rounds = resume->nrounds;
+    resume->nrounds = 0;
+    r->purge = resume->purge;
+    r->purge_seconds = resume->purge_seconds;
+    r->wipc_done = resume->wipc_done;
+    r->wipc_bytes = resume->wipc_bytes;
+    r->wipc_writes = resume->wipc_writes;
+    r->wipc_seconds = resume->wipc_seconds;
+    say(hooks, IOSPD_MSG_INFO,
+        "--pts-resume: %u finished round%s kept; purge and preconditioning "
+        "are not repeated", r->nrounds, r->nrounds == 1 ? "" : "s");
+  } else if (o->purge != IOSPD_PTS_PURGE_NONE) {
     rc = purge(p, &info, kind, r, err);
     if (rc < 0) return rc;
   }
-  status(hooks, "--pts: preconditioning (WIPC): %llu MiB of 128 KiB writes",
-         (unsigned long long)(2 * r->capacity >> 20));
-  rc = iospd_pts_wipc(sp, p, hooks, r, err);
-  if (rc < 0) return rc;
-  if (r->interrupted) {
-    r->stopped = IOSPD_PTS_STOP_INTERRUPTED;
-    return 0;
+  if (resume == NULL) {
+    status(hooks, "--pts: preconditioning (WIPC): %llu MiB of 128 KiB writes",
+           (unsigned long long)(2 * r->capacity >> 20));
+    rc = iospd_pts_wipc(sp, p, hooks, r, err);
+    if (rc < 0) return rc;
+    if (r->interrupted) {
+      r->stopped = IOSPD_PTS_STOP_INTERRUPTED;
+      return 0;
+    }
+    say(hooks, IOSPD_MSG_INFO,
+        "--pts: preconditioned: %llu writes of 128 KiB (%llu bytes) in %.1f "
+        "s",
+        (unsigned long long)r->wipc_writes, (unsigned long long)r->wipc_bytes,
+        r->wipc_seconds);
   }
-  say(hooks, IOSPD_MSG_INFO,
-      "--pts: preconditioned: %llu writes of 128 KiB (%llu bytes) in %.1f s",
-      (unsigned long long)r->wipc_writes, (unsigned long long)r->wipc_bytes,
-      r->wipc_seconds);
 
   uint32_t ncells = r->matrix.nbs * r->matrix.nmix;
   double yv[IOSPD_SS_MAX_ROUNDS_PTS];
-  for (uint32_t k = 0; k < r->limits.max_rounds; k++) {
+  for (uint32_t k = 0; k < r->nrounds; k++) yv[k] = r->rounds[k].tracked;
+  for (uint32_t k = r->nrounds; k < r->limits.max_rounds; k++) {
     iospd_pts_round_t* rd = &r->rounds[k];
     rd->n = k + 1;
     rd->cells = iospd_calloc(ncells, sizeof *rd->cells);
