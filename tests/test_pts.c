@@ -183,6 +183,49 @@ static void test_refusals(void** state) {
   iospd_profile_destroy(&p);
 }
 
+/* The rate changes part way (the fake platform's I/Os take 2 ms instead
+ * of 1 ms from the 3508th on: WIPC's 8 writes, then 3.5 rounds of 1000
+ * I/Os): round 4 is mixed, rounds 5 on run at 500 IOPS. No window that
+ * holds a round from before the change is steady; the first steady one
+ * is rounds 5-9, five rounds after the change. */
+static void test_change_part_way(void** state) {
+  (void)state;
+  fake_reset();
+  fake_add_file("g.dat", 512 * KB, true);
+  static uint64_t lat[20000];
+  for (int i = 0; i < 20000; i++) lat[i] = i < 3508 ? 1 * MS : 2 * MS;
+  fake_set_latencies(lat, 20000);
+  iospd_profile_t p;
+  build(&p, "g.dat", 1);
+  p.ext.pts.read_pct[0] = 0;
+  p.ext.pts.nmix = 1;
+  iospd_pts_result_t r;
+  iospd_err_t err;
+  run(&p, &r, 0, &err);
+  assert_int_equal(r.wipc_writes, 8);
+  assert_int_equal(r.stopped, IOSPD_PTS_STOP_STEADY);
+  assert_int_equal(r.nrounds, 9);
+  assert_int_equal(r.window.first_round, 5);
+  for (uint32_t k = 0; k < 3; k++)
+    if (r.rounds[k].tracked < 999 || r.rounds[k].tracked > 1000)
+      fail_msg("round %u: %.1f IOPS before the change", k + 1,
+               r.rounds[k].tracked);
+  if (!(r.rounds[3].tracked > 550 && r.rounds[3].tracked < 950))
+    fail_msg("round 4 (the change): %.1f IOPS", r.rounds[3].tracked);
+  for (uint32_t k = 4; k < 9; k++)
+    if (r.rounds[k].tracked < 499 || r.rounds[k].tracked > 500)
+      fail_msg("round %u: %.1f IOPS after the change", k + 1,
+               r.rounds[k].tracked);
+  /* Every earlier window (rounds 1-5 .. 4-8) fails the test. */
+  double y[9];
+  for (uint32_t k = 0; k < 9; k++) y[k] = r.rounds[k].tracked;
+  iospd_ss_window_t w;
+  for (uint32_t n = 5; n < 9; n++)
+    assert_false(iospd_ss_test(y, n, &r.limits, &w));
+  iospd_pts_result_free(&r);
+  iospd_profile_destroy(&p);
+}
+
 /* --pts-purge: refused on a file and without --allow-raw-write; on a disk
  * with it, one whole-device discard (secure when asked) before WIPC. */
 static void test_purge(void** state) {
@@ -288,6 +331,7 @@ int main(void) {
       cmocka_unit_test(test_refusals),
       cmocka_unit_test(test_steady_state_run),
       cmocka_unit_test(test_purge),
+      cmocka_unit_test(test_change_part_way),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
