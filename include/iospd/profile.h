@@ -425,7 +425,8 @@ int iospd_profile_validate(const iospd_profile_t* p,
                            struct iospd_strbuf_s* diag);
 /* The --verify / --verify-only rules (src/profile/verify_validate.c), part
  * of iospd_profile_validate. */
-/* --steady-state's rules (src/profile/steady_validate.c): errors appended
+/* --steady-state's rules and --pts's companions without --pts
+ * (src/profile/steady_validate.c): errors appended
  * to diag; returns the number of errors. */
 int iospd_profile_validate_steady(const iospd_profile_t* p,
                                   struct iospd_strbuf_s* diag);

@@ -2,11 +2,13 @@
 /* --pts (docs/pts.md): the mode's entry. The procedure is src/run/pts.c;
  * here: what --pts cannot be combined with (exit 3), the status line, and
  * the text report or PTS JSON document on stdout and in --output files. */
+#include <stdio.h>
 #include <string.h>
 
 #include "app_internal.h"
 #include "iospd/alloc.h"
 #include "iospd/console.h"
+#include "iospd/options.h"
 #include "iospd/pts.h"
 #include "iospd/pts_report.h"
 
@@ -96,12 +98,37 @@ static bool emit(const iospd_profile_t* p, const iospd_pts_result_t* r,
   return ok;
 }
 
+/* The switches each cell's own values replace: said, not ignored. */
+static void replaced(const iospd_profile_t* p) {
+  static const struct {
+    iospd_opt_id_t id;
+    const char* name;
+  } sw[] = {{IOSPD_OID_b, "-b"},  {IOSPD_OID_w, "-w"},  {IOSPD_OID_r, "-r"},
+            {IOSPD_OID_rs, "-rs"}, {IOSPD_OID_s, "-s"},  {IOSPD_OID_d, "-d"},
+            {IOSPD_OID_W, "-W"},  {IOSPD_OID_C, "-C"},  {IOSPD_OID_L, "-L"},
+            {IOSPD_OID_D, "-D"}};
+  char list[64] = "";
+  size_t len = 0;
+  for (size_t i = 0; i < IOSPD_ARRAY_SIZE(sw); i++)
+    if (iospd_opt_given(p, sw[i].id))
+      len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+                              len ? " " : "", sw[i].name);
+  if (len == 0) return;
+  char line[256];
+  snprintf(line, sizeof line,
+           "--pts sets each cell's block size, mix, access and time (no "
+           "warm-up or cool-down, latencies on): %s %s not used",
+           list, strchr(list, ' ') ? "are" : "is");
+  iospd_app_message(p, IOSPD_MSG_WARNING, line);
+}
+
 int iospd_app_pts(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
   const char* why = refused(p);
   if (why != NULL) {
     err_line("error: ", why);
     return EXIT_BAD_INPUT;
   }
+  replaced(p);
   pts_ctx_t ctx = {.p = p};
   ctx.show = p->ext.status_line == IOSPD_STATUS_ALWAYS ||
              (p->ext.status_line == IOSPD_STATUS_AUTO &&

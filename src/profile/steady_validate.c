@@ -22,11 +22,27 @@ static void bad(iospd_strbuf_t* d, int* n, const char* fmt, ...) {
   va_end(ap);
 }
 
+/* --pts's companions mean nothing without it. */
+static void pts_companions(const iospd_profile_t* p, iospd_strbuf_t* d,
+                           int* n) {
+  const iospd_pts_opts_t* o = &p->ext.pts;
+  if (o->test != 0) return;
+  const char* sw = o->cell_s         ? "--pts-cell"
+                   : o->nbs || o->nmix ? "--pts-matrix"
+                   : o->purge          ? "--pts-purge"
+                   : o->resume_path    ? "--pts-resume"
+                                       : NULL;
+  if (sw != NULL)
+    bad(d, n, "%s is for --pts runs: add --pts=iops|throughput|latency or "
+              "drop it", sw);
+}
+
 int iospd_profile_validate_steady(const iospd_profile_t* p,
                                   iospd_strbuf_t* diag) {
   const iospd_ss_opts_t* o = &p->ext.steady;
   int n = 0;
-  if (!o->on) return 0;
+  pts_companions(p, diag, &n);
+  if (!o->on) return n;
   for (uint32_t i = 0; i < p->timespan_count; i++) {
     const iospd_timespan_t* ts = &p->timespans[i];
     /* The interval of the feed (iospd_series_interval_ms, src/run): -D

@@ -212,6 +212,18 @@ refuse 3 "error: --pts-resume=pts.json: that run is finished (it stopped at stea
   --pts=iops --pts-cell=1s '--pts-matrix=bs:4K,8K;read:100,0' -t1 -o2 --pts-resume=pts.json f.dat
 refuse 3 "error: --pts-resume=f.dat: not JSON" \
   --pts=iops --pts-resume=f.dat f.dat
+refuse 3 "error: --pts-cell is for --pts runs: add --pts=iops|throughput|latency or drop it" \
+  --pts-cell=1s f.dat
+refuse 3 "error: --pts-matrix is for --pts runs: add --pts=iops|throughput|latency or drop it" \
+  --pts-matrix=bs:4K f.dat
+# Switches a cell replaces are said, not ignored.
+"$exe" --pts=iops --pts-cell=1s '--pts-matrix=bs:4K;read:0' -b64K -d30 -g4096 \
+  -Rjson f.dat >w.json 2>err.txt
+if [ $? = 0 ] && grep -qF "warning: --pts sets each cell's block size, mix, access and time (no warm-up or cool-down, latencies on): -b -d are not used" err.txt; then
+  ok
+else
+  bad "no warning for -b -d with --pts: $(head -3 err.txt)"
+fi
 
 # ---- 4. a loop device over a file of zeros (root only): a disk; once
 # preconditioned it holds data, and a second run needs --allow-raw-write.
