@@ -113,6 +113,12 @@ static void replaced(const iospd_profile_t* p) {
     if (iospd_opt_given(p, sw[i].id))
       len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
                               len ? " " : "", sw[i].name);
+  if (p->ext.pts.test == IOSPD_PTS_LATENCY &&
+      (iospd_opt_given(p, IOSPD_OID_t) || iospd_opt_given(p, IOSPD_OID_o) ||
+       iospd_opt_given(p, IOSPD_OID_F) || iospd_opt_given(p, IOSPD_OID_O)))
+    iospd_app_message(p, IOSPD_MSG_WARNING,
+                      "--pts=latency runs one thread with one I/O in flight, "
+                      "as PTS asks: -t, -o, -F and -O are not used");
   if (len == 0) return;
   char line[256];
   snprintf(line, sizeof line,

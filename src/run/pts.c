@@ -120,7 +120,7 @@ static int cell_profile(const iospd_profile_t* base, const iospd_pts_result_t* r
   t->block_size = bs;
   t->write_ratio = 100 - read_pct;
   t->random_ratio = r->matrix.random ? 100 : 0;
-  t->stride_align = r->matrix.random ? 512 : 0;
+  t->stride_align = 0; /* random offsets on multiples of the block size */
   t->interlocked = !r->matrix.random; /* one sequential stream */
   if (r->test == IOSPD_PTS_LATENCY) {
     t->threads_per_file = 1;
