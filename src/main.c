@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   int uargc = 0;
   const char* const* uargv = NULL;
   if (iospd_plat_utf8_args(argc, argv, &uargc, &uargv) < 0) {
-    iospd_app_err_line("error: ", "out of memory reading the command line");
+    iospd_app_err_line(IOSPD_MSG_ERROR, "out of memory reading the command line");
     return IOSPD_EXIT_RUN_FAILED;
   }
 
@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
   iospd_err_clear(&err);
   iospd_sysinfo_t sys;
   if (iospd_plat_init(&sys, &err) < 0) {
-    iospd_app_err_line("error: ", err.msg);
+    iospd_app_err_line(IOSPD_MSG_ERROR, err.msg);
     return IOSPD_EXIT_RUN_FAILED;
   }
   /* The first Ctrl-C stops the I/O; the second must not lose what was
@@ -60,8 +60,8 @@ int main(int argc, char** argv) {
                                  &warned, &err);
     iospd_app_err_sb(&warned);
     if (rc < 0) {
-      iospd_app_err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
-      iospd_app_err_line("", "Run 'iospd -?' for the list of switches.");
+      iospd_app_err_line(IOSPD_MSG_ERROR, err.msg[0] ? err.msg : iospd_strerror(rc));
+      iospd_app_err_line(IOSPD_MSG_HINT, "Run 'iospd -?' for the list of switches.");
       exit_code = IOSPD_EXIT_BAD_INPUT;
     } else {
       cmd = iospd_app_command(action);
@@ -72,8 +72,8 @@ int main(int argc, char** argv) {
   /* Results that did not reach their file or pipe are a failed run, not a
    * success with a truncated report. */
   if (iospd_plat_close_out(&err) < 0) {
-    iospd_app_err_line("error: ", err.msg);
-    iospd_app_err_line("", "What iospd printed on standard output is "
+    iospd_app_err_line(IOSPD_MSG_ERROR, err.msg);
+    iospd_app_err_line(IOSPD_MSG_HINT, "What iospd printed on standard output is "
                            "incomplete.");
     if (exit_code == IOSPD_EXIT_OK) exit_code = IOSPD_EXIT_RUN_FAILED;
   }

@@ -65,6 +65,8 @@ static uint32_t g_log_n, g_log_cap;
 static uint64_t* g_lat;
 static uint32_t g_lat_n;
 static uint64_t g_fail_n = UINT64_MAX;
+/* fake_duplicate_completion: the log index whose completion comes twice. */
+static uint64_t g_dup_n = UINT64_MAX;
 static int32_t g_fail_result;
 static uint32_t g_short_max, g_refuse_calls, g_submit_calls;
 static uint32_t g_kept;
@@ -127,6 +129,7 @@ void fake_reset(void) {
   g_lat = NULL;
   g_lat_n = 0;
   g_fail_n = UINT64_MAX;
+  g_dup_n = UINT64_MAX;
   g_short_max = g_refuse_calls = g_submit_calls = 0;
   g_register_calls = g_reap_max_seen = 0;
   memset(g_qengine, 0, sizeof g_qengine);
@@ -285,6 +288,8 @@ void fake_set_latencies(const uint64_t* lat, uint32_t count) {
   memcpy(g_lat, lat, count * sizeof(*g_lat));
   g_lat_n = count;
 }
+
+void fake_duplicate_completion(uint64_t n) { g_dup_n = n; }
 
 void fake_fail_io(uint64_t n, int32_t result) {
   g_fail_n = n;
@@ -500,6 +505,11 @@ int iospd_plat_latch_wait(iospd_plat_latch_t* l) {
   return l->aborted || l->left > 0 || g_int_pending ? 1 : 0;
 }
 
+int iospd_plat_latch_wait_ms(iospd_plat_latch_t* l, uint32_t ms) {
+  (void)ms;
+  return iospd_plat_latch_wait(l);
+}
+
 void iospd_plat_latch_destroy(iospd_plat_latch_t* l) { free(l); }
 
 /* ---- memory ---------------------------------------------------------------
@@ -633,6 +643,7 @@ void fake_set_mem_available(uint64_t bytes) { g_mem_available = bytes; }
 void fake_set_thread_cpu_ns(uint64_t ns) { g_thread_cpu_ns = ns; }
 uint64_t iospd_plat_mem_available(void) { return g_mem_available; }
 uint64_t iospd_plat_thread_cpu_ns(void) { return g_thread_cpu_ns; }
+uint64_t iospd_plat_process_cpu_ns(void) { return g_thread_cpu_ns; }
 
 int iospd_plat_read_samples(const char* path, const uint64_t* offsets,
                             uint32_t n, uint32_t len, uint8_t* buf,
@@ -845,6 +856,12 @@ int iospd_plat_queue_reap(iospd_plat_queue_t* q, iospd_cqe_t* out, uint32_t max,
     out[n].tag = e->tag;
     out[n].result = e->result;
     n++;
+    /* A second packet for the same I/O, in the same batch (the slot is
+     * back in the engine's ready list, not yet reissued). */
+    if (q->inflight[best] == g_dup_n && n < max) {
+      out[n] = out[n - 1];
+      n++;
+    }
     memmove(&q->inflight[best], &q->inflight[best + 1],
             (q->ninflight - best - 1) * sizeof(*q->inflight));
     q->ninflight--;

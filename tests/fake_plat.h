@@ -72,6 +72,9 @@ void fake_set_latencies(const uint64_t* lat, uint32_t count);
 /* The n-th submitted I/O completes with result instead of its length: a
  * negative IOSPD_E*, or a byte count (0 or short) that moves nothing. */
 void fake_fail_io(uint64_t n, int32_t result);
+/* The nth I/O (0-based, in submission order) completes twice: a second
+ * completion with the same tag and result follows it in the same reap. */
+void fake_duplicate_completion(uint64_t n);
 /* Each submit call accepts at most max I/Os (0 = no limit); the first
  * refuse_calls calls accept none. */
 void fake_short_submits(uint32_t max, uint32_t refuse_calls);

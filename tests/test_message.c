@@ -17,6 +17,9 @@ static void test_table(void** state) {
       {IOSPD_MSG_NOTE, "NOTE: ", 0},
       {IOSPD_MSG_INFO, "iospd: ", 0},
       {IOSPD_MSG_PROGRESS, "", 0},
+      {IOSPD_MSG_ERROR, "error: ", 0},
+      {IOSPD_MSG_DETAIL, "note: ", 0},
+      {IOSPD_MSG_HINT, "", 0},
   };
   assert_int_equal(sizeof want / sizeof want[0], IOSPD_MSG_KIND_COUNT);
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -41,13 +44,19 @@ static void test_line(void** state) {
   iospd_msg_line(&sb, IOSPD_MSG_INFO, "--cleanup: the tree was removed");
   iospd_msg_line(&sb, IOSPD_MSG_PROGRESS, "verify-only: 'a': 50%");
   iospd_msg_line(&sb, IOSPD_MSG_VERBOSE, "starting warm up...");
+  iospd_msg_line(&sb, IOSPD_MSG_ERROR, "-b0: the block size must be > 0");
+  iospd_msg_line(&sb, IOSPD_MSG_DETAIL, "t.dat: with -o1, -p is plain -s");
+  iospd_msg_line(&sb, IOSPD_MSG_HINT, "Run 'iospd -?' for the switches.");
   assert_string_equal(iospd_strbuf_cstr(&sb),
                       "WARNING: file size 4096 is less than MaxFileSize 8192\n"
                       "warning: 8 worker threads on 2 logical CPUs\n"
                       "NOTE: -c: removed 'x.tmp'\n"
                       "iospd: --cleanup: the tree was removed\n"
                       "verify-only: 'a': 50%\n"
-                      "starting warm up...\n");
+                      "starting warm up...\n"
+                      "error: -b0: the block size must be > 0\n"
+                      "note: t.dat: with -o1, -p is plain -s\n"
+                      "Run 'iospd -?' for the switches.\n");
   iospd_strbuf_destroy(&sb);
 }
 

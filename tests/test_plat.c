@@ -368,6 +368,26 @@ static void test_latch_abort_releases_waiters(void** state) {
   iospd_plat_latch_destroy(c.l);
 }
 
+/* The timed wait: 2 when the time runs out with the latch shut (after
+ * about that time, not at once), then 0 or 1 as the untimed wait. */
+static void test_latch_wait_ms(void** state) {
+  (void)state;
+  iospd_err_t err;
+  iospd_plat_latch_t* l = NULL;
+  assert_int_equal(iospd_plat_latch_create(&l, 1, &err), 0);
+  uint64_t t0 = iospd_plat_ticks();
+  assert_int_equal(iospd_plat_latch_wait_ms(l, 150), 2);
+  uint64_t took = iospd_plat_ticks() - t0;
+  assert_true(took >= ms_to_ticks(100));
+  assert_true(took < ms_to_ticks(2000));
+  assert_int_equal(iospd_plat_latch_wait_ms(l, 0), 2);
+  iospd_plat_latch_arrive(l);
+  assert_int_equal(iospd_plat_latch_wait_ms(l, 150), 0);
+  iospd_plat_latch_abort(l);
+  assert_int_equal(iospd_plat_latch_wait_ms(l, 150), 1);
+  iospd_plat_latch_destroy(l);
+}
+
 static void test_topology_consistent(void** state) {
   (void)state;
   iospd_err_t err;
@@ -532,6 +552,7 @@ int main(void) {
       cmocka_unit_test(test_thread_pinned_runs),
       cmocka_unit_test(test_latch_opens_on_last_arrival),
       cmocka_unit_test(test_latch_abort_releases_waiters),
+      cmocka_unit_test(test_latch_wait_ms),
       cmocka_unit_test(test_topology_consistent),
       cmocka_unit_test(test_cpu_times_advance),
       cmocka_unit_test(test_wait_times_out),

@@ -22,8 +22,9 @@ enum {
 /* sb on standard output. */
 void iospd_app_out(const iospd_strbuf_t* sb);
 
-/* One line "<prefix><msg>\n" on standard error. */
-void iospd_app_err_line(const char* prefix, const char* msg);
+/* One line of kind k on standard error: its prefix (iospd/message.h), msg,
+ * a newline. */
+void iospd_app_err_line(iospd_msg_kind_t k, const char* msg);
 
 /* Diagnostics collected one per line ("warning: ...", "error: ...") on
  * standard error; nothing when sb is empty. */

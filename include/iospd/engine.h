@@ -107,6 +107,11 @@ typedef struct iospd_slot_s {
   uint32_t index;       /* position of its buffers in the target's buffer */
   uint64_t vword;       /* --verify read: the block's state word at issue */
   uint64_t vgen;        /* --verify write: the generation stamped */
+  /* Set right before the OS call that takes the I/O, cleared by its
+   * completion: a completion for a slot without it is a stray (a second
+   * packet for one I/O) and is dropped, so the slot cannot be counted or
+   * queued in ready[] twice. */
+  bool in_flight;
 } iospd_slot_t;
 
 /* Where a worker's first failure happened (iospd_worker_fail_t.in_io). */
@@ -181,6 +186,9 @@ typedef struct iospd_worker_s {
    * or cancelled out of a blocking call by the controller (warned about
    * after the run; not a failure of the run). */
   uint64_t abandoned;
+  /* Completions for a slot with no I/O in flight (a platform or driver
+   * delivering one I/O twice): dropped and warned about after the run. */
+  uint64_t stray_completions;
   /* I/Os that moved fewer bytes than asked but all the bytes up to the
    * end the target had at the start (an I/O that runs past it, as a
    * trimmed -rdabs range allows): counted with the bytes moved and reported

@@ -122,6 +122,10 @@ typedef enum iospd_opt_id {
   IOSPD_OID_pts_matrix,
   IOSPD_OID_pts_purge,
   IOSPD_OID_pts_resume,
+  /* --curve and its companions (docs/curve.md) */
+  IOSPD_OID_curve,
+  IOSPD_OID_latency_limit,
+  IOSPD_OID_expect,
   IOSPD_OID_COUNT
 } iospd_opt_id_t;
 

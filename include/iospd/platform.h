@@ -131,6 +131,9 @@ uint64_t iospd_plat_mem_available(void);
 /* CPU time (user + system) the calling thread has used, in ns; 0 when
  * unknown. Cheap; called by each worker at the start and end of its run. */
 uint64_t iospd_plat_thread_cpu_ns(void);
+/* The same for the whole process, every thread of it (the kernel's
+ * io_uring workers included on Linux): --curve's "iospd's own CPU". */
+uint64_t iospd_plat_process_cpu_ns(void);
 /* Reads n samples of len bytes each, sample i at offsets[i], from the
  * target at path (a file, disk or volume; through the cache, sharing it
  * with everyone) into buf + i * len. Offsets and len must be multiples of
@@ -219,6 +222,11 @@ void iospd_plat_latch_abort(iospd_plat_latch_t* l);
 /* Sleeps until the latch opens: 0 when every arrival was made, 1 when it
  * was aborted or the process was interrupted. */
 int iospd_plat_latch_wait(iospd_plat_latch_t* l);
+/* The same, for at most ms: 2 when the time ran out first. The controller
+ * waits for its workers' set-up in such slices, so that what no signal
+ * wakes (the -yp event, set by another process) still stops a start that
+ * a hung set-up holds. */
+int iospd_plat_latch_wait_ms(iospd_plat_latch_t* l, uint32_t ms);
 void iospd_plat_latch_destroy(iospd_plat_latch_t* l);
 
 /* ---- memory --------------------------------------------------------------- */

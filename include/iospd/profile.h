@@ -295,6 +295,33 @@ typedef struct iospd_pts_opts_s {
   int purge; /* --pts-purge: 0 none, 1 trim, 2 secure (iospd/pts.h) */
   char* resume_path; /* --pts-resume=FILE (owned, UTF-8), or NULL */
 } iospd_pts_opts_t;
+/* --curve, --latency-limit, --expect (docs/curve.md): the axis the curve
+ * walks, its values, the latency bound and the data-sheet figure. Fixed
+ * arrays: nothing for iospd_profile_destroy to free. */
+#define IOSPD_CURVE_MAX_VALUES 32u
+typedef enum iospd_curve_axis {
+  IOSPD_CURVE_AXIS_O = 0, /* -o: outstanding I/Os per thread */
+  IOSPD_CURVE_AXIS_T,     /* -t (or -F): threads */
+  IOSPD_CURVE_AXIS_B      /* -b: block size */
+} iospd_curve_axis_t;
+typedef enum iospd_curve_op {
+  IOSPD_CURVE_OP_TOTAL = 0,
+  IOSPD_CURVE_OP_READ,
+  IOSPD_CURVE_OP_WRITE
+} iospd_curve_op_t;
+typedef struct iospd_curve_opts_s {
+  bool on;                  /* --curve given */
+  iospd_curve_axis_t axis;
+  uint64_t values[IOSPD_CURVE_MAX_VALUES]; /* the planned axis values */
+  uint32_t value_count;
+  bool limit_on;            /* --latency-limit given */
+  iospd_curve_op_t limit_op;
+  double limit_pct;         /* the percentile, or 0 for the mean */
+  double limit_us;          /* the bound in microseconds */
+  char limit_stat[16];      /* "mean", "p99", "p99.9" as typed */
+  int expect_kind;          /* 0 none, 1 iops, 2 mibs (--expect) */
+  double expect_value;
+} iospd_curve_opts_t;
 
 /* iospd's own additions (long options). */
 typedef struct iospd_ext_s {
@@ -317,6 +344,7 @@ typedef struct iospd_ext_s {
   iospd_diskspd_level_t diskspd; /* --diskspd=2.2|2.3 */
   iospd_ss_opts_t steady; /* --steady-state= */
   iospd_pts_opts_t pts;   /* --pts= and its companions */
+  iospd_curve_opts_t curve; /* --curve, --latency-limit, --expect */
 } iospd_ext_t;
 
 #define IOSPD_VERIFY_ERRORS_DEFAULT 10u

@@ -91,8 +91,13 @@ void iospd_run_release(iospd_results_t* out, const iospd_profile_t* p);
  *     build profile; iospd_run_in(&s, &profile, &hooks, &results[k], &err);
  *     look at results[k]; decide the next profile;
  *   } */
+struct iospd_workload_s;
 typedef struct iospd_run_session_s {
   _Atomic uint32_t interrupted; /* Ctrl-C or SIGTERM seen */
+  /* The workload the runs use; NULL (what init sets): the one the profile
+   * names (iospd_workload_of). A test puts its own here to hold a worker
+   * in a state no real target reaches on demand (a set-up that hangs). */
+  const struct iospd_workload_s* workload;
 } iospd_run_session_t;
 void iospd_run_session_init(iospd_run_session_t* s);
 bool iospd_run_session_interrupted(const iospd_run_session_t* s);

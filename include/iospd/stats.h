@@ -79,6 +79,9 @@ typedef struct iospd_thread_result_s {
   iospd_thread_target_result_t* targets;
   uint32_t target_count;
   iospd_wait_stats_t wait;
+  /* The worker's CPU time and wall time over its run (0 when unknown),
+   * as the generator-busy warning reads them; --curve's "tool" verdict. */
+  uint64_t cpu_ns, wall_ns;
   /* --verify: the first failures the thread met (owned array). */
   iospd_vfail_t* vfails;
   uint32_t vfail_count;
@@ -131,6 +134,9 @@ typedef struct iospd_results_s {
   /* --tree runs: the file-tree section the reports add (iospd/tree.h);
    * NULL otherwise. Owned by the caller. */
   const struct iospd_tree_results_s* tree;
+  /* --verify-only: the checking pass's summary (iospd/verify.h); NULL
+   * otherwise. Freed by iospd_run_release. */
+  struct iospd_vonly_s* vonly;
 } iospd_results_t;
 
 /* Frees everything in the tree except profile/topology (owned elsewhere). */

@@ -190,18 +190,26 @@ typedef struct iospd_vonly_s {
   iospd_vfail_t* fails;          /* the first ones, up to the cap */
   uint32_t fail_count, fail_cap;
   const char* engine;            /* the queue's engine name */
+  /* The profile the controller ran (one thread per distinct target);
+   * owned, freed by iospd_vonly_free. */
+  struct iospd_profile_s* run_profile;
 } iospd_vonly_t;
 
-struct iospd_profile_s;
 struct iospd_run_hooks_s;
+struct iospd_results_s;
 /* Reads every target of the profile once, in -b blocks over the -B/-f
  * range, -o reads in flight, with the cache mode and engine asked for, and
- * checks each block against its state file. Progress lines go to
- * hooks->message about once a second. Returns 0 (failures are in out), or
- * a negative IOSPD_E* when a target or state could not be read. */
+ * checks each block against its state file: the controller runs the
+ * verify-only workload (iospd_workload_vonly), one thread per distinct
+ * target, with -v, -P, the -y events and Ctrl-C as in any run. Progress
+ * lines go to hooks->message about once a second per target. res is the
+ * run's results tree (res->sys filled by iospd_plat_init; the caller
+ * frees it as after iospd_run). Returns 0 (failures are in out), or a
+ * negative IOSPD_E*, the first target in profile order that could not be
+ * checked (the others are checked all the same). */
 int iospd_verify_only(const struct iospd_profile_s* p,
                       const struct iospd_run_hooks_s* hooks,
-                      uint64_t ticks_per_second, iospd_vonly_t* out,
+                      struct iospd_results_s* res, iospd_vonly_t* out,
                       iospd_err_t* err);
 void iospd_vonly_free(iospd_vonly_t* v);
 

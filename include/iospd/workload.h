@@ -12,7 +12,8 @@
  * direct code it always was.
  *
  * The workloads: block I/O on the targets (src/run/engine.c, the default),
- * the file tree (--tree, src/tree/tree_run.c). */
+ * the file tree (--tree, src/tree/tree_run.c), the checking pass
+ * (--verify-only, src/run/verify_only.c). */
 #ifndef IOSPD_WORKLOAD_H
 #define IOSPD_WORKLOAD_H
 
@@ -59,6 +60,10 @@ typedef struct iospd_workload_s {
    * and collect folds each thread's workers into one thread result. Only
    * with every_target. */
   bool slot_workers;
+  /* The measured phase has no deadline: it ends when every worker's run
+   * has returned (a pass over its targets: --verify-only), or on Ctrl-C,
+   * -yp or a failure. No warm-up, no cool-down; -d is not read. */
+  bool ends_itself;
 
   /* Controller, once per run before the first timespan. May put in *run
    * the profile the timespans run and the reports show (the tree's hot and
@@ -100,6 +105,9 @@ typedef struct iospd_workload_s {
 extern const iospd_workload_t iospd_workload_block;
 /* The file tree (--tree, src/tree/tree_run.c). */
 extern const iospd_workload_t iospd_workload_tree;
+/* One checking pass over each target (--verify-only, src/run/verify_only.c):
+ * its summary is out->vonly. */
+extern const iospd_workload_t iospd_workload_vonly;
 
 /* The workload a profile runs. */
 const iospd_workload_t* iospd_workload_of(const iospd_profile_t* p);

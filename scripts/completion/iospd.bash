@@ -145,6 +145,9 @@ _iospd_long_names=(
   '--pts-matrix='
   '--pts-purge='
   '--pts-resume='
+  '--curve='
+  '--latency-limit='
+  '--expect='
 )
 _iospd_long_descs=(
   'raw write permission'
@@ -181,6 +184,9 @@ _iospd_long_descs=(
   'PTS reduced matrix'
   'PTS purge'
   'PTS resume'
+  'queue-depth curve'
+  'latency bound'
+  'expected throughput'
 )
 # The values of long options that take one word of a list.
 _iospd_words_engine=( auto io_uring libaio threads psync null )

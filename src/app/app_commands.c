@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app_curve.h"
 #include "app_internal.h"
 #include "iospd/app.h"
 #include "iospd/compare.h"
@@ -26,7 +27,7 @@ static int set_event(const char* name) {
   if (rc < 0) {
     iospd_strbuf_appendf(&sb, "cannot set the event '%s' (-ye): %s", name,
                          err.msg[0] ? err.msg : iospd_strerror(rc));
-    err_line("error: ", iospd_strbuf_cstr(&sb));
+    err_line(iospd_strbuf_cstr(&sb));
   } else {
     iospd_strbuf_appendf(&sb,
                          "Set event '%s'.\nExiting without running a test "
@@ -90,7 +91,7 @@ static int cmd_compare(const iospd_app_t* app) {
   iospd_strbuf_init(&out);
   int rc = iospd_compare_mode(app->argc - 2, app->argv + 2,
                               iospd_app_read_whole_file, &out, &err);
-  if (rc < 0) err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+  if (rc < 0) err_line(err.msg[0] ? err.msg : iospd_strerror(rc));
   else out_sb(&out);
   iospd_strbuf_destroy(&out);
   return rc == 0 ? EXIT_OK : rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT
@@ -115,6 +116,10 @@ static int cmd_run(const iospd_app_t* app) {
   iospd_strbuf_append(app->warned, iospd_strbuf_cstr(&diag));
   iospd_strbuf_destroy(&diag);
   if (rc < 0) return EXIT_BAD_INPUT;
+  if (iospd_app_curve_wanted(p)) { /* --curve (docs/curve.md) */
+    cmdline_args_t args = {app->argc, app->argv};
+    return iospd_app_curve(p, app->sys, &args, iospd_strbuf_cstr(app->warned));
+  }
   int exit_code;
   if (p->profile_only) {
     if (p->ext.output_count > 0)

@@ -193,7 +193,7 @@ static bool write_outputs(const iospd_profile_t* p, const iospd_results_t* r,
       iospd_strbuf_appendf(&msg, "--output=%s:%s: the report was not written: %s",
                            iospd_format_word(o->format), o->path,
                            err.msg[0] ? err.msg : iospd_strerror(rc));
-      err_line("error: ", iospd_strbuf_cstr(&msg));
+      err_line(iospd_strbuf_cstr(&msg));
       iospd_strbuf_destroy(&msg);
       ok = false;
     }

@@ -17,6 +17,7 @@
 #include "iospd/series_keep.h"
 #include "iospd/series_out.h"
 #include "iospd/status.h"
+#include "iospd/status_drawer.h"
 #include "iospd/strbuf.h"
 
 enum {
@@ -27,8 +28,9 @@ enum {
 
 static inline void out_sb(const iospd_strbuf_t* sb) { iospd_app_out(sb); }
 
-static inline void err_line(const char* prefix, const char* msg) {
-  iospd_app_err_line(prefix, msg);
+/* An "error: " line on stderr. */
+static inline void err_line(const char* msg) {
+  iospd_app_err_line(IOSPD_MSG_ERROR, msg);
 }
 
 static inline void err_sb(const iospd_strbuf_t* sb) { iospd_app_err_sb(sb); }
@@ -48,11 +50,13 @@ typedef struct run_ctx_s {
   /* Every warning of the run, for the JSON "warnings" and the HTML
    * report: one line per warning, '\n'-terminated. */
   iospd_strbuf_t warnings;
-  /* The live status line (--progress), NULL when off. Drawn and redrawn
-   * from the controller thread only (interval, tick and message hooks). */
+  /* The live status line (--progress), NULL when off. Rendered on the
+   * controller thread (interval and tick hooks) and posted to the drawer,
+   * whose thread writes it (iospd/status_drawer.h): a console that blocks
+   * never holds the controller. */
   iospd_status_t* status;
+  iospd_status_drawer_t* drawer;
   char line[IOSPD_STATUS_LINE_MAX + 1];
-  size_t line_len; /* the line on screen; 0: none */
 } run_ctx_t;
 
 /* The command line as given, for the JSON report. */

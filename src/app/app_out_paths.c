@@ -54,10 +54,10 @@ int iospd_app_check_output_paths(const iospd_profile_t* p, bool outputs) {
   iospd_err_t err;
   iospd_err_clear(&err);
   if (n < 0) {
-    err_line("error: ", "out of memory checking the output files");
+    err_line("out of memory checking the output files");
     rc = EXIT_RUN_FAILED;
   } else if (iospd_output_paths_check(list, (size_t)n, p, &err) != 0) {
-    err_line("error: ", err.msg);
+    err_line(err.msg);
     rc = err.code == IOSPD_ENOMEM ? EXIT_RUN_FAILED : EXIT_BAD_INPUT;
   }
   for (size_t i = 0; list != NULL && i < cap; i++)

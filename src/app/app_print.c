@@ -9,10 +9,10 @@ void iospd_app_out(const iospd_strbuf_t* sb) {
   iospd_plat_write_out(iospd_strbuf_cstr(sb), sb->len);
 }
 
-void iospd_app_err_line(const char* prefix, const char* msg) {
+void iospd_app_err_line(iospd_msg_kind_t k, const char* msg) {
   iospd_strbuf_t sb;
   iospd_strbuf_init(&sb);
-  iospd_strbuf_appendf(&sb, "%s%s\n", prefix, msg);
+  iospd_msg_line(&sb, k, msg);
   iospd_plat_write_err(iospd_strbuf_cstr(&sb), sb.len);
   iospd_strbuf_destroy(&sb);
 }

@@ -88,7 +88,7 @@ static bool emit(const iospd_profile_t* p, const iospd_pts_result_t* r,
       iospd_strbuf_appendf(&msg, "--output=%s:%s: the report was not written: "
                                  "%s", iospd_format_word(o->format), o->path,
                            err.msg[0] ? err.msg : iospd_strerror(rc));
-      err_line("error: ", iospd_strbuf_cstr(&msg));
+      err_line(iospd_strbuf_cstr(&msg));
       iospd_strbuf_destroy(&msg);
       ok = false;
     }
@@ -131,7 +131,7 @@ static void replaced(const iospd_profile_t* p) {
 int iospd_app_pts(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
   const char* why = refused(p);
   if (why != NULL) {
-    err_line("error: ", why);
+    err_line(why);
     return EXIT_BAD_INPUT;
   }
   replaced(p);
@@ -153,7 +153,7 @@ int iospd_app_pts(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
   if (p->ext.pts.resume_path != NULL &&
       iospd_app_pts_read(p->ext.pts.resume_path, &saved, &saved_path, &err) <
           0) {
-    err_line("error: ", err.msg);
+    err_line(err.msg);
     iospd_pts_result_free(&saved);
     iospd_free(saved_path);
     return EXIT_BAD_INPUT;
@@ -166,7 +166,7 @@ int iospd_app_pts(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
   ctx.len = 0;
   iospd_plat_status_clear();
   if (rc < 0) {
-    err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+    err_line(err.msg[0] ? err.msg : iospd_strerror(rc));
     iospd_pts_result_free(&r);
     return rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
   }
@@ -186,7 +186,7 @@ int iospd_app_pts(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
   bool ok = emit(p, &r, &sysr);
   iospd_plat_cpu_topology_free(&sysr.topo);
   bool failed = r.stopped == IOSPD_PTS_STOP_FAILED;
-  if (failed) err_line("error: ", r.error);
+  if (failed) err_line(r.error);
   iospd_pts_result_free(&r);
   return failed || !ok ? EXIT_RUN_FAILED : EXIT_OK;
 }

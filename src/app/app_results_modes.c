@@ -20,7 +20,7 @@ int iospd_app_merge_files(int nfiles, const char* const* files) {
   iospd_merge_input_t* in =
       iospd_calloc(nfiles > 0 ? (size_t)nfiles : 1, sizeof *in);
   if (in == NULL) {
-    err_line("error: ", "out of memory (--merge)");
+    err_line("out of memory (--merge)");
     return EXIT_RUN_FAILED;
   }
   int exit_code = EXIT_OK;
@@ -35,7 +35,7 @@ int iospd_app_merge_files(int nfiles, const char* const* files) {
       iospd_strbuf_init(&sb);
       iospd_strbuf_appendf(&sb, "cannot read '%s' (--merge): %s", files[i],
                            err.msg[0] ? err.msg : iospd_strerror(err.code));
-      err_line("error: ", iospd_strbuf_cstr(&sb));
+      err_line(iospd_strbuf_cstr(&sb));
       iospd_strbuf_destroy(&sb);
       exit_code = EXIT_BAD_INPUT;
       break;
@@ -48,7 +48,7 @@ int iospd_app_merge_files(int nfiles, const char* const* files) {
     iospd_strbuf_init(&out);
     int rc = iospd_merge(in, (size_t)nfiles, &out, &err);
     if (rc < 0) {
-      err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+      err_line(err.msg[0] ? err.msg : iospd_strerror(rc));
       exit_code = rc == IOSPD_ENOMEM ? EXIT_RUN_FAILED : EXIT_BAD_INPUT;
     } else {
       out_sb(&out);
@@ -67,7 +67,7 @@ static const iospd_results_grammar_t report_grammar = {
     .dash_is_switch = false, .series_adjacent = false};
 
 static int report_fail(const char* msg) {
-  err_line("error: ", msg);
+  err_line(msg);
   return EXIT_BAD_INPUT;
 }
 
@@ -81,7 +81,7 @@ static bool report_read(const char* name, char** data, size_t* len) {
   iospd_strbuf_init(&sb);
   iospd_strbuf_appendf(&sb, "cannot read '%s' (--report): %s", name,
                        err.msg[0] ? err.msg : iospd_strerror(err.code));
-  err_line("error: ", iospd_strbuf_cstr(&sb));
+  err_line(iospd_strbuf_cstr(&sb));
   iospd_strbuf_destroy(&sb);
   return false;
 }
@@ -97,7 +97,7 @@ int iospd_app_report_files(int nargs, const char* const* args) {
   if (in == NULL || owned == NULL) {
     iospd_free(in);
     iospd_free(owned);
-    err_line("error: ", "out of memory (--report)");
+    err_line("out of memory (--report)");
     return EXIT_RUN_FAILED;
   }
   size_t n = 0;
@@ -194,7 +194,7 @@ int iospd_app_report_files(int nargs, const char* const* args) {
                            exit_code == EXIT_OK ? "; the report was not "
                                                   "written"
                                                 : "");
-      err_line("error: ", iospd_strbuf_cstr(&msg));
+      err_line(iospd_strbuf_cstr(&msg));
       if (exit_code == EXIT_OK) exit_code = EXIT_RUN_FAILED;
     }
     iospd_strbuf_destroy(&page);

@@ -24,16 +24,27 @@ static bool status_wanted(const iospd_profile_t* p) {
   }
 }
 
-/* Redraws the status line: as wide as the terminal less one column, so the
- * cursor never wraps to the next row (80 columns when the width is not
- * known: not a terminal, --progress=always). */
+/* Renders the status line and hands it to the drawer's thread: as wide as
+ * the terminal less one column, so the cursor never wraps to the next row
+ * (80 columns when the width is not known: not a terminal,
+ * --progress=always). */
 static void status_draw(run_ctx_t* rc) {
   uint32_t cols = iospd_plat_err_columns();
   if (cols == 0) cols = 80;
-  rc->line_len = iospd_status_render(rc->status, rc->line, sizeof rc->line,
-                                     cols - 1);
-  iospd_plat_status_show(rc->line, rc->line_len);
+  size_t len = iospd_status_render(rc->status, rc->line, sizeof rc->line,
+                                   cols - 1);
+  iospd_status_drawer_post(rc->drawer, rc->line, len);
 }
+
+/* The drawer's writer. */
+static void status_show(void* ctx, const char* line, size_t len) {
+  (void)ctx;
+  iospd_plat_status_show(line, len);
+}
+
+/* How often the drawer looks for a new line: the line changes once an
+ * interval or a second at most, so 20 ms is late by nothing one sees. */
+#define STATUS_POLL_MS 20u
 
 /* hooks->interval, on the controller thread as each interval ends: the
  * time-series row first, then the status line. */
@@ -51,32 +62,33 @@ static void on_tick(void* ctx, const iospd_run_tick_t* t) {
     status_draw(rc);
 }
 
-/* After a message (which erased the status line), the line again. */
-static void status_restore(const run_ctx_t* rc) {
-  if (rc->line_len > 0) iospd_plat_status_show(rc->line, rc->line_len);
-}
-
 /* Run messages: the printer puts each where its kind goes
- * (iospd_app_message); the warnings are also kept, with their prefix, for
- * the JSON and HTML reports. */
+ * (iospd_app_message), between the drawer's quiet calls (the write erases
+ * the status line, the drawer shows it again after); the warnings are also
+ * kept, with their prefix, for the JSON and HTML reports. */
 static void on_message(void* ctx, iospd_msg_kind_t kind, const char* text) {
   run_ctx_t* rc = ctx;
   if (iospd_msg_def(kind)->flags & IOSPD_MSG_KEPT)
     iospd_msg_line(&rc->warnings, kind, text);
+  iospd_status_drawer_quiet_begin(rc->drawer);
   iospd_app_message(rc->p, kind, text);
-  status_restore(rc);
+  iospd_status_drawer_quiet_end(rc->drawer, true);
 }
 
 static void on_interrupted(void* ctx) {
   static const char line[] =
       "\n*** Ctrl-C: stopping I/O; the results measured so far follow. ***\n";
   const run_ctx_t* rc = ctx;
+  iospd_status_drawer_quiet_begin(rc->drawer);
   notice_write(rc->p, line, sizeof line - 1);
-  status_restore(rc);
+  iospd_status_drawer_quiet_end(rc->drawer, true);
 }
 
 static void on_progress_dot(void* ctx) {
-  notice_write(((const run_ctx_t*)ctx)->p, ".", 1);
+  const run_ctx_t* rc = ctx;
+  iospd_status_drawer_quiet_begin(rc->drawer);
+  notice_write(rc->p, ".", 1);
+  iospd_status_drawer_quiet_end(rc->drawer, false);
 }
 
 /* warnings: the validation's warnings ("warning: ..." lines), kept with
@@ -100,7 +112,7 @@ int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
     ctx.keep = iospd_series_keep_create(p, IOSPD_SERIES_KEEP_CAP);
     if (ctx.keep == NULL) {
       iospd_strbuf_destroy(&ctx.warnings);
-      err_line("error: ", "out of memory (the HTML report's time series)");
+      err_line("out of memory (the HTML report's time series)");
       return EXIT_RUN_FAILED;
     }
     hooks.interval = on_interval;
@@ -108,22 +120,32 @@ int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   if (p->ext.timeseries_path != NULL) {
     if (iospd_series_out_open(&ctx.series, p->ext.timeseries_path, p, &err) <
         0) {
-      err_line("error: ", err.msg);
+      err_line(err.msg);
       iospd_series_keep_destroy(ctx.keep);
       iospd_strbuf_destroy(&ctx.warnings);
       return EXIT_BAD_INPUT;
     }
     hooks.interval = on_interval;
   }
-  /* Without memory for it, the run goes on without a status line. */
+  /* Without memory or a thread for it, the run goes on without a status
+   * line. */
   if (status_wanted(p)) ctx.status = iospd_status_create(p);
+  if (ctx.status != NULL &&
+      iospd_status_drawer_start(&ctx.drawer, status_show, NULL,
+                                STATUS_POLL_MS, &err) < 0) {
+    iospd_err_clear(&err);
+    iospd_status_destroy(ctx.status);
+    ctx.status = NULL;
+  }
   if (ctx.status != NULL) {
     hooks.interval = on_interval;
     hooks.tick = on_tick;
   }
   int rc = iospd_run(p, &hooks, &results, &err);
-  /* Erased before anything else is printed (the writes erase it too). */
-  ctx.line_len = 0;
+  /* Erased before anything else is printed (the writes erase it too), once
+   * the drawer's last write has returned. */
+  iospd_status_drawer_stop(ctx.drawer);
+  ctx.drawer = NULL;
   iospd_plat_status_clear();
   iospd_status_destroy(ctx.status);
   iospd_err_t serr;
@@ -158,7 +180,7 @@ int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
   iospd_series_keep_destroy(ctx.keep);
   iospd_strbuf_destroy(&ctx.warnings);
   if (rc < 0) {
-    err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+    err_line(err.msg[0] ? err.msg : iospd_strerror(rc));
     /* A state file that does not fit the profile is bad input. */
     return rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
   }
@@ -168,11 +190,11 @@ int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
              "--verify: %llu blocks read back were not what was written "
              "(see the verify lines above and the report)",
              (unsigned long long)vfailed);
-    err_line("error: ", line);
+    err_line(line);
     return EXIT_RUN_FAILED;
   }
   if (src < 0) {
-    err_line("error: ", serr.msg);
+    err_line(serr.msg);
     return EXIT_RUN_FAILED;
   }
   return outputs_ok ? EXIT_OK : EXIT_RUN_FAILED;
@@ -182,17 +204,34 @@ int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
  * stdout, progress and failures on stderr; exit 1 on any failure. */
 static void vonly_message(void* ctx, iospd_msg_kind_t kind,
                           const char* text) {
-  (void)ctx;
-  iospd_app_message(NULL, kind, text);
+  iospd_app_message(ctx, kind, text);
 }
+
+static void vonly_interrupted(void* ctx) {
+  iospd_app_message(ctx, IOSPD_MSG_NOTE,
+                    "Ctrl-C: stopping the check; a target not read to the "
+                    "end is reported incomplete");
+}
+
+static void vonly_dot(void* ctx) { notice_write(ctx, ".", 1); }
 
 int iospd_app_verify_only(const iospd_profile_t* p,
                           const iospd_sysinfo_t* sys) {
-  iospd_run_hooks_t hooks = {.message = vonly_message};
+  iospd_run_hooks_t hooks = {.message = vonly_message,
+                             .interrupted = vonly_interrupted,
+                             .progress_dot = vonly_dot,
+                             .ctx = (void*)p};
   iospd_vonly_t v;
   iospd_err_t err;
   iospd_err_clear(&err);
-  int rc = iospd_verify_only(p, &hooks, sys->ticks_per_second, &v, &err);
+  iospd_results_t res;
+  memset(&res, 0, sizeof res);
+  res.sys = *sys;
+  int rc = iospd_verify_only(p, &hooks, &res, &v, &err);
+  iospd_results_destroy(&res);
+  iospd_run_release(&res, p);
+  iospd_plat_cpu_topology_free(&res.topo);
+  if (p->progress_dots > 0) notice_write(p, "\n", 1);
   iospd_strbuf_t out, fl;
   iospd_strbuf_init(&out);
   iospd_strbuf_init(&fl);
@@ -202,16 +241,28 @@ int iospd_app_verify_only(const iospd_profile_t* p,
   out_sb(&out);
   iospd_strbuf_destroy(&out);
   iospd_strbuf_destroy(&fl);
-  iospd_vonly_free(&v);
+  int code = EXIT_OK;
   if (rc < 0) {
-    err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
-    return rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+    err_line(err.msg[0] ? err.msg : iospd_strerror(rc));
+    code = rc == IOSPD_EUSAGE ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+  } else if (failed > 0) {
+    err_line("--verify-only: some blocks were not what the last "
+             "verified write put there (see above)");
+    code = EXIT_RUN_FAILED;
+  } else {
+    /* Stopped by Ctrl-C or -yp: what was not read is not a pass. */
+    for (uint32_t i = 0; i < v.target_count && code == EXIT_OK; i++) {
+      if (v.targets[i].complete) continue;
+      char line[IOSPD_ERR_MSG_MAX];
+      snprintf(line, sizeof line,
+               "--verify-only: the check of '%s' was stopped (Ctrl-C or "
+               "-yp) after %llu blocks, before the end: not a pass",
+               v.targets[i].path, (unsigned long long)v.targets[i].blocks);
+      err_line(line);
+      code = EXIT_RUN_FAILED;
+    }
   }
-  if (failed > 0) {
-    err_line("error: ", "--verify-only: some blocks were not what the last "
-                        "verified write put there (see above)");
-    return EXIT_RUN_FAILED;
-  }
-  return EXIT_OK;
+  iospd_vonly_free(&v);
+  return code;
 }
 

@@ -16,7 +16,7 @@ int iospd_app_system_info(const iospd_profile_t* p,
   iospd_err_clear(&err);
   int rc = iospd_plat_cpu_topology(&r.topo, &err);
   if (rc < 0) {
-    err_line("error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+    err_line(err.msg[0] ? err.msg : iospd_strerror(rc));
     return EXIT_RUN_FAILED;
   }
   iospd_plat_utc_now(&r.run_time);
@@ -29,7 +29,7 @@ int iospd_app_system_info(const iospd_profile_t* p,
   }
   int code = EXIT_OK;
   if (out.failed) {
-    err_line("error: ", "out of memory formatting the system information");
+    err_line("out of memory formatting the system information");
     code = EXIT_RUN_FAILED;
   } else {
     out_sb(&out);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The message kinds and their prefixes (iospd/message.h): the only place
- * the prefixes of run-time messages are spelled. */
+ * the prefixes of messages are spelled (run-time, validation, command
+ * line and the application's errors). */
 #include "iospd/message.h"
 
 static const iospd_msg_def_t k_msgs[IOSPD_MSG_KIND_COUNT] = {
@@ -11,6 +12,9 @@ static const iospd_msg_def_t k_msgs[IOSPD_MSG_KIND_COUNT] = {
     [IOSPD_MSG_NOTE] = {IOSPD_MSG_NOTE, "NOTE: ", 0},
     [IOSPD_MSG_INFO] = {IOSPD_MSG_INFO, "iospd: ", 0},
     [IOSPD_MSG_PROGRESS] = {IOSPD_MSG_PROGRESS, "", 0},
+    [IOSPD_MSG_ERROR] = {IOSPD_MSG_ERROR, "error: ", 0},
+    [IOSPD_MSG_DETAIL] = {IOSPD_MSG_DETAIL, "note: ", 0},
+    [IOSPD_MSG_HINT] = {IOSPD_MSG_HINT, "", 0},
 };
 
 const iospd_msg_def_t* iospd_msg_def(iospd_msg_kind_t k) {

@@ -107,4 +107,9 @@ int sw_tree_width(ctx_t* c);
 int sw_tree_append(ctx_t* c);
 int sw_tree_cleanup(ctx_t* c);
 
+/* opt_curve.c */
+int sw_curve(ctx_t* c);
+int sw_latency_limit(ctx_t* c);
+int sw_expect(ctx_t* c);
+
 #endif

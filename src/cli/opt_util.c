@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "iospd/alloc.h"
+#include "iospd/message.h"
 #include "iospd/units.h"
 #include "opt_handlers.h"
 
@@ -29,7 +30,7 @@ void iospd_opt_vwarn(ctx_t* c, const char* fmt, va_list ap) {
   if (c->warnings == NULL) return;
   char buf[IOSPD_ERR_MSG_MAX];
   vsnprintf(buf, sizeof buf, fmt, ap);
-  iospd_strbuf_appendf(c->warnings, "warning: %s\n", buf);
+  iospd_msg_line(c->warnings, IOSPD_MSG_WARNING, buf);
 }
 
 void* iospd_opt_field(ctx_t* c, const iospd_opt_def_t* o) {

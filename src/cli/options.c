@@ -693,6 +693,40 @@ const iospd_opt_def_t iospd_options[IOSPD_OID_COUNT] = {
      "<file.json> (-Rjson or --output=json:): its rounds are kept, the next\n"
      "one runs. The same test, target and settings are required.",
      NULL},
+    /* ---- the curve (docs/curve.md) ---- */
+    [IOSPD_OID_curve] =
+    {"curve", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     sw_curve, NULL, IOSPD_TOPIC_IOSPD, "--curve[=<o|t|b>[:<list|a..b>]]",
+     "queue-depth curve",
+     "Run the profile again and again along one switch: -o (default:\n"
+     "1, 2, 4 ... 1024), -t (1 ... 64) or -b (4K ... 1M), a..b doubling or\n"
+     "a list. Each point is a timespan of -d seconds after -W of warm-up\n"
+     "(10 and 2 unless given), with -L. Stops when throughput grew less\n"
+     "than 5 % over two points or the --latency-limit broke, then prints\n"
+     "the table, the knee and a verdict on what caps the run (an IOPS or a\n"
+     "bandwidth cap, or iospd itself). See docs/curve.md.",
+     NULL},
+    [IOSPD_OID_latency_limit] =
+    {"latency-limit", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     sw_latency_limit, NULL, IOSPD_TOPIC_IOSPD,
+     "--latency-limit=[r:|w:]<stat><=<time>", "latency bound",
+     "--curve: find the highest throughput whose latency <stat> (mean or a\n"
+     "percentile: p50, p99, p99.9 ...; of reads r:, writes w: or all I/Os)\n"
+     "stays within <time> (500us, 1ms, 2s); quote it in a shell:\n"
+     "'--latency-limit=p99<=1ms'. Searched\n"
+     "along the curve, then by bisection of -o (or -t) and a -g rate\n"
+     "between the last good and the first bad point.",
+     NULL},
+    [IOSPD_OID_expect] =
+    {"expect", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     sw_expect, NULL, IOSPD_TOPIC_IOSPD, "--expect=<iops|mibs>:<n>",
+     "expected throughput",
+     "--curve: the IOPS or MiB/s the device or cloud disk promises; the\n"
+     "verdict says how far the run got.",
+     NULL},
 };
 
 const size_t iospd_options_count = IOSPD_ARRAY_SIZE(iospd_options);

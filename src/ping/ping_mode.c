@@ -8,6 +8,7 @@
  * write to a device without --allow-raw-write). */
 #include <string.h>
 
+#include "iospd/message.h"
 #include "iospd/ping.h"
 
 enum { PING_OK = 0, PING_FAILED = 1, PING_BAD_INPUT = 3 };
@@ -18,11 +19,11 @@ typedef struct ping_ctx_s {
   const iospd_ping_print_t* pr;
 } ping_ctx_t;
 
-static void err_line(const iospd_ping_print_t* pr, const char* prefix,
+static void err_line(const iospd_ping_print_t* pr, iospd_msg_kind_t k,
                      const char* msg) {
   iospd_strbuf_t sb;
   iospd_strbuf_init(&sb);
-  iospd_strbuf_appendf(&sb, "%s%s\n", prefix, msg);
+  iospd_msg_line(&sb, k, msg);
   pr->err(iospd_strbuf_cstr(&sb), sb.len);
   iospd_strbuf_destroy(&sb);
 }
@@ -68,14 +69,14 @@ int iospd_ping_main(int argc, const char* const* argv, bool windows,
   iospd_err_t err;
   iospd_err_clear(&err);
   if (iospd_ping_parse(argc - 1, argv + 1, windows, &o, &err) < 0) {
-    err_line(pr, "error: ", err.msg);
-    err_line(pr, "", "Run 'iospd -?' for the list of switches (--ping: "
+    err_line(pr, IOSPD_MSG_ERROR, err.msg);
+    err_line(pr, IOSPD_MSG_HINT, "Run 'iospd -?' for the list of switches (--ping: "
                  "docs/ping.md).");
     return PING_BAD_INPUT;
   }
   iospd_ping_stats_t stats;
   if (iospd_ping_stats_init(&stats) < 0) {
-    err_line(pr, "error: ", "out of memory (--ping)");
+    err_line(pr, IOSPD_MSG_ERROR, "out of memory (--ping)");
     return PING_FAILED;
   }
   static iospd_ping_result_t r; /* large; one per process */
@@ -84,12 +85,12 @@ int iospd_ping_main(int argc, const char* const* argv, bool windows,
   int rc = iospd_ping_run(&o, ticks_per_second, &sink, &stats, &r, &err);
   int code = PING_OK;
   if (rc == IOSPD_EUSAGE || rc == IOSPD_EUNSAFE) {
-    err_line(pr, "error: ", err.msg);
+    err_line(pr, IOSPD_MSG_ERROR, err.msg);
     code = PING_BAD_INPUT;
   } else {
     if (r.started || r.interrupted) print_results(pr, &o, &r, &stats);
     if (rc < 0) {
-      err_line(pr, "error: ", err.msg[0] ? err.msg : iospd_strerror(rc));
+      err_line(pr, IOSPD_MSG_ERROR, err.msg[0] ? err.msg : iospd_strerror(rc));
       code = PING_FAILED;
     }
   }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "iospd/alloc.h"
 #include "posix/internal.h"
@@ -476,18 +477,36 @@ void iospd_plat_latch_abort(iospd_plat_latch_t* l) {
   latch_open(l);
 }
 
-int iospd_plat_latch_wait(iospd_plat_latch_t* l) {
+/* Polls with a timeout counted down across EINTR; -1: no limit. */
+static int latch_poll(iospd_plat_latch_t* l, int timeout_ms) {
   pthread_once(&wake_once, wake_create);
   struct pollfd p[2] = {{.fd = l->fd, .events = POLLIN},
                         {.fd = wake_fd, .events = POLLIN}};
   nfds_t n = wake_fd >= 0 ? 2 : 1;
+  struct timespec t0;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
   for (;;) {
-    int rc = poll(p, n, -1);
+    int left = timeout_ms;
+    if (timeout_ms >= 0) {
+      struct timespec t1;
+      clock_gettime(CLOCK_MONOTONIC, &t1);
+      int64_t spent = (int64_t)(t1.tv_sec - t0.tv_sec) * 1000 +
+                      (t1.tv_nsec - t0.tv_nsec) / 1000000;
+      left = spent >= timeout_ms ? 0 : timeout_ms - (int)spent;
+    }
+    int rc = poll(p, n, left);
     if (rc < 0 && errno != EINTR) return 1; /* cannot wait: do not start */
+    if (rc == 0 && timeout_ms >= 0) return 2;
     if (rc <= 0) continue;
     if (p[0].revents != 0) return atomic_load(&l->aborted) ? 1 : 0;
     if (n == 2 && p[1].revents != 0) return 1;
   }
+}
+
+int iospd_plat_latch_wait(iospd_plat_latch_t* l) { return latch_poll(l, -1); }
+
+int iospd_plat_latch_wait_ms(iospd_plat_latch_t* l, uint32_t ms) {
+  return latch_poll(l, ms > (uint32_t)INT32_MAX ? INT32_MAX : (int)ms);
 }
 
 void iospd_plat_latch_destroy(iospd_plat_latch_t* l) {

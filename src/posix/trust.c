@@ -23,6 +23,12 @@ uint64_t iospd_plat_thread_cpu_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t iospd_plat_process_cpu_ns(void) {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0;
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 int iospd_plat_read_samples(const char* path, const uint64_t* offsets,
                             uint32_t n, uint32_t len, uint8_t* buf,
                             uint32_t* got, iospd_err_t* err) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "iospd/diskspd23.h"
+#include "iospd/message.h"
 #include "iospd/profile.h"
 #include "iospd/strbuf.h"
 
@@ -22,32 +23,34 @@ static void err(diag_t* d, const char* fmt, ...) IOSPD_PRINTF(2, 3);
 static void wrn(diag_t* d, const char* diskspd_line, const char* fmt, ...)
     IOSPD_PRINTF(3, 4);
 
-static void emit(diag_t* d, const char* kind, const char* fmt, va_list ap) {
+static void emit(diag_t* d, iospd_msg_kind_t kind, const char* fmt,
+                 va_list ap) {
   if (d->sb == NULL) return;
   char buf[512];
   vsnprintf(buf, sizeof buf, fmt, ap);
   /* Paths are quoted into messages; keep each message on one line. */
   for (char* q = buf; *q; q++)
     if ((unsigned char)*q < 0x20 || *q == 0x7f) *q = '?';
-  iospd_strbuf_appendf(d->sb, "%s: %s\n", kind, buf);
+  iospd_msg_line(d->sb, kind, buf);
 }
 
 static void err(diag_t* d, const char* fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  emit(d, "error", fmt, ap);
+  emit(d, IOSPD_MSG_ERROR, fmt, ap);
   va_end(ap);
   d->errors++;
 }
 
-/* A DISKSPD warning: its line exactly as DISKSPD prints it to stderr at
+/* A DISKSPD warning: its line (a DISKSPD_WARNING message, whose prefix is
+ * "WARNING: ") exactly as DISKSPD prints it to stderr at
  * this point (scripts compare the two tools' output), then our detail. */
 static void wrn(diag_t* d, const char* diskspd_line, const char* fmt, ...) {
   if (d->sb == NULL) return;
-  iospd_strbuf_appendf(d->sb, "%s\n", diskspd_line);
+  iospd_msg_line(d->sb, IOSPD_MSG_DISKSPD_WARNING, diskspd_line);
   va_list ap;
   va_start(ap, fmt);
-  emit(d, "note", fmt, ap);
+  emit(d, IOSPD_MSG_DETAIL, fmt, ap);
   va_end(ap);
 }
 
@@ -178,7 +181,7 @@ static void check_target(diag_t* d, const iospd_timespan_t* ts,
     if (t->dist_type != IOSPD_DIST_NONE)
       err(d, "%s: random distributions (-rd) need random I/O (-r or -rs)", n);
     if (t->parallel_async && t->request_count == 1)
-      wrn(d, "WARNING: -p does not have effect unless outstanding I/O count "
+      wrn(d, "-p does not have effect unless outstanding I/O count "
              "(-o) is > 1",
           "%s: with one I/O in flight (-o1), parallel sequential I/O (-p) is "
           "plain sequential I/O", n);
@@ -190,11 +193,11 @@ static void check_target(diag_t* d, const iospd_timespan_t* ts,
         err(d, "%s: interlocked sequential I/O (-si) cannot be used with -p",
             n);
       if (!multi)
-        wrn(d, "WARNING: single-threaded test, -si ignored",
+        wrn(d, "single-threaded test, -si ignored",
             "%s: with one thread, interlocked sequential I/O (-si) is plain "
             "sequential I/O", n);
     } else if (multi && t->thread_stride == 0) {
-      wrn(d, "WARNING: target access pattern will not be sequential, "
+      wrn(d, "target access pattern will not be sequential, "
              "consider -si",
           "%s: the threads of this target all start at the same offset; "
           "-si makes them share one sequence, -T<size> gives each its own "

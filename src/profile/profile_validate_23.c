@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "iospd/diskspd23.h"
+#include "iospd/message.h"
 
 #define D23_MAX_OUTSTANDING 65536u
 
@@ -29,7 +30,7 @@ static void err(d23_diag_t* d, const char* fmt, ...) {
   va_end(ap);
   for (char* q = buf; *q; q++)
     if ((unsigned char)*q < 0x20 || *q == 0x7f) *q = '?';
-  iospd_strbuf_appendf(d->sb, "error: %s\n", buf);
+  iospd_msg_line(d->sb, IOSPD_MSG_ERROR, buf);
 }
 
 static const char* tname(const iospd_target_t* t) {

@@ -42,6 +42,12 @@ int iospd_profile_validate_steady(const iospd_profile_t* p,
   const iospd_ss_opts_t* o = &p->ext.steady;
   int n = 0;
   pts_companions(p, diag, &n);
+  if (p->ext.curve.on && p->ext.pts.test != 0)
+    bad(diag, &n, "--pts and --curve are two different modes of many runs: "
+                  "give one of them");
+  if (p->ext.curve.on && o->on)
+    bad(diag, &n, "--steady-state with --curve is not supported: drop one "
+                  "of them");
   if (!o->on) return n;
   for (uint32_t i = 0; i < p->timespan_count; i++) {
     const iospd_timespan_t* ts = &p->timespans[i];

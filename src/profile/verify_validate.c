@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "iospd/profile.h"
+#include "iospd/message.h"
 #include "iospd/strbuf.h"
 #include "iospd/vblock_layout.h"
 
@@ -22,9 +23,11 @@ static void bad(iospd_strbuf_t* d, int* n, const char* fmt, ...) {
   if (d == NULL) return;
   va_list ap;
   va_start(ap, fmt);
-  iospd_strbuf_append(d, "error: ");
-  iospd_strbuf_vappendf(d, fmt, ap);
-  iospd_strbuf_append(d, "\n");
+  iospd_strbuf_t text;
+  iospd_strbuf_init(&text);
+  iospd_strbuf_vappendf(&text, fmt, ap);
+  iospd_msg_line(d, IOSPD_MSG_ERROR, iospd_strbuf_cstr(&text));
+  iospd_strbuf_destroy(&text);
   va_end(ap);
 }
 
@@ -110,6 +113,54 @@ static void check_mapped_writers(const iospd_timespan_t* ts, uint32_t j,
             "verify several writing threads", tname(t), threads);
 }
 
+/* --verify-only reads each target once, in order, one thread each, as fast
+ * as it can, and writes nothing: the switches of a workload have no meaning
+ * for it and are refused rather than ignored. A value at its default reads
+ * as not given (a profile cannot tell -d10 from nothing). */
+static void check_vonly_switches(const iospd_timespan_t* ts, iospd_strbuf_t* d,
+                                 int* n) {
+  bool threads = ts->thread_count > 0, writes = false, random = false,
+       rate = false, stride = false, shared = false, zdata = false,
+       flush = false;
+  for (uint32_t j = 0; j < ts->target_count; j++) {
+    const iospd_target_t* t = &ts->targets[j];
+    threads |= t->threads_per_file > 1;
+    writes |= t->write_ratio > 0;
+    random |= t->random_ratio > 0 || t->dist_count > 0;
+    rate |= t->throughput_bpms > 0 || t->throughput_iops > 0 || t->burst_set ||
+            t->think_set;
+    stride |= t->thread_stride > 0;
+    shared |= t->parallel_async || t->interlocked;
+    zdata |= t->pattern == IOSPD_PATTERN_RANDOM;
+    flush |= t->flush_type != IOSPD_FLUSH_NONE;
+  }
+  const struct {
+    bool bad;
+    const char* sw;
+  } refused[] = {
+      {ts->duration != IOSPD_DEFAULT_DURATION,
+       "-d (the pass ends when every block has been read)"},
+      {ts->warmup != IOSPD_DEFAULT_WARMUP || ts->cooldown != 0,
+       "-W and -C (the pass has no warm-up or cool-down)"},
+      {threads, "-t and -F (one thread reads each target)"},
+      {ts->request_count > 0, "-O (each target keeps its own -o reads)"},
+      {writes, "-w (the pass only reads)"},
+      {random, "-r, -rs and -rd (the pass reads every block in order)"},
+      {rate, "-g, -i and -j (the pass reads as fast as it can)"},
+      {stride || shared, "-T, -p and -si (one thread reads each target)"},
+      {zdata || ts->random_write_data, "-Z (nothing is written)"},
+      {flush, "-N (nothing is written)"},
+      {ts->calc_iops_stddev, "-D (the pass keeps no per-interval counts)"},
+      {ts->measure_latency, "-L (the pass measures no latency)"},
+  };
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+    if (refused[i].bad)
+      bad(d, n, "--verify-only: %s cannot be used with a checking pass; "
+                "give it only -b, -o, -B, -f, the cache mode, --engine and "
+                "the -v, -P, -y switches (docs/verify.md)",
+          refused[i].sw);
+}
+
 int iospd_profile_validate_verify(const iospd_profile_t* p,
                                   iospd_strbuf_t* diag) {
   const iospd_ext_t* x = &p->ext;
@@ -124,6 +175,9 @@ int iospd_profile_validate_verify(const iospd_profile_t* p,
   if (x->verify_only && (x->output_count > 0 || x->timeseries_path != NULL))
     bad(diag, &n, "--verify-only prints its own summary and writes no "
                   "--output or --timeseries file; leave those out");
+  if (x->verify_only)
+    for (uint32_t i = 0; i < p->timespan_count; i++)
+      check_vonly_switches(&p->timespans[i], diag, &n);
   if (x->verify && x->verify_only)
     bad(diag, &n, "--verify and --verify-only cannot be used together: "
                   "--verify-only reads and checks, --verify runs the "

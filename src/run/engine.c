@@ -523,8 +523,11 @@ static bool short_is_failure(iospd_worker_t* w, const iospd_slot_t* s,
  * before the platform call that hands them to the kernel at once. */
 static void stamp_pending(iospd_worker_t* w, uint32_t first, uint32_t n) {
   uint64_t stamp = iospd_plat_ticks();
-  for (uint32_t i = first; i < first + n; i++)
-    w->slots[w->pending[i].tag].issue_ticks = stamp;
+  for (uint32_t i = first; i < first + n; i++) {
+    iospd_slot_t* s = &w->slots[w->pending[i].tag];
+    s->issue_ticks = stamp;
+    s->in_flight = true;
+  }
 }
 
 /* -u: hands whole batches of ring_batch over, one submit call each, all but
@@ -564,6 +567,7 @@ static int submit_each(iospd_worker_t* w, uint32_t* acc) {
     const iospd_io_t* io = &w->pending[i];
     uint32_t one = 0;
     w->slots[io->tag].issue_ticks = iospd_plat_ticks();
+    w->slots[io->tag].in_flight = true;
     rc = iospd_plat_queue_submit(w->q, io, 1, &one);
     if (rc < 0 || one == 0) break;
   }
@@ -576,6 +580,10 @@ static int submit_each(iospd_worker_t* w, uint32_t* acc) {
 static void accepted(iospd_worker_t* w, uint32_t acc) {
   if (acc > w->pending_count) acc = w->pending_count;
   w->inflight += acc;
+  /* Stamped but not taken: not the kernel's (their completions, if any
+   * came, would be strays). */
+  for (uint32_t i = acc; i < w->pending_count; i++)
+    w->slots[w->pending[i].tag].in_flight = false;
   if (acc > 0 && acc < w->pending_count)
     memmove(w->pending, w->pending + acc,
             (w->pending_count - acc) * sizeof(*w->pending));
@@ -687,6 +695,11 @@ static void complete(iospd_worker_t* w, const iospd_cqe_t* c, uint64_t now,
                      bool measuring, uint64_t measure_start, bool stopped) {
   if (c->tag >= w->slot_count) return; /* not ours: platform bug */
   iospd_slot_t* s = &w->slots[c->tag];
+  if (IOSPD_UNLIKELY(!s->in_flight)) {
+    w->stray_completions++;
+    return;
+  }
+  s->in_flight = false;
   iospd_wtarget_t* tg = &w->targets[s->target];
   if (w->inflight > 0) w->inflight--;
   bool failed = c->result < 0;

@@ -77,6 +77,9 @@ typedef struct run_s {
    * I/O, or aborted to send the workers home. Both let everybody sleep. */
   iospd_plat_latch_t* set_up;
   iospd_plat_latch_t* go;
+  /* Workers whose run has returned (ends_itself: the phase ends when all
+   * have). */
+  _Atomic uint32_t workers_done;
   _Atomic uint32_t cancel; /* set before go is aborted: skip the set-up */
   iospd_cseries_t* series; /* hooks->interval's producer, or NULL */
   /* --steady-state (pts_steady.h): the tracker, the hooks the feed calls
@@ -372,6 +375,7 @@ static void worker_main(void* arg) {
     uint64_t cpu0 = iospd_plat_thread_cpu_ns();
     uint64_t t0 = iospd_plat_ticks();
     r->wl->run(w);
+    atomic_fetch_add(&r->workers_done, 1);
     uint64_t cpu1 = iospd_plat_thread_cpu_ns();
     uint64_t t1 = iospd_plat_ticks();
     uint64_t tps = r->ctl->ticks_per_second ? r->ctl->ticks_per_second : 1;
@@ -541,6 +545,9 @@ static int wait_phase(run_t* r, uint64_t end) {
       return 3;
     }
     if (now >= end) return 0;
+    if (r->wl->ends_itself && !(r->hooks != NULL && r->hooks->cooperative) &&
+        atomic_load(&r->workers_done) >= r->nworkers)
+      return 0;
     tell_tick(r, now);
     uint64_t left = (end - now + tpms - 1) / tpms;
     uint32_t poll =
@@ -548,7 +555,8 @@ static int wait_phase(run_t* r, uint64_t end) {
     uint32_t slice = left > poll ? poll : (uint32_t)left;
     if (r->hooks != NULL && r->hooks->cooperative) {
       if (step_all(r)) continue;
-      /* Nobody is running: let the clock move on. */
+      /* Nobody is running: the pass is over, or let the clock move on. */
+      if (r->wl->ends_itself) return 0;
     }
     if (iospd_plat_wait(slice) == 1) {
       atomic_store(&r->ctl->interrupted, 1);
@@ -624,8 +632,11 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
   const iospd_timespan_t* ts = r->ts;
   iospd_timespan_result_t* tsr = r->tsr;
   iospd_engine_ctl_t* ctl = r->ctl;
-  say(r, "starting warm up...");
-  int w = wait_phase(r, iospd_plat_ticks() + seconds_to_ticks(r, ts->warmup));
+  bool open_ended = r->wl->ends_itself; /* no warm-up, no deadline */
+  if (!open_ended) say(r, "starting warm up...");
+  int w = open_ended ? 0
+                     : wait_phase(r, iospd_plat_ticks() +
+                                         seconds_to_ticks(r, ts->warmup));
   if (w != 0) {
     iospd_cseries_phase_end(r->series, IOSPD_PHASE_WARMUP, iospd_plat_ticks());
     /* Interrupted (or failed) before measuring: nothing to report. */
@@ -642,12 +653,15 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
    * their own clocks: with many busy threads on few CPUs this thread may
    * get the CPU seconds late (-t1000 on two cores), and must not stretch
    * the run or the measured window. Published before MEASURE (release). */
-  uint64_t measure_end = start + seconds_to_ticks(r, ts->duration);
+  uint64_t measure_end =
+      open_ended ? UINT64_MAX : start + seconds_to_ticks(r, ts->duration);
   ctl->measure_start_ticks = start;
   atomic_store_explicit(&ctl->measure_end_ticks, measure_end,
                         memory_order_relaxed);
   atomic_store_explicit(&ctl->stop_ticks,
-                        measure_end + seconds_to_ticks(r, ts->cooldown),
+                        open_ended ? UINT64_MAX
+                                   : measure_end +
+                                         seconds_to_ticks(r, ts->cooldown),
                         memory_order_relaxed);
   iospd_cseries_phase_end(r->series, IOSPD_PHASE_WARMUP, start);
   iospd_cseries_phase_start(r->series, IOSPD_PHASE_MEASURE, start);
@@ -674,7 +688,9 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
   tsr->seconds = (double)(end - start) / (double)ctl->ticks_per_second;
   cpu_usage(r, c0, c1, &cpu_err0, &cpu_err1);
   say(r, "measurements finished");
-  if (m != 0) return; /* cool-down is skipped after an interruption */
+  /* Cool-down is skipped after an interruption, and a workload that ends
+   * itself has none. */
+  if (m != 0 || open_ended) return;
   say(r, "starting cool down...");
   /* The workers count cool-down from the planned end of measuring. */
   uint64_t stop = atomic_load(&ctl->stop_ticks);
@@ -768,6 +784,23 @@ static void warn_abandoned(run_t* r) {
   }
 }
 
+/* Completions the engine dropped because no I/O of that slot was in flight
+ * (engine.h, in_flight): the counts are right, but the platform or a
+ * driver delivered an I/O twice, which must not pass unnoticed. */
+static void warn_stray(run_t* r) {
+  for (uint32_t i = 0; i < r->nworkers; i++) {
+    const iospd_worker_t* w = r->workers[i];
+    if (w->stray_completions == 0) continue;
+    iospd_run_sayf(r->hooks, IOSPD_MSG_DISKSPD_WARNING,
+                   "thread %u: %llu completion%s arrived for I/Os that were "
+                   "no longer in flight (one I/O reported twice by the "
+                   "platform or a driver); %s dropped, not counted",
+                   w->id, (unsigned long long)w->stray_completions,
+                   w->stray_completions == 1 ? "" : "s",
+                   w->stray_completions == 1 ? "it was" : "they were");
+  }
+}
+
 /* Right before the workers are let go: warm-up's intervals start here. */
 static void start_series(run_t* r) {
   r->ctl->warmup_start_ticks = iospd_plat_ticks();
@@ -794,6 +827,17 @@ static void cancel_start(run_t* r) {
   atomic_store(&r->cancel, 1);
   iospd_plat_latch_abort(r->set_up);
   iospd_plat_latch_abort(r->go);
+}
+
+/* Every worker's set-up, in slices: Ctrl-C wakes the latch, but the -yp
+ * event (another process's) does not, and a set-up may hang (a paused CSV,
+ * a hung adapter's IOCTL). 0: all set up; else stop the start. */
+static int wait_set_up(run_t* r) {
+  for (;;) {
+    int w = iospd_plat_latch_wait_ms(r->set_up, IOSPD_POLL_MS);
+    if (w != 2) return w;
+    if (interrupted(r) || failed(r)) return 1;
+  }
 }
 
 /* Threads: start, gates, phases, stop, join. The threads sleep at the gates
@@ -848,8 +892,7 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
   bool go = false;
   if (started < r->nworkers) {
     cancel_start(r);
-  } else if (iospd_plat_latch_wait(r->set_up) == 0 && !failed(r) &&
-             !interrupted(r)) {
+  } else if (wait_set_up(r) == 0 && !failed(r) && !interrupted(r)) {
     /* Every worker is set up (its queue exists) before any starts I/O.
      * Read the engine name now: after the gate a worker whose first I/O
      * fails may already be tearing its queue down. */
@@ -877,11 +920,18 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
   for (uint32_t i = 0; i < started; i++) r->wl->teardown(r->workers[i]);
   warn_short_transfers(r);
   warn_abandoned(r);
+  warn_stray(r);
   if (!failed(r) && r->wl->block_targets)
     iospd_run_warn_bypass(r->hooks, r->tsr);
   /* The generator warnings read the block loop's queue figures. */
   if (!failed(r) && r->wl->block_targets)
     iospd_run_warn_generator(r->tsr, r->workers, started);
+  for (uint32_t i = 0; i < started; i++)
+    if (r->workers[i]->id < r->tsr->thread_count) {
+      iospd_thread_result_t* tr = &r->tsr->threads[r->workers[i]->id];
+      tr->cpu_ns = r->workers[i]->cpu_ns;
+      tr->wall_ns = r->workers[i]->wall_ns;
+    }
   iospd_plat_latch_destroy(r->set_up);
   iospd_plat_latch_destroy(r->go);
   r->set_up = r->go = NULL;
@@ -916,6 +966,7 @@ static int run_cooperative(run_t* r, iospd_cpu_times_t* c0,
   for (uint32_t i = 0; i < r->nworkers; i++)
     r->wl->teardown(r->workers[i]);
   warn_abandoned(r);
+  warn_stray(r);
   /* No generator warnings here: the fake platform's virtual clock moves in
    * lock-step passes, so its in-flight count and CPU times describe no
    * generator (test_warnings checks those rules on hand-made results). */
@@ -1183,6 +1234,7 @@ static iospd_run_session_t g_default_session;
 
 void iospd_run_session_init(iospd_run_session_t* s) {
   atomic_store(&s->interrupted, 0);
+  s->workload = NULL;
 }
 
 bool iospd_run_session_interrupted(const iospd_run_session_t* s) {
@@ -1201,7 +1253,7 @@ int iospd_run_in(iospd_run_session_t* session, const iospd_profile_t* p,
   run_state_t st;
   memset(&st, 0, sizeof st);
   st.session = session;
-  st.wl = iospd_workload_of(p);
+  st.wl = session->workload != NULL ? session->workload : iospd_workload_of(p);
   out->profile = p;
   out->timespans = NULL;
   out->timespan_count = 0;
@@ -1320,11 +1372,17 @@ int iospd_run_in(iospd_run_session_t* session, const iospd_profile_t* p,
 }
 
 const iospd_workload_t* iospd_workload_of(const iospd_profile_t* p) {
+  if (p->ext.verify_only) return &iospd_workload_vonly;
   return p->ext.tree.dirs != NULL ? &iospd_workload_tree
                                   : &iospd_workload_block;
 }
 
 void iospd_run_release(iospd_results_t* out, const iospd_profile_t* p) {
+  if (out->vonly != NULL) {
+    iospd_vonly_free(out->vonly);
+    iospd_free(out->vonly);
+    out->vonly = NULL;
+  }
   if (out->tree != NULL) {
     iospd_tree_results_free((iospd_tree_results_t*)out->tree);
     iospd_free((void*)out->tree);

@@ -168,15 +168,24 @@ void iospd_plat_latch_abort(iospd_plat_latch_t* l) {
   SetEvent(l->ev);
 }
 
-int iospd_plat_latch_wait(iospd_plat_latch_t* l) {
+static int latch_wait_for(iospd_plat_latch_t* l, DWORD ms) {
   iospd_win_once();
   HANDLE h[2] = {l->ev, iospd_win_interrupt_event};
   DWORD n = h[1] != NULL ? 2 : 1;
   /* The lowest index wins when both are set: an opened gate says so. */
-  DWORD w = WaitForMultipleObjects(n, h, FALSE, INFINITE);
+  DWORD w = WaitForMultipleObjects(n, h, FALSE, ms);
   if (w == WAIT_OBJECT_0)
     return InterlockedCompareExchange(&l->aborted, 0, 0) ? 1 : 0;
+  if (w == WAIT_TIMEOUT) return 2;
   return 1; /* interrupted, or the wait failed: do not start */
+}
+
+int iospd_plat_latch_wait(iospd_plat_latch_t* l) {
+  return latch_wait_for(l, INFINITE);
+}
+
+int iospd_plat_latch_wait_ms(iospd_plat_latch_t* l, uint32_t ms) {
+  return latch_wait_for(l, ms == INFINITE ? INFINITE - 1 : ms);
 }
 
 void iospd_plat_latch_destroy(iospd_plat_latch_t* l) {

@@ -25,6 +25,12 @@ uint64_t iospd_plat_thread_cpu_ns(void) {
   return (ft64(k) + ft64(u)) * 100u; /* 100 ns units */
 }
 
+uint64_t iospd_plat_process_cpu_ns(void) {
+  FILETIME c, e, k, u;
+  if (!GetProcessTimes(GetCurrentProcess(), &c, &e, &k, &u)) return 0;
+  return (ft64(k) + ft64(u)) * 100u; /* 100 ns units */
+}
+
 /* A handle opened without FILE_FLAG_OVERLAPPED reads synchronously at the
  * OVERLAPPED's offset. Volumes and disks need sector-multiple offsets and
  * lengths even when buffered; the caller gives multiples of 4096. */

@@ -216,6 +216,10 @@ refuse 3 "error: --pts-cell is for --pts runs: add --pts=iops|throughput|latency
   --pts-cell=1s f.dat
 refuse 3 "error: --pts-matrix is for --pts runs: add --pts=iops|throughput|latency or drop it" \
   --pts-matrix=bs:4K f.dat
+refuse 3 "error: --pts and --curve are two different modes of many runs: give one of them" \
+  --pts=iops --curve f.dat
+refuse 3 "error: --steady-state with --curve is not supported: drop one of them" \
+  --steady-state=iops:20%,window:2x1s --curve f.dat
 # Switches a cell replaces are said, not ignored.
 "$exe" --pts=iops --pts-cell=1s '--pts-matrix=bs:4K;read:0' -b64K -d30 -g4096 \
   -Rjson f.dat >w.json 2>err.txt

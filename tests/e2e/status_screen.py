@@ -7,6 +7,8 @@ Usage: status_screen.py <command> <file> [args]
   screen <file>         print the screen a terminal shows at the end
   after-erase <file>    print what follows the last erase of the status line,
                         with the pty's CR LF turned back into LF
+  last-erased <file>    exit 1 unless the last status line drawn is erased
+                        before any other byte is written
 A tiny terminal: printable bytes overwrite at the cursor, CR goes to column
 0, BS one column left, LF to the next row, ESC [K erases to the end of the
 row. That is all iospd writes; wine's console on a terminal adds ESC [nC
@@ -81,6 +83,15 @@ def main():
             raise SystemExit("no erase sequence (CR ESC [K) in " + path)
         rest = data[at + len(ERASE):].replace(b"\r\n", b"\n")
         sys.stdout.buffer.write(rest)
+    elif cmd == "last-erased":
+        last = None
+        for m in STATUS.finditer(data):
+            last = m
+        if last is None:
+            raise SystemExit("no status line in " + path)
+        after = data[last.end():last.end() + 16]
+        if not after.startswith(b"\x1b[K" + ERASE):
+            raise SystemExit(f"the last status line is followed by {after!r}")
     else:
         raise SystemExit("unknown command " + cmd)
 

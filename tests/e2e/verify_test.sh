@@ -217,10 +217,53 @@ grep -q "cannot look at target 'missing.dat'" err.txt && ok || bad "missing targ
 run 3 -b4K -w0 -d1 --verify '#1'
 grep -q -- "--verify-state=FILE" err.txt && ok || bad "disk refusal"
 
+# ---- --verify-only is a workload of the controller ---------------------------
+# -v lines and -P dots come from the controller as in any run; a target that
+# cannot be checked leaves the others checked (and is the run's error).
+run 0 -c256K -b4K -s -w100 -o4 -d$dur -W0 -C0 --verify v.dat
+run 0 --verify-only -v -P16 -b4K v.dat
+expect checked 64 "-v -P16"
+grep -qE 'Z: starting measurements\.\.\.' out.txt && grep -qE 'Z: stopping threads\.\.\.' out.txt &&
+  ok || bad "--verify-only -v: no verbose lines: $(head -5 out.txt)"
+dots=$(grep -v '^target' out.txt | tr -cd '.' | wc -c)
+# 64 blocks, a dot every 16; the verbose lines' own "..." are 3 each
+# (iospd.exe ends its lines with CR LF).
+vdots=$(tr -d '\r' <out.txt | grep -cE 'Z: .*\.\.\.$')
+[ $((dots - 3 * vdots)) = 4 ] && ok || bad "--verify-only -P16: $((dots - 3 * vdots)) dots, want 4: $(cat out.txt)"
+# What has no meaning for a checking pass is refused, naming it (exit 3);
+# -o, -n, -Sm and the engine are taken.
+for sw in "-d3:-d (the pass ends" "-W2:-W and -C" "-t2:-t and -F" "-w10:-w (the pass only reads)" \
+          "-r:-r, -rs and -rd" "-g100:-g, -i and -j" "-T8K:-T, -p and -si" "-D:-D (the pass" "-L:-L (the pass"; do
+  run 3 --verify-only -b4K "${sw%%:*}" v.dat
+  grep -qF -- "error: --verify-only: ${sw#*:}" err.txt && ok || bad "--verify-only ${sw%%:*}: not refused by name: $(head -2 err.txt)"
+done
+run 0 --verify-only -b4K -o8 -n -Sm v.dat
+expect checked 64 "--verify-only -o8 -n -Sm"
+cp v.dat ns.dat
+run 3 --verify-only -b4K v.dat ns.dat
+grep -q "^target 'v.dat': .*checked 64, failures 0 " out.txt && ok ||
+  bad "two targets, the second without a state: the first not checked: $(cat out.txt)"
+grep -q "^target 'ns.dat': .*incomplete" out.txt && ok || bad "two targets: ns.dat not incomplete"
+grep -q "no verify state file 'ns.dat.iospd-verify'" err.txt && ok || bad "two targets: no state message"
+
 if [ $wine = 1 ]; then
   finish verify_test_wine
   exit
 fi
+
+# -yp set by another live run (its -ys, at the start of its measuring): the
+# check stops before it reads, the target is incomplete and the run fails.
+iospd -c1M -d6 -W0 -C0 -ysvonly_stop_$$ y.dat >/dev/null 2>&1 &
+bgpid=$!
+sleep 1.5
+run 1 --verify-only -v -ypvonly_stop_$$ -b4K v.dat
+grep -q "the stop event (-yp) is set: stopping" out.txt && ok || bad "-yp: not seen: $(cat out.txt)"
+grep -q "^target 'v.dat': .*incomplete" out.txt && ok || bad "-yp: v.dat not incomplete: $(cat out.txt)"
+grep -q "error: --verify-only: the check of 'v.dat' was stopped (Ctrl-C or -yp) after 0 blocks, before the end: not a pass" err.txt &&
+  ok || bad "-yp: no error: $(cat err.txt)"
+kill "$bgpid" 2>/dev/null
+wait "$bgpid" 2>/dev/null
+bgpid=""
 
 # ---- engines, cache modes, threads ------------------------------------------
 rm -f e.dat e.dat.iospd-verify
