@@ -26,6 +26,8 @@ typedef struct {
   uint32_t sector;
   uint32_t buffer_align;
   bool device, parts, fs;
+  int discards;       /* iospd_plat_discard_device calls */
+  bool discard_secure; /* the last one was BLKSECDISCARD */
   char content[128];
   int creates;
   unsigned open_flags;
@@ -247,6 +249,27 @@ const uint8_t* fake_file_data(const char* path, uint64_t* size) {
   if (f == NULL) return NULL;
   *size = f->size;
   return f->data;
+}
+
+/* --pts-purge: zeroes a fake device and counts the call. */
+int iospd_plat_discard_device(const char* path, bool secure, uint64_t size,
+                              iospd_err_t* err) {
+  ffile_t* f = find(path);
+  if (f == NULL || !f->device)
+    return iospd_err_set(err, IOSPD_EINVAL,
+                         "--pts-purge: '%s' is not a block device", path);
+  f->discards++;
+  f->discard_secure = secure;
+  if (size > f->size) size = f->size;
+  memset(f->data, 0, (size_t)size);
+  return 0;
+}
+
+int fake_discards(const char* path, bool* secure) {
+  ffile_t* f = find(path);
+  if (f == NULL) return 0;
+  if (secure != NULL) *secure = f->discard_secure;
+  return f->discards;
 }
 
 int fake_file_creates(const char* path) {

@@ -35,6 +35,9 @@ void fake_set_sector(const char* path, uint32_t logical);
 void fake_set_buffer_align(const char* path, uint32_t align);
 const uint8_t* fake_file_data(const char* path, uint64_t* size);
 int fake_file_creates(const char* path); /* times file_create was called */
+/* iospd_plat_discard_device calls on path (--pts-purge), and whether the
+ * last was secure. */
+int fake_discards(const char* path, bool* secure);
 /* File creation reports this warning line, as Windows does its fallbacks. */
 void fake_set_create_warning(iospd_msg_kind_t kind, const char* text);
 unsigned fake_file_open_flags(const char* path); /* last open's flags */

@@ -115,6 +115,13 @@ typedef enum iospd_opt_id {
   IOSPD_OID_append,
   IOSPD_OID_cleanup,
   IOSPD_OID_help,
+  /* issue #28 (src/cli/opt_pts.c) */
+  IOSPD_OID_steady_state,
+  IOSPD_OID_pts,
+  IOSPD_OID_pts_cell,
+  IOSPD_OID_pts_matrix,
+  IOSPD_OID_pts_purge,
+  IOSPD_OID_pts_resume,
   /* --curve and its companions (docs/curve.md) */
   IOSPD_OID_curve,
   IOSPD_OID_latency_limit,

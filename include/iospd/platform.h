@@ -320,6 +320,11 @@ typedef struct iospd_bypass_result_s {
  * set-up, never on the hot path. */
 int iospd_plat_file_bypass_io(iospd_plat_file_t* f, bool full,
                               iospd_bypass_result_t* out, iospd_err_t* err);
+/* --pts-purge: discards the whole block device path, bytes [0, size):
+ * Linux BLKDISCARD, or BLKSECDISCARD when secure. Windows: IOSPD_ENOTSUP
+ * (not built yet). Refuses anything but a block device. */
+int iospd_plat_discard_device(const char* path, bool secure, uint64_t size,
+                              iospd_err_t* err);
 /* Looks at a target without opening it for I/O (profile printer, safety
  * checks). */
 int iospd_plat_path_info(const char* path, iospd_file_info_t* info,

@@ -267,6 +267,34 @@ typedef enum iospd_diskspd_level {
  * defaults and layouts for baselines made with it. */
 #define IOSPD_DISKSPD_LEVEL_DEFAULT IOSPD_DISKSPD_23
 
+/* --steady-state= (docs/pts.md): the PTS steady-state test on rounds of
+ * round_ms of consecutive measured intervals of each timespan; the run
+ * stops measuring when it holds. Off when !on. */
+typedef struct iospd_ss_opts_s {
+  bool on;
+  int metric;             /* iospd_ss_metric_t (iospd/steady_state.h) */
+  bool needs_latency;     /* the metric is a latency: -L is needed */
+  double data_pct;        /* data excursion limit, % of the window's mean */
+  double slope_pct;       /* slope excursion limit, % of the mean */
+  uint32_t window_rounds; /* rounds in the window */
+  uint32_t round_ms;      /* one round */
+} iospd_ss_opts_t;
+
+/* --pts=, --pts-cell=, --pts-matrix= (iospd/pts.h, docs/pts.md). */
+#define IOSPD_PTS_MAX_BS 16u
+#define IOSPD_PTS_MAX_MIX 8u
+typedef struct iospd_pts_opts_s {
+  int test;        /* IOSPD_PTS_* (iospd/pts.h); 0: no --pts */
+  uint32_t cell_s; /* --pts-cell seconds; 0: PTS's 60 s */
+  /* --pts-matrix: block sizes and read percentages; 0 entries: the
+   * test's own. */
+  uint32_t bs[IOSPD_PTS_MAX_BS];
+  uint32_t nbs;
+  uint32_t read_pct[IOSPD_PTS_MAX_MIX];
+  uint32_t nmix;
+  int purge; /* --pts-purge: 0 none, 1 trim, 2 secure (iospd/pts.h) */
+  char* resume_path; /* --pts-resume=FILE (owned, UTF-8), or NULL */
+} iospd_pts_opts_t;
 /* --curve, --latency-limit, --expect (docs/curve.md): the axis the curve
  * walks, its values, the latency bound and the data-sheet figure. Fixed
  * arrays: nothing for iospd_profile_destroy to free. */
@@ -314,6 +342,8 @@ typedef struct iospd_ext_s {
   bool verify_errors_set; /* else IOSPD_VERIFY_ERRORS_DEFAULT */
   char* verify_state;     /* owned, UTF-8, or NULL: <target>.iospd-verify */
   iospd_diskspd_level_t diskspd; /* --diskspd=2.2|2.3 */
+  iospd_ss_opts_t steady; /* --steady-state= */
+  iospd_pts_opts_t pts;   /* --pts= and its companions */
   iospd_curve_opts_t curve; /* --curve, --latency-limit, --expect */
 } iospd_ext_t;
 
@@ -423,6 +453,11 @@ int iospd_profile_validate(const iospd_profile_t* p,
                            struct iospd_strbuf_s* diag);
 /* The --verify / --verify-only rules (src/profile/verify_validate.c), part
  * of iospd_profile_validate. */
+/* --steady-state's rules and --pts's companions without --pts
+ * (src/profile/steady_validate.c): errors appended
+ * to diag; returns the number of errors. */
+int iospd_profile_validate_steady(const iospd_profile_t* p,
+                                  struct iospd_strbuf_s* diag);
 int iospd_profile_validate_verify(const iospd_profile_t* p,
                                   struct iospd_strbuf_s* diag);
 

@@ -113,6 +113,9 @@ typedef struct iospd_timespan_result_s {
    * once as the run ends (iospd_results_totals), NULL before or without
    * memory; owned, freed by iospd_results_destroy. */
   struct iospd_agg_s* total;
+  /* --steady-state: the test's rounds, last window and verdict
+   * (iospd/steady_state.h); NULL without it. Owned. */
+  struct iospd_ss_result_s* steady_state;
 } iospd_timespan_result_t;
 
 /* Appends a warning (text copied). 0 or IOSPD_ENOMEM. */

@@ -139,6 +139,12 @@ _iospd_long_names=(
   '--append'
   '--cleanup'
   '--help'
+  '--steady-state='
+  '--pts='
+  '--pts-cell='
+  '--pts-matrix='
+  '--pts-purge='
+  '--pts-resume='
   '--curve='
   '--latency-limit='
   '--expect='
@@ -172,6 +178,12 @@ _iospd_long_descs=(
   'append-only writes'
   'remove the tree'
   'help'
+  'steady state'
+  'SNIA PTS test'
+  'PTS cell length'
+  'PTS reduced matrix'
+  'PTS purge'
+  'PTS resume'
   'queue-depth curve'
   'latency bound'
   'expected throughput'
@@ -187,6 +199,9 @@ _iospd_words_file_size=( size )
 _iospd_words_assign=( even ordered random )
 _iospd_words_depth=( n )
 _iospd_words_width=( n )
+_iospd_words_pts=( iops throughput latency )
+_iospd_words_pts_cell=( time )
+_iospd_words_pts_purge=( trim secure )
 
 # Offered after -b; any whole number with K, M, G, T or b works.
 _iospd_sizes=(512 4K 8K 16K 32K 64K 128K 256K 512K 1M 2M 4M 8M)

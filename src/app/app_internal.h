@@ -72,6 +72,15 @@ bool iospd_app_emit_reports(const iospd_profile_t* p, const iospd_results_t* r,
 /* app_emit.c: does an --output of p use format f? */
 bool iospd_app_wants_format(const iospd_profile_t* p, iospd_result_format_t f);
 
+/* app_pts.c: --pts, the SNIA PTS mode (docs/pts.md); an exit code. */
+int iospd_app_pts(const iospd_profile_t* p, const iospd_sysinfo_t* sys);
+/* app_pts_resume.c: reads --pts-resume's document into out (its set-up
+ * and finished rounds; out->path points into *path_owned, which the caller
+ * frees). 0, or IOSPD_EUSAGE with err naming the file and the problem. */
+struct iospd_pts_result_s;
+int iospd_app_pts_read(const char* file, struct iospd_pts_result_s* out,
+                       char** path_owned, iospd_err_t* err);
+
 /* app_out_paths.c: the output-file safety checks before any I/O; an exit
  * code (EXIT_OK when the files may be written). */
 int iospd_app_check_output_paths(const iospd_profile_t* p, bool outputs);

@@ -95,6 +95,7 @@ static void on_progress_dot(void* ctx) {
  * the run's own for the JSON and HTML reports. */
 int iospd_app_run_profile(const iospd_profile_t* p, const iospd_sysinfo_t* sys,
                           const cmdline_args_t* args, const char* warnings) {
+  if (p->ext.pts.test != 0) return iospd_app_pts(p, sys);
   iospd_results_t results;
   memset(&results, 0, sizeof results);
   results.sys = *sys;

@@ -82,6 +82,9 @@ void iospd_roff_append(iospd_strbuf_t* out, const char* text, unsigned flags) {
         case '|':
           iospd_strbuf_append(out, syntax ? "|\\:" : "|");
           break;
+        case '[': /* a break point before an optional part */
+          iospd_strbuf_append(out, syntax ? "\\:[" : "[");
+          break;
         default:
           if (c >= 0x80) {
             uint32_t cp;

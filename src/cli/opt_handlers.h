@@ -46,6 +46,13 @@ int sw_help(ctx_t* c);
 int sw_output(ctx_t* c);
 int sw_status(ctx_t* c);
 int sw_timeseries(ctx_t* c);
+/* src/cli/opt_pts.c */
+int sw_steady_state(ctx_t* c);
+int sw_pts(ctx_t* c);
+int sw_pts_cell(ctx_t* c);
+int sw_pts_matrix(ctx_t* c);
+int sw_pts_purge(ctx_t* c);
+int sw_pts_resume(ctx_t* c);
 
 /* opt_windows.c */
 int sw_etw(ctx_t* c);

@@ -635,6 +635,64 @@ const iospd_opt_def_t iospd_options[IOSPD_OID_COUNT] = {
     [IOSPD_OID_help] =
     {"help", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,
      sw_help, NULL, IOSPD_TOPIC_IOSPD, "--help", "help", "Same as -?.", NULL},
+    /* issue #28: steady state and PTS (src/cli/opt_pts.c, docs/pts.md) */
+    [IOSPD_OID_steady_state] =
+    {"steady-state", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_XML_OK, 0, 0, 0,
+     sw_steady_state, NULL, IOSPD_TOPIC_IOSPD,
+     "--steady-state=<metric>:<pct>%[,slope:<pct>%][,window:<n>x<time>]",
+     "steady state",
+     "Stop measuring once the SNIA PTS steady-state test holds over the last\n"
+     "n rounds of <time> (default 5x60s) of the timespan's <metric> (iops,\n"
+     "throughput or latency, the mean latency, which needs -L): max - min\n"
+     "within <pct> % of their mean and the least-squares line's rise within\n"
+     "the slope's % (default 10 %). Ends at -d if it never holds; the\n"
+     "reports say which. See docs/pts.md.",
+     NULL},
+    [IOSPD_OID_pts] =
+    {"pts", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE,
+     0, 0, 0, sw_pts, NULL, IOSPD_TOPIC_IOSPD,
+     "--pts=<iops|throughput|latency>",
+     "SNIA PTS test",
+     "Run SNIA SSS PTS 2.0.2's test on the one target: preconditioning\n"
+     "(128 KiB sequential writes over twice its capacity), then rounds of the\n"
+     "test's matrix (one minute a cell) until the steady-state test holds\n"
+     "over 5 rounds, or 25 rounds. Writes the whole target: a disk or\n"
+     "volume that holds data needs --allow-raw-write. -t and -o are used\n"
+     "as given and reported. See docs/pts.md.",
+     NULL},
+    [IOSPD_OID_pts_cell] =
+    {"pts-cell", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE, 0, 0, 0, sw_pts_cell, NULL,
+     IOSPD_TOPIC_IOSPD, "--pts-cell=<time>", "PTS cell length",
+     "With --pts: each cell lasts <time> (whole seconds) instead of PTS's\n"
+     "60 s, for trials; the report then says the run is not conformant.",
+     NULL},
+    [IOSPD_OID_pts_matrix] =
+    {"pts-matrix", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE, 0, 0, 0, sw_pts_matrix, NULL,
+     IOSPD_TOPIC_IOSPD, "--pts-matrix=bs:<size>,...;read:<pct>,...",
+     "PTS reduced matrix",
+     "With --pts: run only these block sizes and read percentages (either\n"
+     "part may be left out: the test's own), e.g. 'bs:4K,64K;read:0,100';\n"
+     "'/' may stand for ';'. Must hold the tracked cell. Not conformant.",
+     NULL},
+    [IOSPD_OID_pts_purge] =
+    {"pts-purge", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE, 0, 0, 0, sw_pts_purge, NULL,
+     IOSPD_TOPIC_IOSPD, "--pts-purge=<trim|secure>", "PTS purge",
+     "With --pts on a disk and --allow-raw-write: discard the whole device\n"
+     "first (Linux BLKDISCARD, or BLKSECDISCARD for secure), as PTS's\n"
+     "purge. Everything on it is gone. Not yet on Windows.",
+     NULL},
+    [IOSPD_OID_pts_resume] =
+    {"pts-resume", IOSPD_OPT_SPECIAL, NOSCOPE,
+     IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE, 0, 0, 0, sw_pts_resume, NULL,
+     IOSPD_TOPIC_IOSPD, "--pts-resume=<file.json>", "PTS resume",
+     "With --pts: continue the interrupted run whose PTS JSON document is\n"
+     "<file.json> (-Rjson or --output=json:): its rounds are kept, the next\n"
+     "one runs. The same test, target and settings are required.",
+     NULL},
     /* ---- the curve (docs/curve.md) ---- */
     [IOSPD_OID_curve] =
     {"curve", IOSPD_OPT_SPECIAL, NOSCOPE,

@@ -140,6 +140,7 @@ void iospd_profile_destroy(iospd_profile_t* p) {
   iospd_free(p->ext.timeseries_path);
   iospd_free(p->ext.tree.dirs);
   iospd_free(p->ext.verify_state);
+  iospd_free(p->ext.pts.resume_path);
   iospd_profile_init(p);
 }
 

@@ -370,5 +370,6 @@ int iospd_profile_validate(const iospd_profile_t* p,
   if (p->ext.tree.dirs != NULL) check_tree(&d, p);
   d.errors += iospd_profile_validate_23(p, diag);
   if (iospd_profile_validate_verify(p, diag) < 0) d.errors++;
+  d.errors += iospd_profile_validate_steady(p, diag);
   return d.errors ? IOSPD_EUSAGE : 0;
 }

@@ -12,6 +12,7 @@
 #include "iospd/json_write.h"
 #include "iospd/percentiles.h"
 #include "report_internal.h"
+#include "report_steady.h"
 #include "report_verify.h"
 #include "report_json_writer.h"
 
@@ -391,6 +392,7 @@ static void timespan_json(iospd_jw_t* w, const iospd_results_t* r,
   }
   iospd_jw_end_arr(w);
   iospd_rpt_verify_json(w, r, tr);
+  iospd_rpt_steady_json(w, tr);
   iospd_jw_end_obj(w);
 }
 

@@ -13,6 +13,7 @@
 #include "iospd/units.h"
 #include "report_internal.h"
 #include "report_sys.h"
+#include "report_steady.h"
 #include "report_verify.h"
 #include "report_waitstats.h"
 
@@ -529,6 +530,7 @@ void iospd_report_text(iospd_strbuf_t* out, const iospd_results_t* r) {
   if (r->timespan_count > 1) totals(out, r);
   iospd_report_tree_text(out, r);
   iospd_rpt_verify_text(out, r);
+  iospd_rpt_steady_text(out, r);
 }
 
 void iospd_report_system_text(iospd_strbuf_t* out, const iospd_results_t* r) {

@@ -16,6 +16,7 @@
 #include "iospd/xml_profile.h"
 #include "report_internal.h"
 #include "report_sys.h"
+#include "report_steady.h"
 #include "report_verify.h"
 #include "report_waitstats.h"
 
@@ -478,6 +479,7 @@ static void timespan_xml(iospd_strbuf_t* out, const iospd_results_t* r,
     ap(out, "</Thread>\n");
   }
   iospd_rpt_verify_xml(out, r, tr);
+  iospd_rpt_steady_xml(out, tr);
   warnings_xml(out, tr);
   ind(out, 1);
   ap(out, "</TimeSpan>\n");

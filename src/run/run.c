@@ -15,6 +15,7 @@
 #include "iospd/tree.h"
 #include "iospd/workload.h"
 #include "interval_feed.h"
+#include "pts_steady.h"
 #include "run_internal.h"
 #include "run_verify.h"
 
@@ -81,6 +82,12 @@ typedef struct run_s {
   _Atomic uint32_t workers_done;
   _Atomic uint32_t cancel; /* set before go is aborted: skip the set-up */
   iospd_cseries_t* series; /* hooks->interval's producer, or NULL */
+  /* --steady-state (pts_steady.h): the tracker, the hooks the feed calls
+   * (the tracker, then the caller's interval hook), and "it has just held:
+   * end measuring" for wait_phase. */
+  iospd_ss_track_t* ss;
+  iospd_run_hooks_t ss_hooks;
+  bool ss_stop;
   iospd_run_verify_t verify; /* --verify state files */
 } run_t;
 
@@ -520,7 +527,8 @@ static void tell_tick(const run_t* r, uint64_t now) {
 }
 
 /* Waits until the tick `end`. Returns 1 if interrupted (Ctrl-C), 2 if a
- * worker failed, 0 when the time is up. */
+ * worker failed, 3 when --steady-state has just held, 0 when the time is
+ * up. */
 static int wait_phase(run_t* r, uint64_t end) {
   uint64_t tpms = r->ctl->ticks_per_second / 1000;
   if (tpms == 0) tpms = 1;
@@ -532,6 +540,10 @@ static int wait_phase(run_t* r, uint64_t end) {
     uint64_t now = iospd_plat_ticks();
     if (measuring) grow_buckets(r, now);
     if (r->series != NULL) iospd_cseries_poll(r->series, now, false);
+    if (r->ss_stop) {
+      r->ss_stop = false;
+      return 3;
+    }
     if (now >= end) return 0;
     if (r->wl->ends_itself && !(r->hooks != NULL && r->hooks->cooperative) &&
         atomic_load(&r->workers_done) >= r->nworkers)
@@ -602,6 +614,20 @@ static uint64_t seconds_to_ticks(const run_t* r, uint32_t seconds) {
   return (uint64_t)seconds * r->ctl->ticks_per_second;
 }
 
+/* --steady-state held: measuring ends on the next interval boundary at
+ * least one poll ahead, so the workers (which stop counting by their own
+ * clocks, engine.h) all see the new deadline before they reach it and the
+ * results cover whole intervals; never later than planned. */
+static uint64_t steady_end(const run_t* r, uint64_t start, uint64_t planned) {
+  uint64_t tps = r->ctl->ticks_per_second ? r->ctl->ticks_per_second : 1;
+  uint64_t lt = tps * iospd_series_interval_ms(r->ts) / 1000u;
+  if (lt == 0) lt = 1;
+  uint64_t soon = iospd_plat_ticks() + tps * IOSPD_POLL_MS / 1000u;
+  uint64_t k = (soon - start + lt - 1) / lt;
+  uint64_t end = start + k * lt;
+  return end < planned ? end : planned;
+}
+
 static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
   const iospd_timespan_t* ts = r->ts;
   iospd_timespan_result_t* tsr = r->tsr;
@@ -642,6 +668,16 @@ static void run_phases(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1) {
   set_phase(r, IOSPD_PHASE_MEASURE);
   say(r, "starting measurements...");
   int m = wait_phase(r, measure_end);
+  if (m == 3) {
+    measure_end = steady_end(r, start, measure_end);
+    atomic_store_explicit(&ctl->measure_end_ticks, measure_end,
+                          memory_order_relaxed);
+    atomic_store_explicit(&ctl->stop_ticks,
+                          measure_end + seconds_to_ticks(r, ts->cooldown),
+                          memory_order_relaxed);
+    say(r, "steady state (--steady-state): ending measurements");
+    m = wait_phase(r, measure_end);
+  }
   uint64_t end = iospd_plat_ticks();
   if (end > measure_end) end = measure_end; /* the workers stopped there */
   iospd_cseries_phase_end(r->series, IOSPD_PHASE_MEASURE, end);
@@ -958,9 +994,20 @@ static int lost_buckets(const run_t* r, iospd_err_t* err) {
   return 0;
 }
 
+/* The feed's hook with --steady-state: the tracker first, then the
+ * caller's. */
+static void ss_interval(void* ctx, const iospd_interval_t* iv) {
+  run_t* r = ctx;
+  if (iospd_ss_track_interval(r->ss, iv)) r->ss_stop = true;
+  if (r->hooks != NULL && r->hooks->interval != NULL)
+    r->hooks->interval(r->hooks->ctx, iv);
+}
+
 static void free_run(run_t* r) {
   iospd_cseries_close(r->series);
   r->series = NULL;
+  iospd_ss_track_close(r->ss);
+  r->ss = NULL;
   if (r->workers != NULL) {
     for (uint32_t i = 0; i < r->nworkers; i++) {
       if (r->workers[i] == NULL) continue;
@@ -1053,8 +1100,18 @@ static int run_timespan(run_state_t* st, const iospd_profile_t* p,
     iospd_gen_shared_reset(&r.shared[i]);
   rc = make_sources(&r, err);
   if (rc == 0) rc = layout(&r, err);
+  const iospd_run_hooks_t* feed = hooks;
+  if (rc == 0 && p->ext.steady.on) {
+    rc = iospd_ss_track_open(&r.ss, &p->ext.steady,
+                             (uint32_t)(ts - p->timespans),
+                             iospd_series_interval_ms(ts), err);
+    if (hooks != NULL) r.ss_hooks = *hooks;
+    r.ss_hooks.interval = ss_interval;
+    r.ss_hooks.ctx = &r;
+    feed = &r.ss_hooks;
+  }
   if (rc == 0)
-    rc = iospd_cseries_open(&r.series, hooks, ts,
+    rc = iospd_cseries_open(&r.series, feed, ts,
                             (uint32_t)(ts - p->timespans), p->timespan_count,
                             ctl.ticks_per_second, r.workers, r.nworkers,
                             &st->series_errors, err);
@@ -1064,6 +1121,14 @@ static int run_timespan(run_state_t* st, const iospd_profile_t* p,
     rc = run_cooperative(&r, c0, c1);
   else
     rc = run_threaded(&r, c0, c1, err);
+  if (r.ss != NULL) {
+    /* After the join: the feed has written its last intervals. */
+    tsr->steady_state = iospd_ss_track_result(
+        r.ss, session_interrupted(st) || atomic_load(&st->stopped_by_event));
+    if (tsr->steady_state == NULL && rc == 0)
+      rc = iospd_err_set(err, IOSPD_ENOMEM,
+                         "out of memory for --steady-state's verdict");
+  }
   for (uint32_t i = 0; i < r.nworkers; i++)
     if (r.workers[i] != NULL)
       tsr->threads[i].vfail_count = r.workers[i]->vfail_count;

@@ -97,6 +97,7 @@ void iospd_results_destroy(iospd_results_t* r) {
     for (uint32_t w = 0; w < tr->warning_count; w++)
       iospd_free(tr->warnings[w].text);
     iospd_free(tr->warnings);
+    iospd_free(tr->steady_state);
   }
   iospd_free(r->timespans);
   r->timespans = NULL;
