@@ -255,6 +255,25 @@ Describe 'Invoke-IoSpdFleet over WinRM (mocked sessions; untested on real Window
     $script:started.Count | Should -Be 0
     Should -Invoke -ModuleName IoSpd Remove-IoSpdFleetSession -Times 2 -Exactly
   }
+
+  # Each node's JSON "warnings" array (the stand-in JSON is a real buffered
+  # run on a 1 MiB file, which iospd warns measures the page cache).
+  It 'writes every node''s warnings with Write-Warning and keeps them per node' {
+    $one = $script:oneJson | ConvertFrom-Json
+    $lines = @($one.warnings)
+    $lines.Count | Should -BeGreaterThan 0 -Because 'a buffered run on a 1 MiB file gets the page-cache warning'
+    $r = Invoke-IoSpdFleet -ComputerName n1, n2 -Target 'C:	.dat' -ArgumentList '-d1' -Path $script:exe `
+      -OutputDirectory (Join-Path $script:wdir 'outw') -WarningVariable wv -WarningAction SilentlyContinue
+    $r.Nodes[0].Warnings | Should -Be $lines
+    $r.Nodes[1].Warnings | Should -Be $lines
+    $r.Warnings | Should -Be (@($lines | ForEach-Object { "n1: $_" }) + @($lines | ForEach-Object { "n2: $_" }))
+    $msgs = @(InModuleScope IoSpd -Parameters @{ L = $lines } { param($L) (ConvertFrom-IoSpdWarningLine -Line $L).Messages })
+    @($wv).Count | Should -Be (2 * $msgs.Count)
+    $wv[0].Message | Should -BeExactly "node n1: iospd: $($msgs[0])"
+    $wv[$msgs.Count].Message | Should -BeExactly "node n2: iospd: $($msgs[0])"
+    $page = @($wv | Where-Object { $_.Message -like 'node n2: iospd: target *buffered reads*page cache*' })
+    $page.Count | Should -Be 1
+  }
 }
 
 Describe 'Invoke-IoSpdFleetSweep (fleet runs mocked)' {

@@ -30,6 +30,14 @@ function Invoke-IoSpd {
   -ErrorAction applies: use -ErrorAction Stop (or try/catch with it) where a
   script must not go on after a failed run.
 
+  Warnings: every warning iospd prints (its own "warning: ..." lines, such
+  as a run that measures the page cache or more threads than CPUs, and
+  DISKSPD's "WARNING: ..." lines, each with the "note: ..." that explains
+  it) is written with Write-Warning, so -WarningAction and
+  $WarningPreference apply, and every result carries the lines as printed
+  in its Warnings property (empty when there were none). DISKSPD's
+  "NOTE: ..." lines go to the information stream (-InformationAction).
+
   Stopping the command (Ctrl+C, PowerShell.Stop(), a stopped pipeline) kills
   the running iospd and waits for it to end.
 
@@ -248,12 +256,19 @@ function Invoke-IoSpd {
     $PSCmdlet.WriteError((New-IoSpdInvokeError -Message $msg -ErrorId 'IoSpdTimeout' -Category OperationTimeout -TargetObject $exe))
     return
   }
+  # iospd's warnings reach the caller: Write-Warning (so -WarningAction and
+  # $WarningPreference apply), NOTE: lines as information, and the lines
+  # themselves in every result's Warnings property.
+  $warn = ConvertFrom-IoSpdWarningLine -Line ([string]$run.StdErr)
+  foreach ($m in $warn.Messages) { Write-Warning "iospd: $m" }
+  foreach ($n in $warn.Notes) { Write-Information -MessageData "iospd: $n" -Tags 'IoSpd', 'Note' }
+  $wl = $warn.Lines
   if ($VerifyOnly -and ($run.ExitCode -eq 0 -or $run.ExitCode -eq 1)) {
     # Exit 1 with summary lines is a verify that found bad blocks: the
     # results are the answer, and the error says so.
     $res = @(ConvertFrom-IoSpdVerifyText -StdOut ([string]$run.StdOut) -StdErr ([string]$run.StdErr) -ExitCode $run.ExitCode)
     if ($res.Count -gt 0) {
-      $res
+      $res | Add-IoSpdWarningProperty -Lines $wl
       if ($run.ExitCode -ne 0) {
         $bad = ($res | Measure-Object -Property Failures -Sum).Sum
         if ($bad -gt 0) {
@@ -272,7 +287,8 @@ function Invoke-IoSpd {
   if ($Verify -and $run.ExitCode -eq 1 -and ([string]$run.StdErr) -match '(?m)^verify FAILED: ' -and
     ([string]$run.StdOut).Trim()) {
     # The run measured; some blocks read back were wrong: results and error.
-    if ($Json) { [string]$run.StdOut | ConvertFrom-Json } else { ConvertFrom-IoSpdXml -Xml ([string]$run.StdOut) }
+    $(if ($Json) { [string]$run.StdOut | ConvertFrom-Json } else { ConvertFrom-IoSpdXml -Xml ([string]$run.StdOut) }) |
+      Add-IoSpdWarningProperty -Lines $wl
     $PSCmdlet.WriteError((New-IoSpdInvokeError -Message ("iospd --verify found bad blocks: " + ([string]$run.StdErr).Trim()) `
           -ErrorId 'IoSpdVerifyFailed' -Category InvalidResult -TargetObject $exe))
     return
@@ -288,12 +304,12 @@ function Invoke-IoSpd {
   if ($run.StdErr) { Write-Verbose ("iospd stderr: " + $run.StdErr.Trim()) }
   if ($Json) {
     try {
-      [string]$run.StdOut | ConvertFrom-Json -ErrorAction Stop
+      [string]$run.StdOut | ConvertFrom-Json -ErrorAction Stop | Add-IoSpdWarningProperty -Lines $wl
     } catch {
       $PSCmdlet.WriteError((New-IoSpdInvokeError -Message "iospd's -Rjson output is not JSON: $($_.Exception.Message)" `
             -ErrorId 'IoSpdBadJson' -Category InvalidData -TargetObject $exe))
     }
     return
   }
-  ConvertFrom-IoSpdXml -Xml ([string]$run.StdOut)
+  ConvertFrom-IoSpdXml -Xml ([string]$run.StdOut) | Add-IoSpdWarningProperty -Lines $wl
 }

@@ -33,6 +33,11 @@ function Invoke-IoSpdFleet {
   the nodes' own clocks: across machines, add their clock offset (NTP, often
   around a millisecond).
 
+  Warnings: each node's iospd warnings (its JSON's "warnings" array) are
+  written with Write-Warning as "node <name>: iospd: ..." (-WarningAction
+  applies) and kept in that node's row (Nodes[i].Warnings) and, prefixed
+  with the node name, in the result's Warnings.
+
   WinRM (-ComputerName, or WinRM sessions) is tested with mocks only and is
   untested on real Windows; SSH remoting is tested for real on Linux.
 
@@ -183,7 +188,8 @@ function Invoke-IoSpdFleet {
   .OUTPUTS
   IoSpd.FleetResult: the merged Iops, MiBps, MeanMs, P99Ms, Ios; the
   busiest node's CPU usage (MaxCpuPercent); Nodes (one row per node: Node,
-  Iops, MiBps, MeanMs, P99Ms, Ios, CpuPercent, Version, Error), Partial,
+  Iops, MiBps, MeanMs, P99Ms, Ios, CpuPercent, Version, Error, Warnings),
+  Warnings (every node's warning lines as "<node>: <line>"), Partial,
   FailedNodes, StartSkewMs, StartSkewUncertaintyMs, MergedPath, Merged (the
   merged JSON as objects).
   #>
@@ -263,7 +269,7 @@ function Invoke-IoSpdFleet {
   foreach ($n in $nodes) {
     $state[$n.Name] = [pscustomobject]@{ Node = $n.Name; Session = $n.Session; Error = $n.Error
       Exe = (Expand-IoSpdFleetTemplate -Template $IoSpdPath -Node $n.Name)
-      Version = $null; Started = $false; Signal = $null; JsonPath = $null; Summary = $null }
+      Version = $null; Started = $false; Signal = $null; JsonPath = $null; Summary = $null; Warnings = $null }
   }
   $live = { @($state.Values | Where-Object { -not $_.Error }) }
   $fail = { param($st, [string] $msg) if (-not $st.Error) { $st.Error = $msg; Write-Verbose "node $($st.Node): $msg" } }
@@ -389,7 +395,12 @@ function Invoke-IoSpdFleet {
           } else {
             $st.JsonPath = Join-Path $OutputDirectory "$($st.Node).json"
             [IO.File]::WriteAllText($st.JsonPath, $c.Json)
-            $st.Summary = Get-IoSpdFleetDirectionSummary -Json ($c.Json | ConvertFrom-Json)
+            $doc = $c.Json | ConvertFrom-Json
+            $st.Summary = Get-IoSpdFleetDirectionSummary -Json $doc
+            # The node's warnings: its JSON's "warnings" array (stderr for
+            # an iospd that does not write one).
+            $src = if ($doc.PSObject.Properties['warnings']) { [string[]]@($doc.warnings) } else { [string[]]@([string]$c.StdErr) }
+            $st.Warnings = ConvertFrom-IoSpdWarningLine -Line $src
           }
         } catch { & $fail $st "lost during the run: $($_.Exception.Message)" }
       }
@@ -426,6 +437,7 @@ function Invoke-IoSpdFleet {
       Version = $st.Version
       StartUtc = if ($st.Signal) { $st.Signal.SetUtc } else { $null }
       Error = $st.Error; JsonPath = $st.JsonPath
+      Warnings = if ($st.Warnings) { $st.Warnings.Lines } else { [string[]]@() }
     }
   }
   if ($okNodes.Count -eq 0) {
@@ -451,6 +463,11 @@ function Invoke-IoSpdFleet {
   foreach ($st in $failed) {
     Write-Warning "Invoke-IoSpdFleet: node $($st.Node) has no results: $($st.Error)"
   }
+  foreach ($st in $okNodes) {
+    if (-not $st.Warnings) { continue }
+    foreach ($m in $st.Warnings.Messages) { Write-Warning "node $($st.Node): iospd: $m" }
+    foreach ($n in $st.Warnings.Notes) { Write-Information -MessageData "node $($st.Node): iospd: $n" -Tags 'IoSpd', 'Note' }
+  }
   [pscustomobject]@{
     PSTypeName = 'IoSpd.FleetResult'
     Iops = $total.Iops; MiBps = $total.MiBps; MeanMs = $total.MeanMs; P99Ms = $total.P99Ms; Ios = $total.Ios
@@ -459,6 +476,7 @@ function Invoke-IoSpdFleet {
     Partial = [bool]($failed.Count -gt 0)
     FailedNodes = @($failed | ForEach-Object Node)
     Nodes = @($rows)
+    Warnings = [string[]]@(foreach ($st in $okNodes) { if ($st.Warnings) { $st.Warnings.Lines | ForEach-Object { "$($st.Node): $_" } } })
     StartSkewMs = $skew.SkewMs
     StartSkewUncertaintyMs = $skew.UncertaintyMs
     StartSkewSource = 'node clocks after iospd -ye'
