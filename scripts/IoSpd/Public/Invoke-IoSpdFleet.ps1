@@ -24,7 +24,19 @@ function Invoke-IoSpdFleet {
   A node that is unreachable, has no iospd, is not ready within
   -ReadyTimeoutSec, fails, is killed or times out is named in the result
   with its error; the other nodes' results are merged and returned with
-  Partial = $true. Without any node's results the command fails.
+  Partial = $true, and then one non-terminating IoSpdFleetNodeFailed error
+  per failed node follows, whose TargetObject is that partial result: with
+  -ErrorAction Stop, catch it and read $_.TargetObject. Without any node's
+  results the command fails (IoSpdFleetNoResults).
+
+  Each node's work folder (its iospd output, error and JSON files; the
+  folder itself when the run made it) is removed at the end, once the JSON
+  is copied to -OutputDirectory; -KeepNodeFiles keeps them.
+
+  Shown at the prompt, the result is a table with one row per node (IOPS,
+  MiB/s, mean and p99 latency, CPU, its start after the first node, the
+  number of warnings, its error) and a (cluster) row: the merged totals, the
+  busiest node's CPU and the start skew. The rows are in its Table property.
 
   Start skew: each node takes the time ([datetime]::UtcNow, 100 ns ticks)
   right after its `iospd -ye` returned, when its run has been released. The
@@ -101,6 +113,10 @@ function Invoke-IoSpdFleet {
 
   .PARAMETER Force
   Run even when the nodes' iospd versions differ.
+
+  .PARAMETER KeepNodeFiles
+  Keep each node's work folder (-WorkingDirectory) and its files after the
+  run instead of removing them.
 
   .PARAMETER InstallFrom
   A local release zip (with its .sha256 beside it) to install on every node
@@ -188,7 +204,8 @@ function Invoke-IoSpdFleet {
   .OUTPUTS
   IoSpd.FleetResult: the merged Iops, MiBps, MeanMs, P99Ms, Ios; the
   busiest node's CPU usage (MaxCpuPercent); Nodes (one row per node: Node,
-  Iops, MiBps, MeanMs, P99Ms, Ios, CpuPercent, Version, Error, Warnings),
+  Iops, MiBps, MeanMs, P99Ms, Ios, CpuPercent, Version, StartUtc,
+  StartOffsetMs, Error, Warnings), Table (the node rows and the (cluster) row),
   Warnings (every node's warning lines as "<node>: <line>"), Partial,
   FailedNodes, StartSkewMs, StartSkewUncertaintyMs, MergedPath, Merged (the
   merged JSON as objects).
@@ -225,6 +242,7 @@ function Invoke-IoSpdFleet {
     [ValidateRange(1, 2147483)] [int] $ReadyTimeoutSec = 120,
     [switch] $Force,
     [switch] $AlignCsvOwner,
+    [switch] $KeepNodeFiles,
     [string] $InstallFrom,
     [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion
   )
@@ -418,6 +436,11 @@ function Invoke-IoSpdFleet {
       if ($st.Started -and $st.Session -and -not ($st.JsonPath)) {
         try { Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetStopBlock } catch { }
       }
+      # The node's work folder goes (its JSON is home, or the run failed:
+      # the error text is in the result) unless -KeepNodeFiles.
+      if ($st.Started -and $st.Session -and -not $KeepNodeFiles) {
+        try { $null = Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetCleanBlock } catch { }
+      }
     }
     foreach ($n in $nodes) {
       if ($n.Owned -and $n.Session) { Remove-IoSpdFleetSession -Session $n.Session }
@@ -436,8 +459,17 @@ function Invoke-IoSpdFleet {
       Ios = if ($sm) { $sm.Ios } else { $null }; CpuPercent = if ($sm) { $sm.CpuPercent } else { $null }
       Version = $st.Version
       StartUtc = if ($st.Signal) { $st.Signal.SetUtc } else { $null }
+      StartOffsetMs = $null
       Error = $st.Error; JsonPath = $st.JsonPath
       Warnings = if ($st.Warnings) { $st.Warnings.Lines } else { [string[]]@() }
+    }
+  }
+  # Each node's start after the first node's (the skew, node by node).
+  $starts = @($rows | Where-Object { $null -ne $_.StartUtc } | ForEach-Object { ([datetime]$_.StartUtc).ToUniversalTime().Ticks })
+  if ($starts.Count) {
+    [long]$first = ($starts | Measure-Object -Minimum).Minimum
+    foreach ($row in $rows) {
+      if ($null -ne $row.StartUtc) { $row.StartOffsetMs = (([datetime]$row.StartUtc).ToUniversalTime().Ticks - $first) / 1e4 }
     }
   }
   if ($okNodes.Count -eq 0) {
@@ -460,18 +492,24 @@ function Invoke-IoSpdFleet {
   [IO.File]::WriteAllText($mergedPath, [string]$run.StdOut)
   $merged = [string]$run.StdOut | ConvertFrom-Json
   $total = Get-IoSpdFleetDirectionSummary -Json $merged
-  foreach ($st in $failed) {
-    Write-Warning "Invoke-IoSpdFleet: node $($st.Node) has no results: $($st.Error)"
-  }
   foreach ($st in $okNodes) {
     if (-not $st.Warnings) { continue }
     foreach ($m in $st.Warnings.Messages) { Write-Warning "node $($st.Node): iospd: $m" }
     foreach ($n in $st.Warnings.Notes) { Write-Information -MessageData "node $($st.Node): iospd: $n" -Tags 'IoSpd', 'Note' }
   }
-  [pscustomobject]@{
+  $maxCpu = ($okNodes | ForEach-Object { $_.Summary.CpuPercent } | Where-Object { $null -ne $_ } | Measure-Object -Maximum).Maximum
+  # The cluster row of the table view, after the node rows.
+  $clusterRow = [pscustomobject]@{
+    PSTypeName = 'IoSpd.FleetNode'
+    Node = '(cluster)'; Iops = $total.Iops; MiBps = $total.MiBps; MeanMs = $total.MeanMs; P99Ms = $total.P99Ms
+    Ios = $total.Ios; CpuPercent = $maxCpu; Version = $null; StartUtc = $null; StartOffsetMs = $skew.SkewMs
+    Error = if ($failed.Count) { "partial: $($failed.Count) of $($state.Count) nodes failed" } else { $null }
+    JsonPath = $mergedPath; Warnings = [string[]]@()
+  }
+  $result = [pscustomobject]@{
     PSTypeName = 'IoSpd.FleetResult'
     Iops = $total.Iops; MiBps = $total.MiBps; MeanMs = $total.MeanMs; P99Ms = $total.P99Ms; Ios = $total.Ios
-    MaxCpuPercent = ($okNodes | ForEach-Object { $_.Summary.CpuPercent } | Where-Object { $null -ne $_ } | Measure-Object -Maximum).Maximum
+    MaxCpuPercent = $maxCpu
     NodeCount = $okNodes.Count
     Partial = [bool]($failed.Count -gt 0)
     FailedNodes = @($failed | ForEach-Object Node)
@@ -483,5 +521,14 @@ function Invoke-IoSpdFleet {
     OutputDirectory = $OutputDirectory
     MergedPath = $mergedPath
     Merged = $merged
+    Table = @(@($rows) + $clusterRow)
+  }
+  # The result first (it is the answer, also when a node failed), then one
+  # non-terminating error per failed node whose TargetObject is that same
+  # result, so -ErrorAction Stop / try-catch still get the others' numbers.
+  $result
+  foreach ($st in $failed) {
+    $PSCmdlet.WriteError((New-IoSpdFleetErrorRecord -Id 'IoSpdFleetNodeFailed' -Category OperationStopped -Target $result `
+          -Message "Invoke-IoSpdFleet: node $($st.Node) has no results: $($st.Error) (the result holds the other nodes' merge, Partial = `$true)"))
   }
 }

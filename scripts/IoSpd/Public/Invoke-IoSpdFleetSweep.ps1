@@ -192,7 +192,10 @@ function Invoke-IoSpdFleetSweep {
           $null = New-Item -ItemType Directory -Force -Path $dir
           $args2 = @($ArgumentList | Where-Object { $_ }) + @("-b$bs", "-t$t", "-o$o", "-w$w")
           try {
-            $r = Invoke-IoSpdFleet @fleet -ArgumentList $args2 -OutputDirectory $dir -ErrorAction Stop
+            # A node that failed is an error whose TargetObject is the
+            # partial result of the others: the point keeps it (Partial).
+            try { $r = Invoke-IoSpdFleet @fleet -ArgumentList $args2 -OutputDirectory $dir -ErrorAction Stop }
+            catch { if ($_.FullyQualifiedErrorId -like 'IoSpdFleetNodeFailed*' -and $_.TargetObject) { $r = $_.TargetObject } else { throw } }
             $row.Iops = $r.Iops; $row.MiBps = $r.MiBps; $row.MeanMs = $r.MeanMs; $row.P99Ms = $r.P99Ms
             $row.MaxCpuPercent = $r.MaxCpuPercent; $row.StartSkewMs = $r.StartSkewMs; $row.Partial = $r.Partial
             $row.FailedNodes = @($r.FailedNodes)
