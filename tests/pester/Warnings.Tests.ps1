@@ -56,7 +56,7 @@ exit "${STUB_RC:-0}"
   AfterAll { Remove-Item Env:STUB_OUT, Env:STUB_ERR, Env:STUB_RC -ErrorAction SilentlyContinue }
 
   It 'writes one Write-Warning per warning and puts the lines on the result' {
-    $r = Invoke-IoSpd -Path $script:stub -Target t.dat -WarningVariable wv -WarningAction SilentlyContinue `
+    $r = Invoke-IoSpd -ExecutablePath $script:stub -Target t.dat -WarningVariable wv -WarningAction SilentlyContinue `
       -InformationVariable iv
     $r.TotalIOs | Should -Be 1600
     $r.Warnings | Should -Be $script:lines
@@ -69,35 +69,35 @@ exit "${STUB_RC:-0}"
     $iv[0].Tags | Should -Contain 'Note'
   }
   It 'reaches the warning stream so that 3>&1 and $WarningPreference see it' {
-    $all = @(Invoke-IoSpd -Path $script:stub -Target t.dat 3>&1)
+    $all = @(Invoke-IoSpd -ExecutablePath $script:stub -Target t.dat 3>&1)
     @($all | Where-Object { $_ -is [Management.Automation.WarningRecord] }).Count | Should -Be 3
     # A session's preference ($global:, as a user sets it at the prompt or
     # in a profile; a module does not see a caller's local variable).
     $saved = $global:WarningPreference
     try {
       $global:WarningPreference = 'Stop'
-      { Invoke-IoSpd -Path $script:stub -Target t.dat } | Should -Throw '*target access pattern will not be sequential*'
+      { Invoke-IoSpd -ExecutablePath $script:stub -Target t.dat } | Should -Throw '*target access pattern will not be sequential*'
       $global:WarningPreference = 'SilentlyContinue'
-      $r = Invoke-IoSpd -Path $script:stub -Target t.dat -WarningVariable wv
+      $r = Invoke-IoSpd -ExecutablePath $script:stub -Target t.dat -WarningVariable wv
       @($wv).Count | Should -Be 3
       $r.Warnings.Count | Should -Be 4
     } finally { $global:WarningPreference = $saved }
   }
   It 'is silent with -WarningAction Ignore and still keeps the Warnings property' {
-    $all = @(Invoke-IoSpd -Path $script:stub -Target t.dat -WarningAction Ignore 3>&1)
+    $all = @(Invoke-IoSpd -ExecutablePath $script:stub -Target t.dat -WarningAction Ignore 3>&1)
     $all.Count | Should -Be 1
     $all[0].Warnings.Count | Should -Be 4
   }
   It 'has an empty Warnings property when iospd warned of nothing' {
     Remove-Item Env:STUB_ERR
-    $r = Invoke-IoSpd -Path $script:stub -Target t.dat -WarningVariable wv
+    $r = Invoke-IoSpd -ExecutablePath $script:stub -Target t.dat -WarningVariable wv
     @($wv).Count | Should -Be 0
     $r.PSObject.Properties['Warnings'] | Should -Not -BeNullOrEmpty
     $r.Warnings.Count | Should -Be 0
   }
   It 'keeps the JSON document''s own warnings array with -Json and warns the same' {
     $env:STUB_OUT = $script:json
-    $r = Invoke-IoSpd -Path $script:stub -Target t.dat -Json -WarningVariable wv -WarningAction SilentlyContinue
+    $r = Invoke-IoSpd -ExecutablePath $script:stub -Target t.dat -Json -WarningVariable wv -WarningAction SilentlyContinue
     $r.format | Should -Be 'iospd-results'
     $r.warnings | Should -Be $script:lines
     @($wv).Count | Should -Be 3
@@ -112,7 +112,7 @@ Describe 'Invoke-IoSpd warnings (real Linux iospd)' -Skip:($IsWindows) {
   }
   It 'passes on the page-cache warning of a buffered run on a small file' {
     $t = Join-Path $TestDrive 'cached.dat'
-    $r = Invoke-IoSpd -Path $script:exe -Target $t -CreateSize 1M -BlockSize 4K -Duration 1 -Warmup 0 -CacheMode Cached `
+    $r = Invoke-IoSpd -ExecutablePath $script:exe -Target $t -CreateSize 1M -BlockSize 4K -Duration 1 -Warmup 0 -CacheMode Cached `
       -WarningVariable wv -WarningAction SilentlyContinue
     $r.TotalIOs | Should -BeGreaterThan 0
     $pc = @($r.Warnings | Where-Object { $_ -like "warning: target '$t': buffered reads of 1048576 bytes*page cache*" })

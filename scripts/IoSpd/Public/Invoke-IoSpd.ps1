@@ -48,11 +48,18 @@ function Invoke-IoSpd {
 
   .PARAMETER Target
   Files (or #<disk number> / drive targets) to test. Relative paths are
-  relative to the PowerShell location.
+  relative to the PowerShell location. Takes pipeline input: file objects
+  bind by their FullName (Get-ChildItem *.dat | Invoke-IoSpd), strings as
+  they are; all of them are the targets of one run.
 
   .PARAMETER BlockSize
   Block size: a number of bytes (65536, or PowerShell's 64KB) or iospd's size
-  text with K/M/G/T ('64K'; '64KB' is read the same).
+  text with K/M/G/T ('64K'; '64KB' and '64KiB', the form iospd prints, are
+  read the same).
+
+  .PARAMETER FullName
+  Not for direct use: a file object from the pipeline (Get-ChildItem)
+  becomes a target by its FullName.
 
   .PARAMETER Threads
   Threads per target (-t).
@@ -76,7 +83,8 @@ function Invoke-IoSpd {
   Cached, NoBuffering, WriteThrough or Both (-Sb, -Su, -Sw, -Sh).
 
   .PARAMETER CreateSize
-  Create the target files with this size: bytes (1073741824, 1GB) or '1G'.
+  Create the target files with this size: bytes (1073741824, 1GB) or '1G'
+  ('1GiB' too).
 
   .PARAMETER IopsInterval
   Collect IOPS per interval of this many milliseconds (-D).
@@ -84,8 +92,9 @@ function Invoke-IoSpd {
   .PARAMETER ArgumentList
   Further raw iospd arguments, for example '-Z1M' or '-a0,1'.
 
-  .PARAMETER Path
-  The iospd executable; default: iospd from PATH.
+  .PARAMETER ExecutablePath
+  The iospd executable; default: iospd from PATH. -Path is an alias (the
+  old name; elsewhere in the module -Path means result or target files).
 
   .PARAMETER AlignCsvOwner
   Before the run, make this node the owner of each target's Cluster Shared
@@ -151,7 +160,7 @@ function Invoke-IoSpd {
   both and does neither).
 
   .EXAMPLE
-  Invoke-IoSpd -Target /mnt/nvme/t.dat -Path ./build/linux/iospd -BlockSize 4096 -Duration 2 -ArgumentList '-Z1M' | Select-Object IOPS, MiBps
+  Invoke-IoSpd -Target /mnt/nvme/t.dat -ExecutablePath ./build/linux/iospd -BlockSize 4096 -Duration 2 -ArgumentList '-Z1M' | Select-Object IOPS, MiBps
 
   Runs the Linux build with an extra raw switch.
 
@@ -178,30 +187,43 @@ function Invoke-IoSpd {
   #>
   [CmdletBinding(SupportsShouldProcess)]
   param(
-    [Parameter(Mandatory, Position = 0)] [string[]] $Target,
-    [object] $BlockSize,
-    [ValidateRange(1, 65535)] [int] $Threads,
-    [ValidateRange(1, 1048576)] [int] $OutstandingIO,
-    [ValidateRange(0, 100)] [int] $WritePercent,
+    [Parameter(Mandatory, Position = 0, ValueFromPipeline)] [string[]] $Target,
+    # A file from the pipeline binds its FullName here (not by property name
+    # to -Target: FileInfo has a Target property of its own, its link target).
+    [Parameter(ValueFromPipelineByPropertyName, DontShow)] [string] $FullName,
+    [PSDefaultValue(Help = "iospd's: 64K (-b)")] [object] $BlockSize,
+    [PSDefaultValue(Help = "iospd's: 1 thread per target (-t)")] [ValidateRange(1, 65535)] [int] $Threads,
+    [PSDefaultValue(Help = "iospd's: 2 per thread and target (-o)")] [ValidateRange(1, 1048576)] [int] $OutstandingIO,
+    [PSDefaultValue(Help = "iospd's: 0, reads only (-w)")] [ValidateRange(0, 100)] [int] $WritePercent,
     [switch] $Random,
-    [ValidateRange(0, 2147483647)] [int] $Duration,
-    [ValidateRange(0, 2147483647)] [int] $Warmup,
-    [ValidateRange(0, 2147483647)] [int] $Cooldown,
-    [ValidateSet('Cached', 'NoBuffering', 'WriteThrough', 'Both')] [string] $CacheMode,
+    [PSDefaultValue(Help = "iospd's: 10 s (-d)")] [ValidateRange(0, 2147483647)] [int] $Duration,
+    [PSDefaultValue(Help = "iospd's: 5 s (-W)")] [ValidateRange(0, 2147483647)] [int] $Warmup,
+    [PSDefaultValue(Help = "iospd's: 0 s (-C)")] [ValidateRange(0, 2147483647)] [int] $Cooldown,
+    [PSDefaultValue(Help = "iospd's: cached, no -S")] [ValidateSet('Cached', 'NoBuffering', 'WriteThrough', 'Both')] [string] $CacheMode,
     [switch] $Latency,
-    [ValidateRange(1, 2147483647)] [int] $IopsInterval,
-    [object] $CreateSize,
+    [PSDefaultValue(Help = "none: no per-interval IOPS")] [ValidateRange(1, 2147483647)] [int] $IopsInterval,
+    [PSDefaultValue(Help = "none: the targets must exist")] [object] $CreateSize,
     [string[]] $ArgumentList,
-    [string] $Path,
+    [Alias('Path')] [string] $ExecutablePath,
     [switch] $AlignCsvOwner,
-    [ValidateRange(1, 2147483)] [int] $TimeoutSec,
+    [PSDefaultValue(Help = "none: no limit")] [ValidateRange(1, 2147483)] [int] $TimeoutSec,
     [switch] $Json,
     [switch] $Verify,
     [switch] $VerifyOnly,
     [string] $VerifyState,
-    [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion
+    [PSDefaultValue(Help = "iospd's default level (2.3)")] [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion
   )
 
+  begin { $allTargets = [Collections.Generic.List[string]]::new() }
+  # Targets from the pipeline (Get-ChildItem *.dat | Invoke-IoSpd binds each
+  # file's FullName) are gathered: one run over all of them, as iospd runs
+  # every target given on one command line together.
+  process {
+    if ($PSBoundParameters.ContainsKey('FullName') -and $FullName) { $allTargets.Add($FullName) }
+    else { foreach ($t in @($Target)) { $allTargets.Add($t) } }
+  }
+  end {
+  $Target = $allTargets.ToArray()
   # Bad input stops here, before anything is moved or run: terminating
   # errors with ids (IoSpdInvalidSize, IoSpdInvalidArgument,
   # IoSpdExecutableNotFound). The try/catch also keeps a private helper's
@@ -214,7 +236,7 @@ function Invoke-IoSpd {
       if ($PSBoundParameters.ContainsKey($name)) { $argParams[$name] = $PSBoundParameters[$name] }
     }
     $arguments = ConvertTo-IoSpdArgumentList @argParams
-    $exe = Resolve-IoSpdExecutable -Path $Path
+    $exe = Resolve-IoSpdExecutable -Path $ExecutablePath
   } catch {
     $PSCmdlet.ThrowTerminatingError($_)
   }
@@ -312,4 +334,5 @@ function Invoke-IoSpd {
     return
   }
   ConvertFrom-IoSpdXml -Xml ([string]$run.StdOut) | Add-IoSpdWarningProperty -Lines $wl
+  }
 }

@@ -96,9 +96,9 @@ function Invoke-IoSpdFleet {
   The folder on each node for its output files (a template; default
   <node's temp folder>/iospd-fleet/{node}).
 
-  .PARAMETER Path
+  .PARAMETER ExecutablePath
   The iospd on this machine that merges (--merge); default IOSPD_EXE or
-  iospd from PATH.
+  iospd from PATH. -Path is an alias (the old name).
 
   .PARAMETER OutputDirectory
   Where the nodes' JSON files (<node>.json) and the merged fleet.json are
@@ -219,24 +219,24 @@ function Invoke-IoSpdFleet {
     [Parameter(ParameterSetName = 'HostName')] [string] $UserName,
     [Parameter(ParameterSetName = 'HostName')] [string] $KeyFilePath,
     [Parameter(ParameterSetName = 'HostName')] [hashtable] $SshOption,
-    [Parameter(ParameterSetName = 'HostName')] [Parameter(ParameterSetName = 'ComputerName')] [int] $Port,
+    [PSDefaultValue(Help = "the transport's own: 5985 (WinRM), 22 (SSH)")] [Parameter(ParameterSetName = 'HostName')] [Parameter(ParameterSetName = 'ComputerName')] [int] $Port,
     [string[]] $NodeName,
     [Parameter(Mandatory)] [string[]] $Target,
     [string[]] $ArgumentList,
-    [object] $BlockSize,
-    [ValidateRange(1, 65535)] [int] $Threads,
-    [ValidateRange(1, 1048576)] [int] $OutstandingIO,
-    [ValidateRange(0, 100)] [int] $WritePercent,
+    [PSDefaultValue(Help = "iospd's: 64K (-b)")] [object] $BlockSize,
+    [PSDefaultValue(Help = "iospd's: 1 thread per target (-t)")] [ValidateRange(1, 65535)] [int] $Threads,
+    [PSDefaultValue(Help = "iospd's: 2 per thread and target (-o)")] [ValidateRange(1, 1048576)] [int] $OutstandingIO,
+    [PSDefaultValue(Help = "iospd's: 0, reads only (-w)")] [ValidateRange(0, 100)] [int] $WritePercent,
     [switch] $Random,
-    [ValidateRange(0, 2147483647)] [int] $Duration,
-    [ValidateRange(0, 2147483647)] [int] $Warmup,
-    [ValidateRange(0, 2147483647)] [int] $Cooldown,
-    [ValidateSet('Cached', 'NoBuffering', 'WriteThrough', 'Both')] [string] $CacheMode,
-    [ValidateRange(1, 2147483647)] [int] $IopsInterval,
-    [object] $CreateSize,
+    [PSDefaultValue(Help = "iospd's: 10 s (-d)")] [ValidateRange(0, 2147483647)] [int] $Duration,
+    [PSDefaultValue(Help = "iospd's: 5 s (-W)")] [ValidateRange(0, 2147483647)] [int] $Warmup,
+    [PSDefaultValue(Help = "iospd's: 0 s (-C)")] [ValidateRange(0, 2147483647)] [int] $Cooldown,
+    [PSDefaultValue(Help = "iospd's: cached, no -S")] [ValidateSet('Cached', 'NoBuffering', 'WriteThrough', 'Both')] [string] $CacheMode,
+    [PSDefaultValue(Help = "none: no per-interval IOPS")] [ValidateRange(1, 2147483647)] [int] $IopsInterval,
+    [PSDefaultValue(Help = "none: the targets must exist")] [object] $CreateSize,
     [string] $IoSpdPath = 'iospd',
     [string] $WorkingDirectory,
-    [string] $Path,
+    [Alias('Path')] [string] $ExecutablePath,
     [string] $OutputDirectory,
     [ValidateRange(0, 2147483)] [int] $TimeoutSec = 0,
     [ValidateRange(1, 2147483)] [int] $ReadyTimeoutSec = 120,
@@ -244,7 +244,7 @@ function Invoke-IoSpdFleet {
     [switch] $AlignCsvOwner,
     [switch] $KeepNodeFiles,
     [string] $InstallFrom,
-    [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion
+    [PSDefaultValue(Help = "iospd's default level (2.3)")] [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion
   )
 
   try { Test-IoSpdFleetRawArgument -ArgumentList $ArgumentList } catch { $PSCmdlet.ThrowTerminatingError($_) }
@@ -268,8 +268,8 @@ function Invoke-IoSpdFleet {
             -Message "-InstallFrom '$InstallFrom': give a local release zip with its .sha256 file beside it (iospd-<version>.zip and iospd-<version>.zip.sha256)."))
     }
   }
-  if (-not $Path -and $env:IOSPD_EXE) { $Path = $env:IOSPD_EXE }
-  try { $mergeExe = Resolve-IoSpdExecutable -Path $Path }
+  if (-not $ExecutablePath -and $env:IOSPD_EXE) { $ExecutablePath = $env:IOSPD_EXE }
+  try { $mergeExe = Resolve-IoSpdExecutable -Path $ExecutablePath }
   catch { $PSCmdlet.ThrowTerminatingError((New-IoSpdFleetErrorRecord -Id 'IoSpdFleetNoMerger' -Category ObjectNotFound -Message "The iospd that merges on this machine: $($_.Exception.Message)")) }
 
   $nodeParams = @{}

@@ -26,9 +26,12 @@ function Invoke-IoSpdSweep {
   done. When a point fails, the sweep writes a non-terminating
   IoSpdSweepPointFailed error naming the point and stops; the results
   before it have been passed on (and stay in $r = Invoke-IoSpdSweep ...).
-  With -ErrorAction Stop that error is terminating. With -ContinueOnError a
-  failed point becomes an IoSpd.SweepFailure object (the Sweep* settings and
-  SweepError, the ErrorRecord) plus a warning, and the sweep goes on.
+  With -ErrorAction Stop that error is terminating. With -ContinueOnError
+  every failed point writes that error and the sweep goes on. Failures never
+  go to the output (a table of results stays a table of results): each
+  error's TargetObject is the point, an IoSpd.SweepPoint with the Sweep*
+  settings and SweepError (the run's ErrorRecord); collect them with
+  -ErrorVariable.
 
   Stopping the sweep (Ctrl+C, a downstream Select-Object -First n) kills the
   running iospd and runs no further point. -WhatIf shows each point's
@@ -55,11 +58,12 @@ function Invoke-IoSpdSweep {
   many seconds is killed and counts as failed.
 
   .PARAMETER ContinueOnError
-  Record a failed point as an IoSpd.SweepFailure object and go on with the
-  next one, instead of stopping the sweep.
+  Write a failed point's IoSpdSweepPointFailed error and go on with the
+  next point, instead of stopping the sweep.
 
-  .PARAMETER Path
-  The iospd executable; default: iospd from PATH.
+  .PARAMETER ExecutablePath
+  The iospd executable; default: iospd from PATH. -Path is an alias (the
+  old name).
 
   .PARAMETER AlignCsvOwner
   Passed to Invoke-IoSpd: move each target's Cluster Shared Volume to this
@@ -112,33 +116,34 @@ function Invoke-IoSpdSweep {
   Invoke-IoSpdSweep -Target D:\t.dat -BlockSize 8K -OutstandingIO 1, 2, 4, 8, 16 -WritePercent 0, 100 -Duration 10 -TimeoutSec 60 -ContinueOnError | Export-Csv sweep.csv -NoTypeInformation
 
   Queue-depth scan for reads and writes saved as CSV as it runs; a point
-  that fails or hangs is recorded with its error and the scan goes on.
+  that fails or hangs is an error (in $failed with -ErrorVariable failed)
+  and the scan goes on; the CSV holds the measured points only.
 
   .OUTPUTS
-  IoSpd.Result with the Sweep* columns added; IoSpd.SweepFailure for a
-  failed point with -ContinueOnError.
+  IoSpd.Result with the Sweep* columns added. Failed points are errors
+  (IoSpdSweepPointFailed) whose TargetObject is an IoSpd.SweepPoint.
   #>
   [CmdletBinding(SupportsShouldProcess)]
   param(
     [Parameter(Mandatory, Position = 0)] [string[]] $Target,
-    [object[]] $BlockSize,
-    [int[]] $Threads,
-    [int[]] $OutstandingIO,
-    [int[]] $WritePercent,
+    [PSDefaultValue(Help = "iospd's: 64K (-b)")] [object[]] $BlockSize,
+    [PSDefaultValue(Help = "iospd's: 1 thread per target (-t)")] [int[]] $Threads,
+    [PSDefaultValue(Help = "iospd's: 2 per thread and target (-o)")] [int[]] $OutstandingIO,
+    [PSDefaultValue(Help = "iospd's: 0, reads only (-w)")] [int[]] $WritePercent,
     [switch] $Random,
-    [ValidateRange(0, 2147483647)] [int] $Duration,
-    [ValidateRange(0, 2147483647)] [int] $Warmup,
-    [ValidateRange(0, 2147483647)] [int] $Cooldown,
-    [ValidateSet('Cached', 'NoBuffering', 'WriteThrough', 'Both')] [string] $CacheMode,
+    [PSDefaultValue(Help = "iospd's: 10 s (-d)")] [ValidateRange(0, 2147483647)] [int] $Duration,
+    [PSDefaultValue(Help = "iospd's: 5 s (-W)")] [ValidateRange(0, 2147483647)] [int] $Warmup,
+    [PSDefaultValue(Help = "iospd's: 0 s (-C)")] [ValidateRange(0, 2147483647)] [int] $Cooldown,
+    [PSDefaultValue(Help = "iospd's: cached, no -S")] [ValidateSet('Cached', 'NoBuffering', 'WriteThrough', 'Both')] [string] $CacheMode,
     [switch] $Latency,
-    [ValidateRange(1, 2147483647)] [int] $IopsInterval,
-    [object] $CreateSize,
+    [PSDefaultValue(Help = "none: no per-interval IOPS")] [ValidateRange(1, 2147483647)] [int] $IopsInterval,
+    [PSDefaultValue(Help = "none: the targets must exist")] [object] $CreateSize,
     [string[]] $ArgumentList,
-    [string] $Path,
+    [Alias('Path')] [string] $ExecutablePath,
     [switch] $AlignCsvOwner,
-    [ValidateRange(1, 2147483)] [int] $TimeoutSec,
+    [PSDefaultValue(Help = "none: no limit")] [ValidateRange(1, 2147483)] [int] $TimeoutSec,
     [switch] $ContinueOnError,
-    [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion
+    [PSDefaultValue(Help = "iospd's default level (2.3)")] [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion
   )
   $common = @{ Target = $Target }
   foreach ($name in 'Random', 'Duration', 'Warmup', 'Cooldown', 'CacheMode', 'Latency',
@@ -168,7 +173,7 @@ function Invoke-IoSpdSweep {
           -Category InvalidArgument -TargetObject $dims))
   }
   try {
-    $common['Path'] = Resolve-IoSpdExecutable -Path $Path
+    $common['ExecutablePath'] = Resolve-IoSpdExecutable -Path $ExecutablePath
   } catch {
     $PSCmdlet.ThrowTerminatingError($_)
   }
@@ -215,18 +220,23 @@ function Invoke-IoSpdSweep {
             }
             if ($null -eq $failure) { continue }
             $text = "Sweep point $point of $total ($($label -join ' ')) failed: $($failure.Exception.Message)"
+            # The error stream, never the output: a failure object among the
+            # results would hide their IOPS columns in a table. The point
+            # (IoSpd.SweepPoint: the Sweep* settings and the ErrorRecord of
+            # the run) is the error's TargetObject.
+            $pt = [ordered]@{ PSTypeName = 'IoSpd.SweepPoint' }
+            foreach ($k in $settings.Keys) { $pt[$k] = $settings[$k] }
+            $pt['SweepError'] = $failure
+            $pointObject = [pscustomobject]$pt
             if (-not $ContinueOnError) {
               # Non-terminating: the results so far stay in the caller's
               # variable; -ErrorAction Stop makes it terminating.
               $PSCmdlet.WriteError((New-IoSpdInvokeError -Message ($text + ' The rest of the sweep was skipped; -ContinueOnError goes on past failed points.') `
-                    -ErrorId 'IoSpdSweepPointFailed' -Category InvalidResult -TargetObject $settings))
+                    -ErrorId 'IoSpdSweepPointFailed' -Category InvalidResult -TargetObject $pointObject))
               return
             }
-            Write-Warning "$text Going on (-ContinueOnError)."
-            $row = [ordered]@{ PSTypeName = 'IoSpd.SweepFailure' }
-            foreach ($k in $settings.Keys) { $row[$k] = $settings[$k] }
-            $row['SweepError'] = $failure
-            [pscustomobject]$row
+            $PSCmdlet.WriteError((New-IoSpdInvokeError -Message ($text + ' Going on (-ContinueOnError).') `
+                  -ErrorId 'IoSpdSweepPointFailed' -Category InvalidResult -TargetObject $pointObject))
           }
         }
       }
