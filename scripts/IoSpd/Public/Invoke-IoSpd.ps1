@@ -143,6 +143,23 @@ function Invoke-IoSpd {
   needs. Not given: iospd's default. The results say which it was
   (DiskSpdVersion).
 
+  .PARAMETER Pts
+  --pts=iops|throughput|latency: a SNIA PTS 2.0.2 test from one command
+  line (docs/pts.md): preconditioning, rounds of the test's cells until
+  steady state or 25 rounds. Returns one IoSpd.PtsResult: Rounds (each
+  with Round, TrackedValue and Cells: BlockSize, ReadPercent, Access, IOPS,
+  MiBps, MeanUs, P99Us ...), Window (the last measurement window: Values,
+  Mean, DataExcursion(Percent), Slope, SlopeExcursion(Percent), DataOk,
+  SlopeOk), Converged, Stopped, Conformant, NonconformantReasons, Tracked,
+  Target, Warnings and the parsed document in Document. With -Json the
+  document as ConvertFrom-Json gives it. iospd ignores -BlockSize,
+  -WritePercent, -Random, -Duration, -Warmup, -Cooldown, -Latency and
+  -IopsInterval with it (the cells set them) and says so in a warning.
+
+  .PARAMETER PtsCell
+  --pts-cell=<time>: each cell lasts this long ('1s', whole seconds)
+  instead of PTS's 60 s; the run is then not conformant, and says so.
+
   .PARAMETER VerifyState
   --verify-state=FILE: where the verify state lives instead of
   <target>.iospd-verify (one target only; needed for physical disks).
@@ -181,9 +198,15 @@ function Invoke-IoSpd {
   on the node that owns the volume afterwards:
   Invoke-IoSpd -Target C:\ClusterStorage\Volume1\v.dat -BlockSize 64K -VerifyOnly -ErrorAction Stop
 
+  .EXAMPLE
+  $p = Invoke-IoSpd -Target /dev/nvme1n1 -Pts iops -Threads 4 -OutstandingIO 32 -CacheMode Both -ArgumentList '--allow-raw-write'
+
+  A PTS IOPS test of a whole device (everything on it is overwritten);
+  $p.Converged, $p.Window and $p.Rounds[-1].Cells | Format-Table.
+
   .OUTPUTS
   IoSpd.Result (see ConvertFrom-IoSpdXml); with -Json the parsed JSON document;
-  with -VerifyOnly IoSpd.VerifyOnlyResult.
+  with -VerifyOnly IoSpd.VerifyOnlyResult; with -Pts IoSpd.PtsResult.
   #>
   [CmdletBinding(SupportsShouldProcess)]
   param(
@@ -211,7 +234,9 @@ function Invoke-IoSpd {
     [switch] $Verify,
     [switch] $VerifyOnly,
     [string] $VerifyState,
-    [PSDefaultValue(Help = "iospd's default level (2.3)")] [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion
+    [PSDefaultValue(Help = "iospd's default level (2.3)")] [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion,
+    [ValidateSet('iops', 'throughput', 'latency')] [string] $Pts,
+    [PSDefaultValue(Help = "iospd's: PTS's 60 s cells")] [string] $PtsCell
   )
 
   begin { $allTargets = [Collections.Generic.List[string]]::new() }
@@ -229,11 +254,25 @@ function Invoke-IoSpd {
   # IoSpdExecutableNotFound). The try/catch also keeps a private helper's
   # throw from being swallowed by -ErrorAction SilentlyContinue.
   try {
-    $argParams = @{ Target = $Target; ResultFormat = $(if ($Json) { 'json' } else { 'xml' }) }
+    # --pts writes its own document (iospd-pts) where -Rjson puts results.
+    $argParams = @{ Target = $Target; ResultFormat = $(if ($Json -or $Pts) { 'json' } else { 'xml' }) }
     foreach ($name in 'BlockSize', 'Threads', 'OutstandingIO', 'WritePercent', 'Random',
       'Duration', 'Warmup', 'Cooldown', 'CacheMode', 'Latency', 'IopsInterval',
       'CreateSize', 'ArgumentList', 'Verify', 'VerifyOnly', 'VerifyState', 'DiskSpdVersion') {
       if ($PSBoundParameters.ContainsKey($name)) { $argParams[$name] = $PSBoundParameters[$name] }
+    }
+    if ($PtsCell -and -not $Pts) {
+      throw (New-IoSpdInvokeError -Message '-PtsCell needs -Pts (iops, throughput or latency).' `
+          -ErrorId 'IoSpdInvalidArgument' -Category InvalidArgument -TargetObject $PtsCell)
+    }
+    if ($Pts -and ($Verify -or $VerifyOnly)) {
+      throw (New-IoSpdInvokeError -Message '-Pts runs its own cells: it cannot be combined with -Verify or -VerifyOnly.' `
+          -ErrorId 'IoSpdInvalidArgument' -Category InvalidArgument -TargetObject $Pts)
+    }
+    if ($Pts) {
+      $ptsArgs = @("--pts=$Pts")
+      if ($PtsCell) { $ptsArgs += "--pts-cell=$PtsCell" }
+      $argParams['ArgumentList'] = $ptsArgs + @($ArgumentList | Where-Object { $_ })
     }
     $arguments = ConvertTo-IoSpdArgumentList @argParams
     $exe = Resolve-IoSpdExecutable -Path $ExecutablePath
@@ -324,6 +363,16 @@ function Invoke-IoSpd {
     return
   }
   if ($run.StdErr) { Write-Verbose ("iospd stderr: " + $run.StdErr.Trim()) }
+  if ($Pts -and -not $Json) {
+    try {
+      $doc = [string]$run.StdOut | ConvertFrom-Json -ErrorAction Stop
+      ConvertFrom-IoSpdPtsDocument -Doc $doc -Source "iospd --pts=$Pts's -Rjson output" | Add-IoSpdWarningProperty -Lines $wl
+    } catch {
+      $PSCmdlet.WriteError((New-IoSpdInvokeError -Message "iospd --pts=${Pts}: $($_.Exception.Message)" `
+            -ErrorId 'IoSpdBadJson' -Category InvalidData -TargetObject $exe))
+    }
+    return
+  }
   if ($Json) {
     try {
       [string]$run.StdOut | ConvertFrom-Json -ErrorAction Stop | Add-IoSpdWarningProperty -Lines $wl

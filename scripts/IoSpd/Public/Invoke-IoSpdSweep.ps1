@@ -107,6 +107,40 @@ function Invoke-IoSpdSweep {
   .PARAMETER ArgumentList
   More iospd switches, passed to Invoke-IoSpd for every point as given.
 
+  Curve mode (-LatencyLimit, -Curve or -Expect; docs/curve.md): one
+  `iospd --curve` run with --output=json:<temp file> instead of a grid.
+  iospd walks the axis itself (-o by default), finds the knee, bisects to
+  the deepest point within the latency bound and says what limits the
+  run. -BlockSize, -Threads, -OutstandingIO and -WritePercent then take one
+  value each (the axis is -Curve). Returns one IoSpd.CurveResult: Points
+  (one row per point run: Point, Phase, AxisValue, BlockSize, Threads,
+  OutstandingIO, IOPS, MiBps, MeanUs, P99Us, LimitStatUs, WithinLimit,
+  CpuPercent, ...), Knee, Answer (the deepest point within the bound),
+  Cap (what limits the run: Kind iops/bandwidth/tool/none, Value, Unit,
+  Evidence), LittlesLaw, Verdict (the verdict's sentences, string[]),
+  Stopped, Interrupted, Warnings and the parsed document in Document. A run
+  iospd refuses or that fails is an IoSpdCurveFailed error.
+
+  .PARAMETER LatencyLimit
+  --latency-limit=: the bound, '[r:|w:]<stat><=<time>' with <stat> mean or
+  a percentile (p99, p99.9) and a unit on the time: 'p99<=1ms',
+  'r:mean<=500us'. The answer is the deepest point within it.
+
+  .PARAMETER Curve
+  --curve=: the axis, 'o', 't' or 'b' with its default values, a range
+  'o:1..256' (doubling) or a list 'b:4K,8K,64K'. Not given: the -o axis.
+
+  .PARAMETER Expect
+  --expect=: the figure the device or cloud disk promises, 'iops:<n>' or
+  'mibs:<n>'; the verdict says how far the run got.
+
+  .EXAMPLE
+  $c = Invoke-IoSpdSweep -Target /dev/sdb -BlockSize 4K -Random -CacheMode Both -LatencyLimit 'p99<=1ms' -Expect 'iops:5000'
+
+  The queue-depth curve with a latency bound: $c.Answer.AxisValue is the
+  deepest queue within 1 ms at p99, $c.Verdict says what caps the run,
+  $c.Points | Format-Table Point, AxisValue, IOPS, P99Us, WithinLimit.
+
   .EXAMPLE
   Invoke-IoSpdSweep -Target D:\t.dat -CreateSize 4G -BlockSize 4KB, 64KB -Threads 1, 4 -OutstandingIO 1, 8, 32 -Random -Duration 20 -CacheMode Both -Latency | Format-Table SweepBlockSize, SweepThreads, SweepOutstandingIO, IOPS, MiBps, TotalP99Ms
 
@@ -120,7 +154,8 @@ function Invoke-IoSpdSweep {
   and the scan goes on; the CSV holds the measured points only.
 
   .OUTPUTS
-  IoSpd.Result with the Sweep* columns added. Failed points are errors
+  IoSpd.Result with the Sweep* columns added; in curve mode one
+  IoSpd.CurveResult. Failed points are errors
   (IoSpdSweepPointFailed) whose TargetObject is an IoSpd.SweepPoint.
   #>
   [CmdletBinding(SupportsShouldProcess)]
@@ -143,12 +178,21 @@ function Invoke-IoSpdSweep {
     [switch] $AlignCsvOwner,
     [PSDefaultValue(Help = "none: no limit")] [ValidateRange(1, 2147483)] [int] $TimeoutSec,
     [switch] $ContinueOnError,
-    [PSDefaultValue(Help = "iospd's default level (2.3)")] [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion
+    [PSDefaultValue(Help = "iospd's default level (2.3)")] [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion,
+    [string] $LatencyLimit,
+    [PSDefaultValue(Help = "iospd's: the -o axis 1, 2, 4 ... 1024")] [string] $Curve,
+    [string] $Expect
   )
   $common = @{ Target = $Target }
   foreach ($name in 'Random', 'Duration', 'Warmup', 'Cooldown', 'CacheMode', 'Latency',
     'IopsInterval', 'CreateSize', 'ArgumentList', 'AlignCsvOwner', 'TimeoutSec', 'DiskSpdVersion') {
     if ($PSBoundParameters.ContainsKey($name)) { $common[$name] = $PSBoundParameters[$name] }
+  }
+  # -LatencyLimit, -Curve or -Expect: one iospd --curve run (its own axis,
+  # knee, bisection and verdict) instead of a grid of runs.
+  if ($LatencyLimit -or $Curve -or $Expect) {
+    Invoke-IoSpdCurveRun -Cmdlet $PSCmdlet -Bound $PSBoundParameters
+    return
   }
   # @($null) stands for "not given": one pass, parameter not passed.
   $dims = [ordered]@{}
