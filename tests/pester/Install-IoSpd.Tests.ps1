@@ -880,7 +880,7 @@ Describe 'Install-IoSpd -Scope User on Linux: ~/.profile' -Skip:($IsWindows) {
     $r.PathStoredIn | Should -Be $script:prof
     "$info" | Should -BeLike "*'$bin' is on PATH in this session and, through '$script:prof', in login shells started from now on. In a shell that is already open, run: . ~/.profile*"
   }
-  It 'writes the .profile of $env:HOME for User and /etc/profile.d/iospd.sh for Machine' {
+  It 'writes the .profile of $env:HOME for User (a shell without a file of its own) and /etc/profile.d/iospd.sh for Machine' {
     InModuleScope IoSpd { Get-IoSpdProfileFile -Scope User } | Should -Be (Join-Path $env:HOME '.profile')
     InModuleScope IoSpd { Get-IoSpdProfileFile -Scope Machine } | Should -Be '/etc/profile.d/iospd.sh'
   }
@@ -905,10 +905,39 @@ Describe 'Install-IoSpd -Scope User on Linux: ~/.profile' -Skip:($IsWindows) {
     $null = Install-IoSpd -Source $script:v1 -Destination $odd -Scope User -Confirm:$false 6>$null
     Get-ProfilePath $script:prof '/bin' | Should -BeExactly ('/bin:' + (Join-Path $odd 'linux-amd64'))
   }
-  It 'warns that bash reads ~/.bash_profile instead, and names the line to add' {
-    [IO.File]::WriteAllText((Join-Path $env:HOME '.bash_profile'), "# bash only`n")
-    $null = Install-IoSpd -Source $script:v1 -Destination $script:dest -Scope User -Confirm:$false -WarningVariable w 3>$null 6>$null
-    "$w" | Should -BeLike "*bash reads ~/.bash_profile instead of ~/.profile*Add the line '. ~/.profile' to ~/.bash_profile*"
+  # The old code wrote ~/.profile and only warned that bash would not read
+  # it when ~/.bash_profile existed.
+  It 'writes ~/.bash_profile for bash when it exists, never a second block, and ~/.zprofile for zsh' {
+    $savedShell = $env:SHELL; $savedZ = $env:ZDOTDIR
+    try {
+      Remove-Item Env:ZDOTDIR -ErrorAction SilentlyContinue
+      $env:SHELL = '/bin/bash'
+      $bin = Join-Path $script:dest 'linux-amd64'
+      # No ~/.bash_profile: ~/.profile, which bash then reads.
+      $null = Install-IoSpd -Source $script:v1 -Destination $script:dest -Scope User -Confirm:$false 6>$null
+      Get-ProfilePath $script:prof '/bin' | Should -BeExactly "/bin:$bin"
+      # With one: the block moves there (bash reads it and not ~/.profile).
+      $bp = Join-Path $env:HOME '.bash_profile'
+      [IO.File]::WriteAllText($bp, "# bash only`n")
+      $r = Install-IoSpd -Source $script:v1 -Destination $script:dest -Scope User -Confirm:$false -InformationVariable info 6>$null
+      $r.PathStoredIn | Should -Be $bp
+      "$info" | Should -BeLike "*through '$bp', in login shells started from now on. In a shell that is already open, run: . ~/.bash_profile*"
+      Get-ProfilePath $bp '/bin' | Should -BeExactly "/bin:$bin"
+      [IO.File]::ReadAllText($bp).StartsWith("# bash only`n# >>> iospd PATH") | Should -BeTrue
+      [IO.File]::ReadAllText($script:prof) | Should -Not -Match 'iospd PATH' -Because 'one block only'
+      # A login bash for real reads it.
+      (& bash -l -c 'printf %s "$PATH"' 2>$null) -split ':' | Should -Contain $bin
+      # Again: the same bytes, one block.
+      $once = [IO.File]::ReadAllBytes($bp)
+      $null = Install-IoSpd -Source $script:v1 -Destination $script:dest -Scope User -Confirm:$false 6>$null
+      [IO.File]::ReadAllBytes($bp) | Should -Be $once
+      # zsh: ~/.zprofile, and the bash block goes.
+      $env:SHELL = '/usr/bin/zsh'
+      $zp = Join-Path $env:HOME '.zprofile'
+      (Install-IoSpd -Source $script:v1 -Destination $script:dest -Scope User -Confirm:$false 6>$null).PathStoredIn | Should -Be $zp
+      Get-ProfilePath $zp '/bin' | Should -BeExactly "/bin:$bin"
+      [IO.File]::ReadAllText($bp) | Should -BeExactly "# bash only`n"
+    } finally { $env:SHELL = $savedShell; if ($savedZ) { $env:ZDOTDIR = $savedZ } }
   }
   It 'says plainly that only this session changed, and what to add, when ~/.profile cannot be written' {
     # A folder where the file should be: unwritable even for root.
