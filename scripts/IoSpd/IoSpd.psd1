@@ -21,6 +21,7 @@
     'Invoke-IoSpdFleetSweep'
     'Invoke-IoSpdSweep'
     'Move-IoSpdCsvOwner'
+    'Uninstall-IoSpd'
   )
   FormatsToProcess     = @('IoSpd.Format.ps1xml')
   CmdletsToExport      = @()
