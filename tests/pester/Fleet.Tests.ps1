@@ -221,7 +221,7 @@ Describe 'Invoke-IoSpdFleet over WinRM (mocked sessions; untested on real Window
 
   It 'names an unreachable node and returns the others as partial' {
     $r = Invoke-IoSpdFleet -ComputerName n1, down -Target 'C:\t\{node}.dat' -ArgumentList '-d1' -Path $script:exe `
-      -OutputDirectory (Join-Path $script:wdir 'out2') 2>&1
+      -OutputDirectory (Join-Path $script:wdir 'out2') -ErrorAction Continue 2>&1
     # What reached the error stream (2>&1), not the errors handled inside.
     $ev = @($r | Where-Object { $_ -is [Management.Automation.ErrorRecord] })
     $r = @($r | Where-Object { $_ -isnot [Management.Automation.ErrorRecord] })
