@@ -21,15 +21,29 @@
     'Invoke-IoSpdFleetSweep'
     'Invoke-IoSpdSweep'
     'Move-IoSpdCsvOwner'
+    'Uninstall-IoSpd'
   )
   FormatsToProcess     = @('IoSpd.Format.ps1xml')
   CmdletsToExport      = @()
   VariablesToExport    = @()
   AliasesToExport      = @()
+  # PowerShell Gallery metadata (Publish-PSResource reads PSData). The
+  # project's own web address goes into ProjectUri once it has one.
   PrivateData          = @{
     PSData = @{
-      Tags       = @('storage', 'benchmark', 'diskspd', 'iospd', 'csv', 'cluster')
-      LicenseUri = 'https://opensource.org/licenses/MIT'
+      Tags         = @('storage', 'benchmark', 'diskspd', 'iospd', 'io_uring', 'IOCP', 'csv', 'cluster',
+        'PSEdition_Desktop', 'PSEdition_Core', 'Windows', 'Linux')
+      LicenseUri   = 'https://opensource.org/licenses/MIT'
+      ReleaseNotes = @'
+0.1.0: iospd's warnings are Write-Warning and a Warnings property on every
+result (per node in a fleet); fleet results show one row per node and a
+cluster row, a failed node is an ErrorRecord carrying the partial result,
+node work files are removed unless -KeepNodeFiles; files piped to
+Invoke-IoSpd become its targets; -ExecutablePath (alias -Path) names the
+iospd executable; failed sweep points are errors with the point attached;
+sizes accept 64KiB; ConvertTo-IoSpdRow keeps Process-DiskSpd's Affinity and
+Add1..Add3 columns.
+'@
     }
   }
 }

@@ -130,6 +130,32 @@ Describe 'ConvertTo-IoSpdRow on real DISKSPD 2.2 XML' {
     }
     $row.LatWrite50 | Should -Be 0.125
   }
+  # Process-DiskSpd.ps1's Affinity (<DisableAffinity> not 'true') and
+  # Add1..Add3 (from VM Fleet's file names) columns.
+  It 'keeps Process-DiskSpd''s Affinity and Add1..Add3 columns (<File>)' -ForEach @(
+    @{ File = 'result-b4t1o8w0pr-wc2wicpw75vm24.xml'; Aff = 'false'; Want = @('2', '75', '24'); Affinity = $true }
+    @{ File = 'result-b4t1o8w0pr-basevm12.xml'; Aff = 'true'; Want = @('base', 'base', '12'); Affinity = $false }
+    @{ File = 'plain.xml'; Aff = 'false'; Want = @('na', 'na', 'na'); Affinity = $true }
+  ) {
+    $text = (Get-Content -Raw -LiteralPath $script:mixed) -replace '<DisableAffinity>false</DisableAffinity>', "<DisableAffinity>$Aff</DisableAffinity>"
+    $text | Should -Match "<DisableAffinity>$Aff</DisableAffinity>"
+    $f = Join-Path $TestDrive $File
+    Set-Content -LiteralPath $f -Value $text -NoNewline
+    $row = ConvertTo-IoSpdRow -Path $f
+    $row.Affinity | Should -Be $Affinity
+    @($row.Add1, $row.Add2, $row.Add3) | Should -Be $Want
+    $tsv = Join-Path $TestDrive "$File.tsv"
+    ConvertTo-IoSpdRow -Path $f -OutFile $tsv
+    $lines = Get-Content -LiteralPath $tsv
+    $h = $lines[0] -split "`t"; $v = $lines[1] -split "`t"
+    $v[[array]::IndexOf($h, 'Affinity')] | Should -Be ([string]$Affinity)
+    $v[[array]::IndexOf($h, 'Add3')] | Should -Be $Want[2]
+  }
+  It 'leaves Add1..Add3 $null for a result that has no file' {
+    $row = ConvertFrom-IoSpdXml -Xml (Get-Content -Raw -LiteralPath $script:mixed) | ConvertTo-IoSpdRow
+    $row.Affinity | Should -BeTrue
+    $null -eq $row.Add1 -and $null -eq $row.Add3 | Should -BeTrue
+  }
   It 'takes results from the pipeline and refuses other objects with an error' {
     $rows = @(ConvertFrom-IoSpdXml -Path $script:mixed, $script:rs30 | ConvertTo-IoSpdRow)
     @($rows.TotIOPS) | Should -Be @(38881, 36031.5)

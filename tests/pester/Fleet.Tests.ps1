@@ -128,6 +128,7 @@ Describe 'Invoke-IoSpdFleet over WinRM (mocked sessions; untested on real Window
 
   BeforeEach {
     $script:started = [Collections.Generic.List[object]]::new()
+    $script:cleaned = [Collections.Generic.List[object]]::new()
     Mock -ModuleName IoSpd New-PSSession {
       if ($ComputerName -eq 'down') { throw 'WinRM cannot complete the operation (down)' }
       [pscustomobject]@{ ComputerName = [string]$ComputerName; Fake = $true }
@@ -160,6 +161,7 @@ Describe 'Invoke-IoSpdFleet over WinRM (mocked sessions; untested on real Window
       if ($sb -match 'WaitForExit\(\)') {
         return [pscustomobject]@{ Node = $node; ExitCode = 0; StdErr = ''; Json = $script:oneJson }
       }
+      if ($sb -match 'f\.Created') { $script:cleaned.Add($node); return [pscustomobject]@{ Node = $node; Left = $false } }
       if ($sb -match 'Kill\(\)') { return }
       throw "unexpected remote call: $sb"
     }
@@ -197,7 +199,7 @@ Describe 'Invoke-IoSpdFleet over WinRM (mocked sessions; untested on real Window
     $script:copies = [Collections.Generic.List[object]]::new()
     Mock -ModuleName IoSpd Copy-IoSpdFleetItem { $script:copies.Add(@{ Node = $Session.ComputerName; Path = @($Path); Destination = $Destination }) }
     $r = Invoke-IoSpdFleet -ComputerName n1, n2 -Target 'C:\t.dat' -Path $script:exe -InstallFrom $zip `
-      -OutputDirectory (Join-Path $script:wdir 'out6') -WarningAction SilentlyContinue
+      -OutputDirectory (Join-Path $script:wdir 'out6') -WarningAction SilentlyContinue -ErrorAction SilentlyContinue
     $n1 = @($script:copies | Where-Object Node -eq 'n1')
     $n1.Count | Should -Be 2
     $n1[0].Path | Should -Be @((Resolve-Path (Join-Path $repo 'scripts/IoSpd')).Path)
@@ -219,11 +221,74 @@ Describe 'Invoke-IoSpdFleet over WinRM (mocked sessions; untested on real Window
 
   It 'names an unreachable node and returns the others as partial' {
     $r = Invoke-IoSpdFleet -ComputerName n1, down -Target 'C:\t\{node}.dat' -ArgumentList '-d1' -Path $script:exe `
-      -OutputDirectory (Join-Path $script:wdir 'out2') -WarningAction SilentlyContinue
+      -OutputDirectory (Join-Path $script:wdir 'out2') -ErrorAction Continue 2>&1
+    # What reached the error stream (2>&1), not the errors handled inside.
+    $ev = @($r | Where-Object { $_ -is [Management.Automation.ErrorRecord] })
+    $r = @($r | Where-Object { $_ -isnot [Management.Automation.ErrorRecord] })
+    $r.Count | Should -Be 1
+    $r = $r[0]
     $r.Partial | Should -BeTrue
     $r.FailedNodes | Should -Be @('down')
     ($r.Nodes | Where-Object Node -eq 'down').Error | Should -BeLike 'unreachable: *WinRM cannot complete*'
     $r.NodeCount | Should -Be 1
+    # One ErrorRecord per failed node, carrying the partial result.
+    @($ev).Count | Should -Be 1
+    $ev[0].FullyQualifiedErrorId | Should -Be 'IoSpdFleetNodeFailed,Invoke-IoSpdFleet'
+    $ev[0].Exception.Message | Should -BeLike 'Invoke-IoSpdFleet: node down has no results: unreachable: *WinRM cannot complete*'
+    $ev[0].CategoryInfo.Category | Should -Be 'OperationStopped'
+    [object]::ReferenceEquals($ev[0].TargetObject, $r) | Should -BeTrue
+  }
+
+  It 'lets -ErrorAction Stop catch a failed node, with the partial result in the error' {
+    $e = $null; $got = $null
+    try {
+      $got = Invoke-IoSpdFleet -ComputerName down, n1, down2 -Target 'C:\t.dat' -ArgumentList '-d1' -Path $script:exe `
+        -OutputDirectory (Join-Path $script:wdir 'out2s') -ErrorAction Stop
+    } catch { $e = $_ }
+    $got | Should -BeNullOrEmpty
+    $e.FullyQualifiedErrorId | Should -Be 'IoSpdFleetNodeFailed,Invoke-IoSpdFleet'
+    $e.Exception.Message | Should -BeLike '*node down has no results*'
+    $one = $script:oneJson | ConvertFrom-Json
+    $e.TargetObject.NodeCount | Should -Be 2
+    $e.TargetObject.Ios | Should -Be (2 * $one.timespans[0].total.total.ios)
+    $e.TargetObject.FailedNodes | Should -Be @('down')
+  }
+
+  It 'shows one row per node and a (cluster) row' {
+    $r = Invoke-IoSpdFleet -ComputerName n1, n2, down -Target 'C:\t.dat' -ArgumentList '-d1' -Path $script:exe `
+      -OutputDirectory (Join-Path $script:wdir 'outv') -ErrorAction SilentlyContinue -WarningAction SilentlyContinue
+    $one = $script:oneJson | ConvertFrom-Json
+    $r.NodeCount | Should -Be 2
+    $text = @(($r | Out-String -Width 250) -split '\r?\n' | Where-Object { $_.Trim() })
+    $text[0] | Should -BeLike 'iospd fleet: 2 of 3 nodes (partial; failed: down), start skew 0.000 ms*'
+    $hdr = @($text | Where-Object { $_ -match '^Node\s+IOPS\s+MiB/s\s+Mean ms\s+P99 ms\s+CPU %\s+Start ms\s+Warn\s+Error' })
+    $hdr.Count | Should -Be 1
+    $iops = '{0:N0}' -f $one.timespans[0].total.total.iops
+    $warn = @($one.warnings).Count
+    foreach ($n in 'n1', 'n2') {
+      $row = @($text | Where-Object { $_ -match "^$n\s" })
+      $row.Count | Should -Be 1
+      ($row[0] -split '\s{2,}|\s(?=\S)' | Where-Object { $_ })[1] | Should -Be $iops
+      $row[0] | Should -Match ("\s$warn\s*$")
+    }
+    @($text | Where-Object { $_ -match '^down\s.*unreachable: ' }).Count | Should -Be 1
+    $cl = @($text | Where-Object { $_ -match '^\(cluster\)\s' })
+    $cl.Count | Should -Be 1
+    $cl[0] | Should -Match ([regex]::Escape(('{0:N0}' -f $r.Iops)))
+    $cl[0] | Should -Match 'partial: 1 of 3 nodes failed'
+    $r.Table.Count | Should -Be 4
+    $r.Table[3].Node | Should -Be '(cluster)'
+    $r.Table[3].Ios | Should -Be $r.Ios
+  }
+
+  It 'removes each started node''s work folder at the end unless -KeepNodeFiles' {
+    $null = Invoke-IoSpdFleet -ComputerName n1, n2 -Target 'C:\t.dat' -ArgumentList '-d1' -Path $script:exe `
+      -OutputDirectory (Join-Path $script:wdir 'outc') -WarningAction SilentlyContinue
+    $script:cleaned | Should -Be @('n1', 'n2')
+    $script:cleaned.Clear(); $script:signalled = $false
+    $null = Invoke-IoSpdFleet -ComputerName n1, n2 -Target 'C:\t.dat' -ArgumentList '-d1' -Path $script:exe `
+      -OutputDirectory (Join-Path $script:wdir 'outk') -WarningAction SilentlyContinue -KeepNodeFiles
+    $script:cleaned.Count | Should -Be 0
   }
 
   It 'refuses nodes with different iospd versions, naming them, unless -Force' {
@@ -239,7 +304,7 @@ Describe 'Invoke-IoSpdFleet over WinRM (mocked sessions; untested on real Window
   It 'moves each node''s CSV to that node first with -AlignCsvOwner, and leaves out a node whose CSV cannot move' {
     Mock -ModuleName IoSpd Move-IoSpdCsvOwner { if ($Node -eq 'n2') { throw 'the cluster refused the move' } }
     $r = Invoke-IoSpdFleet -ComputerName n1, n2 -Target 'C:\ClusterStorage\{node}\io.dat' -ArgumentList '-d1' -Path $script:exe `
-      -AlignCsvOwner -OutputDirectory (Join-Path $script:wdir 'out4') -WarningAction SilentlyContinue
+      -AlignCsvOwner -OutputDirectory (Join-Path $script:wdir 'out4') -WarningAction SilentlyContinue -ErrorAction SilentlyContinue
     Should -Invoke -ModuleName IoSpd Move-IoSpdCsvOwner -Times 1 -Exactly -ParameterFilter { $Path -eq 'C:\ClusterStorage\n1\io.dat' -and $Node -eq 'n1' }
     Should -Invoke -ModuleName IoSpd Move-IoSpdCsvOwner -Times 1 -Exactly -ParameterFilter { $Path -eq 'C:\ClusterStorage\n2\io.dat' -and $Node -eq 'n2' }
     $r.FailedNodes | Should -Be @('n2')
@@ -254,6 +319,25 @@ Describe 'Invoke-IoSpdFleet over WinRM (mocked sessions; untested on real Window
     Should -Invoke -ModuleName IoSpd Move-IoSpdCsvOwner -Times 0 -Exactly
     $script:started.Count | Should -Be 0
     Should -Invoke -ModuleName IoSpd Remove-IoSpdFleetSession -Times 2 -Exactly
+  }
+
+  # Each node's JSON "warnings" array (the stand-in JSON is a real buffered
+  # run on a 1 MiB file, which iospd warns measures the page cache).
+  It 'writes every node''s warnings with Write-Warning and keeps them per node' {
+    $one = $script:oneJson | ConvertFrom-Json
+    $lines = @($one.warnings)
+    $lines.Count | Should -BeGreaterThan 0 -Because 'a buffered run on a 1 MiB file gets the page-cache warning'
+    $r = Invoke-IoSpdFleet -ComputerName n1, n2 -Target 'C:	.dat' -ArgumentList '-d1' -Path $script:exe `
+      -OutputDirectory (Join-Path $script:wdir 'outw') -WarningVariable wv -WarningAction SilentlyContinue
+    $r.Nodes[0].Warnings | Should -Be $lines
+    $r.Nodes[1].Warnings | Should -Be $lines
+    $r.Warnings | Should -Be (@($lines | ForEach-Object { "n1: $_" }) + @($lines | ForEach-Object { "n2: $_" }))
+    $msgs = @(InModuleScope IoSpd -Parameters @{ L = $lines } { param($L) (ConvertFrom-IoSpdWarningLine -Line $L).Messages })
+    @($wv).Count | Should -Be (2 * $msgs.Count)
+    $wv[0].Message | Should -BeExactly "node n1: iospd: $($msgs[0])"
+    $wv[$msgs.Count].Message | Should -BeExactly "node n2: iospd: $($msgs[0])"
+    $page = @($wv | Where-Object { $_.Message -like 'node n2: iospd: target *buffered reads*page cache*' })
+    $page.Count | Should -Be 1
   }
 }
 
@@ -376,6 +460,12 @@ Describe 'Invoke-IoSpdFleet over real SSH remoting (three nodes on 127.0.0.1)' {
     $r.Partial | Should -BeFalse
     $r.NodeCount | Should -Be 3
     $r.Nodes.Node | Should -Be @('n1', 'n2', 'n3')
+    # The nodes' work files are gone (their folders held bin/ and io.dat
+    # before the run, so the folders and the targets stay).
+    foreach ($n in 'n1', 'n2', 'n3') {
+      foreach ($f in 'iospd-fleet.out', 'iospd-fleet.err', "$n.json") { Test-Path -LiteralPath "$script:root/$n/$f" | Should -BeFalse }
+      Test-Path -LiteralPath "$script:root/$n/io.dat" | Should -BeTrue
+    }
     $nodes = @('n1', 'n2', 'n3' | ForEach-Object { Get-Content -Raw "$script:root/out-ok/$_.json" | ConvertFrom-Json })
     $merged = Get-Content -Raw $r.MergedPath | ConvertFrom-Json
     $tot = { param($j) $j.timespans[0].total.total }
@@ -427,7 +517,7 @@ Describe 'Invoke-IoSpdFleet over real SSH remoting (three nodes on 127.0.0.1)' {
       "no iospd for $Json within 60 s"
     }
     $r = Invoke-IoSpdFleet -Session $script:sessions @script:common -ArgumentList '-c1M', '-d4', '-W0', '-b4K', '-t1', '-o2' `
-      -TimeoutSec 60 -OutputDirectory "$script:root/out-kill" -WarningAction SilentlyContinue
+      -TimeoutSec 60 -OutputDirectory "$script:root/out-kill" -WarningAction SilentlyContinue -ErrorAction SilentlyContinue
     $killed = $job | Wait-Job -Timeout 60 | Receive-Job
     $job | Remove-Job -Force
     Remove-PSSession $killer
@@ -490,7 +580,7 @@ Describe 'Invoke-IoSpdFleet over real SSH remoting (three nodes on 127.0.0.1)' {
     $r = Invoke-IoSpdFleet -HostName 127.0.0.1, 127.0.0.2 -NodeName n1, n3 -Port $script:bed.Port -UserName $script:bed.User `
       -KeyFilePath $script:bed.KeyFile -SshOption $script:bed.Options -Target "$script:root/{node}/io.dat" `
       -WorkingDirectory "$script:root/{node}" -IoSpdPath "$script:root/{node}/bin/iospd" -Path $script:common.Path `
-      -ArgumentList '-c1M', '-d1', '-W0' -TimeoutSec 60 -OutputDirectory "$script:root/out-host" -WarningAction SilentlyContinue
+      -ArgumentList '-c1M', '-d1', '-W0' -TimeoutSec 60 -OutputDirectory "$script:root/out-host" -WarningAction SilentlyContinue -ErrorAction SilentlyContinue
     $r.Partial | Should -BeTrue
     $r.FailedNodes | Should -Be @('n3')
     ($r.Nodes | Where-Object Node -eq 'n3').Error | Should -BeLike 'unreachable: *'

@@ -880,7 +880,7 @@ Describe 'Install-IoSpd -Scope User on Linux: ~/.profile' -Skip:($IsWindows) {
     $r.PathStoredIn | Should -Be $script:prof
     "$info" | Should -BeLike "*'$bin' is on PATH in this session and, through '$script:prof', in login shells started from now on. In a shell that is already open, run: . ~/.profile*"
   }
-  It 'writes the .profile of $env:HOME for User and /etc/profile.d/iospd.sh for Machine' {
+  It 'writes the .profile of $env:HOME for User (a shell without a file of its own) and /etc/profile.d/iospd.sh for Machine' {
     InModuleScope IoSpd { Get-IoSpdProfileFile -Scope User } | Should -Be (Join-Path $env:HOME '.profile')
     InModuleScope IoSpd { Get-IoSpdProfileFile -Scope Machine } | Should -Be '/etc/profile.d/iospd.sh'
   }
@@ -905,10 +905,39 @@ Describe 'Install-IoSpd -Scope User on Linux: ~/.profile' -Skip:($IsWindows) {
     $null = Install-IoSpd -Source $script:v1 -Destination $odd -Scope User -Confirm:$false 6>$null
     Get-ProfilePath $script:prof '/bin' | Should -BeExactly ('/bin:' + (Join-Path $odd 'linux-amd64'))
   }
-  It 'warns that bash reads ~/.bash_profile instead, and names the line to add' {
-    [IO.File]::WriteAllText((Join-Path $env:HOME '.bash_profile'), "# bash only`n")
-    $null = Install-IoSpd -Source $script:v1 -Destination $script:dest -Scope User -Confirm:$false -WarningVariable w 3>$null 6>$null
-    "$w" | Should -BeLike "*bash reads ~/.bash_profile instead of ~/.profile*Add the line '. ~/.profile' to ~/.bash_profile*"
+  # The old code wrote ~/.profile and only warned that bash would not read
+  # it when ~/.bash_profile existed.
+  It 'writes ~/.bash_profile for bash when it exists, never a second block, and ~/.zprofile for zsh' {
+    $savedShell = $env:SHELL; $savedZ = $env:ZDOTDIR
+    try {
+      Remove-Item Env:ZDOTDIR -ErrorAction SilentlyContinue
+      $env:SHELL = '/bin/bash'
+      $bin = Join-Path $script:dest 'linux-amd64'
+      # No ~/.bash_profile: ~/.profile, which bash then reads.
+      $null = Install-IoSpd -Source $script:v1 -Destination $script:dest -Scope User -Confirm:$false 6>$null
+      Get-ProfilePath $script:prof '/bin' | Should -BeExactly "/bin:$bin"
+      # With one: the block moves there (bash reads it and not ~/.profile).
+      $bp = Join-Path $env:HOME '.bash_profile'
+      [IO.File]::WriteAllText($bp, "# bash only`n")
+      $r = Install-IoSpd -Source $script:v1 -Destination $script:dest -Scope User -Confirm:$false -InformationVariable info 6>$null
+      $r.PathStoredIn | Should -Be $bp
+      "$info" | Should -BeLike "*through '$bp', in login shells started from now on. In a shell that is already open, run: . ~/.bash_profile*"
+      Get-ProfilePath $bp '/bin' | Should -BeExactly "/bin:$bin"
+      [IO.File]::ReadAllText($bp).StartsWith("# bash only`n# >>> iospd PATH") | Should -BeTrue
+      [IO.File]::ReadAllText($script:prof) | Should -Not -Match 'iospd PATH' -Because 'one block only'
+      # A login bash for real reads it.
+      (& bash -l -c 'printf %s "$PATH"' 2>$null) -split ':' | Should -Contain $bin
+      # Again: the same bytes, one block.
+      $once = [IO.File]::ReadAllBytes($bp)
+      $null = Install-IoSpd -Source $script:v1 -Destination $script:dest -Scope User -Confirm:$false 6>$null
+      [IO.File]::ReadAllBytes($bp) | Should -Be $once
+      # zsh: ~/.zprofile, and the bash block goes.
+      $env:SHELL = '/usr/bin/zsh'
+      $zp = Join-Path $env:HOME '.zprofile'
+      (Install-IoSpd -Source $script:v1 -Destination $script:dest -Scope User -Confirm:$false 6>$null).PathStoredIn | Should -Be $zp
+      Get-ProfilePath $zp '/bin' | Should -BeExactly "/bin:$bin"
+      [IO.File]::ReadAllText($bp) | Should -BeExactly "# bash only`n"
+    } finally { $env:SHELL = $savedShell; if ($savedZ) { $env:ZDOTDIR = $savedZ } }
   }
   It 'says plainly that only this session changed, and what to add, when ~/.profile cannot be written' {
     # A folder where the file should be: unwritable even for root.
@@ -1205,5 +1234,95 @@ Describe 'Install-IoSpd and zip entries that point outside the staging folder (z
     Test-Path -LiteralPath (Join-Path (Split-Path $script:dest) 'evil-through.txt') | Should -BeFalse
     @(Get-ChildItem -LiteralPath $script:dest -Recurse -Force | ForEach-Object FullName | Sort-Object) | Should -Be $script:treeBefore
     @(Get-ChildItem -LiteralPath (Split-Path $script:dest) -Force).Name | Should -Be @('iospd')
+  }
+}
+
+Describe 'Uninstall-IoSpd removes what Install-IoSpd added' {
+  Context 'Linux: files, the profile block, the session PATH, the marker' -Skip:($IsWindows) {
+    BeforeEach {
+      $script:savedPath = $env:PATH; $script:savedHome = $env:HOME; $script:savedShell = $env:SHELL
+      $env:HOME = Join-Path $TestDrive ('uhome-' + [guid]::NewGuid().ToString('N'))
+      $null = New-Item -ItemType Directory -Path $env:HOME
+      $env:SHELL = '/bin/bash'
+      $script:dest = Join-Path $env:HOME '.iospd'
+      Mock -ModuleName IoSpd Get-IoSpdArchitecture { 'amd64' }
+      Mock -ModuleName IoSpd Test-IoSpdElevated { $false }
+    }
+    AfterEach { $env:PATH = $script:savedPath; $env:HOME = $script:savedHome; $env:SHELL = $script:savedShell }
+
+    It 'removes the install, its block (keeping the rest of the profile) and its session PATH entry' {
+      $prof = Join-Path $env:HOME '.profile'
+      [IO.File]::WriteAllText($prof, "export EDITOR=vi`n")
+      $null = Install-IoSpd -Source $script:v1 -Destination $script:dest -Scope User -Confirm:$false 3>$null 6>$null
+      $bin = Join-Path $script:dest 'linux-amd64'
+      $env:PATH.Split(':') | Should -Contain $bin
+      [IO.File]::ReadAllText($prof) | Should -Match 'iospd PATH'
+      $r = Uninstall-IoSpd -Destination $script:dest -Confirm:$false
+      $r.Removed | Should -BeTrue
+      $r.Left.Count | Should -Be 0
+      $r.Version | Should -Be '1.0.0'
+      $r.PathRemovedFrom | Should -Be @($prof, 'Process')
+      Test-Path -LiteralPath $script:dest | Should -BeFalse
+      [IO.File]::ReadAllText($prof) | Should -BeExactly "export EDITOR=vi`n"
+      $env:PATH.Split(':') | Should -Not -Contain $bin
+      $env:PATH | Should -BeExactly $script:savedPath
+    }
+    It 'keeps what it did not install, and says so' {
+      $null = Install-IoSpd -Source $script:v1 -Destination $script:dest -Scope Process -Confirm:$false 3>$null 6>$null
+      Set-Content -LiteralPath (Join-Path $script:dest 'mine.txt') -Value 'keep'
+      $r = Uninstall-IoSpd -Destination $script:dest -Confirm:$false -WarningVariable w -WarningAction SilentlyContinue
+      $r.Removed | Should -BeFalse
+      $r.Left | Should -Be @('mine.txt')
+      "$w" | Should -BeLike "*'$script:dest' was not removed*mine.txt*"
+      Get-Content -LiteralPath (Join-Path $script:dest 'mine.txt') | Should -Be 'keep'
+      Test-Path -LiteralPath (Join-Path $script:dest 'linux-amd64') | Should -BeFalse
+      Test-Path -LiteralPath (Join-Path $script:dest '.iospd-install') | Should -BeFalse
+    }
+    It 'refuses a folder that Install-IoSpd did not install, deleting nothing' {
+      $d = Join-Path $env:HOME 'notours'
+      $null = New-Item -ItemType Directory -Path $d
+      Set-Content -LiteralPath (Join-Path $d 'iospd') -Value 'x'
+      { Uninstall-IoSpd -Destination $d -Confirm:$false } | Should -Throw -ErrorId 'IoSpdNotInstalled,Uninstall-IoSpd'
+      Test-Path -LiteralPath (Join-Path $d 'iospd') | Should -BeTrue
+    }
+    It 'changes nothing under -WhatIf' {
+      $null = Install-IoSpd -Source $script:v1 -Destination $script:dest -Scope User -Confirm:$false 3>$null 6>$null
+      $before = [IO.File]::ReadAllText((Join-Path $env:HOME '.profile'))
+      Uninstall-IoSpd -Destination $script:dest -WhatIf
+      Test-Path -LiteralPath (Join-Path $script:dest 'linux-amd64/iospd') | Should -BeTrue
+      [IO.File]::ReadAllText((Join-Path $env:HOME '.profile')) | Should -BeExactly $before
+    }
+  }
+
+  It 'removes the folder''s entries from the user Path in the registry, kept unexpanded, and warns for the machine Path when not elevated' {
+    $dest = 'C:\Users\u\AppData\Local\Programs\iospd'
+    $state = @{ User = @{ Kind = 'ExpandString'; Raw = "%USERPROFILE%\bin;$dest\amd64;C:\x" }
+      Machine = @{ Kind = 'ExpandString'; Raw = "C:\Windows;$dest\amd64" }; Writes = [Collections.ArrayList]::new() }
+    $script:uFake = [pscustomobject]@{
+      State     = $state
+      Read      = { param($Scope) [pscustomobject]@{ Exists = $true; Kind = $state[$Scope].Kind; Raw = $state[$Scope].Raw } }.GetNewClosure()
+      Write     = { param($Scope, $Value, $Kind) $null = $state.Writes.Add([pscustomobject]@{ Scope = $Scope; Raw = $Value; Kind = $Kind }) }.GetNewClosure()
+      Broadcast = { $true }
+    }
+    $script:uProc = "C:\Windows;$dest\amd64"
+    Mock -ModuleName IoSpd Test-IoSpdWindows { $true }
+    Mock -ModuleName IoSpd Test-IoSpdElevated { $false }
+    Mock -ModuleName IoSpd Get-IoSpdRegistryAccessor { $script:uFake }
+    Mock -ModuleName IoSpd Read-IoSpdInstallMarker { [pscustomobject]@{ Version = '1.0.0'; Sha256 = ''; Entries = @() } }
+    Mock -ModuleName IoSpd Remove-IoSpdInstallTree { }
+    Mock -ModuleName IoSpd Get-IoSpdEnvironmentVariable { $script:uProc }
+    Mock -ModuleName IoSpd Set-IoSpdEnvironmentVariable { $script:uProc = $Value }
+    Mock -ModuleName IoSpd Get-IoSpdProfileCandidate { throw 'no shell profiles on Windows' }
+    $r = Uninstall-IoSpd -Destination $dest -Confirm:$false -WarningVariable w -WarningAction SilentlyContinue
+    $state.Writes.Count | Should -Be 1
+    $state.Writes[0].Scope | Should -Be 'User'
+    $state.Writes[0].Kind | Should -BeExactly 'ExpandString'
+    $state.Writes[0].Raw | Should -BeExactly '%USERPROFILE%\bin;C:\x'
+    "$w" | Should -BeLike "*HKLM*still holds '$dest'*elevated*"
+    $script:uProc | Should -BeExactly 'C:\Windows'
+    $r.PathRemovedFrom | Should -Be @('HKCU\Environment\Path', 'Process')
+    InModuleScope IoSpd -Parameters @{ D = $dest } { param($D)
+      Remove-IoSpdPathEntryUnder -PathValue "C:\A;$($D.ToUpper())\X86\;C:\B;$D-other" -Root $D -Separator ';' -IgnoreCase $true } |
+      Should -BeExactly "C:\A;C:\B;$dest-other"
   }
 }

@@ -24,7 +24,7 @@ Describe 'IoSpd module' {
   It 'exports exactly the public functions listed in the manifest' {
     @($script:module.ExportedFunctions.Keys | Sort-Object) | Should -Be @('ConvertFrom-IoSpdXml', 'ConvertTo-IoSpdRow',
       'Get-IoSpdCsvOwner', 'Install-IoSpd', 'Invoke-IoSpd', 'Invoke-IoSpdFleet', 'Invoke-IoSpdFleetSweep', 'Invoke-IoSpdSweep',
-      'Move-IoSpdCsvOwner')
+      'Move-IoSpdCsvOwner', 'Uninstall-IoSpd')
     $files = @(Get-ChildItem (Join-Path $script:repo 'scripts/IoSpd/Public') -Filter *.ps1 | ForEach-Object BaseName)
     @($script:module.ExportedFunctions.Keys | Sort-Object) | Should -Be @($files | Sort-Object)
   }

@@ -118,7 +118,8 @@ Describe 'Release package' {
     try {
       $m.Version.ToString() | Should -Be '1.2.3'
       @($m.ExportedFunctions.Keys | Sort-Object) | Should -Be @('ConvertFrom-IoSpdXml', 'ConvertTo-IoSpdRow', 'Get-IoSpdCsvOwner',
-        'Install-IoSpd', 'Invoke-IoSpd', 'Invoke-IoSpdFleet', 'Invoke-IoSpdFleetSweep', 'Invoke-IoSpdSweep', 'Move-IoSpdCsvOwner')
+        'Install-IoSpd', 'Invoke-IoSpd', 'Invoke-IoSpdFleet', 'Invoke-IoSpdFleetSweep', 'Invoke-IoSpdSweep', 'Move-IoSpdCsvOwner',
+        'Uninstall-IoSpd')
     } finally {
       Remove-Module $m -Force
       Import-Module (Join-Path $script:repo 'scripts/IoSpd/IoSpd.psd1') -Force

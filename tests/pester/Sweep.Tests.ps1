@@ -61,13 +61,13 @@ Describe 'Invoke-IoSpdSweep' {
 
   It 'passes each point and the common parameters to Invoke-IoSpd' {
     $null = Invoke-IoSpdSweep -Target a.dat, b.dat -BlockSize 8K -Threads 4 -OutstandingIO 1, 16 -WritePercent 30 `
-      -Random -Duration 10 -Warmup 2 -CacheMode Both -Latency -CreateSize 1G -ArgumentList '-Z1M' -Path /x/iospd -TimeoutSec 60
+      -Random -Duration 10 -Warmup 2 -CacheMode Both -Latency -CreateSize 1G -ArgumentList '-Z1M' -ExecutablePath /x/iospd -TimeoutSec 60
     Should -Invoke -ModuleName IoSpd Invoke-IoSpd -Times 2 -Exactly
     Should -Invoke -ModuleName IoSpd Invoke-IoSpd -Times 1 -Exactly -ParameterFilter {
       $OutstandingIO -eq 16 -and $BlockSize -eq '8K' -and $Threads -eq 4 -and $WritePercent -eq 30 -and
       ($Target -join ',') -eq 'a.dat,b.dat' -and $Random -and $Duration -eq 10 -and $Warmup -eq 2 -and
       $CacheMode -eq 'Both' -and $Latency -and $CreateSize -eq '1G' -and ($ArgumentList -join ',') -eq '-Z1M' -and
-      $Path -eq '/x/iospd' -and $TimeoutSec -eq 60
+      $ExecutablePath -eq '/x/iospd' -and $TimeoutSec -eq 60
     }
     $script:calls[0]['Target'] | Should -Be @('a.dat', 'b.dat')
     $script:calls[0].ContainsKey('Cooldown') | Should -BeFalse
@@ -151,25 +151,45 @@ Describe 'Invoke-IoSpdSweep' {
     $got.Count | Should -Be 1
     $script:calls.Count | Should -Be 2
   }
-  It 'records a failed point and goes on with -ContinueOnError' {
+  # The old sweep put an IoSpd.SweepFailure object among the results, so a
+  # Format-Table of IOPS lost its columns (the first row decides them).
+  It 'writes a failed point to the error stream with the point attached and goes on with -ContinueOnError' {
     Mock -ModuleName IoSpd Invoke-IoSpd {
       $script:calls.Add(@{})
       if ($OutstandingIO -eq 2) { throw [InvalidOperationException]::new('disk full') }
       [pscustomobject]@{ PSTypeName = 'IoSpd.Result'; TotalIOs = 100 * $script:calls.Count }
     }
-    $r = @(Invoke-IoSpdSweep -Target t.dat -BlockSize 4K -OutstandingIO 1, 2, 4 -ContinueOnError -WarningVariable wv -WarningAction SilentlyContinue -ErrorVariable ev)
+    $all = @(Invoke-IoSpdSweep -Target t.dat -BlockSize 4K -OutstandingIO 1, 2, 4 -ContinueOnError -WarningVariable wv -ErrorAction Continue 2>&1)
     $script:calls.Count | Should -Be 3
-    $r.Count | Should -Be 3
-    $r[0].TotalIOs | Should -Be 100
-    $r[2].TotalIOs | Should -Be 300
-    $r[1].PSObject.TypeNames[0] | Should -Be 'IoSpd.SweepFailure'
-    $r[1].SweepPoint | Should -Be 2
-    $r[1].SweepBlockSize | Should -Be '4K'
-    $r[1].SweepOutstandingIO | Should -Be 2
-    $r[1].SweepError.Exception.Message | Should -Be 'disk full'
-    @($ev | Where-Object { $_ -is [Management.Automation.ErrorRecord] -and $_.FullyQualifiedErrorId -like 'IoSpdSweep*' }).Count | Should -Be 0
-    @($wv).Count | Should -Be 1
-    "$($wv[0])" | Should -BeLike 'Sweep point 2 of 3 (-b4K -o2) failed: disk full*'
+    $r = @($all | Where-Object { $_ -isnot [Management.Automation.ErrorRecord] })
+    $errs = @($all | Where-Object { $_ -is [Management.Automation.ErrorRecord] })
+    $r.Count | Should -Be 2
+    $r.TotalIOs | Should -Be @(100, 300)
+    @($r | Where-Object { $_.PSObject.TypeNames[0] -ne 'IoSpd.Result' }).Count | Should -Be 0
+    $errs.Count | Should -Be 1
+    $errs[0].FullyQualifiedErrorId | Should -Be 'IoSpdSweepPointFailed,Invoke-IoSpdSweep'
+    $errs[0].Exception.Message | Should -BeExactly 'Sweep point 2 of 3 (-b4K -o2) failed: disk full Going on (-ContinueOnError).'
+    $pt = $errs[0].TargetObject
+    $pt.PSObject.TypeNames[0] | Should -Be 'IoSpd.SweepPoint'
+    $pt.SweepPoint | Should -Be 2
+    $pt.SweepBlockSize | Should -Be '4K'
+    $pt.SweepOutstandingIO | Should -Be 2
+    $pt.SweepError.Exception.Message | Should -Be 'disk full'
+    @($wv).Count | Should -Be 0
+  }
+  It 'keeps the table of a -ContinueOnError sweep a table of results' {
+    Mock -ModuleName IoSpd Invoke-IoSpd {
+      $script:calls.Add(@{})
+      if ($OutstandingIO -eq 1) { throw 'disk full' }
+      [pscustomobject]@{ PSTypeName = 'IoSpd.Result'; TotalIOs = 7; IOPS = 1234.0 }
+    }
+    # The IoSpd.Result table view, its IOPS column ({0:N0}) and one row.
+    $text = Invoke-IoSpdSweep -Target t.dat -OutstandingIO 1, 2 -ContinueOnError -ErrorAction SilentlyContinue | Out-String -Width 200
+    $lines = @($text -split '\r?\n' | Where-Object { $_.Trim() })
+    $lines[0] | Should -Match '^\s*TimeSpan\s+Block\s+QD\s+Threads\s+Write%\s+Pattern\s+IOPS\s'
+    $lines.Count | Should -Be 3
+    $lines[2] | Should -Match ('\s' + [regex]::Escape((1234).ToString('N0')) + '\s')
+    $text | Should -Not -Match 'disk full|SweepError'
   }
 
   # The old sweep checked nothing up front: '4x' failed at the 2nd point

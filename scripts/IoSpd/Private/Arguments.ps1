@@ -28,7 +28,8 @@ function ConvertTo-IoSpdSizeArgument {
   # A size for -b/-c: a number is bytes (PowerShell's own literals 4KB or 1GB
   # arrive as the numbers 4096 and 1073741824; 1.5GB as a whole double); a
   # string is iospd's form, digits with an optional K/M/G/T, where the
-  # PowerShell spelling KB/MB/GB/TB is taken as the same binary unit. iospd's
+  # PowerShell spelling KB/MB/GB/TB and the KiB/MiB/GiB/TiB iospd prints
+  # are taken as the same binary unit. iospd's
   # B (blocks) suffix is refused: '4B' would read as 4 bytes to most people.
   # Throws an IoSpdInvalidSize ErrorRecord naming the parameter.
   [CmdletBinding()]
@@ -55,8 +56,9 @@ function ConvertTo-IoSpdSizeArgument {
     }
   } elseif ($base -is [string]) {
     $text = $base.Trim()
-    # 4K, 4KB (PowerShell's spelling), 4096; not 4B (iospd: 4 blocks).
-    if ($text -match '^([0-9]+)(?:([KMGTkmgt])[Bb]?)?$') {
+    # 4K, 4KB (PowerShell's spelling), 4KiB (the form iospd prints), 4096;
+    # not 4B (iospd: 4 blocks).
+    if ($text -match '^([0-9]+)(?:([KMGTkmgt])(?:[Ii]?[Bb])?)?$') {
       $digits = $Matches[1]; $unit = ([string]$Matches[2]).ToUpperInvariant()
       if ($digits -match '^0+$') {
         $problem = "'$base' is not greater than zero"
@@ -71,7 +73,7 @@ function ConvertTo-IoSpdSizeArgument {
   }
   if ($problem) {
     $msg = "-${Parameter}: $problem. Give a number of bytes (4096, or PowerShell's 4KB, 1GB) " +
-      "or iospd's size text ('4K', '64K', '1G')."
+      "or iospd's size text ('4K', '64KiB', '1G')."
     throw (New-IoSpdInvokeError -Message $msg -ErrorId 'IoSpdInvalidSize' -Category InvalidArgument -TargetObject $Value)
   }
   return $result

@@ -45,6 +45,7 @@ $script:IoSpdFleetStartBlock = {
     [string] $JsonPath, [string] $EventName)
   $cmd = Get-Command -Name $Exe -CommandType Application -ErrorAction SilentlyContinue | Select-Object -First 1
   if (-not $cmd) { throw "iospd '$Exe' was not found on this node." }
+  $created = -not (Test-Path -LiteralPath $Directory)
   $null = New-Item -ItemType Directory -Force -Path $Directory
   $out = Join-Path $Directory 'iospd-fleet.out'
   $err = Join-Path $Directory 'iospd-fleet.err'
@@ -55,8 +56,21 @@ $script:IoSpdFleetStartBlock = {
   # Start-Process object whose handle was never read: read it now.
   try { $null = $p.Handle } catch { }
   $global:IoSpdFleet = @{ Node = $Node; Exe = $cmd.Source; Process = $p; Out = $out; Err = $err
-    JsonPath = $JsonPath; EventName = $EventName }
+    JsonPath = $JsonPath; EventName = $EventName; Directory = $Directory; Created = $created }
   $p.Id
+}
+
+# The node's work files removed once its results are home (unless
+# -KeepNodeFiles): iospd's output, error and JSON files, and the folder when
+# this run made it and nothing else is left in it. Returns what is left.
+$script:IoSpdFleetCleanBlock = {
+  $f = $global:IoSpdFleet
+  if (-not $f) { return }
+  Remove-Item -LiteralPath $f.Out, $f.Err, $f.JsonPath -Force -ErrorAction SilentlyContinue
+  if ($f.Created -and (Test-Path -LiteralPath $f.Directory) -and -not (Get-ChildItem -LiteralPath $f.Directory -Force)) {
+    Remove-Item -LiteralPath $f.Directory -Force -ErrorAction SilentlyContinue
+  }
+  [pscustomobject]@{ Node = $f.Node; Directory = $f.Directory; Left = [bool](Test-Path -LiteralPath $f.Directory) }
 }
 
 # Ready (iospd -v printed that it waits for the -yr event), exited, exit code.

@@ -68,6 +68,18 @@ function ConvertTo-IoSpdRowObject {
       $row["Lat$kind$p"] = & $v "$kind$($script:IoSpdRowPercentiles[$p])Ms"
     }
   }
+  # Process-DiskSpd.ps1's Affinity (threads tied to CPUs: no -n) and its
+  # Add1..Add3, read from the file name as it does: VM Fleet's
+  # '-wc<n>wicpw<n>vm<n>' gives the three numbers, '-basevm<n>' gives
+  # base, base, <n>, any other file name na, na, na ($null without a file).
+  $row['Affinity'] = & $v 'Affinity'
+  $add = @($null, $null, $null)
+  if ($row.ResultFileName) {
+    if ($row.ResultFileName -match '-wc(\d+)wicpw(\d+)vm(\d+)') { $add = @($Matches[1], $Matches[2], $Matches[3]) }
+    elseif ($row.ResultFileName -match '-basevm(\d+)') { $add = @('base', 'base', $Matches[1]) }
+    else { $add = @('na', 'na', 'na') }
+  }
+  for ($i = 0; $i -lt 3; $i++) { $row["Add$($i + 1)"] = $add[$i] }
   # After Process-DiskSpd.ps1's columns, so its spreadsheets keep their
   # layout: the DISKSPD release and 2.3's settings (-u as 25% or 8).
   $ringBatch = & $v 'IoRingBatchSize'

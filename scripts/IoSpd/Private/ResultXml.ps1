@@ -252,6 +252,10 @@ function Get-IoSpdProfileSetting {
     IoRingRegisteredBuffers = $(if ($null -ne $regBuf) { $regBuf.InnerText.Trim() -eq 'true' } else { $null })
     BufferSeparation = $(if ($null -ne $sep) { $sep.InnerText.Trim() } else { $null })
     CompletionDepth  = $(if ($null -ne $Span) { Get-IoSpdOptionalInt $Span 'CompletionDepth' } else { $null })
+    # Threads tied to CPUs (no -n): <DisableAffinity> is not 'true'; $null
+    # when the profile does not say.
+    Affinity         = $(if ($null -ne $Span -and $null -ne $Span.SelectSingleNode('DisableAffinity')) {
+        $Span.SelectSingleNode('DisableAffinity').InnerText.Trim() -ne 'true' } else { $null })
     ProfileTargets   = $all
   }
 }

@@ -27,8 +27,11 @@ function Install-IoSpd {
   - Linux and macOS: linux-<arch>/iospd (macos-<arch>/iospd). The release
     zip from scripts/package.sh holds Windows builds only; on Linux it is
     refused with an error that says so (build iospd from source instead).
-    -Scope User writes a marked block into ~/.profile (read by login
-    shells; an open shell needs '. ~/.profile'), -Scope Machine writes
+    -Scope User writes a marked block into the file the user's login shell
+    reads: ~/.zprofile for zsh; for bash the first of ~/.bash_profile,
+    ~/.bash_login and ~/.profile that exists; ~/.profile otherwise (an open
+    shell needs '. <that file>'). There is one block only: an earlier
+    install's block in another of those files is removed. -Scope Machine writes
     /etc/profile.d/iospd.sh; delete the block to undo. When that file cannot
     be written, a warning says that only this session's PATH changed and
     which line to add to the shell profile.
@@ -88,7 +91,7 @@ function Install-IoSpd {
   .PARAMETER Scope
   Process (default) changes PATH for this session only; User and Machine also
   store it: in the user or machine environment in the registry on Windows,
-  in ~/.profile or /etc/profile.d/iospd.sh on Linux and macOS (see the
+  in the login shell's profile or /etc/profile.d/iospd.sh on Linux and macOS (see the
   description). Machine needs an elevated session (root on Linux).
 
   .PARAMETER Sha256
@@ -125,7 +128,7 @@ function Install-IoSpd {
   Install-IoSpd -Source ./iospd-1.0.0-linux.zip -Scope User
 
   On Linux: installs linux-amd64/iospd under ~/.iospd and adds it to PATH in
-  ~/.profile. A Windows-only package is refused (IoSpdPackageWrongSystem).
+  the login shell's profile (~/.bash_profile, ~/.profile or ~/.zprofile). A Windows-only package is refused (IoSpdPackageWrongSystem).
 
   .OUTPUTS
   An object with Destination, Architecture, BinPath, Executable, Version,
@@ -177,7 +180,7 @@ function Install-IoSpd {
 
     $action = "Install iospd ($($layout.Folder)) from '$Source' and add '$binPath' to the $Scope PATH"
     if ($Scope -ne 'Process' -and $layout.System -ne 'Windows') {
-      $action += @{ User = ' (a block in ~/.profile)'; Machine = ' (/etc/profile.d/iospd.sh)' }[$Scope]
+      $action += $(if ($Scope -eq 'User') { " (a block in $(Get-IoSpdProfileFile -Scope User))" } else { ' (/etc/profile.d/iospd.sh)' })
     }
     if (-not $PSCmdlet.ShouldProcess($Destination, $action)) { return }
     Install-IoSpdPackage -Source $Source -Destination $Destination -Layout $layout `

@@ -30,6 +30,14 @@ function Invoke-IoSpd {
   -ErrorAction applies: use -ErrorAction Stop (or try/catch with it) where a
   script must not go on after a failed run.
 
+  Warnings: every warning iospd prints (its own "warning: ..." lines, such
+  as a run that measures the page cache or more threads than CPUs, and
+  DISKSPD's "WARNING: ..." lines, each with the "note: ..." that explains
+  it) is written with Write-Warning, so -WarningAction and
+  $WarningPreference apply, and every result carries the lines as printed
+  in its Warnings property (empty when there were none). DISKSPD's
+  "NOTE: ..." lines go to the information stream (-InformationAction).
+
   Stopping the command (Ctrl+C, PowerShell.Stop(), a stopped pipeline) kills
   the running iospd and waits for it to end.
 
@@ -40,11 +48,18 @@ function Invoke-IoSpd {
 
   .PARAMETER Target
   Files (or #<disk number> / drive targets) to test. Relative paths are
-  relative to the PowerShell location.
+  relative to the PowerShell location. Takes pipeline input: file objects
+  bind by their FullName (Get-ChildItem *.dat | Invoke-IoSpd), strings as
+  they are; all of them are the targets of one run.
 
   .PARAMETER BlockSize
   Block size: a number of bytes (65536, or PowerShell's 64KB) or iospd's size
-  text with K/M/G/T ('64K'; '64KB' is read the same).
+  text with K/M/G/T ('64K'; '64KB' and '64KiB', the form iospd prints, are
+  read the same).
+
+  .PARAMETER FullName
+  Not for direct use: a file object from the pipeline (Get-ChildItem)
+  becomes a target by its FullName.
 
   .PARAMETER Threads
   Threads per target (-t).
@@ -68,7 +83,8 @@ function Invoke-IoSpd {
   Cached, NoBuffering, WriteThrough or Both (-Sb, -Su, -Sw, -Sh).
 
   .PARAMETER CreateSize
-  Create the target files with this size: bytes (1073741824, 1GB) or '1G'.
+  Create the target files with this size: bytes (1073741824, 1GB) or '1G'
+  ('1GiB' too).
 
   .PARAMETER IopsInterval
   Collect IOPS per interval of this many milliseconds (-D).
@@ -76,8 +92,9 @@ function Invoke-IoSpd {
   .PARAMETER ArgumentList
   Further raw iospd arguments, for example '-Z1M' or '-a0,1'.
 
-  .PARAMETER Path
-  The iospd executable; default: iospd from PATH.
+  .PARAMETER ExecutablePath
+  The iospd executable; default: iospd from PATH. -Path is an alias (the
+  old name; elsewhere in the module -Path means result or target files).
 
   .PARAMETER AlignCsvOwner
   Before the run, make this node the owner of each target's Cluster Shared
@@ -126,6 +143,23 @@ function Invoke-IoSpd {
   needs. Not given: iospd's default. The results say which it was
   (DiskSpdVersion).
 
+  .PARAMETER Pts
+  --pts=iops|throughput|latency: a SNIA PTS 2.0.2 test from one command
+  line (docs/pts.md): preconditioning, rounds of the test's cells until
+  steady state or 25 rounds. Returns one IoSpd.PtsResult: Rounds (each
+  with Round, TrackedValue and Cells: BlockSize, ReadPercent, Access, IOPS,
+  MiBps, MeanUs, P99Us ...), Window (the last measurement window: Values,
+  Mean, DataExcursion(Percent), Slope, SlopeExcursion(Percent), DataOk,
+  SlopeOk), Converged, Stopped, Conformant, NonconformantReasons, Tracked,
+  Target, Warnings and the parsed document in Document. With -Json the
+  document as ConvertFrom-Json gives it. iospd ignores -BlockSize,
+  -WritePercent, -Random, -Duration, -Warmup, -Cooldown, -Latency and
+  -IopsInterval with it (the cells set them) and says so in a warning.
+
+  .PARAMETER PtsCell
+  --pts-cell=<time>: each cell lasts this long ('1s', whole seconds)
+  instead of PTS's 60 s; the run is then not conformant, and says so.
+
   .PARAMETER VerifyState
   --verify-state=FILE: where the verify state lives instead of
   <target>.iospd-verify (one target only; needed for physical disks).
@@ -143,7 +177,7 @@ function Invoke-IoSpd {
   both and does neither).
 
   .EXAMPLE
-  Invoke-IoSpd -Target /mnt/nvme/t.dat -Path ./build/linux/iospd -BlockSize 4096 -Duration 2 -ArgumentList '-Z1M' | Select-Object IOPS, MiBps
+  Invoke-IoSpd -Target /mnt/nvme/t.dat -ExecutablePath ./build/linux/iospd -BlockSize 4096 -Duration 2 -ArgumentList '-Z1M' | Select-Object IOPS, MiBps
 
   Runs the Linux build with an extra raw switch.
 
@@ -164,49 +198,84 @@ function Invoke-IoSpd {
   on the node that owns the volume afterwards:
   Invoke-IoSpd -Target C:\ClusterStorage\Volume1\v.dat -BlockSize 64K -VerifyOnly -ErrorAction Stop
 
+  .EXAMPLE
+  $p = Invoke-IoSpd -Target /dev/nvme1n1 -Pts iops -Threads 4 -OutstandingIO 32 -CacheMode Both -ArgumentList '--allow-raw-write'
+
+  A PTS IOPS test of a whole device (everything on it is overwritten);
+  $p.Converged, $p.Window and $p.Rounds[-1].Cells | Format-Table.
+
   .OUTPUTS
   IoSpd.Result (see ConvertFrom-IoSpdXml); with -Json the parsed JSON document;
-  with -VerifyOnly IoSpd.VerifyOnlyResult.
+  with -VerifyOnly IoSpd.VerifyOnlyResult; with -Pts IoSpd.PtsResult.
   #>
   [CmdletBinding(SupportsShouldProcess)]
   param(
-    [Parameter(Mandatory, Position = 0)] [string[]] $Target,
-    [object] $BlockSize,
-    [ValidateRange(1, 65535)] [int] $Threads,
-    [ValidateRange(1, 1048576)] [int] $OutstandingIO,
-    [ValidateRange(0, 100)] [int] $WritePercent,
+    [Parameter(Mandatory, Position = 0, ValueFromPipeline)] [string[]] $Target,
+    # A file from the pipeline binds its FullName here (not by property name
+    # to -Target: FileInfo has a Target property of its own, its link target).
+    [Parameter(ValueFromPipelineByPropertyName, DontShow)] [string] $FullName,
+    [PSDefaultValue(Help = "iospd's: 64K (-b)")] [object] $BlockSize,
+    [PSDefaultValue(Help = "iospd's: 1 thread per target (-t)")] [ValidateRange(1, 65535)] [int] $Threads,
+    [PSDefaultValue(Help = "iospd's: 2 per thread and target (-o)")] [ValidateRange(1, 1048576)] [int] $OutstandingIO,
+    [PSDefaultValue(Help = "iospd's: 0, reads only (-w)")] [ValidateRange(0, 100)] [int] $WritePercent,
     [switch] $Random,
-    [ValidateRange(0, 2147483647)] [int] $Duration,
-    [ValidateRange(0, 2147483647)] [int] $Warmup,
-    [ValidateRange(0, 2147483647)] [int] $Cooldown,
-    [ValidateSet('Cached', 'NoBuffering', 'WriteThrough', 'Both')] [string] $CacheMode,
+    [PSDefaultValue(Help = "iospd's: 10 s (-d)")] [ValidateRange(0, 2147483647)] [int] $Duration,
+    [PSDefaultValue(Help = "iospd's: 5 s (-W)")] [ValidateRange(0, 2147483647)] [int] $Warmup,
+    [PSDefaultValue(Help = "iospd's: 0 s (-C)")] [ValidateRange(0, 2147483647)] [int] $Cooldown,
+    [PSDefaultValue(Help = "iospd's: cached, no -S")] [ValidateSet('Cached', 'NoBuffering', 'WriteThrough', 'Both')] [string] $CacheMode,
     [switch] $Latency,
-    [ValidateRange(1, 2147483647)] [int] $IopsInterval,
-    [object] $CreateSize,
+    [PSDefaultValue(Help = "none: no per-interval IOPS")] [ValidateRange(1, 2147483647)] [int] $IopsInterval,
+    [PSDefaultValue(Help = "none: the targets must exist")] [object] $CreateSize,
     [string[]] $ArgumentList,
-    [string] $Path,
+    [Alias('Path')] [string] $ExecutablePath,
     [switch] $AlignCsvOwner,
-    [ValidateRange(1, 2147483)] [int] $TimeoutSec,
+    [PSDefaultValue(Help = "none: no limit")] [ValidateRange(1, 2147483)] [int] $TimeoutSec,
     [switch] $Json,
     [switch] $Verify,
     [switch] $VerifyOnly,
     [string] $VerifyState,
-    [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion
+    [PSDefaultValue(Help = "iospd's default level (2.3)")] [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion,
+    [ValidateSet('iops', 'throughput', 'latency')] [string] $Pts,
+    [PSDefaultValue(Help = "iospd's: PTS's 60 s cells")] [string] $PtsCell
   )
 
+  begin { $allTargets = [Collections.Generic.List[string]]::new() }
+  # Targets from the pipeline (Get-ChildItem *.dat | Invoke-IoSpd binds each
+  # file's FullName) are gathered: one run over all of them, as iospd runs
+  # every target given on one command line together.
+  process {
+    if ($PSBoundParameters.ContainsKey('FullName') -and $FullName) { $allTargets.Add($FullName) }
+    else { foreach ($t in @($Target)) { $allTargets.Add($t) } }
+  }
+  end {
+  $Target = $allTargets.ToArray()
   # Bad input stops here, before anything is moved or run: terminating
   # errors with ids (IoSpdInvalidSize, IoSpdInvalidArgument,
   # IoSpdExecutableNotFound). The try/catch also keeps a private helper's
   # throw from being swallowed by -ErrorAction SilentlyContinue.
   try {
-    $argParams = @{ Target = $Target; ResultFormat = $(if ($Json) { 'json' } else { 'xml' }) }
+    # --pts writes its own document (iospd-pts) where -Rjson puts results.
+    $argParams = @{ Target = $Target; ResultFormat = $(if ($Json -or $Pts) { 'json' } else { 'xml' }) }
     foreach ($name in 'BlockSize', 'Threads', 'OutstandingIO', 'WritePercent', 'Random',
       'Duration', 'Warmup', 'Cooldown', 'CacheMode', 'Latency', 'IopsInterval',
       'CreateSize', 'ArgumentList', 'Verify', 'VerifyOnly', 'VerifyState', 'DiskSpdVersion') {
       if ($PSBoundParameters.ContainsKey($name)) { $argParams[$name] = $PSBoundParameters[$name] }
     }
+    if ($PtsCell -and -not $Pts) {
+      throw (New-IoSpdInvokeError -Message '-PtsCell needs -Pts (iops, throughput or latency).' `
+          -ErrorId 'IoSpdInvalidArgument' -Category InvalidArgument -TargetObject $PtsCell)
+    }
+    if ($Pts -and ($Verify -or $VerifyOnly)) {
+      throw (New-IoSpdInvokeError -Message '-Pts runs its own cells: it cannot be combined with -Verify or -VerifyOnly.' `
+          -ErrorId 'IoSpdInvalidArgument' -Category InvalidArgument -TargetObject $Pts)
+    }
+    if ($Pts) {
+      $ptsArgs = @("--pts=$Pts")
+      if ($PtsCell) { $ptsArgs += "--pts-cell=$PtsCell" }
+      $argParams['ArgumentList'] = $ptsArgs + @($ArgumentList | Where-Object { $_ })
+    }
     $arguments = ConvertTo-IoSpdArgumentList @argParams
-    $exe = Resolve-IoSpdExecutable -Path $Path
+    $exe = Resolve-IoSpdExecutable -Path $ExecutablePath
   } catch {
     $PSCmdlet.ThrowTerminatingError($_)
   }
@@ -248,12 +317,19 @@ function Invoke-IoSpd {
     $PSCmdlet.WriteError((New-IoSpdInvokeError -Message $msg -ErrorId 'IoSpdTimeout' -Category OperationTimeout -TargetObject $exe))
     return
   }
+  # iospd's warnings reach the caller: Write-Warning (so -WarningAction and
+  # $WarningPreference apply), NOTE: lines as information, and the lines
+  # themselves in every result's Warnings property.
+  $warn = ConvertFrom-IoSpdWarningLine -Line ([string]$run.StdErr)
+  foreach ($m in $warn.Messages) { Write-Warning "iospd: $m" }
+  foreach ($n in $warn.Notes) { Write-Information -MessageData "iospd: $n" -Tags 'IoSpd', 'Note' }
+  $wl = $warn.Lines
   if ($VerifyOnly -and ($run.ExitCode -eq 0 -or $run.ExitCode -eq 1)) {
     # Exit 1 with summary lines is a verify that found bad blocks: the
     # results are the answer, and the error says so.
     $res = @(ConvertFrom-IoSpdVerifyText -StdOut ([string]$run.StdOut) -StdErr ([string]$run.StdErr) -ExitCode $run.ExitCode)
     if ($res.Count -gt 0) {
-      $res
+      $res | Add-IoSpdWarningProperty -Lines $wl
       if ($run.ExitCode -ne 0) {
         $bad = ($res | Measure-Object -Property Failures -Sum).Sum
         if ($bad -gt 0) {
@@ -272,7 +348,8 @@ function Invoke-IoSpd {
   if ($Verify -and $run.ExitCode -eq 1 -and ([string]$run.StdErr) -match '(?m)^verify FAILED: ' -and
     ([string]$run.StdOut).Trim()) {
     # The run measured; some blocks read back were wrong: results and error.
-    if ($Json) { [string]$run.StdOut | ConvertFrom-Json } else { ConvertFrom-IoSpdXml -Xml ([string]$run.StdOut) }
+    $(if ($Json) { [string]$run.StdOut | ConvertFrom-Json } else { ConvertFrom-IoSpdXml -Xml ([string]$run.StdOut) }) |
+      Add-IoSpdWarningProperty -Lines $wl
     $PSCmdlet.WriteError((New-IoSpdInvokeError -Message ("iospd --verify found bad blocks: " + ([string]$run.StdErr).Trim()) `
           -ErrorId 'IoSpdVerifyFailed' -Category InvalidResult -TargetObject $exe))
     return
@@ -286,14 +363,25 @@ function Invoke-IoSpd {
     return
   }
   if ($run.StdErr) { Write-Verbose ("iospd stderr: " + $run.StdErr.Trim()) }
+  if ($Pts -and -not $Json) {
+    try {
+      $doc = [string]$run.StdOut | ConvertFrom-Json -ErrorAction Stop
+      ConvertFrom-IoSpdPtsDocument -Doc $doc -Source "iospd --pts=$Pts's -Rjson output" | Add-IoSpdWarningProperty -Lines $wl
+    } catch {
+      $PSCmdlet.WriteError((New-IoSpdInvokeError -Message "iospd --pts=${Pts}: $($_.Exception.Message)" `
+            -ErrorId 'IoSpdBadJson' -Category InvalidData -TargetObject $exe))
+    }
+    return
+  }
   if ($Json) {
     try {
-      [string]$run.StdOut | ConvertFrom-Json -ErrorAction Stop
+      [string]$run.StdOut | ConvertFrom-Json -ErrorAction Stop | Add-IoSpdWarningProperty -Lines $wl
     } catch {
       $PSCmdlet.WriteError((New-IoSpdInvokeError -Message "iospd's -Rjson output is not JSON: $($_.Exception.Message)" `
             -ErrorId 'IoSpdBadJson' -Category InvalidData -TargetObject $exe))
     }
     return
   }
-  ConvertFrom-IoSpdXml -Xml ([string]$run.StdOut)
+  ConvertFrom-IoSpdXml -Xml ([string]$run.StdOut) | Add-IoSpdWarningProperty -Lines $wl
+  }
 }

@@ -24,7 +24,19 @@ function Invoke-IoSpdFleet {
   A node that is unreachable, has no iospd, is not ready within
   -ReadyTimeoutSec, fails, is killed or times out is named in the result
   with its error; the other nodes' results are merged and returned with
-  Partial = $true. Without any node's results the command fails.
+  Partial = $true, and then one non-terminating IoSpdFleetNodeFailed error
+  per failed node follows, whose TargetObject is that partial result: with
+  -ErrorAction Stop, catch it and read $_.TargetObject. Without any node's
+  results the command fails (IoSpdFleetNoResults).
+
+  Each node's work folder (its iospd output, error and JSON files; the
+  folder itself when the run made it) is removed at the end, once the JSON
+  is copied to -OutputDirectory; -KeepNodeFiles keeps them.
+
+  Shown at the prompt, the result is a table with one row per node (IOPS,
+  MiB/s, mean and p99 latency, CPU, its start after the first node, the
+  number of warnings, its error) and a (cluster) row: the merged totals, the
+  busiest node's CPU and the start skew. The rows are in its Table property.
 
   Start skew: each node takes the time ([datetime]::UtcNow, 100 ns ticks)
   right after its `iospd -ye` returned, when its run has been released. The
@@ -32,6 +44,11 @@ function Invoke-IoSpdFleet {
   up to that node's -ye process time (StartSkewUncertaintyMs). The times are
   the nodes' own clocks: across machines, add their clock offset (NTP, often
   around a millisecond).
+
+  Warnings: each node's iospd warnings (its JSON's "warnings" array) are
+  written with Write-Warning as "node <name>: iospd: ..." (-WarningAction
+  applies) and kept in that node's row (Nodes[i].Warnings) and, prefixed
+  with the node name, in the result's Warnings.
 
   WinRM (-ComputerName, or WinRM sessions) is tested with mocks only and is
   untested on real Windows; SSH remoting is tested for real on Linux.
@@ -79,9 +96,9 @@ function Invoke-IoSpdFleet {
   The folder on each node for its output files (a template; default
   <node's temp folder>/iospd-fleet/{node}).
 
-  .PARAMETER Path
+  .PARAMETER ExecutablePath
   The iospd on this machine that merges (--merge); default IOSPD_EXE or
-  iospd from PATH.
+  iospd from PATH. -Path is an alias (the old name).
 
   .PARAMETER OutputDirectory
   Where the nodes' JSON files (<node>.json) and the merged fleet.json are
@@ -96,6 +113,10 @@ function Invoke-IoSpdFleet {
 
   .PARAMETER Force
   Run even when the nodes' iospd versions differ.
+
+  .PARAMETER KeepNodeFiles
+  Keep each node's work folder (-WorkingDirectory) and its files after the
+  run instead of removing them.
 
   .PARAMETER InstallFrom
   A local release zip (with its .sha256 beside it) to install on every node
@@ -183,7 +204,9 @@ function Invoke-IoSpdFleet {
   .OUTPUTS
   IoSpd.FleetResult: the merged Iops, MiBps, MeanMs, P99Ms, Ios; the
   busiest node's CPU usage (MaxCpuPercent); Nodes (one row per node: Node,
-  Iops, MiBps, MeanMs, P99Ms, Ios, CpuPercent, Version, Error), Partial,
+  Iops, MiBps, MeanMs, P99Ms, Ios, CpuPercent, Version, StartUtc,
+  StartOffsetMs, Error, Warnings), Table (the node rows and the (cluster) row),
+  Warnings (every node's warning lines as "<node>: <line>"), Partial,
   FailedNodes, StartSkewMs, StartSkewUncertaintyMs, MergedPath, Merged (the
   merged JSON as objects).
   #>
@@ -196,31 +219,32 @@ function Invoke-IoSpdFleet {
     [Parameter(ParameterSetName = 'HostName')] [string] $UserName,
     [Parameter(ParameterSetName = 'HostName')] [string] $KeyFilePath,
     [Parameter(ParameterSetName = 'HostName')] [hashtable] $SshOption,
-    [Parameter(ParameterSetName = 'HostName')] [Parameter(ParameterSetName = 'ComputerName')] [int] $Port,
+    [PSDefaultValue(Help = "the transport's own: 5985 (WinRM), 22 (SSH)")] [Parameter(ParameterSetName = 'HostName')] [Parameter(ParameterSetName = 'ComputerName')] [int] $Port,
     [string[]] $NodeName,
     [Parameter(Mandatory)] [string[]] $Target,
     [string[]] $ArgumentList,
-    [object] $BlockSize,
-    [ValidateRange(1, 65535)] [int] $Threads,
-    [ValidateRange(1, 1048576)] [int] $OutstandingIO,
-    [ValidateRange(0, 100)] [int] $WritePercent,
+    [PSDefaultValue(Help = "iospd's: 64K (-b)")] [object] $BlockSize,
+    [PSDefaultValue(Help = "iospd's: 1 thread per target (-t)")] [ValidateRange(1, 65535)] [int] $Threads,
+    [PSDefaultValue(Help = "iospd's: 2 per thread and target (-o)")] [ValidateRange(1, 1048576)] [int] $OutstandingIO,
+    [PSDefaultValue(Help = "iospd's: 0, reads only (-w)")] [ValidateRange(0, 100)] [int] $WritePercent,
     [switch] $Random,
-    [ValidateRange(0, 2147483647)] [int] $Duration,
-    [ValidateRange(0, 2147483647)] [int] $Warmup,
-    [ValidateRange(0, 2147483647)] [int] $Cooldown,
-    [ValidateSet('Cached', 'NoBuffering', 'WriteThrough', 'Both')] [string] $CacheMode,
-    [ValidateRange(1, 2147483647)] [int] $IopsInterval,
-    [object] $CreateSize,
+    [PSDefaultValue(Help = "iospd's: 10 s (-d)")] [ValidateRange(0, 2147483647)] [int] $Duration,
+    [PSDefaultValue(Help = "iospd's: 5 s (-W)")] [ValidateRange(0, 2147483647)] [int] $Warmup,
+    [PSDefaultValue(Help = "iospd's: 0 s (-C)")] [ValidateRange(0, 2147483647)] [int] $Cooldown,
+    [PSDefaultValue(Help = "iospd's: cached, no -S")] [ValidateSet('Cached', 'NoBuffering', 'WriteThrough', 'Both')] [string] $CacheMode,
+    [PSDefaultValue(Help = "none: no per-interval IOPS")] [ValidateRange(1, 2147483647)] [int] $IopsInterval,
+    [PSDefaultValue(Help = "none: the targets must exist")] [object] $CreateSize,
     [string] $IoSpdPath = 'iospd',
     [string] $WorkingDirectory,
-    [string] $Path,
+    [Alias('Path')] [string] $ExecutablePath,
     [string] $OutputDirectory,
     [ValidateRange(0, 2147483)] [int] $TimeoutSec = 0,
     [ValidateRange(1, 2147483)] [int] $ReadyTimeoutSec = 120,
     [switch] $Force,
     [switch] $AlignCsvOwner,
+    [switch] $KeepNodeFiles,
     [string] $InstallFrom,
-    [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion
+    [PSDefaultValue(Help = "iospd's default level (2.3)")] [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion
   )
 
   try { Test-IoSpdFleetRawArgument -ArgumentList $ArgumentList } catch { $PSCmdlet.ThrowTerminatingError($_) }
@@ -244,8 +268,8 @@ function Invoke-IoSpdFleet {
             -Message "-InstallFrom '$InstallFrom': give a local release zip with its .sha256 file beside it (iospd-<version>.zip and iospd-<version>.zip.sha256)."))
     }
   }
-  if (-not $Path -and $env:IOSPD_EXE) { $Path = $env:IOSPD_EXE }
-  try { $mergeExe = Resolve-IoSpdExecutable -Path $Path }
+  if (-not $ExecutablePath -and $env:IOSPD_EXE) { $ExecutablePath = $env:IOSPD_EXE }
+  try { $mergeExe = Resolve-IoSpdExecutable -Path $ExecutablePath }
   catch { $PSCmdlet.ThrowTerminatingError((New-IoSpdFleetErrorRecord -Id 'IoSpdFleetNoMerger' -Category ObjectNotFound -Message "The iospd that merges on this machine: $($_.Exception.Message)")) }
 
   $nodeParams = @{}
@@ -263,7 +287,7 @@ function Invoke-IoSpdFleet {
   foreach ($n in $nodes) {
     $state[$n.Name] = [pscustomobject]@{ Node = $n.Name; Session = $n.Session; Error = $n.Error
       Exe = (Expand-IoSpdFleetTemplate -Template $IoSpdPath -Node $n.Name)
-      Version = $null; Started = $false; Signal = $null; JsonPath = $null; Summary = $null }
+      Version = $null; Started = $false; Signal = $null; JsonPath = $null; Summary = $null; Warnings = $null }
   }
   $live = { @($state.Values | Where-Object { -not $_.Error }) }
   $fail = { param($st, [string] $msg) if (-not $st.Error) { $st.Error = $msg; Write-Verbose "node $($st.Node): $msg" } }
@@ -389,7 +413,12 @@ function Invoke-IoSpdFleet {
           } else {
             $st.JsonPath = Join-Path $OutputDirectory "$($st.Node).json"
             [IO.File]::WriteAllText($st.JsonPath, $c.Json)
-            $st.Summary = Get-IoSpdFleetDirectionSummary -Json ($c.Json | ConvertFrom-Json)
+            $doc = $c.Json | ConvertFrom-Json
+            $st.Summary = Get-IoSpdFleetDirectionSummary -Json $doc
+            # The node's warnings: its JSON's "warnings" array (stderr for
+            # an iospd that does not write one).
+            $src = if ($doc.PSObject.Properties['warnings']) { [string[]]@($doc.warnings) } else { [string[]]@([string]$c.StdErr) }
+            $st.Warnings = ConvertFrom-IoSpdWarningLine -Line $src
           }
         } catch { & $fail $st "lost during the run: $($_.Exception.Message)" }
       }
@@ -406,6 +435,11 @@ function Invoke-IoSpdFleet {
     foreach ($st in $state.Values) {
       if ($st.Started -and $st.Session -and -not ($st.JsonPath)) {
         try { Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetStopBlock } catch { }
+      }
+      # The node's work folder goes (its JSON is home, or the run failed:
+      # the error text is in the result) unless -KeepNodeFiles.
+      if ($st.Started -and $st.Session -and -not $KeepNodeFiles) {
+        try { $null = Invoke-IoSpdFleetRemote -Session $st.Session -ScriptBlock $script:IoSpdFleetCleanBlock } catch { }
       }
     }
     foreach ($n in $nodes) {
@@ -425,7 +459,17 @@ function Invoke-IoSpdFleet {
       Ios = if ($sm) { $sm.Ios } else { $null }; CpuPercent = if ($sm) { $sm.CpuPercent } else { $null }
       Version = $st.Version
       StartUtc = if ($st.Signal) { $st.Signal.SetUtc } else { $null }
+      StartOffsetMs = $null
       Error = $st.Error; JsonPath = $st.JsonPath
+      Warnings = if ($st.Warnings) { $st.Warnings.Lines } else { [string[]]@() }
+    }
+  }
+  # Each node's start after the first node's (the skew, node by node).
+  $starts = @($rows | Where-Object { $null -ne $_.StartUtc } | ForEach-Object { ([datetime]$_.StartUtc).ToUniversalTime().Ticks })
+  if ($starts.Count) {
+    [long]$first = ($starts | Measure-Object -Minimum).Minimum
+    foreach ($row in $rows) {
+      if ($null -ne $row.StartUtc) { $row.StartOffsetMs = (([datetime]$row.StartUtc).ToUniversalTime().Ticks - $first) / 1e4 }
     }
   }
   if ($okNodes.Count -eq 0) {
@@ -448,22 +492,43 @@ function Invoke-IoSpdFleet {
   [IO.File]::WriteAllText($mergedPath, [string]$run.StdOut)
   $merged = [string]$run.StdOut | ConvertFrom-Json
   $total = Get-IoSpdFleetDirectionSummary -Json $merged
-  foreach ($st in $failed) {
-    Write-Warning "Invoke-IoSpdFleet: node $($st.Node) has no results: $($st.Error)"
+  foreach ($st in $okNodes) {
+    if (-not $st.Warnings) { continue }
+    foreach ($m in $st.Warnings.Messages) { Write-Warning "node $($st.Node): iospd: $m" }
+    foreach ($n in $st.Warnings.Notes) { Write-Information -MessageData "node $($st.Node): iospd: $n" -Tags 'IoSpd', 'Note' }
   }
-  [pscustomobject]@{
+  $maxCpu = ($okNodes | ForEach-Object { $_.Summary.CpuPercent } | Where-Object { $null -ne $_ } | Measure-Object -Maximum).Maximum
+  # The cluster row of the table view, after the node rows.
+  $clusterRow = [pscustomobject]@{
+    PSTypeName = 'IoSpd.FleetNode'
+    Node = '(cluster)'; Iops = $total.Iops; MiBps = $total.MiBps; MeanMs = $total.MeanMs; P99Ms = $total.P99Ms
+    Ios = $total.Ios; CpuPercent = $maxCpu; Version = $null; StartUtc = $null; StartOffsetMs = $skew.SkewMs
+    Error = if ($failed.Count) { "partial: $($failed.Count) of $($state.Count) nodes failed" } else { $null }
+    JsonPath = $mergedPath; Warnings = [string[]]@()
+  }
+  $result = [pscustomobject]@{
     PSTypeName = 'IoSpd.FleetResult'
     Iops = $total.Iops; MiBps = $total.MiBps; MeanMs = $total.MeanMs; P99Ms = $total.P99Ms; Ios = $total.Ios
-    MaxCpuPercent = ($okNodes | ForEach-Object { $_.Summary.CpuPercent } | Where-Object { $null -ne $_ } | Measure-Object -Maximum).Maximum
+    MaxCpuPercent = $maxCpu
     NodeCount = $okNodes.Count
     Partial = [bool]($failed.Count -gt 0)
     FailedNodes = @($failed | ForEach-Object Node)
     Nodes = @($rows)
+    Warnings = [string[]]@(foreach ($st in $okNodes) { if ($st.Warnings) { $st.Warnings.Lines | ForEach-Object { "$($st.Node): $_" } } })
     StartSkewMs = $skew.SkewMs
     StartSkewUncertaintyMs = $skew.UncertaintyMs
     StartSkewSource = 'node clocks after iospd -ye'
     OutputDirectory = $OutputDirectory
     MergedPath = $mergedPath
     Merged = $merged
+    Table = @(@($rows) + $clusterRow)
+  }
+  # The result first (it is the answer, also when a node failed), then one
+  # non-terminating error per failed node whose TargetObject is that same
+  # result, so -ErrorAction Stop / try-catch still get the others' numbers.
+  $result
+  foreach ($st in $failed) {
+    $PSCmdlet.WriteError((New-IoSpdFleetErrorRecord -Id 'IoSpdFleetNodeFailed' -Category OperationStopped -Target $result `
+          -Message "Invoke-IoSpdFleet: node $($st.Node) has no results: $($st.Error) (the result holds the other nodes' merge, Partial = `$true)"))
   }
 }

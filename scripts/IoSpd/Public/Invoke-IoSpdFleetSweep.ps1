@@ -91,8 +91,9 @@ function Invoke-IoSpdFleetSweep {
   As Invoke-IoSpdFleet's -WorkingDirectory: the folder template on each
   node for its results.
 
-  .PARAMETER Path
-  As Invoke-IoSpdFleet's -Path: the iospd that merges the results here.
+  .PARAMETER ExecutablePath
+  As Invoke-IoSpdFleet's -ExecutablePath: the iospd that merges the results
+  here. -Path is an alias (the old name).
 
   .PARAMETER TimeoutSec
   As Invoke-IoSpdFleet's -TimeoutSec, for each point.
@@ -134,7 +135,7 @@ function Invoke-IoSpdFleetSweep {
     [double] $MaxCpuPercent,
     [string] $IoSpdPath = 'iospd',
     [string] $WorkingDirectory,
-    [string] $Path,
+    [Alias('Path')] [string] $ExecutablePath,
     [int] $TimeoutSec = 0,
     [switch] $Resume,
     [switch] $ContinueOnError,
@@ -160,7 +161,7 @@ function Invoke-IoSpdFleetSweep {
 
   $fleet = @{ Session = $Session; Target = $Target; IoSpdPath = $IoSpdPath; TimeoutSec = $TimeoutSec; Force = $Force
     AlignCsvOwner = $AlignCsvOwner }
-  foreach ($k in 'NodeName', 'WorkingDirectory', 'Path') { if ($PSBoundParameters.ContainsKey($k)) { $fleet[$k] = $PSBoundParameters[$k] } }
+  foreach ($k in 'NodeName', 'WorkingDirectory', 'ExecutablePath') { if ($PSBoundParameters.ContainsKey($k)) { $fleet[$k] = $PSBoundParameters[$k] } }
 
   foreach ($w in $WritePercent) {
     foreach ($b in $BlockSize) {
@@ -192,7 +193,10 @@ function Invoke-IoSpdFleetSweep {
           $null = New-Item -ItemType Directory -Force -Path $dir
           $args2 = @($ArgumentList | Where-Object { $_ }) + @("-b$bs", "-t$t", "-o$o", "-w$w")
           try {
-            $r = Invoke-IoSpdFleet @fleet -ArgumentList $args2 -OutputDirectory $dir -ErrorAction Stop
+            # A node that failed is an error whose TargetObject is the
+            # partial result of the others: the point keeps it (Partial).
+            try { $r = Invoke-IoSpdFleet @fleet -ArgumentList $args2 -OutputDirectory $dir -ErrorAction Stop }
+            catch { if ($_.FullyQualifiedErrorId -like 'IoSpdFleetNodeFailed*' -and $_.TargetObject) { $r = $_.TargetObject } else { throw } }
             $row.Iops = $r.Iops; $row.MiBps = $r.MiBps; $row.MeanMs = $r.MeanMs; $row.P99Ms = $r.P99Ms
             $row.MaxCpuPercent = $r.MaxCpuPercent; $row.StartSkewMs = $r.StartSkewMs; $row.Partial = $r.Partial
             $row.FailedNodes = @($r.FailedNodes)

@@ -26,9 +26,12 @@ function Invoke-IoSpdSweep {
   done. When a point fails, the sweep writes a non-terminating
   IoSpdSweepPointFailed error naming the point and stops; the results
   before it have been passed on (and stay in $r = Invoke-IoSpdSweep ...).
-  With -ErrorAction Stop that error is terminating. With -ContinueOnError a
-  failed point becomes an IoSpd.SweepFailure object (the Sweep* settings and
-  SweepError, the ErrorRecord) plus a warning, and the sweep goes on.
+  With -ErrorAction Stop that error is terminating. With -ContinueOnError
+  every failed point writes that error and the sweep goes on. Failures never
+  go to the output (a table of results stays a table of results): each
+  error's TargetObject is the point, an IoSpd.SweepPoint with the Sweep*
+  settings and SweepError (the run's ErrorRecord); collect them with
+  -ErrorVariable.
 
   Stopping the sweep (Ctrl+C, a downstream Select-Object -First n) kills the
   running iospd and runs no further point. -WhatIf shows each point's
@@ -55,11 +58,12 @@ function Invoke-IoSpdSweep {
   many seconds is killed and counts as failed.
 
   .PARAMETER ContinueOnError
-  Record a failed point as an IoSpd.SweepFailure object and go on with the
-  next one, instead of stopping the sweep.
+  Write a failed point's IoSpdSweepPointFailed error and go on with the
+  next point, instead of stopping the sweep.
 
-  .PARAMETER Path
-  The iospd executable; default: iospd from PATH.
+  .PARAMETER ExecutablePath
+  The iospd executable; default: iospd from PATH. -Path is an alias (the
+  old name).
 
   .PARAMETER AlignCsvOwner
   Passed to Invoke-IoSpd: move each target's Cluster Shared Volume to this
@@ -103,6 +107,40 @@ function Invoke-IoSpdSweep {
   .PARAMETER ArgumentList
   More iospd switches, passed to Invoke-IoSpd for every point as given.
 
+  Curve mode (-LatencyLimit, -Curve or -Expect; docs/curve.md): one
+  `iospd --curve` run with --output=json:<temp file> instead of a grid.
+  iospd walks the axis itself (-o by default), finds the knee, bisects to
+  the deepest point within the latency bound and says what limits the
+  run. -BlockSize, -Threads, -OutstandingIO and -WritePercent then take one
+  value each (the axis is -Curve). Returns one IoSpd.CurveResult: Points
+  (one row per point run: Point, Phase, AxisValue, BlockSize, Threads,
+  OutstandingIO, IOPS, MiBps, MeanUs, P99Us, LimitStatUs, WithinLimit,
+  CpuPercent, ...), Knee, Answer (the deepest point within the bound),
+  Cap (what limits the run: Kind iops/bandwidth/tool/none, Value, Unit,
+  Evidence), LittlesLaw, Verdict (the verdict's sentences, string[]),
+  Stopped, Interrupted, Warnings and the parsed document in Document. A run
+  iospd refuses or that fails is an IoSpdCurveFailed error.
+
+  .PARAMETER LatencyLimit
+  --latency-limit=: the bound, '[r:|w:]<stat><=<time>' with <stat> mean or
+  a percentile (p99, p99.9) and a unit on the time: 'p99<=1ms',
+  'r:mean<=500us'. The answer is the deepest point within it.
+
+  .PARAMETER Curve
+  --curve=: the axis, 'o', 't' or 'b' with its default values, a range
+  'o:1..256' (doubling) or a list 'b:4K,8K,64K'. Not given: the -o axis.
+
+  .PARAMETER Expect
+  --expect=: the figure the device or cloud disk promises, 'iops:<n>' or
+  'mibs:<n>'; the verdict says how far the run got.
+
+  .EXAMPLE
+  $c = Invoke-IoSpdSweep -Target /dev/sdb -BlockSize 4K -Random -CacheMode Both -LatencyLimit 'p99<=1ms' -Expect 'iops:5000'
+
+  The queue-depth curve with a latency bound: $c.Answer.AxisValue is the
+  deepest queue within 1 ms at p99, $c.Verdict says what caps the run,
+  $c.Points | Format-Table Point, AxisValue, IOPS, P99Us, WithinLimit.
+
   .EXAMPLE
   Invoke-IoSpdSweep -Target D:\t.dat -CreateSize 4G -BlockSize 4KB, 64KB -Threads 1, 4 -OutstandingIO 1, 8, 32 -Random -Duration 20 -CacheMode Both -Latency | Format-Table SweepBlockSize, SweepThreads, SweepOutstandingIO, IOPS, MiBps, TotalP99Ms
 
@@ -112,38 +150,49 @@ function Invoke-IoSpdSweep {
   Invoke-IoSpdSweep -Target D:\t.dat -BlockSize 8K -OutstandingIO 1, 2, 4, 8, 16 -WritePercent 0, 100 -Duration 10 -TimeoutSec 60 -ContinueOnError | Export-Csv sweep.csv -NoTypeInformation
 
   Queue-depth scan for reads and writes saved as CSV as it runs; a point
-  that fails or hangs is recorded with its error and the scan goes on.
+  that fails or hangs is an error (in $failed with -ErrorVariable failed)
+  and the scan goes on; the CSV holds the measured points only.
 
   .OUTPUTS
-  IoSpd.Result with the Sweep* columns added; IoSpd.SweepFailure for a
-  failed point with -ContinueOnError.
+  IoSpd.Result with the Sweep* columns added; in curve mode one
+  IoSpd.CurveResult. Failed points are errors
+  (IoSpdSweepPointFailed) whose TargetObject is an IoSpd.SweepPoint.
   #>
   [CmdletBinding(SupportsShouldProcess)]
   param(
     [Parameter(Mandatory, Position = 0)] [string[]] $Target,
-    [object[]] $BlockSize,
-    [int[]] $Threads,
-    [int[]] $OutstandingIO,
-    [int[]] $WritePercent,
+    [PSDefaultValue(Help = "iospd's: 64K (-b)")] [object[]] $BlockSize,
+    [PSDefaultValue(Help = "iospd's: 1 thread per target (-t)")] [int[]] $Threads,
+    [PSDefaultValue(Help = "iospd's: 2 per thread and target (-o)")] [int[]] $OutstandingIO,
+    [PSDefaultValue(Help = "iospd's: 0, reads only (-w)")] [int[]] $WritePercent,
     [switch] $Random,
-    [ValidateRange(0, 2147483647)] [int] $Duration,
-    [ValidateRange(0, 2147483647)] [int] $Warmup,
-    [ValidateRange(0, 2147483647)] [int] $Cooldown,
-    [ValidateSet('Cached', 'NoBuffering', 'WriteThrough', 'Both')] [string] $CacheMode,
+    [PSDefaultValue(Help = "iospd's: 10 s (-d)")] [ValidateRange(0, 2147483647)] [int] $Duration,
+    [PSDefaultValue(Help = "iospd's: 5 s (-W)")] [ValidateRange(0, 2147483647)] [int] $Warmup,
+    [PSDefaultValue(Help = "iospd's: 0 s (-C)")] [ValidateRange(0, 2147483647)] [int] $Cooldown,
+    [PSDefaultValue(Help = "iospd's: cached, no -S")] [ValidateSet('Cached', 'NoBuffering', 'WriteThrough', 'Both')] [string] $CacheMode,
     [switch] $Latency,
-    [ValidateRange(1, 2147483647)] [int] $IopsInterval,
-    [object] $CreateSize,
+    [PSDefaultValue(Help = "none: no per-interval IOPS")] [ValidateRange(1, 2147483647)] [int] $IopsInterval,
+    [PSDefaultValue(Help = "none: the targets must exist")] [object] $CreateSize,
     [string[]] $ArgumentList,
-    [string] $Path,
+    [Alias('Path')] [string] $ExecutablePath,
     [switch] $AlignCsvOwner,
-    [ValidateRange(1, 2147483)] [int] $TimeoutSec,
+    [PSDefaultValue(Help = "none: no limit")] [ValidateRange(1, 2147483)] [int] $TimeoutSec,
     [switch] $ContinueOnError,
-    [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion
+    [PSDefaultValue(Help = "iospd's default level (2.3)")] [ValidateSet('2.2', '2.3')] [string] $DiskSpdVersion,
+    [string] $LatencyLimit,
+    [PSDefaultValue(Help = "iospd's: the -o axis 1, 2, 4 ... 1024")] [string] $Curve,
+    [string] $Expect
   )
   $common = @{ Target = $Target }
   foreach ($name in 'Random', 'Duration', 'Warmup', 'Cooldown', 'CacheMode', 'Latency',
     'IopsInterval', 'CreateSize', 'ArgumentList', 'AlignCsvOwner', 'TimeoutSec', 'DiskSpdVersion') {
     if ($PSBoundParameters.ContainsKey($name)) { $common[$name] = $PSBoundParameters[$name] }
+  }
+  # -LatencyLimit, -Curve or -Expect: one iospd --curve run (its own axis,
+  # knee, bisection and verdict) instead of a grid of runs.
+  if ($LatencyLimit -or $Curve -or $Expect) {
+    Invoke-IoSpdCurveRun -Cmdlet $PSCmdlet -Bound $PSBoundParameters
+    return
   }
   # @($null) stands for "not given": one pass, parameter not passed.
   $dims = [ordered]@{}
@@ -168,7 +217,7 @@ function Invoke-IoSpdSweep {
           -Category InvalidArgument -TargetObject $dims))
   }
   try {
-    $common['Path'] = Resolve-IoSpdExecutable -Path $Path
+    $common['ExecutablePath'] = Resolve-IoSpdExecutable -Path $ExecutablePath
   } catch {
     $PSCmdlet.ThrowTerminatingError($_)
   }
@@ -215,18 +264,23 @@ function Invoke-IoSpdSweep {
             }
             if ($null -eq $failure) { continue }
             $text = "Sweep point $point of $total ($($label -join ' ')) failed: $($failure.Exception.Message)"
+            # The error stream, never the output: a failure object among the
+            # results would hide their IOPS columns in a table. The point
+            # (IoSpd.SweepPoint: the Sweep* settings and the ErrorRecord of
+            # the run) is the error's TargetObject.
+            $pt = [ordered]@{ PSTypeName = 'IoSpd.SweepPoint' }
+            foreach ($k in $settings.Keys) { $pt[$k] = $settings[$k] }
+            $pt['SweepError'] = $failure
+            $pointObject = [pscustomobject]$pt
             if (-not $ContinueOnError) {
               # Non-terminating: the results so far stay in the caller's
               # variable; -ErrorAction Stop makes it terminating.
               $PSCmdlet.WriteError((New-IoSpdInvokeError -Message ($text + ' The rest of the sweep was skipped; -ContinueOnError goes on past failed points.') `
-                    -ErrorId 'IoSpdSweepPointFailed' -Category InvalidResult -TargetObject $settings))
+                    -ErrorId 'IoSpdSweepPointFailed' -Category InvalidResult -TargetObject $pointObject))
               return
             }
-            Write-Warning "$text Going on (-ContinueOnError)."
-            $row = [ordered]@{ PSTypeName = 'IoSpd.SweepFailure' }
-            foreach ($k in $settings.Keys) { $row[$k] = $settings[$k] }
-            $row['SweepError'] = $failure
-            [pscustomobject]$row
+            $PSCmdlet.WriteError((New-IoSpdInvokeError -Message ($text + ' Going on (-ContinueOnError).') `
+                  -ErrorId 'IoSpdSweepPointFailed' -Category InvalidResult -TargetObject $pointObject))
           }
         }
       }
