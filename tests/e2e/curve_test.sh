@@ -38,7 +38,7 @@ refused() { # <message> <args...>
   local msg=$1; shift
   run_exe "$@" >out 2>err
   expect_rc $? 3 "$*"
-  expect_err "error: $msg" "$*"
+  expect_err "iospd: error: $msg" "$*"
   [ ! -e never.dat ] && ok || bad "$*: the target was created"
 }
 refused "--latency-limit needs --curve: the bound is searched along a curve (add --curve)" \

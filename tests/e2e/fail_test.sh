@@ -165,7 +165,7 @@ if [ "$rc" = 1 ] &&
   grep -q "^total: " text.out && ! grep -q "interrupted before" text.out; then
   ok
 else
-  bad "text report: rc $rc; $(grep -m2 -e 'test failed' -e '^error' text.out text.err)"
+  bad "text report: rc $rc; $(grep -m2 -e 'test failed' -e '^iospd: error' text.out text.err)"
 fi
 
 # A missing device: its own message, not "interrupted".
