@@ -9,7 +9,8 @@
 # fleet tests' private sshd on 127.0.0.1, tests/pester/FleetSshBed.ps1),
 # groff-base and man-db (the man_page test renders iospd.1 with groff, man
 # and lexgrog), zsh (loads the zsh completion, tests/e2e/completion_zsh_test.sh),
-# chromium (the HTML report's headless-browser tests, tests/html).
+# chromium (the HTML report's headless-browser tests, tests/html), fio (its
+# JSON is what e2e_fio_json compares --output=fio-json: with).
 # Usage: scripts/deps.sh [--build-only]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +22,7 @@ test_pkgs=(gcc-mingw-w64-x86-64 gcc-mingw-w64-i686 libz-mingw-w64-dev wine64 win
            openssh-client zsh)
 test_pkgs+=(groff-base man-db) # the man_page test: groff, man, lexgrog
 test_pkgs+=(chromium) # the HTML report opened headless (tests/html)
+test_pkgs+=(fio) # e2e_fio_json: fio's own JSON of the same workload
 pkgs=("${build_pkgs[@]}")
 [ "${1:-}" = "--build-only" ] || pkgs+=("${test_pkgs[@]}")
 # lintian checks the .deb that scripts/package-deb.sh builds (tests/packaging).

@@ -435,20 +435,20 @@ static void test_level_22_unchanged(void** state) {
 static void test_rules(void** state) {
   (void)state;
   static const bad_t k[] = {
-      {"-u -Sm t", "error: t: -u (IoRing) cannot be used with memory-mapped "
+      {"-u -Sm t", "iospd: error: t: -u (IoRing) cannot be used with memory-mapped "
                    "I/O (-Sm)"},
-      {"W|-u -x t", "error: -u (IoRing) cannot be used with -x (completion "
+      {"W|-u -x t", "iospd: error: -u (IoRing) cannot be used with -x (completion "
                     "routines)"},
-      {"W|-oc4 -x t", "error: -oc (completion depth) cannot be used with -x"},
-      {"-oc4 -Sm t", "error: -oc (completion depth) has no effect when every "
+      {"W|-oc4 -x t", "iospd: error: -oc (completion depth) cannot be used with -x"},
+      {"-oc4 -Sm t", "iospd: error: -oc (completion depth) has no effect when every "
                      "target is memory-mapped (-Sm)"},
-      {"-o65537 t", "error: t: -o65537 exceeds DISKSPD 2.3's maximum of 65536 "
+      {"-o65537 t", "iospd: error: t: -o65537 exceeds DISKSPD 2.3's maximum of 65536 "
                     "outstanding I/Os per thread"},
-      {"-F2 -O65537 t", "error: -O65537 exceeds DISKSPD 2.3's maximum of "
+      {"-F2 -O65537 t", "iospd: error: -O65537 exceeds DISKSPD 2.3's maximum of "
                         "65536"},
-      {"W|-Suy -w30 t", "error: t: BypassIO (-Sy) cannot be used with writes "
+      {"W|-Suy -w30 t", "iospd: error: t: BypassIO (-Sy) cannot be used with writes "
                         "(-w30)"},
-      {"W|-SuY -w1 t", "error: t: BypassIO (-SY) cannot be used with writes "
+      {"W|-SuY -w1 t", "iospd: error: t: BypassIO (-SY) cannot be used with writes "
                        "(-w1)"},
   };
   for (size_t i = 0; i < IOSPD_ARRAY_SIZE(k); i++) {

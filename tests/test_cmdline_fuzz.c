@@ -144,7 +144,7 @@ static int mutate(const char** argv, char store[16][96]) {
 /* Every line of a diagnostics buffer starts with one of the prefixes and
  * the buffer ends with a newline. */
 /* Diagnostics are whole lines: "warning: ...", and for validation also
- * "error: ..." and DISKSPD's "WARNING: ..." lines, each of those followed by
+ * "iospd: error: ..." and DISKSPD's "WARNING: ..." lines, each of those followed by
  * our "note: ...". */
 static bool lines_ok(const iospd_strbuf_t* sb, bool validation) {
   const char* s = iospd_strbuf_cstr(sb);
@@ -155,7 +155,7 @@ static bool lines_ok(const iospd_strbuf_t* sb, bool validation) {
       s = strchr(s, '\n') + 1;
       if (strncmp(s, "note: ", 6) != 0) return false;
     } else if (strncmp(s, "warning: ", 9) != 0 &&
-               !(validation && strncmp(s, "error: ", 7) == 0)) {
+               !(validation && strncmp(s, "iospd: error: ", 14) == 0)) {
       return false;
     }
     s = strchr(s, '\n') + 1;

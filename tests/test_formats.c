@@ -10,8 +10,9 @@ static void test_table(void** state) {
   (void)state;
   size_t n = 0;
   const iospd_format_t* t = iospd_formats(&n);
-  assert_int_equal(n, 4);
-  static const char* const words[] = {"text", "xml", "json", "html"};
+  assert_int_equal(n, 5);
+  static const char* const words[] = {"text", "xml", "json", "html",
+                                      "fio-json"};
   for (size_t i = 0; i < n; i++) {
     assert_string_equal(t[i].word, words[i]);
     assert_int_equal(t[i].format, (iospd_result_format_t)i);
@@ -22,11 +23,15 @@ static void test_table(void** state) {
   }
   assert_int_equal(t[2].uses & (IOSPD_FMT_R | IOSPD_FMT_RP), IOSPD_FMT_R);
   assert_int_equal(t[3].uses, IOSPD_FMT_OUTPUT);
+  /* fio's JSON: on stdout (-Rfio-json) or a file, never a profile's. */
+  assert_int_equal(t[4].uses, IOSPD_FMT_R | IOSPD_FMT_OUTPUT);
   assert_null(iospd_format_of((iospd_result_format_t)9));
   assert_string_equal(iospd_format_word((iospd_result_format_t)9), "text");
   /* A profile records what -R can say; HTML is never a profile's. */
   assert_string_equal(iospd_format_profile_word(IOSPD_FORMAT_JSON), "json");
   assert_string_equal(iospd_format_profile_word(IOSPD_FORMAT_HTML), "text");
+  assert_string_equal(iospd_format_profile_word(IOSPD_FORMAT_FIO_JSON),
+                      "text");
 }
 
 static void test_find(void** state) {
@@ -42,19 +47,21 @@ static void test_find(void** state) {
   assert_null(iospd_format_find("jso", 3, false));
   assert_null(iospd_format_find("jsonl", 5, true));
   assert_null(iospd_format_find("", 0, true));
+  assert_int_equal(iospd_format_find("fio-json", 8, false)->format,
+                   IOSPD_FORMAT_FIO_JSON);
 }
 
 static void test_lists(void** state) {
   (void)state;
   char b[128] = "";
   iospd_format_list(b, sizeof b, IOSPD_FMT_OUTPUT, "", false);
-  assert_string_equal(b, "text, xml, json or html");
+  assert_string_equal(b, "text, xml, json, html or fio-json");
   b[0] = '\0';
   iospd_format_list(b, sizeof b, IOSPD_FMT_RP, "-Rp", false);
   assert_string_equal(b, "-Rptext or -Rpxml");
   b[0] = '\0';
   iospd_format_list(b, sizeof b, IOSPD_FMT_R, "-R", true);
-  assert_string_equal(b, "-Rtext, -Rxml, -Rjson, ");
+  assert_string_equal(b, "-Rtext, -Rxml, -Rjson, -Rfio-json, ");
   /* Appends to what is there, and cuts to fit. */
   char s[12] = "use ";
   iospd_format_list(s, sizeof s, IOSPD_FMT_PROFILE, "", false);

@@ -17,7 +17,7 @@ static void test_table(void** state) {
       {IOSPD_MSG_NOTE, "NOTE: ", 0},
       {IOSPD_MSG_INFO, "iospd: ", 0},
       {IOSPD_MSG_PROGRESS, "", 0},
-      {IOSPD_MSG_ERROR, "error: ", 0},
+      {IOSPD_MSG_ERROR, "iospd: error: ", 0},
       {IOSPD_MSG_DETAIL, "note: ", 0},
       {IOSPD_MSG_HINT, "", 0},
   };
@@ -54,7 +54,7 @@ static void test_line(void** state) {
                       "iospd: --cleanup: the tree was removed\n"
                       "verify-only: 'a': 50%\n"
                       "starting warm up...\n"
-                      "error: -b0: the block size must be > 0\n"
+                      "iospd: error: -b0: the block size must be > 0\n"
                       "note: t.dat: with -o1, -p is plain -s\n"
                       "Run 'iospd -?' for the switches.\n");
   iospd_strbuf_destroy(&sb);

@@ -107,8 +107,8 @@ static void each_refusal_names_its_switch(void** state) {
     assert_non_null(diag.data);
     assert_non_null(strstr(diag.data, rows[i].text));
     /* That one message, nothing else refused. */
-    assert_ptr_equal(strstr(diag.data, "error:"), diag.data);
-    assert_null(strstr(diag.data + 1, "error:"));
+    assert_ptr_equal(strstr(diag.data, "iospd: error:"), diag.data);
+    assert_null(strstr(diag.data + 1, "iospd: error:"));
     iospd_strbuf_destroy(&diag);
     iospd_profile_destroy(&p);
   }

@@ -44,8 +44,8 @@ typedef struct vcase_s {
 static const vcase_t k_cases[] = {
     {"t", 0, 0, {NULL}},
     {"-b4K -r -o32 -t4 -Sh -L t", 0, 0, {NULL}},
-    {"-n -a0,1 t", IOSPD_EUSAGE, 1, {"error: -n (no affinity) and -a"}},
-    {"-F4 -t2 t", IOSPD_EUSAGE, 3, {"error: t: -F (total threads) and -t"}},
+    {"-n -a0,1 t", IOSPD_EUSAGE, 1, {"iospd: error: -n (no affinity) and -a"}},
+    {"-F4 -t2 t", IOSPD_EUSAGE, 3, {"iospd: error: t: -F (total threads) and -t"}},
     {"W|-g100 -x t", IOSPD_EUSAGE, 1, {"-g) cannot be used with completion"}},
     {"-i4 t", IOSPD_EUSAGE, 1, {"-i (burst size) and -j (think time)"}},
     {"-j4 t", IOSPD_EUSAGE, 1, {"-i (burst size) and -j (think time)"}},
@@ -83,11 +83,11 @@ static const vcase_t k_cases[] = {
     /* --compress / --dedupe: generated content excludes other content. */
     {"--compress=50 --dedupe=20 -Z1M t", 0, 0, {NULL}},
     {"-Z --compress=50 t", IOSPD_EUSAGE, 1,
-     {"error: t: --compress/--dedupe generate the write content and cannot "
+     {"iospd: error: t: --compress/--dedupe generate the write content and cannot "
       "be combined with -Z (zeros)"}},
     {"-Zr --dedupe=10 t", IOSPD_EUSAGE, 1, {"cannot be combined with -Zr"}},
     {"-b256 --dedupe=10 t", IOSPD_EUSAGE, 1,
-     {"error: t: --compress/--dedupe need blocks of at least 512 bytes "
+     {"iospd: error: t: --compress/--dedupe need blocks of at least 512 bytes "
       "(-b256 is smaller)"}},
     {"-b512 --compress=10 t", 0, 0, {NULL}},
     {"-Z1M,src.bin --compress=10 t", IOSPD_EUSAGE, 1,
@@ -105,7 +105,7 @@ static const vcase_t k_cases[] = {
     {"-n -a1 -F2 -t2 -T1M -r -Nv t", IOSPD_EUSAGE, 4,
      {"-n (no affinity)", "-F (total threads)", "flush mode (-N)"}},
     /* Only the first command-line target is checked (they are identical). */
-    {"-Nv a b c", IOSPD_EUSAGE, 1, {"error: a: the flush mode"}},
+    {"-Nv a b c", IOSPD_EUSAGE, 1, {"iospd: error: a: the flush mode"}},
 };
 
 static int count_lines(const char* s) {
@@ -153,9 +153,9 @@ static void test_validate_content_range(void** state) {
   assert_int_equal(iospd_profile_validate(&p, &d), IOSPD_EUSAGE);
   assert_string_equal(
       iospd_strbuf_cstr(&d),
-      "error: t: --compress=101 is out of range: give the zlib saving as a "
+      "iospd: error: t: --compress=101 is out of range: give the zlib saving as a "
       "whole percentage from 0 to 100\n"
-      "error: t: --dedupe=200 is out of range: give the share of repeated "
+      "iospd: error: t: --dedupe=200 is out of range: give the share of repeated "
       "blocks as a whole percentage from 0 to 100\n");
   iospd_strbuf_destroy(&d);
   iospd_profile_destroy(&p);
@@ -169,7 +169,7 @@ static void test_validate_xml_only_rules(void** state) {
   iospd_strbuf_init(&d);
   assert_int_equal(iospd_profile_validate(&p, &d), IOSPD_EUSAGE);
   assert_string_equal(iospd_strbuf_cstr(&d),
-                      "error: the profile has no timespans\n");
+                      "iospd: error: the profile has no timespans\n");
 
   iospd_strbuf_reset(&d);
   p.xml_source = iospd_strdup("p.xml");
@@ -177,7 +177,7 @@ static void test_validate_xml_only_rules(void** state) {
   assert_non_null(ts);
   assert_int_equal(iospd_profile_validate(&p, &d), IOSPD_EUSAGE);
   assert_string_equal(iospd_strbuf_cstr(&d),
-                      "error: timespan 1 has no targets\n");
+                      "iospd: error: timespan 1 has no targets\n");
 
   /* Two targets; both are checked for XML profiles. */
   iospd_strbuf_reset(&d);
@@ -195,9 +195,9 @@ static void test_validate_xml_only_rules(void** state) {
   ts->targets[0].thread_target_count = 1;
   assert_int_equal(iospd_profile_validate(&p, &d), IOSPD_EUSAGE);
   assert_string_equal(iospd_strbuf_cstr(&d),
-                      "error: a: ThreadTarget names thread 2 but there are "
+                      "iospd: error: a: ThreadTarget names thread 2 but there are "
                       "only 2 threads\n"
-                      "error: b: the target weight must not be 0 with -O\n");
+                      "iospd: error: b: the target weight must not be 0 with -O\n");
 
   /* ThreadTargets without ThreadCount and RequestCount. */
   iospd_strbuf_reset(&d);
@@ -205,7 +205,7 @@ static void test_validate_xml_only_rules(void** state) {
   ts->targets[1].weight = 1;
   assert_int_equal(iospd_profile_validate(&p, &d), IOSPD_EUSAGE);
   assert_string_equal(iospd_strbuf_cstr(&d),
-                      "error: a: ThreadTargets need both ThreadCount and "
+                      "iospd: error: a: ThreadTargets need both ThreadCount and "
                       "RequestCount in the timespan\n");
 
   /* Distribution IO% total over 100 (the XML reader does not stop it). */
@@ -223,9 +223,9 @@ static void test_validate_xml_only_rules(void** state) {
   assert_int_equal(iospd_profile_validate(&p, &d), IOSPD_EUSAGE);
   assert_string_equal(
       iospd_strbuf_cstr(&d),
-      "error: b: random distribution I/O% 60 is too much; at most 40 is left "
+      "iospd: error: b: random distribution I/O% 60 is too much; at most 40 is left "
       "(the total must be 100% or less)\n"
-      "error: b: a zero-length (to the end) distribution range must be the "
+      "iospd: error: b: a zero-length (to the end) distribution range must be the "
       "last one\n");
 
   /* Interlocked with random only arrives through XML. */
@@ -237,7 +237,7 @@ static void test_validate_xml_only_rules(void** state) {
   t->interlocked = true;
   assert_int_equal(iospd_profile_validate(&p, &d), IOSPD_EUSAGE);
   assert_string_equal(iospd_strbuf_cstr(&d),
-                      "error: b: interlocked sequential I/O (-si) cannot be "
+                      "iospd: error: b: interlocked sequential I/O (-si) cannot be "
                       "used with random I/O (-r)\n");
 
   /* A NULL diag still returns the verdict. */
@@ -281,9 +281,9 @@ static void test_validate_diskspd_warning_lines(void** state) {
        "start\n"},
       /* Errors keep our wording and DISKSPD's order around the warning. */
       {"-si -T1M -p t",
-       "error: t: interlocked sequential I/O (-si) cannot be used with a "
+       "iospd: error: t: interlocked sequential I/O (-si) cannot be used with a "
        "thread stride (-T)\n"
-       "error: t: interlocked sequential I/O (-si) cannot be used with -p\n"
+       "iospd: error: t: interlocked sequential I/O (-si) cannot be used with -p\n"
        "WARNING: single-threaded test, -si ignored\n"
        "note: t: with one thread, interlocked sequential I/O (-si) is plain "
        "sequential I/O\n"},

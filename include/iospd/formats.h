@@ -15,7 +15,8 @@ typedef enum iospd_result_format {
   IOSPD_FORMAT_TEXT = 0,
   IOSPD_FORMAT_XML,
   IOSPD_FORMAT_JSON, /* -Rjson (iospd) */
-  IOSPD_FORMAT_HTML  /* --output=html:FILE only (docs/html-report.md) */
+  IOSPD_FORMAT_HTML, /* --output=html:FILE only (docs/html-report.md) */
+  IOSPD_FORMAT_FIO_JSON /* fio's --output-format=json (docs/fio-json.md) */
 } iospd_result_format_t;
 
 /* Where a format word may be used (iospd_format_t.uses). */

@@ -28,8 +28,8 @@ typedef enum iospd_msg_kind_e {
   IOSPD_MSG_INFO,
   /* A line of progress with no prefix (--verify-only), on stderr. */
   IOSPD_MSG_PROGRESS,
-  /* Why a command line, profile or run was refused or failed ("error: "),
-   * on stderr. */
+  /* Why a command line, profile or run was refused or failed
+   * ("iospd: error: "), on stderr. */
   IOSPD_MSG_ERROR,
   /* iospd's detail after one of DISKSPD's own warning lines, naming the
    * target ("note: "), on stderr. */

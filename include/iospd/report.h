@@ -87,6 +87,9 @@ void iospd_report_json(iospd_strbuf_t* out, const iospd_results_t* r,
  * document the HTML report embeds when the whole one is too large. */
 int iospd_report_json_write(iospd_sink_t* sink, const iospd_results_t* r,
                             const iospd_json_extra_t* extra, bool slim);
+/* fio's --output-format=json document of r (report_fio_json.c,
+ * docs/fio-json.md); 0 or a negative IOSPD_E*. */
+int iospd_report_fio_json_write(iospd_sink_t* sink, const iospd_results_t* r);
 
 /* --verify: all failures of a run (the exit code is 1 when not 0), and the
  * first --verify-errors of them, one line each (for stderr). */

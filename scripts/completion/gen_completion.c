@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "iospd/formats.h"
 #include "iospd/options.h"
 #include "iospd/profile.h"
 #include "iospd/strbuf.h"
@@ -117,6 +118,25 @@ static void put_generated(FILE* out) {
   fputs("# Long options; a trailing '=' means the value follows it.\n", out);
   put_array(out, "_iospd_long_names", 1, 0, 0);
   put_array(out, "_iospd_long_descs", 1, 0, 1);
+  /* --output=<format>: every word of the format table a file may take. */
+  fputs("# The --output formats (src/profile/formats.c), each with its ':'.\n"
+        "_iospd_output_formats=(",
+        out);
+  size_t nf = 0;
+  const iospd_format_t* f = iospd_formats(&nf);
+  for (size_t i = 0; i < nf; i++)
+    if (f[i].uses & IOSPD_FMT_OUTPUT) fprintf(out, " %s:", f[i].word);
+  fputs(" )\n", out);
+  /* -R<format> and -Rp[<format>], from the same table. */
+  fputs("# The -R words (the results, then the profile alone).\n"
+        "_iospd_r_words=(",
+        out);
+  for (size_t i = 0; i < nf; i++)
+    if (f[i].uses & IOSPD_FMT_R) fprintf(out, " -R%s", f[i].word);
+  fputs(" -Rp", out);
+  for (size_t i = 0; i < nf; i++)
+    if (f[i].uses & IOSPD_FMT_RP) fprintf(out, " -Rp%s", f[i].word);
+  fputs(" )\n", out);
   fputs("# The values of long options that take one word of a list.\n", out);
   for (size_t i = 0; i < iospd_options_count; i++) {
     const iospd_opt_def_t* o = &iospd_options[i];

@@ -188,6 +188,10 @@ _iospd_long_descs=(
   'latency bound'
   'expected throughput'
 )
+# The --output formats (src/profile/formats.c), each with its ':'.
+_iospd_output_formats=( text: xml: json: html: fio-json: )
+# The -R words (the results, then the profile alone).
+_iospd_r_words=( -Rtext -Rxml -Rjson -Rfio-json -Rp -Rptext -Rpxml )
 # The values of long options that take one word of a list.
 _iospd_words_engine=( auto io_uring libaio threads psync null )
 _iospd_words_diskspd=( 2.2 2.3 )
@@ -262,7 +266,7 @@ _iospd_value() {
   case $sw in
     b) for w in "${_iospd_sizes[@]}"; do printf '%s\n' "-b$w"; done ;;
     S) _iospd_cache_words "$v" ;;
-    R) for w in text xml json p ptext pxml; do printf '%s\n' "-R$w"; done ;;
+    R) printf '%s\n' "${_iospd_r_words[@]}" ;;
     v) printf '%s\n' -v -vs ;;
     N) printf '%s\n' -Nv ;; # the only flush mode on Linux
     I) printf '%s\n' -I1 -I2 -I3 ;;
@@ -293,7 +297,7 @@ _iospd_long() {
           printf '%s\n' "--output=${v%%:*}:$w"
         done
       else
-        printf '%s\n' --output=text: --output=xml: --output=json:
+        printf -- '--output=%s\n' "${_iospd_output_formats[@]}"
       fi ;;
     --timeseries)
       _iospd_files "$v" .csv .jsonl | while IFS= read -r w; do

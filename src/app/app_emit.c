@@ -95,6 +95,7 @@ static int render(iospd_sink_t* sink, iospd_result_format_t f,
     json_extra(&x, je, args);
     return iospd_report_json_write(sink, r, &x, false);
   }
+  if (f == IOSPD_FORMAT_FIO_JSON) return iospd_report_fio_json_write(sink, r);
   iospd_strbuf_t out;
   iospd_strbuf_init(&out);
   if (f == IOSPD_FORMAT_XML)

@@ -12,7 +12,7 @@ static const iospd_msg_def_t k_msgs[IOSPD_MSG_KIND_COUNT] = {
     [IOSPD_MSG_NOTE] = {IOSPD_MSG_NOTE, "NOTE: ", 0},
     [IOSPD_MSG_INFO] = {IOSPD_MSG_INFO, "iospd: ", 0},
     [IOSPD_MSG_PROGRESS] = {IOSPD_MSG_PROGRESS, "", 0},
-    [IOSPD_MSG_ERROR] = {IOSPD_MSG_ERROR, "error: ", 0},
+    [IOSPD_MSG_ERROR] = {IOSPD_MSG_ERROR, "iospd: error: ", 0},
     [IOSPD_MSG_DETAIL] = {IOSPD_MSG_DETAIL, "note: ", 0},
     [IOSPD_MSG_HINT] = {IOSPD_MSG_HINT, "", 0},
 };

@@ -184,9 +184,9 @@ static int lookup(ctx_t* c, const char* a, const iospd_opt_def_t** out) {
     if (o == NULL) {
       if (a[1] == '\0')
         return fail(c, "'%s' is not a switch: a switch letter must follow "
-                       "'%c' (see -? for the list)", a, a[0]);
-      return fail(c, "unknown switch '%s' (see -? for the list of switches)",
-                  a);
+                       "'%c'", a, a[0]);
+      /* The list of switches is the hint line's (main.c), said once. */
+      return fail(c, "unknown switch '%s'", a);
     }
     c->val = a + 1 + strlen(o->name);
   }

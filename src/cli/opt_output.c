@@ -16,7 +16,7 @@
 int sw_format(ctx_t* c) {
   const char* v = c->val;
   /* The words come from the format table (iospd/formats.h):
-   * all = "-Rtext, -Rxml, -Rjson, -Rp, -Rptext or -Rpxml". */
+   * all = "-Rtext, -Rxml, -Rjson, -Rfio-json, -Rp, -Rptext or -Rpxml". */
   char all[160] = "", rp[80] = "";
   iospd_format_list(all, sizeof all, IOSPD_FMT_R, "-R", true);
   size_t l = strlen(all);

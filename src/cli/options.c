@@ -321,10 +321,12 @@ const iospd_opt_def_t iospd_options[IOSPD_OID_COUNT] = {
      NULL},
     [IOSPD_OID_R] =
     {"R", IOSPD_OPT_SPECIAL, PRF(format), P1X, 0, 0, 0, sw_format, NULL,
-     IOSPD_TOPIC_OUTPUT, "-R[p]<text|xml|json> | -Rs[text|xml]", "result format",
+     IOSPD_TOPIC_OUTPUT, "-R[p]<text|xml|json|fio-json> | -Rs[text|xml]",
+     "result format",
      "Results as text (default), XML or JSON (-Rjson, iospd's own:\n"
-     "docs/results-json.md). -Rp, -Rptext, -Rpxml: print the profile\n"
-     "only, do no I/O. -Rp alone keeps the format of an earlier -R.\n"
+     "docs/results-json.md; -Rfio-json, fio's: docs/fio-json.md).\n"
+     "-Rp, -Rptext, -Rpxml: print the profile only, do no I/O. -Rp\n"
+     "alone keeps the format of an earlier -R.\n"
      "DISKSPD 2.3: -Rs, -Rstext, -Rsxml print the system information only\n"
      "(the only switch, no target; -Rps... is the same).",
      NULL},
@@ -421,13 +423,15 @@ const iospd_opt_def_t iospd_options[IOSPD_OID_COUNT] = {
      IOSPD_OPTF_LONG | IOSPD_OPTF_VALUE | IOSPD_OPTF_PASS1 |
          IOSPD_OPTF_XML_OK,
      0, 0, 0,
-     sw_output, NULL, IOSPD_TOPIC_IOSPD, "--output=<text|xml|json|html>:<file>",
+     sw_output, NULL, IOSPD_TOPIC_IOSPD,
+     "--output=<text|xml|json|html|fio-json>:<file>",
      "report file",
      "Also write the results in that format to <file> (repeatable);\n"
      "standard output keeps the -R format. Each file is written whole\n"
      "(to <file>.tmp, then renamed). A path that cannot be written, that\n"
      "is a target, or that another output uses is refused before any I/O.\n"
-     "html: one self-contained page with charts (docs/html-report.md).",
+     "html: one self-contained page with charts (docs/html-report.md).\n"
+     "fio-json: fio's JSON for fio's tools (docs/fio-json.md).",
      NULL},
     [IOSPD_OID_merge] =
     {"merge", IOSPD_OPT_SPECIAL, NOSCOPE, IOSPD_OPTF_LONG, 0, 0, 0,

@@ -17,6 +17,9 @@ static const iospd_format_t formats[] = {
      IOSPD_FMT_R | IOSPD_FMT_OUTPUT | IOSPD_FMT_PROFILE},
     /* One self-contained page: a file, never stdout (docs/html-report.md). */
     {IOSPD_FORMAT_HTML, "html", IOSPD_FMT_OUTPUT},
+    /* fio's JSON for fio's tools: results only, as fio writes it on stdout
+     * or to a file (docs/fio-json.md); a profile says text for it. */
+    {IOSPD_FORMAT_FIO_JSON, "fio-json", IOSPD_FMT_R | IOSPD_FMT_OUTPUT},
 };
 
 #define FORMAT_COUNT (sizeof formats / sizeof formats[0])

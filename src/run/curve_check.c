@@ -47,8 +47,14 @@ int iospd_curve_refusal(const iospd_profile_t* p, iospd_strbuf_t* msg) {
   if (p->format == IOSPD_FORMAT_XML)
     return refuse(msg, "--curve writes a text or a JSON report: use -Rtext "
                        "or -Rjson, not -Rxml");
+  if (p->format == IOSPD_FORMAT_FIO_JSON)
+    return refuse(msg, "--curve writes a text or a JSON report: use -Rtext "
+                       "or -Rjson, not -Rfio-json (fio's JSON holds one run)");
   for (uint32_t i = 0; i < p->ext.output_count; i++) {
     iospd_result_format_t f = p->ext.outputs[i].format;
+    if (f == IOSPD_FORMAT_FIO_JSON)
+      return refuse(msg, "--output=fio-json cannot be used with --curve: the "
+                         "curve writes --output=text: or --output=json:");
     if (f == IOSPD_FORMAT_XML)
       return refuse(msg, "--output=xml cannot be used with --curve: the "
                          "curve writes --output=text: or --output=json:");

@@ -67,7 +67,8 @@ expect 'iospd -Suw' 0 -Suw
 expect 'iospd -Sh' 0 -Sh
 expect 'iospd -Sb' 0 -Sb -Sbm -Sbw
 expect 'iospd -Sr' 0
-expect 'iospd -R' 0 -R -Rtext -Rxml -Rjson -Rp -Rptext -Rpxml
+expect 'iospd -R' 0 -R -Rtext -Rxml -Rjson -Rfio-json -Rp -Rptext -Rpxml
+expect 'iospd -Rf' 0 -Rfio-json
 expect 'iospd -Rp' 0 -Rp -Rptext -Rpxml
 expect 'iospd -r' 0 -r -rs -rd
 expect 'iospd -rd' 0 -rd -rdpct -rdabs
@@ -87,8 +88,10 @@ expect 'iospd --pro' 1 --progress=
 expect 'iospd --progress=' 0 auto always never
 expect 'iospd --al' 0 --allow-raw-write
 expect 'iospd --h' 0 --help
-expect 'iospd --output=' 1 text: xml: json:
+expect 'iospd --output=' 1 text: xml: json: html: fio-json:
 expect 'iospd --output=j' 1 json:
+expect 'iospd --output=h' 1 html:
+expect 'iospd --output=f' 1 fio-json:
 expect 'iospd --output=json:' 1 data.dat notes.txt prof2.xml profile.xml res/ run.csv \
   run.jsonl run.txt sub/
 expect 'iospd --output=json:res/' 0 res/a.json res/b.json res/c.txt

@@ -47,11 +47,12 @@ expect() {
 }
 expect 'iospd -S' -S -Sb -Sh -Sm -Su -Sw
 expect 'iospd -Su' -Su -Suw
+expect 'iospd -Rf' -Rfio-json
 expect 'iospd -Rp' -Rp -Rptext -Rpxml
 expect 'iospd --eng' --engine=
 expect 'iospd --engine=' auto io_uring libaio threads psync null
 expect 'iospd --progress=' auto always never
-expect 'iospd --output=' text: xml: json:
+expect 'iospd --output=' text: xml: json: html: fio-json:
 # zsh adds the '/' of a directory itself (an auto-removable suffix).
 expect 'iospd --output=json:' data.dat prof2.xml profile.xml res run.csv
 expect 'iospd --timeseries=' res run.csv

@@ -38,7 +38,7 @@ refused() { # <message> <args...>
   local msg=$1; shift
   run_exe "$@" >out 2>err
   expect_rc $? 3 "$*"
-  expect_err "error: $msg" "$*"
+  expect_err "iospd: error: $msg" "$*"
   [ ! -e never.dat ] && ok || bad "$*: the target was created"
 }
 refused "--latency-limit needs --curve: the bound is searched along a curve (add --curve)" \
@@ -49,6 +49,10 @@ refused "--output=html cannot be used with --curve yet: this build has no HTML c
   --curve --output=html:c.html -c1M never.dat
 refused "--curve writes a text or a JSON report: use -Rtext or -Rjson, not -Rxml" \
   --curve -Rxml -c1M never.dat
+refused "--curve writes a text or a JSON report: use -Rtext or -Rjson, not -Rfio-json (fio's JSON holds one run)" \
+  --curve -Rfio-json -c1M never.dat
+refused "--output=fio-json cannot be used with --curve: the curve writes --output=text: or --output=json:" \
+  --curve --output=fio-json:c.json -c1M never.dat
 refused "--curve cannot be combined with -g: a rate limit caps the throughput the curve measures (with --latency-limit the curve sets -g itself)" \
   --curve -g100 -c1M never.dat
 refused "'--curve=q': the axis must be o (outstanding I/Os), t (threads) or b (block size), not 'q'; use --curve, --curve=o|t|b, --curve=o:1..256 (doubling) or --curve=b:4K,8K,64K (a list)" \

@@ -51,7 +51,7 @@ cd "$work" || exit 1
 
 
 # check_xml <xml> <stderr> <block> <min s> <max s> <substring...>: the
-# <Error> equals the "error: " line of stderr and holds every substring;
+# <Error> equals the "iospd: error: " line of stderr and holds every substring;
 # with a block size, the timespan measured between min and max seconds and
 # every target moved exactly block bytes per counted I/O (no short or empty
 # I/O counted), at least one.
@@ -64,8 +64,8 @@ root = ET.parse(xml).getroot()
 ts = root.find("TimeSpan")
 e = ts.findtext("Error")
 assert e is not None, "no <Error>"
-line = [l for l in open(errf).read().splitlines() if l.startswith("error: ")]
-assert line and line[0] == "error: " + e, (line, e)
+line = [l for l in open(errf).read().splitlines() if l.startswith("iospd: error: ")]
+assert line and line[0] == "iospd: error: " + e, (line, e)
 for s in subs:
     assert s in e, (s, e)
 assert "interrupted before" not in e, e
@@ -165,7 +165,7 @@ if [ "$rc" = 1 ] &&
   grep -q "^total: " text.out && ! grep -q "interrupted before" text.out; then
   ok
 else
-  bad "text report: rc $rc; $(grep -m2 -e 'test failed' -e '^error' text.out text.err)"
+  bad "text report: rc $rc; $(grep -m2 -e 'test failed' -e '^iospd: error' text.out text.err)"
 fi
 
 # A missing device: its own message, not "interrupted".

@@ -44,7 +44,7 @@ else
   run_exe --ping=3 --working-set=4M small >out.txt 2>err.txt
   rc=$?
   [ $rc = 1 ] && ok || bad "a working set over the free space: exit $rc, expected 1: $(cat err.txt)"
-  grep -q "^error: --ping: the working set of 4194304 bytes (4MiB) does not fit in 'small': its file system has $avail bytes ([0-9.]*[KM]iB) free; nothing was written. Give a smaller --working-set or free some space there" err.txt \
+  grep -q "^iospd: error: --ping: the working set of 4194304 bytes (4MiB) does not fit in 'small': its file system has $avail bytes ([0-9.]*[KM]iB) free; nothing was written. Give a smaller --working-set or free some space there" err.txt \
     && ok || bad "a working set over the free space: message: $(cat err.txt)"
   [ -z "$(ls -A small)" ] && ok || bad "a working set over the free space left: $(ls -A small)"
   [ "$(stat -f -c '%a' small)" = "$(( avail / $(stat -f -c '%S' small) ))" ] && ok \

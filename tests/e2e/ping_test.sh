@@ -174,7 +174,7 @@ n=$(grep -c 'time=' out.txt)
 if [ $rc = 1 ] && [ "$n" -ge 3 ] &&
    grep -q "request=$((n + 1)) failed: fewer bytes than asked" out.txt &&
    grep -q "^$((n - 1)) requests completed in " out.txt &&
-   grep -q "^error: request $((n + 1)) (read of 4096 bytes at offset [0-9]*) failed" err.txt; then ok; else
+   grep -q "^iospd: error: request $((n + 1)) (read of 4096 bytes at offset [0-9]*) failed" err.txt; then ok; else
   bad "a file cut while probed (rc $rc, want 1; $n lines): $(cat out.txt err.txt)"
 fi
 

@@ -68,7 +68,7 @@ for cmdf in "$data"/P*.cmd; do
       # A refusal: an error line naming the BypassIO letter DISKSPD names.
       sw=$(grep -oE -- '-S[a-zA-Z]*[yY]' "$cmdf" | head -1)
       case "$sw" in *Y*) sw=-SY ;; ?*) sw=-Sy ;; esac
-      if grep -q '^error: ' "$work/err" && grep -qF -- "${sw:--}" "$work/err"; then ok; else
+      if grep -q '^iospd: error: ' "$work/err" && grep -qF -- "${sw:--}" "$work/err"; then ok; else
         bad "$n -Rp$fmt ($line): the error does not name ${sw:-the switch}: $(cat "$work/err")"
       fi
       case "$(cat "$data/$n.err")" in

@@ -27,7 +27,7 @@ refused() {
 }
 
 refused /proc/self/mem "/proc (procfs)" -c2M -d1 -w100 /proc/self/mem
-grep -q "^error: cannot create target '/proc/self/mem' of 2097152 bytes (-c): " err \
+grep -q "^iospd: error: cannot create target '/proc/self/mem' of 2097152 bytes (-c): " err \
   && ok || bad "-c2M /proc/self/mem: the message does not name -c"
 refused /proc/self/mem "/proc (procfs)" -d1 -w100 /proc/self/mem
 refused /proc/self/status "/proc (procfs)" -d1 -b512 /proc/self/status

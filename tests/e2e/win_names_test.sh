@@ -92,7 +92,7 @@ n=$(grep -c "Creating file '" out err | awk -F: '{s+=$2} END {print s}')
 # --- a volume that does not exist: the Win32 number, no -c advice -------------
 run -d1 -W0 -C0 Q:
 [ "$rc" = 1 ] && ok || bad "missing volume: exit $rc, want 1"
-grep -Eq "^error: .*'Q:'.*no such disk or volume \(error [0-9]+\)" err && ok ||
+grep -Eq "^iospd: error: .*'Q:'.*no such disk or volume \(error [0-9]+\)" err && ok ||
   bad "missing volume: '$(head -1 err)' lacks the Win32 error number"
 grep -q -- "-c<size>" err && bad "missing volume: advises -c" || ok
 

@@ -111,6 +111,8 @@ Describe 'fleet helpers (private)' {
   It 'names a killed node''s signal and keeps the error line' {
     InModuleScope IoSpd { Get-IoSpdFleetExitText -ExitCode 137 -StdErr "NOTE: x`n" } | Should -BeExactly 'iospd exited with code 137 (killed by signal 9): NOTE: x'
     InModuleScope IoSpd { Get-IoSpdFleetExitText -ExitCode 3 -StdErr "NOTE: a`nerror: bad -b`nmore" } | Should -BeExactly 'iospd exited with code 3: error: bad -b'
+    # iospd's own prefix ("iospd: error: ", src/base/message.c).
+    InModuleScope IoSpd { Get-IoSpdFleetExitText -ExitCode 3 -StdErr "NOTE: a`niospd: error: bad -b`nmore" } | Should -BeExactly 'iospd exited with code 3: iospd: error: bad -b'
     # 137 from a Windows node is an exit code, not a signal.
     InModuleScope IoSpd { Get-IoSpdFleetExitText -ExitCode 137 -StdErr '' -NodeIsWindows } | Should -BeExactly 'iospd exited with code 137'
   }

@@ -147,7 +147,7 @@ function Get-IoSpdFleetExitText {
   # Why a node's iospd failed: its exit code, "killed by signal N" for the
   # 128+N codes of a process ended by a signal on a Unix node (the node's
   # OS, not this machine's, decides), and its error lines
-  # (the "error:" lines if any, else the last line of stderr).
+  # (the "iospd: error:" lines if any, else the last line of stderr).
   [OutputType([string])]
   param([int] $ExitCode, [string] $StdErr, [switch] $NodeIsWindows)
   $text = "iospd exited with code $ExitCode"
@@ -155,7 +155,7 @@ function Get-IoSpdFleetExitText {
     $text += " (killed by signal $($ExitCode - 128))"
   }
   $lines = @(([string]$StdErr) -split '\r?\n' | Where-Object { $_.Trim() })
-  $err = @($lines | Where-Object { $_ -match '^\s*error' })
+  $err = @($lines | Where-Object { $_ -match '^\s*(iospd: )?error' })
   $show = if ($err.Count) { $err -join ' ' } elseif ($lines.Count) { $lines[-1] } else { '' }
   if ($show) { $text += ": $($show.Trim())" }
   return $text
