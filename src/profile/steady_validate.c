@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "iospd/message.h"
 #include "iospd/profile.h"
 #include "iospd/strbuf.h"
 
@@ -16,9 +17,11 @@ static void bad(iospd_strbuf_t* d, int* n, const char* fmt, ...) {
   if (d == NULL) return;
   va_list ap;
   va_start(ap, fmt);
-  iospd_strbuf_append(d, "error: ");
-  iospd_strbuf_vappendf(d, fmt, ap);
-  iospd_strbuf_append(d, "\n");
+  iospd_strbuf_t text;
+  iospd_strbuf_init(&text);
+  iospd_strbuf_vappendf(&text, fmt, ap);
+  iospd_msg_line(d, IOSPD_MSG_ERROR, iospd_strbuf_cstr(&text));
+  iospd_strbuf_destroy(&text);
   va_end(ap);
 }
 

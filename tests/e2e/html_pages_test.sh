@@ -55,20 +55,20 @@ refused() { # <expected stderr line> <args...>
   tr -d '\r' <err | grep -qxF "$want" && ok || bad "--report $*: stderr is not: $want"
   [ ! -e x.html ] && ok || bad "--report $*: x.html written"
 }
-refused "error: 'curve-knee.json' (--report): an iospd-curve document gets a page of its own: give it to --report alone (or with one other curve, to overlay them)" \
+refused "iospd: error: 'curve-knee.json' (--report): an iospd-curve document gets a page of its own: give it to --report alone (or with one other curve, to overlay them)" \
   run-si-L-D500.json curve-knee.json
-refused "error: 'pts-converged.json' (--report): an iospd-pts document gets a page of its own: give it to --report alone" \
+refused "iospd: error: 'pts-converged.json' (--report): an iospd-pts document gets a page of its own: give it to --report alone" \
   pts-converged.json pts-maxrounds.json
 printf '{"format": "iospd-ping", "format_version": 1, "hosts": []}\n' > ping.json
-refused "error: 'ping.json' (--report): a \"format\": \"iospd-ping\" document; --report reads iospd-results (-Rjson), iospd-curve (--curve) and iospd-pts (--pts) documents" \
+refused "iospd: error: 'ping.json' (--report): a \"format\": \"iospd-ping\" document; --report reads iospd-results (-Rjson), iospd-curve (--curve) and iospd-pts (--pts) documents" \
   ping.json
 head -c 2000 curve-knee.json > cut.json
-refused "error: 'cut.json' (--report): not JSON, although it starts as an iospd-curve document (a cut-off or damaged file?)" \
+refused "iospd: error: 'cut.json' (--report): not JSON, although it starts as an iospd-curve document (a cut-off or damaged file?)" \
   cut.json
 python3 -c '
 import json; d = json.load(open("curve-knee.json")); d["format_version"] = 2
 json.dump(d, open("v2.json", "w"))'
-refused "error: 'v2.json' (--report): a curve document written by a newer iospd (format_version 2); this iospd reads 1" \
+refused "iospd: error: 'v2.json' (--report): a curve document written by a newer iospd (format_version 2); this iospd reads 1" \
   v2.json
 # two curves: --compare's text, --report's overlay
 run_exe --compare curve-knee.json curve-knee-b.json >cmp.txt 2>err
@@ -78,7 +78,7 @@ tr -d '\r' <cmp.txt | grep -qxF '         8 |    19900.0 |    29850.0 |  1.500 |
   && ok || bad "--compare: no row for -o8"
 run_exe --compare curve-knee.json run-si-L-D500.json >out 2>err
 rc=$?
-[ $rc = 3 ] && tr -d '\r' <err | grep -qxF "error: 'run-si-L-D500.json' (--compare): not an iospd curve document; a curve is compared with another curve (--curve with --output=json:FILE)" \
+[ $rc = 3 ] && tr -d '\r' <err | grep -qxF "iospd: error: 'run-si-L-D500.json' (--compare): not an iospd curve document; a curve is compared with another curve (--curve with --output=json:FILE)" \
   && ok || bad "--compare curve results: exit $rc"
 run_exe --report curve-knee.json curve-knee-b.json --output=html:ab.html >out 2>err
 rc=$?

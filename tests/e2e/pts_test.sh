@@ -186,39 +186,39 @@ refuse() {
     bad "iospd $* exited $rc (want $code) with: $(head -2 err.txt) (want: $want)"
   fi
 }
-refuse 3 "error: --pts with --output=html: the HTML PTS report is not built yet; write --output=json:FILE (the PTS document) or text" \
+refuse 3 "iospd: error: --pts with --output=html: the HTML PTS report is not built yet; write --output=json:FILE (the PTS document) or text" \
   --pts=iops --output=html:r.html f.dat
-refuse 3 "error: --pts writes a text report or the JSON PTS document, not XML" \
+refuse 3 "iospd: error: --pts writes a text report or the JSON PTS document, not XML" \
   --pts=iops -Rxml f.dat
-refuse 3 "error: --pts runs its own steady-state test (5 rounds, 20 %, 10 %): drop --steady-state" \
+refuse 3 "iospd: error: --pts runs its own steady-state test (5 rounds, 20 %, 10 %): drop --steady-state" \
   --pts=iops --steady-state=iops:20% -d600 f.dat
-refuse 3 "error: --pts-matrix: the iops test tracks block size 4096 at read 0 %, which the matrix must hold (add bs:4K / read:0)" \
+refuse 3 "iospd: error: --pts-matrix: the iops test tracks block size 4096 at read 0 %, which the matrix must hold (add bs:4K / read:0)" \
   --pts=iops '--pts-matrix=bs:8K' f.dat
-refuse 3 "error: --pts writes the whole target; create a file first (iospd -c<size> -d0 f.dat) and drop -c" \
+refuse 3 "iospd: error: --pts writes the whole target; create a file first (iospd -c<size> -d0 f.dat) and drop -c" \
   --pts=iops -c1M f.dat
-refuse 3 "error: '--pts=bw': use --pts=<test> with a test of iops, throughput or latency" \
+refuse 3 "iospd: error: '--pts=bw': use --pts=<test> with a test of iops, throughput or latency" \
   --pts=bw f.dat
-refuse 3 "error: '--pts-cell=1500ms': a cell lasts whole seconds, 1s to 1h (PTS: 60s)" \
+refuse 3 "iospd: error: '--pts-cell=1500ms': a cell lasts whole seconds, 1s to 1h (PTS: 60s)" \
   --pts=iops --pts-cell=1500ms f.dat
 refuse 3 "is not a multiple of 512 bytes from 512 to 64M" \
   --pts=iops --pts-matrix=bs:1000 f.dat
-refuse 3 "error: --pts-purge=trim discards a whole disk; 'f.dat' is a file: drop --pts-purge" \
+refuse 3 "iospd: error: --pts-purge=trim discards a whole disk; 'f.dat' is a file: drop --pts-purge" \
   --pts=iops --pts-purge=trim --allow-raw-write f.dat
-refuse 3 "error: '--pts-purge=zero': use --pts-purge=trim or --pts-purge=secure" \
+refuse 3 "iospd: error: '--pts-purge=zero': use --pts-purge=trim or --pts-purge=secure" \
   --pts=iops --pts-purge=zero f.dat
-refuse 3 "error: --pts-resume: the saved run's outstanding I/Os is 2, this run's is 4: resume with the same switches" \
+refuse 3 "iospd: error: --pts-resume: the saved run's outstanding I/Os is 2, this run's is 4: resume with the same switches" \
   --pts=iops --pts-cell=1s '--pts-matrix=bs:4K;read:0,100' -t1 -o4 --pts-resume=int.json f.dat
-refuse 3 "error: --pts-resume=pts.json: that run is finished (it stopped at steady state or 25 rounds): nothing to resume" \
+refuse 3 "iospd: error: --pts-resume=pts.json: that run is finished (it stopped at steady state or 25 rounds): nothing to resume" \
   --pts=iops --pts-cell=1s '--pts-matrix=bs:4K,8K;read:100,0' -t1 -o2 --pts-resume=pts.json f.dat
-refuse 3 "error: --pts-resume=f.dat: not JSON" \
+refuse 3 "iospd: error: --pts-resume=f.dat: not JSON" \
   --pts=iops --pts-resume=f.dat f.dat
-refuse 3 "error: --pts-cell is for --pts runs: add --pts=iops|throughput|latency or drop it" \
+refuse 3 "iospd: error: --pts-cell is for --pts runs: add --pts=iops|throughput|latency or drop it" \
   --pts-cell=1s f.dat
-refuse 3 "error: --pts-matrix is for --pts runs: add --pts=iops|throughput|latency or drop it" \
+refuse 3 "iospd: error: --pts-matrix is for --pts runs: add --pts=iops|throughput|latency or drop it" \
   --pts-matrix=bs:4K f.dat
-refuse 3 "error: --pts and --curve are two different modes of many runs: give one of them" \
+refuse 3 "iospd: error: --pts and --curve are two different modes of many runs: give one of them" \
   --pts=iops --curve f.dat
-refuse 3 "error: --steady-state with --curve is not supported: drop one of them" \
+refuse 3 "iospd: error: --steady-state with --curve is not supported: drop one of them" \
   --steady-state=iops:20%,window:2x1s --curve f.dat
 # Switches a cell replaces are said, not ignored.
 "$exe" --pts=iops --pts-cell=1s '--pts-matrix=bs:4K;read:0' -b64K -d30 -g4096 \
@@ -256,7 +256,7 @@ elif d["stopped"] not in ("steady", "max_rounds") or not d["rounds"]:
     # machine need not settle; the rounds must be there either way.
     print("loop device run %r with %d rounds" % (d["stopped"], len(d["rounds"])))
 PY
-  refuse 1 "error: refusing to write to '$dev': it holds data of an unknown kind (the first megabyte is not all zeros), which writing (-w100) would destroy; pass --allow-raw-write to write to it anyway" \
+  refuse 1 "iospd: error: refusing to write to '$dev': it holds data of an unknown kind (the first megabyte is not all zeros), which writing (-w100) would destroy; pass --allow-raw-write to write to it anyway" \
     --pts=iops --pts-cell=1s '--pts-matrix=bs:4K;read:0' "$dev"
   "$exe" --pts=iops --pts-cell=1s '--pts-matrix=bs:4K;read:0' -t1 -o1 -g4096 \
     --allow-raw-write -Rjson "$dev" >raw.json 2>err.txt

@@ -233,13 +233,13 @@ refuse() {
     bad "iospd $* exited $rc (want 3) with: $(head -2 err.txt) (want: $want)"
   fi
 }
-refuse "error: --steady-state: the window of 5 rounds of 60000 ms (300.0 s) is longer than -d10, so it could never be filled; give a longer -d or a shorter window:<n>x<time>" \
+refuse "iospd: error: --steady-state: the window of 5 rounds of 60000 ms (300.0 s) is longer than -d10, so it could never be filled; give a longer -d or a shorter window:<n>x<time>" \
   -d10 --steady-state=iops:20%
-refuse "error: --steady-state=latency needs the latencies: add -L" \
+refuse "iospd: error: --steady-state=latency needs the latencies: add -L" \
   -d10 --steady-state=latency:20%,window:2x1s
-refuse "error: '--steady-state=bw:20%': unknown metric 'bw': use iops, throughput or latency" \
+refuse "iospd: error: '--steady-state=bw:20%': unknown metric 'bw': use iops, throughput or latency" \
   -d10 --steady-state=bw:20%
-refuse "error: --steady-state: a round of 1200 ms is not a whole number of the 500 ms intervals it is measured in (-D, else 1 s); make window:<n>x<time> a multiple of it" \
+refuse "iospd: error: --steady-state: a round of 1200 ms is not a whole number of the 500 ms intervals it is measured in (-D, else 1 s); make window:<n>x<time> a multiple of it" \
   -d10 -D500 --steady-state=iops:20%,window:2x1200ms
 refuse "is not slope:<pct>% or window:<n>x<time> (each at most once)" \
   -d10 --steady-state=iops:20%,slope:5%,slope:6%
