@@ -17,4 +17,7 @@ int iospd_html_compare(iospd_strbuf_t* banner, iospd_strbuf_t* out,
                        const html_run_t* runs, size_t nr, bool force,
                        iospd_err_t* err);
 
+/* The "Tool cost" section (html_cost.c). */
+void iospd_html_cost(iospd_strbuf_t* out, const html_run_t* runs, size_t nr);
+
 #endif

@@ -14,6 +14,7 @@
 #include "report_internal.h"
 #include "report_sys.h"
 #include "report_verify.h"
+#include "report_cost.h"
 #include "report_waitstats.h"
 
 #define ap iospd_strbuf_appendf
@@ -455,6 +456,8 @@ static void timespan_results(iospd_strbuf_t* out, const iospd_results_t* r,
   if (r->profile != NULL && r->profile->verbose_stats &&
       !iospd_rpt_waitstats_text(out, r, tr))
     wait_stats(out, tr);
+  if (r->profile != NULL && r->profile->verbose_stats)
+    iospd_rpt_cost_text(out, tr);
 }
 
 static void totals(iospd_strbuf_t* out, const iospd_results_t* r) {

@@ -17,6 +17,7 @@
 #include "report_internal.h"
 #include "report_sys.h"
 #include "report_verify.h"
+#include "report_cost.h"
 #include "report_waitstats.h"
 
 #define ap iospd_strbuf_appendf
@@ -479,6 +480,8 @@ static void timespan_xml(iospd_strbuf_t* out, const iospd_results_t* r,
   }
   iospd_rpt_verify_xml(out, r, tr);
   warnings_xml(out, tr);
+  if (r->profile != NULL && r->profile->verbose_stats)
+    iospd_rpt_cost_xml(out, tr);
   ind(out, 1);
   ap(out, "</TimeSpan>\n");
 }
