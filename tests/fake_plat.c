@@ -59,6 +59,7 @@ struct iospd_plat_latch_s {
 static ffile_t g_files[MAX_FILES];
 static uint64_t g_mem_available; /* iospd_plat_mem_available */
 static uint64_t g_thread_cpu_ns; /* iospd_plat_thread_cpu_ns */
+static uint32_t g_cpu_user_ppm, g_cpu_sys_ppm; /* ..._cpu_split */
 static uint64_t g_now = START_NS;
 static fake_io_t* g_log;
 static uint32_t g_log_n, g_log_cap;
@@ -118,6 +119,7 @@ static char g_os_error_text[160];
 void fake_reset(void) {
   g_mem_available = 0;
   g_thread_cpu_ns = 0;
+  g_cpu_user_ppm = g_cpu_sys_ppm = 0;
   g_os_error = 0;
   g_os_error_text[0] = '\0';
   for (int i = 0; i < MAX_FILES; i++) free(g_files[i].data);
@@ -644,6 +646,25 @@ void fake_set_thread_cpu_ns(uint64_t ns) { g_thread_cpu_ns = ns; }
 uint64_t iospd_plat_mem_available(void) { return g_mem_available; }
 uint64_t iospd_plat_thread_cpu_ns(void) { return g_thread_cpu_ns; }
 uint64_t iospd_plat_process_cpu_ns(void) { return g_thread_cpu_ns; }
+
+/* A scripted thread: user and system time grow with the virtual clock at
+ * the rates given (ppm of it), or, without rates, g_thread_cpu_ns is all
+ * user time. */
+void fake_set_thread_cpu_rates(uint32_t user_ppm, uint32_t sys_ppm) {
+  g_cpu_user_ppm = user_ppm;
+  g_cpu_sys_ppm = sys_ppm;
+}
+
+bool iospd_plat_thread_cpu_split(uint64_t* user_ns, uint64_t* sys_ns) {
+  if (g_cpu_user_ppm == 0 && g_cpu_sys_ppm == 0) {
+    *user_ns = g_thread_cpu_ns;
+    *sys_ns = 0;
+    return g_thread_cpu_ns != 0;
+  }
+  *user_ns = g_now / 1000000u * g_cpu_user_ppm;
+  *sys_ns = g_now / 1000000u * g_cpu_sys_ppm;
+  return true;
+}
 
 int iospd_plat_read_samples(const char* path, const uint64_t* offsets,
                             uint32_t n, uint32_t len, uint8_t* buf,

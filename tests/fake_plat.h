@@ -54,6 +54,9 @@ void fake_create_script(const char* path, bool interrupt, const char* note);
  * the default: unknown). */
 void fake_set_mem_available(uint64_t bytes);
 void fake_set_thread_cpu_ns(uint64_t ns);
+/* iospd_plat_thread_cpu_split: user and system time grow by user_ppm and
+ * sys_ppm nanoseconds per virtual millisecond (0, 0: off). */
+void fake_set_thread_cpu_rates(uint32_t user_ppm, uint32_t sys_ppm);
 
 /* The nth call of iospd_plat_cpu_times since fake_reset (1-based: 1 the
  * snapshot at the start of measuring, 2 the one at its end) fails with

@@ -43,3 +43,4 @@ iospd_add_test(test_run_cpu SOURCES test_run_cpu.c FAKE_PLATFORM)
 # before any thread starts, naming the switch (issue #26).
 iospd_add_test(test_run_device_align SOURCES test_run_device_align.c
                FAKE_PLATFORM)
+iospd_add_test(test_cost SOURCES test_cost.c FAKE_PLATFORM)

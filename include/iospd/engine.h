@@ -151,6 +151,11 @@ typedef struct iospd_worker_s {
   bool shared_slots;        /* -O: slot_count slots, target picked per I/O */
   uint32_t slot_count;      /* total slots */
   iospd_wait_stats_t* wait; /* results entry */
+  /* The tool's own cost (iospd/cost.h), results entry; the worker reads
+   * its CPU times as it sees measuring begin (cost_*0) and end. */
+  iospd_cost_raw_t* cost;
+  bool cost_measuring;
+  uint64_t cost_user0, cost_sys0, cost_ticks0;
   /* Set up by iospd_worker_setup. */
   iospd_rand_t rng;
   iospd_slot_t* slots;

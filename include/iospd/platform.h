@@ -134,6 +134,10 @@ uint64_t iospd_plat_thread_cpu_ns(void);
 /* The same for the whole process, every thread of it (the kernel's
  * io_uring workers included on Linux): --curve's "iospd's own CPU". */
 uint64_t iospd_plat_process_cpu_ns(void);
+/* The same split into user and system (kernel) time, in ns; false (and
+ * zeros) when unknown. Called by a worker as measuring begins and ends
+ * (iospd/cost.h). */
+bool iospd_plat_thread_cpu_split(uint64_t* user_ns, uint64_t* sys_ns);
 /* Reads n samples of len bytes each, sample i at offsets[i], from the
  * target at path (a file, disk or volume; through the cache, sharing it
  * with everyone) into buf + i * len. Offsets and len must be multiples of

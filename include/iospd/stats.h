@@ -7,6 +7,7 @@
 
 #include "iospd/buckets.h"
 #include "iospd/common.h"
+#include "iospd/cost.h"
 #include "iospd/hist.h"
 #include "iospd/platform.h"
 #include "iospd/profile.h"
@@ -85,6 +86,8 @@ typedef struct iospd_thread_result_s {
   /* --verify: the first failures the thread met (owned array). */
   iospd_vfail_t* vfails;
   uint32_t vfail_count;
+  /* The tool's own cost on this thread (iospd/cost.h). */
+  iospd_cost_raw_t cost;
 } iospd_thread_result_t;
 
 typedef struct iospd_cpu_usage_s {

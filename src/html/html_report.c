@@ -479,6 +479,7 @@ static int page(const iospd_html_input_t* in, html_run_t* runs, size_t n,
     iospd_strbuf_append(out, "<h1>iospd report</h1>\n");
     runs_table(out, runs, n);
     headline(out, runs, n);
+    iospd_html_cost(out, runs, n);
     iospd_strbuf_append_n(out, iospd_strbuf_cstr(&cmp), cmp.len);
     iospd_html_charts(out, runs, n);
     key_table(out, "profile", "Resolved profile (input parameters)", runs, n,

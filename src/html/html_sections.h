@@ -17,6 +17,9 @@ int iospd_html_compare(iospd_strbuf_t* banner, iospd_strbuf_t* out,
                        const html_run_t* runs, size_t nr, bool force,
                        iospd_err_t* err);
 
+/* The "Tool cost" section (html_cost.c). */
+void iospd_html_cost(iospd_strbuf_t* out, const html_run_t* runs, size_t nr);
+
 /* The page's head (the report's style, title) and its end (the script
  * that saves embedded documents, data-ready on <html>): html_report.c. */
 void iospd_html_page_begin(iospd_strbuf_t* out, const char* title);

@@ -4,6 +4,7 @@
  * reads of a target before the run. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "posix/internal.h"
@@ -27,6 +28,17 @@ uint64_t iospd_plat_process_cpu_ns(void) {
   struct timespec ts;
   if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0;
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+bool iospd_plat_thread_cpu_split(uint64_t* user_ns, uint64_t* sys_ns) {
+  struct rusage ru;
+  *user_ns = *sys_ns = 0;
+  if (getrusage(RUSAGE_THREAD, &ru) != 0) return false;
+  *user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
+             (uint64_t)ru.ru_utime.tv_usec * 1000u;
+  *sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+            (uint64_t)ru.ru_stime.tv_usec * 1000u;
+  return true;
 }
 
 int iospd_plat_read_samples(const char* path, const uint64_t* offsets,

@@ -14,6 +14,7 @@
 #include "report_internal.h"
 #include "report_steady.h"
 #include "report_verify.h"
+#include "report_cost.h"
 #include "report_json_writer.h"
 
 /* ---- results ----------------------------------------------------------- */
@@ -356,6 +357,7 @@ static void timespan_json(iospd_jw_t* w, const iospd_results_t* r,
                      ts->io_bucket_ms);
   iospd_rpt_agg_destroy(&scratch);
   target_totals_json(w, tr);
+  iospd_rpt_cost_total_json(w, tr);
 
   iospd_jw_arr(w, "threads");
   for (uint32_t t = 0; t < tr->thread_count_alloc; t++) {
@@ -369,6 +371,9 @@ static void timespan_json(iospd_jw_t* w, const iospd_results_t* r,
     for (uint32_t i = 0; i < th->target_count; i++)
       thread_target_json(w, tr, &th->targets[i]);
     iospd_jw_end_arr(w);
+    iospd_cost_t cost;
+    iospd_rpt_cost_thread(th, &cost);
+    iospd_rpt_cost_json(w, &cost, &th->cost, th->wait.completion_wait_hist);
     if (r->profile != NULL && r->profile->verbose_stats) {
       const iospd_wait_stats_t* ws = &th->wait;
       iospd_jw_obj(w, "wait_statistics");

@@ -15,6 +15,7 @@
 #include "report_sys.h"
 #include "report_steady.h"
 #include "report_verify.h"
+#include "report_cost.h"
 #include "report_waitstats.h"
 
 #define ap iospd_strbuf_appendf
@@ -456,6 +457,8 @@ static void timespan_results(iospd_strbuf_t* out, const iospd_results_t* r,
   if (r->profile != NULL && r->profile->verbose_stats &&
       !iospd_rpt_waitstats_text(out, r, tr))
     wait_stats(out, tr);
+  if (r->profile != NULL && r->profile->verbose_stats)
+    iospd_rpt_cost_text(out, tr);
 }
 
 static void totals(iospd_strbuf_t* out, const iospd_results_t* r) {

@@ -18,6 +18,7 @@
 #include "report_sys.h"
 #include "report_steady.h"
 #include "report_verify.h"
+#include "report_cost.h"
 #include "report_waitstats.h"
 
 #define ap iospd_strbuf_appendf
@@ -481,6 +482,8 @@ static void timespan_xml(iospd_strbuf_t* out, const iospd_results_t* r,
   iospd_rpt_verify_xml(out, r, tr);
   iospd_rpt_steady_xml(out, tr);
   warnings_xml(out, tr);
+  if (r->profile != NULL && r->profile->verbose_stats)
+    iospd_rpt_cost_xml(out, tr);
   ind(out, 1);
   ap(out, "</TimeSpan>\n");
 }

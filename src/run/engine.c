@@ -530,6 +530,36 @@ static void stamp_pending(iospd_worker_t* w, uint32_t first, uint32_t n) {
   }
 }
 
+/* The tool's own cost (iospd/cost.h): one submit call that handed n over. */
+static inline void count_submit(iospd_worker_t* w, uint32_t n) {
+  if (w->cost != NULL) {
+    w->cost->submit_calls++;
+    w->cost->submitted += n;
+  }
+}
+
+static uint64_t to_ns(const iospd_worker_t* w, uint64_t ticks);
+
+/* Measuring began (on) or ended (off) as this worker sees it: its CPU
+ * times and clock then, so that the cost covers what the I/O counts
+ * cover. Twice a run, never per I/O. */
+static void cost_mark(iospd_worker_t* w, bool on, uint64_t now) {
+  w->cost_measuring = on;
+  if (w->cost == NULL) return;
+  uint64_t u = 0, k = 0;
+  bool known = iospd_plat_thread_cpu_split(&u, &k);
+  if (on) {
+    w->cost_user0 = known ? u : 0;
+    w->cost_sys0 = known ? k : 0;
+    w->cost_ticks0 = known ? now : 0;
+    return;
+  }
+  if (!known || w->cost_ticks0 == 0 || now < w->cost_ticks0) return;
+  w->cost->user_ns += u > w->cost_user0 ? u - w->cost_user0 : 0;
+  w->cost->sys_ns += k > w->cost_sys0 ? k - w->cost_sys0 : 0;
+  w->cost->wall_ns += to_ns(w, now - w->cost_ticks0);
+}
+
 /* -u: hands whole batches of ring_batch over, one submit call each, all but
  * the last; *taken says how many went, *last how many the combined
  * submit-and-wait call that follows hands over (one more whole batch, or
@@ -546,6 +576,7 @@ static int ring_batches(iospd_worker_t* w, uint32_t* taken, uint32_t* last) {
     stamp_pending(w, pre, b);
     int rc = iospd_plat_queue_submit(w->q, w->pending + pre, b, &one);
     if (one > b) one = b;
+    count_submit(w, one);
     pre += one;
     *taken = pre;
     if (rc < 0) return rc;
@@ -569,6 +600,7 @@ static int submit_each(iospd_worker_t* w, uint32_t* acc) {
     w->slots[io->tag].issue_ticks = iospd_plat_ticks();
     w->slots[io->tag].in_flight = true;
     rc = iospd_plat_queue_submit(w->q, io, 1, &one);
+    count_submit(w, one ? 1 : 0);
     if (rc < 0 || one == 0) break;
   }
   *acc = i;
@@ -611,6 +643,10 @@ static uint32_t reap_timeout(iospd_worker_t* w, uint32_t throttle_ms,
 static inline void wait_done(iospd_worker_t* w, uint32_t got) {
   if (w->wait_counted && w->wait != NULL)
     w->wait->completion_wait_hist[got < 7 ? got : 7]++;
+  if (w->wait_counted && w->cost != NULL) {
+    w->cost->waits++;
+    w->cost->wait_completions += got;
+  }
 }
 
 static void reap_failed(iospd_worker_t* w, int rc) {
@@ -659,6 +695,7 @@ static uint32_t submit_and_reap(iospd_worker_t* w, uint32_t throttle_ms) {
                                             &acc, w->cqe, w->reap_max, 1,
                                             timeout, &got);
       if (acc > last) acc = last;
+      count_submit(w, acc);
       handing_over = rc < 0 && acc < last;
       if (rc == 0) wait_done(w, got);
       acc += pre;
@@ -792,6 +829,7 @@ bool iospd_worker_pass(iospd_worker_t* w) {
     }
     if (w->inflight == 0) {
       w->finished = true;
+      if (w->cost_measuring) cost_mark(w, false, iospd_plat_ticks());
       /* Past every interval: nobody waits for this worker's rows. */
       if (w->series != NULL)
         iospd_wseries_move(w->series, w->ctl, IOSPD_PHASE_STOP, w->now);
@@ -835,6 +873,8 @@ bool iospd_worker_pass(iospd_worker_t* w) {
       phase = IOSPD_PHASE_COOLDOWN;
   }
   bool measuring = phase == IOSPD_PHASE_MEASURE;
+  if (IOSPD_UNLIKELY(measuring != w->cost_measuring))
+    cost_mark(w, measuring, now);
   /* Only read once MEASURE has been seen: the acquire above orders it. */
   uint64_t start = measuring ? w->ctl->measure_start_ticks : 0;
   bool stopped = phase == IOSPD_PHASE_STOP;

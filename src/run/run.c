@@ -126,6 +126,7 @@ static iospd_worker_t* new_worker(run_t* r, uint32_t id, uint32_t ntargets) {
   tr->targets = tt;
   tr->target_count = ntargets;
   w->wait = &tr->wait;
+  w->cost = &tr->cost;
   if (r->p->ext.verify) {
     uint32_t cap = iospd_verify_errors(&r->p->ext);
     if (cap > 4096) cap = 4096; /* printed one by one: enough to see */

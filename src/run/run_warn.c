@@ -4,10 +4,13 @@
  * sampled blocks, available memory, CPUs) and after it (thread CPU time,
  * Little's law), prints each warning as one line on stderr and keeps it in
  * the timespan's results for the XML and JSON reports. */
+#include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "iospd/alloc.h"
+#include "iospd/cost.h"
 #include "iospd/strbuf.h"
 #include "run_internal.h"
 
@@ -179,6 +182,33 @@ void iospd_run_warn_bypass(const iospd_run_hooks_t* hooks,
   }
 }
 
+/* A worker's busy share: the measured phase's CPU and wall time, the
+ * tool_cost figures (iospd/cost.h), when the worker took them; else its
+ * whole run's. *c holds the figures (NaN when not known). */
+static void busy_of(const iospd_timespan_result_t* tsr,
+                    const iospd_worker_t* w, uint64_t* cpu, uint64_t* wall,
+                    iospd_cost_t* c) {
+  const iospd_thread_result_t* th =
+      w->id < tsr->thread_count_alloc && tsr->threads != NULL
+          ? &tsr->threads[w->id]
+          : NULL;
+  if (th != NULL && th->cost.wall_ns > 0 &&
+      th->cost.user_ns + th->cost.sys_ns > 0) {
+    uint64_t ios = 0;
+    for (uint32_t k = 0; k < th->target_count; k++)
+      ios += th->targets[k].stats.ios[0] + th->targets[k].stats.ios[1];
+    iospd_cost_compute(&th->cost, ios, c);
+    *cpu = th->cost.user_ns + th->cost.sys_ns;
+    *wall = th->cost.wall_ns;
+    return;
+  }
+  iospd_cost_raw_t none;
+  memset(&none, 0, sizeof none);
+  iospd_cost_compute(&none, 0, c);
+  *cpu = w->cpu_ns;
+  *wall = w->wall_ns;
+}
+
 /* Kept only: main says these after the report (iospd_warn_after_run), so
  * that what comes before the report stays DISKSPD's layout. */
 void iospd_run_warn_generator(iospd_timespan_result_t* tsr,
@@ -191,21 +221,31 @@ void iospd_run_warn_generator(iospd_timespan_result_t* tsr,
   uint32_t busy = 0, first_id = 0;
   bool have_first = false;
   double low = 100.0;
-  for (uint32_t i = 0; i < n; i++)
-    if (iospd_warn_busy(workers[i]->cpu_ns, workers[i]->wall_ns)) busy++;
+  uint64_t cpu, wall;
+  iospd_cost_t c;
+  for (uint32_t i = 0; i < n; i++) {
+    busy_of(tsr, workers[i], &cpu, &wall, &c);
+    if (iospd_warn_busy(cpu, wall)) busy++;
+  }
   for (uint32_t i = 0; i < n; i++) {
     const iospd_worker_t* w = workers[i];
-    if (!iospd_warn_busy(w->cpu_ns, w->wall_ns)) continue;
+    busy_of(tsr, w, &cpu, &wall, &c);
+    if (!iospd_warn_busy(cpu, wall)) continue;
     /* The two clocks tick apart: never above 100 %. */
-    double pct =
-        IOSPD_MIN(100.0, 100.0 * (double)w->cpu_ns / (double)w->wall_ns);
+    double pct = IOSPD_MIN(100.0, 100.0 * (double)cpu / (double)wall);
     if (busy <= BUSY_LISTED) {
+      char fig[128] = "";
+      if (!isnan(c.cpu_us_per_io))
+        snprintf(fig, sizeof fig,
+                 " of the measured phase (%.3f us of CPU per I/O, %.0f IOPS "
+                 "per busy core)",
+                 c.cpu_us_per_io, c.iops_per_core);
       iospd_run_warn(hooks, tsr, IOSPD_WARN_GENERATOR_BUSY, -1, (int32_t)w->id,
-                     "thread %u was busy on a CPU for %.0f %% of the run: "
+                     "thread %u was busy on a CPU for %.0f %%%s: "
                      "the generator, not the storage, may be the limit. "
                      "Use more threads (-t, -F) or fewer outstanding I/Os "
                      "per thread",
-                     w->id, pct);
+                     w->id, pct, fig[0] ? fig : " of the run");
       continue;
     }
     if (!have_first) first_id = w->id;

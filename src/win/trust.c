@@ -31,6 +31,15 @@ uint64_t iospd_plat_process_cpu_ns(void) {
   return (ft64(k) + ft64(u)) * 100u; /* 100 ns units */
 }
 
+bool iospd_plat_thread_cpu_split(uint64_t* user_ns, uint64_t* sys_ns) {
+  FILETIME c, e, k, u;
+  *user_ns = *sys_ns = 0;
+  if (!GetThreadTimes(GetCurrentThread(), &c, &e, &k, &u)) return false;
+  *user_ns = ft64(u) * 100u;
+  *sys_ns = ft64(k) * 100u;
+  return true;
+}
+
 /* A handle opened without FILE_FLAG_OVERLAPPED reads synchronously at the
  * OVERLAPPED's offset. Volumes and disks need sector-multiple offsets and
  * lengths even when buffered; the caller gives multiples of 4096. */
