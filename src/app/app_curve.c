@@ -15,6 +15,7 @@
 #include "iospd/envinfo.h"
 #include "iospd/formats.h"
 #include "iospd/hist.h"
+#include "iospd/html.h"
 #include "iospd/options.h"
 #include "iospd/report_curve.h"
 #include "iospd/run.h"
@@ -257,7 +258,9 @@ static char* point_json(const iospd_results_t* r, const env_t* e,
 static bool wants_json(const iospd_profile_t* p) {
   if (p->format == IOSPD_FORMAT_JSON) return true;
   for (uint32_t i = 0; i < p->ext.output_count; i++)
-    if (p->ext.outputs[i].format == IOSPD_FORMAT_JSON) return true;
+    if (p->ext.outputs[i].format == IOSPD_FORMAT_JSON ||
+        p->ext.outputs[i].format == IOSPD_FORMAT_HTML)
+      return true;
   return false;
 }
 
@@ -386,14 +389,29 @@ static bool emit(const iospd_profile_t* p, const iospd_curve_t* c,
     err_line("out of memory writing the curve's JSON document");
     ok = false;
   }
+  /* --output=html: the curve page, drawn from the document. */
+  iospd_strbuf_t html;
+  iospd_strbuf_init(&html);
+  if (ok && iospd_app_wants_format(p, IOSPD_FORMAT_HTML)) {
+    iospd_err_t herr;
+    iospd_err_clear(&herr);
+    if (iospd_html_curve_text("the curve document", doc.data, doc.len, &html,
+                              &herr) != 0) {
+      err_line(herr.msg[0] ? herr.msg : "out of memory drawing the curve page");
+      ok = false;
+    }
+  }
   out_sb(p->format == IOSPD_FORMAT_JSON ? &doc : &text);
   for (uint32_t i = 0; i < p->ext.output_count; i++) {
     const iospd_output_spec_t* o = &p->ext.outputs[i];
-    if (write_file(o, o->format == IOSPD_FORMAT_JSON ? &doc : &text) != 0)
-      ok = false;
+    const iospd_strbuf_t* sb = o->format == IOSPD_FORMAT_JSON   ? &doc
+                               : o->format == IOSPD_FORMAT_HTML ? &html
+                                                                : &text;
+    if (write_file(o, sb) != 0) ok = false;
   }
   iospd_strbuf_destroy(&text);
   iospd_strbuf_destroy(&doc);
+  iospd_strbuf_destroy(&html);
   return ok;
 }
 

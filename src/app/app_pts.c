@@ -8,6 +8,7 @@
 #include "app_internal.h"
 #include "iospd/alloc.h"
 #include "iospd/console.h"
+#include "iospd/html.h"
 #include "iospd/options.h"
 #include "iospd/pts.h"
 #include "iospd/pts_report.h"
@@ -41,9 +42,6 @@ static void on_message(void* ctx, iospd_msg_kind_t kind, const char* text) {
 
 /* What --pts cannot do: one message naming the switch, exit 3. */
 static const char* refused(const iospd_profile_t* p) {
-  if (iospd_app_wants_format(p, IOSPD_FORMAT_HTML))
-    return "--pts with --output=html: the HTML PTS report is not built yet; "
-           "write --output=json:FILE (the PTS document) or text";
   if (iospd_app_wants_format(p, IOSPD_FORMAT_XML) ||
       p->format == IOSPD_FORMAT_XML)
     return "--pts writes a text report or the JSON PTS document, not XML: "
@@ -69,10 +67,24 @@ static bool emit(const iospd_profile_t* p, const iospd_pts_result_t* r,
   iospd_report_pts_text(&text, r);
   bool ok = iospd_report_pts_json(&json, r, sysr, p->cmdline) == 0 &&
             !text.failed;
+  /* --output=html: the PTS page, drawn from the document just written. */
+  iospd_strbuf_t html;
+  iospd_strbuf_init(&html);
+  if (ok && iospd_app_wants_format(p, IOSPD_FORMAT_HTML)) {
+    iospd_err_t herr;
+    iospd_err_clear(&herr);
+    if (iospd_html_pts_text("the PTS document", json.data, json.len, &html,
+                            &herr) != 0) {
+      err_line(herr.msg[0] ? herr.msg : "out of memory drawing the PTS page");
+      ok = false;
+    }
+  }
   out_sb(p->format == IOSPD_FORMAT_JSON ? &json : &text);
   for (uint32_t i = 0; i < p->ext.output_count; i++) {
     const iospd_output_spec_t* o = &p->ext.outputs[i];
-    const iospd_strbuf_t* sb = o->format == IOSPD_FORMAT_JSON ? &json : &text;
+    const iospd_strbuf_t* sb = o->format == IOSPD_FORMAT_JSON   ? &json
+                               : o->format == IOSPD_FORMAT_HTML ? &html
+                                                                : &text;
     iospd_err_t err;
     iospd_err_clear(&err);
     iospd_plat_outfile_t* f = NULL;
@@ -95,6 +107,7 @@ static bool emit(const iospd_profile_t* p, const iospd_pts_result_t* r,
   }
   iospd_strbuf_destroy(&text);
   iospd_strbuf_destroy(&json);
+  iospd_strbuf_destroy(&html);
   return ok;
 }
 

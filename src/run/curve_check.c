@@ -58,10 +58,6 @@ int iospd_curve_refusal(const iospd_profile_t* p, iospd_strbuf_t* msg) {
     if (f == IOSPD_FORMAT_XML)
       return refuse(msg, "--output=xml cannot be used with --curve: the "
                          "curve writes --output=text: or --output=json:");
-    if (f == IOSPD_FORMAT_HTML)
-      return refuse(msg, "--output=html cannot be used with --curve yet: "
-                         "this build has no HTML curve page; write "
-                         "--output=json:FILE and keep it for the page");
   }
   const iospd_timespan_t* ts = &p->timespans[0];
   if (o->axis == IOSPD_CURVE_AXIS_O && ts->request_count > 0)

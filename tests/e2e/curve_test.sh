@@ -45,8 +45,6 @@ refused "--latency-limit needs --curve: the bound is searched along a curve (add
   '--latency-limit=p99<=1ms' -c1M never.dat
 refused "--expect needs --curve: the verdict that reads it comes from a curve (add --curve)" \
   --expect=iops:5000 -c1M never.dat
-refused "--output=html cannot be used with --curve yet: this build has no HTML curve page; write --output=json:FILE and keep it for the page" \
-  --curve --output=html:c.html -c1M never.dat
 refused "--curve writes a text or a JSON report: use -Rtext or -Rjson, not -Rxml" \
   --curve -Rxml -c1M never.dat
 refused "--curve writes a text or a JSON report: use -Rtext or -Rjson, not -Rfio-json (fio's JSON holds one run)" \
@@ -62,13 +60,25 @@ refused "'--latency-limit=p99<=1': the bound must be a time above 0 with us, ms 
 
 # --- 2. a short curve ------------------------------------------------------
 run_exe -c16M -d1 -W0 -b4K -r --curve=o:1..4 --progress=always -Rjson \
-  --output=text:c.txt t.dat >c.json 2>err
+  --output=text:c.txt --output=html:c.html t.dat >c.json 2>err
 expect_rc $? 0 "--curve=o:1..4"
 for k in 1 2 3; do
   q=$((1 << (k - 1)))
   grep -qF "curve: point $k of 3: QD $q" err && ok || bad "--progress: no 'point $k of 3: QD $q' line"
 done
 check c.json planned=1,2,4
+# --output=html: the curve page of the same document (its verdict, a row
+# per point; tests/e2e/html_pages_test.sh checks the drawing).
+"$py" - c.json c.html <<'PY' >chk.log 2>&1 && ok || { bad "c.html is not the page of c.json"; cat chk.log; }
+import html, json, sys
+d = json.load(open(sys.argv[1]))
+page = open(sys.argv[2], encoding="utf-8").read()
+assert page.lstrip().lower().startswith("<!doctype html"), page[:80]
+assert "<title>iospd curve:" in page, "no curve title"
+for line in d["verdict"]:
+    assert html.escape(line, quote=False)[:40] in page, "verdict line missing: " + line
+assert page.count("<svg") >= 1, "no chart"
+PY
 "$py" - c.json c.txt <<'PY' >chk.log 2>&1 && ok || { bad "c.txt is not the table of c.json"; cat chk.log; }
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -57,10 +57,14 @@ cp f.dat before.dat
 
 # ---- 1. a file, throttled: steady at round 5.
 "$exe" --pts=iops --pts-cell=1s '--pts-matrix=bs:4K,8K;read:100,0' -t1 -o2 \
-  -g4096 --output=text:pts.txt -Rjson f.dat >pts.json 2>err.txt
+  -g4096 --output=text:pts.txt --output=html:pts.html -Rjson f.dat >pts.json 2>err.txt
 rc=$?
 [ $rc = 0 ] && ok || bad "--pts on a file exited $rc"
 schema_ok pts.json
+# --output=html: the PTS page of the same document (html_pages_test.sh
+# checks the drawing).
+if grep -q "<title>iospd PTS iops test: f.dat" pts.html && [ "$(grep -c '<svg' pts.html)" -ge 2 ]; then ok
+else bad "--output=html:pts.html is not the PTS page: $(head -c 300 pts.html)"; fi
 cmp -s f.dat before.dat && bad "WIPC left f.dat as it was" || ok
 check "PTS document" pts.json <<'PY'
 import json, sys
@@ -186,8 +190,6 @@ refuse() {
     bad "iospd $* exited $rc (want $code) with: $(head -2 err.txt) (want: $want)"
   fi
 }
-refuse 3 "iospd: error: --pts with --output=html: the HTML PTS report is not built yet; write --output=json:FILE (the PTS document) or text" \
-  --pts=iops --output=html:r.html f.dat
 refuse 3 "iospd: error: --pts writes a text report or the JSON PTS document, not XML" \
   --pts=iops -Rxml f.dat
 refuse 3 "iospd: error: --pts runs its own steady-state test (5 rounds, 20 %, 10 %): drop --steady-state" \
