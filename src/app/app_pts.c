@@ -16,28 +16,31 @@
 typedef struct pts_ctx_s {
   const iospd_profile_t* p;
   bool show;
-  char line[320];
-  size_t len;
+  /* The status line's own thread (iospd/status_drawer.h): a console that
+   * blocks never holds a round's cells. */
+  iospd_status_drawer_t* drawer;
 } pts_ctx_t;
+
+static void status_show(void* ctx, const char* line, size_t len) {
+  (void)ctx;
+  iospd_plat_status_show(line, len);
+}
 
 static void on_status(void* ctx, const char* text) {
   pts_ctx_t* c = ctx;
-  if (!c->show) return;
+  if (c->drawer == NULL) return;
   uint32_t cols = iospd_plat_err_columns();
   if (cols == 0) cols = 80;
   size_t n = strlen(text);
   if (n > cols - 1) n = cols - 1;
-  if (n >= sizeof c->line) n = sizeof c->line - 1;
-  memcpy(c->line, text, n);
-  c->line[n] = '\0';
-  c->len = n;
-  iospd_plat_status_show(c->line, c->len);
+  iospd_status_drawer_post(c->drawer, text, n);
 }
 
 static void on_message(void* ctx, iospd_msg_kind_t kind, const char* text) {
   pts_ctx_t* c = ctx;
+  iospd_status_drawer_quiet_begin(c->drawer);
   iospd_app_message(c->p, kind, text);
-  if (c->show && c->len > 0) iospd_plat_status_show(c->line, c->len);
+  iospd_status_drawer_quiet_end(c->drawer, true);
 }
 
 /* What --pts cannot do: one message naming the switch, exit 3. */
@@ -171,12 +174,19 @@ int iospd_app_pts(const iospd_profile_t* p, const iospd_sysinfo_t* sys) {
     iospd_free(saved_path);
     return EXIT_BAD_INPUT;
   }
+  /* Without a thread for it, the run goes on without a status line. */
+  iospd_err_t derr;
+  iospd_err_clear(&derr);
+  if (ctx.show &&
+      iospd_status_drawer_start(&ctx.drawer, status_show, NULL, 20, &derr) < 0)
+    ctx.drawer = NULL;
   int rc = iospd_pts_run(p, sys, &hooks,
                          p->ext.pts.resume_path != NULL ? &saved : NULL, &r,
                          &err);
   iospd_pts_result_free(&saved);
   iospd_free(saved_path);
-  ctx.len = 0;
+  iospd_status_drawer_stop(ctx.drawer);
+  ctx.drawer = NULL;
   iospd_plat_status_clear();
   if (rc < 0) {
     err_line(err.msg[0] ? err.msg : iospd_strerror(rc));
