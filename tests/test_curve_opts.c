@@ -177,10 +177,7 @@ static const struct {
      "-Rxml"},
     {"iospd --curve --output=xml:r.xml t.dat",
      "--output=xml cannot be used with --curve: the curve writes "
-     "--output=text: or --output=json:"},
-    {"iospd --curve --output=html:r.html t.dat",
-     "--output=html cannot be used with --curve yet: this build has no HTML "
-     "curve page; write --output=json:FILE and keep it for the page"},
+     "--output=text:, json: or html:"},
     {"iospd --curve -F2 -O4 t.dat",
      "--curve=o cannot be combined with -O, which fixes the outstanding I/Os "
      "the curve varies: use -o"},

@@ -54,10 +54,10 @@ int iospd_curve_refusal(const iospd_profile_t* p, iospd_strbuf_t* msg) {
     iospd_result_format_t f = p->ext.outputs[i].format;
     if (f == IOSPD_FORMAT_FIO_JSON)
       return refuse(msg, "--output=fio-json cannot be used with --curve: the "
-                         "curve writes --output=text: or --output=json:");
+                         "curve writes --output=text:, json: or html:");
     if (f == IOSPD_FORMAT_XML)
       return refuse(msg, "--output=xml cannot be used with --curve: the "
-                         "curve writes --output=text: or --output=json:");
+                         "curve writes --output=text:, json: or html:");
   }
   const iospd_timespan_t* ts = &p->timespans[0];
   if (o->axis == IOSPD_CURVE_AXIS_O && ts->request_count > 0)

@@ -49,7 +49,7 @@ refused "--curve writes a text or a JSON report: use -Rtext or -Rjson, not -Rxml
   --curve -Rxml -c1M never.dat
 refused "--curve writes a text or a JSON report: use -Rtext or -Rjson, not -Rfio-json (fio's JSON holds one run)" \
   --curve -Rfio-json -c1M never.dat
-refused "--output=fio-json cannot be used with --curve: the curve writes --output=text: or --output=json:" \
+refused "--output=fio-json cannot be used with --curve: the curve writes --output=text:, json: or html:" \
   --curve --output=fio-json:c.json -c1M never.dat
 refused "--curve cannot be combined with -g: a rate limit caps the throughput the curve measures (with --latency-limit the curve sets -g itself)" \
   --curve -g100 -c1M never.dat
