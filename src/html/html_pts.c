@@ -82,10 +82,14 @@ static void size_text(char* buf, size_t cap, double bytes) {
   char num[32];
   if (bytes >= 1024 && fmod(bytes, 1024) == 0) {
     iospd_html_num(num, sizeof num, bytes / 1024);
-    snprintf(buf, cap, "%s KiB", num);
+    /* The length is checked: the optimiser's -Wformat-truncation warns
+     * on an unchecked snprintf into a buffer it cannot size. */
+    if (snprintf(buf, cap, "%s KiB", num) >= (int)cap && cap > 0)
+      buf[cap - 1] = '\0';
   } else {
     iospd_html_num(num, sizeof num, bytes);
-    snprintf(buf, cap, "%s B", num);
+    if (snprintf(buf, cap, "%s B", num) >= (int)cap && cap > 0)
+      buf[cap - 1] = '\0';
   }
 }
 
