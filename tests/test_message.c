@@ -60,10 +60,26 @@ static void test_line(void** state) {
   iospd_strbuf_destroy(&sb);
 }
 
+/* The formatted form: the prefix, the text with its control characters
+ * as '?' (a path with a newline stays one line), the newline. */
+static void test_linef(void** state) {
+  (void)state;
+  iospd_strbuf_t sb;
+  iospd_strbuf_init(&sb);
+  iospd_msg_linef(&sb, IOSPD_MSG_ERROR, "target '%s' has -b%u", "a\nb\tc",
+                  512u);
+  iospd_msg_linef(&sb, IOSPD_MSG_WARNING, "%d threads", 8);
+  assert_string_equal(iospd_strbuf_cstr(&sb),
+                      "iospd: error: target 'a?b?c' has -b512\n"
+                      "warning: 8 threads\n");
+  iospd_strbuf_destroy(&sb);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_table),
       cmocka_unit_test(test_line),
+      cmocka_unit_test(test_linef),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,8 @@
 #ifndef IOSPD_MESSAGE_H
 #define IOSPD_MESSAGE_H
 
+#include <stdarg.h>
+
 #include "iospd/common.h"
 #include "iospd/strbuf.h"
 
@@ -57,5 +59,12 @@ const iospd_msg_def_t* iospd_msg_def(iospd_msg_kind_t k);
 
 /* Appends "<prefix><text>\n" (no timestamp) to sb. */
 void iospd_msg_line(iospd_strbuf_t* sb, iospd_msg_kind_t k, const char* text);
+/* The same with the text formatted; a control character the text carries
+ * (a path with a newline in it) becomes '?', so a message stays one line.
+ * The validation's and the parser's diagnostics are built with these. */
+void iospd_msg_linef(iospd_strbuf_t* sb, iospd_msg_kind_t k, const char* fmt,
+                     ...) IOSPD_PRINTF(3, 4);
+void iospd_msg_vlinef(iospd_strbuf_t* sb, iospd_msg_kind_t k, const char* fmt,
+                      va_list ap) IOSPD_PRINTF(3, 0);
 
 #endif

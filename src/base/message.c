@@ -25,3 +25,22 @@ const iospd_msg_def_t* iospd_msg_def(iospd_msg_kind_t k) {
 void iospd_msg_line(iospd_strbuf_t* sb, iospd_msg_kind_t k, const char* text) {
   iospd_strbuf_appendf(sb, "%s%s\n", iospd_msg_def(k)->prefix, text);
 }
+
+void iospd_msg_vlinef(iospd_strbuf_t* sb, iospd_msg_kind_t k, const char* fmt,
+                      va_list ap) {
+  iospd_strbuf_append(sb, iospd_msg_def(k)->prefix);
+  size_t from = sb->len;
+  iospd_strbuf_vappendf(sb, fmt, ap);
+  for (size_t i = from; i < sb->len; i++)
+    if ((unsigned char)sb->data[i] < 0x20 || sb->data[i] == 0x7f)
+      sb->data[i] = '?';
+  iospd_strbuf_putc(sb, '\n');
+}
+
+void iospd_msg_linef(iospd_strbuf_t* sb, iospd_msg_kind_t k, const char* fmt,
+                     ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  iospd_msg_vlinef(sb, k, fmt, ap);
+  va_end(ap);
+}

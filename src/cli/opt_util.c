@@ -27,10 +27,8 @@ int iospd_opt_nomem(ctx_t* c) {
 }
 
 void iospd_opt_vwarn(ctx_t* c, const char* fmt, va_list ap) {
-  if (c->warnings == NULL) return;
-  char buf[IOSPD_ERR_MSG_MAX];
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  iospd_msg_line(c->warnings, IOSPD_MSG_WARNING, buf);
+  if (c->warnings != NULL)
+    iospd_msg_vlinef(c->warnings, IOSPD_MSG_WARNING, fmt, ap);
 }
 
 void* iospd_opt_field(ctx_t* c, const iospd_opt_def_t* o) {

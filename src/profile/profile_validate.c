@@ -25,13 +25,7 @@ static void wrn(diag_t* d, const char* diskspd_line, const char* fmt, ...)
 
 static void emit(diag_t* d, iospd_msg_kind_t kind, const char* fmt,
                  va_list ap) {
-  if (d->sb == NULL) return;
-  char buf[512];
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  /* Paths are quoted into messages; keep each message on one line. */
-  for (char* q = buf; *q; q++)
-    if ((unsigned char)*q < 0x20 || *q == 0x7f) *q = '?';
-  iospd_msg_line(d->sb, kind, buf);
+  if (d->sb != NULL) iospd_msg_vlinef(d->sb, kind, fmt, ap);
 }
 
 static void err(diag_t* d, const char* fmt, ...) {

@@ -23,14 +23,10 @@ static void err(d23_diag_t* d, const char* fmt, ...) IOSPD_PRINTF(2, 3);
 static void err(d23_diag_t* d, const char* fmt, ...) {
   d->errors++;
   if (d->sb == NULL) return;
-  char buf[512];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  iospd_msg_vlinef(d->sb, IOSPD_MSG_ERROR, fmt, ap);
   va_end(ap);
-  for (char* q = buf; *q; q++)
-    if ((unsigned char)*q < 0x20 || *q == 0x7f) *q = '?';
-  iospd_msg_line(d->sb, IOSPD_MSG_ERROR, buf);
 }
 
 static const char* tname(const iospd_target_t* t) {

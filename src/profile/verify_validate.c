@@ -4,69 +4,73 @@
  * offset that is a multiple of -b, so every switch that could make an I/O
  * start elsewhere is refused rather than redefining blocks. */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "iospd/profile.h"
-#include "iospd/message.h"
 #include "iospd/strbuf.h"
 #include "iospd/vblock_layout.h"
+#include "validate_diag.h"
 
 static const char* tname(const iospd_target_t* t) {
   return t->path ? t->path : "(no path)";
-}
-
-static void bad(iospd_strbuf_t* d, int* n, const char* fmt, ...)
-    IOSPD_PRINTF(3, 4);
-static void bad(iospd_strbuf_t* d, int* n, const char* fmt, ...) {
-  (*n)++;
-  if (d == NULL) return;
-  va_list ap;
-  va_start(ap, fmt);
-  iospd_strbuf_t text;
-  iospd_strbuf_init(&text);
-  iospd_strbuf_vappendf(&text, fmt, ap);
-  iospd_msg_line(d, IOSPD_MSG_ERROR, iospd_strbuf_cstr(&text));
-  iospd_strbuf_destroy(&text);
-  va_end(ap);
 }
 
 static void check_target(const iospd_profile_t* p, const iospd_target_t* t,
                          const char* sw, iospd_strbuf_t* d, int* n) {
   uint32_t bs = t->block_size;
   if (bs < IOSPD_VMIN_BLOCK) {
-    bad(d, n, "%s needs blocks of at least %u bytes (the block header); "
-              "target '%s' has -b%" PRIu32, sw, IOSPD_VMIN_BLOCK, tname(t), bs);
+    iospd_validate_bad(
+        d, n,
+        "%s needs blocks of at least %u bytes (the block header); "
+        "target '%s' has -b%" PRIu32,
+        sw, IOSPD_VMIN_BLOCK, tname(t), bs);
     return;
   }
   /* A header in every block makes every block unique (no dedupe ratio can
    * hold) and changes what compresses. */
   if (iospd_target_has_content(t))
-    bad(d, n, "%s cannot be combined with --compress or --dedupe (target "
-              "'%s'): a verified block carries a unique header, so its "
-              "content cannot repeat or compress as asked; run them "
-              "separately", sw, tname(t));
+    iospd_validate_bad(
+        d, n,
+        "%s cannot be combined with --compress or --dedupe (target "
+        "'%s'): a verified block carries a unique header, so its "
+        "content cannot repeat or compress as asked; run them "
+        "separately",
+        sw, tname(t));
   if (t->base_offset % bs != 0)
-    bad(d, n, "%s checks blocks at multiples of -b%" PRIu32 ", but target "
-              "'%s' starts at -B%" PRIu64 ": use a -B that is a multiple of "
-              "-b", sw, bs, tname(t), t->base_offset);
+    iospd_validate_bad(d, n,
+                       "%s checks blocks at multiples of -b%" PRIu32
+                       ", but target "
+                       "'%s' starts at -B%" PRIu64
+                       ": use a -B that is a multiple of "
+                       "-b",
+                       sw, bs, tname(t), t->base_offset);
   if (p->ext.verify_only) {
     if (t->create)
-      bad(d, n, "--verify-only reads what is there and never creates a "
-                "file; leave -c out for target '%s'", tname(t));
+      iospd_validate_bad(
+          d, n,
+          "--verify-only reads what is there and never creates a "
+          "file; leave -c out for target '%s'",
+          tname(t));
     return; /* reads whole blocks from -B on */
   }
   uint64_t align = iospd_target_align(t);
   if (align % bs != 0)
-    bad(d, n, "%s checks blocks at multiples of -b%" PRIu32 ", but target "
-              "'%s' has a %s of %" PRIu64 " bytes: use -r/-s with a multiple "
-              "of -b (or leave it out)",
-        sw, bs, tname(t),
-        t->random_ratio > 0 ? "-r alignment" : "-s stride", align);
+    iospd_validate_bad(d, n,
+                       "%s checks blocks at multiples of -b%" PRIu32
+                       ", but target "
+                       "'%s' has a %s of %" PRIu64
+                       " bytes: use -r/-s with a multiple "
+                       "of -b (or leave it out)",
+                       sw, bs, tname(t),
+                       t->random_ratio > 0 ? "-r alignment" : "-s stride",
+                       align);
   if (t->thread_stride % bs != 0)
-    bad(d, n, "%s checks blocks at multiples of -b%" PRIu32 ", but target "
-              "'%s' has -T%" PRIu64 ": use a -T that is a multiple of -b",
-        sw, bs, tname(t), t->thread_stride);
+    iospd_validate_bad(d, n,
+                       "%s checks blocks at multiples of -b%" PRIu32
+                       ", but target "
+                       "'%s' has -T%" PRIu64
+                       ": use a -T that is a multiple of -b",
+                       sw, bs, tname(t), t->thread_stride);
 }
 
 /* How many threads of the timespan do I/O to target j: -F's threads all
@@ -80,8 +84,8 @@ static uint32_t threads_on(const iospd_timespan_t* ts, uint32_t j) {
   uint32_t n = 0;
   for (uint32_t k = 0; k < ts->target_count; k++)
     if (strcmp(tname(&ts->targets[k]), tname(t)) == 0)
-      n += ts->targets[k].threads_per_file ? ts->targets[k].threads_per_file
-                                           : 1;
+      n +=
+          ts->targets[k].threads_per_file ? ts->targets[k].threads_per_file : 1;
   return n;
 }
 
@@ -105,12 +109,16 @@ static void check_mapped_writers(const iospd_timespan_t* ts, uint32_t j,
   if (!t->memory_mapped || !path_written(ts, j)) return;
   uint32_t threads = threads_on(ts, j);
   if (threads < 2) return;
-  bad(d, n, "--verify with memory-mapped I/O (-Sm): target '%s' is written "
-            "by %" PRIu32 " threads (-t, -F or the same file named twice), "
-            "whose copies into one block through the mapping can interleave "
-            "and would read back as torn blocks on healthy storage; use one "
-            "thread per target with -Sm (-t1, no -F), or leave -Sm out to "
-            "verify several writing threads", tname(t), threads);
+  iospd_validate_bad(
+      d, n,
+      "--verify with memory-mapped I/O (-Sm): target '%s' is written "
+      "by %" PRIu32
+      " threads (-t, -F or the same file named twice), "
+      "whose copies into one block through the mapping can interleave "
+      "and would read back as torn blocks on healthy storage; use one "
+      "thread per target with -Sm (-t1, no -F), or leave -Sm out to "
+      "verify several writing threads",
+      tname(t), threads);
 }
 
 /* --verify-only reads each target once, in order, one thread each, as fast
@@ -155,9 +163,11 @@ static void check_vonly_switches(const iospd_timespan_t* ts, iospd_strbuf_t* d,
   };
   for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
     if (refused[i].bad)
-      bad(d, n, "--verify-only: %s cannot be used with a checking pass; "
-                "give it only -b, -o, -B, -f, the cache mode, --engine and "
-                "the -v, -P, -y switches (docs/verify.md)",
+      iospd_validate_bad(
+          d, n,
+          "--verify-only: %s cannot be used with a checking pass; "
+          "give it only -b, -o, -B, -f, the cache mode, --engine and "
+          "the -v, -P, -y switches (docs/verify.md)",
           refused[i].sw);
 }
 
@@ -167,21 +177,24 @@ int iospd_profile_validate_verify(const iospd_profile_t* p,
   int n = 0;
   if (!x->verify && !x->verify_only) {
     if (x->verify_errors_set || x->verify_state != NULL)
-      bad(diag, &n, "--verify-errors and --verify-state need --verify or "
-                    "--verify-only");
+      iospd_validate_bad(diag, &n,
+                         "--verify-errors and --verify-state need --verify or "
+                         "--verify-only");
     return n ? IOSPD_EUSAGE : 0;
   }
   const char* sw = x->verify_only ? "--verify-only" : "--verify";
   if (x->verify_only && (x->output_count > 0 || x->timeseries_path != NULL))
-    bad(diag, &n, "--verify-only prints its own summary and writes no "
-                  "--output or --timeseries file; leave those out");
+    iospd_validate_bad(diag, &n,
+                       "--verify-only prints its own summary and writes no "
+                       "--output or --timeseries file; leave those out");
   if (x->verify_only)
     for (uint32_t i = 0; i < p->timespan_count; i++)
       check_vonly_switches(&p->timespans[i], diag, &n);
   if (x->verify && x->verify_only)
-    bad(diag, &n, "--verify and --verify-only cannot be used together: "
-                  "--verify-only reads and checks, --verify runs the "
-                  "workload with checked blocks");
+    iospd_validate_bad(diag, &n,
+                       "--verify and --verify-only cannot be used together: "
+                       "--verify-only reads and checks, --verify runs the "
+                       "workload with checked blocks");
   uint32_t paths = 0;
   const char* first = NULL;
   for (uint32_t i = 0; i < p->timespan_count; i++)
@@ -193,13 +206,19 @@ int iospd_profile_validate_verify(const iospd_profile_t* p,
       if (first == NULL) first = tname(t);
       if (x->verify_state == NULL &&
           iospd_target_kind(tname(t)) != IOSPD_TARGET_FILE)
-        bad(diag, &n, "%s on disk or volume '%s': there is no folder beside "
-                      "it for the state file; give one with "
-                      "--verify-state=FILE", sw, tname(t));
+        iospd_validate_bad(
+            diag, &n,
+            "%s on disk or volume '%s': there is no folder beside "
+            "it for the state file; give one with "
+            "--verify-state=FILE",
+            sw, tname(t));
     }
   if (x->verify_state != NULL && paths > 1)
-    bad(diag, &n, "--verify-state=%s names one state file, but the profile "
-                  "has several targets: leave it out (each file then keeps "
-                  "<target>.iospd-verify)", x->verify_state);
+    iospd_validate_bad(
+        diag, &n,
+        "--verify-state=%s names one state file, but the profile "
+        "has several targets: leave it out (each file then keeps "
+        "<target>.iospd-verify)",
+        x->verify_state);
   return n ? IOSPD_EUSAGE : 0;
 }
