@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "app_internal.h"
-#include "cJSON.h"
 #include "iospd/alloc.h"
+#include "iospd/json_read.h"
 #include "iospd/platform.h"
 #include "iospd/pts.h"
 
@@ -44,31 +44,26 @@ static int word_index(const char* w, const char* (*word)(int), int from,
   return -1;
 }
 
-static const char* str(const cJSON* o, const char* key) {
-  const cJSON* v = cJSON_GetObjectItemCaseSensitive(o, key);
-  return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 static int read_doc(const cJSON* d, const char* file, iospd_pts_result_t* r,
                     char** path_owned, iospd_err_t* err) {
-  const char* f = str(d, "format");
+  const char* f = iospd_json_str(d, "format");
   if (f == NULL || strcmp(f, "iospd-pts") != 0)
     return bad(err, file, "not an iospd PTS document (\"format\" is not "
                           "\"iospd-pts\"); give the -Rjson or --output=json: "
                           "file of the --pts run");
-  const char* stopped = str(d, "stopped");
+  const char* stopped = iospd_json_str(d, "stopped");
   if (stopped == NULL)
     return bad(err, file, "no \"stopped\": not a whole PTS document");
   if (strcmp(stopped, "steady") == 0 || strcmp(stopped, "max_rounds") == 0)
     return bad(err, file, "that run is finished (it stopped at steady state "
                           "or 25 rounds): nothing to resume");
-  const char* test = str(d, "test");
+  const char* test = iospd_json_str(d, "test");
   r->test = test ? word_index(test, iospd_pts_test_word, IOSPD_PTS_IOPS,
                               IOSPD_PTS_LATENCY + 1)
                  : -1;
   if (r->test < 0) return bad(err, file, "\"test\" is missing or unknown");
   const cJSON* t = cJSON_GetObjectItemCaseSensitive(d, "target");
-  const char* path = str(t, "path");
+  const char* path = iospd_json_str(t, "path");
   double cap = 0, cell = 0;
   if (path == NULL || !num(t, "capacity_bytes", &cap) ||
       !num(d, "cell_seconds", &cell) || !u32(d, "threads", &r->threads) ||
@@ -83,7 +78,7 @@ static int read_doc(const cJSON* d, const char* file, iospd_pts_result_t* r,
   const cJSON* m = cJSON_GetObjectItemCaseSensitive(d, "matrix");
   const cJSON* bs = cJSON_GetObjectItemCaseSensitive(m, "block_sizes");
   const cJSON* mixes = cJSON_GetObjectItemCaseSensitive(m, "mixes");
-  const char* access = str(m, "access");
+  const char* access = iospd_json_str(m, "access");
   if (!cJSON_IsArray(bs) || !cJSON_IsArray(mixes) || access == NULL ||
       cJSON_GetArraySize(bs) > (int)IOSPD_PTS_MAX_BS ||
       cJSON_GetArraySize(mixes) > (int)IOSPD_PTS_MAX_MIX)
@@ -100,7 +95,7 @@ static int read_doc(const cJSON* d, const char* file, iospd_pts_result_t* r,
   }
   r->matrix.random = strcmp(access, "random") == 0;
   const cJSON* pu = cJSON_GetObjectItemCaseSensitive(d, "purge");
-  const char* pm = str(pu, "method");
+  const char* pm = iospd_json_str(pu, "method");
   r->purge = pm ? word_index(pm, iospd_pts_purge_word, 0, IOSPD_PTS_PURGE_COUNT)
                 : 0;
   if (r->purge < 0) r->purge = 0;
@@ -135,7 +130,7 @@ static int read_doc(const cJSON* d, const char* file, iospd_pts_result_t* r,
     cJSON_ArrayForEach(c, cells) {
       iospd_pts_cell_t* k = &o->cells[o->ncells++];
       const cJSON* lat = cJSON_GetObjectItemCaseSensitive(c, "latency_us");
-      const char* ac = str(c, "access");
+      const char* ac = iospd_json_str(c, "access");
       if (!u32(c, "block_size", &k->bs) || !u32(c, "read_pct", &k->read_pct) ||
           !num(c, "seconds", &k->seconds) || !num(c, "iops", &k->iops) ||
           !num(c, "mib_per_s", &k->mib_per_s) || ac == NULL)

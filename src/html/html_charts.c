@@ -127,9 +127,9 @@ static void latency_time_chart(iospd_strbuf_t* out, const html_run_t* runs,
 }
 
 static bool run_has_lat(const html_run_t* r) {
-  const cJSON* ts = cJSON_GetArrayItem(iospd_html_get(r->doc, "timespans"), 0);
-  const cJSON* tot = iospd_html_get(iospd_html_get(ts, "total"), "total");
-  return cJSON_IsObject(iospd_html_get(tot, "latency"));
+  const cJSON* ts = cJSON_GetArrayItem(iospd_json_get(r->doc, "timespans"), 0);
+  const cJSON* tot = iospd_json_get(iospd_json_get(ts, "total"), "total");
+  return cJSON_IsObject(iospd_json_get(tot, "latency"));
 }
 
 /* The percentile curve of timespan 0's read and write latency. */
@@ -148,19 +148,19 @@ static void percentile_chart(iospd_strbuf_t* out, const html_run_t* runs,
   char label[96], letter[2];
   for (size_t r = 0; r < nr; r++) {
     const cJSON* ts =
-        cJSON_GetArrayItem(iospd_html_get(runs[r].doc, "timespans"), 0);
+        cJSON_GetArrayItem(iospd_json_get(runs[r].doc, "timespans"), 0);
     for (int d = 0; d < 2; d++) {
-      const cJSON* lat = iospd_html_get(
-          iospd_html_get(iospd_html_get(ts, "total"), k_dir_name[d]), "latency");
+      const cJSON* lat = iospd_json_get(
+          iospd_json_get(iospd_json_get(ts, "total"), k_dir_name[d]), "latency");
       if (!cJSON_IsObject(lat)) continue;
       double* x = xy + (n * 2) * MAXP;
       double* y = x + MAXP;
       size_t m = 0;
       const cJSON* e;
-      cJSON_ArrayForEach(e, iospd_html_get(lat, "percentiles")) {
-        const char* l = iospd_html_str_of(e, "percentile");
+      cJSON_ArrayForEach(e, iospd_json_get(lat, "percentiles")) {
+        const char* l = iospd_json_str(e, "percentile");
         double p = l != NULL ? strtod(l, NULL) : NAN;
-        double ms = iospd_html_num_of(e, "ms");
+        double ms = iospd_json_num(e, "ms");
         if (!(p >= 50 && p <= 99.99995) || !(ms > 0) || m >= MAXP) continue;
         x[m] = p;
         y[m] = ms;
@@ -209,15 +209,15 @@ static void histogram_chart(iospd_strbuf_t* out, const html_run_t* run) {
   enum { NB = 3 * 13 }; /* 1 ns .. 10^13 ns */
   double cnt[2][NB];
   memset(cnt, 0, sizeof cnt);
-  const cJSON* ts = cJSON_GetArrayItem(iospd_html_get(run->doc, "timespans"), 0);
+  const cJSON* ts = cJSON_GetArrayItem(iospd_json_get(run->doc, "timespans"), 0);
   int first = NB, last = -1;
   for (int d = 0; d < 2; d++) {
-    const cJSON* h = iospd_html_get(
-        iospd_html_get(iospd_html_get(iospd_html_get(ts, "total"), k_dir_name[d]),
+    const cJSON* h = iospd_json_get(
+        iospd_json_get(iospd_json_get(iospd_json_get(ts, "total"), k_dir_name[d]),
                        "latency"),
         "histogram");
     const cJSON* b;
-    cJSON_ArrayForEach(b, iospd_html_get(h, "buckets")) {
+    cJSON_ArrayForEach(b, iospd_json_get(h, "buckets")) {
       double lo = cJSON_IsNumber(cJSON_GetArrayItem(b, 0))
                       ? cJSON_GetArrayItem(b, 0)->valuedouble : NAN;
       double c = cJSON_IsNumber(cJSON_GetArrayItem(b, 2))
@@ -259,9 +259,9 @@ static double cv_pct(const html_bar_t* b, size_t n) {
 
 static void balance_chart(iospd_strbuf_t* out, const html_run_t* run,
                           bool threads) {
-  const cJSON* ts = cJSON_GetArrayItem(iospd_html_get(run->doc, "timespans"), 0);
-  double secs = iospd_html_num_of(ts, "test_time_seconds");
-  const cJSON* list = iospd_html_get(ts, threads ? "threads" : "targets");
+  const cJSON* ts = cJSON_GetArrayItem(iospd_json_get(run->doc, "timespans"), 0);
+  double secs = iospd_json_num(ts, "test_time_seconds");
+  const cJSON* list = iospd_json_get(ts, threads ? "threads" : "targets");
   size_t n = (size_t)cJSON_GetArraySize(list);
   if (n == 0) return;
   html_bar_t* bars = iospd_calloc(n, sizeof *bars);
@@ -272,18 +272,18 @@ static void balance_chart(iospd_strbuf_t* out, const html_run_t* run,
     double v = 0;
     if (threads) {
       const cJSON* tt;
-      cJSON_ArrayForEach(tt, iospd_html_get(e, "targets")) {
-        double ios = iospd_html_num_of(tt, "ios");
+      cJSON_ArrayForEach(tt, iospd_json_get(e, "targets")) {
+        double ios = iospd_json_num(tt, "ios");
         if (ios > 0) v += ios;
       }
       v = secs > 0 ? v / secs : 0;
       snprintf(bars[i].label, sizeof bars[i].label, "%.0f",
-               iospd_html_num_of(e, "id"));
+               iospd_json_num(e, "id"));
     } else {
-      v = iospd_html_num_of(
-          iospd_html_get(iospd_html_get(e, "directions"), "total"), "iops");
+      v = iospd_json_num(
+          iospd_json_get(iospd_json_get(e, "directions"), "total"), "iops");
       snprintf(bars[i].label, sizeof bars[i].label, "%.0f",
-               iospd_html_num_of(e, "target_index"));
+               iospd_json_num(e, "target_index"));
     }
     bars[i].v[0] = isfinite(v) ? v : 0;
     i++;
@@ -307,8 +307,8 @@ static void balance_chart(iospd_strbuf_t* out, const html_run_t* run,
 }
 
 static void cpu_chart(iospd_strbuf_t* out, const html_run_t* run) {
-  const cJSON* ts = cJSON_GetArrayItem(iospd_html_get(run->doc, "timespans"), 0);
-  const cJSON* cpus = iospd_html_get(iospd_html_get(ts, "cpu"), "cpus");
+  const cJSON* ts = cJSON_GetArrayItem(iospd_json_get(run->doc, "timespans"), 0);
+  const cJSON* cpus = iospd_json_get(iospd_json_get(ts, "cpu"), "cpus");
   size_t n = (size_t)cJSON_GetArraySize(cpus);
   if (n == 0) {
     iospd_html_note(out, "cpu", "No per-CPU figures in these results.");
@@ -320,9 +320,9 @@ static void cpu_chart(iospd_strbuf_t* out, const html_run_t* run) {
   const cJSON* c;
   cJSON_ArrayForEach(c, cpus) {
     snprintf(bars[i].label, sizeof bars[i].label, "%.0f",
-             iospd_html_num_of(c, "id"));
-    double u = iospd_html_num_of(c, "user_percent");
-    double k = iospd_html_num_of(c, "kernel_percent");
+             iospd_json_num(c, "id"));
+    double u = iospd_json_num(c, "user_percent");
+    double k = iospd_json_num(c, "kernel_percent");
     bars[i].v[0] = isfinite(u) ? u : 0;
     bars[i].v[1] = isfinite(k) ? k : 0;
     i++;

@@ -20,8 +20,8 @@ void iospd_html_cost(iospd_strbuf_t* out, const html_run_t* runs, size_t nr) {
   bool any = false;
   for (size_t r = 0; r < nr && !any; r++) {
     const cJSON* ts;
-    cJSON_ArrayForEach(ts, iospd_html_get(runs[r].doc, "timespans"))
-      if (cJSON_IsObject(iospd_html_get(ts, "tool_cost"))) any = true;
+    cJSON_ArrayForEach(ts, iospd_json_get(runs[r].doc, "timespans"))
+      if (cJSON_IsObject(iospd_json_get(ts, "tool_cost"))) any = true;
   }
   if (!any) return;
   iospd_strbuf_append(
@@ -39,21 +39,21 @@ void iospd_html_cost(iospd_strbuf_t* out, const html_run_t* runs, size_t nr) {
   for (size_t r = 0; r < nr; r++) {
     const cJSON* ts;
     int ti = 0;
-    cJSON_ArrayForEach(ts, iospd_html_get(runs[r].doc, "timespans")) {
-      const cJSON* c = iospd_html_get(ts, "tool_cost");
+    cJSON_ArrayForEach(ts, iospd_json_get(runs[r].doc, "timespans")) {
+      const cJSON* c = iospd_json_get(ts, "tool_cost");
       int n = ti++;
       if (!cJSON_IsObject(c)) continue;
       iospd_strbuf_append(out, "<tr>");
       if (nr > 1)
         iospd_strbuf_appendf(out, "<td>%c</td>", (char)('A' + r % 26));
       iospd_strbuf_appendf(out, "<td class=\"n\">%d</td>", n);
-      cell(out, iospd_html_num_of(c, "cpu_user_us_per_io"), 3);
-      cell(out, iospd_html_num_of(c, "cpu_system_us_per_io"), 3);
-      cell(out, iospd_html_num_of(c, "cpu_us_per_io"), 3);
-      cell(out, iospd_html_num_of(c, "busy_cores"), 2);
-      cell(out, iospd_html_num_of(c, "iops_per_busy_core"), 0);
-      cell(out, iospd_html_num_of(c, "completions_per_wait"), 2);
-      cell(out, iospd_html_num_of(c, "ios_per_submit"), 2);
+      cell(out, iospd_json_num(c, "cpu_user_us_per_io"), 3);
+      cell(out, iospd_json_num(c, "cpu_system_us_per_io"), 3);
+      cell(out, iospd_json_num(c, "cpu_us_per_io"), 3);
+      cell(out, iospd_json_num(c, "busy_cores"), 2);
+      cell(out, iospd_json_num(c, "iops_per_busy_core"), 0);
+      cell(out, iospd_json_num(c, "completions_per_wait"), 2);
+      cell(out, iospd_json_num(c, "ios_per_submit"), 2);
       iospd_strbuf_append(out, "</tr>\n");
     }
   }

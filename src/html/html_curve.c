@@ -11,9 +11,9 @@
 #include "html_sections.h"
 #include "iospd/alloc.h"
 
-#define G iospd_html_get
-#define NUM iospd_html_num_of
-#define STR iospd_html_str_of
+#define G iospd_json_get
+#define NUM iospd_json_num
+#define STR iospd_json_str
 
 typedef struct cpt_s {
   const cJSON* p;
@@ -32,28 +32,12 @@ typedef struct curve_s {
 } curve_t;
 
 static int bad(iospd_err_t* err, const char* what) {
-  return iospd_err_set(err, IOSPD_EUSAGE, "not an iospd curve document: %s",
-                       what);
+  return iospd_html_doc_bad(err, "curve", what);
 }
 
 static int check(const cJSON* d, iospd_err_t* err) {
-  const char* f = STR(d, "format");
-  if (!cJSON_IsObject(d) || f == NULL || strcmp(f, "iospd-curve") != 0)
-    return bad(err,
-               "it has no \"format\": \"iospd-curve\" (write one with "
-               "--curve and --output=json:FILE)");
-  double v = NUM(d, "format_version");
-  if (v != 1) {
-    if (v > 1)
-      return iospd_err_set(err, IOSPD_EUSAGE,
-                           "a curve document written by a "
-                           "newer iospd (format_version %.0f); this iospd "
-                           "reads 1",
-                           v);
-    return bad(err,
-               "\"format_version\" is not 1 (a damaged or hand-edited "
-               "file?)");
-  }
+  int rc = iospd_html_doc_check(d, "iospd-curve", "curve", "--curve", err);
+  if (rc < 0) return rc;
   if (!cJSON_IsArray(G(d, "points")))
     return bad(err, "no \"points\" array (a damaged or hand-edited file?)");
   if (!cJSON_IsObject(G(d, "axis")))
@@ -514,15 +498,5 @@ int iospd_html_curve(const cJSON* curve_doc, iospd_strbuf_t* out,
 
 int iospd_html_curve_text(const char* name, const char* json, size_t len,
                           iospd_strbuf_t* out, iospd_err_t* err) {
-  cJSON* d = cJSON_ParseWithLength(json, len);
-  if (d == NULL)
-    return iospd_err_set(err, IOSPD_EUSAGE, "'%s': not JSON", name);
-  int rc = iospd_html_curve(d, out, err);
-  cJSON_Delete(d);
-  if (rc == IOSPD_EUSAGE) {
-    char msg[sizeof err->msg];
-    snprintf(msg, sizeof msg, "%s", err->msg);
-    iospd_err_set(err, rc, "'%s': %s", name, msg);
-  }
-  return rc;
+  return iospd_html_doc_text(name, json, len, iospd_html_curve, out, err);
 }

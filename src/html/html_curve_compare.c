@@ -12,9 +12,9 @@
 #include "iospd/alloc.h"
 #include "iospd/compare.h"
 
-#define G iospd_html_get
-#define NUM iospd_html_num_of
-#define STR iospd_html_str_of
+#define G iospd_json_get
+#define NUM iospd_json_num
+#define STR iospd_json_str
 
 enum { MAXV = 256 };
 

@@ -208,9 +208,9 @@ static int columns(iospd_strbuf_t* sb, const html_run_t* run) {
   while ((row = iospd_html_rows_next(&it)) != NULL) {
     long t = iospd_html_row_target(row);
     if (t < 0) continue;
-    double s = iospd_html_num_of(row, "timespan");
-    double a = iospd_html_num_of(row, "start_ms");
-    double b = iospd_html_num_of(row, "end_ms");
+    double s = iospd_json_num(row, "timespan");
+    double a = iospd_json_num(row, "start_ms");
+    double b = iospd_json_num(row, "end_ms");
     if (n == 0 || a != a0 || b != b0 || s != s0) n++;
     a0 = a, b0 = b, s0 = s;
     if (t < HTML_MAX_TARGETS && (size_t)t + 1 > targets) targets = (size_t)t + 1;
@@ -233,28 +233,28 @@ static int columns(iospd_strbuf_t* sb, const html_run_t* run) {
   while ((row = iospd_html_rows_next(&it)) != NULL) {
     long tr = iospd_html_row_target(row);
     if (tr < 0) continue;
-    double s = iospd_html_num_of(row, "timespan");
-    double a = iospd_html_num_of(row, "start_ms");
-    double b = iospd_html_num_of(row, "end_ms");
+    double s = iospd_json_num(row, "timespan");
+    double a = iospd_json_num(row, "start_ms");
+    double b = iospd_json_num(row, "end_ms");
     if (i == (size_t)-1 || a != a0 || b != b0 || s != s0) i++;
     a0 = a, b0 = b, s0 = s;
     COL(0)[i] = s;
     COL(1)[i] = a;
     COL(2)[i] = b;
-    const char* ph = iospd_html_str_of(row, "phase");
+    const char* ph = iospd_json_str(row, "phase");
     if (ph != NULL) phase[i] = ph[0] == 'w' ? 'w' : ph[0] == 'c' ? 'c' : 'm';
     if (tr < HTML_MAX_TARGETS) {
       size_t c = 4 + 4 * (size_t)tr;
       for (int d = 0; d < 2; d++) {
-        const cJSON* dir = iospd_html_get(row, k_dirs[d]);
-        COL(c + (size_t)d)[i] = iospd_html_num_of(dir, "ios");
-        COL(c + 2 + (size_t)d)[i] = iospd_html_num_of(dir, "bytes");
+        const cJSON* dir = iospd_json_get(row, k_dirs[d]);
+        COL(c + (size_t)d)[i] = iospd_json_num(dir, "ios");
+        COL(c + 2 + (size_t)d)[i] = iospd_json_num(dir, "bytes");
       }
     } else {
       for (int d = 0; d < 3; d++)
         for (int k = 0; k < 3; k++)
-          COL(4 + 4 * targets + (size_t)(d * 3 + k))[i] = iospd_html_num_of(
-              iospd_html_get(iospd_html_get(row, k_dirs[d]), "lat_ms"),
+          COL(4 + 4 * targets + (size_t)(d * 3 + k))[i] = iospd_json_num(
+              iospd_json_get(iospd_json_get(row, k_dirs[d]), "lat_ms"),
               k_lat[k]);
     }
   }

@@ -8,6 +8,7 @@
 #include "html_chart.h"
 #include "iospd/error.h"
 #include "iospd/html.h"
+#include "iospd/json_read.h"
 #include "iospd/strbuf.h"
 
 /* Rows naming a target index from this on are left out (a bound on what
@@ -87,11 +88,20 @@ int iospd_html_embed_run(iospd_strbuf_t* out, const iospd_html_input_t* in,
                          const html_run_t* run, size_t r, size_t budget,
                          bool* slim);
 
-/* Lookups that tolerate missing keys: NaN / NULL / the fallback. */
-const cJSON* iospd_html_get(const cJSON* o, const char* key);
-double iospd_html_num_of(const cJSON* o, const char* key);
-const char* iospd_html_str_of(const cJSON* o, const char* key);
-/* The ms of percentile label p ("99", "99.9") in a latency object. */
+/* The curve and PTS pages' document (html_doc.c): IOSPD_EUSAGE "not an
+ * iospd <kind> document: <what>"; the "format" and "format_version" check
+ * (mode: the switch that writes such a document); a page drawn from the
+ * document's bytes, its usage errors prefixed with 'name'. */
+int iospd_html_doc_bad(iospd_err_t* err, const char* kind, const char* what);
+int iospd_html_doc_check(const cJSON* d, const char* format, const char* kind,
+                         const char* mode, iospd_err_t* err);
+typedef int (*iospd_html_page_fn)(const cJSON* doc, iospd_strbuf_t* out,
+                                  iospd_err_t* err);
+int iospd_html_doc_text(const char* name, const char* json, size_t len,
+                        iospd_html_page_fn page, iospd_strbuf_t* out,
+                        iospd_err_t* err);
+
+/* Member lookups: iospd/json_read.h. The ms of percentile label p ("99", "99.9") in a latency object. */
 double iospd_html_pct(const cJSON* latency, const char* label);
 
 #endif

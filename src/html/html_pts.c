@@ -11,33 +11,17 @@
 #include "html_sections.h"
 #include "iospd/alloc.h"
 
-#define G iospd_html_get
-#define NUM iospd_html_num_of
-#define STR iospd_html_str_of
+#define G iospd_json_get
+#define NUM iospd_json_num
+#define STR iospd_json_str
 
 static int bad(iospd_err_t* err, const char* what) {
-  return iospd_err_set(err, IOSPD_EUSAGE, "not an iospd PTS document: %s",
-                       what);
+  return iospd_html_doc_bad(err, "PTS", what);
 }
 
 static int check(const cJSON* d, iospd_err_t* err) {
-  const char* f = STR(d, "format");
-  if (!cJSON_IsObject(d) || f == NULL || strcmp(f, "iospd-pts") != 0)
-    return bad(err,
-               "it has no \"format\": \"iospd-pts\" (write one with "
-               "--pts and --output=json:FILE)");
-  double v = NUM(d, "format_version");
-  if (v != 1) {
-    if (v > 1)
-      return iospd_err_set(err, IOSPD_EUSAGE,
-                           "a PTS document written by a "
-                           "newer iospd (format_version %.0f); this iospd "
-                           "reads 1",
-                           v);
-    return bad(err,
-               "\"format_version\" is not 1 (a damaged or hand-edited "
-               "file?)");
-  }
+  int rc = iospd_html_doc_check(d, "iospd-pts", "PTS", "--pts", err);
+  if (rc < 0) return rc;
   if (!cJSON_IsArray(G(d, "rounds")))
     return bad(err, "no \"rounds\" array (a damaged or hand-edited file?)");
   if (!cJSON_IsObject(G(d, "matrix")) || !cJSON_IsObject(G(d, "tracked")))
@@ -549,15 +533,5 @@ int iospd_html_pts(const cJSON* pts_doc, iospd_strbuf_t* out,
 
 int iospd_html_pts_text(const char* name, const char* json, size_t len,
                         iospd_strbuf_t* out, iospd_err_t* err) {
-  cJSON* d = cJSON_ParseWithLength(json, len);
-  if (d == NULL)
-    return iospd_err_set(err, IOSPD_EUSAGE, "'%s': not JSON", name);
-  int rc = iospd_html_pts(d, out, err);
-  cJSON_Delete(d);
-  if (rc == IOSPD_EUSAGE) {
-    char msg[sizeof err->msg];
-    snprintf(msg, sizeof msg, "%s", err->msg);
-    iospd_err_set(err, rc, "'%s': %s", name, msg);
-  }
-  return rc;
+  return iospd_html_doc_text(name, json, len, iospd_html_pts, out, err);
 }

@@ -106,13 +106,13 @@ static void headline(iospd_strbuf_t* out, const html_run_t* runs, size_t nr) {
   for (size_t r = 0; r < nr; r++) {
     const cJSON* ts;
     int ti = 0;
-    cJSON_ArrayForEach(ts, iospd_html_get(runs[r].doc, "timespans")) {
-      const cJSON* tot = iospd_html_get(ts, "total");
-      double cpu = iospd_html_num_of(
-          iospd_html_get(iospd_html_get(ts, "cpu"), "average"), "usage_percent");
+    cJSON_ArrayForEach(ts, iospd_json_get(runs[r].doc, "timespans")) {
+      const cJSON* tot = iospd_json_get(ts, "total");
+      double cpu = iospd_json_num(
+          iospd_json_get(iospd_json_get(ts, "cpu"), "average"), "usage_percent");
       for (int d = 0; d < 3; d++) {
-        const cJSON* dir = iospd_html_get(tot, k_dirs[d]);
-        const cJSON* lat = iospd_html_get(dir, "latency");
+        const cJSON* dir = iospd_json_get(tot, k_dirs[d]);
+        const cJSON* lat = iospd_json_get(dir, "latency");
         iospd_strbuf_append(out, "<tr>");
         if (nr > 1)
           iospd_strbuf_appendf(out, "<td>%c</td>", (char)('A' + r % 26));
@@ -125,14 +125,14 @@ static void headline(iospd_strbuf_t* out, const html_run_t* runs, size_t nr) {
            "data-metric=\"%s\"",                                              \
            r, ti, k_dirs[d], metric);                                         \
   td_num(out, value, dec, attrs)
-        CELL("iops", iospd_html_num_of(dir, "iops"), HTML_DEC_IOPS);
-        CELL("mib_per_s", iospd_html_num_of(dir, "mib_per_s"), HTML_DEC_MIBS);
-        CELL("ios", iospd_html_num_of(dir, "ios"), 0);
-        CELL("mean_ms", iospd_html_num_of(lat, "mean_ms"), HTML_DEC_MS);
+        CELL("iops", iospd_json_num(dir, "iops"), HTML_DEC_IOPS);
+        CELL("mib_per_s", iospd_json_num(dir, "mib_per_s"), HTML_DEC_MIBS);
+        CELL("ios", iospd_json_num(dir, "ios"), 0);
+        CELL("mean_ms", iospd_json_num(lat, "mean_ms"), HTML_DEC_MS);
         CELL("p50_ms", iospd_html_pct(lat, "50"), HTML_DEC_MS);
         CELL("p99_ms", iospd_html_pct(lat, "99"), HTML_DEC_MS);
         CELL("p99_9_ms", iospd_html_pct(lat, "99.9"), HTML_DEC_MS);
-        CELL("max_ms", iospd_html_num_of(lat, "max_ms"), HTML_DEC_MS);
+        CELL("max_ms", iospd_json_num(lat, "max_ms"), HTML_DEC_MS);
 #undef CELL
         if (d == 0)
           td_num(out, cpu, HTML_DEC_PCT, " rowspan=\"3\"");
@@ -145,9 +145,9 @@ static void headline(iospd_strbuf_t* out, const html_run_t* runs, size_t nr) {
   bool lat = false;
   for (size_t r = 0; r < nr; r++) {
     const cJSON* ts;
-    cJSON_ArrayForEach(ts, iospd_html_get(runs[r].doc, "timespans")) {
-      lat |= cJSON_IsObject(iospd_html_get(
-          iospd_html_get(iospd_html_get(ts, "total"), "total"), "latency"));
+    cJSON_ArrayForEach(ts, iospd_json_get(runs[r].doc, "timespans")) {
+      lat |= cJSON_IsObject(iospd_json_get(
+          iospd_json_get(iospd_json_get(ts, "total"), "total"), "latency"));
     }
   }
   if (!lat)
@@ -231,46 +231,46 @@ static void kv_bytes(iospd_strbuf_t* out, const char* name, double v) {
 /* The system and environment as the text report's "System information"
  * names them, then iospd's build and each target's device. */
 static void system_table(iospd_strbuf_t* out, const cJSON* doc, size_t r) {
-  const cJSON* sys = iospd_html_get(doc, "system");
-  const cJSON* env = iospd_html_get(doc, "environment");
-  const cJSON* topo = iospd_html_get(sys, "processor_topology");
+  const cJSON* sys = iospd_json_get(doc, "system");
+  const cJSON* env = iospd_json_get(doc, "environment");
+  const cJSON* topo = iospd_json_get(sys, "processor_topology");
   char buf[256];
   iospd_strbuf_appendf(out, "<table data-table=\"system\" data-run=\"%zu\">"
                        "\n", r);
-  iospd_html_kv(out, "computer name", iospd_html_str_of(sys, "computer_name"));
-  iospd_html_kv(out, "processor name", iospd_html_str_of(env, "cpu_model"));
-  iospd_html_kv(out, "start time (UTC)", iospd_html_str_of(sys, "run_time"));
-  const char* ps = iospd_html_str_of(iospd_html_get(sys, "power_scheme"),
+  iospd_html_kv(out, "computer name", iospd_json_str(sys, "computer_name"));
+  iospd_html_kv(out, "processor name", iospd_json_str(env, "cpu_model"));
+  iospd_html_kv(out, "start time (UTC)", iospd_json_str(sys, "run_time"));
+  const char* ps = iospd_json_str(iospd_json_get(sys, "power_scheme"),
                                      "name");
   iospd_html_kv(out, "active power scheme",
                 ps != NULL && ps[0] ? ps : "<unknown>");
-  kv_bytes(out, "page size", iospd_html_num_of(sys, "page_size"));
-  kv_num(out, "cpu count", iospd_html_num_of(env, "logical_cpus"));
-  kv_num(out, "core count", iospd_html_num_of(env, "cores"));
+  kv_bytes(out, "page size", iospd_json_num(sys, "page_size"));
+  kv_num(out, "cpu count", iospd_json_num(env, "logical_cpus"));
+  kv_num(out, "core count", iospd_json_num(env, "cores"));
   kv_num(out, "group count",
-         (double)cJSON_GetArraySize(iospd_html_get(topo, "groups")));
-  kv_num(out, "node count", iospd_html_num_of(env, "numa_nodes"));
-  kv_num(out, "socket count", iospd_html_num_of(env, "sockets"));
-  const cJSON* het = iospd_html_get(topo, "heterogeneous");
+         (double)cJSON_GetArraySize(iospd_json_get(topo, "groups")));
+  kv_num(out, "node count", iospd_json_num(env, "numa_nodes"));
+  kv_num(out, "socket count", iospd_json_num(env, "sockets"));
+  const cJSON* het = iospd_json_get(topo, "heterogeneous");
   iospd_html_kv(out, "heterogeneous cores",
                 cJSON_IsBool(het) ? (cJSON_IsTrue(het) ? "y" : "n") : "-");
-  kv_bytes(out, "memory", iospd_html_num_of(env, "memory_bytes"));
-  snprintf(buf, sizeof buf, "%s %s", or_empty(iospd_html_str_of(env, "os_name")),
-           or_empty(iospd_html_str_of(env, "os_release")));
+  kv_bytes(out, "memory", iospd_json_num(env, "memory_bytes"));
+  snprintf(buf, sizeof buf, "%s %s", or_empty(iospd_json_str(env, "os_name")),
+           or_empty(iospd_json_str(env, "os_release")));
   iospd_html_kv(out, "operating system", buf);
   iospd_html_kv(out, "operating system version",
-                iospd_html_str_of(env, "os_version"));
-  iospd_html_kv(out, "architecture", iospd_html_str_of(env, "arch"));
-  iospd_html_kv(out, "I/O engine", iospd_html_str_of(sys, "io_engine"));
+                iospd_json_str(env, "os_version"));
+  iospd_html_kv(out, "architecture", iospd_json_str(env, "arch"));
+  iospd_html_kv(out, "I/O engine", iospd_json_str(sys, "io_engine"));
   snprintf(buf, sizeof buf, "%s (%s)",
-           or_empty(iospd_html_str_of(env, "iospd_version")),
-           or_empty(iospd_html_str_of(env, "iospd_commit")));
+           or_empty(iospd_json_str(env, "iospd_version")),
+           or_empty(iospd_json_str(env, "iospd_commit")));
   iospd_html_kv(out, "iospd version", buf);
-  iospd_html_kv(out, "DISKSPD version", iospd_html_str_of(
-                    iospd_html_get(sys, "tool"), "diskspd_version"));
-  iospd_html_kv(out, "build", iospd_html_str_of(env, "build"));
+  iospd_html_kv(out, "DISKSPD version", iospd_json_str(
+                    iospd_json_get(sys, "tool"), "diskspd_version"));
+  iospd_html_kv(out, "build", iospd_json_str(env, "build"));
   iospd_strbuf_append(out, "</table>\n");
-  const cJSON* tgs = iospd_html_get(env, "targets");
+  const cJSON* tgs = iospd_json_get(env, "targets");
   if (cJSON_GetArraySize(tgs) == 0) return;
   iospd_strbuf_appendf(out, "<table data-table=\"target-devices\" "
                        "data-run=\"%zu\"><tr><th>path</th><th>file system"
@@ -280,17 +280,17 @@ static void system_table(iospd_strbuf_t* out, const cJSON* doc, size_t r) {
   const cJSON* t;
   cJSON_ArrayForEach(t, tgs) {
     iospd_strbuf_append(out, "<tr>");
-    td_text(out, iospd_html_str_of(t, "path"));
-    td_text(out, iospd_html_str_of(t, "fs_type"));
-    td_text(out, iospd_html_str_of(t, "device"));
-    td_text(out, iospd_html_str_of(t, "model"));
-    td_text(out, iospd_html_str_of(t, "firmware"));
-    td_text(out, iospd_html_str_of(t, "bus"));
-    const cJSON* rot = iospd_html_get(t, "rotational");
+    td_text(out, iospd_json_str(t, "path"));
+    td_text(out, iospd_json_str(t, "fs_type"));
+    td_text(out, iospd_json_str(t, "device"));
+    td_text(out, iospd_json_str(t, "model"));
+    td_text(out, iospd_json_str(t, "firmware"));
+    td_text(out, iospd_json_str(t, "bus"));
+    const cJSON* rot = iospd_json_get(t, "rotational");
     td_text(out, cJSON_IsBool(rot) ? (cJSON_IsTrue(rot) ? "yes" : "no") : "-");
-    td_text(out, iospd_html_str_of(t, "scheduler"));
-    iospd_html_td_num(out, iospd_html_num_of(t, "queue_depth"), 0, NULL);
-    td_text(out, iospd_html_str_of(t, "cache"));
+    td_text(out, iospd_json_str(t, "scheduler"));
+    iospd_html_td_num(out, iospd_json_num(t, "queue_depth"), 0, NULL);
+    td_text(out, iospd_json_str(t, "cache"));
     iospd_strbuf_append(out, "</tr>\n");
   }
   iospd_strbuf_append(out, "</table>\n");
@@ -308,7 +308,7 @@ static void key_table(iospd_strbuf_t* out, const char* id, const char* title,
      * writes "profile_text" since the HTML report exists); every key of
      * the JSON profile follows in the table. */
     const char* text = strcmp(key, "profile") == 0
-                           ? iospd_html_str_of(runs[r].doc, "profile_text")
+                           ? iospd_json_str(runs[r].doc, "profile_text")
                            : NULL;
     if (text != NULL) {
       iospd_strbuf_appendf(out, "<pre data-profile-text=\"%zu\">", r);
@@ -326,7 +326,7 @@ static void key_table(iospd_strbuf_t* out, const char* id, const char* title,
     for (int k = 0; k < 2; k++) {
       if (keys[k] == NULL) continue;
       snprintf(path, sizeof path, "%s", keys[k]);
-      flatten(out, iospd_html_get(runs[r].doc, keys[k]), path, strlen(path),
+      flatten(out, iospd_json_get(runs[r].doc, keys[k]), path, strlen(path),
               sizeof path);
     }
     iospd_strbuf_append(out, "</table>\n</details>\n");
@@ -340,7 +340,7 @@ static void warnings(iospd_strbuf_t* out, const html_run_t* runs, size_t nr) {
   size_t count = 0;
   for (size_t r = 0; r < nr; r++) {
     const cJSON* w;
-    cJSON_ArrayForEach(w, iospd_html_get(runs[r].doc, "warnings")) {
+    cJSON_ArrayForEach(w, iospd_json_get(runs[r].doc, "warnings")) {
       if (!cJSON_IsString(w)) continue;
       iospd_strbuf_append(out, "<li>");
       if (nr > 1) iospd_strbuf_appendf(out, "run %c: ", (char)('A' + r % 26));
@@ -349,8 +349,8 @@ static void warnings(iospd_strbuf_t* out, const html_run_t* runs, size_t nr) {
       count++;
     }
     const cJSON* ts;
-    cJSON_ArrayForEach(ts, iospd_html_get(runs[r].doc, "timespans")) {
-      const char* e = iospd_html_str_of(ts, "error");
+    cJSON_ArrayForEach(ts, iospd_json_get(runs[r].doc, "timespans")) {
+      const char* e = iospd_json_str(ts, "error");
       if (e == NULL) continue;
       iospd_strbuf_append(out, "<li>");
       if (nr > 1) iospd_strbuf_appendf(out, "run %c: ", (char)('A' + r % 26));
@@ -359,7 +359,7 @@ static void warnings(iospd_strbuf_t* out, const html_run_t* runs, size_t nr) {
       iospd_strbuf_append(out, "</li>\n");
       count++;
     }
-    double dropped = iospd_html_num_of(runs[r].doc,
+    double dropped = iospd_json_num(runs[r].doc,
                                        "timeseries_dropped_intervals");
     if (dropped > 0) {
       iospd_strbuf_append(out, "<li>");
@@ -423,16 +423,16 @@ static int embedded(iospd_strbuf_t* out, const iospd_html_input_t* in,
 }
 
 static void header(iospd_strbuf_t* out, const html_run_t* runs, size_t nr) {
-  const cJSON* sys = iospd_html_get(runs[0].doc, "system");
+  const cJSON* sys = iospd_json_get(runs[0].doc, "system");
   iospd_strbuf_append(out, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
                            "<meta charset=\"utf-8\"><meta name=\"viewport\" "
                            "content=\"width=device-width, initial-scale=1\">"
                            "<title>iospd report");
   if (nr == 1) {
     iospd_strbuf_append(out, ": ");
-    iospd_html_text(out, or_empty(iospd_html_str_of(sys, "computer_name")));
+    iospd_html_text(out, or_empty(iospd_json_str(sys, "computer_name")));
     iospd_strbuf_append(out, " ");
-    iospd_html_text(out, or_empty(iospd_html_str_of(sys, "run_time")));
+    iospd_html_text(out, or_empty(iospd_json_str(sys, "run_time")));
   } else {
     iospd_strbuf_appendf(out, ": comparison of %zu runs", nr);
   }
@@ -447,19 +447,19 @@ static void runs_table(iospd_strbuf_t* out, const html_run_t* runs,
   iospd_strbuf_append(out, "<th>computer</th><th>started (UTC)</th>"
                            "<th>iospd</th><th>command line</th></tr>\n");
   for (size_t r = 0; r < nr; r++) {
-    const cJSON* sys = iospd_html_get(runs[r].doc, "system");
-    const cJSON* env = iospd_html_get(runs[r].doc, "environment");
+    const cJSON* sys = iospd_json_get(runs[r].doc, "system");
+    const cJSON* env = iospd_json_get(runs[r].doc, "environment");
     iospd_strbuf_append(out, "<tr>");
     if (nr > 1) {
       iospd_strbuf_appendf(out, "<td>%c</td>", (char)('A' + r % 26));
       td_text(out, runs[r].name);
     }
-    td_text(out, iospd_html_str_of(sys, "computer_name"));
-    td_text(out, iospd_html_str_of(sys, "run_time"));
-    td_text(out, iospd_html_str_of(env, "iospd_version"));
+    td_text(out, iospd_json_str(sys, "computer_name"));
+    td_text(out, iospd_json_str(sys, "run_time"));
+    td_text(out, iospd_json_str(env, "iospd_version"));
     iospd_strbuf_append(out, "<td><code>");
-    iospd_html_text(out, or_empty(iospd_html_str_of(
-                             iospd_html_get(env, "command_line"), "joined")));
+    iospd_html_text(out, or_empty(iospd_json_str(
+                             iospd_json_get(env, "command_line"), "joined")));
     iospd_strbuf_append(out, "</code></td></tr>\n");
   }
   iospd_strbuf_append(out, "</table>\n");

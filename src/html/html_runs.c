@@ -11,31 +11,17 @@
 #include "iospd/alloc.h"
 #include "iospd/results_doc.h"
 
-const cJSON* iospd_html_get(const cJSON* o, const char* key) {
-  return o != NULL ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
-}
-
-double iospd_html_num_of(const cJSON* o, const char* key) {
-  const cJSON* v = iospd_html_get(o, key);
-  return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-const char* iospd_html_str_of(const cJSON* o, const char* key) {
-  const cJSON* v = iospd_html_get(o, key);
-  return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
 double iospd_html_pct(const cJSON* latency, const char* label) {
   const cJSON* e;
-  cJSON_ArrayForEach(e, iospd_html_get(latency, "percentiles")) {
-    const char* l = iospd_html_str_of(e, "percentile");
-    if (l != NULL && strcmp(l, label) == 0) return iospd_html_num_of(e, "ms");
+  cJSON_ArrayForEach(e, iospd_json_get(latency, "percentiles")) {
+    const char* l = iospd_json_str(e, "percentile");
+    if (l != NULL && strcmp(l, label) == 0) return iospd_json_num(e, "ms");
   }
   return NAN;
 }
 
 long iospd_html_row_target(const cJSON* row) {
-  const cJSON* t = iospd_html_get(row, "target");
+  const cJSON* t = iospd_json_get(row, "target");
   if (cJSON_IsString(t) && strcmp(t->valuestring, "total") == 0)
     return HTML_MAX_TARGETS;
   if (cJSON_IsNumber(t) && t->valuedouble >= 0 &&
@@ -117,9 +103,9 @@ static int ts_build(const html_run_t* run, html_ts_t* ts) {
   iospd_html_rows_begin(&it, run);
   while ((row = iospd_html_rows_next(&it)) != NULL) {
     long t = iospd_html_row_target(row);
-    if (iospd_html_num_of(row, "timespan") != 0 || t < 0) continue;
-    double a = iospd_html_num_of(row, "start_ms");
-    double b = iospd_html_num_of(row, "end_ms");
+    if (iospd_json_num(row, "timespan") != 0 || t < 0) continue;
+    double a = iospd_json_num(row, "start_ms");
+    double b = iospd_json_num(row, "end_ms");
     if (n == 0 || a != last0 || b != last1) n++;
     last0 = a;
     last1 = b;
@@ -147,14 +133,14 @@ static int ts_build(const html_run_t* run, html_ts_t* ts) {
   iospd_html_rows_begin(&it, run);
   while ((row = iospd_html_rows_next(&it)) != NULL) {
     long tr = iospd_html_row_target(row);
-    if (iospd_html_num_of(row, "timespan") != 0 || tr < 0) continue;
-    double a = iospd_html_num_of(row, "start_ms");
-    double b = iospd_html_num_of(row, "end_ms");
+    if (iospd_json_num(row, "timespan") != 0 || tr < 0) continue;
+    double a = iospd_json_num(row, "start_ms");
+    double b = iospd_json_num(row, "end_ms");
     if (i == (size_t)-1 || a != last0 || b != last1) i++;
     last0 = a;
     last1 = b;
     ts->x[i] = (a + b) / 2000.0;
-    const char* phase = iospd_html_str_of(row, "phase");
+    const char* phase = iospd_json_str(row, "phase");
     if (phase != NULL && strcmp(phase, "warm-up") == 0) {
       if (!ts->has_warm || a / 1000 < ts->warm0) ts->warm0 = a / 1000;
       if (!ts->has_warm || b / 1000 > ts->warm1) ts->warm1 = b / 1000;
@@ -166,15 +152,15 @@ static int ts_build(const html_run_t* run, html_ts_t* ts) {
     }
     uint32_t t = tr == HTML_MAX_TARGETS ? targets : (uint32_t)tr;
     for (int d = 0; d < 3; d++) {
-      const cJSON* dir = iospd_html_get(row, k_dirs[d]);
-      ts->iops[t][d * n + i] = iospd_html_num_of(dir, "iops");
-      ts->mibs[t][d * n + i] = iospd_html_num_of(dir, "mib_s");
-      if (d < 2 && iospd_html_num_of(dir, "ios") > 0) ts->has_dir[d] = true;
+      const cJSON* dir = iospd_json_get(row, k_dirs[d]);
+      ts->iops[t][d * n + i] = iospd_json_num(dir, "iops");
+      ts->mibs[t][d * n + i] = iospd_json_num(dir, "mib_s");
+      if (d < 2 && iospd_json_num(dir, "ios") > 0) ts->has_dir[d] = true;
       if (t != targets) continue;
-      const cJSON* lat = iospd_html_get(dir, "lat_ms");
+      const cJSON* lat = iospd_json_get(dir, "lat_ms");
       if (lat != NULL) ts->has_lat = true;
       for (int k = 0; k < 3; k++)
-        ts->lat[d][k][i] = iospd_html_num_of(lat, k_lat[k]);
+        ts->lat[d][k][i] = iospd_json_num(lat, k_lat[k]);
     }
   }
   iospd_html_rows_end(&it);
@@ -197,7 +183,7 @@ int iospd_html_run_load(const iospd_html_input_t* in, html_run_t* r,
                                              in->jsonl, in->jsonl_len,
                                              "--report", err)) < 0)
     return rc;
-  const cJSON* rows = iospd_html_get(r->doc, "timeseries");
+  const cJSON* rows = iospd_json_get(r->doc, "timeseries");
   if (rows != NULL && !cJSON_IsArray(rows))
     return iospd_err_set(err, IOSPD_EUSAGE,
                          "'%s' (--report): \"timeseries\" is not an array "

@@ -10,36 +10,23 @@
 
 #include "cJSON.h"
 #include "iospd/compare.h"
-
-static const cJSON* get(const cJSON* o, const char* k) {
-  return o != NULL ? cJSON_GetObjectItemCaseSensitive(o, k) : NULL;
-}
-
-static double num(const cJSON* o, const char* k) {
-  const cJSON* v = get(o, k);
-  return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-static const char* str(const cJSON* o, const char* k) {
-  const cJSON* v = get(o, k);
-  return cJSON_IsString(v) ? v->valuestring : NULL;
-}
+#include "iospd/json_read.h"
 
 int iospd_compare_curve_check(const cJSON* d, const char* name,
                               iospd_err_t* err) {
-  const char* f = str(d, "format");
+  const char* f = iospd_json_str(d, "format");
   if (!cJSON_IsObject(d) || f == NULL || strcmp(f, "iospd-curve") != 0)
     return iospd_err_set(err, IOSPD_EUSAGE,
                          "'%s' (--compare): not an iospd curve document; a "
                          "curve is compared with another curve (--curve "
                          "with --output=json:FILE)",
                          name);
-  if (num(d, "format_version") != 1)
+  if (iospd_json_num(d, "format_version") != 1)
     return iospd_err_set(err, IOSPD_EUSAGE,
                          "'%s' (--compare): a curve document of "
                          "format_version %g; this iospd reads 1",
-                         name, num(d, "format_version"));
-  if (!cJSON_IsArray(get(d, "points")))
+                         name, iospd_json_num(d, "format_version"));
+  if (!cJSON_IsArray(iospd_json_get(d, "points")))
     return iospd_err_set(err, IOSPD_EUSAGE,
                          "'%s' (--compare): a curve document without its "
                          "\"points\" (a damaged or hand-edited file?)",
@@ -50,9 +37,9 @@ int iospd_compare_curve_check(const cJSON* d, const char* name,
 /* The curve-phase point of d at axis value v, or NULL. */
 const cJSON* iospd_compare_curve_point(const cJSON* d, double v) {
   const cJSON* p;
-  cJSON_ArrayForEach(p, get(d, "points")) {
-    const char* ph = str(p, "phase");
-    if ((ph == NULL || strcmp(ph, "curve") == 0) && num(p, "axis_value") == v)
+  cJSON_ArrayForEach(p, iospd_json_get(d, "points")) {
+    const char* ph = iospd_json_str(p, "phase");
+    if ((ph == NULL || strcmp(ph, "curve") == 0) && iospd_json_num(p, "axis_value") == v)
       return p;
   }
   return NULL;
@@ -77,10 +64,10 @@ size_t iospd_compare_curve_values(const cJSON* a, const cJSON* b, double* v,
   const cJSON* docs[2] = {a, b};
   for (int k = 0; k < 2; k++) {
     const cJSON* p;
-    cJSON_ArrayForEach(p, get(docs[k], "points")) {
-      const char* ph = str(p, "phase");
+    cJSON_ArrayForEach(p, iospd_json_get(docs[k], "points")) {
+      const char* ph = iospd_json_str(p, "phase");
       if (ph != NULL && strcmp(ph, "curve") != 0) continue;
-      double x = num(p, "axis_value");
+      double x = iospd_json_num(p, "axis_value");
       bool seen = false;
       for (size_t i = 0; i < n; i++) seen |= v[i] == x;
       if (!seen && n < cap && isfinite(x)) v[n++] = x;
@@ -91,25 +78,25 @@ size_t iospd_compare_curve_values(const cJSON* a, const cJSON* b, double* v,
 
 static void finding(iospd_strbuf_t* out, const char* what, char run,
                     const cJSON* d) {
-  const cJSON* k = get(d, what);
+  const cJSON* k = iospd_json_get(d, what);
   iospd_strbuf_appendf(out, "  %c: ", run);
   if (!cJSON_IsObject(k)) {
     iospd_strbuf_append(out, "none\n");
     return;
   }
   if (strcmp(what, "cap") == 0) {
-    const char* unit = str(k, "unit");
+    const char* unit = iospd_json_str(k, "unit");
     iospd_strbuf_appendf(out, "%s at %.1f %s\n",
-                         str(k, "kind") ? str(k, "kind") : "-", num(k, "value"),
+                         iospd_json_str(k, "kind") ? iospd_json_str(k, "kind") : "-", iospd_json_num(k, "value"),
                          unit ? unit : "");
     return;
   }
-  double lat = strcmp(what, "knee") == 0 ? num(get(k, "latency_us"), "p99")
-                                         : num(k, "latency_us");
+  double lat = strcmp(what, "knee") == 0 ? iospd_json_num(iospd_json_get(k, "latency_us"), "p99")
+                                         : iospd_json_num(k, "latency_us");
   iospd_strbuf_appendf(out,
                        "point %.0f, axis value %.0f: %.1f IOPS, %s %.3f "
                        "ms\n",
-                       num(k, "point"), num(k, "axis_value"), num(k, "iops"),
+                       iospd_json_num(k, "point"), iospd_json_num(k, "axis_value"), iospd_json_num(k, "iops"),
                        strcmp(what, "knee") == 0 ? "p99" : "latency",
                        lat / 1000.0);
 }
@@ -120,24 +107,24 @@ int iospd_compare_curves(const cJSON* a, const cJSON* b, const char* name_a,
   int rc = iospd_compare_curve_check(a, name_a, err);
   if (rc == 0) rc = iospd_compare_curve_check(b, name_b, err);
   if (rc < 0) return rc;
-  const char* sa = str(get(a, "axis"), "switch");
-  const char* sb = str(get(b, "axis"), "switch");
+  const char* sa = iospd_json_str(iospd_json_get(a, "axis"), "switch");
+  const char* sb = iospd_json_str(iospd_json_get(b, "axis"), "switch");
   iospd_strbuf_appendf(out,
                        "Curve comparison (B against A)\n  A: %s\n  B: "
                        "%s\n",
                        name_a, name_b);
-  const char* na = str(get(a, "axis"), "name");
+  const char* na = iospd_json_str(iospd_json_get(a, "axis"), "name");
   iospd_strbuf_appendf(out, "axis: %s (-%s)\n", na ? na : "-", sa ? sa : "?");
   if (sa == NULL || sb == NULL || strcmp(sa, sb) != 0)
     iospd_strbuf_appendf(out,
                          "note: B's axis is -%s, not A's: the points "
                          "are matched by value only\n",
                          sb ? sb : "?");
-  if (strcmp(str(a, "command_line") ? str(a, "command_line") : "",
-             str(b, "command_line") ? str(b, "command_line") : "") != 0)
+  if (strcmp(iospd_json_str(a, "command_line") ? iospd_json_str(a, "command_line") : "",
+             iospd_json_str(b, "command_line") ? iospd_json_str(b, "command_line") : "") != 0)
     iospd_strbuf_appendf(out, "command lines:\n  A: %s\n  B: %s\n",
-                         str(a, "command_line") ? str(a, "command_line") : "-",
-                         str(b, "command_line") ? str(b, "command_line") : "-");
+                         iospd_json_str(a, "command_line") ? iospd_json_str(a, "command_line") : "-",
+                         iospd_json_str(b, "command_line") ? iospd_json_str(b, "command_line") : "-");
   iospd_strbuf_append(out,
                       "\n     value |     IOPS A |     IOPS B |    B/A "
                       "| p99 A (ms) | p99 B (ms) |    B/A\n");
@@ -149,9 +136,9 @@ int iospd_compare_curves(const cJSON* a, const cJSON* b, const char* name_a,
   for (size_t i = 0; i < n; i++) {
     const cJSON* pa = iospd_compare_curve_point(a, v[i]);
     const cJSON* pb = iospd_compare_curve_point(b, v[i]);
-    double ia = num(pa, "iops"), ib = num(pb, "iops");
-    double la = num(get(pa, "latency_us"), "p99") / 1000.0;
-    double lb = num(get(pb, "latency_us"), "p99") / 1000.0;
+    double ia = iospd_json_num(pa, "iops"), ib = iospd_json_num(pb, "iops");
+    double la = iospd_json_num(iospd_json_get(pa, "latency_us"), "p99") / 1000.0;
+    double lb = iospd_json_num(iospd_json_get(pb, "latency_us"), "p99") / 1000.0;
     iospd_strbuf_appendf(out, "%10.0f", v[i]);
     iospd_strbuf_append(out, " |");
     cell(out, ia, 10, 1);
@@ -177,12 +164,12 @@ int iospd_compare_curves(const cJSON* a, const cJSON* b, const char* name_a,
   const cJSON* docs[2] = {a, b};
   for (int k = 0; k < 2; k++) {
     iospd_strbuf_appendf(out, "\nVerdict of %c%s:\n", 'A' + k,
-                         cJSON_IsTrue(get(docs[k], "interrupted"))
+                         cJSON_IsTrue(iospd_json_get(docs[k], "interrupted"))
                              ? " (the curve was cut short)"
                              : "");
     const cJSON* s;
     size_t m = 0;
-    cJSON_ArrayForEach(s, get(docs[k], "verdict")) {
+    cJSON_ArrayForEach(s, iospd_json_get(docs[k], "verdict")) {
       if (!cJSON_IsString(s)) continue;
       iospd_strbuf_appendf(out, "  %s\n", s->valuestring);
       m++;
