@@ -353,6 +353,29 @@ static void window_plot(iospd_strbuf_t* out, const cJSON* d) {
   iospd_html_line_chart(out, &c);
 }
 
+/* A row of the steady-state test: the "<test>_excursion" of the window w,
+ * as a value and a percentage of the mean, the document's limit and
+ * whether it passed ("<test>_ok"). */
+static void excursion_row(iospd_strbuf_t* out, const cJSON* d,
+                          const cJSON* w, const char* metric, int dec,
+                          const char* test, const char* label) {
+  char key[48], attrs[64];
+  iospd_strbuf_append(out, "<tr><th>");
+  iospd_html_text(out, label);
+  iospd_strbuf_append(out, "</th>");
+  snprintf(key, sizeof key, "%s_excursion", test);
+  snprintf(attrs, sizeof attrs, " data-w=\"%s\"", key);
+  iospd_html_td_num(out, shown(metric, NUM(w, key)), dec, attrs);
+  snprintf(key, sizeof key, "%s_excursion_pct", test);
+  snprintf(attrs, sizeof attrs, " data-w=\"%s\"", key);
+  iospd_html_td_num(out, NUM(w, key), HTML_DEC_PCT, attrs);
+  snprintf(key, sizeof key, "%s_excursion_limit_pct", test);
+  iospd_html_td_num(out, NUM(d, key), HTML_DEC_PCT, NULL);
+  snprintf(key, sizeof key, "%s_ok", test);
+  iospd_html_td_text(out, yes_no(G(w, key)));
+  iospd_strbuf_append(out, "</tr>\n");
+}
+
 static void window_table(iospd_strbuf_t* out, const cJSON* d) {
   const cJSON* w = G(d, "window");
   if (!cJSON_IsObject(w)) return;
@@ -390,27 +413,11 @@ static void window_table(iospd_strbuf_t* out, const cJSON* d) {
   iospd_strbuf_append(out, "<tr><th>mean</th>");
   iospd_html_td_num(out, shown(metric, NUM(w, "mean")), dec,
                     " data-w=\"mean\"");
-  iospd_strbuf_append(out,
-                      "<td></td><td></td><td></td></tr>\n"
-                      "<tr><th>data excursion (max - min)</th>");
-  iospd_html_td_num(out, shown(metric, NUM(w, "data_excursion")), dec,
-                    " data-w=\"data_excursion\"");
-  iospd_html_td_num(out, NUM(w, "data_excursion_pct"), HTML_DEC_PCT,
-                    " data-w=\"data_excursion_pct\"");
-  iospd_html_td_num(out, NUM(d, "data_excursion_limit_pct"), HTML_DEC_PCT,
-                    NULL);
-  iospd_html_td_text(out, yes_no(G(w, "data_ok")));
-  iospd_strbuf_append(out,
-                      "</tr>\n<tr><th>slope excursion (fitted line, "
-                      "first to last round)</th>");
-  iospd_html_td_num(out, shown(metric, NUM(w, "slope_excursion")), dec,
-                    " data-w=\"slope_excursion\"");
-  iospd_html_td_num(out, NUM(w, "slope_excursion_pct"), HTML_DEC_PCT,
-                    " data-w=\"slope_excursion_pct\"");
-  iospd_html_td_num(out, NUM(d, "slope_excursion_limit_pct"), HTML_DEC_PCT,
-                    NULL);
-  iospd_html_td_text(out, yes_no(G(w, "slope_ok")));
-  iospd_strbuf_append(out, "</tr>\n<tr><th>fitted line</th><td colspan=\"4\">");
+  iospd_strbuf_append(out, "<td></td><td></td><td></td></tr>\n");
+  excursion_row(out, d, w, metric, dec, "data", "data excursion (max - min)");
+  excursion_row(out, d, w, metric, dec, "slope",
+                "slope excursion (fitted line, first to last round)");
+  iospd_strbuf_append(out, "<tr><th>fitted line</th><td colspan=\"4\">");
   char a[32], b[32];
   fixed(a, sizeof a, shown(metric, icpt), dec + 1);
   fixed(b, sizeof b, shown(metric, slope), dec + 1);
