@@ -90,6 +90,13 @@ typedef struct iospd_thread_result_s {
   iospd_cost_raw_t cost;
 } iospd_thread_result_t;
 
+/* How busy a thread was, for the busy-generator warning and --curve's
+ * "the tool is the limit": its CPU and wall time over the measured phase
+ * (the tool_cost figures) when the worker took them, else over its whole
+ * run (cpu_ns, wall_ns). False, and zeros, when neither is known. */
+bool iospd_thread_busy_ns(const iospd_thread_result_t* th, uint64_t* cpu_ns,
+                          uint64_t* wall_ns);
+
 typedef struct iospd_cpu_usage_s {
   double usage, user, kernel, idle; /* percent; kernel excludes idle */
 } iospd_cpu_usage_t;

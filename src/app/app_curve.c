@@ -189,8 +189,9 @@ static void measure(const iospd_curve_t* c, const iospd_results_t* r,
   }
   for (uint32_t i = 0; i < tr->thread_count; i++) {
     const iospd_thread_result_t* th = &tr->threads[i];
-    if (th->wall_ns == 0) continue;
-    double pct = 100.0 * (double)th->cpu_ns / (double)th->wall_ns;
+    uint64_t cpu, wall;
+    if (!iospd_thread_busy_ns(th, &cpu, &wall)) continue;
+    double pct = 100.0 * (double)cpu / (double)wall;
     if (pct > 100.0) pct = 100.0;
     if (pct > pt->busiest_cpu_percent) {
       pt->busiest_cpu_percent = pct;

@@ -924,15 +924,17 @@ static int run_threaded(run_t* r, iospd_cpu_times_t* c0, iospd_cpu_times_t* c1,
   warn_stray(r);
   if (!failed(r) && r->wl->block_targets)
     iospd_run_warn_bypass(r->hooks, r->tsr);
-  /* The generator warnings read the block loop's queue figures. */
-  if (!failed(r) && r->wl->block_targets)
-    iospd_run_warn_generator(r->tsr, r->workers, started);
+  /* The workers' run times join their results first: the generator
+   * warnings read them there (iospd_thread_busy_ns), with the block loop's
+   * queue figures. */
   for (uint32_t i = 0; i < started; i++)
     if (r->workers[i]->id < r->tsr->thread_count) {
       iospd_thread_result_t* tr = &r->tsr->threads[r->workers[i]->id];
       tr->cpu_ns = r->workers[i]->cpu_ns;
       tr->wall_ns = r->workers[i]->wall_ns;
     }
+  if (!failed(r) && r->wl->block_targets)
+    iospd_run_warn_generator(r->tsr, r->workers, started);
   iospd_plat_latch_destroy(r->set_up);
   iospd_plat_latch_destroy(r->go);
   r->set_up = r->go = NULL;

@@ -182,9 +182,9 @@ void iospd_run_warn_bypass(const iospd_run_hooks_t* hooks,
   }
 }
 
-/* A worker's busy share: the measured phase's CPU and wall time, the
- * tool_cost figures (iospd/cost.h), when the worker took them; else its
- * whole run's. *c holds the figures (NaN when not known). */
+/* A worker's busy share (iospd_thread_busy_ns: the measured phase's when
+ * the worker took it, else its whole run's) and its cost figures (NaN when
+ * not known). */
 static void busy_of(const iospd_timespan_result_t* tsr,
                     const iospd_worker_t* w, uint64_t* cpu, uint64_t* wall,
                     iospd_cost_t* c) {
@@ -192,21 +192,17 @@ static void busy_of(const iospd_timespan_result_t* tsr,
       w->id < tsr->thread_count_alloc && tsr->threads != NULL
           ? &tsr->threads[w->id]
           : NULL;
-  if (th != NULL && th->cost.wall_ns > 0 &&
-      th->cost.user_ns + th->cost.sys_ns > 0) {
-    uint64_t ios = 0;
-    for (uint32_t k = 0; k < th->target_count; k++)
-      ios += th->targets[k].stats.ios[0] + th->targets[k].stats.ios[1];
-    iospd_cost_compute(&th->cost, ios, c);
-    *cpu = th->cost.user_ns + th->cost.sys_ns;
-    *wall = th->cost.wall_ns;
-    return;
+  if (!iospd_thread_busy_ns(th, cpu, wall)) {
+    /* Not in the results (yet): the worker's own whole-run times. */
+    *cpu = w->cpu_ns;
+    *wall = w->wall_ns;
   }
   iospd_cost_raw_t none;
   memset(&none, 0, sizeof none);
-  iospd_cost_compute(&none, 0, c);
-  *cpu = w->cpu_ns;
-  *wall = w->wall_ns;
+  uint64_t ios = 0;
+  for (uint32_t k = 0; th != NULL && k < th->target_count; k++)
+    ios += th->targets[k].stats.ios[0] + th->targets[k].stats.ios[1];
+  iospd_cost_compute(th != NULL ? &th->cost : &none, ios, c);
 }
 
 /* Kept only: main says these after the report (iospd_warn_after_run), so

@@ -2,6 +2,7 @@
 /* The tool's own cost figures (iospd/cost.h): plain arithmetic on what
  * the workers counted, shared by every report and the busy warning. */
 #include "iospd/cost.h"
+#include "iospd/stats.h"
 
 #include <math.h>
 #include <string.h>
@@ -33,4 +34,19 @@ void iospd_cost_compute(const iospd_cost_raw_t* raw, uint64_t ios,
   out->completions_per_wait =
       ratio((double)raw->wait_completions, (double)raw->waits);
   out->ios_per_submit = ratio((double)raw->submitted, (double)raw->submit_calls);
+}
+
+bool iospd_thread_busy_ns(const iospd_thread_result_t* th, uint64_t* cpu_ns,
+                          uint64_t* wall_ns) {
+  *cpu_ns = *wall_ns = 0;
+  if (th == NULL) return false;
+  uint64_t cost_cpu = th->cost.user_ns + th->cost.sys_ns;
+  if (th->cost.wall_ns > 0 && cost_cpu > 0) {
+    *cpu_ns = cost_cpu;
+    *wall_ns = th->cost.wall_ns;
+  } else {
+    *cpu_ns = th->cpu_ns;
+    *wall_ns = th->wall_ns;
+  }
+  return *cpu_ns > 0 && *wall_ns > 0;
 }
